@@ -1,0 +1,497 @@
+/*
+ * dtrace.c: the dtrace(1) command.
+ *
+ * This file is deliberately thin: it turns the command line into calls on
+ * libdtrace and reports what the library says, in DTrace's words.  It does
+ * its work in two passes over argv, as DTrace does:
+ *
+ *   1. Collect every option.  Program descriptions (-n -P -m -f -i -s) are
+ *	kept in command-line order in g_progs[]; options that set something
+ *	are kept in order in g_sets[] so they apply as the user wrote them;
+ *	operands that are not options become the macro arguments $1..$N.
+ *   2. Check the combination, open the library, apply the settings, then
+ *	run the mode the options asked for.
+ *
+ * Exit status is DTrace's: 0 on success, 1 on an error, 2 on a usage error.
+ * An option whose feature is not available fails with one line naming the
+ * option and status 2; it is never silently ignored.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/dtrace.h"
+
+#define E_SUCCESS 0
+#define E_ERROR	  1
+#define E_USAGE	  2
+
+/*
+ * The getopt string.  -3 and -6 take "2" and "4" so that -32 and -64 parse
+ * as options with arguments, the way DTrace spells them.
+ */
+#define DTRACE_OPTSTR "3:6:aAb:Bc:CD:ef:FGhHi:I:lL:m:n:o:p:P:qs:SU:vVwx:X:Z"
+
+typedef enum dtrace_mode {
+	DMODE_EXEC,   /* compile, enable and trace (the default) */
+	DMODE_LIST,   /* -l: list matching probes */
+	DMODE_HEADER, /* -h: generate a header from provider definitions */
+	DMODE_LINK,   /* -G: generate an ELF object with USDT probes */
+} dtrace_mode_t;
+
+/* One program description, in command-line order. */
+typedef struct dtrace_prog_arg {
+	char pa_opt;	   /* 'n' 'P' 'm' 'f' 'i' or 's' */
+	const char *pa_arg;
+} dtrace_prog_arg_t;
+
+/* One option that sets something in the library, in command-line order. */
+typedef struct dtrace_set_arg {
+	char sa_opt;
+	const char *sa_arg;
+} dtrace_set_arg_t;
+
+static const char *g_pname = "dtrace";
+static dtrace_prog_arg_t *g_progs;
+static int g_nprogs;
+static dtrace_set_arg_t *g_sets;
+static int g_nsets;
+static const char **g_macro_argv; /* operands: $1 .. $N */
+static int g_macro_argc;
+static const char **g_cmds;	  /* -c commands */
+static int g_ncmds;
+static const char **g_pids;	  /* -p process IDs */
+static int g_npids;
+static dtrace_mode_t g_mode = DMODE_EXEC;
+static bool g_compile_only;	  /* -e */
+static bool g_version;		  /* -V */
+static bool g_verbose;		  /* -v */
+static int g_datamodel;		  /* DTRACE_O_LP64 or _ILP32 */
+static const char *g_ofile;	  /* -o */
+static dtrace_hdl_t *g_dtp;
+
+/*
+ * Options whose feature does not exist (yet, or on Linux).  Naming one is an
+ * error, never silently ignored.  An entry is removed when its feature
+ * lands.
+ */
+static const char *const g_unavailable[128] = {
+	['a'] = "claiming anonymous tracing state is not supported on Linux",
+	['A'] = "anonymous tracing (driver.conf directives) is not supported "
+		"on Linux",
+	['B'] = "this option is not supported",
+	['c'] = "running a command under dtrace is not implemented yet",
+	['C'] = "running the C preprocessor is not implemented yet",
+	['D'] = "running the C preprocessor is not implemented yet",
+	['f'] = "compiling D programs is not implemented yet",
+	['G'] = "generating ELF objects with USDT probes is not implemented yet",
+	['h'] = "generating headers from provider definitions is not "
+		"implemented yet",
+	['H'] = "running the C preprocessor is not implemented yet",
+	['i'] = "compiling D programs is not implemented yet",
+	['I'] = "running the C preprocessor is not implemented yet",
+	['l'] = "listing probes is not implemented yet",
+	['m'] = "compiling D programs is not implemented yet",
+	['n'] = "compiling D programs is not implemented yet",
+	['p'] = "grabbing a process is not implemented yet",
+	['P'] = "compiling D programs is not implemented yet",
+	['s'] = "compiling D programs is not implemented yet",
+	['S'] = "printing DIF is not implemented yet",
+	['U'] = "running the C preprocessor is not implemented yet",
+	['X'] = "running the C preprocessor is not implemented yet",
+};
+
+static void
+usage(FILE *fp)
+{
+	fprintf(fp, "Usage: %s [-32|-64] [-aACeFGhHlqSvVwZ] "
+		    "[-b bufsz] [-c cmd] [-D name[=def]]\n"
+		    "\t[-I path] [-L path] [-o output] [-p pid] [-s script] "
+		    "[-U name]\n"
+		    "\t[-x opt[=val]] [-X a|c|s|t]\n\n"
+		    "\t[-P provider [[ predicate ] action ]]\n"
+		    "\t[-m [ provider: ] module [[ predicate ] action ]]\n"
+		    "\t[-f [[ provider: ] module: ] func "
+		    "[[ predicate ] action ]]\n"
+		    "\t[-n [[[ provider: ] module: ] func: ] name "
+		    "[[ predicate ] action ]]\n"
+		    "\t[-i probe-id [[ predicate ] action ]] [ args ... ]\n\n",
+	    g_pname);
+	fprintf(fp,
+	    "\tpredicate -> '/' D-expression '/'\n"
+	    "\t   action -> '{' D-statements '}'\n"
+	    "\n"
+	    "\t-32 compile for the 32-bit data model\n"
+	    "\t-64 compile for the 64-bit data model (the default)\n\n"
+	    "\t-a  claim anonymous tracing state\n"
+	    "\t-A  generate driver.conf(4) directives for anonymous tracing\n"
+	    "\t-b  set trace buffer size (suffixes k, m, g, t)\n"
+	    "\t-c  run specified command and exit upon its completion\n"
+	    "\t-C  run the C preprocessor on script files\n"
+	    "\t-D  define symbol when invoking the preprocessor\n"
+	    "\t-e  exit after compiling the request, before enabling probes\n"
+	    "\t-f  enable or list probes matching the function name\n"
+	    "\t-F  coalesce trace output by function\n"
+	    "\t-G  generate an ELF file containing the D programs\n"
+	    "\t-h  generate a header file with the probe definitions\n"
+	    "\t-H  print the names of included files when invoking the "
+	    "preprocessor\n"
+	    "\t-i  enable or list probes matching the probe id\n"
+	    "\t-I  add an include directory to the preprocessor search "
+	    "path\n"
+	    "\t-l  list probes matching the description\n"
+	    "\t-L  add a library directory to the library search path\n"
+	    "\t-m  enable or list probes matching the module name\n"
+	    "\t-n  enable or list probes matching the probe name\n"
+	    "\t-o  set output file\n"
+	    "\t-p  grab the process id and cache its symbol tables\n"
+	    "\t-P  enable or list probes matching the provider name\n"
+	    "\t-q  set quiet mode (only output explicitly traced data)\n"
+	    "\t-s  enable or list probes according to the script file\n"
+	    "\t-S  print the D compiler's intermediate code (DIF)\n"
+	    "\t-U  undefine symbol when invoking the preprocessor\n"
+	    "\t-v  set verbose mode (report stability attributes, "
+	    "arguments)\n"
+	    "\t-V  report the DTrace API version\n"
+	    "\t-w  permit destructive actions\n"
+	    "\t-x  enable or modify a compiler or tracing option\n"
+	    "\t-X  specify ISO C conformance settings for the preprocessor\n"
+	    "\t-Z  permit probe descriptions that match zero probes\n"
+	    "\n"
+	    "\t--help  print this message and exit\n");
+}
+
+/* Print "dtrace: <message>" on stderr. */
+static void
+warn_msg(const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: ", g_pname);
+	vfprintf(stderr, fmt, ap);
+}
+
+static void __attribute__((noreturn, format(printf, 2, 3)))
+fatal(int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	warn_msg(fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	if (g_dtp != NULL)
+		dtrace_close(g_dtp);
+	exit(status);
+}
+
+/* fatal(), with the library's message for its last error appended. */
+static void __attribute__((noreturn, format(printf, 1, 2)))
+dfatal(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	warn_msg(fmt, ap);
+	va_end(ap);
+	fprintf(stderr, ": %s\n",
+	    dtrace_errmsg(g_dtp, g_dtp ? dtrace_errno(g_dtp) : 0));
+	dtrace_close(g_dtp);
+	exit(E_ERROR);
+}
+
+static void *
+xrealloc(void *p, size_t n)
+{
+	if ((p = realloc(p, n)) == NULL)
+		fatal(E_ERROR, "failed to allocate memory");
+	return p;
+}
+
+static void
+add_prog(char opt, const char *arg)
+{
+	g_progs = xrealloc(g_progs, (g_nprogs + 1) * sizeof (*g_progs));
+	g_progs[g_nprogs].pa_opt = opt;
+	g_progs[g_nprogs++].pa_arg = arg;
+}
+
+static void
+add_set(char opt, const char *arg)
+{
+	g_sets = xrealloc(g_sets, (g_nsets + 1) * sizeof (*g_sets));
+	g_sets[g_nsets].sa_opt = opt;
+	g_sets[g_nsets++].sa_arg = arg;
+}
+
+static void
+add_str(const char ***vecp, int *np, const char *s)
+{
+	*vecp = xrealloc(*vecp, (*np + 1) * sizeof (**vecp));
+	(*vecp)[(*np)++] = s;
+}
+
+/*
+ * Pass 1: collect every option.  Operands may appear between options (as in
+ * "dtrace -s x.d arg1 -q"), so getopt is restarted after each operand rather
+ * than letting it permute argv.
+ */
+static void
+parse_args(int argc, char **argv)
+{
+	int c;
+
+	opterr = 0;
+	optind = 1;
+	while (optind < argc) {
+		if (strcmp(argv[optind], "--help") == 0) {
+			usage(stdout);
+			exit(E_SUCCESS);
+		}
+		if ((c = getopt(argc, argv, "+" DTRACE_OPTSTR)) == -1) {
+			if (optind < argc &&
+			    strcmp(argv[optind - 1], "--") == 0) {
+				/* Everything after "--" is an operand. */
+				while (optind < argc)
+					add_str(&g_macro_argv, &g_macro_argc,
+					    argv[optind++]);
+				break;
+			}
+			if (optind < argc)
+				add_str(&g_macro_argv, &g_macro_argc,
+				    argv[optind++]);
+			continue;
+		}
+		switch (c) {
+		case '3':
+		case '6':
+			if (strcmp(optarg, c == '3' ? "2" : "4") != 0) {
+				fprintf(stderr, "%s: illegal option -- %c%s\n",
+				    g_pname, c, optarg);
+				usage(stderr);
+				exit(E_USAGE);
+			}
+			g_datamodel = c == '3' ? DTRACE_O_ILP32 : DTRACE_O_LP64;
+			break;
+		case 'n':
+		case 'P':
+		case 'm':
+		case 'f':
+		case 'i':
+		case 's':
+			add_prog((char) c, optarg);
+			break;
+		case 'c':
+			add_str(&g_cmds, &g_ncmds, optarg);
+			break;
+		case 'p':
+			add_str(&g_pids, &g_npids, optarg);
+			break;
+		case 'e':
+			g_compile_only = true;
+			break;
+		case 'G':
+			g_mode = DMODE_LINK;
+			break;
+		case 'h':
+			g_mode = DMODE_HEADER;
+			break;
+		case 'l':
+			g_mode = DMODE_LIST;
+			break;
+		case 'o':
+			g_ofile = optarg;
+			break;
+		case 'v':
+			g_verbose = true;
+			break;
+		case 'V':
+			g_version = true;
+			break;
+		case 'X':
+			if (strlen(optarg) != 1 || strchr("acst", *optarg) ==
+			    NULL) {
+				fprintf(stderr, "%s: -X requires one of a, c, "
+						"s or t\n",
+				    g_pname);
+				usage(stderr);
+				exit(E_USAGE);
+			}
+			add_set((char) c, optarg);
+			break;
+		case '?':
+		case ':':
+			if (optopt != 0 && strchr(DTRACE_OPTSTR, optopt) !=
+			    NULL)
+				fprintf(stderr, "%s: option requires an "
+						"argument -- %c\n",
+				    g_pname, optopt);
+			else
+				fprintf(stderr, "%s: illegal option -- %c\n",
+				    g_pname, optopt ? optopt : '?');
+			usage(stderr);
+			exit(E_USAGE);
+		default:
+			/* a A b B C D F H I L q S U w x Z: settings */
+			add_set((char) c, optarg);
+			break;
+		}
+	}
+}
+
+/* Refuse, with one line, an option whose feature is not available. */
+static void
+check_available(char opt)
+{
+	if (g_unavailable[(unsigned char) opt] != NULL)
+		fatal(E_USAGE, "-%c: %s", opt, g_unavailable[(unsigned char) opt]);
+}
+
+/* Refuse the program descriptions and modes that are not available. */
+static void
+check_modes_available(void)
+{
+	for (int i = 0; i < g_nprogs; i++)
+		check_available(g_progs[i].pa_opt);
+	if (g_ncmds > 0)
+		check_available('c');
+	if (g_npids > 0)
+		check_available('p');
+	if (g_mode == DMODE_LIST)
+		check_available('l');
+	if (g_mode == DMODE_HEADER)
+		check_available('h');
+	if (g_mode == DMODE_LINK)
+		check_available('G');
+}
+
+/* Reject combinations of options that make no sense, as DTrace does. */
+static void
+check_combination(void)
+{
+	int nscripts = 0;
+
+	for (int i = 0; i < g_nprogs; i++)
+		nscripts += g_progs[i].pa_opt == 's';
+
+	if (g_mode == DMODE_HEADER || g_mode == DMODE_LINK) {
+		char opt = g_mode == DMODE_HEADER ? 'h' : 'G';
+
+		if (nscripts == 0)
+			fatal(E_USAGE, "-%c requires one or more scripts "
+				       "specified with -s",
+			    opt);
+		if (nscripts != g_nprogs)
+			fatal(E_USAGE, "-%c may only be used with scripts "
+				       "(-s), not probe descriptions",
+			    opt);
+		if (g_ncmds > 0 || g_npids > 0)
+			fatal(E_USAGE, "-%c may not be used with -c or -p",
+			    opt);
+	}
+	if (g_mode == DMODE_EXEC && g_nprogs == 0) {
+		usage(stderr);
+		exit(E_USAGE);
+	}
+}
+
+/* Pass 2: apply the settings in the order the user gave them. */
+static void
+apply_settings(void)
+{
+	for (int i = 0; i < g_nsets; i++) {
+		const char *arg = g_sets[i].sa_arg;
+		char *name, *value;
+
+		check_available(g_sets[i].sa_opt);
+		switch (g_sets[i].sa_opt) {
+		case 'b':
+			if (dtrace_setopt(g_dtp, "bufsize", arg) != 0)
+				dfatal("failed to set -b %s", arg);
+			break;
+		case 'F':
+			if (dtrace_setopt(g_dtp, "flowindent", NULL) != 0)
+				dfatal("failed to set -F");
+			break;
+		case 'L':
+			if (dtrace_setopt(g_dtp, "libdir", arg) != 0)
+				dfatal("failed to set -L %s", arg);
+			break;
+		case 'q':
+			if (dtrace_setopt(g_dtp, "quiet", NULL) != 0)
+				dfatal("failed to set -q");
+			break;
+		case 'w':
+			if (dtrace_setopt(g_dtp, "destructive", NULL) != 0)
+				dfatal("failed to set -w");
+			break;
+		case 'Z':
+			if (dtrace_setopt(g_dtp, "zdefs", NULL) != 0)
+				dfatal("failed to set -Z");
+			break;
+		case 'x':
+			if ((name = strdup(arg)) == NULL)
+				fatal(E_ERROR, "failed to allocate memory");
+			if ((value = strchr(name, '=')) != NULL)
+				*value++ = '\0';
+			if (dtrace_setopt(g_dtp, name, value) != 0) {
+				fprintf(stderr, "%s: failed to set -x %s: %s\n",
+				    g_pname, name,
+				    dtrace_errmsg(g_dtp,
+					dtrace_errno(g_dtp)));
+				free(name);
+				dtrace_close(g_dtp);
+				exit(E_ERROR);
+			}
+			free(name);
+			break;
+		default:
+			/* Every other setting was refused above. */
+			fatal(E_USAGE, "-%c: not supported", g_sets[i].sa_opt);
+		}
+	}
+}
+
+int
+main(int argc, char **argv)
+{
+	int err;
+
+	if (argc > 0 && argv[0] != NULL) {
+		const char *slash = strrchr(argv[0], '/');
+
+		g_pname = slash != NULL ? slash + 1 : argv[0];
+	}
+
+	parse_args(argc, argv);
+
+	if (g_version) {
+		printf("%s: %s\n", g_pname, dtrace_version());
+		return E_SUCCESS;
+	}
+	check_combination();
+
+	if ((g_dtp = dtrace_open(DTRACE_VERSION,
+		 g_datamodel ? g_datamodel : DTRACE_O_LP64, &err)) == NULL)
+		fatal(E_ERROR, "failed to initialize dtrace: %s",
+		    dtrace_errmsg(NULL, err));
+	apply_settings();
+	check_modes_available();
+
+	if (g_ofile != NULL && freopen(g_ofile, "w", stdout) == NULL)
+		fatal(E_ERROR, "failed to open output file '%s': %s", g_ofile,
+		    strerror(errno));
+
+	/*
+	 * Every mode that does work needs the compiler, which is refused by
+	 * check_available() until it exists; reaching here means only
+	 * settings were given.
+	 */
+	(void) g_compile_only;
+	(void) g_verbose;
+	(void) g_macro_argv;
+	dtrace_close(g_dtp);
+	return E_SUCCESS;
+}

@@ -1,0 +1,45 @@
+/*
+ * dt_error.c: error state of a handle and the text of each error code.
+ */
+#include <string.h>
+
+#include "common/dt_impl.h"
+
+static const char *const dt_errmsgs[EDT_MAX - EDT_BASE] = {
+	[EDT_VERSION - EDT_BASE] = "Client requested version newer than library",
+	[EDT_NOMEM - EDT_BASE] = "Memory allocation failure",
+	[EDT_COMPILER - EDT_BASE] = "Error in D program compilation",
+	[EDT_BADOPTNAME - EDT_BASE] = "Invalid option name",
+	[EDT_BADOPTVAL - EDT_BASE] = "Invalid value for specified option",
+	[EDT_BADOPTCTX - EDT_BASE] =
+	    "Option cannot be used from within a D program",
+	[EDT_FIO - EDT_BASE] = "Error reading file for program compilation",
+	[EDT_NOPROBE - EDT_BASE] = "No probe matches description",
+	[EDT_ACCESS - EDT_BASE] = "DTrace requires additional privileges",
+	[EDT_NOTSUP - EDT_BASE] = "Operation not supported on this system",
+};
+
+int
+dt_set_errno(dtrace_hdl_t *dtp, int err)
+{
+	dtp->dt_errno = err;
+	return -1;
+}
+
+int
+dtrace_errno(dtrace_hdl_t *dtp)
+{
+	return dtp->dt_errno;
+}
+
+const char *
+dtrace_errmsg(dtrace_hdl_t *dtp, int error)
+{
+	(void) dtp;
+	if (error >= EDT_BASE && error < EDT_MAX &&
+	    dt_errmsgs[error - EDT_BASE] != NULL)
+		return dt_errmsgs[error - EDT_BASE];
+	if (error >= 0 && error < EDT_BASE)
+		return strerror(error);
+	return "Unknown libdtrace error";
+}

@@ -1,0 +1,38 @@
+/*
+ * dt_impl.h: libdtrace's internal view of a consumer handle.
+ *
+ * Everything a consumer owns hangs off one dtrace_hdl_t: the options it has
+ * set, the last error, and (as the modules that need them land) the compiler
+ * state, the compiled programs, the OS backend and the consumer buffers.
+ * Modules add their own state here rather than keeping globals, so that two
+ * handles in one process never interfere.
+ */
+#ifndef DT_IMPL_H
+#define DT_IMPL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "common/dtrace.h"
+#include "common/dt_errors.h"
+#include "common/dt_options.h"
+
+struct dtrace_hdl {
+	int dt_version;	 /* API version the consumer asked for */
+	int dt_oflags;	 /* DTRACE_O_* flags from dtrace_open() */
+	int dt_errno;	 /* last error: an errno value or an EDT_* code */
+
+	/* Numeric option values, indexed by dt_optid_t; see dt_options.h. */
+	dtrace_optval_t dt_options[DT_OPT_COUNT];
+	/* String option values (NULL when unset), same index. */
+	char *dt_optstr[DT_OPT_COUNT];
+};
+
+/* Record an error on the handle and return -1, for `return dt_set_errno()`. */
+extern int dt_set_errno(dtrace_hdl_t *dtp, int err);
+
+/* Option defaults at open, and freeing option strings at close. */
+extern void dt_options_init(dtrace_hdl_t *dtp);
+extern void dt_options_fini(dtrace_hdl_t *dtp);
+
+#endif /* DT_IMPL_H */

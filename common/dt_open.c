@@ -1,0 +1,43 @@
+/*
+ * dt_open.c: creating and destroying a consumer handle.
+ */
+#include <stdlib.h>
+
+#include "config.h"
+#include "common/dt_impl.h"
+
+const char *
+dtrace_version(void)
+{
+	return "D " DTRACE_D_VERSION " (" PACKAGE_NAME " " PACKAGE_VERSION ")";
+}
+
+dtrace_hdl_t *
+dtrace_open(int version, int flags, int *errp)
+{
+	dtrace_hdl_t *dtp;
+
+	if (version > DTRACE_VERSION) {
+		if (errp != NULL)
+			*errp = EDT_VERSION;
+		return NULL;
+	}
+	if ((dtp = calloc(1, sizeof (*dtp))) == NULL) {
+		if (errp != NULL)
+			*errp = EDT_NOMEM;
+		return NULL;
+	}
+	dtp->dt_version = version;
+	dtp->dt_oflags = flags;
+	dt_options_init(dtp);
+	return dtp;
+}
+
+void
+dtrace_close(dtrace_hdl_t *dtp)
+{
+	if (dtp == NULL)
+		return;
+	dt_options_fini(dtp);
+	free(dtp);
+}

@@ -1,0 +1,9 @@
+# common/local.mk: the portable core of libdtrace.
+libdtrace_core_la_SOURCES += \
+	%reldir%/dtrace.h \
+	%reldir%/dt_impl.h \
+	%reldir%/dt_errors.h \
+	%reldir%/dt_error.c \
+	%reldir%/dt_options.h \
+	%reldir%/dt_options.c \
+	%reldir%/dt_open.c

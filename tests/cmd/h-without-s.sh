@@ -1,0 +1,2 @@
+# -h needs at least one script given with -s.
+"$DTRACE" -h -n 'BEGIN'

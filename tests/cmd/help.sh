@@ -1,0 +1,2 @@
+# --help prints the usage on stdout and succeeds.
+"$DTRACE" --help | sed -n 1,3p

@@ -1,0 +1,3 @@
+# An option missing its argument is a usage error.
+"$DTRACE" -q -x 2>&1 >/dev/null | sed -n 1,2p
+echo "status ${PIPESTATUS[0]}"

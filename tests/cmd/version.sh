@@ -1,0 +1,2 @@
+# -V prints the D version and the implementation's version.
+"$DTRACE" -V

@@ -1,0 +1,6 @@
+# tests/local.mk: unit tests of common/ and the test data.
+UNIT_TESTS += tests/unit/options_test
+tests_unit_options_test_SOURCES = tests/unit/options_test.c tests/unit/unit.h
+tests_unit_options_test_LDADD = libdtrace_core.la
+
+EXTRA_DIST += %reldir%/run-tests.sh %reldir%/d %reldir%/cmd

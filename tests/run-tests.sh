@@ -1,0 +1,241 @@
+#!/bin/bash
+# run-tests.sh: the one test runner, run by `make check`.
+#
+# It runs four kinds of test and ends with "N passed, M failed, K skipped":
+#
+#   unit    C programs listed in $UNIT_TESTS (paths under the build tree).
+#           Exit 0 passes, 77 skips (last line of output is the reason),
+#           anything else fails.
+#   shell   self-checking scripts listed in $SHELL_TESTS (paths under the
+#           source tree), with the same exit convention.
+#   cmd     tests/cmd/NAME.sh with tests/cmd/NAME.out: the script runs
+#           dtrace(1) (as "$DTRACE"); its stdout and stderr, merged, plus a
+#           final line "exit N" must equal NAME.out byte for byte.
+#   D       tests/d/**/NAME.d, run as `dtrace [options] -s NAME.d [args]`
+#           from the script's directory.  NAME.out, if present, is the
+#           exact stdout; NAME.err, if present, the exact stderr.  A test
+#           with NAME.err is expected to exit 1, otherwise 0.
+#
+# A D test may carry directives on lines of its own, anywhere in the file:
+#
+#   @options: -q -x strsize=64     extra dtrace(1) options
+#   @args: foo 42                  operands after the script ($1, $2, ...)
+#   @status: 2                     expected exit status
+#   @requires: root                skip, with the reason, unless satisfied
+#   @timeout: 30                   seconds before the test fails (default 60)
+#
+# Requirements known here: root, cmd:PROGRAM (PROGRAM is on PATH).  An
+# unknown requirement fails the test rather than skipping it, so a typo
+# cannot hide a test.
+#
+# Usage: run-tests.sh [PATTERN]   runs only tests whose name contains PATTERN.
+
+set -u
+
+: "${top_srcdir:?top_srcdir must be set}"
+: "${top_builddir:?top_builddir must be set}"
+: "${DTRACE:=$top_builddir/cmd/dtrace}"
+export top_srcdir top_builddir DTRACE
+
+filter=${1:-}
+npass=0
+nfail=0
+nskip=0
+failed=()
+work=$(mktemp -d "${TMPDIR:-/tmp}/dtrace-tests.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+# Runs of dtrace under the sanitizers report leaks at exit; keep their
+# reports on stderr where the comparison sees them.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+
+selected() {
+	[ -z "$filter" ] || [[ $1 == *"$filter"* ]]
+}
+
+pass() {
+	npass=$((npass + 1))
+	printf 'PASS  %s\n' "$1"
+}
+
+fail() {
+	nfail=$((nfail + 1))
+	failed+=("$1")
+	printf 'FAIL  %s: %s\n' "$1" "$2"
+	if [ -n "${3:-}" ] && [ -s "$3" ]; then
+		sed -e 's/^/      | /' "$3" | head -n 60
+	fi
+}
+
+skip() {
+	nskip=$((nskip + 1))
+	printf 'SKIP  %s: %s\n' "$1" "$2"
+}
+
+# Run a program with the 0/77/other convention.
+run_selfcheck() {
+	local name=$1
+	shift
+	local out=$work/out status
+	"$@" >"$out" 2>&1
+	status=$?
+	case $status in
+	0) pass "$name" ;;
+	77) skip "$name" "$(tail -n 1 "$out")" ;;
+	*) fail "$name" "exit status $status" "$out" ;;
+	esac
+}
+
+# Check requirements; print the reason a test cannot run, or "!reason" if
+# the requirement itself is wrong.
+unmet_requirement() {
+	local req
+	for req in "$@"; do
+		case $req in
+		root)
+			[ "$(id -u)" -eq 0 ] || {
+				echo "needs root"
+				return
+			}
+			;;
+		cmd:*)
+			command -v "${req#cmd:}" >/dev/null 2>&1 || {
+				echo "needs ${req#cmd:} on PATH"
+				return
+			}
+			;;
+		*)
+			echo "!unknown requirement '$req'"
+			return
+			;;
+		esac
+	done
+}
+
+directive() {
+	sed -n "s/^.*@$1:[[:space:]]*\\(.*[^[:space:]]\\)[[:space:]]*\$/\\1/p" \
+	    "$2" | head -n 1
+}
+
+# Compare a file with the expected one; on a difference, show it.
+compare() {
+	local name=$1 what=$2 want=$3 got=$4
+	if ! cmp -s "$want" "$got"; then
+		diff -u "$want" "$got" >"$work/diff" 2>&1
+		fail "$name" "$what differs from ${want#"$top_srcdir"/}" \
+		    "$work/diff"
+		return 1
+	fi
+	return 0
+}
+
+run_unit_tests() {
+	local t
+	for t in ${UNIT_TESTS:-}; do
+		selected "$t" || continue
+		run_selfcheck "unit/${t##*/}" "$top_builddir/$t"
+	done
+}
+
+run_shell_tests() {
+	local t
+	for t in ${SHELL_TESTS:-}; do
+		selected "$t" || continue
+		run_selfcheck "${t#tests/}" bash "$top_srcdir/$t"
+	done
+}
+
+run_cmd_tests() {
+	local sh name status
+	for sh in "$top_srcdir"/tests/cmd/*.sh; do
+		[ -e "$sh" ] || continue
+		name=cmd/$(basename "$sh" .sh)
+		selected "$name" || continue
+		if [ ! -f "${sh%.sh}.out" ]; then
+			fail "$name" "no expected output ${sh%.sh}.out"
+			continue
+		fi
+		(cd "$work" && timeout 60 bash "$sh") >"$work/got" 2>&1
+		status=$?
+		echo "exit $status" >>"$work/got"
+		compare "$name" "output" "${sh%.sh}.out" "$work/got" &&
+		    pass "$name"
+	done
+}
+
+run_d_test() {
+	local d=$1 name dir base opts args want_status status reqs why tmo
+	dir=$(dirname "$d")
+	base=$(basename "$d" .d)
+	name=${d#"$top_srcdir"/tests/}
+	if [ ! -f "$dir/$base.out" ] && [ ! -f "$dir/$base.err" ]; then
+		fail "$name" "neither $base.out nor $base.err exists"
+		return
+	fi
+	reqs=$(directive requires "$d")
+	# shellcheck disable=SC2086
+	why=$(unmet_requirement $reqs)
+	case $why in
+	'!'*)
+		fail "$name" "${why#!}"
+		return
+		;;
+	?*)
+		skip "$name" "$why"
+		return
+		;;
+	esac
+	opts=$(directive options "$d")
+	args=$(directive args "$d")
+	tmo=$(directive timeout "$d")
+	want_status=$(directive status "$d")
+	if [ -z "$want_status" ]; then
+		if [ -f "$dir/$base.err" ]; then want_status=1; else want_status=0; fi
+	fi
+	# shellcheck disable=SC2086
+	(cd "$dir" && timeout "${tmo:-60}" "$DTRACE" $opts -s "$base.d" $args) \
+	    >"$work/stdout" 2>"$work/stderr" </dev/null
+	status=$?
+	if [ "$status" -eq 124 ]; then
+		fail "$name" "timed out after ${tmo:-60}s" "$work/stderr"
+		return
+	fi
+	if [ "$status" -ne "$want_status" ]; then
+		cat "$work/stdout" "$work/stderr" >"$work/both"
+		fail "$name" "exit status $status, want $want_status" \
+		    "$work/both"
+		return
+	fi
+	if [ -f "$dir/$base.out" ]; then
+		compare "$name" "stdout" "$dir/$base.out" "$work/stdout" ||
+		    return
+	fi
+	if [ -f "$dir/$base.err" ]; then
+		compare "$name" "stderr" "$dir/$base.err" "$work/stderr" ||
+		    return
+	fi
+	pass "$name"
+}
+
+run_d_tests() {
+	local d
+	while IFS= read -r d; do
+		selected "${d#"$top_srcdir"/tests/}" || continue
+		run_d_test "$d"
+	done < <(find "$top_srcdir/tests" -name '*.d' -path '*/tests/d/*' |
+	    LC_ALL=C sort)
+}
+
+run_unit_tests
+run_shell_tests
+run_cmd_tests
+run_d_tests
+
+echo
+if [ "$nfail" -gt 0 ]; then
+	echo "Failed tests:"
+	printf '  %s\n' "${failed[@]}"
+fi
+echo "$npass passed, $nfail failed, $nskip skipped"
+[ "$nfail" -eq 0 ]
