@@ -6,4 +6,5 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/dt_error.c \
 	%reldir%/dt_options.h \
 	%reldir%/dt_options.c \
-	%reldir%/dt_open.c
+	%reldir%/dt_open.c \
+	%reldir%/dt_program.h

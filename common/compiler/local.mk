@@ -1,0 +1,1 @@
+# common/compiler/local.mk: see common/compiler/ (sources added as they land)

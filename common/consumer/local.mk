@@ -1,0 +1,1 @@
+# common/consumer/local.mk: see common/consumer/ (sources added as they land)

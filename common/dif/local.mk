@@ -1,0 +1,1 @@
+# common/dif/local.mk: see common/dif/ (sources added as they land)
