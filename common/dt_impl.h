@@ -26,6 +26,12 @@ struct dtrace_hdl {
 	dtrace_optval_t dt_options[DT_OPT_COUNT];
 	/* String option values (NULL when unset), same index. */
 	char *dt_optstr[DT_OPT_COUNT];
+
+	/* The probe namespace (common/probe/dt_probe.c). */
+	struct dt_provider *dt_provs;	/* registered providers, a list */
+	struct dt_probe **dt_probes;	/* indexed by probe ID; [0] unused */
+	uint32_t dt_nprobes;		/* highest probe ID */
+	uint32_t dt_probes_cap;		/* allocated slots in dt_probes */
 };
 
 /* Record an error on the handle and return -1, for `return dt_set_errno()`. */

@@ -5,6 +5,8 @@
 
 #include "config.h"
 #include "common/dt_impl.h"
+#include "common/probe/dt_probe.h"
+#include "common/prov/dt_prov.h"
 
 const char *
 dtrace_version(void)
@@ -30,6 +32,14 @@ dtrace_open(int version, int flags, int *errp)
 	dtp->dt_version = version;
 	dtp->dt_oflags = flags;
 	dt_options_init(dtp);
+
+	/* The portable providers first: BEGIN, END, ERROR are IDs 1-3. */
+	if (dt_prov_dtrace_init(dtp) != 0 || dt_prov_profile_init(dtp) != 0) {
+		if (errp != NULL)
+			*errp = dtp->dt_errno;
+		dtrace_close(dtp);
+		return NULL;
+	}
 	return dtp;
 }
 
@@ -38,6 +48,7 @@ dtrace_close(dtrace_hdl_t *dtp)
 {
 	if (dtp == NULL)
 		return;
+	dt_probes_fini(dtp);
 	dt_options_fini(dtp);
 	free(dtp);
 }

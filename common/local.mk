@@ -7,4 +7,9 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/dt_options.h \
 	%reldir%/dt_options.c \
 	%reldir%/dt_open.c \
-	%reldir%/dt_program.h
+	%reldir%/dt_program.h \
+	%reldir%/probe/dt_probe.h \
+	%reldir%/probe/dt_probe.c \
+	%reldir%/prov/dt_prov.h \
+	%reldir%/prov/dt_prov_dtrace.c \
+	%reldir%/prov/dt_prov_profile.c

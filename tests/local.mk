@@ -3,4 +3,8 @@ UNIT_TESTS += tests/unit/options_test
 tests_unit_options_test_SOURCES = tests/unit/options_test.c tests/unit/unit.h
 tests_unit_options_test_LDADD = libdtrace_core.la
 
+UNIT_TESTS += tests/unit/probe_test
+tests_unit_probe_test_SOURCES = tests/unit/probe_test.c tests/unit/unit.h
+tests_unit_probe_test_LDADD = libdtrace_core.la
+
 EXTRA_DIST += %reldir%/run-tests.sh %reldir%/d %reldir%/cmd

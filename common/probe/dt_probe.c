@@ -1,0 +1,324 @@
+/*
+ * dt_probe.c: the probe namespace -- registration, IDs, matching.
+ *
+ * Probes live in dtp->dt_probes, indexed by ID, so EPIDs and -i lookups are
+ * O(1) and listing is in ID order as dtrace -l prints.  Matching walks the
+ * array; a provider's po_provide hook runs first so descriptions such as
+ * profile:::tick-5ms find the probe they create.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/dt_impl.h"
+#include "common/probe/dt_probe.h"
+
+/*
+ * Match one character class "[...]" at *pp against c; advance *pp past the
+ * closing bracket.  Returns 1 on match, 0 on no match, -1 if the class is
+ * not closed (then '[' is an ordinary character, as in gmatch).
+ */
+static int
+dt_gmatch_class(const char **pp, char c)
+{
+	const char *p = *pp + 1;
+	bool negate = false, found = false;
+	char lo;
+
+	if (*p == '!' || *p == '^') {
+		negate = true;
+		p++;
+	}
+	/* A ']' first in the set is an ordinary member. */
+	if (*p == ']') {
+		found = c == ']';
+		p++;
+	}
+	while (*p != '\0' && *p != ']') {
+		if (*p == '\\' && p[1] != '\0')
+			p++;
+		lo = *p++;
+		if (*p == '-' && p[1] != '\0' && p[1] != ']') {
+			char hi = p[1];
+
+			if (hi == '\\' && p[2] != '\0')
+				hi = p[2], p++;
+			p += 2;
+			if (c >= lo && c <= hi)
+				found = true;
+		} else if (c == lo) {
+			found = true;
+		}
+	}
+	if (*p != ']')
+		return -1;
+	*pp = p + 1;
+	return found != negate;
+}
+
+bool
+dt_gmatch(const char *s, const char *p)
+{
+	const char *star_p = NULL, *star_s = NULL;
+
+	for (;;) {
+		if (*p == '*') {
+			while (*p == '*')
+				p++;
+			if (*p == '\0')
+				return true;
+			star_p = p;
+			star_s = s;
+			continue;
+		}
+		if (*s == '\0') {
+			if (*p == '\0')
+				return true;
+			goto backtrack;
+		}
+		if (*p == '?') {
+			p++;
+			s++;
+			continue;
+		}
+		if (*p == '[') {
+			const char *q = p;
+			int r = dt_gmatch_class(&q, *s);
+
+			if (r == 1) {
+				p = q;
+				s++;
+				continue;
+			}
+			if (r == 0)
+				goto backtrack;
+			/* Unclosed: match '[' literally. */
+		}
+		if (*p == '\\' && p[1] != '\0')
+			p++;
+		if (*p != '\0' && *p == *s) {
+			p++;
+			s++;
+			continue;
+		}
+backtrack:
+		if (star_p == NULL || *star_s == '\0')
+			return false;
+		p = star_p;
+		s = ++star_s;
+	}
+}
+
+/* An empty pattern matches anything; otherwise glob-match. */
+static bool
+dt_field_match(const char *s, const char *pattern)
+{
+	return pattern[0] == '\0' || dt_gmatch(s, pattern);
+}
+
+bool
+dt_probe_match(const dt_probe_t *prp, const dt_probedesc_t *pdp)
+{
+	if (pdp->pd_id != 0)
+		return prp->pr_id == pdp->pd_id;
+	return dt_field_match(prp->pr_prov->pv_name, pdp->pd_provider) &&
+	    dt_field_match(prp->pr_mod, pdp->pd_module) &&
+	    dt_field_match(prp->pr_func, pdp->pd_function) &&
+	    dt_field_match(prp->pr_name, pdp->pd_name);
+}
+
+int
+dt_probedesc_parse(const char *s, dt_probedesc_t *pdp)
+{
+	char *fields[4] = { pdp->pd_provider, pdp->pd_module,
+		pdp->pd_function, pdp->pd_name };
+	const char *parts[4];
+	size_t lens[4];
+	int n = 0;
+	const char *p = s, *start = s;
+
+	memset(pdp, 0, sizeof (*pdp));
+	/* Split on ':' not escaped by '\'. */
+	for (;; p++) {
+		if (*p == '\\' && p[1] != '\0') {
+			p++;
+			continue;
+		}
+		if (*p == ':' || *p == '\0') {
+			if (n == 4)
+				return -1;
+			parts[n] = start;
+			lens[n++] = (size_t) (p - start);
+			if (*p == '\0')
+				break;
+			start = p + 1;
+		}
+	}
+	/* Fewer fields name the trailing ones: "f:n" is function:name. */
+	for (int i = 0; i < n; i++) {
+		char *dst = fields[4 - n + i];
+
+		if (lens[i] >= DT_PROBE_FIELD_MAX)
+			return -1;
+		memcpy(dst, parts[i], lens[i]);
+		dst[lens[i]] = '\0';
+	}
+	return 0;
+}
+
+int
+dt_provider_register(dtrace_hdl_t *dtp, const char *name,
+    const dt_provops_t *ops, unsigned engines, void *data)
+{
+	dt_provider_t *pvp;
+
+	if ((pvp = calloc(1, sizeof (*pvp))) == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	pvp->pv_name = name;
+	pvp->pv_ops = ops;
+	pvp->pv_engines = engines;
+	pvp->pv_data = data;
+
+	/* Keep registration order: dtrace -l lists providers in it. */
+	dt_provider_t **tail = &dtp->dt_provs;
+	while (*tail != NULL)
+		tail = &(*tail)->pv_next;
+	*tail = pvp;
+
+	if (ops->po_populate != NULL)
+		return ops->po_populate(dtp, pvp);
+	return 0;
+}
+
+dt_provider_t *
+dt_provider_lookup(dtrace_hdl_t *dtp, const char *name)
+{
+	for (dt_provider_t *pvp = dtp->dt_provs; pvp != NULL;
+	    pvp = pvp->pv_next) {
+		if (strcmp(pvp->pv_name, name) == 0)
+			return pvp;
+	}
+	return NULL;
+}
+
+dt_probe_t *
+dt_probe_create(dtrace_hdl_t *dtp, dt_provider_t *pvp, const char *mod,
+    const char *func, const char *name, int nargs,
+    const char *const *argtypes, void *data)
+{
+	dt_probe_t *prp;
+
+	if (dtp->dt_nprobes + 1 >= dtp->dt_probes_cap) {
+		uint32_t cap = dtp->dt_probes_cap ? dtp->dt_probes_cap * 2 : 64;
+		dt_probe_t **p = realloc(dtp->dt_probes, cap * sizeof (*p));
+
+		if (p == NULL) {
+			dt_set_errno(dtp, EDT_NOMEM);
+			return NULL;
+		}
+		dtp->dt_probes = p;
+		dtp->dt_probes_cap = cap;
+	}
+	if ((prp = calloc(1, sizeof (*prp))) == NULL ||
+	    (prp->pr_mod = strdup(mod)) == NULL ||
+	    (prp->pr_func = strdup(func)) == NULL ||
+	    (prp->pr_name = strdup(name)) == NULL ||
+	    (nargs > 0 && argtypes != NULL &&
+		(prp->pr_argtypes = calloc(nargs, sizeof (char *))) == NULL))
+		goto nomem;
+	for (int i = 0; argtypes != NULL && i < nargs; i++) {
+		if ((prp->pr_argtypes[i] = strdup(argtypes[i])) == NULL)
+			goto nomem;
+	}
+	prp->pr_prov = pvp;
+	prp->pr_nargs = nargs;
+	prp->pr_data = data;
+	prp->pr_id = ++dtp->dt_nprobes;
+	dtp->dt_probes[prp->pr_id] = prp;
+	return prp;
+
+nomem:
+	if (prp != NULL) {
+		for (int i = 0; prp->pr_argtypes != NULL && i < nargs; i++)
+			free(prp->pr_argtypes[i]);
+		free(prp->pr_argtypes);
+		free(prp->pr_name);
+		free(prp->pr_func);
+		free(prp->pr_mod);
+		free(prp);
+	}
+	dt_set_errno(dtp, EDT_NOMEM);
+	return NULL;
+}
+
+dt_probe_t *
+dt_probe_lookup_id(dtrace_hdl_t *dtp, uint32_t id)
+{
+	if (id == 0 || id > dtp->dt_nprobes)
+		return NULL;
+	return dtp->dt_probes[id];
+}
+
+uint32_t
+dt_probe_count(dtrace_hdl_t *dtp)
+{
+	return dtp->dt_nprobes;
+}
+
+int
+dt_probe_iter(dtrace_hdl_t *dtp, const dt_probedesc_t *pdp, dt_probe_f *fn,
+    void *arg)
+{
+	int n = 0;
+
+	/* Let providers create the probes this description asks for. */
+	if (pdp->pd_id == 0) {
+		for (dt_provider_t *pvp = dtp->dt_provs; pvp != NULL;
+		    pvp = pvp->pv_next) {
+			if (pvp->pv_ops->po_provide == NULL ||
+			    !dt_field_match(pvp->pv_name, pdp->pd_provider))
+				continue;
+			if (pvp->pv_ops->po_provide(dtp, pvp, pdp) < 0)
+				return -1;
+		}
+	}
+	for (uint32_t id = 1; id <= dtp->dt_nprobes; id++) {
+		dt_probe_t *prp = dtp->dt_probes[id];
+
+		if (!dt_probe_match(prp, pdp))
+			continue;
+		n++;
+		if (fn != NULL && fn(dtp, prp, arg) != 0)
+			return -1;
+	}
+	return n;
+}
+
+void
+dt_probes_fini(dtrace_hdl_t *dtp)
+{
+	for (uint32_t id = 1; id <= dtp->dt_nprobes; id++) {
+		dt_probe_t *prp = dtp->dt_probes[id];
+		const dt_provops_t *ops = prp->pr_prov->pv_ops;
+
+		if (ops->po_probe_fini != NULL)
+			ops->po_probe_fini(dtp, prp);
+		for (int i = 0; prp->pr_argtypes != NULL && i < prp->pr_nargs;
+		    i++)
+			free(prp->pr_argtypes[i]);
+		free(prp->pr_argtypes);
+		free(prp->pr_name);
+		free(prp->pr_func);
+		free(prp->pr_mod);
+		free(prp);
+	}
+	free(dtp->dt_probes);
+	dtp->dt_probes = NULL;
+	dtp->dt_nprobes = dtp->dt_probes_cap = 0;
+	while (dtp->dt_provs != NULL) {
+		dt_provider_t *next = dtp->dt_provs->pv_next;
+
+		free(dtp->dt_provs);
+		dtp->dt_provs = next;
+	}
+}

@@ -1,0 +1,44 @@
+/*
+ * dt_prov_dtrace.c: the dtrace provider -- BEGIN, END and ERROR.
+ *
+ *	dtrace:::BEGIN	fires once, before any other probe, when tracing
+ *			starts (dtrace_go)
+ *	dtrace:::END	fires once, after every other probe, when tracing
+ *			stops (exit(), end of -c command, ^C)
+ *	dtrace:::ERROR	fires when a clause faults; arg1 is the EPID, arg2
+ *			the action index, arg3 the DIF offset, arg4 the fault
+ *			kind and arg5 the faulting address
+ *
+ * The probes are portable: whichever engine runs the program fires them
+ * itself at those moments (the interpreter calls them directly; the BPF
+ * engine attaches to marker functions in libdtrace).  They are always
+ * probe IDs 1, 2 and 3, as in DTrace.
+ */
+#include "common/dt_impl.h"
+#include "common/probe/dt_probe.h"
+#include "common/prov/dt_prov.h"
+
+static int
+dt_prov_dtrace_populate(dtrace_hdl_t *dtp, dt_provider_t *pvp)
+{
+	static const char *const error_args[] = { "uint64_t", "uint32_t",
+		"int", "int", "int", "uint64_t" };
+
+	if (dt_probe_create(dtp, pvp, "", "", "BEGIN", 0, NULL, NULL) == NULL ||
+	    dt_probe_create(dtp, pvp, "", "", "END", 0, NULL, NULL) == NULL ||
+	    dt_probe_create(dtp, pvp, "", "", "ERROR", 6, error_args, NULL) ==
+		NULL)
+		return -1;
+	return 0;
+}
+
+static const dt_provops_t dt_prov_dtrace_ops = {
+	.po_populate = dt_prov_dtrace_populate,
+};
+
+int
+dt_prov_dtrace_init(dtrace_hdl_t *dtp)
+{
+	return dt_provider_register(dtp, "dtrace", &dt_prov_dtrace_ops,
+	    DT_ENGINE_F_INTERP | DT_ENGINE_F_BPF, NULL);
+}

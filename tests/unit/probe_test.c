@@ -1,0 +1,170 @@
+/*
+ * probe_test.c: the probe namespace -- globs, descriptions, the portable
+ * providers and on-demand profile probes.
+ */
+#include "common/dt_impl.h"
+#include "common/probe/dt_probe.h"
+#include "common/prov/dt_prov.h"
+#include "tests/unit/unit.h"
+
+static void
+test_gmatch(void)
+{
+	CHECK(dt_gmatch("read", "read"));
+	CHECK(!dt_gmatch("read", "rea"));
+	CHECK(!dt_gmatch("rea", "read"));
+	CHECK(dt_gmatch("read", "*"));
+	CHECK(dt_gmatch("", "*"));
+	CHECK(dt_gmatch("read", "r*"));
+	CHECK(dt_gmatch("read", "*d"));
+	CHECK(dt_gmatch("read", "*e*"));
+	CHECK(!dt_gmatch("read", "*x*"));
+	CHECK(dt_gmatch("pread64", "*read*"));
+	CHECK(dt_gmatch("read", "r??d"));
+	CHECK(!dt_gmatch("read", "r?d"));
+	CHECK(dt_gmatch("read", "[rw]ead"));
+	CHECK(dt_gmatch("wead", "[rw]ead"));
+	CHECK(!dt_gmatch("xead", "[rw]ead"));
+	CHECK(dt_gmatch("read", "[a-z]ead"));
+	CHECK(!dt_gmatch("Read", "[a-z]ead"));
+	CHECK(dt_gmatch("xead", "[!rw]ead"));
+	CHECK(!dt_gmatch("read", "[!rw]ead"));
+	CHECK(dt_gmatch("a*b", "a\\*b"));
+	CHECK(!dt_gmatch("axb", "a\\*b"));
+	CHECK(dt_gmatch("a:b", "a\\:b"));
+	CHECK(dt_gmatch("[x", "[x"));	/* unclosed class is literal */
+	CHECK(dt_gmatch("]", "[]]"));
+	CHECK(dt_gmatch("abcabcabd", "*abd"));
+	CHECK(dt_gmatch("sys_enter_read", "sys_*_read"));
+}
+
+static void
+test_desc_parse(void)
+{
+	dt_probedesc_t pd;
+
+	CHECK_INT(dt_probedesc_parse("syscall::read:entry", &pd), 0);
+	CHECK_STR(pd.pd_provider, "syscall");
+	CHECK_STR(pd.pd_module, "");
+	CHECK_STR(pd.pd_function, "read");
+	CHECK_STR(pd.pd_name, "entry");
+
+	/* Fewer fields name the trailing ones. */
+	CHECK_INT(dt_probedesc_parse("BEGIN", &pd), 0);
+	CHECK_STR(pd.pd_provider, "");
+	CHECK_STR(pd.pd_name, "BEGIN");
+	CHECK_INT(dt_probedesc_parse("read:entry", &pd), 0);
+	CHECK_STR(pd.pd_function, "read");
+	CHECK_STR(pd.pd_name, "entry");
+	CHECK_INT(dt_probedesc_parse("m:f:n", &pd), 0);
+	CHECK_STR(pd.pd_module, "m");
+	CHECK_STR(pd.pd_provider, "");
+
+	/* An escaped colon stays in its field. */
+	CHECK_INT(dt_probedesc_parse("p:m:a\\:b:n", &pd), 0);
+	CHECK_STR(pd.pd_function, "a\\:b");
+
+	CHECK_INT(dt_probedesc_parse("a:b:c:d:e", &pd), -1);
+}
+
+static int
+count_cb(dtrace_hdl_t *dtp, dt_probe_t *prp, void *arg)
+{
+	(void) dtp;
+	(void) prp;
+	(*(int *) arg)++;
+	return 0;
+}
+
+static void
+test_providers(void)
+{
+	dtrace_hdl_t *dtp;
+	dt_probedesc_t pd;
+	dt_probe_t *prp;
+	int err, n, seen;
+	uint32_t before;
+	int64_t period;
+
+	dtp = dtrace_open(DTRACE_VERSION, DTRACE_O_NODEV, &err);
+	CHECK(dtp != NULL);
+	if (dtp == NULL)
+		return;
+
+	/* BEGIN, END, ERROR are always IDs 1, 2, 3. */
+	prp = dt_probe_lookup_id(dtp, DT_PROBE_ID_BEGIN);
+	CHECK(prp != NULL && strcmp(prp->pr_name, "BEGIN") == 0);
+	prp = dt_probe_lookup_id(dtp, DT_PROBE_ID_END);
+	CHECK(prp != NULL && strcmp(prp->pr_name, "END") == 0);
+	prp = dt_probe_lookup_id(dtp, DT_PROBE_ID_ERROR);
+	CHECK(prp != NULL && strcmp(prp->pr_name, "ERROR") == 0);
+	CHECK(dt_probe_lookup_id(dtp, 0) == NULL);
+
+	/* Thirteen profile probes always exist. */
+	CHECK_INT(dt_probe_count(dtp), 16);
+	dt_probedesc_parse("profile:::", &pd);
+	CHECK_INT(dt_probe_iter(dtp, &pd, NULL, NULL), 13);
+	dt_probedesc_parse("tick-*", &pd);
+	CHECK_INT(dt_probe_iter(dtp, &pd, NULL, NULL), 6);
+
+	/* On demand: an exact name creates its probe, once. */
+	before = dt_probe_count(dtp);
+	dt_probedesc_parse("tick-5ms", &pd);
+	seen = 0;
+	n = dt_probe_iter(dtp, &pd, count_cb, &seen);
+	CHECK_INT(n, 1);
+	CHECK_INT(seen, 1);
+	CHECK_INT(dt_probe_count(dtp), before + 1);
+	CHECK_INT(dt_probe_iter(dtp, &pd, NULL, NULL), 1);
+	CHECK_INT(dt_probe_count(dtp), before + 1);
+	prp = dt_probe_lookup_id(dtp, before + 1);
+	CHECK(prp != NULL && dt_prov_profile_timer(prp) != NULL);
+	if (prp != NULL && dt_prov_profile_timer(prp) != NULL) {
+		CHECK_INT(dt_prov_profile_timer(prp)->pt_period, 5000000);
+		CHECK(!dt_prov_profile_timer(prp)->pt_percpu);
+	}
+	dt_probedesc_parse("profile:::profile-1001", &pd);
+	CHECK_INT(dt_probe_iter(dtp, &pd, NULL, NULL), 1);
+
+	/* Globs, bad rates and too-fast timers create nothing. */
+	before = dt_probe_count(dtp);
+	dt_probedesc_parse("tick-7*", &pd);
+	CHECK_INT(dt_probe_iter(dtp, &pd, NULL, NULL), 0);
+	dt_probedesc_parse("tick-1fortnight", &pd);
+	CHECK_INT(dt_probe_iter(dtp, &pd, NULL, NULL), 0);
+	dt_probedesc_parse("tick-100us", &pd);
+	CHECK_INT(dt_probe_iter(dtp, &pd, NULL, NULL), 0);
+	dt_probedesc_parse("syscall::tick-1s:", &pd);
+	CHECK_INT(dt_probe_iter(dtp, &pd, NULL, NULL), 0);
+	CHECK_INT(dt_probe_count(dtp), before);
+
+	/* Probe IDs match with -i. */
+	memset(&pd, 0, sizeof (pd));
+	pd.pd_id = 2;
+	CHECK_INT(dt_probe_iter(dtp, &pd, NULL, NULL), 1);
+
+	/* Rates: bare numbers are hertz. */
+	CHECK_INT(dt_prov_profile_parse("97", &period), 0);
+	CHECK_INT(period, 1000000000 / 97);
+	CHECK_INT(dt_prov_profile_parse("10ms", &period), 0);
+	CHECK_INT(period, 10000000);
+	CHECK_INT(dt_prov_profile_parse("1sec", &period), 0);
+	CHECK_INT(period, 1000000000);
+	CHECK_INT(dt_prov_profile_parse("2min", &period), 0);
+	CHECK_INT(period, 120000000000LL);
+	CHECK_INT(dt_prov_profile_parse("5hz", &period), 0);
+	CHECK_INT(period, 200000000);
+	CHECK_INT(dt_prov_profile_parse("0", &period), -1);
+	CHECK_INT(dt_prov_profile_parse("ms", &period), -1);
+
+	dtrace_close(dtp);
+}
+
+int
+main(void)
+{
+	test_gmatch();
+	test_desc_parse();
+	test_providers();
+	return unit_done();
+}
