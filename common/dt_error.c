@@ -17,6 +17,8 @@ static const char *const dt_errmsgs[EDT_MAX - EDT_BASE] = {
 	[EDT_NOPROBE - EDT_BASE] = "No probe matches description",
 	[EDT_ACCESS - EDT_BASE] = "DTrace requires additional privileges",
 	[EDT_NOTSUP - EDT_BASE] = "Operation not supported on this system",
+	[EDT_ACTIVE - EDT_BASE] = "Operation illegal when tracing is active",
+	[EDT_NOENGINE - EDT_BASE] = "The requested engine is not available",
 };
 
 int

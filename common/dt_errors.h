@@ -21,6 +21,8 @@ enum {
 	EDT_NOPROBE,		/* no probe matches description */
 	EDT_ACCESS,		/* missing privileges */
 	EDT_NOTSUP,		/* not supported on this system */
+	EDT_ACTIVE,		/* operation illegal while tracing */
+	EDT_NOENGINE,		/* the requested engine is not available */
 	EDT_MAX
 };
 

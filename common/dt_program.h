@@ -31,6 +31,7 @@
 #define DT_PROGRAM_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 typedef struct dif_object dif_object_t; /* common/dif/dif.h */
@@ -146,10 +147,14 @@ typedef enum dt_aggkind {
  *	count, sum, min, max	1 word
  *	avg			2: count, sum
  *	stddev			4: count, sum, sum of squares as 128 bits (lo, hi)
- *	quantize		127 buckets: ..., -2, -1, 0, 1, 2, 4, ... 2^62
- *	lquantize		(limit - base) / step + 3 buckets (under, over)
- *	llquantize		as DTrace lays out llquantize buckets
+ *	quantize		127 buckets: -2^62, ..., -2, -1, 0, 1, 2, 4, ...
+ *				2^62 (DT_QUANTIZE_NBUCKETS)
+ *	lquantize		(limit - base) / step + 2 buckets: below base,
+ *				one per step, at or above limit
+ *	llquantize		dt_llquantize_nbuckets() buckets
  *
+ * The bucket arithmetic is in common/dt_aggfunc.h, shared by the engines
+ * and the consumer so they cannot disagree.
  * min starts at INT64_MAX and max at INT64_MIN; everything else at 0.
  */
 typedef struct dt_aggdesc {
@@ -213,6 +218,21 @@ typedef struct dt_rechdr {
 
 /* EPID 0 is never assigned: a zero header marks unused buffer space. */
 #define DT_EPID_NONE 0
+
+/*
+ * A clause that faulted and had no ERROR clause to handle it is reported
+ * through a record with this EPID, whose data is a dt_faultrec_t; the
+ * consumer prints DTrace's "error on enabled probe ID ..." line for it.
+ */
+#define DT_EPID_FAULT 0xffffffffu
+
+typedef struct dt_faultrec {
+	uint32_t fr_epid;   /* the enabled probe that faulted */
+	uint32_t fr_action; /* 1-based action index; 0 for the predicate */
+	int32_t fr_offset;  /* DIF offset in bytes, or -1 */
+	uint32_t fr_kind;   /* DIF_FLT_* */
+	uint64_t fr_addr;   /* the address involved, or 0 */
+} dt_faultrec_t;
 
 /*
  * An aggregation snapshot from one CPU (or already merged): for each

@@ -8,6 +8,9 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/dt_options.c \
 	%reldir%/dt_open.c \
 	%reldir%/dt_program.h \
+	%reldir%/dt_aggfunc.h \
+	%reldir%/dt_aggfunc.c \
+	%reldir%/dt_os.h \
 	%reldir%/probe/dt_probe.h \
 	%reldir%/probe/dt_probe.c \
 	%reldir%/prov/dt_prov.h \

@@ -1,2 +1,4 @@
-# os/linux/local.mk: the Linux backend.  No sources yet; see README.md.
+# os/linux/local.mk: the Linux backend.
+libdtrace_core_la_SOURCES += \
+	%reldir%/dt_os.c
 EXTRA_DIST += %reldir%/README.md

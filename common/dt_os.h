@@ -1,0 +1,23 @@
+/*
+ * dt_os.h: the few facts about the running system the portable core needs.
+ *
+ * Each OS backend implements these in its own folder (os/linux/dt_os.c);
+ * nothing in common/ calls a non-POSIX interface directly.
+ */
+#ifndef DT_OS_H
+#define DT_OS_H
+
+#include <stdint.h>
+
+/* The calling thread's ID, as the tid built-in variable shows it. */
+extern uint64_t dt_os_gettid(void);
+/* The CPU the caller is running on. */
+extern uint32_t dt_os_getcpu(void);
+/* Nanoseconds of CPU time the calling thread has used (vtimestamp). */
+extern uint64_t dt_os_thread_cputime(void);
+/* Nanoseconds since boot on the clock the kernel's timestamps use. */
+extern uint64_t dt_os_timestamp(void);
+/* Nanoseconds since the epoch (walltimestamp). */
+extern uint64_t dt_os_walltimestamp(void);
+
+#endif /* DT_OS_H */

@@ -1,0 +1,53 @@
+/*
+ * dt_os.c: Linux answers to common/dt_os.h.
+ *
+ * timestamp is CLOCK_MONOTONIC, the clock bpf_ktime_get_ns() reads, so
+ * that both engines' timestamps are comparable.
+ */
+#include <sched.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/dt_os.h"
+
+uint64_t
+dt_os_gettid(void)
+{
+	return (uint64_t) gettid();
+}
+
+uint32_t
+dt_os_getcpu(void)
+{
+	int cpu = sched_getcpu();
+
+	return cpu < 0 ? 0 : (uint32_t) cpu;
+}
+
+static uint64_t
+dt_os_clock(clockid_t clk)
+{
+	struct timespec ts;
+
+	if (clock_gettime(clk, &ts) != 0)
+		return 0;
+	return (uint64_t) ts.tv_sec * 1000000000ULL + (uint64_t) ts.tv_nsec;
+}
+
+uint64_t
+dt_os_thread_cputime(void)
+{
+	return dt_os_clock(CLOCK_THREAD_CPUTIME_ID);
+}
+
+uint64_t
+dt_os_timestamp(void)
+{
+	return dt_os_clock(CLOCK_MONOTONIC);
+}
+
+uint64_t
+dt_os_walltimestamp(void)
+{
+	return dt_os_clock(CLOCK_REALTIME);
+}
