@@ -19,6 +19,12 @@ static const char *const dt_errmsgs[EDT_MAX - EDT_BASE] = {
 	[EDT_NOTSUP - EDT_BASE] = "Operation not supported on this system",
 	[EDT_ACTIVE - EDT_BASE] = "Operation illegal when tracing is active",
 	[EDT_NOENGINE - EDT_BASE] = "The requested engine is not available",
+	[EDT_DMISMATCH - EDT_BASE] =
+	    "Data record description does not match data",
+	[EDT_DOFFSET - EDT_BASE] = "Data record offset exceeds buffer boundary",
+	[EDT_BADEPID - EDT_BASE] = "Invalid enabled probe ID",
+	[EDT_BADAGG - EDT_BASE] = "Invalid aggregation ID",
+	[EDT_BADNORMAL - EDT_BASE] = "Invalid normalization",
 };
 
 int
@@ -37,7 +43,6 @@ dtrace_errno(dtrace_hdl_t *dtp)
 const char *
 dtrace_errmsg(dtrace_hdl_t *dtp, int error)
 {
-	(void) dtp;
 	if (error >= EDT_BASE && error < EDT_MAX &&
 	    dt_errmsgs[error - EDT_BASE] != NULL)
 		return dt_errmsgs[error - EDT_BASE];

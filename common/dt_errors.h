@@ -23,6 +23,11 @@ enum {
 	EDT_NOTSUP,		/* not supported on this system */
 	EDT_ACTIVE,		/* operation illegal while tracing */
 	EDT_NOENGINE,		/* the requested engine is not available */
+	EDT_DMISMATCH,		/* record description does not match data */
+	EDT_DOFFSET,		/* record offset beyond the buffer */
+	EDT_BADEPID,		/* record with an unknown enabled probe ID */
+	EDT_BADAGG,		/* unknown aggregation ID */
+	EDT_BADNORMAL,		/* normalize() by zero */
 	EDT_MAX
 };
 

@@ -32,6 +32,22 @@ struct dtrace_hdl {
 	struct dt_probe **dt_probes;	/* indexed by probe ID; [0] unused */
 	uint32_t dt_nprobes;		/* highest probe ID */
 	uint32_t dt_probes_cap;		/* allocated slots in dt_probes */
+
+	/* Enabled probes and the engine running them (common/dt_work.c). */
+	const struct dt_engine_ops *dt_engine;
+	void *dt_engine_data;		/* the engine's own state */
+	struct dt_eprobe **dt_eprobes;	/* indexed by EPID; [0] unused */
+	uint32_t dt_neprobes;		/* highest EPID */
+	uint32_t dt_eprobes_cap;	/* allocated slots in dt_eprobes */
+	bool dt_active;			/* between dtrace_go and dtrace_stop */
+	bool dt_stopped;
+	bool dt_exited;			/* an exit() record was consumed */
+	int dt_exitstatus;		/* its status */
+
+	/* Output formatting state (common/consumer/). */
+	struct dt_consumer *dt_consumer;
+
+	struct dt_cc *dt_cc;	/* D compiler state: common/compiler/dt_cc.h */
 };
 
 /* Record an error on the handle and return -1, for `return dt_set_errno()`. */
@@ -40,5 +56,10 @@ extern int dt_set_errno(dtrace_hdl_t *dtp, int err);
 /* Option defaults at open, and freeing option strings at close. */
 extern void dt_options_init(dtrace_hdl_t *dtp);
 extern void dt_options_fini(dtrace_hdl_t *dtp);
+
+/* The D compiler's state (common/compiler/dt_cc.c). */
+extern int dt_cc_create(dtrace_hdl_t *dtp);
+extern void dt_cc_destroy(dtrace_hdl_t *dtp);
+extern const char *dt_cc_errmsg(dtrace_hdl_t *dtp);
 
 #endif /* DT_IMPL_H */

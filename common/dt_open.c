@@ -5,6 +5,8 @@
 
 #include "config.h"
 #include "common/dt_impl.h"
+#include "common/consumer/dt_consumer.h"
+#include "common/dt_work.h"
 #include "common/probe/dt_probe.h"
 #include "common/prov/dt_prov.h"
 
@@ -48,6 +50,8 @@ dtrace_close(dtrace_hdl_t *dtp)
 {
 	if (dtp == NULL)
 		return;
+	dt_consumer_destroy(dtp);
+	dt_work_fini(dtp);
 	dt_probes_fini(dtp);
 	dt_options_fini(dtp);
 	free(dtp);

@@ -59,6 +59,79 @@ extern int dtrace_getopt(dtrace_hdl_t *dtp, const char *name,
     dtrace_optval_t *valp);
 extern const char *dtrace_getopt_string(dtrace_hdl_t *dtp, const char *name);
 
+/*
+ * Running enabled programs.  dtrace_go() starts tracing (BEGIN fires);
+ * a consumer then loops on dtrace_sleep() and dtrace_work(), which prints
+ * what the programs recorded to fp, until dtrace_work() says DONE (after
+ * exit()) or the consumer decides to stop; dtrace_stop() fires END, and a
+ * last dtrace_work() prints what END recorded.
+ */
+typedef enum dtrace_workstatus {
+	DTRACE_WORKSTATUS_ERROR = -1,
+	DTRACE_WORKSTATUS_OKAY,
+	DTRACE_WORKSTATUS_DONE
+} dtrace_workstatus_t;
+
+extern int dtrace_go(dtrace_hdl_t *dtp);
+extern int dtrace_stop(dtrace_hdl_t *dtp);
+extern void dtrace_sleep(dtrace_hdl_t *dtp);
+extern dtrace_workstatus_t dtrace_work(dtrace_hdl_t *dtp, FILE *fp);
+/*
+ * After the last dtrace_work(): print the end-of-run output (every
+ * aggregation not printed by printa(), in DTrace's default format).
+ */
+extern int dtrace_aggregate_print(dtrace_hdl_t *dtp, FILE *fp);
+/* 1 and the status if a program called exit(), else 0. */
+extern int dtrace_exit_status(dtrace_hdl_t *dtp, int *statusp);
+
+/*
+ * Compiling D programs.  A program comes from a string (dtrace -n, -P, -m,
+ * -f, -i: spec says which probe description field the text starts at) or
+ * from a file (-s).  argv[0..argc-1] are the macro arguments $0..$N.  On
+ * failure NULL is returned, dtrace_errno() is EDT_COMPILER and
+ * dtrace_errmsg() gives the compiler's message in DTrace's form, e.g.
+ * "line 3: syntax error near \"}\"".
+ */
+typedef struct dtrace_prog dtrace_prog_t;
+
+typedef enum dtrace_probespec {
+	DTRACE_PROBESPEC_NONE = -1,
+	DTRACE_PROBESPEC_PROVIDER = 0,	/* -P */
+	DTRACE_PROBESPEC_MOD,		/* -m */
+	DTRACE_PROBESPEC_FUNC,		/* -f */
+	DTRACE_PROBESPEC_NAME,		/* -n, and scripts */
+	DTRACE_PROBESPEC_ID		/* -i */
+} dtrace_probespec_t;
+
+/* Compile flags (cflags); options such as -x errtags add to them. */
+#define DTRACE_C_DIFV	0x0001	/* show the DIF of each compiled object */
+#define DTRACE_C_EMPTY	0x0002	/* permit empty D source files */
+#define DTRACE_C_ZDEFS	0x0004	/* permit descriptions matching no probe */
+#define DTRACE_C_EATTR	0x0008	/* error if attributes are below amin */
+#define DTRACE_C_CPP	0x0010	/* run the C preprocessor first (-C) */
+#define DTRACE_C_KNODEF	0x0020	/* permit unresolved kernel symbols */
+#define DTRACE_C_UNODEF	0x0040	/* permit unresolved user symbols */
+#define DTRACE_C_PSPEC	0x0080	/* read ambiguous words as probe specs */
+#define DTRACE_C_ETAGS	0x0100	/* prefix messages with error tags */
+#define DTRACE_C_ARGREF	0x0200	/* do not require all macro args used */
+#define DTRACE_C_DEFARG	0x0800	/* unset macro args are 0 or "" */
+#define DTRACE_C_NOLIBS	0x1000	/* do not process D system libraries */
+#define DTRACE_C_CTL	0x2000	/* only process control directives */
+
+extern dtrace_prog_t *dtrace_program_strcompile(dtrace_hdl_t *dtp,
+    const char *s, dtrace_probespec_t spec, unsigned cflags, int argc,
+    char *const argv[]);
+extern dtrace_prog_t *dtrace_program_fcompile(dtrace_hdl_t *dtp, FILE *fp,
+    unsigned cflags, int argc, char *const argv[]);
+extern void dtrace_program_destroy(dtrace_hdl_t *dtp, dtrace_prog_t *pgp);
+/* Print a program's checked parse tree (a debugging aid). */
+extern void dtrace_program_dump(dtrace_hdl_t *dtp, dtrace_prog_t *pgp,
+    FILE *fp);
+/* An argument for the C preprocessor: "-Dname=def", "-Uname", "-Idir". */
+extern int dtrace_cpp_arg(dtrace_hdl_t *dtp, const char *arg);
+/* The value of $target (the process of -c or -p). */
+extern void dtrace_set_target(dtrace_hdl_t *dtp, int pid);
+
 #ifdef __cplusplus
 }
 #endif

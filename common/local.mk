@@ -11,6 +11,10 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/dt_aggfunc.h \
 	%reldir%/dt_aggfunc.c \
 	%reldir%/dt_os.h \
+	%reldir%/dt_work.h \
+	%reldir%/dt_work.c \
+	%reldir%/engine/dt_engine.h \
+	%reldir%/engine/dt_interp_engine.c \
 	%reldir%/probe/dt_probe.h \
 	%reldir%/probe/dt_probe.c \
 	%reldir%/prov/dt_prov.h \

@@ -11,4 +11,9 @@ UNIT_TESTS += tests/unit/aggfunc_test
 tests_unit_aggfunc_test_SOURCES = tests/unit/aggfunc_test.c tests/unit/unit.h
 tests_unit_aggfunc_test_LDADD = libdtrace_core.la
 
+UNIT_TESTS += tests/unit/interp_engine_test
+tests_unit_interp_engine_test_SOURCES = tests/unit/interp_engine_test.c \
+	tests/unit/unit.h
+tests_unit_interp_engine_test_LDADD = libdtrace_core.la
+
 EXTRA_DIST += %reldir%/run-tests.sh %reldir%/d %reldir%/cmd

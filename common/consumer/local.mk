@@ -1,1 +1,28 @@
-# common/consumer/local.mk: see common/consumer/ (sources added as they land)
+# common/consumer/local.mk: the consumer -- records and aggregations to
+# DTrace's text output or JSON.
+libdtrace_core_la_SOURCES += \
+	%reldir%/dt_consumer.h \
+	%reldir%/dt_cons_impl.h \
+	%reldir%/dt_consume.c \
+	%reldir%/dt_print.c \
+	%reldir%/dt_printf.h \
+	%reldir%/dt_printf.c \
+	%reldir%/dt_aggregate.c \
+	%reldir%/dt_aggprint.c \
+	%reldir%/dt_json.c
+
+# Unit tests of the consumer: exact output for known records.
+CONSUMER_TESTS = \
+	tests/unit/consumer_printf_test \
+	tests/unit/consumer_agg_test \
+	tests/unit/consumer_buf_test
+UNIT_TESTS += $(CONSUMER_TESTS)
+tests_unit_consumer_printf_test_SOURCES = tests/unit/consumer_printf_test.c \
+	tests/unit/consumer_test.h tests/unit/unit.h
+tests_unit_consumer_printf_test_LDADD = libdtrace_core.la
+tests_unit_consumer_agg_test_SOURCES = tests/unit/consumer_agg_test.c \
+	tests/unit/consumer_test.h tests/unit/unit.h
+tests_unit_consumer_agg_test_LDADD = libdtrace_core.la
+tests_unit_consumer_buf_test_SOURCES = tests/unit/consumer_buf_test.c \
+	tests/unit/consumer_test.h tests/unit/unit.h
+tests_unit_consumer_buf_test_LDADD = libdtrace_core.la

@@ -1,0 +1,537 @@
+/*
+ * dt_aggprint.c: aggregations as text -- DTrace's default layout, the
+ * quantize family's tables, and printa() with and without a format.
+ *
+ * The default layout prints each entry on one line: the keys as trace()
+ * would print them (integers right-aligned in 3/5/8/16 columns, strings
+ * left-aligned in 50), then the value right-aligned in 16 columns.  The
+ * distributions print a table instead of the value:
+ *
+ *	           value  ------------- Distribution ------------- count
+ *	               0 |                                         0
+ *	               1 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@ 3
+ *	               2 |                                         0
+ *
+ * showing the buckets from one below the first non-zero bucket to one past
+ * the last (or the three around zero when all are zero), the bar scaled to
+ * 40 '@' for the total of the shown buckets.  With negative counts the bar
+ * grows left of the '|'; with both signs each side gets 20 columns.
+ *
+ * printa() with several aggregations joins them on their keys: every key
+ * any of them has gets a line, with 0 for the aggregations that lack it.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/consumer/dt_cons_impl.h"
+#include "common/dt_aggfunc.h"
+
+/* DTrace's aggzoom: the tallest bar fills about 95% of the width. */
+#define DT_AGGZOOM_MAX 0.95L
+
+static const char dt_ats[] = "@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@";
+static const char dt_spaces[] = "                                        ";
+
+static void
+dt_quant_total(dt_consumer_t *dc, int64_t v, long double *total)
+{
+	long double a = fabsl((long double) v);
+
+	if (dc->dc_dtp->dt_options[DT_OPT_AGGZOOM] == DTRACEOPT_UNSET) {
+		*total += a;
+		return;
+	}
+	a *= 1 / DT_AGGZOOM_MAX;
+	if (*total < a)
+		*total = a;
+}
+
+static int
+dt_quant_line(FILE *fp, int64_t val, uint64_t normal, long double total,
+    bool positives, bool negatives)
+{
+	unsigned int len = 40, depth;
+	long long shown = (long long) (val / (int64_t) normal);
+
+	if (!negatives) {
+		depth = positives
+		    ? (unsigned int) (fabsl((long double) val) * len / total +
+			  0.5L)
+		    : 0;
+		return fprintf(fp, "|%s%s %-9lld\n", dt_ats + len - depth,
+			   dt_spaces + depth, shown) < 0
+		    ? -1
+		    : 0;
+	}
+	if (!positives) {
+		depth = (unsigned int) (fabsl((long double) val) * len / total +
+		    0.5L);
+		return fprintf(fp, "%s%s| %-9lld\n", dt_spaces + depth,
+			   dt_ats + len - depth, shown) < 0
+		    ? -1
+		    : 0;
+	}
+
+	/* Both signs: half-width bars either side of the centre line. */
+	len /= 2;
+	depth = (unsigned int) (fabsl((long double) val) * len / total + 0.5L);
+	if (val <= 0)
+		return fprintf(fp, "%s%s|%*s %-9lld\n", dt_spaces + 20 + depth,
+			   dt_ats + 20 + len - depth, (int) len, "", shown) < 0
+		    ? -1
+		    : 0;
+	return fprintf(fp, "%20s|%s%s %-9lld\n", "", dt_ats + 20 + len - depth,
+		   dt_spaces + 20 + depth, shown) < 0
+	    ? -1
+	    : 0;
+}
+
+/* The bucket range shown, and the totals the bars scale to. */
+static void
+dt_quant_range(dt_consumer_t *dc, const int64_t *v, uint32_t n,
+    uint32_t empty_first, uint32_t empty_last, uint32_t *firstp,
+    uint32_t *lastp, long double *totalp, bool *posp, bool *negp)
+{
+	uint32_t first = 0, last = n - 1;
+
+	while (first < n && v[first] == 0)
+		first++;
+	if (first == n) {
+		first = empty_first;
+		last = empty_last;
+	} else {
+		if (first > 0)
+			first--;
+		while (last > 0 && v[last] == 0)
+			last--;
+		if (last < n - 1)
+			last++;
+	}
+	*totalp = 0;
+	*posp = *negp = false;
+	for (uint32_t i = first; i <= last && i < n; i++) {
+		*posp |= v[i] > 0;
+		*negp |= v[i] < 0;
+		dt_quant_total(dc, v[i], totalp);
+	}
+	*firstp = first;
+	*lastp = last < n ? last : n - 1;
+}
+
+static int
+dt_quant_header(FILE *fp)
+{
+	return fprintf(fp, "\n%16s %41s %-9s\n", "value",
+		   "------------- Distribution -------------", "count") < 0
+	    ? -1
+	    : 0;
+}
+
+static int64_t
+dt_ipow64(int64_t b, int64_t e)
+{
+	int64_t r = 1;
+
+	while (e-- > 0)
+		r *= b;
+	return r;
+}
+
+int
+dt_print_quantize(dt_consumer_t *dc, FILE *fp, const dt_aggdesc_t *agg,
+    const int64_t *v, uint64_t normal)
+{
+	uint32_t n = agg->ag_nvals, first, last;
+	long double total;
+	bool pos, neg;
+	char label[64];
+
+	if (normal == 0)
+		normal = 1;
+	if (n == 0)
+		return 0;
+	switch (agg->ag_kind) {
+	case DT_AGG_QUANTIZE:
+		dt_quant_range(dc, v, n, DT_QUANTIZE_ZERO - 1,
+		    DT_QUANTIZE_ZERO + 1, &first, &last, &total, &pos, &neg);
+		break;
+	case DT_AGG_LQUANTIZE:
+		dt_quant_range(
+		    dc, v, n, 0, 2, &first, &last, &total, &pos, &neg);
+		break;
+	default:
+		dt_quant_range(
+		    dc, v, n, 0, 1, &first, &last, &total, &pos, &neg);
+		break;
+	}
+	if (dt_quant_header(fp) != 0)
+		return -1;
+
+	for (uint32_t i = first; i <= last; i++) {
+		switch (agg->ag_kind) {
+		case DT_AGG_QUANTIZE:
+			(void) fprintf(fp, "%16lld ",
+			    (long long) dt_quantize_bucket_value((int) i));
+			break;
+		case DT_AGG_LQUANTIZE: {
+			int64_t base = agg->ag_params[0];
+			int64_t step = agg->ag_params[2];
+
+			if (i == 0) {
+				(void) snprintf(label, sizeof(label), "< %lld",
+				    (long long) base);
+				(void) fprintf(fp, "%16s ", label);
+			} else if (i == n - 1) {
+				(void) snprintf(label, sizeof(label), ">= %lld",
+				    (long long) (base +
+					(int64_t) (n - 2) * step));
+				(void) fprintf(fp, "%16s ", label);
+			} else {
+				(void) fprintf(fp, "%16lld ",
+				    (long long) (base +
+					(int64_t) (i - 1) * step));
+			}
+			break;
+		}
+		default: {
+			const int64_t *p = agg->ag_params;
+
+			if (i == 0) {
+				(void) snprintf(label, sizeof(label), "< %lld",
+				    (long long) dt_ipow64(p[0], p[1]));
+				(void) fprintf(fp, "%16s ", label);
+			} else if (i == n - 1) {
+				(void) snprintf(label, sizeof(label), ">= %lld",
+				    (long long) dt_ipow64(p[0], p[2] + 1));
+				(void) fprintf(fp, "%16s ", label);
+			} else {
+				(void) fprintf(fp, "%16lld ",
+				    (long long) dt_llquantize_bucket_value(
+					i, p[0], p[1], p[2], p[3]));
+			}
+			break;
+		}
+		}
+		if (dt_quant_line(fp, v[i], normal, total, pos, neg) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+int
+dt_print_aggval(dt_consumer_t *dc, FILE *fp, const dt_aggdesc_t *agg,
+    const int64_t *vals, uint64_t normal)
+{
+	int n;
+
+	if (normal == 0)
+		normal = 1;
+	switch (agg->ag_kind) {
+	case DT_AGG_QUANTIZE:
+	case DT_AGG_LQUANTIZE:
+	case DT_AGG_LLQUANTIZE:
+		return dt_print_quantize(dc, fp, agg, vals, normal);
+	case DT_AGG_AVG:
+		n = fprintf(
+		    fp, " %16lld", (long long) dt_agg_avg(vals, normal));
+		break;
+	case DT_AGG_STDDEV:
+		n = fprintf(fp, " %16llu",
+		    (unsigned long long) dt_agg_stddev(vals, normal));
+		break;
+	default:
+		n = fprintf(
+		    fp, " %16lld", (long long) (vals[0] / (int64_t) normal));
+		break;
+	}
+	return n < 0 ? -1 : 0;
+}
+
+static int
+dt_print_keys(dt_consumer_t *dc, FILE *fp, const dt_aggdesc_t *agg,
+    const unsigned char *key)
+{
+	for (uint32_t k = 0; k < agg->ag_nkeys; k++) {
+		const dt_recdesc_t *rd = &agg->ag_keys[k];
+
+		if (dt_print_datum(
+			dc, fp, rd, key + rd->rd_offset, false, true) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+int
+dt_agg_print_all(dtrace_hdl_t *dtp, FILE *fp)
+{
+	dt_consumer_t *dc = dt_consumer(dtp);
+	dt_aggent_t **v;
+	uint32_t n;
+	int rv = 0;
+
+	if (dc == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	if (dc->dc_pgp == NULL)
+		return 0;
+	if ((v = dt_agg_sorted(dc, UINT32_MAX, &n)) == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	for (uint32_t i = 0; i < n && rv == 0; i++) {
+		const dt_aggdesc_t *agg = dt_agg_desc(dc, v[i]->ae_aggid);
+		const dt_aggstate_t *as = &dc->dc_aggstate[v[i]->ae_aggid];
+
+		if (as->as_printed)
+			continue;
+		if (dt_print_keys(dc, fp, agg, v[i]->ae_key) != 0 ||
+		    dt_print_aggval(
+			dc, fp, agg, v[i]->ae_vals, as->as_normal) != 0 ||
+		    fputc('\n', fp) == EOF)
+			rv = dt_set_errno(dtp, EDT_FIO);
+	}
+	free(v);
+	return rv;
+}
+
+/*
+ * One line of a joined printa(): a key, and for each aggregation its
+ * entry with that key or NULL.
+ */
+typedef struct dt_aggbundle {
+	const unsigned char *ab_key;
+	const dt_aggdesc_t *ab_agg; /* the first aggregation's layout */
+	dt_aggent_t **ab_ents;	    /* naggs */
+} dt_aggbundle_t;
+
+typedef struct dt_bundlesort {
+	dt_consumer_t *bs_dc;
+	const uint32_t *bs_aggids;
+	uint32_t bs_naggs;
+	uint32_t bs_sortpos;
+	bool bs_keysort;
+	bool bs_rev;
+	int bs_keypos;
+	const int64_t **bs_zero; /* zero values, per aggregation */
+} dt_bundlesort_t;
+
+static _Thread_local const dt_bundlesort_t *dt_bundlesort_ctx;
+
+static const int64_t *
+dt_bundle_vals(const dt_bundlesort_t *bs, const dt_aggbundle_t *b, uint32_t i)
+{
+	return b->ab_ents[i] != NULL ? b->ab_ents[i]->ae_vals : bs->bs_zero[i];
+}
+
+static int
+dt_bundlecmp(const void *lp, const void *rp)
+{
+	const dt_bundlesort_t *bs = dt_bundlesort_ctx;
+	const dt_aggbundle_t *l = lp, *r = rp;
+	int c = 0;
+
+	if (bs->bs_keysort)
+		c = dt_agg_cmp_keys(
+		    l->ab_agg, l->ab_key, r->ab_key, bs->bs_keypos);
+	for (uint32_t j = 0; c == 0 && j < bs->bs_naggs; j++) {
+		uint32_t i = (j + bs->bs_sortpos) % bs->bs_naggs;
+		const dt_aggdesc_t *agg =
+		    dt_agg_desc(bs->bs_dc, bs->bs_aggids[i]);
+
+		c = dt_agg_cmp_vals(
+		    agg, dt_bundle_vals(bs, l, i), dt_bundle_vals(bs, r, i));
+	}
+	if (c == 0 && !bs->bs_keysort)
+		c = dt_agg_cmp_keys(
+		    l->ab_agg, l->ab_key, r->ab_key, bs->bs_keypos);
+	return bs->bs_rev ? -c : c;
+}
+
+/* Print one entry or bundle, default layout or formatted. */
+static int
+dt_printa_one(dt_consumer_t *dc, FILE *fp, const dt_pfargv_t *pfv,
+    const dt_aggdesc_t *agg0, const unsigned char *key,
+    const dt_pfaggval_t *avs, uint32_t naggs)
+{
+	if (pfv != NULL)
+		return dt_printf_format(dc, fp, pfv, agg0->ag_keys,
+			   agg0->ag_nkeys, key, agg0->ag_keysize, avs,
+			   naggs) < 0
+		    ? -1
+		    : 0;
+	if (dt_print_keys(dc, fp, agg0, key) != 0)
+		return -1;
+	for (uint32_t i = 0; i < naggs; i++) {
+		if (dt_print_aggval(dc, fp, avs[i].pa_agg, avs[i].pa_vals,
+			avs[i].pa_normal) != 0)
+			return -1;
+	}
+	return fputc('\n', fp) == EOF ? -1 : 0;
+}
+
+static int
+dt_printa_single(
+    dt_consumer_t *dc, FILE *fp, const dt_pfargv_t *pfv, uint32_t aggid)
+{
+	const dt_aggdesc_t *agg = dt_agg_desc(dc, aggid);
+	dt_aggent_t **v;
+	uint32_t n;
+	int rv = 0;
+
+	if ((v = dt_agg_sorted(dc, aggid, &n)) == NULL)
+		return dt_set_errno(dc->dc_dtp, EDT_NOMEM);
+	for (uint32_t i = 0; i < n && rv == 0; i++) {
+		dt_pfaggval_t av;
+
+		av.pa_agg = agg;
+		av.pa_vals = v[i]->ae_vals;
+		av.pa_normal = dc->dc_aggstate[aggid].as_normal;
+		rv = dt_printa_one(dc, fp, pfv, agg, v[i]->ae_key, &av, 1);
+	}
+	if (n > 0)
+		dc->dc_aggstate[aggid].as_printed = true;
+	free(v);
+	return rv;
+}
+
+static int
+dt_printa_joined(dt_consumer_t *dc, FILE *fp, const dt_pfargv_t *pfv,
+    const uint32_t *aggids, uint32_t naggs)
+{
+	const dt_aggdesc_t *agg0 = dt_agg_desc(dc, aggids[0]);
+	const dtrace_optval_t *o = dc->dc_dtp->dt_options;
+	dt_aggbundle_t *b = NULL;
+	dt_pfaggval_t *avs = NULL;
+	const int64_t **zero = NULL;
+	dt_bundlesort_t bs;
+	uint32_t nb = 0, cap = 0;
+	int rv = -1;
+
+	if ((avs = calloc(naggs, sizeof(*avs))) == NULL ||
+	    (zero = calloc(naggs, sizeof(*zero))) == NULL)
+		goto out;
+	for (uint32_t i = 0; i < naggs; i++) {
+		const dt_aggdesc_t *agg = dt_agg_desc(dc, aggids[i]);
+
+		if ((zero[i] = calloc(agg->ag_nvals + 1, 8)) == NULL)
+			goto out;
+	}
+
+	/* Gather the union of the keys. */
+	for (uint32_t e = 0; e < dc->dc_naggents; e++) {
+		dt_aggent_t *ae = dc->dc_aggents[e];
+		uint32_t i, k;
+
+		if (ae->ae_hidden)
+			continue;
+		for (i = 0; i < naggs && aggids[i] != ae->ae_aggid; i++)
+			continue;
+		if (i == naggs)
+			continue;
+		for (k = 0; k < nb; k++) {
+			if (memcmp(b[k].ab_key, ae->ae_key, agg0->ag_keysize) ==
+			    0)
+				break;
+		}
+		if (k == nb) {
+			if (nb == cap) {
+				dt_aggbundle_t *nbp;
+
+				cap = cap ? cap * 2 : 16;
+				if ((nbp = realloc(b, cap * sizeof(*b))) ==
+				    NULL)
+					goto out;
+				b = nbp;
+			}
+			b[nb].ab_key = ae->ae_key;
+			b[nb].ab_agg = agg0;
+			if ((b[nb].ab_ents = calloc(naggs, sizeof(void *))) ==
+			    NULL)
+				goto out;
+			nb++;
+		}
+		b[k].ab_ents[i] = ae;
+	}
+
+	bs.bs_dc = dc;
+	bs.bs_aggids = aggids;
+	bs.bs_naggs = naggs;
+	bs.bs_sortpos = o[DT_OPT_AGGSORTPOS] == DTRACEOPT_UNSET ||
+		o[DT_OPT_AGGSORTPOS] >= (dtrace_optval_t) naggs
+	    ? 0
+	    : (uint32_t) o[DT_OPT_AGGSORTPOS];
+	bs.bs_keysort = o[DT_OPT_AGGSORTKEY] != DTRACEOPT_UNSET;
+	bs.bs_rev = o[DT_OPT_AGGSORTREV] != DTRACEOPT_UNSET;
+	bs.bs_keypos = o[DT_OPT_AGGSORTKEYPOS] == DTRACEOPT_UNSET ||
+		o[DT_OPT_AGGSORTKEYPOS] > 1024
+	    ? 0
+	    : (int) o[DT_OPT_AGGSORTKEYPOS];
+	bs.bs_zero = zero;
+	{
+		const dt_bundlesort_t *saved = dt_bundlesort_ctx;
+
+		dt_bundlesort_ctx = &bs;
+		qsort(b, nb, sizeof(*b), dt_bundlecmp);
+		dt_bundlesort_ctx = saved;
+	}
+
+	rv = 0;
+	for (uint32_t k = 0; k < nb && rv == 0; k++) {
+		for (uint32_t i = 0; i < naggs; i++) {
+			avs[i].pa_agg = dt_agg_desc(dc, aggids[i]);
+			avs[i].pa_vals = dt_bundle_vals(&bs, &b[k], i);
+			avs[i].pa_normal = dc->dc_aggstate[aggids[i]].as_normal;
+		}
+		rv = dt_printa_one(dc, fp, pfv, agg0, b[k].ab_key, avs, naggs);
+	}
+	if (nb > 0) {
+		for (uint32_t i = 0; i < naggs; i++)
+			dc->dc_aggstate[aggids[i]].as_printed = true;
+	}
+out:
+	for (uint32_t k = 0; k < nb; k++)
+		free(b[k].ab_ents);
+	free(b);
+	for (uint32_t i = 0; zero != NULL && i < naggs; i++)
+		free((void *) zero[i]);
+	free(zero);
+	free(avs);
+	if (rv != 0 && dc->dc_dtp->dt_errno == 0)
+		(void) dt_set_errno(dc->dc_dtp, EDT_NOMEM);
+	return rv;
+}
+
+int
+dt_agg_printa_ids(dt_consumer_t *dc, FILE *fp, const dt_pfargv_t *pfv,
+    const uint32_t *aggids, uint32_t naggs)
+{
+	for (uint32_t i = 0; i < naggs; i++) {
+		if (dt_agg_desc(dc, aggids[i]) == NULL)
+			return dt_set_errno(dc->dc_dtp, EDT_BADAGG);
+	}
+	if (naggs == 0)
+		return dt_set_errno(dc->dc_dtp, EDT_BADAGG);
+	if (dt_cons_json(dc))
+		return dt_json_aggs(dc, fp, aggids, naggs, false);
+	/* Without a format, printa() starts with an empty line. */
+	if (pfv == NULL && fputc('\n', fp) == EOF)
+		return dt_set_errno(dc->dc_dtp, EDT_FIO);
+	if (naggs == 1)
+		return dt_printa_single(dc, fp, pfv, aggids[0]);
+	return dt_printa_joined(dc, fp, pfv, aggids, naggs);
+}
+
+int
+dt_agg_printa(dtrace_hdl_t *dtp, FILE *fp, const char *format,
+    const uint32_t *aggids, uint32_t naggs)
+{
+	dt_consumer_t *dc = dt_consumer(dtp);
+	dt_pfargv_t *pfv = NULL;
+	int rv;
+
+	if (dc == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	if (format != NULL && (pfv = dt_printf_parse(format, NULL)) == NULL)
+		return dt_set_errno(dtp, EDT_COMPILER);
+	rv = dt_agg_printa_ids(dc, fp, pfv, aggids, naggs);
+	dt_printf_free(pfv);
+	return rv;
+}

@@ -1,0 +1,161 @@
+/*
+ * dt_cons_impl.h: the consumer's private state, shared by its files.
+ *
+ *	dt_consume.c	state, setup, record buffers, the per-firing prefix,
+ *			flowindent, exit and fault records
+ *	dt_print.c	one datum: trace() of each record type, raw memory,
+ *			stacks and symbols
+ *	dt_printf.c	format strings
+ *	dt_aggregate.c	the merged aggregation table: snapshots, sorting,
+ *			clear, trunc, normalize
+ *	dt_aggprint.c	aggregations as text: the default layout, the
+ *			quantize tables and printa()
+ *	dt_json.c	everything above as JSON
+ *
+ * Aggregation entries live in one hash table keyed by (aggregation ID,
+ * key bytes); dc_aggents lists them all for sorting.  Each entry keeps the
+ * merged value and, when trunc() removed it while an engine still holds
+ * its cumulative value, that value as a baseline to hide it until it
+ * changes (see dt_aggregate.c).
+ */
+#ifndef DT_CONS_IMPL_H
+#define DT_CONS_IMPL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "common/dt_impl.h"
+#include "common/dt_program.h"
+#include "common/consumer/dt_consumer.h"
+#include "common/consumer/dt_printf.h"
+
+typedef struct dt_aggent {
+	struct dt_aggent *ae_next; /* hash chain */
+	uint32_t ae_aggid;
+	uint32_t ae_hash;
+	int64_t *ae_vals;      /* ag_nvals words, merged */
+	int64_t *ae_base;      /* trunc() baseline, or NULL */
+	bool ae_hidden;	       /* removed by trunc() */
+	unsigned char *ae_key; /* ag_keysize bytes */
+} dt_aggent_t;
+
+/* Per aggregation (indexed by ag_id). */
+typedef struct dt_aggstate {
+	uint64_t as_normal; /* normalize() factor; 1 when none */
+	bool as_printed;    /* printa() printed it: no default output */
+} dt_aggstate_t;
+
+#define DT_AGGHASH_SIZE 1024
+
+/* Flowindent direction of a firing. */
+typedef enum { DT_FLOW_NONE, DT_FLOW_ENTRY, DT_FLOW_RETURN } dt_flow_t;
+
+struct dt_consumer {
+	dtrace_hdl_t *dc_dtp;
+	const dt_program_t *dc_pgp;
+	dt_cprobe_t **dc_probes;     /* indexed by EPID */
+	uint32_t dc_nprobes;	     /* slots in dc_probes */
+	dt_cprobe_t *dc_probebuf;    /* the copies dc_probes points at */
+	struct dt_consact **dc_acts; /* [stmt][action], see below */
+	dt_symops_t dc_symops;
+	dt_aggclear_f *dc_aggclear;
+	void *dc_aggclear_arg;
+	FILE *dc_errfp;
+	int dc_stdout_fd; /* the output before freopen(), or -1 */
+	bool dc_freopened;
+
+	/* Output state across buffers, as dtrace(1) keeps it. */
+	bool dc_heading; /* the column header was printed */
+	int dc_indent;	 /* flowindent depth */
+	uint32_t dc_last_epid;
+	bool dc_exited;
+	int dc_exitstatus;
+
+	/* Aggregations. */
+	dt_aggent_t *dc_agghash[DT_AGGHASH_SIZE];
+	dt_aggent_t **dc_aggents;
+	uint32_t dc_naggents;
+	uint32_t dc_aggents_cap;
+	dt_aggstate_t *dc_aggstate; /* pg_naggs entries */
+	bool dc_aggcumulative;	    /* the last snapshots were totals */
+};
+
+/* What setup caches per action: the parsed format and its records. */
+typedef struct dt_consact {
+	dt_pfargv_t *ca_pfv;
+	dt_recdesc_t *ca_recs; /* the action's records, DT_REC_NONE skipped */
+	uint32_t ca_nrecs;
+} dt_consact_t;
+
+/* dt_consume.c */
+extern const dt_consact_t *dt_consact(
+    dt_consumer_t *dc, const dt_stmt_t *stp, uint32_t action);
+/*
+ * The effects of an action that do not depend on the output format
+ * (exit, clear, trunc, setopt, system, ...).  Returns 1 when the action
+ * is done, 0 when it is one that prints, -1 on error.
+ */
+extern int dt_cons_effect(dt_consumer_t *dc, FILE *fp, const dt_action_t *ap,
+    const dt_consact_t *ca, const unsigned char *data, size_t len);
+extern int dt_fault_message(
+    dt_consumer_t *dc, const dt_faultrec_t *fr, char *buf, size_t len);
+extern const char *dt_faultstr(uint32_t kind);
+extern bool dt_cons_quiet(const dt_consumer_t *dc);
+extern bool dt_cons_json(const dt_consumer_t *dc);
+extern int dt_cons_nomem(dt_consumer_t *dc);
+
+/* dt_print.c: one datum.  width as DTrace's: negative left-aligns. */
+extern int dt_print_bytes(dt_consumer_t *dc, FILE *fp, const void *addr,
+    size_t n, int width, bool quiet, bool forceraw);
+extern int dt_print_datum(dt_consumer_t *dc, FILE *fp, const dt_recdesc_t *rd,
+    const void *addr, bool quiet, bool aggkey);
+extern int dt_print_stack(dt_consumer_t *dc, FILE *fp, const char *format,
+    const void *addr, uint64_t depth, int indent);
+extern int dt_print_ustack(dt_consumer_t *dc, FILE *fp, const char *format,
+    const void *addr, uint64_t depth, int indent);
+/* The text of an address: "mod`sym+0x10", "mod`0x1234" or "0x1234". */
+extern void dt_addr2str(
+    dt_consumer_t *dc, uint64_t addr, bool withoff, char *buf, size_t len);
+extern void dt_uaddr2str(dt_consumer_t *dc, uint64_t pid, uint64_t addr,
+    bool withoff, char *buf, size_t len);
+extern void dt_sym2str(dt_consumer_t *dc, const dt_recdesc_t *rd,
+    const void *addr, char *buf, size_t len);
+extern uint64_t dt_rec_uint(const dt_recdesc_t *rd, const void *addr);
+extern int64_t dt_rec_sint(const dt_recdesc_t *rd, const void *addr);
+
+/* dt_aggregate.c */
+extern const dt_aggdesc_t *dt_agg_desc(dt_consumer_t *dc, uint32_t aggid);
+extern int dt_agg_cmp_vals(
+    const dt_aggdesc_t *agg, const int64_t *l, const int64_t *r);
+extern int dt_agg_cmp_keys(const dt_aggdesc_t *agg, const unsigned char *l,
+    const unsigned char *r, int keypos);
+/*
+ * The visible entries of aggregation aggid (all aggregations when aggid is
+ * UINT32_MAX) sorted as the aggsort* options say; the caller frees.
+ */
+extern dt_aggent_t **dt_agg_sorted(
+    dt_consumer_t *dc, uint32_t aggid, uint32_t *np);
+extern int64_t dt_agg_avg(const int64_t *vals, uint64_t normal);
+extern uint64_t dt_agg_stddev(const int64_t *vals, uint64_t normal);
+extern void dt_aggstate_reset(dt_consumer_t *dc);
+extern void dt_agg_destroy(dt_consumer_t *dc);
+
+/* dt_aggprint.c */
+extern int dt_print_aggval(dt_consumer_t *dc, FILE *fp, const dt_aggdesc_t *agg,
+    const int64_t *vals, uint64_t normal);
+extern int dt_print_quantize(dt_consumer_t *dc, FILE *fp,
+    const dt_aggdesc_t *agg, const int64_t *vals, uint64_t normal);
+extern int dt_agg_printa_ids(dt_consumer_t *dc, FILE *fp,
+    const dt_pfargv_t *pfv, const uint32_t *aggids, uint32_t naggs);
+
+/* dt_json.c */
+extern void dt_json_string(FILE *fp, const char *s, size_t maxlen);
+extern int dt_json_datum(
+    dt_consumer_t *dc, FILE *fp, const dt_recdesc_t *rd, const void *addr);
+extern int dt_json_aggs(dt_consumer_t *dc, FILE *fp, const uint32_t *aggids,
+    uint32_t naggs, bool unprinted);
+extern int dt_json_firing(dt_consumer_t *dc, FILE *fp, uint32_t cpu,
+    const dt_rechdr_t *rh, const dt_cprobe_t *cp, const unsigned char *data);
+
+#endif /* DT_CONS_IMPL_H */

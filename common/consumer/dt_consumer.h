@@ -1,0 +1,141 @@
+/*
+ * dt_consumer.h: the consumer -- turns records and aggregation snapshots
+ * into DTrace's output, byte for byte, or into JSON (-x oformat=json).
+ *
+ * The consumer reads only what dt_program.h defines and the handle's
+ * options (quiet, flowindent, aggsort*, rawbytes, stackindent, oformat):
+ * it never knows which engine wrote the records.  Its state hangs off the
+ * handle (dtp->dt_consumer) and is created on first use.
+ *
+ * A run looks like this from the driver's side:
+ *
+ *	dt_consume_setup(dtp, pgp, probes, n)      once the program is enabled
+ *	dt_consume_buf(dtp, fp, cpu, buf, len)      for each drained buffer
+ *	dt_consume_aggsnap(dtp, snaps, n, true)     when aggregations are read
+ *	dt_consume_end(dtp, fp)                     after the final drain
+ *
+ * dt_consume_buf() returns DT_CONSUME_EXIT once it has seen an exit()
+ * record; dt_consume_exitstatus() gives the status dtrace(1) exits with.
+ */
+#ifndef DT_CONSUMER_H
+#define DT_CONSUMER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "common/dt_program.h"
+
+typedef struct dtrace_hdl dtrace_hdl_t;
+typedef struct dt_consumer dt_consumer_t;
+
+/*
+ * The consumer's view of an enabled probe: which statement it runs and the
+ * probe's names, for the "CPU ID FUNCTION:NAME" prefix and flowindent.
+ * The strings must live as long as the program is enabled.
+ */
+typedef struct dt_cprobe {
+	uint32_t cp_epid;
+	uint32_t cp_id; /* probe ID */
+	const dt_stmt_t *cp_stmt;
+	const char *cp_provider;
+	const char *cp_module;
+	const char *cp_function;
+	const char *cp_name;
+} dt_cprobe_t;
+
+/*
+ * Symbol lookup, provided by the OS backend (kallsyms, ELF symbol tables).
+ * Each returns 0 and fills *sip when addr falls in a known object; a NULL
+ * si_name means only the object (module, library) is known.  Without a
+ * lookup, or when it fails, addresses print in hex as DTrace prints
+ * addresses it cannot resolve.
+ */
+typedef struct dt_syminfo {
+	const char *si_object; /* module or object name */
+	const char *si_name;   /* symbol, or NULL */
+	uint64_t si_value;     /* the symbol's address */
+} dt_syminfo_t;
+
+typedef struct dt_symops {
+	int (*so_ksym)(void *arg, uint64_t addr, dt_syminfo_t *sip);
+	int (*so_usym)(
+	    void *arg, uint64_t pid, uint64_t addr, dt_syminfo_t *sip);
+	void *so_arg;
+} dt_symops_t;
+
+/*
+ * Called when a clear() record is consumed, so that an engine keeping
+ * cumulative aggregation values (see dt_consume_aggsnap) zeroes its own.
+ */
+typedef int dt_aggclear_f(dtrace_hdl_t *dtp, uint32_t aggid, void *arg);
+
+/* Return values of dt_consume_buf(). */
+#define DT_CONSUME_OK	0
+#define DT_CONSUME_EXIT 1 /* an exit() record was consumed */
+
+/* The consumer state of a handle, created on first use; NULL on ENOMEM. */
+extern dt_consumer_t *dt_consumer(dtrace_hdl_t *dtp);
+/* Free it; called by dtrace_close(). */
+extern void dt_consumer_destroy(dtrace_hdl_t *dtp);
+
+/*
+ * Prepare for a program's records: probes[i] describes EPID
+ * probes[i].cp_epid (the array is copied).  Parses every format string of
+ * the program once.  Returns 0, or -1 with the handle's error set.
+ */
+extern int dt_consume_setup(dtrace_hdl_t *dtp, const dt_program_t *pgp,
+    const dt_cprobe_t *probes, uint32_t nprobes);
+
+extern void dt_consume_setsymops(dtrace_hdl_t *dtp, const dt_symops_t *ops);
+extern void dt_consume_setaggclear(
+    dtrace_hdl_t *dtp, dt_aggclear_f *func, void *arg);
+/* Where "dtrace: error on enabled probe ID ..." lines go (stderr). */
+extern void dt_consume_seterrfp(dtrace_hdl_t *dtp, FILE *errfp);
+
+/*
+ * Print the records in buf[0..len-1] (dt_rechdr_t + data, as written by
+ * an engine for one CPU) as dtrace(1) would.  Returns DT_CONSUME_OK,
+ * DT_CONSUME_EXIT after an exit() record, or -1 with the handle's error
+ * set.  Records after an exit() record are still printed, as DTrace does
+ * with what was already in the buffer.
+ */
+extern int dt_consume_buf(
+    dtrace_hdl_t *dtp, FILE *fp, uint32_t cpu, const void *buf, size_t len);
+
+/* The status passed to exit(), valid after DT_CONSUME_EXIT. */
+extern int dt_consume_exitstatus(dtrace_hdl_t *dtp);
+
+/*
+ * Take in aggregation snapshots, one per CPU.  With cumulative set, each
+ * snapshot holds the CPU's totals since tracing began, and replaces what
+ * the consumer had; otherwise it holds what accumulated since the previous
+ * snapshot, and is added.
+ */
+extern int dt_consume_aggsnap(dtrace_hdl_t *dtp, const dt_aggsnap_t *snaps,
+    uint32_t nsnaps, bool cumulative);
+
+/*
+ * The end of a run: the newline dtrace(1) prints when tracing stops, then
+ * every aggregation not already printed by printa(), in the default
+ * format (or as JSON).
+ */
+extern int dt_consume_end(dtrace_hdl_t *dtp, FILE *fp);
+
+/*
+ * Aggregation operations, as the actions of the same names do them; also
+ * used by dt_consume_buf() and reachable for tests.  trunc with all set
+ * removes every entry, otherwise keeps the n largest (n > 0) or the -n
+ * smallest (n < 0).
+ */
+extern int dt_agg_printa(dtrace_hdl_t *dtp, FILE *fp, const char *format,
+    const uint32_t *aggids, uint32_t naggs);
+extern int dt_agg_clear(dtrace_hdl_t *dtp, uint32_t aggid);
+extern int dt_agg_trunc(dtrace_hdl_t *dtp, uint32_t aggid, bool all, int64_t n);
+extern int dt_agg_normalize(dtrace_hdl_t *dtp, uint32_t aggid, uint64_t normal);
+extern int dt_agg_denormalize(dtrace_hdl_t *dtp, uint32_t aggid);
+/* Print every aggregation not yet printed (no leading newline). */
+extern int dt_agg_print_all(dtrace_hdl_t *dtp, FILE *fp);
+
+#endif /* DT_CONSUMER_H */

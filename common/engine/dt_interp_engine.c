@@ -1,0 +1,794 @@
+/*
+ * dt_interp_engine.c: the portable engine -- enabled programs run by the
+ * DIF interpreter inside the consumer's process.
+ *
+ * It needs no privilege and no kernel support, so it runs every script
+ * whose probes the process can fire by itself: dtrace:::BEGIN, END and
+ * ERROR, and the profile provider's timers.  (The ptrace engine builds on
+ * it to fire pid and syscall probes of traced processes.)  It is also the
+ * reference the BPF engine is tested against: same program, same records.
+ *
+ * Data structures, all hanging off dt_interp_t:
+ *
+ *	ip_byprobe[id]	the enabled probes (EPIDs) of probe id, in EPID
+ *			order, which is program order: a firing runs them
+ *			in that order
+ *	ip_timers	one per enabled profile probe, with its next due time
+ *	ip_bufs[cpu]	the principal buffer of each CPU: dt_rechdr_t + data
+ *			records, up to bufsize bytes; what does not fit is
+ *			counted as a drop
+ *	ip_aggs		a hash table from (aggregation ID, key bytes) to
+ *			value words, bounded by aggsize
+ *
+ * A clause that faults loses its record; a fault record (DT_EPID_FAULT)
+ * tells the consumer, and the ERROR probe fires so ERROR clauses run.
+ * After exit() no probe but END fires, as in DTrace.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/dif/dif_interp.h"
+#include "common/dt_aggfunc.h"
+#include "common/dt_impl.h"
+#include "common/dt_os.h"
+#include "common/engine/dt_engine.h"
+#include "common/probe/dt_probe.h"
+#include "common/prov/dt_prov.h"
+
+#define DT_INTERP_MAXCPUS  4096
+#define DT_INTERP_AGGHASH  4096
+
+typedef struct dt_ieplist {
+	dt_eprobe_t **el_eps;
+	uint32_t el_n;
+	uint32_t el_cap;
+} dt_ieplist_t;
+
+typedef struct dt_itimer {
+	uint32_t it_probe;
+	int64_t it_period;
+	uint64_t it_next;	/* dt_os_timestamp() when due */
+} dt_itimer_t;
+
+typedef struct dt_ibuf {
+	unsigned char *ib_data;
+	size_t ib_len;
+	size_t ib_cap;
+} dt_ibuf_t;
+
+typedef struct dt_iagg {
+	struct dt_iagg *ia_next;
+	uint32_t ia_aggid;
+	uint32_t ia_hash;
+	int64_t *ia_vals;
+	unsigned char ia_key[]; /* ag_keysize bytes */
+} dt_iagg_t;
+
+typedef struct dt_interp {
+	dif_state_t *ip_state;
+	dif_mstate_t *ip_ms;	   /* for ordinary firings */
+	dif_mstate_t *ip_errms;	   /* for ERROR, which fires mid-firing */
+	dt_ieplist_t *ip_byprobe;  /* indexed by probe ID */
+	uint32_t ip_nbyprobe;
+	dt_itimer_t *ip_timers;
+	uint32_t ip_ntimers;
+	dt_ibuf_t ip_bufs[DT_INTERP_MAXCPUS];
+	size_t ip_bufsize;
+	dt_iagg_t *ip_aggs[DT_INTERP_AGGHASH];
+	size_t ip_aggbytes;
+	size_t ip_aggsize;
+	const dt_program_t *ip_prog; /* for aggregation descriptions */
+	unsigned char *ip_keybuf;
+	size_t ip_keybuf_size;
+	bool ip_active;
+	bool ip_exited;		   /* exit() ran: only END may fire */
+	bool ip_stopped;
+	bool ip_in_error;	   /* an ERROR clause is running */
+	dt_engine_status_t ip_status;
+} dt_interp_t;
+
+static dt_interp_t *
+dt_interp(dtrace_hdl_t *dtp)
+{
+	return dtp->dt_engine_data;
+}
+
+/*
+ * Context callbacks for the interpreter.  The probe context of every probe
+ * this engine fires is the consumer process itself, as with DTrace's BEGIN.
+ */
+static int
+dt_interp_read(void *arg, dif_as_t as, uint64_t addr, void *buf, size_t size)
+{
+	/*
+	 * Neither kernel memory nor (yet) any process's memory is
+	 * reachable from here: every load outside the interpreter's own
+	 * storage is an invalid address.
+	 */
+	(void) arg;
+	(void) as;
+	(void) addr;
+	(void) buf;
+	(void) size;
+	return -1;
+}
+
+static int
+dt_interp_var(void *arg, uint32_t id, uint64_t ndx, uint64_t *valp)
+{
+	(void) arg;
+	(void) ndx;
+	switch (id) {
+	case DIF_VAR_PID:
+		*valp = (uint64_t) getpid();
+		return 0;
+	case DIF_VAR_PPID:
+		*valp = (uint64_t) getppid();
+		return 0;
+	case DIF_VAR_TID:
+		*valp = dt_os_gettid();
+		return 0;
+	case DIF_VAR_UID:
+		*valp = (uint64_t) getuid();
+		return 0;
+	case DIF_VAR_GID:
+		*valp = (uint64_t) getgid();
+		return 0;
+	case DIF_VAR_CPU:
+		*valp = dt_os_getcpu();
+		return 0;
+	case DIF_VAR_VTIMESTAMP:
+		*valp = dt_os_thread_cputime();
+		return 0;
+	case DIF_VAR_WALLTIMESTAMP:
+		*valp = dt_os_walltimestamp();
+		return 0;
+	case DIF_VAR_ERRNO:
+	case DIF_VAR_IPL:
+	case DIF_VAR_CALLER:
+	case DIF_VAR_UCALLER:
+	case DIF_VAR_STACKDEPTH:
+	case DIF_VAR_USTACKDEPTH:
+	case DIF_VAR_CURTHREAD:
+	case DIF_VAR_CURCPU:
+		*valp = 0;
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+static int
+dt_interp_varstr(void *arg, uint32_t id, char *buf, size_t size)
+{
+	(void) arg;
+	if (size == 0)
+		return -1;
+	switch (id) {
+	case DIF_VAR_EXECNAME:
+		snprintf(buf, size, "dtrace");
+		return 0;
+	case DIF_VAR_ZONENAME:
+		snprintf(buf, size, "global");
+		return 0;
+	case DIF_VAR_ROOT:
+		snprintf(buf, size, "/");
+		return 0;
+	case DIF_VAR_CWD:
+		if (getcwd(buf, size) == NULL)
+			return -1;
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+static const dif_ops_t dt_interp_dif_ops = {
+	.do_read = dt_interp_read,
+	.do_var = dt_interp_var,
+	.do_varstr = dt_interp_varstr,
+};
+
+static int
+dt_interp_open(dtrace_hdl_t *dtp)
+{
+	dt_interp_t *ip;
+	dif_options_t opts = { 0 };
+
+	if ((ip = calloc(1, sizeof (*ip))) == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	opts.dio_strsize = (uint64_t) dtp->dt_options[DT_OPT_STRSIZE];
+	opts.dio_dynvarsize = (uint64_t) dtp->dt_options[DT_OPT_DYNVARSIZE];
+	opts.dio_ops = &dt_interp_dif_ops;
+	opts.dio_arg = dtp;
+	ip->ip_bufsize = (size_t) dtp->dt_options[DT_OPT_BUFSIZE];
+	ip->ip_aggsize = (size_t) dtp->dt_options[DT_OPT_AGGSIZE];
+	if ((ip->ip_state = dif_state_create(&opts)) == NULL ||
+	    (ip->ip_ms = dif_mstate_create(ip->ip_state, 0)) == NULL ||
+	    (ip->ip_errms = dif_mstate_create(ip->ip_state, 0)) == NULL) {
+		if (ip->ip_ms != NULL)
+			dif_mstate_destroy(ip->ip_ms);
+		if (ip->ip_state != NULL)
+			dif_state_destroy(ip->ip_state);
+		free(ip);
+		return dt_set_errno(dtp, EDT_NOMEM);
+	}
+	dtp->dt_engine_data = ip;
+	return 0;
+}
+
+static void
+dt_interp_close(dtrace_hdl_t *dtp)
+{
+	dt_interp_t *ip = dt_interp(dtp);
+
+	if (ip == NULL)
+		return;
+	for (uint32_t i = 0; i < ip->ip_nbyprobe; i++)
+		free(ip->ip_byprobe[i].el_eps);
+	free(ip->ip_byprobe);
+	free(ip->ip_timers);
+	for (int c = 0; c < DT_INTERP_MAXCPUS; c++)
+		free(ip->ip_bufs[c].ib_data);
+	for (int h = 0; h < DT_INTERP_AGGHASH; h++) {
+		while (ip->ip_aggs[h] != NULL) {
+			dt_iagg_t *next = ip->ip_aggs[h]->ia_next;
+
+			free(ip->ip_aggs[h]->ia_vals);
+			free(ip->ip_aggs[h]);
+			ip->ip_aggs[h] = next;
+		}
+	}
+	free(ip->ip_keybuf);
+	dif_mstate_destroy(ip->ip_errms);
+	dif_mstate_destroy(ip->ip_ms);
+	dif_state_destroy(ip->ip_state);
+	free(ip);
+	dtp->dt_engine_data = NULL;
+}
+
+static int
+dt_interp_add_timer(dtrace_hdl_t *dtp, dt_interp_t *ip, const dt_probe_t *prp)
+{
+	const dt_profile_timer_t *pt = dt_prov_profile_timer(prp);
+	dt_itimer_t *t;
+
+	for (uint32_t i = 0; i < ip->ip_ntimers; i++) {
+		if (ip->ip_timers[i].it_probe == prp->pr_id)
+			return 0;
+	}
+	t = realloc(ip->ip_timers, (ip->ip_ntimers + 1) * sizeof (*t));
+	if (t == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	ip->ip_timers = t;
+	t += ip->ip_ntimers++;
+	t->it_probe = prp->pr_id;
+	t->it_period = pt->pt_period;
+	t->it_next = 0;
+	return 0;
+}
+
+static int
+dt_interp_enable(dtrace_hdl_t *dtp, dt_eprobe_t *const *eps, size_t n)
+{
+	dt_interp_t *ip = dt_interp(dtp);
+
+	for (size_t i = 0; i < n; i++) {
+		dt_eprobe_t *ep = eps[i];
+		uint32_t id = ep->ep_probe->pr_id;
+		dt_ieplist_t *el;
+
+		if (!(ep->ep_probe->pr_prov->pv_engines & DT_ENGINE_F_INTERP))
+			return dt_set_errno(dtp, EDT_NOTSUP);
+		if (id >= ip->ip_nbyprobe) {
+			uint32_t cap = id + 16;
+			dt_ieplist_t *p = realloc(ip->ip_byprobe,
+			    cap * sizeof (*p));
+
+			if (p == NULL)
+				return dt_set_errno(dtp, EDT_NOMEM);
+			memset(p + ip->ip_nbyprobe, 0,
+			    (cap - ip->ip_nbyprobe) * sizeof (*p));
+			ip->ip_byprobe = p;
+			ip->ip_nbyprobe = cap;
+		}
+		el = &ip->ip_byprobe[id];
+		if (el->el_n == el->el_cap) {
+			uint32_t cap = el->el_cap ? el->el_cap * 2 : 4;
+			dt_eprobe_t **p = realloc(el->el_eps, cap * sizeof (*p));
+
+			if (p == NULL)
+				return dt_set_errno(dtp, EDT_NOMEM);
+			el->el_eps = p;
+			el->el_cap = cap;
+		}
+		el->el_eps[el->el_n++] = ep;
+		ip->ip_prog = ep->ep_prog;
+		if (dt_prov_profile_timer(ep->ep_probe) != NULL &&
+		    dt_interp_add_timer(dtp, ip, ep->ep_probe) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Reserve len zeroed bytes at the end of a CPU's buffer, or NULL (drop). */
+static unsigned char *
+dt_interp_reserve(dt_interp_t *ip, uint32_t cpu, size_t len)
+{
+	dt_ibuf_t *b = &ip->ip_bufs[cpu % DT_INTERP_MAXCPUS];
+	unsigned char *p;
+
+	if (b->ib_len + len > ip->ip_bufsize) {
+		ip->ip_status.es_drops++;
+		return NULL;
+	}
+	if (b->ib_len + len > b->ib_cap) {
+		size_t cap = b->ib_cap ? b->ib_cap : 4096;
+
+		while (cap < b->ib_len + len)
+			cap *= 2;
+		if (cap > ip->ip_bufsize)
+			cap = ip->ip_bufsize;
+		if ((p = realloc(b->ib_data, cap)) == NULL) {
+			ip->ip_status.es_drops++;
+			return NULL;
+		}
+		b->ib_data = p;
+		b->ib_cap = cap;
+	}
+	p = b->ib_data + b->ib_len;
+	memset(p, 0, len);
+	b->ib_len += len;
+	return p;
+}
+
+static void
+dt_interp_unreserve(dt_interp_t *ip, uint32_t cpu, size_t len)
+{
+	ip->ip_bufs[cpu % DT_INTERP_MAXCPUS].ib_len -= len;
+}
+
+/* Store a value computed by DIF into its record, by record type. */
+static int
+dt_interp_store(dt_interp_t *ip, dif_mstate_t *ms, const dt_recdesc_t *rd,
+    uint64_t v, unsigned char *dst)
+{
+	uint64_t pid = (uint64_t) getpid();
+
+	switch (rd->rd_type) {
+	case DT_REC_NONE:
+		return 0;
+	case DT_REC_STRING:
+		return dif_readstr(ms, v, (char *) dst, rd->rd_size);
+	case DT_REC_BYTES:
+		return dif_read(ms, v, dst, rd->rd_size);
+	case DT_REC_STACK:
+		/* No kernel stack in this engine: zero frames. */
+		return 0;
+	case DT_REC_USTACK:
+		memcpy(dst, &pid, sizeof (pid));
+		return 0;
+	case DT_REC_USYM:
+	case DT_REC_UMOD:
+	case DT_REC_UADDR:
+		memcpy(dst, &pid, sizeof (pid));
+		memcpy(dst + 8, &v, sizeof (v));
+		return 0;
+	default:
+		/* Integers: the low rd_size bytes, little-endian as loaded. */
+		memcpy(dst, &v, rd->rd_size < 8 ? rd->rd_size : 8);
+		(void) ip;
+		return 0;
+	}
+}
+
+static dt_iagg_t *
+dt_interp_agg_lookup(dt_interp_t *ip, const dt_aggdesc_t *agg,
+    const unsigned char *key)
+{
+	uint32_t h = 2166136261u ^ agg->ag_id;
+	dt_iagg_t *ia;
+	size_t need;
+
+	for (uint32_t i = 0; i < agg->ag_keysize; i++)
+		h = (h ^ key[i]) * 16777619u;
+	for (ia = ip->ip_aggs[h % DT_INTERP_AGGHASH]; ia != NULL;
+	    ia = ia->ia_next) {
+		if (ia->ia_hash == h && ia->ia_aggid == agg->ag_id &&
+		    (agg->ag_keysize == 0 ||
+			memcmp(ia->ia_key, key, agg->ag_keysize) == 0))
+			return ia;
+	}
+	need = sizeof (*ia) + agg->ag_keysize + agg->ag_nvals * 8;
+	if (ip->ip_aggbytes + need > ip->ip_aggsize) {
+		ip->ip_status.es_aggdrops++;
+		return NULL;
+	}
+	if ((ia = malloc(sizeof (*ia) + agg->ag_keysize)) == NULL)
+		return NULL;
+	if ((ia->ia_vals = malloc(agg->ag_nvals * sizeof (int64_t))) == NULL) {
+		free(ia);
+		return NULL;
+	}
+	ia->ia_aggid = agg->ag_id;
+	ia->ia_hash = h;
+	if (agg->ag_keysize > 0)
+		memcpy(ia->ia_key, key, agg->ag_keysize);
+	dt_agg_init(agg->ag_kind, ia->ia_vals, agg->ag_nvals);
+	ia->ia_next = ip->ip_aggs[h % DT_INTERP_AGGHASH];
+	ip->ip_aggs[h % DT_INTERP_AGGHASH] = ia;
+	ip->ip_aggbytes += need;
+	return ia;
+}
+
+static int
+dt_interp_aggregate(dt_interp_t *ip, dif_mstate_t *ms,
+    const dt_program_t *pgp, const dt_action_t *ap)
+{
+	const dt_aggdesc_t *agg = &pgp->pg_aggs[ap->ac_aggid];
+	uint64_t v = 0, incr = 1;
+	dt_iagg_t *ia;
+	int rc;
+
+	if (agg->ag_keysize > ip->ip_keybuf_size) {
+		unsigned char *p = realloc(ip->ip_keybuf, agg->ag_keysize);
+
+		if (p == NULL)
+			return 0;
+		ip->ip_keybuf = p;
+		ip->ip_keybuf_size = agg->ag_keysize;
+	}
+	if (agg->ag_keysize > 0)
+		memset(ip->ip_keybuf, 0, agg->ag_keysize);
+	for (uint32_t k = 0; k < ap->ac_nkeys; k++) {
+		const dt_recdesc_t *rd = &agg->ag_keys[k];
+
+		if ((rc = dif_exec(ip->ip_state, ms, ap->ac_keys[k], &v)) != 0)
+			return rc;
+		if ((rc = dt_interp_store(ip, ms, rd, v,
+			 ip->ip_keybuf + rd->rd_offset)) != 0)
+			return rc;
+	}
+	if (ap->ac_nargs > 0 &&
+	    (rc = dif_exec(ip->ip_state, ms, ap->ac_args[0].aa_difo, &v)) != 0)
+		return rc;
+	if (ap->ac_nargs > 1 && (rc = dif_exec(ip->ip_state, ms,
+				     ap->ac_args[1].aa_difo, &incr)) != 0)
+		return rc;
+	if ((ia = dt_interp_agg_lookup(ip, agg, ip->ip_keybuf)) != NULL)
+		dt_agg_update(agg, ia->ia_vals, (int64_t) v, (int64_t) incr);
+	return 0;
+}
+
+static void dt_interp_fire(dtrace_hdl_t *dtp, uint32_t id,
+    const uint64_t *args, int nargs);
+
+/* Report a fault: a record for the consumer, then the ERROR probe. */
+static void
+dt_interp_fault(dtrace_hdl_t *dtp, dt_interp_t *ip, uint32_t cpu,
+    const dt_eprobe_t *ep, uint32_t action, const dif_fault_t *f)
+{
+	dt_rechdr_t *rh;
+	dt_faultrec_t fr;
+	unsigned char *p;
+	uint64_t args[6];
+
+	ip->ip_status.es_errors++;
+	fr.fr_epid = ep->ep_epid;
+	fr.fr_action = action;
+	fr.fr_offset = f->df_offset;
+	fr.fr_kind = (uint32_t) f->df_kind;
+	fr.fr_addr = f->df_addr;
+	if ((p = dt_interp_reserve(ip, cpu, sizeof (*rh) + sizeof (fr))) !=
+	    NULL) {
+		rh = (dt_rechdr_t *) p;
+		rh->rh_epid = DT_EPID_FAULT;
+		rh->rh_size = sizeof (fr);
+		rh->rh_timestamp = dt_os_timestamp();
+		memcpy(p + sizeof (*rh), &fr, sizeof (fr));
+	}
+	/* A fault in an ERROR clause does not fire ERROR again. */
+	if (ip->ip_in_error)
+		return;
+	args[0] = 0;
+	args[1] = ep->ep_epid;
+	args[2] = action;
+	args[3] = (uint64_t) (int64_t) f->df_offset;
+	args[4] = (uint64_t) f->df_kind;
+	args[5] = f->df_addr;
+	ip->ip_in_error = true;
+	dt_interp_fire(dtp, DT_PROBE_ID_ERROR, args, 6);
+	ip->ip_in_error = false;
+}
+
+/* Run one enabled probe's clause for the current firing. */
+static void
+dt_interp_clause(dtrace_hdl_t *dtp, dt_interp_t *ip, dif_mstate_t *ms,
+    const dt_eprobe_t *ep, uint32_t cpu, uint64_t ts)
+{
+	const dt_stmt_t *stp = ep->ep_stmt;
+	unsigned char *rec = NULL, *data;
+	size_t reclen = 0;
+	uint64_t v;
+	int rc;
+
+	dif_mstate_clause(ms, ep->ep_epid);
+	if (stp->st_pred != NULL) {
+		if ((rc = dif_exec(ip->ip_state, ms, stp->st_pred, &v)) != 0) {
+			dt_interp_fault(dtp, ip, cpu, ep, 0,
+			    dif_mstate_fault(ms));
+			return;
+		}
+		if (v == 0)
+			return;
+	}
+
+	/*
+	 * A clause with no actions records its firing (dtrace prints the
+	 * probe); one whose actions store nothing (assignments,
+	 * aggregations) does not.
+	 */
+	if (stp->st_nactions == 0 || stp->st_size > 0) {
+		reclen = sizeof (dt_rechdr_t) + stp->st_size;
+		if ((rec = dt_interp_reserve(ip, cpu, reclen)) == NULL)
+			return;
+		((dt_rechdr_t *) rec)->rh_epid = ep->ep_epid;
+		((dt_rechdr_t *) rec)->rh_size = stp->st_size;
+		((dt_rechdr_t *) rec)->rh_timestamp = ts;
+	}
+	data = rec != NULL ? rec + sizeof (dt_rechdr_t) : NULL;
+
+	for (uint32_t a = 0; a < stp->st_nactions; a++) {
+		const dt_action_t *ap = &stp->st_actions[a];
+
+		rc = 0;
+		if (ap->ac_kind == DT_ACT_AGGREGATE) {
+			rc = dt_interp_aggregate(ip, ms, ep->ep_prog, ap);
+		} else {
+			for (uint32_t i = 0; rc == 0 && i < ap->ac_nargs; i++) {
+				const dt_actarg_t *aa = &ap->ac_args[i];
+
+				if (aa->aa_difo == NULL)
+					continue;
+				rc = dif_exec(ip->ip_state, ms, aa->aa_difo, &v);
+				if (rc == 0 && data != NULL &&
+				    aa->aa_rec.rd_type != DT_REC_NONE)
+					rc = dt_interp_store(ip, ms, &aa->aa_rec,
+					    v, data + aa->aa_rec.rd_offset);
+			}
+		}
+		if (rc != 0) {
+			if (rec != NULL)
+				dt_interp_unreserve(ip, cpu, reclen);
+			dt_interp_fault(dtp, ip, cpu, ep, a + 1,
+			    dif_mstate_fault(ms));
+			return;
+		}
+		if (ap->ac_kind == DT_ACT_EXIT)
+			ip->ip_exited = true;
+	}
+}
+
+static void
+dt_interp_fire(dtrace_hdl_t *dtp, uint32_t id, const uint64_t *args,
+    int nargs)
+{
+	dt_interp_t *ip = dt_interp(dtp);
+	dif_mstate_t *ms = ip->ip_in_error ? ip->ip_errms : ip->ip_ms;
+	const dt_probe_t *prp;
+	dt_ieplist_t *el;
+	uint64_t ts;
+	uint32_t cpu;
+
+	if (id >= ip->ip_nbyprobe || ip->ip_byprobe[id].el_n == 0)
+		return;
+	if (ip->ip_exited && id != DT_PROBE_ID_END && id != DT_PROBE_ID_ERROR)
+		return;
+	el = &ip->ip_byprobe[id];
+	prp = el->el_eps[0]->ep_probe;
+	ts = dt_os_timestamp();
+	cpu = dt_os_getcpu();
+	dif_mstate_firing(ms, el->el_eps[0]->ep_epid, id,
+	    prp->pr_prov->pv_name, prp->pr_mod, prp->pr_func, prp->pr_name,
+	    args, nargs, ts, dt_os_gettid());
+	for (uint32_t i = 0; i < el->el_n; i++) {
+		/* exit() in one clause stops the clauses after it. */
+		if (ip->ip_exited && id != DT_PROBE_ID_END &&
+		    id != DT_PROBE_ID_ERROR)
+			break;
+		dt_interp_clause(dtp, ip, ms, el->el_eps[i], cpu, ts);
+	}
+}
+
+static int
+dt_interp_go(dtrace_hdl_t *dtp)
+{
+	dt_interp_t *ip = dt_interp(dtp);
+	uint64_t now;
+
+	ip->ip_active = true;
+	dt_interp_fire(dtp, DT_PROBE_ID_BEGIN, NULL, 0);
+	now = dt_os_timestamp();
+	for (uint32_t i = 0; i < ip->ip_ntimers; i++)
+		ip->ip_timers[i].it_next = now +
+		    (uint64_t) ip->ip_timers[i].it_period;
+	return 0;
+}
+
+static int
+dt_interp_poll(dtrace_hdl_t *dtp, int64_t timeout_ns)
+{
+	dt_interp_t *ip = dt_interp(dtp);
+	uint64_t now = dt_os_timestamp(), deadline = now + (uint64_t) timeout_ns;
+	struct timespec ts;
+
+	if (!ip->ip_active || ip->ip_stopped)
+		return 0;
+	for (uint32_t i = 0; i < ip->ip_ntimers; i++) {
+		if (ip->ip_timers[i].it_next < deadline)
+			deadline = ip->ip_timers[i].it_next;
+	}
+	if (deadline > now) {
+		uint64_t d = deadline - now;
+
+		ts.tv_sec = (time_t) (d / 1000000000ULL);
+		ts.tv_nsec = (long) (d % 1000000000ULL);
+		/* A signal (^C) ends the wait early; the caller checks. */
+		(void) nanosleep(&ts, NULL);
+	}
+	now = dt_os_timestamp();
+	for (uint32_t i = 0; i < ip->ip_ntimers; i++) {
+		dt_itimer_t *t = &ip->ip_timers[i];
+		uint64_t args[2] = { 0, 0 };
+
+		if (t->it_next > now || ip->ip_exited)
+			continue;
+		dt_interp_fire(dtp, t->it_probe, args, 2);
+		/*
+		 * Fire once per poll at most; when far behind, resume the
+		 * period from now rather than firing a burst to catch up.
+		 */
+		t->it_next += (uint64_t) t->it_period;
+		if (t->it_next <= now)
+			t->it_next = now + (uint64_t) t->it_period;
+	}
+	return 0;
+}
+
+static int
+dt_interp_drain(dtrace_hdl_t *dtp, dt_drain_f *fn, void *arg)
+{
+	dt_interp_t *ip = dt_interp(dtp);
+	int rc = 0;
+
+	for (uint32_t c = 0; c < DT_INTERP_MAXCPUS; c++) {
+		dt_ibuf_t *b = &ip->ip_bufs[c];
+
+		if (b->ib_len == 0)
+			continue;
+		if (rc == 0)
+			rc = fn(dtp, c, b->ib_data, b->ib_len, arg);
+		b->ib_len = 0;
+	}
+	return rc;
+}
+
+static int
+dt_interp_aggsnap(dtrace_hdl_t *dtp, dt_aggsnap_t **snapsp, uint32_t *nsnapsp)
+{
+	dt_interp_t *ip = dt_interp(dtp);
+	const dt_program_t *pgp = ip->ip_prog;
+	dt_aggsnap_t *snap;
+	size_t size = 0;
+	unsigned char *p = NULL;
+
+	*snapsp = NULL;
+	*nsnapsp = 0;
+	if ((snap = calloc(1, sizeof (*snap))) == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	for (int pass = 0; pass < 2; pass++) {
+		for (int h = 0; h < DT_INTERP_AGGHASH; h++) {
+			for (dt_iagg_t *ia = ip->ip_aggs[h]; ia != NULL;
+			    ia = ia->ia_next) {
+				const dt_aggdesc_t *agg =
+				    &pgp->pg_aggs[ia->ia_aggid];
+				size_t ksz = (agg->ag_keysize + 7) & ~(size_t) 7;
+				size_t n = 8 + ksz + agg->ag_nvals * 8;
+
+				if (pass == 0) {
+					size += n;
+					snap->as_nentries++;
+					continue;
+				}
+				memset(p, 0, n);
+				memcpy(p, &(uint64_t) { ia->ia_aggid }, 8);
+				if (agg->ag_keysize > 0)
+					memcpy(p + 8, ia->ia_key,
+					    agg->ag_keysize);
+				memcpy(p + 8 + ksz, ia->ia_vals,
+				    agg->ag_nvals * 8);
+				p += n;
+			}
+		}
+		if (pass == 0) {
+			if ((snap->as_data = malloc(size ? size : 1)) == NULL) {
+				free(snap);
+				return dt_set_errno(dtp, EDT_NOMEM);
+			}
+			snap->as_size = size;
+			p = snap->as_data;
+		}
+	}
+	snap->as_cpu = 0;
+	*snapsp = snap;
+	*nsnapsp = 1;
+	return 0;
+}
+
+static void
+dt_interp_aggsnap_free(dtrace_hdl_t *dtp, dt_aggsnap_t *snaps, uint32_t n)
+{
+	(void) dtp;
+	for (uint32_t i = 0; i < n; i++)
+		free(snaps[i].as_data);
+	free(snaps);
+}
+
+static int
+dt_interp_aggclear(dtrace_hdl_t *dtp, uint32_t aggid)
+{
+	dt_interp_t *ip = dt_interp(dtp);
+
+	for (int h = 0; h < DT_INTERP_AGGHASH; h++) {
+		for (dt_iagg_t *ia = ip->ip_aggs[h]; ia != NULL;
+		    ia = ia->ia_next) {
+			const dt_aggdesc_t *agg;
+
+			if (ia->ia_aggid != aggid)
+				continue;
+			agg = &ip->ip_prog->pg_aggs[aggid];
+			dt_agg_init(agg->ag_kind, ia->ia_vals, agg->ag_nvals);
+		}
+	}
+	return 0;
+}
+
+static int
+dt_interp_stop(dtrace_hdl_t *dtp)
+{
+	dt_interp_t *ip = dt_interp(dtp);
+
+	if (!ip->ip_active || ip->ip_stopped)
+		return 0;
+	dt_interp_fire(dtp, DT_PROBE_ID_END, NULL, 0);
+	ip->ip_stopped = true;
+	return 0;
+}
+
+static void
+dt_interp_status(dtrace_hdl_t *dtp, dt_engine_status_t *stp)
+{
+	dt_interp_t *ip = dt_interp(dtp);
+
+	*stp = ip->ip_status;
+	stp->es_dyndrops = dif_state_dyndrops(ip->ip_state);
+}
+
+const dt_engine_ops_t dt_interp_engine_ops = {
+	.eo_name = "interp",
+	.eo_flag = DT_ENGINE_F_INTERP,
+	.eo_open = dt_interp_open,
+	.eo_enable = dt_interp_enable,
+	.eo_go = dt_interp_go,
+	.eo_poll = dt_interp_poll,
+	.eo_drain = dt_interp_drain,
+	.eo_aggsnap = dt_interp_aggsnap,
+	.eo_aggsnap_free = dt_interp_aggsnap_free,
+	.eo_aggclear = dt_interp_aggclear,
+	.eo_stop = dt_interp_stop,
+	.eo_status = dt_interp_status,
+	.eo_close = dt_interp_close,
+};

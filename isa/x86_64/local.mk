@@ -1,0 +1,18 @@
+# isa/x86_64/local.mk: the x86-64 decoder and emulator
+libdtrace_core_la_SOURCES += %reldir%/x86_decode.c %reldir%/x86_decode.h \
+	%reldir%/x86_emulate.c %reldir%/x86_emulate.h
+
+UNIT_TESTS += tests/unit/x86_decode_test tests/unit/x86_emulate_test
+tests_unit_x86_decode_test_SOURCES = tests/unit/x86_decode_test.c
+tests_unit_x86_decode_test_LDADD = libdtrace_core.la
+tests_unit_x86_emulate_test_SOURCES = tests/unit/x86_emulate_test.c
+tests_unit_x86_emulate_test_LDADD = libdtrace_core.la
+
+# Comparison with objdump over real binaries (tests/isa/).
+noinst_PROGRAMS += tests/isa/x86_objdump_compare
+tests_isa_x86_objdump_compare_SOURCES = tests/isa/x86_objdump_compare.c
+tests_isa_x86_objdump_compare_LDADD = libdtrace_core.la -lelf
+SHELL_TESTS += tests/isa/decode-real-binaries.sh
+
+EXTRA_DIST += %reldir%/README.md tests/isa/decode-real-binaries.sh \
+	tests/isa/decode-vs-objdump.sh
