@@ -18,6 +18,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -56,6 +57,7 @@ typedef struct dtrace_set_arg {
 } dtrace_set_arg_t;
 
 static const char *g_pname = "dtrace";
+static const char *g_argv0 = "dtrace";	  /* $0 of -n, -P ... programs */
 static dtrace_prog_arg_t *g_progs;
 static int g_nprogs;
 static dtrace_set_arg_t *g_sets;
@@ -70,6 +72,8 @@ static dtrace_mode_t g_mode = DMODE_EXEC;
 static bool g_compile_only;	  /* -e */
 static bool g_version;		  /* -V */
 static bool g_verbose;		  /* -v */
+static bool g_quiet;		  /* -q: no banner lines */
+static bool g_difv;		  /* -S: print the DIF */
 static int g_datamodel;		  /* DTRACE_O_LP64 or _ILP32 */
 static const char *g_ofile;	  /* -o */
 static dtrace_hdl_t *g_dtp;
@@ -85,24 +89,11 @@ static const char *const g_unavailable[128] = {
 		"on Linux",
 	['B'] = "this option is not supported",
 	['c'] = "running a command under dtrace is not implemented yet",
-	['C'] = "running the C preprocessor is not implemented yet",
-	['D'] = "running the C preprocessor is not implemented yet",
-	['f'] = "compiling D programs is not implemented yet",
 	['G'] = "generating ELF objects with USDT probes is not implemented yet",
 	['h'] = "generating headers from provider definitions is not "
 		"implemented yet",
-	['H'] = "running the C preprocessor is not implemented yet",
-	['i'] = "compiling D programs is not implemented yet",
-	['I'] = "running the C preprocessor is not implemented yet",
 	['l'] = "listing probes is not implemented yet",
-	['m'] = "compiling D programs is not implemented yet",
-	['n'] = "compiling D programs is not implemented yet",
 	['p'] = "grabbing a process is not implemented yet",
-	['P'] = "compiling D programs is not implemented yet",
-	['s'] = "compiling D programs is not implemented yet",
-	['S'] = "printing DIF is not implemented yet",
-	['U'] = "running the C preprocessor is not implemented yet",
-	['X'] = "running the C preprocessor is not implemented yet",
 };
 
 static void
@@ -422,6 +413,10 @@ apply_settings(void)
 		case 'q':
 			if (dtrace_setopt(g_dtp, "quiet", NULL) != 0)
 				dfatal("failed to set -q");
+			g_quiet = true;
+			break;
+		case 'S':
+			g_difv = true;
 			break;
 		case 'w':
 			if (dtrace_setopt(g_dtp, "destructive", NULL) != 0)
@@ -431,6 +426,30 @@ apply_settings(void)
 			if (dtrace_setopt(g_dtp, "zdefs", NULL) != 0)
 				dfatal("failed to set -Z");
 			break;
+		case 'C':
+			if (dtrace_setopt(g_dtp, "cpp", NULL) != 0)
+				dfatal("failed to set -C");
+			break;
+		case 'H':
+			if (dtrace_setopt(g_dtp, "cpphdrs", NULL) != 0)
+				dfatal("failed to set -H");
+			break;
+		case 'X':
+			if (dtrace_setopt(g_dtp, "stdc", arg) != 0)
+				dfatal("failed to set -X %s", arg);
+			break;
+		case 'D':
+		case 'U':
+		case 'I': {
+			char buf[4096];
+
+			snprintf(buf, sizeof (buf), "-%c%s", g_sets[i].sa_opt,
+			    arg);
+			if (dtrace_cpp_arg(g_dtp, buf) != 0)
+				dfatal("failed to set -%c %s", g_sets[i].sa_opt,
+				    arg);
+			break;
+		}
 		case 'x':
 			if ((name = strdup(arg)) == NULL)
 				fatal(E_ERROR, "failed to allocate memory");
@@ -454,15 +473,175 @@ apply_settings(void)
 	}
 }
 
+/*
+ * Compile every program description in command-line order, with the
+ * operands as macro arguments ($0 is the script's name for -s).  Errors
+ * are printed as DTrace prints them, with status 1.
+ */
+static dtrace_prog_t **g_compiled;
+
+static void
+compile_programs(void)
+{
+	const char **av;
+
+	if (g_nprogs == 0)
+		return;
+	g_compiled = xrealloc(NULL, g_nprogs * sizeof (*g_compiled));
+	av = xrealloc(NULL, (g_macro_argc + 2) * sizeof (*av));
+	for (int i = 0; i < g_macro_argc; i++)
+		av[i + 1] = g_macro_argv[i];
+	av[g_macro_argc + 1] = NULL;
+
+	for (int i = 0; i < g_nprogs; i++) {
+		const char *arg = g_progs[i].pa_arg;
+		dtrace_probespec_t spec;
+		dtrace_prog_t *pgp;
+		FILE *fp;
+
+		av[0] = g_progs[i].pa_opt == 's' ? arg : g_argv0;
+		switch (g_progs[i].pa_opt) {
+		case 's':
+			if (strcmp(arg, "-") == 0)
+				fp = stdin;
+			else if ((fp = fopen(arg, "r")) == NULL)
+				fatal(E_ERROR, "failed to open %s: %s", arg,
+				    strerror(errno));
+			pgp = dtrace_program_fcompile(g_dtp, fp, 0,
+			    g_macro_argc + 1, (char *const *) av);
+			if (fp != stdin)
+				fclose(fp);
+			if (pgp == NULL) {
+				free(av);
+				dfatal("failed to compile script %s", arg);
+			}
+			break;
+		default:
+			spec = g_progs[i].pa_opt == 'P' ?
+			    DTRACE_PROBESPEC_PROVIDER :
+			    g_progs[i].pa_opt == 'm' ? DTRACE_PROBESPEC_MOD :
+			    g_progs[i].pa_opt == 'f' ? DTRACE_PROBESPEC_FUNC :
+			    g_progs[i].pa_opt == 'i' ? DTRACE_PROBESPEC_ID :
+			    DTRACE_PROBESPEC_NAME;
+			pgp = dtrace_program_strcompile(g_dtp, arg, spec, 0,
+			    g_macro_argc + 1, (char *const *) av);
+			if (pgp == NULL) {
+				free(av);
+				dfatal("invalid probe specifier %s", arg);
+			}
+			break;
+		}
+		g_compiled[i] = pgp;
+	}
+	free(av);
+}
+
+static void
+free_programs(void)
+{
+	for (int i = 0; g_compiled != NULL && i < g_nprogs; i++)
+		dtrace_program_destroy(g_dtp, g_compiled[i]);
+	free(g_compiled);
+	g_compiled = NULL;
+}
+
+/*
+ * Set by SIGINT, SIGTERM (and SIGHUP, SIGPIPE): stop tracing, run END and
+ * print what is left, as DTrace does on ^C.
+ */
+static volatile sig_atomic_t g_intr;
+
+static void
+intr(int sig)
+{
+	(void) sig;
+	g_intr = 1;
+}
+
+/* "dtrace: description 'BEGIN ' matched 1 probe" for each program. */
+static void
+exec_programs(void)
+{
+	for (int i = 0; i < g_nprogs; i++) {
+		const dtrace_prog_arg_t *pa = &g_progs[i];
+		dtrace_proginfo_t info;
+
+		if (dtrace_program_exec(g_dtp, g_compiled[i], &info) != 0)
+			dfatal("failed to enable '%s'", pa->pa_arg);
+		if (g_quiet)
+			continue;
+		if (pa->pa_opt == 's') {
+			fprintf(stderr, "%s: script '%s' matched %u probe%s\n",
+			    g_pname, pa->pa_arg, info.dpi_matches,
+			    info.dpi_matches == 1 ? "" : "s");
+		} else {
+			/* The description alone: up to a predicate or body. */
+			int len = (int) strcspn(pa->pa_arg, "{/;");
+
+			fprintf(stderr, "%s: description '%.*s' matched %u "
+					"probe%s\n",
+			    g_pname, len, pa->pa_arg, info.dpi_matches,
+			    info.dpi_matches == 1 ? "" : "s");
+		}
+	}
+}
+
+/* Trace until exit(), a signal or an error; returns the exit status. */
+static int
+run_programs(void)
+{
+	struct sigaction sa;
+	int done = 0, status = E_SUCCESS;
+
+	exec_programs();
+
+	memset(&sa, 0, sizeof (sa));
+	sa.sa_handler = intr;
+	sigemptyset(&sa.sa_mask);
+	(void) sigaction(SIGINT, &sa, NULL);
+	(void) sigaction(SIGTERM, &sa, NULL);
+	(void) sigaction(SIGHUP, &sa, NULL);
+	(void) sigaction(SIGPIPE, &sa, NULL);
+
+	if (dtrace_go(g_dtp) != 0)
+		dfatal("could not enable tracing");
+
+	while (!done) {
+		if (!g_intr)
+			dtrace_sleep(g_dtp);
+		if (g_intr && dtrace_stop(g_dtp) != 0)
+			dfatal("couldn't stop tracing");
+		switch (dtrace_work(g_dtp, stdout)) {
+		case DTRACE_WORKSTATUS_DONE:
+			done = 1;
+			break;
+		case DTRACE_WORKSTATUS_OKAY:
+			break;
+		default:
+			dfatal("processing aborted");
+		}
+		if (fflush(stdout) == EOF)
+			clearerr(stdout);
+	}
+	if (dtrace_aggregate_print(g_dtp, stdout) != 0)
+		dfatal("failed to print aggregations");
+	if (dtrace_exit_status(g_dtp, &status) == 0)
+		status = E_SUCCESS;
+	if (fflush(stdout) == EOF)
+		status = E_ERROR;
+	return status;
+}
+
 int
 main(int argc, char **argv)
 {
-	int err;
+	int err, status;
 
 	if (argc > 0 && argv[0] != NULL) {
 		const char *slash = strrchr(argv[0], '/');
 
 		g_pname = slash != NULL ? slash + 1 : argv[0];
+		g_argv0 = argv[0];
 	}
 
 	parse_args(argc, argv);
@@ -484,14 +663,18 @@ main(int argc, char **argv)
 		fatal(E_ERROR, "failed to open output file '%s': %s", g_ofile,
 		    strerror(errno));
 
-	/*
-	 * Every mode that does work needs the compiler, which is refused by
-	 * check_available() until it exists; reaching here means only
-	 * settings were given.
-	 */
-	(void) g_compile_only;
-	(void) g_verbose;
-	(void) g_macro_argv;
+	compile_programs();
+	if (g_difv) {
+		for (int i = 0; i < g_nprogs; i++)
+			dtrace_program_dif(g_dtp, g_compiled[i], stderr);
+	}
+	if (g_compile_only) {
+		free_programs();
+		dtrace_close(g_dtp);
+		return E_SUCCESS;
+	}
+	status = run_programs();
+	free_programs();
 	dtrace_close(g_dtp);
-	return E_SUCCESS;
+	return status;
 }

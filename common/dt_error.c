@@ -1,6 +1,8 @@
 /*
  * dt_error.c: error state of a handle and the text of each error code.
  */
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "common/dt_impl.h"
@@ -31,6 +33,19 @@ int
 dt_set_errno(dtrace_hdl_t *dtp, int err)
 {
 	dtp->dt_errno = err;
+	dtp->dt_errdetail[0] = '\0';
+	return -1;
+}
+
+int
+dt_set_errdetail(dtrace_hdl_t *dtp, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	dtp->dt_errno = err;
+	va_start(ap, fmt);
+	vsnprintf(dtp->dt_errdetail, sizeof (dtp->dt_errdetail), fmt, ap);
+	va_end(ap);
 	return -1;
 }
 
@@ -43,6 +58,11 @@ dtrace_errno(dtrace_hdl_t *dtp)
 const char *
 dtrace_errmsg(dtrace_hdl_t *dtp, int error)
 {
+	if (dtp != NULL && error == dtp->dt_errno &&
+	    dtp->dt_errdetail[0] != '\0')
+		return dtp->dt_errdetail;
+	if (dtp != NULL && error == EDT_COMPILER && dt_cc_errmsg(dtp) != NULL)
+		return dt_cc_errmsg(dtp);
 	if (error >= EDT_BASE && error < EDT_MAX &&
 	    dt_errmsgs[error - EDT_BASE] != NULL)
 		return dt_errmsgs[error - EDT_BASE];

@@ -16,11 +16,14 @@
 #include "common/dtrace.h"
 #include "common/dt_errors.h"
 #include "common/dt_options.h"
+#include "common/dt_program.h"
 
 struct dtrace_hdl {
 	int dt_version;	 /* API version the consumer asked for */
 	int dt_oflags;	 /* DTRACE_O_* flags from dtrace_open() */
 	int dt_errno;	 /* last error: an errno value or an EDT_* code */
+	char dt_errdetail[512]; /* its message, when more precise than the
+				   code's (dt_set_errdetail) */
 
 	/* Numeric option values, indexed by dt_optid_t; see dt_options.h. */
 	dtrace_optval_t dt_options[DT_OPT_COUNT];
@@ -34,6 +37,9 @@ struct dtrace_hdl {
 	uint32_t dt_probes_cap;		/* allocated slots in dt_probes */
 
 	/* Enabled probes and the engine running them (common/dt_work.c). */
+	struct dt_program **dt_queued;	/* programs for dtrace_go to enable */
+	uint32_t dt_nqueued;
+	dt_program_t dt_prog;		/* the queued programs, merged */
 	const struct dt_engine_ops *dt_engine;
 	void *dt_engine_data;		/* the engine's own state */
 	struct dt_eprobe **dt_eprobes;	/* indexed by EPID; [0] unused */
@@ -52,6 +58,9 @@ struct dtrace_hdl {
 
 /* Record an error on the handle and return -1, for `return dt_set_errno()`. */
 extern int dt_set_errno(dtrace_hdl_t *dtp, int err);
+/* The same, with a message to report instead of the code's own. */
+extern int dt_set_errdetail(dtrace_hdl_t *dtp, int err, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 /* Option defaults at open, and freeing option strings at close. */
 extern void dt_options_init(dtrace_hdl_t *dtp);

@@ -6,6 +6,7 @@
 #include "config.h"
 #include "common/dt_impl.h"
 #include "common/consumer/dt_consumer.h"
+#include "common/dt_os.h"
 #include "common/dt_work.h"
 #include "common/probe/dt_probe.h"
 #include "common/prov/dt_prov.h"
@@ -34,9 +35,20 @@ dtrace_open(int version, int flags, int *errp)
 	dtp->dt_version = version;
 	dtp->dt_oflags = flags;
 	dt_options_init(dtp);
+	if (dt_cc_create(dtp) != 0) {
+		dt_options_fini(dtp);
+		free(dtp);
+		if (errp != NULL)
+			*errp = EDT_NOMEM;
+		return NULL;
+	}
 
-	/* The portable providers first: BEGIN, END, ERROR are IDs 1-3. */
-	if (dt_prov_dtrace_init(dtp) != 0 || dt_prov_profile_init(dtp) != 0) {
+	/*
+	 * The portable providers first, so BEGIN, END, ERROR are IDs 1-3,
+	 * then the OS's own unless the consumer wants no backend.
+	 */
+	if (dt_prov_dtrace_init(dtp) != 0 || dt_prov_profile_init(dtp) != 0 ||
+	    (!(flags & DTRACE_O_NODEV) && dt_os_providers_init(dtp) != 0)) {
 		if (errp != NULL)
 			*errp = dtp->dt_errno;
 		dtrace_close(dtp);
@@ -53,6 +65,7 @@ dtrace_close(dtrace_hdl_t *dtp)
 	dt_consumer_destroy(dtp);
 	dt_work_fini(dtp);
 	dt_probes_fini(dtp);
+	dt_cc_destroy(dtp);
 	dt_options_fini(dtp);
 	free(dtp);
 }

@@ -9,6 +9,9 @@
 
 #include <stdint.h>
 
+typedef struct dtrace_hdl dtrace_hdl_t;
+struct dt_engine_ops;
+
 /* The calling thread's ID, as the tid built-in variable shows it. */
 extern uint64_t dt_os_gettid(void);
 /* The CPU the caller is running on. */
@@ -19,5 +22,17 @@ extern uint64_t dt_os_thread_cputime(void);
 extern uint64_t dt_os_timestamp(void);
 /* Nanoseconds since the epoch (walltimestamp). */
 extern uint64_t dt_os_walltimestamp(void);
+
+/* Register the OS's own providers (syscall, ...) in a new handle. */
+extern int dt_os_providers_init(dtrace_hdl_t *dtp);
+
+/*
+ * The OS's in-kernel engine, or NULL with *whyp set to one line saying why
+ * it cannot be used here (no privilege, no kernel support).
+ */
+extern const struct dt_engine_ops *dt_os_kernel_engine(const char **whyp);
+
+/* More detail on the last failure of the in-kernel engine, or NULL. */
+extern const char *dt_os_engine_detail(dtrace_hdl_t *dtp);
 
 #endif /* DT_OS_H */

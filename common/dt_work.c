@@ -4,10 +4,10 @@
  * Enabling matches each statement's probe descriptions against the probe
  * namespace and gives every (statement, probe) pair an EPID, in program
  * order, so a probe's clauses run in the order they were written.  The
- * first enabling chooses the engine (-x engine, else the best one allowed
- * for the probes named).  Then:
+ * engine is chosen then (-x engine, else the one the probes need).  Then:
  *
- *	dtrace_go	start the engine; BEGIN fires
+ *	dtrace_go	enable the queued programs, start the engine; BEGIN
+ *			fires
  *	dtrace_sleep	wait for the next timer or buffer switch
  *	dtrace_work	drain records into the consumer; DONE after exit()
  *	dtrace_stop	END fires; the last records are drained by the
@@ -16,25 +16,228 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/compiler/dt_cc.h"
+#include "common/compiler/dt_cg.h"
 #include "common/consumer/dt_consumer.h"
 #include "common/dt_impl.h"
 #include "common/dt_work.h"
 #include "common/engine/dt_engine.h"
+#include "common/dt_os.h"
 #include "common/probe/dt_probe.h"
+#include "common/prov/dt_prov.h"
 
-/* Choose the engine for probes that need the given engine flags. */
-static int
-dt_engine_select(dtrace_hdl_t *dtp)
+/*
+ * Programs are queued by dt_program_queue() (dtrace_program_exec) and
+ * enabled together by dtrace_go(): their statements are concatenated into
+ * dtp->dt_prog and their aggregations unified by name, as D gives every
+ * program of a consumer one namespace of aggregations.  The engine and the
+ * consumer then see one program.
+ */
+int
+dt_program_queue(dtrace_hdl_t *dtp, dt_program_t *pgp, uint32_t *nmatchedp)
 {
-	const dt_engine_ops_t *eng;
+	dt_program_t **q;
+	int n;
+
+	*nmatchedp = 0;
+	if (dtp->dt_active)
+		return dt_set_errno(dtp, EDT_ACTIVE);
+	for (uint32_t s = 0; s < pgp->pg_nstmts; s++) {
+		const dt_stmt_t *stp = &pgp->pg_stmts[s];
+
+		/* Pieces of one clause (split at if/else) count once. */
+		if (s > 0 && stp->st_id == pgp->pg_stmts[s - 1].st_id)
+			continue;
+		for (uint32_t d = 0; d < stp->st_ndescs; d++) {
+			if ((n = dt_probe_iter(dtp, &stp->st_descs[d], NULL,
+				 NULL)) < 0)
+				return -1;
+			*nmatchedp += (uint32_t) n;
+		}
+	}
+	q = realloc(dtp->dt_queued, (dtp->dt_nqueued + 1) * sizeof (*q));
+	if (q == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	dtp->dt_queued = q;
+	q[dtp->dt_nqueued++] = pgp;
+	return 0;
+}
+
+int
+dtrace_program_exec(dtrace_hdl_t *dtp, dtrace_prog_t *pgp,
+    dtrace_proginfo_t *pip)
+{
+	uint32_t n;
+
+	if (pgp->dp_program == NULL)
+		return dt_set_errdetail(dtp, EDT_ACTIVE,
+		    "program was already executed");
+	if (dt_program_queue(dtp, pgp->dp_program, &n) != 0)
+		return -1;
+	pgp->dp_program = NULL;
+	if (pip != NULL)
+		pip->dpi_matches = n;
+	return 0;
+}
+
+void
+dtrace_program_dif(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, FILE *fp)
+{
+	(void) dtp;
+	if (pgp->dp_program != NULL)
+		dt_cg_disasm(fp, pgp->dp_program);
+}
+
+/* Add one program's aggregations to dt_prog, renumbering its actions. */
+static int
+dt_merge_aggs(dtrace_hdl_t *dtp, dt_program_t *pgp)
+{
+	dt_program_t *all = &dtp->dt_prog;
+	uint32_t *map;
+
+	if (pgp->pg_naggs == 0)
+		return 0;
+	if ((map = calloc(pgp->pg_naggs, sizeof (*map))) == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	for (uint32_t a = 0; a < pgp->pg_naggs; a++) {
+		const dt_aggdesc_t *agg = &pgp->pg_aggs[a];
+		uint32_t i;
+
+		for (i = 0; i < all->pg_naggs; i++) {
+			if (strcmp(all->pg_aggs[i].ag_name, agg->ag_name) == 0)
+				break;
+		}
+		if (i < all->pg_naggs) {
+			const dt_aggdesc_t *old = &all->pg_aggs[i];
+
+			if (old->ag_kind != agg->ag_kind ||
+			    old->ag_nvals != agg->ag_nvals ||
+			    old->ag_keysize != agg->ag_keysize ||
+			    old->ag_nkeys != agg->ag_nkeys) {
+				free(map);
+				return dt_set_errdetail(dtp, EDT_BADAGG,
+				    "aggregation @%s is used with a different "
+				    "function or key in another program",
+				    agg->ag_name);
+			}
+		} else {
+			dt_aggdesc_t *p = realloc(all->pg_aggs,
+			    (all->pg_naggs + 1) * sizeof (*p));
+
+			if (p == NULL) {
+				free(map);
+				return dt_set_errno(dtp, EDT_NOMEM);
+			}
+			all->pg_aggs = p;
+			p[i] = *agg;
+			p[i].ag_id = i;
+			all->pg_naggs++;
+		}
+		map[a] = i;
+	}
+	for (uint32_t s = 0; s < pgp->pg_nstmts; s++) {
+		dt_stmt_t *stp = &pgp->pg_stmts[s];
+
+		for (uint32_t a = 0; a < stp->st_nactions; a++) {
+			dt_action_t *ap = &stp->st_actions[a];
+
+			if (ap->ac_kind == DT_ACT_AGGREGATE)
+				ap->ac_aggid = map[ap->ac_aggid];
+			for (uint32_t i = 0; i < ap->ac_naggs; i++)
+				ap->ac_aggids[i] = map[ap->ac_aggids[i]];
+		}
+	}
+	/* The program itself now speaks in merged IDs. */
+	for (uint32_t a = 0; a < pgp->pg_naggs; a++)
+		pgp->pg_aggs[a].ag_id = map[a];
+	free(map);
+	return 0;
+}
+
+static int
+dt_merge_programs(dtrace_hdl_t *dtp)
+{
+	dt_program_t *all = &dtp->dt_prog;
+	uint32_t n = 0;
+
+	for (uint32_t p = 0; p < dtp->dt_nqueued; p++)
+		n += dtp->dt_queued[p]->pg_nstmts;
+	if (n > 0 && (all->pg_stmts = calloc(n, sizeof (dt_stmt_t))) == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	for (uint32_t p = 0; p < dtp->dt_nqueued; p++) {
+		dt_program_t *pgp = dtp->dt_queued[p];
+
+		if (dt_merge_aggs(dtp, pgp) != 0)
+			return -1;
+		for (uint32_t s = 0; s < pgp->pg_nstmts; s++) {
+			all->pg_stmts[all->pg_nstmts] = pgp->pg_stmts[s];
+			all->pg_stmts[all->pg_nstmts].st_id = all->pg_nstmts;
+			all->pg_nstmts++;
+		}
+	}
+	return 0;
+}
+
+/* Does this probe need the in-kernel engine to fire as D defines it? */
+static bool
+dt_probe_needs_kernel(const dt_probe_t *prp)
+{
+	const dt_profile_timer_t *pt = dt_prov_profile_timer(prp);
+
+	if (!(prp->pr_prov->pv_engines & DT_ENGINE_F_INTERP))
+		return true;
+	/* profile-N fires on every CPU, which only the kernel can do. */
+	return pt != NULL && pt->pt_percpu;
+}
+
+/*
+ * Choose the engine.  -x engine=bpf|interp forces one; otherwise the
+ * interpreter runs programs whose probes it can fire itself (BEGIN, END,
+ * ticks), and the OS's in-kernel engine everything else.
+ */
+static int
+dt_engine_select(dtrace_hdl_t *dtp, dt_eprobe_t *const *eps, size_t n)
+{
+	const dt_engine_ops_t *kernel, *eng = &dt_interp_engine_ops;
+	const char *why = "";
+	bool need_kernel = false;
+
+	for (size_t i = 0; i < n && !need_kernel; i++)
+		need_kernel = dt_probe_needs_kernel(eps[i]->ep_probe);
+	kernel = dt_os_kernel_engine(&why);
 
 	switch (dtp->dt_options[DT_OPT_ENGINE]) {
 	case DT_ENGINE_BPF:
-	case DT_ENGINE_PTRACE:
-		return dt_set_errno(dtp, EDT_NOENGINE);
-	default:
-		eng = &dt_interp_engine_ops;
+		if (kernel == NULL)
+			return dt_set_errdetail(dtp, EDT_NOENGINE,
+			    "the BPF engine is not available: %s", why);
+		eng = kernel;
 		break;
+	case DT_ENGINE_PTRACE:
+		return dt_set_errdetail(dtp, EDT_NOENGINE,
+		    "the ptrace engine is not implemented yet");
+	case DT_ENGINE_INTERP:
+		break;
+	default:
+		if (need_kernel && kernel != NULL)
+			eng = kernel;
+		break;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const dt_probe_t *prp = eps[i]->ep_probe;
+
+		if (prp->pr_prov->pv_engines & eng->eo_flag)
+			continue;
+		if (kernel == NULL)
+			return dt_set_errdetail(dtp, EDT_NOENGINE,
+			    "probe %s:%s:%s:%s needs the in-kernel engine, "
+			    "which is not available: %s",
+			    prp->pr_prov->pv_name, prp->pr_mod, prp->pr_func,
+			    prp->pr_name, why);
+		return dt_set_errdetail(dtp, EDT_NOENGINE,
+		    "probe %s:%s:%s:%s cannot run on the %s engine",
+		    prp->pr_prov->pv_name, prp->pr_mod, prp->pr_func,
+		    prp->pr_name, eng->eo_name);
 	}
 	if (eng->eo_open(dtp) != 0)
 		return -1;
@@ -43,7 +246,6 @@ dt_engine_select(dtrace_hdl_t *dtp)
 }
 
 typedef struct dt_enable_arg {
-	const dt_program_t *ea_prog;
 	const dt_stmt_t *ea_stmt;
 	dt_eprobe_t **ea_new;
 	size_t ea_nnew;
@@ -57,14 +259,11 @@ dt_enable_probe(dtrace_hdl_t *dtp, dt_probe_t *prp, void *arg)
 	dt_eprobe_t *ep;
 
 	/* A probe named twice in one clause is enabled once. */
-	for (size_t i = 0; i < ea->ea_nnew; i++) {
-		if (ea->ea_new[i]->ep_probe == prp &&
-		    ea->ea_new[i]->ep_stmt == ea->ea_stmt)
+	for (size_t i = ea->ea_nnew; i-- > 0 &&
+	    ea->ea_new[i]->ep_stmt == ea->ea_stmt;) {
+		if (ea->ea_new[i]->ep_probe == prp)
 			return 0;
 	}
-	if (dtp->dt_engine != NULL &&
-	    !(prp->pr_prov->pv_engines & dtp->dt_engine->eo_flag))
-		return dt_set_errno(dtp, EDT_NOTSUP);
 	if (ea->ea_nnew == ea->ea_cap) {
 		size_t cap = ea->ea_cap ? ea->ea_cap * 2 : 16;
 		dt_eprobe_t **p = realloc(ea->ea_new, cap * sizeof (*p));
@@ -88,26 +287,24 @@ dt_enable_probe(dtrace_hdl_t *dtp, dt_probe_t *prp, void *arg)
 	ep->ep_epid = ++dtp->dt_neprobes;
 	ep->ep_probe = prp;
 	ep->ep_stmt = ea->ea_stmt;
-	ep->ep_prog = ea->ea_prog;
+	ep->ep_prog = &dtp->dt_prog;
 	dtp->dt_eprobes[ep->ep_epid] = ep;
 	ea->ea_new[ea->ea_nnew++] = ep;
 	return 0;
 }
 
-int
-dt_program_enable(dtrace_hdl_t *dtp, const dt_program_t *pgp,
-    uint32_t *nmatchedp)
+/* Merge the queued programs, give each (statement, probe) an EPID, and
+ * hand them to the chosen engine. */
+static int
+dt_enable_all(dtrace_hdl_t *dtp)
 {
-	dt_enable_arg_t ea = { .ea_prog = pgp };
+	dt_enable_arg_t ea = { 0 };
 	int rc = 0;
 
-	*nmatchedp = 0;
-	if (dtp->dt_active)
-		return dt_set_errno(dtp, EDT_ACTIVE);
-	if (dtp->dt_engine == NULL && dt_engine_select(dtp) != 0)
+	if (dt_merge_programs(dtp) != 0)
 		return -1;
-	for (uint32_t s = 0; s < pgp->pg_nstmts && rc == 0; s++) {
-		ea.ea_stmt = &pgp->pg_stmts[s];
+	for (uint32_t s = 0; s < dtp->dt_prog.pg_nstmts && rc == 0; s++) {
+		ea.ea_stmt = &dtp->dt_prog.pg_stmts[s];
 		for (uint32_t d = 0; d < ea.ea_stmt->st_ndescs; d++) {
 			if (dt_probe_iter(dtp, &ea.ea_stmt->st_descs[d],
 				dt_enable_probe, &ea) < 0) {
@@ -117,8 +314,9 @@ dt_program_enable(dtrace_hdl_t *dtp, const dt_program_t *pgp,
 		}
 	}
 	if (rc == 0)
+		rc = dt_engine_select(dtp, ea.ea_new, ea.ea_nnew);
+	if (rc == 0)
 		rc = dtp->dt_engine->eo_enable(dtp, ea.ea_new, ea.ea_nnew);
-	*nmatchedp = (uint32_t) ea.ea_nnew;
 	free(ea.ea_new);
 	return rc;
 }
@@ -137,6 +335,14 @@ dt_work_fini(dtrace_hdl_t *dtp)
 	if (dtp->dt_engine != NULL)
 		dtp->dt_engine->eo_close(dtp);
 	dtp->dt_engine = NULL;
+	for (uint32_t i = 0; i < dtp->dt_nqueued; i++)
+		dt_program_free(dtp->dt_queued[i]);
+	free(dtp->dt_queued);
+	dtp->dt_queued = NULL;
+	dtp->dt_nqueued = 0;
+	free(dtp->dt_prog.pg_stmts);
+	free(dtp->dt_prog.pg_aggs);
+	memset(&dtp->dt_prog, 0, sizeof (dtp->dt_prog));
 	for (uint32_t i = 1; i <= dtp->dt_neprobes; i++)
 		free(dtp->dt_eprobes[i]);
 	free(dtp->dt_eprobes);
@@ -173,8 +379,7 @@ dt_work_consume_setup(dtrace_hdl_t *dtp)
 		cps[i].cp_function = ep->ep_probe->pr_func;
 		cps[i].cp_name = ep->ep_probe->pr_name;
 	}
-	rc = dt_consume_setup(dtp, dtp->dt_eprobes[1]->ep_prog, cps,
-	    dtp->dt_neprobes);
+	rc = dt_consume_setup(dtp, &dtp->dt_prog, cps, dtp->dt_neprobes);
 	free(cps);
 	dt_consume_setaggclear(dtp, dt_work_aggclear, NULL);
 	return rc;
@@ -185,7 +390,7 @@ dtrace_go(dtrace_hdl_t *dtp)
 {
 	if (dtp->dt_active)
 		return dt_set_errno(dtp, EDT_ACTIVE);
-	if (dtp->dt_engine == NULL && dt_engine_select(dtp) != 0)
+	if (dt_enable_all(dtp) != 0)
 		return -1;
 	if (dt_work_consume_setup(dtp) != 0)
 		return -1;
@@ -249,20 +454,36 @@ dt_work_drain(dtrace_hdl_t *dtp, uint32_t cpu, const void *buf, size_t len,
 	return 0;
 }
 
-dtrace_workstatus_t
-dtrace_work(dtrace_hdl_t *dtp, FILE *fp)
+/* Drain every buffer into the consumer. */
+static int
+dt_work_drain_all(dtrace_hdl_t *dtp, FILE *fp)
 {
 	dt_work_arg_t wa = { fp, 0 };
 
-	if (dtp->dt_engine == NULL || !dtp->dt_active)
-		return DTRACE_WORKSTATUS_DONE;
 	/* printa() in the records prints what the aggregations hold now. */
 	if (dt_work_aggsnap(dtp) != 0)
+		return -1;
+	if (dtp->dt_engine->eo_drain(dtp, dt_work_drain, &wa) != 0)
+		return -1;
+	return wa.wa_rc;
+}
+
+dtrace_workstatus_t
+dtrace_work(dtrace_hdl_t *dtp, FILE *fp)
+{
+	if (dtp->dt_engine == NULL || !dtp->dt_active)
+		return DTRACE_WORKSTATUS_DONE;
+	if (dt_work_drain_all(dtp, fp) != 0)
 		return DTRACE_WORKSTATUS_ERROR;
-	if (dtp->dt_engine->eo_drain(dtp, dt_work_drain, &wa) != 0 ||
-	    wa.wa_rc != 0)
-		return DTRACE_WORKSTATUS_ERROR;
-	if (dtp->dt_exited || dtp->dt_stopped)
+	/*
+	 * After exit(), tracing stops: END fires, and what it records is
+	 * printed now, as the last output of the run.
+	 */
+	if (dtp->dt_exited && !dtp->dt_stopped) {
+		if (dtrace_stop(dtp) != 0 || dt_work_drain_all(dtp, fp) != 0)
+			return DTRACE_WORKSTATUS_ERROR;
+	}
+	if (dtp->dt_stopped)
 		return DTRACE_WORKSTATUS_DONE;
 	return DTRACE_WORKSTATUS_OKAY;
 }

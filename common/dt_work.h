@@ -14,10 +14,12 @@
 typedef struct dtrace_hdl dtrace_hdl_t;
 
 /*
- * Enable every statement of a program on the probes its descriptions
- * match; *nmatchedp is the number of enabled probes created.
+ * Queue a program to be enabled by dtrace_go(); *nmatchedp is the number
+ * of probes its clauses match (DTrace's "matched N probes").  The program
+ * must live until the handle is closed; its aggregation IDs are
+ * renumbered into the consumer's one namespace when it is enabled.
  */
-extern int dt_program_enable(dtrace_hdl_t *dtp, const dt_program_t *pgp,
+extern int dt_program_queue(dtrace_hdl_t *dtp, dt_program_t *pgp,
     uint32_t *nmatchedp);
 /* The enabled probe with this EPID, or NULL. */
 extern const dt_eprobe_t *dt_eprobe_lookup(dtrace_hdl_t *dtp, uint32_t epid);

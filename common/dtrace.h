@@ -124,6 +124,21 @@ extern dtrace_prog_t *dtrace_program_strcompile(dtrace_hdl_t *dtp,
 extern dtrace_prog_t *dtrace_program_fcompile(dtrace_hdl_t *dtp, FILE *fp,
     unsigned cflags, int argc, char *const argv[]);
 extern void dtrace_program_destroy(dtrace_hdl_t *dtp, dtrace_prog_t *pgp);
+
+/*
+ * Enable a compiled program when tracing starts (dtrace_go()).  The handle
+ * takes over the generated code; dtrace_program_destroy() still frees the
+ * rest.  dpi_matches is the number of probes the program's clauses match.
+ */
+typedef struct dtrace_proginfo {
+	uint32_t dpi_matches;
+} dtrace_proginfo_t;
+
+extern int dtrace_program_exec(dtrace_hdl_t *dtp, dtrace_prog_t *pgp,
+    dtrace_proginfo_t *pip);
+/* Print the DIF of every clause of a compiled program (dtrace -S). */
+extern void dtrace_program_dif(dtrace_hdl_t *dtp, dtrace_prog_t *pgp,
+    FILE *fp);
 /* Print a program's checked parse tree (a debugging aid). */
 extern void dtrace_program_dump(dtrace_hdl_t *dtp, dtrace_prog_t *pgp,
     FILE *fp);

@@ -23,6 +23,8 @@
 #   @status: 2                     expected exit status
 #   @requires: root                skip, with the reason, unless satisfied
 #   @timeout: 30                   seconds before the test fails (default 60)
+#   @cpu: 0                        run pinned to this CPU (taskset), so the
+#                                  CPU column of non-quiet output is stable
 #
 # Requirements known here: root, cmd:PROGRAM (PROGRAM is on PATH).  An
 # unknown requirement fails the test rather than skipping it, so a typo
@@ -189,12 +191,14 @@ run_d_test() {
 	opts=$(directive options "$d")
 	args=$(directive args "$d")
 	tmo=$(directive timeout "$d")
+	pin=$(directive cpu "$d")
 	want_status=$(directive status "$d")
 	if [ -z "$want_status" ]; then
 		if [ -f "$dir/$base.err" ]; then want_status=1; else want_status=0; fi
 	fi
 	# shellcheck disable=SC2086
-	(cd "$dir" && timeout "${tmo:-60}" "$DTRACE" $opts -s "$base.d" $args) \
+	(cd "$dir" && timeout "${tmo:-60}" ${pin:+taskset -c "$pin"} \
+	    "$DTRACE" $opts -s "$base.d" $args) \
 	    >"$work/stdout" 2>"$work/stderr" </dev/null
 	status=$?
 	if [ "$status" -eq 124 ]; then

@@ -1,1 +1,29 @@
-# common/compiler/local.mk: see common/compiler/ (sources added as they land)
+# common/compiler/local.mk: the D compiler front end -- lexer, grammar,
+# declarations, types, identifiers, semantic checks, pragmas and the
+# compile API (see common/compiler/dt_cc.h for the pipeline).
+AM_YFLAGS = -d -Wno-yacc -o y.tab.c
+AM_LFLAGS = -o lex.yy.c
+BUILT_SOURCES += %reldir%/dt_grammar.h
+libdtrace_core_la_SOURCES += \
+	%reldir%/dt_cc.h \
+	%reldir%/dt_errtags.h \
+	%reldir%/dt_grammar.y \
+	%reldir%/dt_lex.l \
+	%reldir%/dt_node.c \
+	%reldir%/dt_type.c \
+	%reldir%/dt_decl.c \
+	%reldir%/dt_ident.c \
+	%reldir%/dt_cook.c \
+	%reldir%/dt_cook_act.c \
+	%reldir%/dt_xlate.c \
+	%reldir%/dt_pragma.c \
+	%reldir%/dt_pdesc.c \
+	%reldir%/dt_cc.c
+
+UNIT_TESTS += tests/unit/compiler_layout_test tests/unit/compiler_api_test
+tests_unit_compiler_layout_test_SOURCES = \
+	tests/unit/compiler_layout_test.c tests/unit/unit.h
+tests_unit_compiler_layout_test_LDADD = libdtrace_core.la
+tests_unit_compiler_api_test_SOURCES = \
+	tests/unit/compiler_api_test.c tests/unit/unit.h
+tests_unit_compiler_api_test_LDADD = libdtrace_core.la

@@ -2,13 +2,17 @@
  * dt_os.c: Linux answers to common/dt_os.h.
  *
  * timestamp is CLOCK_MONOTONIC, the clock bpf_ktime_get_ns() reads, so
- * that both engines' timestamps are comparable.
+ * that both engines' timestamps are comparable.  The in-kernel engine is
+ * the BPF engine, usable when the feature probes say BPF programs load.
  */
 #include <sched.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "common/dt_os.h"
+#include "os/linux/bpf/dt_bpf_engine.h"
+#include "os/linux/dt_linux_features.h"
+#include "os/linux/prov/dt_linux_prov.h"
 
 uint64_t
 dt_os_gettid(void)
@@ -50,4 +54,26 @@ uint64_t
 dt_os_walltimestamp(void)
 {
 	return dt_os_clock(CLOCK_REALTIME);
+}
+
+int
+dt_os_providers_init(dtrace_hdl_t *dtp)
+{
+	return dt_linux_providers_init(dtp);
+}
+
+const struct dt_engine_ops *
+dt_os_kernel_engine(const char **whyp)
+{
+	if (!dt_linux_feature(DT_LF_BPF)) {
+		*whyp = dt_linux_feature_why(DT_LF_BPF);
+		return NULL;
+	}
+	return &dt_bpf_engine_ops;
+}
+
+const char *
+dt_os_engine_detail(dtrace_hdl_t *dtp)
+{
+	return dt_bpf_engine_detail(dtp);
 }

@@ -1,4 +1,43 @@
-# os/linux/local.mk: the Linux backend.
+# os/linux/local.mk: the Linux backend -- feature probes, the BPF engine
+# (os/linux/bpf/) and the Linux providers (os/linux/prov/).
 libdtrace_core_la_SOURCES += \
-	%reldir%/dt_os.c
+	%reldir%/dt_os.c \
+	%reldir%/dt_linux_features.h \
+	%reldir%/dt_linux_features.c \
+	%reldir%/bpf/dt_bpf_insn.h \
+	%reldir%/bpf/dt_bpf_insn.c \
+	%reldir%/bpf/dt_bpf_attach.h \
+	%reldir%/bpf/dt_bpf_attach.c \
+	%reldir%/bpf/dt_bpf_gen.h \
+	%reldir%/bpf/dt_bpf_impl.h \
+	%reldir%/bpf/dt_bpf_gen.c \
+	%reldir%/bpf/dt_bpf_subr.c \
+	%reldir%/bpf/dt_bpf_engine.h \
+	%reldir%/bpf/dt_bpf_engine.c \
+	%reldir%/prov/dt_linux_prov.h \
+	%reldir%/prov/dt_linux_providers.c \
+	%reldir%/prov/dt_prov_syscall.c
 EXTRA_DIST += %reldir%/README.md
+
+# System call numbers by name, from the C library's headers:
+# { "read", 0 }, ...  (dt_prov_syscall.c includes it).
+BUILT_SOURCES += %reldir%/prov/dt_syscall_nr.h
+CLEANFILES += %reldir%/prov/dt_syscall_nr.h
+%reldir%/prov/dt_syscall_nr.h:
+	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
+	echo '#include <sys/syscall.h>' | $(CPP) -dM - | \
+	  sed -n 's/^#define __NR_\([a-z0-9_]*\) \([0-9][0-9]*\)$$/{ "\1", \2 },/p' \
+	  > $@.tmp && mv $@.tmp $@
+
+# Unit tests of the BPF engine; they skip (77) without root or BPF.
+UNIT_TESTS += tests/unit/bpf_features_test tests/unit/bpf_engine_test \
+	tests/unit/bpf_translate_test
+tests_unit_bpf_features_test_SOURCES = tests/unit/bpf_features_test.c \
+	tests/unit/unit.h
+tests_unit_bpf_features_test_LDADD = libdtrace_core.la
+tests_unit_bpf_engine_test_SOURCES = tests/unit/bpf_engine_test.c \
+	tests/unit/unit.h
+tests_unit_bpf_engine_test_LDADD = libdtrace_core.la
+tests_unit_bpf_translate_test_SOURCES = tests/unit/bpf_translate_test.c \
+	tests/unit/unit.h
+tests_unit_bpf_translate_test_LDADD = libdtrace_core.la

@@ -1,0 +1,769 @@
+/*
+ * dt_cc.c: the compile API -- dtrace_program_strcompile() and
+ * dtrace_program_fcompile() -- with the C preprocessor, error reporting
+ * and the per-handle compiler state.
+ *
+ * A compile runs in a parse control block (dt_pcb_t) on the stack.  Errors
+ * anywhere (lexer, grammar, declarations, cooking) go through
+ * dt_cc_error(), which formats DTrace's message into cc_errmsg and
+ * longjmps back here; the compile then frees its nodes and declarations,
+ * removes the identifiers, translators and providers it created and rolls
+ * the CTF dictionary back to its snapshot, so a failed compile leaves the
+ * handle as it found it.
+ *
+ * The message format is DTrace's:
+ *
+ *	[D_TAG] "file", line N: message	(-x errtags; after #line "file")
+ *	line N: message			(programs from files)
+ *	message				(programs from strings: -n, -P ...)
+ *
+ * and dtrace(1) prefixes "failed to compile script X: " or "invalid probe
+ * specifier X: ".
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "common/compiler/dt_cc.h"
+#include "common/compiler/dt_cg.h"
+#include "common/probe/dt_probe.h"
+#include "common/dif/dif.h"
+
+extern char **environ;
+
+#define DT_ERRTAG_NAME(name) #name,
+static const char *const dt_errtag_names[] = {
+	DT_ERRTAG_LIST(DT_ERRTAG_NAME)
+};
+
+const char *
+dt_errtag(dt_errtag_t tag)
+{
+	if ((unsigned) tag < D_NTAGS)
+		return dt_errtag_names[tag];
+	return "D_UNKNOWN";
+}
+
+static void __attribute__((noreturn))
+dt_cc_verror(dt_pcb_t *pcb, int line, dt_errtag_t tag, const char *fmt,
+    va_list ap)
+{
+	dt_cc_t *cc = pcb->pcb_cc;
+	char *s = cc->cc_errmsg;
+	size_t n = sizeof (cc->cc_errmsg), len;
+
+	s[0] = '\0';
+	if (pcb->pcb_cflags & DTRACE_C_ETAGS)
+		snprintf(s, n, "[%s] ", dt_errtag(tag));
+	len = strlen(s);
+	if (pcb->pcb_filetag != NULL)
+		snprintf(s + len, n - len, "\"%s\", line %d: ",
+		    pcb->pcb_filetag, line);
+	else if (pcb->pcb_fileptr != NULL && line != 0)
+		snprintf(s + len, n - len, "line %d: ", line);
+	len = strlen(s);
+	vsnprintf(s + len, n - len, fmt, ap);
+	len = strlen(s);
+	while (len > 0 && s[len - 1] == '\n')
+		s[--len] = '\0';
+	cc->cc_errtag = dt_errtag(tag);
+	longjmp(pcb->pcb_jmpbuf, EDT_COMPILER);
+}
+
+void
+dt_cc_error(dt_pcb_t *pcb, dt_errtag_t tag, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	dt_cc_verror(pcb, pcb->pcb_line, tag, fmt, ap);
+}
+
+/* An error at a given line (code generation reports lines, not nodes). */
+static void __attribute__((noreturn, format(printf, 4, 5)))
+dt_cc_lerror(dt_pcb_t *pcb, int line, dt_errtag_t tag, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	dt_cc_verror(pcb, line, tag, fmt, ap);
+}
+
+void
+dt_cc_nerror(dt_pcb_t *pcb, const dt_node_t *dnp, dt_errtag_t tag,
+    const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	dt_cc_verror(pcb, dnp != NULL && dnp->dn_line != 0 ? dnp->dn_line :
+	    pcb->pcb_line, tag, fmt, ap);
+}
+
+/*
+ * Syntax errors.  The parser's own "syntax error" gets the token it
+ * stopped at appended, as DTrace does; the lexer's messages are complete.
+ */
+void
+dt_cc_syntax(dt_pcb_t *pcb, const char *yytext, const char *msg)
+{
+	char near[256];
+
+	if (msg == NULL || strcmp(msg, "syntax error") == 0) {
+		if (yytext == NULL || yytext[0] == '\0')
+			snprintf(near, sizeof (near), "near end of input");
+		else if (yytext[0] == '\n')
+			snprintf(near, sizeof (near), "near end of line");
+		else
+			snprintf(near, sizeof (near), "near \"%.*s\"",
+			    (int) strcspn(yytext, "\n"), yytext);
+		dt_cc_error(pcb, D_SYNTAX, "syntax error %s", near);
+	}
+	if (strcmp(msg, "memory exhausted") == 0)
+		dt_cc_nomem(pcb);
+	dt_cc_error(pcb, D_SYNTAX, "%s", msg);
+}
+
+void
+dt_cc_nomem(dt_pcb_t *pcb)
+{
+	snprintf(pcb->pcb_cc->cc_errmsg, sizeof (pcb->pcb_cc->cc_errmsg),
+	    "%s", "Memory allocation failure");
+	longjmp(pcb->pcb_jmpbuf, EDT_NOMEM);
+}
+
+/* Allocations that live as long as the compile (or its program). */
+void *
+dt_cc_zalloc(dt_pcb_t *pcb, size_t size)
+{
+	void *p = calloc(1, size ? size : 1);
+
+	if (p == NULL)
+		dt_cc_nomem(pcb);
+	if (pcb->pcb_nstrs == pcb->pcb_maxstrs) {
+		size_t n = pcb->pcb_maxstrs ? pcb->pcb_maxstrs * 2 : 64;
+		char **v = realloc(pcb->pcb_strs, n * sizeof (char *));
+
+		if (v == NULL) {
+			free(p);
+			dt_cc_nomem(pcb);
+		}
+		pcb->pcb_strs = v;
+		pcb->pcb_maxstrs = n;
+	}
+	pcb->pcb_strs[pcb->pcb_nstrs++] = p;
+	return p;
+}
+
+char *
+dt_cc_strndup(dt_pcb_t *pcb, const char *s, size_t n)
+{
+	size_t len = strnlen(s, n);
+	char *p = dt_cc_zalloc(pcb, len + 1);
+
+	memcpy(p, s, len);
+	return p;
+}
+
+char *
+dt_cc_strdup(dt_pcb_t *pcb, const char *s)
+{
+	return dt_cc_strndup(pcb, s, strlen(s));
+}
+
+/*
+ * Memory a successful compile keeps: its nodes and strings stay with the
+ * handle, since later programs may use its inlines and translators.
+ */
+typedef struct dt_keep {
+	dt_node_t *k_nodes;
+	char **k_strs;
+	size_t k_nstrs;
+	struct dt_keep *k_next;
+} dt_keep_t;
+
+static void
+dt_keep_free(dt_keep_t *k)
+{
+	dt_keep_t *next;
+
+	for (; k != NULL; k = next) {
+		next = k->k_next;
+		dt_node_free_list(k->k_nodes);
+		for (size_t i = 0; i < k->k_nstrs; i++)
+			free(k->k_strs[i]);
+		free(k->k_strs);
+		free(k);
+	}
+}
+
+/* The types D programs see without declaring them. */
+static const char dt_prelude[] =
+	"struct task_struct;\n"
+	"typedef struct cpuinfo {\n"
+	"	processorid_t cpu_id; psetid_t cpu_pset; int cpu_chip;\n"
+	"	int cpu_lgrp; void *cpu_info;\n"
+	"} cpuinfo_t;\n"
+	"typedef struct psinfo {\n"
+	"	int pr_flag; int pr_nlwp; pid_t pr_pid; pid_t pr_ppid;\n"
+	"	pid_t pr_pgid; pid_t pr_sid; uid_t pr_uid; uid_t pr_euid;\n"
+	"	gid_t pr_gid; gid_t pr_egid; uintptr_t pr_addr;\n"
+	"	size_t pr_size; size_t pr_rssize; dev_t pr_ttydev;\n"
+	"	char pr_fname[16]; char pr_psargs[80]; int pr_wstat;\n"
+	"	int pr_argc; uintptr_t pr_argv; uintptr_t pr_envp;\n"
+	"	char pr_dmodel; taskid_t pr_taskid; projid_t pr_projid;\n"
+	"	int pr_nzomb; poolid_t pr_poolid; zoneid_t pr_zoneid;\n"
+	"	ctid_t pr_contract;\n"
+	"} psinfo_t;\n"
+	"typedef struct lwpsinfo {\n"
+	"	int pr_flag; id_t pr_lwpid; uintptr_t pr_addr;\n"
+	"	uintptr_t pr_wchan; char pr_stype; char pr_state;\n"
+	"	char pr_sname; char pr_nice; short pr_syscall;\n"
+	"	char pr_oldpri; char pr_cpu; int pr_pri; ushort_t pr_pctcpu;\n"
+	"	char pr_clname[8]; processorid_t pr_onpro;\n"
+	"	processorid_t pr_bindpro; psetid_t pr_bindpset;\n"
+	"} lwpsinfo_t;\n";
+
+static dtrace_prog_t *dt_compile(dtrace_hdl_t *dtp, const char *text,
+    size_t len, bool isfile, dtrace_probespec_t spec, unsigned cflags,
+    int argc, char *const argv[]);
+
+int
+dt_cc_create(dtrace_hdl_t *dtp)
+{
+	dt_cc_t *cc = calloc(1, sizeof (*cc));
+	dtrace_prog_t *pgp;
+
+	if (cc == NULL)
+		return -1;
+	cc->cc_hdl = dtp;
+	dtp->dt_cc = cc;
+	if (dt_type_init(cc) != 0 || dt_ident_init(cc) != 0) {
+		dt_cc_destroy(dtp);
+		return -1;
+	}
+	/* The prelude's types are permanent: generation 0. */
+	pgp = dt_compile(dtp, dt_prelude, strlen(dt_prelude), false,
+	    DTRACE_PROBESPEC_NAME, DTRACE_C_EMPTY | DTRACE_C_ARGREF, 0, NULL);
+	if (pgp == NULL || dt_ident_types(cc) != 0) {
+		dt_cc_destroy(dtp);
+		return -1;
+	}
+	dtrace_program_destroy(dtp, pgp);
+	cc->cc_errmsg[0] = '\0';
+	return 0;
+}
+
+void
+dt_cc_destroy(dtrace_hdl_t *dtp)
+{
+	dt_cc_t *cc = dtp->dt_cc;
+	dt_xlator_t *dxp, *dnext;
+	dt_provdecl_t *pvp, *pnext;
+
+	if (cc == NULL)
+		return;
+	for (dxp = cc->cc_xlators; dxp != NULL; dxp = dnext) {
+		dnext = dxp->dx_next;
+		free(dxp->dx_argid->di_name);
+		free(dxp->dx_argid);
+		free(dxp->dx_arg);
+		free(dxp);
+	}
+	for (pvp = cc->cc_providers; pvp != NULL; pvp = pnext) {
+		pnext = pvp->pv_next;
+		free(pvp->pv_name);
+		free(pvp);
+	}
+	if (cc->cc_macros != NULL) {
+		dt_ident_t *idp;
+
+		if ((idp = dt_idhash_lookup(cc->cc_macros, "cwd")) != NULL)
+			free(idp->di_data);
+		if ((idp = dt_idhash_lookup(cc->cc_macros, "zonename")) != NULL)
+			free(idp->di_data);
+	}
+	dt_idhash_destroy(cc->cc_globals);
+	dt_idhash_destroy(cc->cc_tls);
+	dt_idhash_destroy(cc->cc_aggs);
+	dt_idhash_destroy(cc->cc_macros);
+	dt_keep_free((dt_keep_t *) cc->cc_keep);
+	for (size_t i = 0; i < cc->cc_ncpp; i++)
+		free(cc->cc_cpp[i]);
+	free(cc->cc_cpp);
+	dt_type_fini(cc);
+	free(cc);
+	dtp->dt_cc = NULL;
+}
+
+/* Undo what a failed compile of generation gen added to the handle. */
+static void
+dt_cc_rollback(dt_cc_t *cc, unsigned gen, ctf_snapshot_id_t snap)
+{
+	dt_xlator_t **xpp = &cc->cc_xlators, *dxp;
+	dt_provdecl_t **ppp = &cc->cc_providers, *pvp;
+
+	dt_idhash_rollback(cc->cc_globals, gen);
+	dt_idhash_rollback(cc->cc_tls, gen);
+	dt_idhash_rollback(cc->cc_aggs, gen);
+	while ((dxp = *xpp) != NULL) {
+		if (dxp->dx_gen == gen) {
+			*xpp = dxp->dx_next;
+			free(dxp->dx_argid->di_name);
+			free(dxp->dx_argid);
+			free(dxp->dx_arg);
+			free(dxp);
+		} else
+			xpp = &dxp->dx_next;
+	}
+	while ((pvp = *ppp) != NULL) {
+		if (pvp->pv_gen == gen) {
+			*ppp = pvp->pv_next;
+			free(pvp->pv_name);
+			free(pvp);
+		} else
+			ppp = &pvp->pv_next;
+	}
+	/*
+	 * Identifiers of earlier compiles may have been given types or
+	 * signatures by this one: forget those too.
+	 */
+	for (int t = 0; t < 3; t++) {
+		dt_idhash_t *dhp = t == 0 ? cc->cc_globals : t == 1 ?
+		    cc->cc_tls : cc->cc_aggs;
+
+		for (unsigned i = 0; i < dhp->dh_nbuckets; i++) {
+			for (dt_ident_t *idp = dhp->dh_buckets[i]; idp != NULL;
+			    idp = idp->di_next) {
+				if (idp->di_typegen == gen) {
+					idp->di_ctfp = NULL;
+					idp->di_type = CTF_ERR;
+				}
+				if (idp->di_kind == DT_IDENT_AGG &&
+				    idp->di_aggfirst != NULL &&
+				    idp->di_agggen == gen) {
+					idp->di_aggfirst = NULL;
+					idp->di_aggfunc = NULL;
+				}
+			}
+		}
+	}
+	ctf_rollback(cc->cc_ctf, snap);
+}
+
+/*
+ * Run the C preprocessor over the program text: the text goes in on a
+ * temporary file, the output comes back on a pipe, the preprocessor's own
+ * messages go straight to our stderr.
+ */
+static char *
+dt_cc_preproc(dtrace_hdl_t *dtp, const char *text, size_t len,
+    size_t *outlen)
+{
+	dt_cc_t *cc = dtp->dt_cc;
+	const char *cpp = dtp->dt_optstr[DT_OPT_CPPPATH] ?
+	    dtp->dt_optstr[DT_OPT_CPPPATH] : "cpp";
+	char *args[64 + 16];
+	char ver[64];
+	posix_spawn_file_actions_t fa;
+	int pfd[2], status;
+	FILE *in;
+	pid_t pid;
+	char *out = NULL;
+	size_t cap = 0, n = 0;
+	int nargs = 0;
+	ssize_t r;
+
+	if ((in = tmpfile()) == NULL)
+		return NULL;
+	/* A #! line is not for cpp; keep its line for numbering. */
+	if (len >= 2 && text[0] == '#' && text[1] == '!') {
+		size_t skip = strcspn(text, "\n");
+
+		text += skip;
+		len -= skip;
+	}
+	if (fwrite(text, 1, len, in) != len || fflush(in) != 0 ||
+	    fseek(in, 0, SEEK_SET) != 0) {
+		fclose(in);
+		return NULL;
+	}
+	snprintf(ver, sizeof (ver), "-D__SUNW_D_VERSION=0x%08x", 0x01000d00);
+	args[nargs++] = (char *) cpp;
+	args[nargs++] = "-x";
+	args[nargs++] = "c";
+	args[nargs++] = "-D__SUNW_D=1";
+	args[nargs++] = (dtp->dt_oflags & DTRACE_O_ILP32) ? "-D__SUNW_D_32" :
+	    "-D__SUNW_D_64";
+	args[nargs++] = ver;
+	args[nargs++] = "-D__linux";
+	args[nargs++] = "-D__unix";
+	if (dtp->dt_options[DT_OPT_STDC] == 2 ||
+	    dtp->dt_options[DT_OPT_STDC] == 3)	/* -Xs, -Xt */
+		args[nargs++] = "-traditional-cpp";
+	else if (dtp->dt_options[DT_OPT_STDC] == 1)	/* -Xc */
+		args[nargs++] = "-std=c99";
+	if (dtp->dt_options[DT_OPT_CPPHDRS] == 1)
+		args[nargs++] = "-H";
+	for (size_t i = 0; i < cc->cc_ncpp && nargs < 64 + 12; i++)
+		args[nargs++] = cc->cc_cpp[i];
+	args[nargs++] = "-";
+	args[nargs] = NULL;
+
+	if (pipe(pfd) != 0) {
+		fclose(in);
+		return NULL;
+	}
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, fileno(in), 0);
+	posix_spawn_file_actions_adddup2(&fa, pfd[1], 1);
+	posix_spawn_file_actions_addclose(&fa, pfd[0]);
+	if (posix_spawnp(&pid, cpp, &fa, NULL, args, environ) != 0) {
+		posix_spawn_file_actions_destroy(&fa);
+		close(pfd[0]);
+		close(pfd[1]);
+		fclose(in);
+		return NULL;
+	}
+	posix_spawn_file_actions_destroy(&fa);
+	close(pfd[1]);
+	fclose(in);
+	for (;;) {
+		if (n + 4096 + 1 > cap) {
+			char *p = realloc(out, cap = cap * 2 + 8192);
+
+			if (p == NULL)
+				break;
+			out = p;
+		}
+		if ((r = read(pfd[0], out + n, cap - n - 1)) <= 0) {
+			if (r < 0 && errno == EINTR)
+				continue;
+			break;
+		}
+		n += (size_t) r;
+	}
+	close(pfd[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		continue;
+	if (out == NULL || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		free(out);
+		return NULL;
+	}
+	out[n] = '\0';
+	*outlen = n;
+	return out;
+}
+
+/* Program options that are compile flags. */
+static unsigned
+dt_cc_optflags(dtrace_hdl_t *dtp)
+{
+	unsigned f = 0;
+
+	if (dtp->dt_options[DT_OPT_ERRTAGS] == 1)
+		f |= DTRACE_C_ETAGS;
+	if (dtp->dt_options[DT_OPT_DEFAULTARGS] == 1)
+		f |= DTRACE_C_DEFARG;
+	if (dtp->dt_options[DT_OPT_ARGREF] == 1)
+		f |= DTRACE_C_ARGREF;
+	if (dtp->dt_options[DT_OPT_CPP] == 1)
+		f |= DTRACE_C_CPP;
+	if (dtp->dt_options[DT_OPT_ZDEFS] == 1)
+		f |= DTRACE_C_ZDEFS;
+	if (dtp->dt_options[DT_OPT_PSPEC] == 1)
+		f |= DTRACE_C_PSPEC;
+	if (dtp->dt_options[DT_OPT_EMPTY] == 1)
+		f |= DTRACE_C_EMPTY;
+	return f;
+}
+
+static dtrace_prog_t *
+dt_compile(dtrace_hdl_t *dtp, const char *intext, size_t inlen, bool isfile,
+    dtrace_probespec_t spec, unsigned cflags, int argc, char *const argv[])
+{
+	dt_cc_t *cc = dtp->dt_cc;
+	dt_pcb_t pcb;
+	dtrace_prog_t *volatile pgp = NULL;
+	char *volatile cpptext = NULL;
+	const char *volatile text = intext;
+	volatile size_t len = inlen;
+	ctf_snapshot_id_t snap;
+	bool *volatile flags = NULL;
+	dt_program_t *volatile program = NULL;
+	unsigned gen;
+	int err;
+
+	if (cc->cc_pcb != NULL) {
+		dt_set_errno(dtp, EDT_COMPILER);
+		snprintf(cc->cc_errmsg, sizeof (cc->cc_errmsg),
+		    "compiler is already in use");
+		return NULL;
+	}
+	memset(&pcb, 0, sizeof (pcb));
+	pcb.pcb_cc = cc;
+	pcb.pcb_hdl = dtp;
+	pcb.pcb_pspec = spec;
+	pcb.pcb_cflags = cflags | dt_cc_optflags(dtp);
+	pcb.pcb_sargc = argc;
+	pcb.pcb_sargv = argv;
+	pcb.pcb_fileptr = isfile ? stdin : NULL;	/* marks "from a file" */
+	pcb.pcb_line = 1;
+	if (argc > 0 && (flags = calloc(argc, sizeof (bool))) == NULL) {
+		dt_set_errno(dtp, EDT_NOMEM);
+		return NULL;
+	}
+	pcb.pcb_sflagv = flags;
+	gen = (intext == dt_prelude) ? 0 : ++cc->cc_gen;
+	cc->cc_gen = gen ? gen : cc->cc_gen;
+	pcb.pcb_gen = gen;
+	snap = ctf_snapshot(cc->cc_ctf);
+	cc->cc_errmsg[0] = '\0';
+	cc->cc_errtag = NULL;
+	cc->cc_pcb = &pcb;
+
+	if ((err = setjmp(pcb.pcb_jmpbuf)) != 0) {
+		dt_lex_fini(&pcb);
+		dt_node_free_list(pcb.pcb_list);
+		dt_decl_free_all(&pcb);
+		dt_idhash_destroy(pcb.pcb_locals);
+		for (size_t i = 0; i < pcb.pcb_nstrs; i++)
+			free(pcb.pcb_strs[i]);
+		free(pcb.pcb_strs);
+		dt_cc_rollback(cc, gen, snap);
+		dt_program_free(program);
+		free(flags);
+		free(cpptext);
+		cc->cc_pcb = NULL;
+		dt_set_errno(dtp, err);
+		return NULL;
+	}
+
+	if ((pcb.pcb_locals = dt_idhash_create("clause-local",
+	    DIF_VAR_OTHER_UBASE, 0xffff)) == NULL)
+		dt_cc_nomem(&pcb);
+
+	if (pcb.pcb_cflags & DTRACE_C_CPP) {
+		size_t n;
+
+		if ((cpptext = dt_cc_preproc(dtp, text, len, &n)) == NULL)
+			dt_cc_error(&pcb, D_UNKNOWN, "Preprocessor failed to "
+			    "process input program");
+		text = cpptext;
+		len = n;
+	}
+	pcb.pcb_string = text;
+	pcb.pcb_strlen = len;
+	if (dt_lex_init(&pcb) != 0)
+		dt_cc_nomem(&pcb);
+	if (dt_parse(&pcb) != 0)
+		dt_cc_syntax(&pcb, dt_lex_text(&pcb), "syntax error");
+
+	if (pcb.pcb_root->dn_body == NULL && !(pcb.pcb_cflags &
+	    DTRACE_C_EMPTY))
+		dt_cc_error(&pcb, D_EMPTY, "empty D program translation unit");
+
+	for (dt_node_t *dnp = pcb.pcb_root->dn_body; dnp != NULL;
+	    dnp = dnp->dn_list) {
+		if (dnp->dn_kind == DT_NODE_CLAUSE) {
+			dt_cook_clause(&pcb, dnp);
+			pcb.pcb_nclauses++;
+		}
+	}
+
+	if (!(pcb.pcb_cflags & DTRACE_C_ARGREF)) {
+		for (int i = 1; i < argc; i++) {
+			if (!flags[i])
+				dt_cc_error(&pcb, D_MACRO_UNUSED, "extraneous "
+				    "argument '%s' ($%d is not referenced)",
+				    argv[i], i);
+		}
+	}
+
+	/*
+	 * Code generation runs now, while the clause-local identifiers the
+	 * tree points at still exist.
+	 */
+	{
+		dt_cg_error_t cge;
+		dt_program_t *made = NULL;
+
+		memset(&cge, 0, sizeof (cge));
+		if (dt_cg_program(dtp, pcb.pcb_root, &made, &cge) != 0) {
+			if (dtp->dt_errno == EDT_NOMEM)
+				dt_cc_nomem(&pcb);
+			dt_cc_lerror(&pcb, cge.ce_line != 0 ? cge.ce_line :
+			    pcb.pcb_line, cge.ce_tag, "%s", cge.ce_msg);
+		}
+		program = made;
+	}
+
+	/*
+	 * Every probe description must match a probe, unless -Z.  Matching
+	 * also creates on-demand probes (tick-N, ...) now.
+	 */
+	for (uint32_t i = 0; program != NULL && i < program->pg_nstmts; i++) {
+		const dt_stmt_t *stp = &program->pg_stmts[i];
+
+		for (uint32_t d = 0; d < stp->st_ndescs; d++) {
+			const dt_probedesc_t *pdp = &stp->st_descs[d];
+			int n = dt_probe_iter(dtp, pdp, NULL, NULL);
+
+			if (n < 0)
+				dt_cc_nomem(&pcb);
+			if (n > 0 || (pcb.pcb_cflags & DTRACE_C_ZDEFS))
+				continue;
+			dt_cc_lerror(&pcb, stp->st_line, D_PDESC_ZERO,
+			    "probe description %s:%s:%s:%s does not match "
+			    "any probes", pdp->pd_provider, pdp->pd_module,
+			    pdp->pd_function, pdp->pd_name);
+		}
+	}
+
+	/* Success: the program keeps the tree; the handle keeps memory. */
+	{
+		dt_keep_t *k = calloc(1, sizeof (*k));
+
+		if (k == NULL || (pgp = calloc(1, sizeof (*pgp))) == NULL) {
+			free(k);
+			dt_cc_nomem(&pcb);
+		}
+		k->k_nodes = pcb.pcb_list;
+		k->k_strs = pcb.pcb_strs;
+		k->k_nstrs = pcb.pcb_nstrs;
+		k->k_next = (dt_keep_t *) cc->cc_keep;
+		cc->cc_keep = (dt_node_t *) k;
+		pgp->dp_hdl = dtp;
+		pgp->dp_root = pcb.pcb_root;
+		pgp->dp_gen = gen;
+		pgp->dp_program = program;
+		program = NULL;
+	}
+	dt_lex_fini(&pcb);
+	dt_decl_free_all(&pcb);
+	dt_idhash_destroy(pcb.pcb_locals);
+	free(flags);
+	free(cpptext);
+	cc->cc_pcb = NULL;
+	return pgp;
+}
+
+dtrace_prog_t *
+dtrace_program_strcompile(dtrace_hdl_t *dtp, const char *s,
+    dtrace_probespec_t spec, unsigned cflags, int argc, char *const argv[])
+{
+	if (dtp->dt_cc == NULL) {
+		dt_set_errno(dtp, EDT_NOMEM);
+		return NULL;
+	}
+	return dt_compile(dtp, s, strlen(s), false, spec, cflags, argc, argv);
+}
+
+dtrace_prog_t *
+dtrace_program_fcompile(dtrace_hdl_t *dtp, FILE *fp, unsigned cflags,
+    int argc, char *const argv[])
+{
+	dtrace_prog_t *pgp;
+	char *buf = NULL;
+	size_t cap = 0, n = 0, r;
+
+	if (dtp->dt_cc == NULL) {
+		dt_set_errno(dtp, EDT_NOMEM);
+		return NULL;
+	}
+	for (;;) {
+		if (n + 4096 > cap) {
+			char *p = realloc(buf, cap = cap * 2 + 8192);
+
+			if (p == NULL) {
+				free(buf);
+				dt_set_errno(dtp, EDT_NOMEM);
+				return NULL;
+			}
+			buf = p;
+		}
+		if ((r = fread(buf + n, 1, cap - n - 1, fp)) == 0)
+			break;
+		n += r;
+	}
+	if (ferror(fp)) {
+		free(buf);
+		dt_set_errno(dtp, EDT_FIO);
+		return NULL;
+	}
+	buf[n] = '\0';
+	pgp = dt_compile(dtp, buf, n, true, DTRACE_PROBESPEC_NAME, cflags,
+	    argc, argv);
+	free(buf);
+	return pgp;
+}
+
+void
+dtrace_program_destroy(dtrace_hdl_t *dtp, dtrace_prog_t *pgp)
+{
+	(void) dtp;
+	if (pgp == NULL)
+		return;
+	/* An executed program belongs to the handle (dtrace_program_exec). */
+	dt_program_free(pgp->dp_program);
+	free(pgp);
+}
+
+/*
+ * Print the checked tree of a program (for debugging the compiler, and
+ * for tests that look at what the front end produced).
+ */
+void
+dtrace_program_dump(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, FILE *fp)
+{
+	(void) dtp;
+	dt_node_printr(pgp->dp_root, fp, 0);
+}
+
+/* Arguments for the C preprocessor (-D, -U, -I of dtrace(1)). */
+int
+dtrace_cpp_arg(dtrace_hdl_t *dtp, const char *arg)
+{
+	dt_cc_t *cc = dtp->dt_cc;
+	char **v, *s;
+
+	if (cc == NULL || cc->cc_ncpp >= 64)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	if ((s = strdup(arg)) == NULL ||
+	    (v = realloc(cc->cc_cpp, (cc->cc_ncpp + 1) * sizeof (char *))) ==
+	    NULL) {
+		free(s);
+		return dt_set_errno(dtp, EDT_NOMEM);
+	}
+	cc->cc_cpp = v;
+	cc->cc_cpp[cc->cc_ncpp++] = s;
+	return 0;
+}
+
+/* Give $target its value (the process of -c or -p). */
+void
+dtrace_set_target(dtrace_hdl_t *dtp, int pid)
+{
+	dt_ident_t *idp;
+
+	if (dtp->dt_cc == NULL)
+		return;
+	if ((idp = dt_idhash_lookup(dtp->dt_cc->cc_macros, "target")) != NULL)
+		idp->di_value = pid;
+	dtp->dt_cc->cc_target_set = 1;
+}
+
+const char *
+dt_cc_errmsg(dtrace_hdl_t *dtp)
+{
+	if (dtp == NULL || dtp->dt_cc == NULL ||
+	    dtp->dt_cc->cc_errmsg[0] == '\0')
+		return NULL;
+	return dtp->dt_cc->cc_errmsg;
+}

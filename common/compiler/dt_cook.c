@@ -1,0 +1,1295 @@
+/*
+ * dt_cook.c: semantic checks of D expressions ("cooking").
+ *
+ * dt_node_cook() walks an expression bottom-up, resolves every identifier
+ * to what it names, gives every node its D type and flags, applies D's
+ * typing rules (ANSI C's, with D's strings, associative arrays and
+ * aggregations) and rewrites the tree into the shape code generation
+ * wants:
+ *
+ *	x = e		first assignment creates global x, typed as e
+ *	self->x, this->x  become VAR nodes of thread-local / clause scope
+ *	a[k, ...]	VAR node of an associative array, keys in dn_args
+ *	p[i]		*(p + i) for C arrays and pointers
+ *	@a[k] = f(e)	AGG node: dn_aggtup keys, dn_aggfun the call
+ *	integer constant operations are folded
+ *
+ * idflags (DT_IDFLG_REF / DT_IDFLG_MOD) say whether the enclosing
+ * expression reads or writes a variable, for "has not yet been declared
+ * or assigned" and for the variable tables code generation builds.
+ *
+ * Messages are DTrace's, word for word.
+ */
+#include <inttypes.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/compiler/dt_cc.h"
+#include "common/dif/dif.h"
+
+#define N1 char n1[512]
+#define N2 char n2[512]
+#define TNAME(dnp, buf) dt_node_type_name(cc, (dnp), (buf), sizeof (buf))
+
+static dt_node_t *dt_cook_lbrac(dt_pcb_t *, dt_node_t *, unsigned);
+
+/* Make a variable node for an identifier of a given table. */
+static dt_node_t *
+dt_node_var(dt_pcb_t *pcb, dt_node_t *dnp, dt_ident_t *idp)
+{
+	dnp->dn_kind = idp->di_kind == DT_IDENT_AGG ? DT_NODE_AGG :
+	    DT_NODE_VAR;
+	dnp->dn_ident = idp;
+	dnp->dn_flags |= DT_NF_LVALUE;
+	if (idp->di_flags & DT_IDFLG_WRITE)
+		dnp->dn_flags |= DT_NF_WRITABLE;
+	if (idp->di_kind == DT_IDENT_ARRAY || idp->di_kind == DT_IDENT_AGG) {
+		dt_node_type_assign(dnp, pcb->pcb_cc->cc_ctf,
+		    pcb->pcb_cc->cc_type_dyn);
+	} else if (!dt_ident_unref(idp))
+		dt_node_type_assign(dnp, idp->di_ctfp, idp->di_type);
+	if (dnp->dn_flags & DT_NF_REF)
+		dnp->dn_flags |= DT_NF_DPTR;
+	return dnp;
+}
+
+/*
+ * Find (or, when create is set, make) the variable an identifier names in
+ * table dhp.  Globals are searched in the translator's input name first.
+ */
+static dt_node_t *
+dt_xcook_ident(dt_pcb_t *pcb, dt_node_t *dnp, dt_idhash_t *dhp,
+    dt_idkind_t idkind, bool create)
+{
+	dt_cc_t *cc = pcb->pcb_cc;
+	const char *name = dnp->dn_string;
+	dt_ident_t *idp;
+	uint32_t id;
+
+	if (dnp->dn_kind != DT_NODE_IDENT)
+		return dnp;
+	if (dhp == cc->cc_globals && pcb->pcb_xlator != NULL &&
+	    strcmp(name, pcb->pcb_xlator->dx_arg) == 0) {
+		idp = pcb->pcb_xlator->dx_argid;
+		dnp = dt_node_var(pcb, dnp, idp);
+		dnp->dn_flags &= ~DT_NF_WRITABLE;
+		return dnp;
+	}
+	if (strchr(name, '`') != NULL) {
+		/* Kernel and user symbols need the backend's symbol tables. */
+		dt_cc_error(pcb, D_IDENT_UNDEF, "failed to resolve %s: "
+		    "Unknown symbol name", name);
+	}
+	if ((idp = dt_idhash_lookup(dhp, name)) != NULL) {
+		if (dhp == cc->cc_globals && idp->di_kind != idkind &&
+		    !(idp->di_kind == DT_IDENT_ENUM &&
+		    idkind == DT_IDENT_SCALAR))
+			dt_cc_error(pcb, D_IDENT_BADREF, "%s '%s' may not be "
+			    "referenced as %s", dt_idkind_name(idp->di_kind),
+			    idp->di_name, dt_idkind_name(idkind));
+		if (idp->di_kind == DT_IDENT_ENUM) {
+			dnp->dn_kind = DT_NODE_INT;
+			dnp->dn_value = (uint64_t) idp->di_value;
+			dnp->dn_string = NULL;
+			dt_node_type_assign(dnp, idp->di_ctfp, idp->di_type);
+			dnp->dn_flags |= DT_NF_SIGNED | DT_NF_COOKED;
+			return dnp;
+		}
+		return dt_node_var(pcb, dnp, idp);
+	}
+	if (!create) {
+		if (dnp->dn_flags & DT_NF_AGGIDENT)
+			dt_cc_error(pcb, D_IDENT_UNDEF, "failed to resolve "
+			    "@%s: Unknown variable name", name);
+		dt_cc_error(pcb, D_IDENT_UNDEF, "failed to resolve %s: "
+		    "Unknown variable name", name);
+	}
+	if (dt_idhash_nextid(dhp, &id) != 0)
+		dt_cc_error(pcb, D_ID_OFLOW, "cannot create %s: limit on "
+		    "number of %s variables exceeded", name, dhp->dh_name);
+	if ((idp = dt_idhash_insert(dhp, name, idkind, DT_IDFLG_WRITE |
+	    (dhp == cc->cc_tls ? DT_IDFLG_TLS : 0) |
+	    (dhp == pcb->pcb_locals ? DT_IDFLG_LOCAL : 0), id,
+	    cc->cc_gen)) == NULL)
+		dt_cc_nomem(pcb);
+	idp->di_scope = dhp == cc->cc_tls ? DIFV_SCOPE_THREAD :
+	    dhp == pcb->pcb_locals ? DIFV_SCOPE_LOCAL : DIFV_SCOPE_GLOBAL;
+	idp->di_line = dnp->dn_line;
+	return dt_node_var(pcb, dnp, idp);
+}
+
+/* A variable read before any declaration or assignment gave it a type. */
+static void
+dt_cook_var_ref(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
+{
+	dt_ident_t *idp = dnp->dn_ident;
+
+	if ((idflags & DT_IDFLG_REF) && dt_ident_unref(idp) &&
+	    !(idp->di_flags & DT_IDFLG_BUILTIN))
+		dt_cc_nerror(pcb, dnp, D_VAR_UNDEF, "%s%s has not yet been "
+		    "declared or assigned", (idp->di_flags & DT_IDFLG_LOCAL) ?
+		    "this->" : (idp->di_flags & DT_IDFLG_TLS) ? "self->" : "",
+		    idp->di_name);
+	idp->di_flags |= idflags;
+}
+
+static dt_node_t *
+dt_cook_ident(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
+{
+	dt_cc_t *cc = pcb->pcb_cc;
+
+	if (dnp->dn_flags & DT_NF_AGGIDENT) {
+		dnp = dt_xcook_ident(pcb, dnp, cc->cc_aggs, DT_IDENT_AGG,
+		    false);
+		return dnp;
+	}
+	if (strcmp(dnp->dn_string, "self") == 0 ||
+	    strcmp(dnp->dn_string, "this") == 0)
+		dt_cc_error(pcb, D_SYNTAX, "%s may only be used with "
+		    "operator ->", dnp->dn_string);
+	dnp = dt_xcook_ident(pcb, dnp, cc->cc_globals, DT_IDENT_SCALAR,
+	    false);
+	if (dnp->dn_kind == DT_NODE_VAR) {
+		if (dnp->dn_ident->di_kind == DT_IDENT_ARRAY &&
+		    (dnp->dn_ident->di_flags & DT_IDFLG_BUILTIN))
+			dt_cc_error(pcb, D_IDENT_BADREF, "%s '%s' may not be "
+			    "referenced as %s",
+			    dt_idkind_name(DT_IDENT_ARRAY),
+			    dnp->dn_ident->di_name,
+			    dt_idkind_name(DT_IDENT_SCALAR));
+		dt_cook_var_ref(pcb, dnp, idflags);
+	}
+	return dnp;
+}
+
+static dt_node_t *
+dt_cook_func(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
+{
+	dt_ident_t *idp;
+
+	if ((idp = dt_ident_lookup_global(pcb, dnp->dn_string)) == NULL)
+		dt_cc_error(pcb, D_FUNC_UNDEF, "undefined function name: %s",
+		    dnp->dn_string);
+	if (idp->di_kind != DT_IDENT_FUNC && idp->di_kind != DT_IDENT_AGGFUNC &&
+	    idp->di_kind != DT_IDENT_ACTFUNC)
+		dt_cc_error(pcb, D_FUNC_IDKIND, "%s '%s' may not be "
+		    "referenced as a function", dt_idkind_name(idp->di_kind),
+		    idp->di_name);
+	dnp->dn_ident = idp;
+	dt_node_list_cook(pcb, &dnp->dn_args, DT_IDFLG_REF);
+	dt_ident_cook(pcb, dnp, idp, dnp->dn_args);
+	return dnp;
+}
+
+/* Fold an operation on integer constants into a constant. */
+static dt_node_t *
+dt_fold2(dt_pcb_t *pcb, dt_node_t *dnp, dt_node_t *lp, dt_node_t *rp)
+{
+	bool s = (dnp->dn_flags & DT_NF_SIGNED) != 0;
+	uint64_t l = lp->dn_value, r = rp->dn_value, v;
+	ssize_t size = ctf_type_size(dnp->dn_ctfp, dnp->dn_type);
+
+	switch (dnp->dn_op) {
+	case DT_OP_ADD: v = l + r; break;
+	case DT_OP_SUB: v = l - r; break;
+	case DT_OP_MUL: v = l * r; break;
+	case DT_OP_DIV:
+	case DT_OP_MOD:
+		if (r == 0)
+			dt_cc_error(pcb, D_DIV_ZERO, "expression contains "
+			    "division by zero");
+		if (s && (int64_t) r == -1)
+			v = dnp->dn_op == DT_OP_DIV ? -l : 0;
+		else if (s)
+			v = dnp->dn_op == DT_OP_DIV ?
+			    (uint64_t) ((int64_t) l / (int64_t) r) :
+			    (uint64_t) ((int64_t) l % (int64_t) r);
+		else
+			v = dnp->dn_op == DT_OP_DIV ? l / r : l % r;
+		break;
+	case DT_OP_BAND: v = l & r; break;
+	case DT_OP_BOR: v = l | r; break;
+	case DT_OP_XOR: v = l ^ r; break;
+	case DT_OP_LSH: v = r >= 64 ? 0 : l << r; break;
+	case DT_OP_RSH:
+		if (r >= 64)
+			v = s && (int64_t) l < 0 ? UINT64_MAX : 0;
+		else
+			v = s ? (uint64_t) ((int64_t) l >> r) : l >> r;
+		break;
+	default:
+		return dnp;
+	}
+	/* Wrap to the width of the result type, as the machine would. */
+	if (size == 4)
+		v = s ? (uint64_t) (int64_t) (int32_t) v : (uint32_t) v;
+	dnp->dn_kind = DT_NODE_INT;
+	dnp->dn_value = v;
+	dnp->dn_left = dnp->dn_right = NULL;
+	dnp->dn_op = DT_OP_NONE;
+	return dnp;
+}
+
+static dt_node_t *
+dt_cook_op1(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
+{
+	dt_cc_t *cc = pcb->pcb_cc;
+	dt_node_t *cp = dnp->dn_child;
+	ctf_id_t type, base;
+	int kind;
+	N1;
+
+	if (dnp->dn_op == DT_OP_PREINC || dnp->dn_op == DT_OP_POSTINC ||
+	    dnp->dn_op == DT_OP_PREDEC || dnp->dn_op == DT_OP_POSTDEC)
+		idflags = DT_IDFLG_REF | DT_IDFLG_MOD;
+	else
+		idflags = DT_IDFLG_REF;
+
+	if (dnp->dn_op == DT_OP_SIZEOF && cp->dn_kind == DT_NODE_TYPE) {
+		size_t size = dt_node_sizeof(cc, cp);
+
+		if (size == 0)
+			dt_cc_error(pcb, D_SIZEOF_TYPE, "cannot apply sizeof "
+			    "to an operand of unknown size");
+		dnp->dn_kind = DT_NODE_INT;
+		dnp->dn_value = size;
+		dnp->dn_op = DT_OP_NONE;
+		dt_node_type_assign(dnp, cc->cc_ctf, cc->cc_type_sizet);
+		return dnp;
+	}
+
+	/* ++ and -- may create a variable, as int64_t. */
+	if (cp->dn_kind == DT_NODE_IDENT && (idflags & DT_IDFLG_MOD) &&
+	    !(cp->dn_flags & DT_NF_AGGIDENT))
+		cp = dt_xcook_ident(pcb, cp, cc->cc_globals, DT_IDENT_SCALAR,
+		    true);
+	cp = dnp->dn_child = dt_node_cook(pcb, cp, 0);
+	if (cp->dn_kind == DT_NODE_VAR && dt_ident_unref(cp->dn_ident) &&
+	    (idflags & DT_IDFLG_MOD)) {
+		dt_ident_type_assign(cp->dn_ident, cc->cc_ctf,
+		    cc->cc_type_int64);
+		cp->dn_ident->di_typegen = pcb->pcb_gen;
+		dt_node_type_assign(cp, cc->cc_ctf, cc->cc_type_int64);
+	}
+	if (cp->dn_kind == DT_NODE_VAR)
+		dt_cook_var_ref(pcb, cp, idflags);
+
+	switch (dnp->dn_op) {
+	case DT_OP_DEREF:
+		type = ctf_type_resolve(cp->dn_ctfp, cp->dn_type);
+		kind = type == CTF_ERR ? CTF_K_UNKNOWN :
+		    ctf_type_kind(cp->dn_ctfp, type);
+		if (dt_node_is_string(cc, cp))
+			kind = CTF_K_UNKNOWN;
+		if (kind == CTF_K_ARRAY) {
+			ctf_arinfo_t ar;
+
+			ctf_array_info(cp->dn_ctfp, type, &ar);
+			type = ar.ctr_contents;
+		} else if (kind == CTF_K_POINTER) {
+			type = ctf_type_reference(cp->dn_ctfp, type);
+		} else
+			dt_cc_error(pcb, D_DEREF_NONPTR,
+			    "cannot dereference non-pointer type");
+		dt_node_type_assign(dnp, cp->dn_ctfp, type);
+		base = ctf_type_resolve(cp->dn_ctfp, type);
+		kind = base == CTF_ERR ? CTF_K_UNKNOWN :
+		    ctf_type_kind(cp->dn_ctfp, base);
+		if (dt_type_is_void(cp->dn_ctfp, type))
+			dt_cc_error(pcb, D_DEREF_VOID,
+			    "cannot dereference pointer to void");
+		if (kind == CTF_K_FUNCTION)
+			dt_cc_error(pcb, D_DEREF_FUNC,
+			    "cannot dereference pointer to function");
+		if (kind != CTF_K_ARRAY || dt_node_is_string(cc, dnp))
+			dnp->dn_flags |= DT_NF_LVALUE;
+		if ((cp->dn_flags & DT_NF_WRITABLE) ||
+		    (cp->dn_kind == DT_NODE_OP2 && cp->dn_op == DT_OP_ADD &&
+		    (cp->dn_left->dn_flags & DT_NF_WRITABLE)))
+			dnp->dn_flags |= DT_NF_WRITABLE;
+		if ((cp->dn_flags & DT_NF_USERLAND) &&
+		    (kind == CTF_K_POINTER || (dnp->dn_flags & DT_NF_REF)))
+			dnp->dn_flags |= DT_NF_USERLAND;
+		break;
+
+	case DT_OP_IPOS:
+	case DT_OP_INEG:
+		if (!dt_node_is_arith(cp))
+			dt_cc_error(pcb, D_OP_ARITH, "operator %s requires an "
+			    "operand of arithmetic type", dt_op_name(dnp->dn_op));
+		dt_node_type_propagate(cp, dnp);
+		if (cp->dn_kind == DT_NODE_INT) {
+			dnp->dn_kind = DT_NODE_INT;
+			dnp->dn_value = dnp->dn_op == DT_OP_INEG ?
+			    -cp->dn_value : cp->dn_value;
+			if (ctf_type_size(dnp->dn_ctfp, dnp->dn_type) == 4 &&
+			    !(dnp->dn_flags & DT_NF_SIGNED))
+				dnp->dn_value = (uint32_t) dnp->dn_value;
+			else if (ctf_type_size(dnp->dn_ctfp,
+			    dnp->dn_type) == 4)
+				dnp->dn_value = (uint64_t) (int64_t) (int32_t)
+				    dnp->dn_value;
+			dnp->dn_op = DT_OP_NONE;
+			dnp->dn_child = NULL;
+		}
+		break;
+
+	case DT_OP_BNEG:
+		if (!dt_node_is_integer(cp))
+			dt_cc_error(pcb, D_OP_INT, "operator %s requires an "
+			    "operand of integral type", dt_op_name(dnp->dn_op));
+		dt_node_type_propagate(cp, dnp);
+		if (cp->dn_kind == DT_NODE_INT) {
+			dnp->dn_kind = DT_NODE_INT;
+			dnp->dn_value = ~cp->dn_value;
+			if (ctf_type_size(dnp->dn_ctfp, dnp->dn_type) == 4)
+				dnp->dn_value = (dnp->dn_flags &
+				    DT_NF_SIGNED) ? (uint64_t) (int64_t)
+				    (int32_t) dnp->dn_value :
+				    (uint32_t) dnp->dn_value;
+			dnp->dn_op = DT_OP_NONE;
+			dnp->dn_child = NULL;
+		}
+		break;
+
+	case DT_OP_LNEG:
+		if (!dt_node_is_scalar(cp))
+			dt_cc_error(pcb, D_OP_SCALAR, "operator %s requires an "
+			    "operand of scalar type", dt_op_name(dnp->dn_op));
+		dt_node_type_assign(dnp, cc->cc_ctf, cc->cc_type_int);
+		if (cp->dn_kind == DT_NODE_INT) {
+			dnp->dn_kind = DT_NODE_INT;
+			dnp->dn_value = cp->dn_value == 0;
+			dnp->dn_op = DT_OP_NONE;
+			dnp->dn_child = NULL;
+		}
+		break;
+
+	case DT_OP_ADDROF:
+		if (cp->dn_kind == DT_NODE_VAR || cp->dn_kind == DT_NODE_AGG)
+			dt_cc_error(pcb, D_ADDROF_VAR,
+			    "cannot take address of dynamic variable");
+		if (dt_node_is_dynamic(cc, cp))
+			dt_cc_error(pcb, D_ADDROF_VAR,
+			    "cannot take address of dynamic object");
+		if (!(cp->dn_flags & DT_NF_LVALUE))
+			dt_cc_error(pcb, D_ADDROF_LVAL,
+			    "unacceptable operand for unary & operator");
+		if (cp->dn_flags & DT_NF_BITFIELD)
+			dt_cc_error(pcb, D_ADDROF_BITFIELD,
+			    "cannot take address of bit-field");
+		type = dt_type_pointer(pcb, cp->dn_ctfp, cp->dn_type);
+		dt_node_type_assign(dnp, cc->cc_ctf, type);
+		if (cp->dn_flags & DT_NF_USERLAND)
+			dnp->dn_flags |= DT_NF_USERLAND;
+		break;
+
+	case DT_OP_SIZEOF:
+		if (cp->dn_flags & DT_NF_BITFIELD)
+			dt_cc_error(pcb, D_SIZEOF_BITFIELD,
+			    "cannot apply sizeof to a bit-field");
+		if (dt_node_sizeof(cc, cp) == 0)
+			dt_cc_error(pcb, D_SIZEOF_TYPE, "cannot apply sizeof "
+			    "to an operand of unknown size");
+		dnp->dn_value = dt_node_sizeof(cc, cp);
+		dt_node_type_assign(dnp, cc->cc_ctf, cc->cc_type_sizet);
+		/* sizeof does not evaluate its operand. */
+		dnp->dn_kind = DT_NODE_INT;
+		dnp->dn_op = DT_OP_NONE;
+		dnp->dn_child = NULL;
+		break;
+
+	case DT_OP_STRINGOF:
+		if (!dt_node_is_scalar(cp) && !dt_node_is_pointer(cp) &&
+		    !dt_node_is_strcompat(cc, cp))
+			dt_cc_error(pcb, D_STRINGOF_TYPE, "cannot apply "
+			    "stringof to a value of type %s", TNAME(cp, n1));
+		dt_node_type_assign(dnp, cc->cc_ctf, cc->cc_type_str);
+		break;
+
+	case DT_OP_PREINC:
+	case DT_OP_POSTINC:
+	case DT_OP_PREDEC:
+	case DT_OP_POSTDEC:
+		if (!dt_node_is_scalar(cp))
+			dt_cc_error(pcb, D_OP_SCALAR, "operator %s requires "
+			    "operand of scalar type", dt_op_name(dnp->dn_op));
+		if (dt_node_is_vfptr(cp))
+			dt_cc_error(pcb, D_OP_VFPTR, "operator %s requires an "
+			    "operand of known size", dt_op_name(dnp->dn_op));
+		if (!(cp->dn_flags & DT_NF_LVALUE))
+			dt_cc_error(pcb, D_OP_LVAL, "operator %s requires "
+			    "modifiable lvalue as an operand",
+			    dt_op_name(dnp->dn_op));
+		if (!(cp->dn_flags & DT_NF_WRITABLE))
+			dt_cc_error(pcb, D_OP_WRITE, "operator %s can only be "
+			    "applied to a writable variable",
+			    dt_op_name(dnp->dn_op));
+		dt_node_type_propagate(cp, dnp);
+		break;
+
+	default:
+		dt_cc_error(pcb, D_UNKNOWN, "invalid unary op %s",
+		    dt_op_name(dnp->dn_op));
+	}
+	return dnp;
+}
+
+static void
+dt_asgn_typeset(dt_pcb_t *pcb, dt_node_t *lp, dt_node_t *rp)
+{
+	dt_ident_t *idp = lp->dn_ident;
+
+	/*
+	 * The right side may have typed the variable already (x = x = 0):
+	 * the left node then takes the type it was given.
+	 */
+	if (lp->dn_kind == DT_NODE_VAR && lp->dn_ctfp == NULL &&
+	    !dt_ident_unref(idp))
+		dt_node_type_assign(lp, idp->di_ctfp, idp->di_type);
+	/* A variable's first assignment gives it its type. */
+	if (lp->dn_kind == DT_NODE_VAR && dt_ident_unref(idp)) {
+		dt_ident_type_assign(idp, rp->dn_ctfp, rp->dn_type);
+		idp->di_typegen = pcb->pcb_gen;
+		dt_node_type_assign(lp, rp->dn_ctfp, rp->dn_type);
+		if (rp->dn_flags & DT_NF_USERLAND) {
+			lp->dn_flags |= DT_NF_USERLAND;
+			idp->di_flags |= DT_IDFLG_USER;
+		}
+		if (rp->dn_xlator != NULL) {
+			lp->dn_xlator = rp->dn_xlator;
+			lp->dn_flags |= DT_NF_XLATED;
+			idp->di_data = rp->dn_xlator;
+		}
+		if (lp->dn_flags & DT_NF_REF)
+			lp->dn_flags |= DT_NF_DPTR;
+	}
+	if (lp->dn_kind == DT_NODE_VAR)
+		idp->di_flags |= DT_IDFLG_MOD;
+}
+
+/* The common end of every assignment operator. */
+static dt_node_t *
+dt_cook_asgn_common(dt_pcb_t *pcb, dt_node_t *dnp, dt_node_t *lp,
+    dt_node_t *rp)
+{
+	if (!(lp->dn_flags & DT_NF_LVALUE))
+		dt_cc_error(pcb, D_OP_LVAL, "operator %s requires modifiable "
+		    "lvalue as an operand", dt_op_name(dnp->dn_op));
+	if (!(lp->dn_flags & DT_NF_WRITABLE))
+		dt_cc_error(pcb, D_OP_WRITE, "operator %s can only be applied "
+		    "to a writable variable", dt_op_name(dnp->dn_op));
+	dt_node_type_propagate(lp, dnp);
+	return dnp;
+}
+
+/* The left side of an assignment: may create the variable it names. */
+static dt_node_t *
+dt_cook_lvalue(dt_pcb_t *pcb, dt_node_t *lp, dt_idkind_t kind)
+{
+	dt_cc_t *cc = pcb->pcb_cc;
+
+	if (lp->dn_kind == DT_NODE_IDENT) {
+		if (lp->dn_flags & DT_NF_AGGIDENT)
+			return dt_xcook_ident(pcb, lp, cc->cc_aggs,
+			    DT_IDENT_AGG, true);
+		if (strcmp(lp->dn_string, "self") != 0 &&
+		    strcmp(lp->dn_string, "this") != 0)
+			return dt_xcook_ident(pcb, lp, cc->cc_globals, kind,
+			    true);
+	}
+	return lp;
+}
+
+static bool
+dt_is_scope_ident(const dt_node_t *dnp, const char *name)
+{
+	return dnp->dn_kind == DT_NODE_IDENT &&
+	    !(dnp->dn_flags & DT_NF_AGGIDENT) &&
+	    strcmp(dnp->dn_string, name) == 0;
+}
+
+/* self->x or this->x: create or find the variable. */
+static dt_node_t *
+dt_cook_scoped(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
+{
+	dt_cc_t *cc = pcb->pcb_cc;
+	dt_node_t *rp = dnp->dn_right;
+	bool self = dt_is_scope_ident(dnp->dn_left, "self");
+
+	if (rp->dn_kind != DT_NODE_IDENT)
+		dt_cc_error(pcb, D_OP_IDENT, "operator %s must be followed by "
+		    "an identifier", dt_op_name(dnp->dn_op));
+	if (!self && pcb->pcb_clause == NULL && pcb->pcb_xlator == NULL)
+		dt_cc_error(pcb, D_VAR_UNSUP, "this-> variables may only be "
+		    "used in a clause");
+	rp = dt_xcook_ident(pcb, rp, self ? cc->cc_tls : pcb->pcb_locals,
+	    DT_IDENT_SCALAR, true);
+	rp->dn_line = dnp->dn_line;
+	if (idflags != 0)
+		dt_cook_var_ref(pcb, rp, idflags);
+	rp->dn_flags |= DT_NF_COOKED;
+	return rp;
+}
+
+static dt_node_t *
+dt_cook_member(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
+{
+	dt_cc_t *cc = pcb->pcb_cc;
+	dt_node_t *lp, *rp = dnp->dn_right;
+	dt_op_t op = dnp->dn_op;
+	ctf_membinfo_t m;
+	ctf_dict_t *ctfp;
+	ctf_id_t type;
+	int kind;
+	N1;
+
+	if (op == DT_OP_PTR && (dt_is_scope_ident(dnp->dn_left, "self") ||
+	    dt_is_scope_ident(dnp->dn_left, "this")))
+		return dt_cook_scoped(pcb, dnp, idflags);
+
+	lp = dnp->dn_left = dt_node_cook(pcb, dnp->dn_left, DT_IDFLG_REF);
+	if (rp->dn_kind != DT_NODE_IDENT)
+		dt_cc_error(pcb, D_OP_IDENT, "operator %s must be followed by "
+		    "an identifier", dt_op_name(op));
+
+	ctfp = lp->dn_ctfp;
+	type = ctfp == NULL ? CTF_ERR : ctf_type_resolve(ctfp, lp->dn_type);
+	kind = type == CTF_ERR ? CTF_K_UNKNOWN : ctf_type_kind(ctfp, type);
+	if (dt_node_is_string(cc, lp))
+		kind = CTF_K_UNKNOWN;
+	if (op == DT_OP_PTR) {
+		if (kind != CTF_K_POINTER)
+			dt_cc_error(pcb, D_OP_PTR, "operator %s must be "
+			    "applied to a pointer", dt_op_name(op));
+		type = ctf_type_resolve(ctfp, ctf_type_reference(ctfp, type));
+		kind = ctf_type_kind(ctfp, type);
+	}
+	if (kind == CTF_K_FORWARD) {
+		char tag[512];
+		ctf_dict_t *dfp;
+		ctf_id_t dt;
+
+		ctf_type_name(ctfp, type, tag, sizeof (tag));
+		if (dt_type_lookup(cc, tag, &dfp, &dt) == 0 &&
+		    ctf_type_kind(dfp, ctf_type_resolve(dfp, dt)) !=
+		    CTF_K_FORWARD) {
+			ctfp = dfp;
+			type = ctf_type_resolve(dfp, dt);
+			kind = ctf_type_kind(ctfp, type);
+		} else
+			dt_cc_error(pcb, D_OP_INCOMPLETE, "operator %s cannot "
+			    "be applied to a forward declaration: no %s "
+			    "definition is available", dt_op_name(op), tag);
+	}
+	if (kind != CTF_K_STRUCT && kind != CTF_K_UNION) {
+		if (op == DT_OP_PTR)
+			dt_cc_error(pcb, D_OP_SOU, "operator -> cannot be "
+			    "applied to pointer to type \"%s\"; must be "
+			    "applied to a struct or union pointer",
+			    dt_type_name(ctfp, type, n1, sizeof (n1)));
+		dt_cc_error(pcb, D_OP_SOU, "operator %s cannot be applied to "
+		    "type \"%s\"; must be applied to a struct or union",
+		    dt_op_name(op), ctfp == NULL ? "<untyped>" :
+		    dt_node_is_string(cc, lp) ? "string" :
+		    dt_type_name(ctfp, type, n1, sizeof (n1)));
+	}
+	if (lp->dn_xlator != NULL) {
+		dt_node_t *mnp;
+
+		for (mnp = lp->dn_xlator->dx_members; mnp != NULL;
+		    mnp = mnp->dn_list)
+			if (strcmp(mnp->dn_membname, rp->dn_string) == 0)
+				break;
+		if (mnp == NULL)
+			dt_cc_error(pcb, D_XLATE_NOCONV, "translator does not "
+			    "define conversion for member: %s", rp->dn_string);
+		dnp->dn_xlator = lp->dn_xlator;
+	}
+	if (ctf_member_info(ctfp, type, rp->dn_string, &m) != 0)
+		dt_cc_error(pcb, D_TYPE_MEMBER, "%s is not a member of %s",
+		    rp->dn_string, dt_type_name(ctfp, type, n1, sizeof (n1)));
+
+	dt_node_type_assign(dnp, ctfp, m.ctm_type);
+	dnp->dn_value = m.ctm_offset;	/* bits, for code generation */
+	type = ctf_type_resolve(ctfp, m.ctm_type);
+	kind = type == CTF_ERR ? CTF_K_UNKNOWN : ctf_type_kind(ctfp, type);
+	if (kind == CTF_K_INTEGER) {
+		ctf_encoding_t e;
+
+		if (ctf_type_encoding(ctfp, m.ctm_type, &e) == 0 &&
+		    (e.cte_bits % 8 != 0 || (m.ctm_offset % 8) != 0 ||
+		    (e.cte_bits > 0 && e.cte_bits != 8 && e.cte_bits != 16 &&
+		    e.cte_bits != 32 && e.cte_bits != 64))) {
+			dnp->dn_flags |= DT_NF_BITFIELD;
+			dnp->dn_bitoff = (uint32_t) (m.ctm_offset % 64);
+		}
+	}
+	if ((op == DT_OP_PTR || (lp->dn_flags & DT_NF_LVALUE)) &&
+	    (kind != CTF_K_ARRAY || dt_node_is_string(cc, dnp)))
+		dnp->dn_flags |= DT_NF_LVALUE;
+	if (lp->dn_flags & DT_NF_WRITABLE)
+		dnp->dn_flags |= DT_NF_WRITABLE;
+	if ((lp->dn_flags & DT_NF_USERLAND) && (kind == CTF_K_POINTER ||
+	    (dnp->dn_flags & DT_NF_REF)))
+		dnp->dn_flags |= DT_NF_USERLAND;
+	dnp->dn_flags &= ~DT_NF_XLATED;
+	return dnp;
+}
+
+static dt_node_t *
+dt_cook_op2(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
+{
+	dt_cc_t *cc = pcb->pcb_cc;
+	dt_node_t *lp = dnp->dn_left, *rp = dnp->dn_right;
+	dt_op_t op = dnp->dn_op;
+	ctf_dict_t *ctfp;
+	ctf_id_t type;
+	int kind;
+	N1;
+	N2;
+
+	switch (op) {
+	case DT_OP_LBRAC:
+		return dt_cook_lbrac(pcb, dnp, idflags);
+
+	case DT_OP_BAND:
+	case DT_OP_XOR:
+	case DT_OP_BOR:
+	case DT_OP_MOD:
+		lp = dnp->dn_left = dt_node_cook(pcb, lp, DT_IDFLG_REF);
+		rp = dnp->dn_right = dt_node_cook(pcb, rp, DT_IDFLG_REF);
+		if (!dt_node_is_integer(lp) || !dt_node_is_integer(rp))
+			dt_cc_error(pcb, D_OP_INT, "operator %s requires "
+			    "operands of integral type", dt_op_name(op));
+		dt_type_promote(cc, lp, rp, &ctfp, &type);
+		dt_node_type_assign(dnp, ctfp, type);
+		break;
+
+	case DT_OP_LSH:
+	case DT_OP_RSH:
+		lp = dnp->dn_left = dt_node_cook(pcb, lp, DT_IDFLG_REF);
+		rp = dnp->dn_right = dt_node_cook(pcb, rp, DT_IDFLG_REF);
+		if (!dt_node_is_integer(lp) || !dt_node_is_integer(rp))
+			dt_cc_error(pcb, D_OP_INT, "operator %s requires "
+			    "operands of integral type", dt_op_name(op));
+		dt_node_type_propagate(lp, dnp);
+		break;
+
+	case DT_OP_MUL:
+	case DT_OP_DIV:
+		lp = dnp->dn_left = dt_node_cook(pcb, lp, DT_IDFLG_REF);
+		rp = dnp->dn_right = dt_node_cook(pcb, rp, DT_IDFLG_REF);
+		if (!dt_node_is_arith(lp) || !dt_node_is_arith(rp))
+			dt_cc_error(pcb, D_OP_ARITH, "operator %s requires "
+			    "operands of arithmetic type", dt_op_name(op));
+		dt_type_promote(cc, lp, rp, &ctfp, &type);
+		dt_node_type_assign(dnp, ctfp, type);
+		break;
+
+	case DT_OP_LAND:
+	case DT_OP_LXOR:
+	case DT_OP_LOR:
+		lp = dnp->dn_left = dt_node_cook(pcb, lp, DT_IDFLG_REF);
+		rp = dnp->dn_right = dt_node_cook(pcb, rp, DT_IDFLG_REF);
+		if (!dt_node_is_scalar(lp) || !dt_node_is_scalar(rp))
+			dt_cc_error(pcb, D_OP_SCALAR, "operator %s requires "
+			    "operands of scalar type", dt_op_name(op));
+		dt_node_type_assign(dnp, cc->cc_ctf, cc->cc_type_int);
+		break;
+
+	case DT_OP_LT:
+	case DT_OP_LE:
+	case DT_OP_GT:
+	case DT_OP_GE:
+	case DT_OP_EQU:
+	case DT_OP_NEQ: {
+		int v;
+
+		lp = dnp->dn_left = dt_node_cook(pcb, lp, DT_IDFLG_REF);
+		/* An enum on the left lets its tags be named on the right. */
+		type = lp->dn_ctfp ? ctf_type_resolve(lp->dn_ctfp,
+		    lp->dn_type) : CTF_ERR;
+		kind = type == CTF_ERR ? 0 : ctf_type_kind(lp->dn_ctfp, type);
+		if (kind == CTF_K_ENUM && rp->dn_kind == DT_NODE_IDENT &&
+		    strchr(rp->dn_string, '`') == NULL &&
+		    ctf_enum_value(lp->dn_ctfp, type, rp->dn_string, &v) ==
+		    0) {
+			dt_ident_t *idp = dt_ident_lookup_global(pcb,
+			    rp->dn_string);
+
+			if (idp != NULL && idp->di_kind != DT_IDENT_ENUM)
+				dt_cc_error(pcb, D_IDENT_AMBIG, "ambiguous use "
+				    "of operator %s: %s is both a %s enum tag "
+				    "and a global %s", dt_op_name(op),
+				    rp->dn_string, TNAME(lp, n1),
+				    dt_idkind_name(idp->di_kind));
+			rp->dn_kind = DT_NODE_INT;
+			rp->dn_value = (uint64_t) (int64_t) v;
+			rp->dn_string = NULL;
+			dt_node_type_assign(rp, lp->dn_ctfp, lp->dn_type);
+			rp->dn_flags |= DT_NF_COOKED;
+		}
+		rp = dnp->dn_right = dt_node_cook(pcb, rp, DT_IDFLG_REF);
+		if (dt_type_compat(lp->dn_ctfp, lp->dn_type, rp->dn_ctfp,
+		    rp->dn_type) && !dt_node_is_dynamic(cc, lp) &&
+		    !dt_node_is_void(lp))
+			;
+		else if (dt_node_is_integer(lp) && dt_node_is_integer(rp))
+			;
+		else if (dt_node_is_strcompat(cc, lp) &&
+		    dt_node_is_strcompat(cc, rp) &&
+		    (dt_node_is_string(cc, lp) || dt_node_is_string(cc, rp)))
+			;
+		else if (!dt_node_is_ptrcompat(cc, lp, rp, NULL, NULL))
+			dt_cc_error(pcb, D_OP_INCOMPAT, "operands have "
+			    "incompatible types: \"%s\" %s \"%s\"",
+			    TNAME(lp, n1), dt_op_name(op), TNAME(rp, n2));
+		dt_node_type_assign(dnp, cc->cc_ctf, cc->cc_type_int);
+		if (lp->dn_kind == DT_NODE_INT && rp->dn_kind == DT_NODE_INT) {
+			bool s = (lp->dn_flags & DT_NF_SIGNED) &&
+			    (rp->dn_flags & DT_NF_SIGNED);
+			uint64_t l = lp->dn_value, r = rp->dn_value;
+			bool res = false;
+
+			switch (op) {
+			case DT_OP_LT: res = s ? (int64_t) l < (int64_t) r :
+			    l < r; break;
+			case DT_OP_LE: res = s ? (int64_t) l <= (int64_t) r :
+			    l <= r; break;
+			case DT_OP_GT: res = s ? (int64_t) l > (int64_t) r :
+			    l > r; break;
+			case DT_OP_GE: res = s ? (int64_t) l >= (int64_t) r :
+			    l >= r; break;
+			case DT_OP_EQU: res = l == r; break;
+			default: res = l != r; break;
+			}
+			dnp->dn_kind = DT_NODE_INT;
+			dnp->dn_value = res;
+			dnp->dn_op = DT_OP_NONE;
+			dnp->dn_left = dnp->dn_right = NULL;
+		}
+		return dnp;
+	}
+
+	case DT_OP_ADD:
+	case DT_OP_SUB: {
+		bool lptr, lint, rptr, rint;
+
+		lp = dnp->dn_left = dt_node_cook(pcb, lp, DT_IDFLG_REF);
+		rp = dnp->dn_right = dt_node_cook(pcb, rp, DT_IDFLG_REF);
+		lptr = dt_node_is_string(cc, lp) ||
+		    (dt_node_is_pointer(lp) && !dt_node_is_vfptr(lp));
+		lint = dt_node_is_integer(lp);
+		rptr = dt_node_is_string(cc, rp) ||
+		    (dt_node_is_pointer(rp) && !dt_node_is_vfptr(rp));
+		rint = dt_node_is_integer(rp);
+		if (lint && rint) {
+			dt_type_promote(cc, lp, rp, &ctfp, &type);
+			dt_node_type_assign(dnp, ctfp, type);
+		} else if (lptr && rint) {
+			dt_node_type_propagate(lp, dnp);
+			dnp->dn_flags &= ~DT_NF_REF;
+			dnp->dn_flags |= lp->dn_flags & DT_NF_USERLAND;
+		} else if (lint && rptr && op == DT_OP_ADD) {
+			dt_node_type_propagate(rp, dnp);
+			dnp->dn_flags &= ~DT_NF_REF;
+		} else if (lptr && rptr && op == DT_OP_SUB &&
+		    dt_node_is_ptrcompat(cc, lp, rp, NULL, NULL)) {
+			dt_node_type_assign(dnp, cc->cc_ctf,
+			    cc->cc_type_ptrdiff);
+		} else
+			dt_cc_error(pcb, D_OP_INCOMPAT, "operands have "
+			    "incompatible types: \"%s\" %s \"%s\"",
+			    TNAME(lp, n1), dt_op_name(op), TNAME(rp, n2));
+		break;
+	}
+
+	case DT_OP_OR_EQ:
+	case DT_OP_XOR_EQ:
+	case DT_OP_AND_EQ:
+	case DT_OP_LSH_EQ:
+	case DT_OP_RSH_EQ:
+	case DT_OP_MOD_EQ:
+	case DT_OP_MUL_EQ:
+	case DT_OP_DIV_EQ:
+		lp = dt_cook_lvalue(pcb, lp, DT_IDENT_SCALAR);
+		lp = dnp->dn_left = dt_node_cook(pcb, lp,
+		    DT_IDFLG_REF | DT_IDFLG_MOD);
+		rp = dnp->dn_right = dt_node_cook(pcb, rp,
+		    DT_IDFLG_REF | DT_IDFLG_MOD);
+		if (op == DT_OP_MUL_EQ || op == DT_OP_DIV_EQ) {
+			if (!dt_node_is_arith(lp) || !dt_node_is_arith(rp))
+				dt_cc_error(pcb, D_OP_ARITH, "operator %s "
+				    "requires operands of arithmetic type",
+				    dt_op_name(op));
+		} else if (!dt_node_is_integer(lp) || !dt_node_is_integer(rp))
+			dt_cc_error(pcb, D_OP_INT, "operator %s requires "
+			    "operands of integral type", dt_op_name(op));
+		return dt_cook_asgn_common(pcb, dnp, lp, rp);
+
+	case DT_OP_ADD_EQ:
+	case DT_OP_SUB_EQ:
+		lp = dt_cook_lvalue(pcb, lp, DT_IDENT_SCALAR);
+		lp = dnp->dn_left = dt_node_cook(pcb, lp,
+		    DT_IDFLG_REF | DT_IDFLG_MOD);
+		rp = dnp->dn_right = dt_node_cook(pcb, rp,
+		    DT_IDFLG_REF | DT_IDFLG_MOD);
+		if (dt_node_is_string(cc, lp) || dt_node_is_string(cc, rp))
+			dt_cc_error(pcb, D_OP_INCOMPAT, "operands have "
+			    "incompatible types: \"%s\" %s \"%s\"",
+			    TNAME(lp, n1), dt_op_name(op), TNAME(rp, n2));
+		if (!dt_node_is_integer(lp) || !dt_node_is_integer(rp)) {
+			if (!dt_node_is_pointer(lp) || dt_node_is_vfptr(lp))
+				dt_cc_error(pcb, D_OP_VFPTR, "operator %s "
+				    "requires left-hand scalar operand of "
+				    "known size", dt_op_name(op));
+			else if (!dt_node_is_integer(rp) &&
+			    !dt_node_is_ptrcompat(cc, lp, rp, NULL, NULL))
+				dt_cc_error(pcb, D_OP_INCOMPAT, "operands have "
+				    "incompatible types: \"%s\" %s \"%s\"",
+				    TNAME(lp, n1), dt_op_name(op),
+				    TNAME(rp, n2));
+		}
+		return dt_cook_asgn_common(pcb, dnp, lp, rp);
+
+	case DT_OP_ASGN:
+		lp = dt_cook_lvalue(pcb, lp, DT_IDENT_SCALAR);
+		if (lp->dn_kind == DT_NODE_OP2 && lp->dn_op == DT_OP_LBRAC &&
+		    (lp->dn_left->dn_flags & DT_NF_AGGIDENT)) {
+			/* @a[keys] = f(...) */
+			lp->dn_left = dt_cook_lvalue(pcb, lp->dn_left,
+			    DT_IDENT_AGG);
+		}
+		lp = dnp->dn_left = dt_node_cook(pcb, lp, 0);
+		rp = dnp->dn_right = dt_node_cook(pcb, rp, DT_IDFLG_REF);
+
+		if (lp->dn_kind == DT_NODE_AGG) {
+			dt_ident_t *aid = lp->dn_ident;
+
+			if (rp->dn_kind != DT_NODE_FUNC ||
+			    rp->dn_ident->di_kind != DT_IDENT_AGGFUNC)
+				dt_cc_error(pcb, D_AGG_FUNC, "@%s must be "
+				    "assigned the result of an aggregating "
+				    "function", aid->di_name);
+			if (aid->di_aggfunc != NULL &&
+			    aid->di_aggfunc != rp->dn_ident)
+				dt_cc_error(pcb, D_AGG_REDEF, "aggregation "
+				    "redefined: @%s\n\t current: @%s = %s( )\n"
+				    "\tprevious: @%s = %s( ) : line %d",
+				    aid->di_name, aid->di_name,
+				    rp->dn_ident->di_name, aid->di_name,
+				    aid->di_aggfunc->di_name, aid->di_line);
+			if (lp->dn_aggfun != NULL)
+				dt_cc_error(pcb, D_OP_LVAL, "operator = "
+				    "requires modifiable lvalue as an operand");
+			if (aid->di_aggfunc == NULL) {
+				aid->di_aggfunc = rp->dn_ident;
+				aid->di_line = dnp->dn_line;
+			}
+			lp->dn_aggfun = rp;
+			aid->di_flags |= DT_IDFLG_MOD;
+			dt_cook_aggfunc(pcb, lp);
+			lp->dn_line = dnp->dn_line;
+			return lp;
+		}
+		if (dt_node_is_dynamic(cc, rp) && rp->dn_kind != DT_NODE_VAR)
+			dt_cc_error(pcb, D_OP_DYN, "operator %s operands "
+			    "cannot be of dynamic type", dt_op_name(op));
+		if (dt_node_is_actfunc(rp) || (rp->dn_kind == DT_NODE_FUNC &&
+		    rp->dn_ident->di_kind == DT_IDENT_AGGFUNC))
+			dt_cc_error(pcb, D_OP_ACT, "operator %s operands "
+			    "cannot be actions", dt_op_name(op));
+		if (dt_node_is_void(rp) || dt_node_is_dynamic(cc, rp))
+			dt_cc_error(pcb, D_OP_INCOMPAT, "operands have "
+			    "incompatible types: \"%s\" %s \"%s\"",
+			    lp->dn_ctfp ? TNAME(lp, n1) : "<untyped>",
+			    dt_op_name(op), TNAME(rp, n2));
+		dt_asgn_typeset(pcb, lp, rp);
+		if (!dt_node_is_string(cc, lp)) {
+			type = ctf_type_resolve(lp->dn_ctfp, lp->dn_type);
+			kind = type == CTF_ERR ? 0 :
+			    ctf_type_kind(lp->dn_ctfp, type);
+			if (kind == CTF_K_ARRAY || kind == CTF_K_FUNCTION)
+				dt_cc_error(pcb, D_OP_ARRFUN, "operator %s may "
+				    "not be applied to operand of type \"%s\"",
+				    dt_op_name(op), TNAME(lp, n1));
+		}
+		if (!dt_node_is_argcompat(cc, lp, rp) &&
+		    !(lp->dn_xlator != NULL && rp->dn_xlator == lp->dn_xlator))
+			dt_cc_error(pcb, D_OP_INCOMPAT, "operands have "
+			    "incompatible types: \"%s\" %s \"%s\"",
+			    TNAME(lp, n1), dt_op_name(op), TNAME(rp, n2));
+		return dt_cook_asgn_common(pcb, dnp, lp, rp);
+
+	case DT_OP_PTR:
+	case DT_OP_DOT:
+		return dt_cook_member(pcb, dnp, idflags);
+
+	case DT_OP_CAST: {
+		int lkind;
+
+		rp = dnp->dn_right = dt_node_cook(pcb, rp, DT_IDFLG_REF);
+		type = ctf_type_resolve(lp->dn_ctfp, lp->dn_type);
+		lkind = type == CTF_ERR ? 0 : ctf_type_kind(lp->dn_ctfp, type);
+		type = rp->dn_ctfp ? ctf_type_resolve(rp->dn_ctfp, rp->dn_type) :
+		    CTF_ERR;
+		kind = type == CTF_ERR ? 0 : ctf_type_kind(rp->dn_ctfp, type);
+		if (dt_type_compat(lp->dn_ctfp, lp->dn_type, rp->dn_ctfp,
+		    rp->dn_type) && !dt_node_is_dynamic(cc, rp))
+			;
+		else if (dt_node_is_scalar(lp) && (dt_node_is_scalar(rp) ||
+		    kind == CTF_K_FUNCTION))
+			;
+		else if (dt_node_is_void(lp))
+			;
+		else if (lkind == CTF_K_POINTER && dt_node_is_pointer(rp))
+			;
+		else if (dt_node_is_string(cc, lp) &&
+		    (dt_node_is_scalar(rp) || dt_node_is_pointer(rp) ||
+		    dt_node_is_strcompat(cc, rp)))
+			;
+		else
+			dt_cc_error(pcb, D_CAST_INVAL, "invalid cast "
+			    "expression: \"%s\" to \"%s\"", TNAME(rp, n1),
+			    TNAME(lp, n2));
+		dt_node_type_propagate(lp, dnp);
+		dnp->dn_flags |= rp->dn_flags & DT_NF_USERLAND;
+		if (rp->dn_kind == DT_NODE_INT && dt_node_is_integer(dnp)) {
+			/* Fold: truncate or extend to the target width. */
+			ssize_t size = ctf_type_size(dnp->dn_ctfp,
+			    dnp->dn_type);
+			uint64_t v = rp->dn_value;
+			bool s = (dnp->dn_flags & DT_NF_SIGNED) != 0;
+
+			if (size == 1)
+				v = s ? (uint64_t) (int8_t) v : (uint8_t) v;
+			else if (size == 2)
+				v = s ? (uint64_t) (int16_t) v : (uint16_t) v;
+			else if (size == 4)
+				v = s ? (uint64_t) (int32_t) v : (uint32_t) v;
+			dnp->dn_kind = DT_NODE_INT;
+			dnp->dn_value = v;
+			dnp->dn_op = DT_OP_NONE;
+			dnp->dn_left = dnp->dn_right = NULL;
+		}
+		return dnp;
+	}
+
+	case DT_OP_XLATE:
+		return dt_cook_xlator(pcb, dnp);
+
+	case DT_OP_OFFSETOF: {
+		ctf_membinfo_t m;
+
+		type = ctf_type_resolve(lp->dn_ctfp, lp->dn_type);
+		kind = type == CTF_ERR ? 0 : ctf_type_kind(lp->dn_ctfp, type);
+		if (kind != CTF_K_STRUCT && kind != CTF_K_UNION)
+			dt_cc_error(pcb, D_OFFSETOF_TYPE, "offsetof operand "
+			    "must be a struct or union type");
+		if (ctf_member_info(lp->dn_ctfp, type, rp->dn_string, &m) != 0)
+			dt_cc_error(pcb, D_UNKNOWN, "failed to determine "
+			    "offset of %s: %s", rp->dn_string,
+			    ctf_errmsg(ctf_errno(lp->dn_ctfp)));
+		{
+			dt_node_t tmp = { 0 };
+
+			dt_node_type_assign(&tmp, lp->dn_ctfp, m.ctm_type);
+			if ((tmp.dn_flags & DT_NF_BITFIELD) ||
+			    m.ctm_offset % 8 != 0)
+				dt_cc_error(pcb, D_OFFSETOF_BITFIELD, "cannot "
+				    "take offset of a bit-field: %s",
+				    rp->dn_string);
+		}
+		dnp->dn_kind = DT_NODE_INT;
+		dnp->dn_value = m.ctm_offset / 8;
+		dnp->dn_op = DT_OP_NONE;
+		dnp->dn_left = dnp->dn_right = NULL;
+		dt_node_type_assign(dnp, cc->cc_ctf, cc->cc_type_sizet);
+		return dnp;
+	}
+
+	case DT_OP_COMMA:
+		lp = dnp->dn_left = dt_node_cook(pcb, lp, DT_IDFLG_REF);
+		rp = dnp->dn_right = dt_node_cook(pcb, rp, DT_IDFLG_REF);
+		if (dt_node_is_dynamic(cc, lp) || dt_node_is_dynamic(cc, rp))
+			dt_cc_error(pcb, D_OP_DYN, "operator %s operands "
+			    "cannot be of dynamic type", dt_op_name(op));
+		if (dt_node_is_actfunc(lp) || dt_node_is_actfunc(rp))
+			dt_cc_error(pcb, D_OP_ACT, "operator %s operands "
+			    "cannot be actions", dt_op_name(op));
+		dt_node_type_propagate(rp, dnp);
+		return dnp;
+
+	default:
+		dt_cc_error(pcb, D_UNKNOWN, "invalid binary op %s",
+		    dt_op_name(op));
+	}
+
+	if (lp->dn_kind == DT_NODE_INT && rp->dn_kind == DT_NODE_INT &&
+	    dt_node_is_integer(dnp))
+		return dt_fold2(pcb, dnp, lp, rp);
+	if ((op == DT_OP_DIV || op == DT_OP_MOD) &&
+	    rp->dn_kind == DT_NODE_INT && rp->dn_value == 0)
+		dt_cc_error(pcb, D_DIV_ZERO,
+		    "expression contains division by zero");
+	return dnp;
+}
+
+/* args[N]: the probe's arguments, typed by the probe (when known). */
+static dt_node_t *
+dt_cook_args(dt_pcb_t *pcb, dt_node_t *dnp, dt_ident_t *idp, dt_node_t *ap)
+{
+	dt_cc_t *cc = pcb->pcb_cc;
+	int argc = (int) dt_node_list_len(ap);
+	N1;
+
+	if (argc != 1)
+		dt_cc_error(pcb, D_PROTO_LEN, "%s[ ] prototype mismatch: %d "
+		    "arg%spassed, 1 expected", idp->di_name, argc,
+		    argc == 1 ? " " : "s ");
+	if (ap->dn_kind != DT_NODE_INT)
+		dt_cc_error(pcb, D_PROTO_ARG, "%s[ ] argument #1 is "
+		    "incompatible with prototype:\n\tprototype: %s\n\t "
+		    "argument: %s", idp->di_name, "integer constant",
+		    TNAME(ap, n1));
+	if (pcb->pcb_clause == NULL)
+		dt_cc_error(pcb, D_ARGS_NONE, "%s[ ] may not be referenced "
+		    "outside of a probe clause", idp->di_name);
+	if ((int64_t) ap->dn_value < 0 || ap->dn_value > 9)
+		dt_cc_error(pcb, D_ARGS_IDX, "index %lld is out of range for "
+		    "%s %s[ ]", (long long) ap->dn_value,
+		    pcb->pcb_clause->dn_pdescs->dn_string, idp->di_name);
+	/*
+	 * Until the backend describes probe arguments, args[N] has the
+	 * type of argN; code generation reads it like argN.
+	 */
+	dnp->dn_kind = DT_NODE_VAR;
+	dnp->dn_ident = idp;
+	dnp->dn_args = ap;
+	dt_node_type_assign(dnp, cc->cc_ctf, cc->cc_type_int64);
+	dnp->dn_flags |= DT_NF_LVALUE;
+	pcb->pcb_cooked_args = true;
+	return dnp;
+}
+
+/*
+ * E1[E2]: an associative array, an aggregation's keys, a built-in array,
+ * or C array indexing, which becomes *(E1 + E2).
+ */
+static dt_node_t *
+dt_cook_lbrac(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
+{
+	dt_cc_t *cc = pcb->pcb_cc;
+	dt_node_t *lp = dnp->dn_left, *rp = dnp->dn_right;
+	dt_ident_t *idp;
+	N1;
+
+	if (lp->dn_kind == DT_NODE_IDENT && (lp->dn_flags & DT_NF_AGGIDENT)) {
+		lp = dt_xcook_ident(pcb, lp, cc->cc_aggs, DT_IDENT_AGG, true);
+	} else if (lp->dn_kind == DT_NODE_IDENT) {
+		if ((idp = dt_ident_lookup_global(pcb, lp->dn_string)) == NULL ||
+		    idp->di_kind == DT_IDENT_ARRAY)
+			lp = dt_xcook_ident(pcb, lp, cc->cc_globals,
+			    DT_IDENT_ARRAY, true);
+		else
+			lp = dt_node_cook(pcb, lp, DT_IDFLG_REF);
+	} else if (lp->dn_kind == DT_NODE_OP2 && lp->dn_op == DT_OP_PTR &&
+	    (dt_is_scope_ident(lp->dn_left, "self") ||
+	    dt_is_scope_ident(lp->dn_left, "this"))) {
+		lp = dt_cook_scoped(pcb, lp, 0);
+		idp = lp->dn_ident;
+		if (idp->di_kind == DT_IDENT_SCALAR && dt_ident_unref(idp) &&
+		    !(idp->di_flags & DT_IDFLG_DECL)) {
+			if (idp->di_flags & DT_IDFLG_LOCAL)
+				dt_cc_error(pcb, D_ARR_LOCAL, "local variables "
+				    "may not be used as associative arrays: %s",
+				    idp->di_name);
+			idp->di_kind = DT_IDENT_ARRAY;
+			dt_node_type_assign(lp, cc->cc_ctf, cc->cc_type_dyn);
+		}
+	} else
+		lp = dt_node_cook(pcb, lp, DT_IDFLG_REF);
+	dnp->dn_left = lp;
+
+	if (lp->dn_kind == DT_NODE_AGG) {
+		if (lp->dn_aggtup != NULL)
+			dt_cc_error(pcb, D_AGG_MDIM, "improper attempt to "
+			    "reference @%s as a multi-dimensional array",
+			    lp->dn_ident->di_name);
+		dt_node_list_cook(pcb, &rp, DT_IDFLG_REF);
+		lp->dn_aggtup = rp;
+		lp->dn_line = dnp->dn_line;
+		return lp;
+	}
+
+	if (lp->dn_kind == DT_NODE_VAR && lp->dn_ident->di_kind ==
+	    DT_IDENT_ARRAY && lp->dn_args == NULL) {
+		idp = lp->dn_ident;
+		if (idp->di_flags & DT_IDFLG_INLINE)
+			dt_cc_error(pcb, D_IDENT_BADREF, "inline '%s' may not "
+			    "be referenced as %s", idp->di_name,
+			    dt_idkind_name(DT_IDENT_ARRAY));
+		dt_node_list_cook(pcb, &rp, DT_IDFLG_REF);
+		if (idp->di_flags & DT_IDFLG_DIFR)
+			return dt_cook_args(pcb, lp, idp, rp);
+		lp->dn_args = rp;
+		lp->dn_line = dnp->dn_line;
+		dt_ident_cook(pcb, lp, idp, rp);
+		dt_cook_var_ref(pcb, lp, idflags);
+		lp->dn_flags |= DT_NF_COOKED;
+		return lp;
+	}
+	if (lp->dn_kind == DT_NODE_VAR && lp->dn_ident->di_kind !=
+	    DT_IDENT_ARRAY && dt_ident_unref(lp->dn_ident))
+		dt_cc_error(pcb, D_IDENT_BADREF, "%s '%s' may not be "
+		    "referenced as %s", dt_idkind_name(lp->dn_ident->di_kind),
+		    lp->dn_ident->di_name, dt_idkind_name(DT_IDENT_ARRAY));
+
+	/* C array or pointer: *(E1 + E2) */
+	if (rp->dn_list != NULL)
+		dt_cc_error(pcb, D_ARR_BADREF, "cannot access %s as an "
+		    "associative array", lp->dn_kind == DT_NODE_VAR ?
+		    lp->dn_ident->di_name : TNAME(lp, n1));
+	dnp->dn_op = DT_OP_ADD;
+	{
+		ctf_id_t t = lp->dn_ctfp ? ctf_type_resolve(lp->dn_ctfp,
+		    lp->dn_type) : CTF_ERR;
+
+		rp = dnp->dn_right = dt_node_cook(pcb, rp, DT_IDFLG_REF);
+		if (t != CTF_ERR && ctf_type_kind(lp->dn_ctfp, t) ==
+		    CTF_K_ARRAY && rp->dn_kind == DT_NODE_INT &&
+		    !dt_node_is_string(cc, lp)) {
+			ctf_arinfo_t ar;
+
+			if (ctf_array_info(lp->dn_ctfp, t, &ar) == 0 &&
+			    rp->dn_value >= ar.ctr_nelems)
+				dt_cc_error(pcb, D_ARR_BOUNDS, "index outside "
+				    "array bounds: %llu, max is %u",
+				    (unsigned long long) rp->dn_value,
+				    (unsigned) ar.ctr_nelems);
+		}
+	}
+	dnp = dt_node_cook(pcb, dnp, DT_IDFLG_REF);
+	dnp->dn_flags |= DT_NF_COOKED;
+	return dt_node_cook(pcb, dt_node_op1(pcb, DT_OP_DEREF, dnp), idflags);
+}
+
+static dt_node_t *
+dt_cook_op3(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
+{
+	dt_cc_t *cc = pcb->pcb_cc;
+	dt_node_t *lp, *rp;
+	ctf_dict_t *ctfp = NULL;
+	ctf_id_t type = CTF_ERR;
+
+	dnp->dn_expr = dt_node_cook(pcb, dnp->dn_expr, DT_IDFLG_REF);
+	lp = dnp->dn_left = dt_node_cook(pcb, dnp->dn_left, DT_IDFLG_REF);
+	rp = dnp->dn_right = dt_node_cook(pcb, dnp->dn_right, DT_IDFLG_REF);
+
+	if (!dt_node_is_scalar(dnp->dn_expr))
+		dt_cc_error(pcb, D_OP_SCALAR,
+		    "operator ?: expression must be of scalar type");
+	if (dt_node_is_dynamic(cc, lp) || dt_node_is_dynamic(cc, rp))
+		dt_cc_error(pcb, D_OP_DYN,
+		    "operator ?: operands cannot be of dynamic type");
+	if (dt_type_compat(lp->dn_ctfp, lp->dn_type, rp->dn_ctfp,
+	    rp->dn_type)) {
+		ctfp = lp->dn_ctfp;
+		type = lp->dn_type;
+	} else if (dt_node_is_integer(lp) && dt_node_is_integer(rp)) {
+		dt_type_promote(cc, lp, rp, &ctfp, &type);
+	} else if (dt_node_is_strcompat(cc, lp) &&
+	    dt_node_is_strcompat(cc, rp) && (dt_node_is_string(cc, lp) ||
+	    dt_node_is_string(cc, rp))) {
+		ctfp = cc->cc_ctf;
+		type = cc->cc_type_str;
+	} else if (!dt_node_is_ptrcompat(cc, lp, rp, &ctfp, &type))
+		dt_cc_error(pcb, D_OP_INCOMPAT,
+		    "operator ?: operands must have compatible types");
+	if (dt_node_is_actfunc(lp) || dt_node_is_actfunc(rp))
+		dt_cc_error(pcb, D_OP_ACT,
+		    "action cannot be used in a conditional context");
+	dt_node_type_assign(dnp, ctfp, type);
+	if (dnp->dn_expr->dn_kind == DT_NODE_INT && lp->dn_kind ==
+	    DT_NODE_INT && rp->dn_kind == DT_NODE_INT &&
+	    dt_node_is_integer(dnp)) {
+		dnp->dn_value = dnp->dn_expr->dn_value ? lp->dn_value :
+		    rp->dn_value;
+		dnp->dn_kind = DT_NODE_INT;
+		dnp->dn_op = DT_OP_NONE;
+		dnp->dn_expr = dnp->dn_left = dnp->dn_right = NULL;
+	}
+	return dnp;
+}
+
+dt_node_t *
+dt_node_cook(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
+{
+	int oline = pcb->pcb_line;
+
+	if (dnp == NULL)
+		return NULL;
+	if (dnp->dn_line != 0)
+		pcb->pcb_line = dnp->dn_line;
+
+	switch (dnp->dn_kind) {
+	case DT_NODE_INT:
+	case DT_NODE_STRING:
+	case DT_NODE_TYPE:
+		break;
+	case DT_NODE_IDENT:
+		dnp = dt_cook_ident(pcb, dnp, idflags);
+		break;
+	case DT_NODE_VAR:
+		if (dnp->dn_ctfp == NULL && !dt_ident_unref(dnp->dn_ident) &&
+		    dnp->dn_ident->di_kind != DT_IDENT_ARRAY)
+			dt_node_type_assign(dnp, dnp->dn_ident->di_ctfp,
+			    dnp->dn_ident->di_type);
+		if (dnp->dn_ident->di_kind == DT_IDENT_ARRAY &&
+		    dnp->dn_args == NULL && (idflags & DT_IDFLG_REF))
+			dt_cc_error(pcb, D_IDENT_BADREF, "%s '%s' may not be "
+			    "referenced as %s", dt_idkind_name(DT_IDENT_ARRAY),
+			    dnp->dn_ident->di_name,
+			    dt_idkind_name(DT_IDENT_SCALAR));
+		dt_cook_var_ref(pcb, dnp, idflags);
+		break;
+	case DT_NODE_AGG:
+		if (idflags & DT_IDFLG_REF)
+			dnp->dn_ident->di_flags |= DT_IDFLG_REF;
+		break;
+	case DT_NODE_FUNC:
+		dnp = dt_cook_func(pcb, dnp, idflags);
+		break;
+	case DT_NODE_OP1:
+		dnp = dt_cook_op1(pcb, dnp, idflags);
+		break;
+	case DT_NODE_OP2:
+		dnp = dt_cook_op2(pcb, dnp, idflags);
+		break;
+	case DT_NODE_OP3:
+		dnp = dt_cook_op3(pcb, dnp, idflags);
+		break;
+	default:
+		break;
+	}
+	dnp->dn_flags |= DT_NF_COOKED;
+	pcb->pcb_line = oline;
+	return dnp;
+}
+
+void
+dt_node_list_cook(dt_pcb_t *pcb, dt_node_t **lpp, unsigned idflags)
+{
+	dt_node_t *dnp, *next, **pp = lpp;
+
+	for (dnp = *lpp; dnp != NULL; dnp = next) {
+		next = dnp->dn_list;
+		dnp->dn_list = NULL;
+		dnp = dt_node_cook(pcb, dnp, idflags);
+		dnp->dn_list = next;
+		*pp = dnp;
+		pp = &dnp->dn_list;
+	}
+}

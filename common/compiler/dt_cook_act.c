@@ -1,0 +1,806 @@
+/*
+ * dt_cook_act.c: semantic checks of clauses, statements, actions and
+ * aggregating functions.
+ *
+ * A clause is cooked statement by statement.  Each statement is one of:
+ *
+ *	DT_NODE_DEXPR	an expression evaluated for its effect (dn_expr)
+ *	DT_NODE_DFUNC	an action call (dn_expr, a FUNC of kind ACTFUNC)
+ *	DT_NODE_AGG	an aggregation update (replaces its DEXPR)
+ *	DT_NODE_IF	a conditional with its own statement lists
+ *
+ * Actions are checked beyond their prototypes as DTrace does: printf()
+ * formats against their arguments, printa() and clear() and friends take
+ * aggregations, stack() sizes are constants, and data-recording actions,
+ * speculate() and commit() must come in an order that makes sense.
+ * Aggregating functions check their arguments here, and each aggregation
+ * keeps one function, one key signature and one set of parameters for its
+ * whole life.
+ */
+#include <ctype.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/compiler/dt_cc.h"
+
+#define TNAME(dnp, buf) dt_node_type_name(cc, (dnp), (buf), sizeof (buf))
+
+/* The n-th (1-based) node of a list. */
+static dt_node_t *
+dt_arg(dt_node_t *args, int n)
+{
+	while (args != NULL && --n > 0)
+		args = args->dn_list;
+	return args;
+}
+
+static bool
+dt_is_intconst(const dt_node_t *dnp)
+{
+	return dnp != NULL && dnp->dn_kind == DT_NODE_INT &&
+	    dt_node_is_integer(dnp);
+}
+
+static bool
+dt_is_posconst(const dt_node_t *dnp)
+{
+	return dt_is_intconst(dnp) && ((dnp->dn_flags & DT_NF_SIGNED) ?
+	    (int64_t) dnp->dn_value > 0 : dnp->dn_value != 0);
+}
+
+/* Parameters of quantizing functions must agree between uses. */
+static void
+dt_cook_aggparams(dt_pcb_t *pcb, dt_node_t *agg, const char *fn,
+    int first, int n, const dt_errtag_t *tags)
+{
+	dt_ident_t *aid = agg->dn_ident;
+	dt_node_t *prev = aid->di_aggfirst;
+
+	if (prev == NULL || prev == agg)
+		return;
+	for (int i = first; i < first + n; i++) {
+		dt_node_t *a = dt_arg(agg->dn_aggfun->dn_args, i);
+		dt_node_t *b = dt_arg(prev->dn_aggfun->dn_args, i);
+		uint64_t av = a != NULL ? a->dn_value : (i == 4 ? 1 : 0);
+		uint64_t bv = b != NULL ? b->dn_value : (i == 4 ? 1 : 0);
+
+		if (av != bv)
+			dt_cc_nerror(pcb, agg, tags[i - first], "%s( ) "
+			    "argument #%d doesn't match previous declaration: "
+			    "expected %" PRId64 ", found %" PRId64, fn, i,
+			    (int64_t) bv, (int64_t) av);
+	}
+}
+
+/* Check the arguments of an aggregating function in @a[...] = f(...). */
+void
+dt_cook_aggfunc(dt_pcb_t *pcb, dt_node_t *agg)
+{
+	dt_cc_t *cc = pcb->pcb_cc;
+	dt_node_t *fn = agg->dn_aggfun;
+	dt_ident_t *fid = fn->dn_ident, *aid = agg->dn_ident;
+	const char *name = fid->di_name;
+	dt_node_t *a1 = dt_arg(fn->dn_args, 1);
+	int argc = (int) dt_node_list_len(fn->dn_args);
+	char n[512];
+
+	dt_ident_cook(pcb, agg, aid, agg->dn_aggtup);
+	if (aid->di_aggfirst == NULL) {
+		aid->di_aggfirst = agg;
+		aid->di_agggen = pcb->pcb_gen;
+		aid->di_id = cc->cc_naggs++;
+	}
+
+	switch ((dt_aggkind_t) fid->di_id) {
+	case DT_AGG_COUNT:
+		break;
+	case DT_AGG_SUM:
+	case DT_AGG_AVG:
+	case DT_AGG_MIN:
+	case DT_AGG_MAX:
+	case DT_AGG_STDDEV:
+		if (!dt_node_is_scalar(a1))
+			dt_cc_nerror(pcb, fn, D_AGG_SCALAR, "%s( ) argument "
+			    "#1 must be of scalar type", name);
+		break;
+	case DT_AGG_QUANTIZE:
+		if (argc > 2)
+			dt_cc_nerror(pcb, fn, D_PROTO_LEN, "%s( ) prototype "
+			    "mismatch: %d args passed, at most 2 expected",
+			    name, argc);
+		if (!dt_node_is_scalar(a1))
+			dt_cc_nerror(pcb, fn, D_AGG_SCALAR, "%s( ) argument "
+			    "#1 must be of scalar type", name);
+		if (argc == 2 && !dt_node_is_scalar(dt_arg(fn->dn_args, 2)))
+			dt_cc_nerror(pcb, fn, D_AGG_SCALAR, "%s( ) argument "
+			    "#2 must be of scalar type", name);
+		break;
+	case DT_AGG_LQUANTIZE: {
+		dt_node_t *base = dt_arg(fn->dn_args, 2);
+		dt_node_t *lim = dt_arg(fn->dn_args, 3);
+		dt_node_t *step = dt_arg(fn->dn_args, 4);
+		int64_t b, l, s = 1;
+		static const dt_errtag_t tags[] = { D_LQUANT_MATCHBASE,
+			D_LQUANT_MATCHLIM, D_LQUANT_MATCHSTEP };
+
+		if (argc > 5)
+			dt_cc_nerror(pcb, fn, D_PROTO_LEN, "%s( ) prototype "
+			    "mismatch: %d args passed, at most 5 expected",
+			    name, argc);
+		if (!dt_node_is_scalar(a1))
+			dt_cc_nerror(pcb, fn, D_AGG_SCALAR, "%s( ) argument "
+			    "#1 must be of scalar type", name);
+		if (!dt_is_intconst(base))
+			dt_cc_nerror(pcb, fn, D_LQUANT_BASETYPE, "lquantize( ) "
+			    "argument #2 must be a constant integer "
+			    "expression");
+		if (!dt_is_intconst(lim))
+			dt_cc_nerror(pcb, fn, D_LQUANT_LIMTYPE, "lquantize( ) "
+			    "argument #3 must be a constant integer "
+			    "expression");
+		b = (int64_t) base->dn_value;
+		l = (int64_t) lim->dn_value;
+		if (b < INT32_MIN || b > INT32_MAX)
+			dt_cc_nerror(pcb, fn, D_LQUANT_BASEVAL, "lquantize( ) "
+			    "base (argument #2) must be a 32-bit quantity");
+		if (l < INT32_MIN || l > INT32_MAX)
+			dt_cc_nerror(pcb, fn, D_LQUANT_LIMVAL, "lquantize( ) "
+			    "limit (argument #3) must be a 32-bit quantity");
+		if (l <= b)
+			dt_cc_nerror(pcb, fn, D_LQUANT_MISMATCH, "lquantize( ) "
+			    "base (argument #2) must be less than limit "
+			    "(argument #3)");
+		if (argc >= 4) {
+			if (!dt_is_intconst(step))
+				dt_cc_nerror(pcb, fn, D_LQUANT_STEPTYPE,
+				    "lquantize( ) argument #4 must be a "
+				    "constant integer expression");
+			s = (int64_t) step->dn_value;
+			if (s <= 0 || s > UINT16_MAX)
+				dt_cc_nerror(pcb, fn, D_LQUANT_STEPVAL,
+				    "lquantize( ) step (argument #4) must be "
+				    "a 16-bit quantity");
+			if ((l - b) / s == 0)
+				dt_cc_nerror(pcb, fn, D_LQUANT_STEPLARGE,
+				    "lquantize( ) step (argument #4) too "
+				    "large: must have at least one bucket");
+			if ((l - b) / s > UINT16_MAX)
+				dt_cc_nerror(pcb, fn, D_LQUANT_STEPSMALL,
+				    "lquantize( ) step (argument #4) too "
+				    "small: must have at most %d buckets",
+				    UINT16_MAX);
+		}
+		if (argc == 5 && !dt_node_is_scalar(dt_arg(fn->dn_args, 5)))
+			dt_cc_nerror(pcb, fn, D_AGG_SCALAR, "%s( ) argument "
+			    "#5 must be of scalar type", name);
+		dt_cook_aggparams(pcb, agg, name, 2, 3, tags);
+		break;
+	}
+	case DT_AGG_LLQUANTIZE: {
+		int64_t v[5];
+		static const dt_errtag_t types[] = { 0, D_LLQUANT_FACTORTYPE,
+			D_LLQUANT_LMAGTYPE, D_LLQUANT_HMAGTYPE,
+			D_LLQUANT_STEPTYPE };
+		static const char *const what[] = { "", "factor", "low",
+			"high", "nsteps" };
+
+		if (argc > 6)
+			dt_cc_nerror(pcb, fn, D_PROTO_LEN, "%s( ) prototype "
+			    "mismatch: %d args passed, at most 6 expected",
+			    name, argc);
+		if (!dt_node_is_scalar(a1))
+			dt_cc_nerror(pcb, fn, D_AGG_SCALAR, "%s( ) argument "
+			    "#1 must be of scalar type", name);
+		for (int i = 1; i <= 4; i++) {
+			dt_node_t *a = dt_arg(fn->dn_args, i + 1);
+
+			if (!dt_is_intconst(a))
+				dt_cc_nerror(pcb, fn, types[i], "llquantize( ) "
+				    "argument #%d (%s) must be a constant "
+				    "integer expression", i + 1, what[i]);
+			v[i] = (int64_t) a->dn_value;
+		}
+		if (v[1] < 2 || v[1] > UINT16_MAX)
+			dt_cc_nerror(pcb, fn, D_LLQUANT_FACTORVAL, "llquantize( ) "
+			    "argument #2 (factor) must be two or more");
+		if (v[2] < 0 || v[2] > UINT16_MAX)
+			dt_cc_nerror(pcb, fn, D_LLQUANT_LMAGVAL, "llquantize( ) "
+			    "argument #3 (low magnitude) must be a 16-bit "
+			    "quantity");
+		if (v[3] < 0 || v[3] > UINT16_MAX)
+			dt_cc_nerror(pcb, fn, D_LLQUANT_HMAGVAL, "llquantize( ) "
+			    "argument #4 (high magnitude) must be a 16-bit "
+			    "quantity");
+		if (v[3] < v[2])
+			dt_cc_nerror(pcb, fn, D_LLQUANT_MAGRANGE, "llquantize( ) "
+			    "argument #4 (high magnitude) must be at least "
+			    "argument #3 (low magnitude)");
+		if (v[4] < 1 || v[4] > UINT16_MAX)
+			dt_cc_nerror(pcb, fn, D_LLQUANT_STEPVAL, "llquantize( ) "
+			    "argument #5 (nsteps) must be a 16-bit quantity");
+		if (v[4] < v[1] ? v[1] % v[4] != 0 : v[4] % v[1] != 0)
+			dt_cc_nerror(pcb, fn, D_LLQUANT_FACTORNSTEP,
+			    "llquantize( ) argument #5 (nsteps) must evenly "
+			    "divide or be a multiple of argument #2 (factor)");
+		break;
+	}
+	}
+	(void) n;
+}
+
+/*
+ * printf-style formats: each conversion against its argument.  The
+ * prototype texts are DTrace's.
+ */
+typedef enum dt_pfkind {
+	DT_PF_INT, DT_PF_STR, DT_PF_PTR, DT_PF_ADDR, DT_PF_UADDR,
+	DT_PF_STACK, DT_PF_TIME, DT_PF_FLOAT, DT_PF_AGG, DT_PF_ANY,
+	DT_PF_CHAR, DT_PF_WSTR
+} dt_pfkind_t;
+
+static const char *const dt_pfproto[] = {
+	[DT_PF_INT] = "char, short, int, long, or long long",
+	[DT_PF_STR] = "char [] or string (or use stringof)",
+	[DT_PF_PTR] = "pointer or integer",
+	[DT_PF_ADDR] = "pointer or integer",
+	[DT_PF_UADDR] = "pointer or integer",
+	[DT_PF_STACK] = "stack",
+	[DT_PF_TIME] = "int64_t",
+	[DT_PF_FLOAT] = "double",
+	[DT_PF_AGG] = "aggregation",
+	[DT_PF_ANY] = "any",
+	[DT_PF_CHAR] = "char, short, int, long, or long long",
+	[DT_PF_WSTR] = "wchar_t []",
+};
+
+static bool
+dt_pf_compat(dt_cc_t *cc, dt_pfkind_t k, dt_node_t *a)
+{
+	switch (k) {
+	case DT_PF_INT:
+	case DT_PF_CHAR:
+		return dt_node_is_integer(a) && !dt_node_is_symaddr(cc, a);
+	case DT_PF_STR:
+		return dt_node_is_strcompat(cc, a);
+	case DT_PF_PTR:
+	case DT_PF_ADDR:
+	case DT_PF_UADDR:
+		return (dt_node_is_pointer(a) && !dt_node_is_string(cc, a)) ||
+		    dt_node_is_integer(a);
+	case DT_PF_STACK:
+		return dt_node_is_stack(cc, a);
+	case DT_PF_TIME:
+		return dt_node_is_integer(a);
+	case DT_PF_FLOAT:
+		return dt_node_is_arith(a);
+	case DT_PF_WSTR:
+		return dt_node_is_pointer(a);
+	default:
+		return true;
+	}
+}
+
+void
+dt_cook_printf(dt_pcb_t *pcb, dt_node_t *fn, const char *fname,
+    dt_node_t *fmt, dt_node_t *args, int argbase)
+{
+	dt_cc_t *cc = pcb->pcb_cc;
+	const char *p;
+	int conv = 0, argi = argbase;
+	char n1[512];
+
+	if (fmt == NULL || fmt->dn_kind != DT_NODE_STRING)
+		dt_cc_nerror(pcb, fn, D_PRINTF_ARG_FMT, "%s( ) argument #%d "
+		    "is incompatible with prototype:\n\tprototype: string "
+		    "constant\n\t argument: %s", fname, argbase - 1,
+		    fmt == NULL ? "void" : TNAME(fmt, n1));
+	if (fmt->dn_string[0] == '\0' && strcmp(fname, "printf") == 0)
+		dt_cc_nerror(pcb, fn, D_PRINTF_FMT_EMPTY,
+		    "%s( ) format string is empty", fname);
+
+	for (p = fmt->dn_string; *p != '\0'; p++) {
+		char spec[64];
+		const char *start;
+		dt_pfkind_t k;
+		int nstar = 0;
+
+		if (*p != '%')
+			continue;
+		start = p++;
+		if (*p == '%')
+			continue;
+		while (*p != '\0' && strchr("-+ #0'?", *p) != NULL)
+			p++;
+		if (*p == '*')
+			nstar++, p++;
+		while (isdigit((unsigned char) *p))
+			p++;
+		if (*p == '.') {
+			p++;
+			if (*p == '*')
+				nstar++, p++;
+			while (isdigit((unsigned char) *p))
+				p++;
+		}
+		while (*p != '\0' && strchr("hlLjzt", *p) != NULL)
+			p++;
+		if (*p == '\0')
+			dt_cc_nerror(pcb, fn, D_PRINTF_ARG_FMT, "%s( ) format "
+			    "ends with an incomplete conversion: \"%s\"",
+			    fname, start);
+		conv++;
+		snprintf(spec, sizeof (spec), "%.*s", (int) (p - start + 1),
+		    start);
+		switch (*p) {
+		case 'd': case 'i': case 'o': case 'u': case 'x': case 'X':
+			k = DT_PF_INT; break;
+		case 'c': k = DT_PF_CHAR; break;
+		case 's': case 'S': k = DT_PF_STR; break;
+		case 'p': k = DT_PF_PTR; break;
+		case 'a': case 'A': k = DT_PF_ADDR; break;
+		case 'k': k = DT_PF_STACK; break;
+		case 'Y': case 'T': k = DT_PF_TIME; break;
+		case 'e': case 'E': case 'f': case 'g': case 'G':
+			k = DT_PF_FLOAT; break;
+		case 'w': case 'W': k = DT_PF_WSTR; break;
+		case '@': k = DT_PF_AGG; break;
+		default:
+			dt_cc_nerror(pcb, fn, D_PRINTF_ARG_FMT, "%s( ) format "
+			    "conversion #%d is undefined: %s", fname, conv,
+			    spec);
+		}
+		if (k == DT_PF_AGG) {
+			if (strcmp(fname, "printa") != 0)
+				dt_cc_nerror(pcb, fn, D_PRINTF_AGG_CONV,
+				    "%%@ conversion requires an aggregation "
+				    "and is not for use with %s( )", fname);
+			continue;
+		}
+		for (int i = 0; i < nstar; i++) {
+			dt_node_t *w = dt_arg(args, argi - argbase + 1);
+
+			if (w == NULL)
+				dt_cc_nerror(pcb, fn, D_PRINTF_DYN_PROTO,
+				    "%s( ) prototype mismatch: conversion #%d "
+				    "(%s) is missing a corresponding \"*\" "
+				    "argument", fname, conv, spec);
+			if (!dt_node_is_integer(w))
+				dt_cc_nerror(pcb, fn, D_PRINTF_DYN_TYPE,
+				    "%s( ) argument #%d is incompatible with "
+				    "conversion #%d prototype:\n\tconversion: "
+				    "%% %s\n\t prototype: int\n\t  argument: "
+				    "%s", fname, argi, conv, spec,
+				    TNAME(w, n1));
+			argi++;
+		}
+		if (strcmp(fname, "printa") == 0)
+			continue;	/* printa() values come from keys */
+		{
+			dt_node_t *a = dt_arg(args, argi - argbase + 1);
+
+			if (a == NULL)
+				dt_cc_nerror(pcb, fn, D_PRINTF_ARG_PROTO,
+				    "%s( ) prototype mismatch: conversion #%d "
+				    "(%s) is missing a corresponding value "
+				    "argument", fname, conv, spec);
+			if (!dt_pf_compat(cc, k, a))
+				dt_cc_nerror(pcb, fn, D_PRINTF_ARG_TYPE,
+				    "%s( ) argument #%d is incompatible with "
+				    "conversion #%d prototype:\n\tconversion: "
+				    "%s\n\t prototype: %s\n\t  argument: %s",
+				    fname, argi, conv, spec, dt_pfproto[k],
+				    TNAME(a, n1));
+			argi++;
+		}
+	}
+	if (strcmp(fname, "printa") != 0 &&
+	    (int) dt_node_list_len(args) > argi - argbase)
+		dt_cc_nerror(pcb, fn, D_PRINTF_ARG_EXTRA, "%s( ) prototype "
+		    "mismatch: only %d arguments required by this format "
+		    "string", fname, argi - argbase);
+}
+
+/* Arguments that must be aggregations: printa, clear, trunc ... */
+static void
+dt_cook_aggarg(dt_pcb_t *pcb, dt_node_t *fn, dt_node_t *a, int i,
+    dt_errtag_t tag)
+{
+	dt_cc_t *cc = pcb->pcb_cc;
+	char n[512];
+
+	if (a->dn_kind != DT_NODE_AGG)
+		dt_cc_nerror(pcb, fn, tag, "%s( ) argument #%d is "
+		    "incompatible with prototype:\n\tprototype: aggregation\n"
+		    "\t argument: %s", fn->dn_ident->di_name, i,
+		    TNAME(a, n));
+	if (a->dn_aggtup != NULL && tag == D_PRINTA_AGGARG)
+		dt_cc_nerror(pcb, fn, tag, "%s( ) argument #%d is "
+		    "incompatible with prototype:\n\tprototype: aggregation\n"
+		    "\t argument: %s", fn->dn_ident->di_name, i,
+		    "aggregation element");
+}
+
+static void
+dt_cook_frames(dt_pcb_t *pcb, dt_node_t *fn, dt_node_t *a, int i,
+    dt_errtag_t tag)
+{
+	if (a != NULL && !dt_is_posconst(a))
+		dt_cc_nerror(pcb, fn, tag, "%s( ) argument #%d must be a "
+		    "non-zero positive integral constant expression",
+		    fn->dn_ident->di_name, i);
+}
+
+/* Extra checks of an action call, beyond its prototype. */
+void
+dt_cook_action(dt_pcb_t *pcb, dt_node_t *stmt)
+{
+	dt_cc_t *cc = pcb->pcb_cc;
+	dt_node_t *fn = stmt->dn_expr, *args = fn->dn_args;
+	dt_ident_t *fid = fn->dn_ident;
+	const char *name = fid->di_name;
+	int argc = (int) dt_node_list_len(args);
+	char n[512];
+
+	switch ((dt_actkind_t) fid->di_id) {
+	case DT_ACT_TRACE:
+	case DT_ACT_PRINT:
+		if (dt_node_is_void(args))
+			dt_cc_nerror(pcb, fn, D_TRACE_VOID, "%s( ) may not be "
+			    "applied to a void expression", name);
+		if (dt_node_is_dynamic(cc, args))
+			dt_cc_nerror(pcb, fn, D_TRACE_DYN, "%s( ) may not be "
+			    "applied to a dynamic expression", name);
+		break;
+	case DT_ACT_TRACEMEM:
+		if (!dt_node_is_pointer(args) && !dt_node_is_integer(args))
+			dt_cc_nerror(pcb, fn, D_TRACEMEM_ADDR, "tracemem( ) "
+			    "argument #1 is incompatible with prototype:\n\t"
+			    "prototype: pointer or integer\n\t argument: %s",
+			    TNAME(args, n));
+		if (!dt_is_posconst(args->dn_list))
+			dt_cc_nerror(pcb, fn, D_TRACEMEM_SIZE, "tracemem( ) "
+			    "argument #2 must be a non-zero positive integral "
+			    "constant expression");
+		if (argc > 3)
+			dt_cc_nerror(pcb, fn, D_PROTO_LEN, "tracemem( ) "
+			    "prototype mismatch: %d args passed, at most 3 "
+			    "expected", argc);
+		break;
+	case DT_ACT_PRINTF:
+		dt_cook_printf(pcb, fn, name, args, args->dn_list, 2);
+		break;
+	case DT_ACT_SYSTEM:
+	case DT_ACT_FREOPEN:
+		dt_cook_printf(pcb, fn, name, args, args->dn_list, 2);
+		if (fid->di_id == DT_ACT_FREOPEN &&
+		    (strcmp(args->dn_string, ".") == 0 ||
+		    strcmp(args->dn_string, "..") == 0))
+			dt_cc_nerror(pcb, fn, D_FREOPEN_INVALID, "%s( ) "
+			    "argument #1 cannot be \"%s\"", name,
+			    args->dn_string);
+		break;
+	case DT_ACT_PRINTA: {
+		dt_node_t *a = args;
+		int i = 1;
+
+		if (a->dn_kind == DT_NODE_STRING) {
+			dt_cook_printf(pcb, fn, name, a, a->dn_list, 2);
+			a = a->dn_list, i++;
+			if (a == NULL)
+				dt_cc_nerror(pcb, fn, D_PRINTA_PROTO, "printa( ) "
+				    "prototype mismatch: aggregation argument "
+				    "required");
+		}
+		for (; a != NULL; a = a->dn_list, i++)
+			dt_cook_aggarg(pcb, fn, a, i, D_PRINTA_AGGARG);
+		break;
+	}
+	case DT_ACT_CLEAR:
+	case DT_ACT_DENORMALIZE:
+		if (argc != 1)
+			dt_cc_nerror(pcb, fn, D_CLEAR_PROTO, "%s( ) prototype "
+			    "mismatch: %d args passed, 1 expected", name, argc);
+		dt_cook_aggarg(pcb, fn, args, 1, D_CLEAR_AGGARG);
+		break;
+	case DT_ACT_NORMALIZE:
+		if (argc != 2)
+			dt_cc_nerror(pcb, fn, D_NORMALIZE_PROTO, "%s( ) "
+			    "prototype mismatch: %d args passed, 2 expected",
+			    name, argc);
+		dt_cook_aggarg(pcb, fn, args, 1, D_NORMALIZE_AGGARG);
+		if (!dt_node_is_scalar(args->dn_list))
+			dt_cc_nerror(pcb, fn, D_NORMALIZE_SCALAR, "%s( ) "
+			    "argument #2 must be of scalar type", name);
+		break;
+	case DT_ACT_TRUNC:
+		if (argc < 1 || argc > 2)
+			dt_cc_nerror(pcb, fn, D_TRUNC_PROTO, "%s( ) prototype "
+			    "mismatch: %d args passed, %s expected", name,
+			    argc, argc < 1 ? "at least 1" : "at most 2");
+		dt_cook_aggarg(pcb, fn, args, 1, D_TRUNC_AGGARG);
+		if (argc == 2 && !dt_node_is_scalar(args->dn_list))
+			dt_cc_nerror(pcb, fn, D_TRUNC_SCALAR, "%s( ) argument "
+			    "#2 must be of scalar type", name);
+		break;
+	case DT_ACT_STACK:
+		if (argc > 1)
+			dt_cc_nerror(pcb, fn, D_STACK_PROTO, "stack( ) "
+			    "prototype mismatch: %d args passed, at most 1 "
+			    "expected", argc);
+		dt_cook_frames(pcb, fn, args, 1, D_STACK_SIZE);
+		break;
+	case DT_ACT_USTACK:
+	case DT_ACT_JSTACK:
+		if (argc > 2)
+			dt_cc_nerror(pcb, fn, D_USTACK_PROTO, "%s( ) prototype "
+			    "mismatch: %d args passed, at most 2 expected",
+			    name, argc);
+		dt_cook_frames(pcb, fn, args, 1, D_USTACK_FRAMES);
+		dt_cook_frames(pcb, fn, args ? args->dn_list : NULL, 2,
+		    D_USTACK_STRSIZE);
+		break;
+	case DT_ACT_SETOPT:
+		if (args->dn_kind != DT_NODE_STRING)
+			dt_cc_nerror(pcb, fn, D_PROTO_ARG, "setopt( ) argument "
+			    "#1 is incompatible with prototype:\n\tprototype: "
+			    "string constant\n\t argument: %s", TNAME(args, n));
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * Where an action may appear in a clause: after commit() nothing records,
+ * after speculate() nothing destroys or aggregates, and speculate() and
+ * commit() come before any data is recorded.
+ */
+typedef struct dt_actstate {
+	bool as_data;		/* a data-recording action was seen */
+	bool as_spec;		/* speculate() was seen */
+	bool as_commit;		/* commit() was seen */
+} dt_actstate_t;
+
+static void
+dt_check_order(dt_pcb_t *pcb, dt_node_t *stmt, dt_actstate_t *st)
+{
+	dt_node_t *fn = stmt->dn_expr;
+
+	if (stmt->dn_kind == DT_NODE_AGG) {
+		if (st->as_commit)
+			dt_cc_nerror(pcb, stmt, D_AGG_COMM, "aggregating "
+			    "actions may not follow commit( )");
+		if (st->as_spec)
+			dt_cc_nerror(pcb, stmt, D_AGG_SPEC, "aggregating "
+			    "actions may not follow speculate( )");
+		return;
+	}
+	if (stmt->dn_kind != DT_NODE_DFUNC)
+		return;
+	switch ((dt_actkind_t) fn->dn_ident->di_id) {
+	case DT_ACT_SPECULATE:
+		if (st->as_spec)
+			dt_cc_nerror(pcb, stmt, D_SPEC_SPEC, "speculate( ) may "
+			    "not follow speculate( )");
+		if (st->as_commit)
+			dt_cc_nerror(pcb, stmt, D_SPEC_COMM, "speculate( ) may "
+			    "not follow commit( )");
+		if (st->as_data)
+			dt_cc_nerror(pcb, stmt, D_SPEC_DREC, "speculate( ) may "
+			    "not follow data-recording actions");
+		st->as_spec = true;
+		return;
+	case DT_ACT_COMMIT:
+		if (st->as_spec)
+			dt_cc_nerror(pcb, stmt, D_SPEC_COMM, "commit( ) may "
+			    "not follow speculate( )");
+		if (st->as_commit)
+			dt_cc_nerror(pcb, stmt, D_COMM_COMM, "commit( ) may "
+			    "not follow commit( )");
+		if (st->as_data)
+			dt_cc_nerror(pcb, stmt, D_COMM_DREC, "commit( ) may "
+			    "not follow data-recording actions");
+		st->as_commit = true;
+		return;
+	case DT_ACT_DISCARD:
+		return;
+	case DT_ACT_EXIT:
+		if (st->as_spec)
+			dt_cc_nerror(pcb, stmt, D_EXIT_SPEC, "exit( ) may not "
+			    "follow speculate( )");
+		break;
+	default:
+		if ((fn->dn_ident->di_flags & DT_IDFLG_DESTRUCT) &&
+		    st->as_spec)
+			dt_cc_nerror(pcb, stmt, D_ACT_SPEC, "destructive "
+			    "actions may not follow speculate( )");
+		break;
+	}
+	if (st->as_commit)
+		dt_cc_nerror(pcb, stmt, D_DREC_COMM, "data-recording actions "
+		    "may not follow commit( )");
+	st->as_data = true;
+}
+
+/*
+ * The actions that make a value to be recorded -- stack(), ustack(),
+ * sym(), usym() and friends -- may be an aggregation key or an argument
+ * of a data-recording action, but nothing deeper.
+ */
+static bool
+dt_is_recfunc(const dt_cc_t *cc, const dt_node_t *dnp)
+{
+	return dt_node_is_actfunc(dnp) && (dt_node_is_stack(cc, dnp) ||
+	    dt_node_is_symaddr(cc, dnp));
+}
+
+static void dt_check_noact(dt_pcb_t *pcb, dt_node_t *dnp);
+
+/* An argument or key: a record-making action is allowed at its top. */
+static void
+dt_check_arg(dt_pcb_t *pcb, dt_node_t *dnp)
+{
+	if (dnp != NULL && dt_is_recfunc(pcb->pcb_cc, dnp)) {
+		for (dt_node_t *a = dnp->dn_args; a != NULL; a = a->dn_list)
+			dt_check_noact(pcb, a);
+		return;
+	}
+	dt_check_noact(pcb, dnp);
+}
+
+/* No action may hide inside an expression. */
+static void
+dt_check_noact(dt_pcb_t *pcb, dt_node_t *dnp)
+{
+	if (dnp == NULL)
+		return;
+	if (dnp->dn_kind == DT_NODE_FUNC && dnp->dn_ident != NULL &&
+	    (dnp->dn_ident->di_kind == DT_IDENT_ACTFUNC ||
+	    dnp->dn_ident->di_kind == DT_IDENT_AGGFUNC))
+		dt_cc_nerror(pcb, dnp, D_CG_EXPR, "%s( ) may not be called "
+		    "from a D expression (D program context required)",
+		    dnp->dn_ident->di_name);
+	dt_check_noact(pcb, dnp->dn_child);
+	dt_check_noact(pcb, dnp->dn_left);
+	dt_check_noact(pcb, dnp->dn_right);
+	dt_check_noact(pcb, dnp->dn_expr);
+	for (dt_node_t *a = dnp->dn_args; a != NULL; a = a->dn_list)
+		dt_check_noact(pcb, a);
+	for (dt_node_t *a = dnp->dn_aggtup; a != NULL; a = a->dn_list)
+		dt_check_noact(pcb, a);
+}
+
+static void
+dt_cook_stmts(dt_pcb_t *pcb, dt_node_t **lpp, dt_actstate_t *st)
+{
+	dt_node_t *stmt, *next, **pp = lpp;
+
+	for (stmt = *lpp; stmt != NULL; stmt = next) {
+		next = stmt->dn_list;
+		if (stmt->dn_flags & DT_NF_COOKED) {
+			/* Cooked by an earlier attempt at this clause. */
+			pp = &stmt->dn_list;
+			continue;
+		}
+		if (stmt->dn_kind == DT_NODE_IF) {
+			dt_actstate_t save = *st;
+
+			stmt->dn_expr = dt_node_cook(pcb, stmt->dn_expr,
+			    DT_IDFLG_REF);
+			dt_check_noact(pcb, stmt->dn_expr);
+			if (!dt_node_is_scalar(stmt->dn_expr))
+				dt_cc_nerror(pcb, stmt, D_OP_SCALAR, "if "
+				    "condition must be of scalar type");
+			dt_cook_stmts(pcb, &stmt->dn_body, st);
+			dt_cook_stmts(pcb, &stmt->dn_alternate, &save);
+			st->as_data |= save.as_data;
+			st->as_spec |= save.as_spec;
+			st->as_commit |= save.as_commit;
+			stmt->dn_flags |= DT_NF_COOKED;
+			pp = &stmt->dn_list;
+			continue;
+		}
+		stmt->dn_expr = dt_node_cook(pcb, stmt->dn_expr, 0);
+		if (stmt->dn_expr->dn_kind == DT_NODE_AGG) {
+			dt_node_t *agg = stmt->dn_expr;
+
+			if (agg->dn_aggfun == NULL)
+				dt_cc_nerror(pcb, agg, D_AGG_NULL, "expression "
+				    "has null effect: @%s",
+				    agg->dn_ident->di_name);
+			for (dt_node_t *k = agg->dn_aggtup; k != NULL;
+			    k = k->dn_list)
+				dt_check_arg(pcb, k);
+			for (dt_node_t *a = agg->dn_aggfun->dn_args; a != NULL;
+			    a = a->dn_list)
+				dt_check_noact(pcb, a);
+			agg->dn_list = next;
+			*pp = agg;
+			pp = &agg->dn_list;
+			dt_check_order(pcb, agg, st);
+			continue;
+		}
+		if (dt_node_is_actfunc(stmt->dn_expr)) {
+			stmt->dn_kind = DT_NODE_DFUNC;
+			for (dt_node_t *a = stmt->dn_expr->dn_args; a != NULL;
+			    a = a->dn_list)
+				dt_check_arg(pcb, a);
+			dt_cook_action(pcb, stmt);
+			dt_check_order(pcb, stmt, st);
+		} else {
+			dt_check_noact(pcb, stmt->dn_expr);
+			if (st->as_commit)
+				dt_cc_nerror(pcb, stmt, D_DREC_COMM,
+				    "data-recording actions may not follow "
+				    "commit( )");
+		}
+		stmt->dn_flags |= DT_NF_COOKED;
+		pp = &stmt->dn_list;
+	}
+}
+
+void
+dt_cook_statement_list(dt_pcb_t *pcb, dt_node_t *list)
+{
+	dt_actstate_t st = { 0 };
+
+	dt_cook_stmts(pcb, &list, &st);
+}
+
+/*
+ * A clause: its probe descriptions, its actions and its predicate.  As in
+ * DTrace, the actions are cooked first (they usually create the variables
+ * the predicate reads); if that fails on an undefined name, the predicate
+ * is cooked first instead.
+ */
+void
+dt_cook_clause(dt_pcb_t *pcb, dt_node_t *dnp)
+{
+	dt_actstate_t st = { 0 };
+	jmp_buf save;
+	volatile bool pred_first = false;
+	int err;
+
+	for (dt_node_t *pd = dnp->dn_pdescs; pd != NULL; pd = pd->dn_list) {
+		const char *why = NULL;
+
+		if ((pd->dn_desc = dt_cc_zalloc(pcb,
+		    sizeof (dt_probedesc_t))) == NULL)
+			dt_cc_nomem(pcb);
+		if (dt_pdesc_parse(pcb, pd->dn_string, pcb->pcb_pspec,
+		    pd->dn_desc, &why) != 0)
+			dt_cc_nerror(pcb, pd, D_PDESC_INVAL, "invalid probe "
+			    "description \"%s\": %s", pd->dn_string, why);
+	}
+
+	pcb->pcb_clause = dnp;
+	memcpy(save, pcb->pcb_jmpbuf, sizeof (jmp_buf));
+	if (dnp->dn_pred != NULL && (err = setjmp(pcb->pcb_jmpbuf)) != 0) {
+		memcpy(pcb->pcb_jmpbuf, save, sizeof (jmp_buf));
+		if (pred_first || (pcb->pcb_cc->cc_errtag !=
+		    dt_errtag(D_IDENT_UNDEF) && pcb->pcb_cc->cc_errtag !=
+		    dt_errtag(D_VAR_UNDEF)))
+			longjmp(pcb->pcb_jmpbuf, err);
+		pred_first = true;
+	}
+	if (pred_first) {
+		dnp->dn_pred = dt_node_cook(pcb, dnp->dn_pred, DT_IDFLG_REF);
+		if (!dt_node_is_scalar(dnp->dn_pred))
+			dt_cc_nerror(pcb, dnp->dn_pred, D_PRED_SCALAR,
+			    "predicate result must be of scalar type");
+		memcpy(&st, &(dt_actstate_t) { 0 }, sizeof (st));
+	}
+	dt_cook_stmts(pcb, &dnp->dn_acts, &st);
+	memcpy(pcb->pcb_jmpbuf, save, sizeof (jmp_buf));
+	if (dnp->dn_pred != NULL && !pred_first) {
+		dnp->dn_pred = dt_node_cook(pcb, dnp->dn_pred, DT_IDFLG_REF);
+		if (!dt_node_is_scalar(dnp->dn_pred))
+			dt_cc_nerror(pcb, dnp->dn_pred, D_PRED_SCALAR,
+			    "predicate result must be of scalar type");
+	}
+	if (dnp->dn_pred != NULL)
+		dt_check_noact(pcb, dnp->dn_pred);
+	pcb->pcb_clause = NULL;
+}

@@ -1,0 +1,285 @@
+/*
+ * dt_xlate.c: inline definitions, translators and provider definitions --
+ * the declarations whose bodies are D expressions.
+ *
+ *	inline type name = expr;
+ *		name becomes a read-only identifier (DT_IDFLG_INLINE) whose
+ *		di_inline is the cooked expr; references to it are VAR nodes
+ *		code generation expands.
+ *
+ *	translator out < in arg > { member = expr; ... };
+ *		a dt_xlator_t on cc_xlators; member expressions are cooked
+ *		with arg bound to a read-only variable of type in.
+ *		xlate<out>(e) and xlate<out *>(e) find the translator whose
+ *		input type accepts e; the result node carries dn_xlator and
+ *		the output type, and member references through it are
+ *		checked against the translator's members.
+ *
+ *	provider name { probe p(args) [: (xargs)]; ... };
+ *		kept on cc_providers for dtrace -h and -G.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/compiler/dt_cc.h"
+
+#define TNAME(dnp, buf) dt_node_type_name(cc, (dnp), (buf), sizeof (buf))
+
+dt_node_t *
+dt_decl_inline(dt_pcb_t *pcb, dt_decl_t *spec, dt_decl_t *dtor,
+    dt_node_t *expr)
+{
+	dt_cc_t *cc = pcb->pcb_cc;
+	dt_node_t *dnp, tmp = { 0 };
+	const char *name = NULL;
+	ctf_dict_t *ctfp;
+	ctf_id_t type;
+	dt_ident_t *idp;
+	char n1[512], n2[512];
+
+	for (dt_decl_t *d = dtor; d != NULL; d = d->dd_next)
+		if (d->dd_kind == DT_DK_NONE && d->dd_ident != NULL)
+			name = d->dd_ident;
+	if (spec->dd_class != DT_DC_DEFAULT)
+		dt_cc_error(pcb, D_DECL_BADCLASS, "specified storage class "
+		    "not appropriate for inline declaration");
+	if (name == NULL)
+		dt_cc_error(pcb, D_DECL_USELESS, "useless declaration");
+	if ((idp = dt_idhash_lookup(cc->cc_globals, name)) != NULL)
+		dt_cc_error(pcb, D_DECL_IDRED, "identifier redeclared: %s",
+		    name);
+	dt_decl_type(pcb, dt_decl_apply(pcb, spec, dtor), &ctfp, &type);
+	if (dt_type_is_void(ctfp, type))
+		dt_cc_error(pcb, D_DECL_VOIDOBJ, "cannot declare void object: "
+		    "%s", name);
+
+	expr = dt_node_cook(pcb, expr, DT_IDFLG_REF);
+	dt_node_type_assign(&tmp, ctfp, type);
+	if (!dt_node_is_argcompat(cc, &tmp, expr) &&
+	    !(expr->dn_xlator != NULL && dt_type_compat(ctfp, type,
+	    expr->dn_ctfp, expr->dn_type)))
+		dt_cc_nerror(pcb, expr, D_OP_INCOMPAT, "inline %s definition "
+		    "uses incompatible types: \"%s\" = \"%s\"", name,
+		    dt_type_name(ctfp, type, n1, sizeof (n1)),
+		    TNAME(expr, n2));
+
+	if ((idp = dt_idhash_insert(cc->cc_globals, name, DT_IDENT_SCALAR,
+	    DT_IDFLG_INLINE | DT_IDFLG_DECL, 0, cc->cc_gen)) == NULL)
+		dt_cc_nomem(pcb);
+	dt_ident_type_assign(idp, ctfp, type);
+	idp->di_inline = expr;
+	idp->di_line = pcb->pcb_line;
+	if (expr->dn_xlator != NULL)
+		idp->di_data = expr->dn_xlator;
+
+	dnp = dt_node_alloc(pcb, DT_NODE_INLINE);
+	dnp->dn_ident = idp;
+	dt_node_type_assign(dnp, ctfp, type);
+	dnp->dn_flags |= DT_NF_COOKED;
+	return dnp;
+}
+
+void
+dt_decl_xlator_begin(dt_pcb_t *pcb, dt_decl_t *dst, dt_decl_t *src,
+    char *arg)
+{
+	dt_cc_t *cc = pcb->pcb_cc;
+	dt_xlator_t *dxp;
+	ctf_dict_t *dfp, *sfp;
+	ctf_id_t dt, st, base;
+	int kind;
+	char n1[512], n2[512];
+
+	dt_decl_type(pcb, dst, &dfp, &dt);
+	dt_decl_type(pcb, src, &sfp, &st);
+	base = ctf_type_resolve(dfp, dt);
+	kind = base == CTF_ERR ? 0 : ctf_type_kind(dfp, base);
+	if (kind != CTF_K_STRUCT && kind != CTF_K_UNION)
+		dt_cc_error(pcb, D_XLATE_SOU, "translator output type must be "
+		    "a struct or union");
+	for (dxp = cc->cc_xlators; dxp != NULL; dxp = dxp->dx_next) {
+		if (dt_type_compat(dxp->dx_dst_ctfp, dxp->dx_dst_type, dfp,
+		    dt) && dt_type_compat(dxp->dx_src_ctfp, dxp->dx_src_type,
+		    sfp, st))
+			dt_cc_error(pcb, D_XLATE_REDECL, "translator from %s "
+			    "to %s has already been declared",
+			    dt_type_name(sfp, st, n1, sizeof (n1)),
+			    dt_type_name(dfp, dt, n2, sizeof (n2)));
+	}
+	if ((dxp = calloc(1, sizeof (*dxp))) == NULL ||
+	    (dxp->dx_arg = strdup(arg)) == NULL) {
+		free(dxp);
+		dt_cc_nomem(pcb);
+	}
+	dxp->dx_dst_ctfp = dfp;
+	dxp->dx_dst_type = base;
+	dxp->dx_src_ctfp = sfp;
+	dxp->dx_src_type = st;
+	dxp->dx_gen = cc->cc_gen;
+	if ((dxp->dx_argid = calloc(1, sizeof (dt_ident_t))) == NULL ||
+	    (dxp->dx_argid->di_name = strdup(arg)) == NULL) {
+		free(dxp->dx_argid);
+		free(dxp->dx_arg);
+		free(dxp);
+		dt_cc_nomem(pcb);
+	}
+	dxp->dx_argid->di_kind = DT_IDENT_SCALAR;
+	dxp->dx_argid->di_flags = DT_IDFLG_DECL;
+	dxp->dx_argid->di_data = dxp;
+	dt_ident_type_assign(dxp->dx_argid, sfp, st);
+	dxp->dx_next = cc->cc_xlators;
+	cc->cc_xlators = dxp;
+	pcb->pcb_xlator = dxp;
+}
+
+dt_node_t *
+dt_decl_member(dt_pcb_t *pcb, char *name, dt_node_t *e)
+{
+	dt_cc_t *cc = pcb->pcb_cc;
+	dt_xlator_t *dxp = pcb->pcb_xlator;
+	dt_node_t *mnp = dt_node_alloc(pcb, DT_NODE_MEMBER);
+	ctf_membinfo_t m;
+	char n1[512], n2[512];
+
+	mnp->dn_membname = name;
+	if (ctf_member_info(dxp->dx_dst_ctfp, dxp->dx_dst_type, name, &m) != 0)
+		dt_cc_error(pcb, D_XLATE_MEMB, "translator member %s is not a "
+		    "member of %s", name, dt_type_name(dxp->dx_dst_ctfp,
+		    dxp->dx_dst_type, n1, sizeof (n1)));
+	for (dt_node_t *x = dxp->dx_members; x != NULL; x = x->dn_list)
+		if (strcmp(x->dn_membname, name) == 0)
+			dt_cc_error(pcb, D_XLATE_REDECL, "translator member "
+			    "%s redeclared", name);
+	mnp->dn_membexpr = dt_node_cook(pcb, e, DT_IDFLG_REF);
+	dt_node_type_assign(mnp, dxp->dx_dst_ctfp, m.ctm_type);
+	if (!dt_node_is_argcompat(cc, mnp, mnp->dn_membexpr))
+		dt_cc_error(pcb, D_XLATE_INCOMPAT, "translator member %s "
+		    "definition uses incompatible types: \"%s\" = \"%s\"",
+		    name, TNAME(mnp, n1), TNAME(mnp->dn_membexpr, n2));
+	mnp->dn_flags |= DT_NF_COOKED;
+	dxp->dx_members = dt_node_link(dxp->dx_members, mnp);
+	return mnp;
+}
+
+dt_node_t *
+dt_decl_xlator_end(dt_pcb_t *pcb, dt_node_t *members)
+{
+	dt_node_t *dnp = dt_node_alloc(pcb, DT_NODE_XLATOR);
+
+	(void) members;
+	dnp->dn_xlator = pcb->pcb_xlator;
+	dnp->dn_members = pcb->pcb_xlator->dx_members;
+	dnp->dn_flags |= DT_NF_COOKED;
+	pcb->pcb_xlator = NULL;
+	return dnp;
+}
+
+/*
+ * xlate<T>(e) and xlate<T *>(e): the translator from e's type to T.  An
+ * exact input type is preferred; otherwise any input type e could be
+ * assigned to.
+ */
+dt_node_t *
+dt_cook_xlator(dt_pcb_t *pcb, dt_node_t *dnp)
+{
+	dt_cc_t *cc = pcb->pcb_cc;
+	dt_node_t *lp = dnp->dn_left, *rp;
+	dt_xlator_t *dxp, *best = NULL;
+	ctf_dict_t *dfp = lp->dn_ctfp;
+	ctf_id_t dt = ctf_type_resolve(dfp, lp->dn_type);
+	bool ptr = false;
+	char n1[512], n2[512];
+
+	rp = dnp->dn_right = dt_node_cook(pcb, dnp->dn_right, DT_IDFLG_REF);
+	if (dt != CTF_ERR && ctf_type_kind(dfp, dt) == CTF_K_POINTER) {
+		ptr = true;
+		dt = ctf_type_resolve(dfp, ctf_type_reference(dfp, dt));
+	}
+	for (dxp = cc->cc_xlators; dxp != NULL; dxp = dxp->dx_next) {
+		dt_node_t src = { 0 };
+
+		if (!dt_type_compat(dxp->dx_dst_ctfp, dxp->dx_dst_type, dfp,
+		    dt))
+			continue;
+		if (dt_type_compat(dxp->dx_src_ctfp, dxp->dx_src_type,
+		    rp->dn_ctfp, rp->dn_type)) {
+			best = dxp;
+			break;
+		}
+		dt_node_type_assign(&src, dxp->dx_src_ctfp, dxp->dx_src_type);
+		if (best == NULL && dt_node_is_argcompat(cc, &src, rp))
+			best = dxp;
+	}
+	if (best == NULL)
+		dt_cc_error(pcb, D_XLATE_NONE, "cannot translate from \"%s\" "
+		    "to \"%s\"", TNAME(rp, n1), TNAME(lp, n2));
+	dnp->dn_xlator = best;
+	dt_node_type_assign(dnp, lp->dn_ctfp, lp->dn_type);
+	dnp->dn_flags |= DT_NF_XLATED;
+	(void) ptr;
+	return dnp;
+}
+
+/* Probe names in D use "__" where the probe name has "-". */
+dt_node_t *
+dt_decl_probe(dt_pcb_t *pcb, char *name, dt_node_t *nargs, dt_node_t *xargs,
+    bool has_xargs)
+{
+	dt_node_t *dnp = dt_node_alloc(pcb, DT_NODE_PROBE);
+	char *s = dt_cc_strdup(pcb, name), *p;
+
+	while ((p = strstr(s, "__")) != NULL) {
+		*p = '-';
+		memmove(p + 1, p + 2, strlen(p + 2) + 1);
+	}
+	for (dt_node_t *a = nargs; a != NULL; a = a->dn_list)
+		if (a->dn_type == CTF_ERR)
+			dt_cc_error(pcb, D_DECL_PROTO_VARARGS, "probe "
+			    "prototype may not use a variable-length argument "
+			    "list");
+	dnp->dn_string = s;
+	dnp->dn_nargs = nargs;
+	dnp->dn_xargs = has_xargs ? xargs : nargs;
+	dnp->dn_flags |= DT_NF_COOKED;
+	if (dt_node_list_len(dnp->dn_xargs) > 10)
+		dt_cc_error(pcb, D_PROV_PRARGLEN, "probe %s input prototype "
+		    "is too long: %u arguments, limit is 10", s,
+		    dt_node_list_len(dnp->dn_xargs));
+	return dnp;
+}
+
+dt_node_t *
+dt_decl_provider(dt_pcb_t *pcb, char *name, dt_node_t *probes)
+{
+	dt_cc_t *cc = pcb->pcb_cc;
+	dt_node_t *dnp = dt_node_alloc(pcb, DT_NODE_PROVIDER);
+	dt_provdecl_t *pvp;
+	size_t len = strlen(name);
+
+	if (len > 0 && name[len - 1] >= '0' && name[len - 1] <= '9')
+		dt_cc_error(pcb, D_PROV_BADNAME, "provider name may not end "
+		    "with a digit: %s", name);
+	for (dt_node_t *a = probes; a != NULL; a = a->dn_list)
+		for (dt_node_t *b = a->dn_list; b != NULL; b = b->dn_list)
+			if (strcmp(a->dn_string, b->dn_string) == 0)
+				dt_cc_nerror(pcb, b, D_PROV_PRDUP, "probe "
+				    "redeclared: %s:%s", name, b->dn_string);
+	for (pvp = cc->cc_providers; pvp != NULL; pvp = pvp->pv_next)
+		if (strcmp(pvp->pv_name, name) == 0)
+			break;
+	if (pvp == NULL) {
+		if ((pvp = calloc(1, sizeof (*pvp))) == NULL ||
+		    (pvp->pv_name = strdup(name)) == NULL) {
+			free(pvp);
+			dt_cc_nomem(pcb);
+		}
+		pvp->pv_gen = cc->cc_gen;
+		pvp->pv_next = cc->cc_providers;
+		cc->cc_providers = pvp;
+	}
+	pvp->pv_probes = probes;
+	dnp->dn_provname = name;
+	dnp->dn_probes = probes;
+	dnp->dn_flags |= DT_NF_COOKED;
+	return dnp;
+}

@@ -1,0 +1,190 @@
+/*
+ * dt_bpf_attach.c: attaching BPF programs to tracepoints, uprobes, perf
+ * cpu-clock events and raw tracepoints (see dt_bpf_attach.h).
+ *
+ * Programs are set on perf events with PERF_EVENT_IOC_SET_BPF rather than
+ * BPF links, which works on every kernel with BPF tracing; closing the
+ * event's descriptor detaches.  The uprobe PMU's type number is read from
+ * sysfs, as the kernel publishes it there.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <linux/perf_event.h>
+
+#include <bpf/bpf.h>
+
+#include "os/linux/bpf/dt_bpf_attach.h"
+#include "os/linux/dt_linux_features.h"
+
+int
+dt_bpf_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
+    int group_fd, unsigned long flags)
+{
+	return (int) syscall(SYS_perf_event_open, attr, pid, cpu, group_fd,
+	    flags | PERF_FLAG_FD_CLOEXEC);
+}
+
+static int
+dt_bpf_read_int(const char *path, int *valp)
+{
+	char buf[32];
+	ssize_t n;
+	int fd;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	n = read(fd, buf, sizeof (buf) - 1);
+	(void) close(fd);
+	if (n <= 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	buf[n] = '\0';
+	*valp = atoi(buf);
+	return 0;
+}
+
+int
+dt_bpf_tp_id(const char *group, const char *event)
+{
+	const char *tfs = dt_linux_tracefs();
+	char path[PATH_MAX];
+	int id;
+
+	if (tfs == NULL) {
+		errno = ENOENT;
+		return -1;
+	}
+	snprintf(path, sizeof (path), "%s/events/%s/%s/id", tfs, group, event);
+	if (dt_bpf_read_int(path, &id) != 0)
+		return -1;
+	return id;
+}
+
+/* Sets the program on a perf event and enables it; closes it on error. */
+static int
+dt_bpf_perf_set(int pfd, int prog_fd)
+{
+	int err;
+
+	if (ioctl(pfd, PERF_EVENT_IOC_SET_BPF, prog_fd) != 0 ||
+	    ioctl(pfd, PERF_EVENT_IOC_ENABLE, 0) != 0) {
+		err = errno;
+		(void) close(pfd);
+		errno = err;
+		return -1;
+	}
+	return pfd;
+}
+
+int
+dt_bpf_attach_tracepoint(int prog_fd, const char *group, const char *event)
+{
+	struct perf_event_attr attr;
+	int id, pfd;
+
+	if ((id = dt_bpf_tp_id(group, event)) < 0)
+		return -1;
+	memset(&attr, 0, sizeof (attr));
+	attr.type = PERF_TYPE_TRACEPOINT;
+	attr.size = sizeof (attr);
+	attr.config = (uint64_t) id;
+	attr.sample_period = 1;
+	attr.wakeup_events = 1;
+	attr.disabled = 1;
+	if ((pfd = dt_bpf_perf_event_open(&attr, -1, 0, -1, 0)) < 0)
+		return -1;
+	return dt_bpf_perf_set(pfd, prog_fd);
+}
+
+int
+dt_bpf_attach_raw_tp(int prog_fd, const char *name)
+{
+	return bpf_raw_tracepoint_open(name, prog_fd);
+}
+
+int
+dt_bpf_attach_uprobe(int prog_fd, const char *path, uint64_t off, pid_t pid,
+    int retprobe)
+{
+	struct perf_event_attr attr;
+	int type, pfd;
+
+	if (dt_bpf_read_int("/sys/bus/event_source/devices/uprobe/type",
+	    &type) != 0)
+		return -1;
+	memset(&attr, 0, sizeof (attr));
+	attr.type = (uint32_t) type;
+	attr.size = sizeof (attr);
+	/* Bit 0 of config asks for a return probe (format/retprobe). */
+	attr.config = retprobe ? 1 : 0;
+	attr.config1 = (uint64_t) (uintptr_t) path;
+	attr.config2 = off;
+	attr.sample_period = 1;
+	attr.disabled = 1;
+	if ((pfd = dt_bpf_perf_event_open(&attr, pid > 0 ? pid : -1,
+	    pid > 0 ? -1 : 0, -1, 0)) < 0)
+		return -1;
+	return dt_bpf_perf_set(pfd, prog_fd);
+}
+
+int
+dt_bpf_attach_cpu_clock(int prog_fd, int cpu, uint64_t period_ns)
+{
+	struct perf_event_attr attr;
+	int pfd;
+
+	memset(&attr, 0, sizeof (attr));
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.size = sizeof (attr);
+	attr.config = PERF_COUNT_SW_CPU_CLOCK;
+	attr.sample_period = period_ns;
+	attr.disabled = 1;
+	if ((pfd = dt_bpf_perf_event_open(&attr, -1, cpu, -1, 0)) < 0)
+		return -1;
+	if (prog_fd < 0)
+		return pfd;
+	return dt_bpf_perf_set(pfd, prog_fd);
+}
+
+int
+dt_bpf_uprobe_locate(const void *fn, char *path, size_t pathlen,
+    uint64_t *offp)
+{
+	uint64_t addr = (uint64_t) (uintptr_t) fn;
+	char line[PATH_MAX + 128];
+	FILE *fp;
+
+	if ((fp = fopen("/proc/self/maps", "re")) == NULL)
+		return -1;
+	while (fgets(line, sizeof (line), fp) != NULL) {
+		uint64_t lo, hi, pgoff;
+		char perms[8];
+		int n = 0;
+
+		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %7s %" SCNx64
+		    " %*s %*s %n", &lo, &hi, perms, &pgoff, &n) < 4 || n == 0)
+			continue;
+		if (addr < lo || addr >= hi || perms[2] != 'x')
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		if (line[n] != '/' || strlen(line + n) >= pathlen)
+			break;
+		strcpy(path, line + n);
+		*offp = addr - lo + pgoff;
+		(void) fclose(fp);
+		return 0;
+	}
+	(void) fclose(fp);
+	errno = ENOENT;
+	return -1;
+}

@@ -1,0 +1,48 @@
+/*
+ * dt_bpf_attach.h: attaching loaded BPF programs to kernel events.
+ *
+ * Every mechanism the BPF engine uses is a perf event with a program set
+ * on it, or a raw tracepoint:
+ *
+ *	tracepoint	perf_event_open(PERF_TYPE_TRACEPOINT, tracefs id);
+ *			one event (cpu 0, all tasks) runs the program on
+ *			every CPU
+ *	uprobe		perf_event_open(uprobe PMU, path + file offset),
+ *			optionally for one process only
+ *	cpu-clock	perf_event_open(PERF_COUNT_SW_CPU_CLOCK) per CPU
+ *	raw tracepoint	bpf(BPF_RAW_TRACEPOINT_OPEN)
+ *
+ * Each function returns a file descriptor whose close() detaches, or -1
+ * with errno set.
+ */
+#ifndef DT_BPF_ATTACH_H
+#define DT_BPF_ATTACH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* The tracefs event ID of group:event, or -1 with errno. */
+extern int dt_bpf_tp_id(const char *group, const char *event);
+
+extern int dt_bpf_attach_tracepoint(int prog_fd, const char *group,
+    const char *event);
+extern int dt_bpf_attach_raw_tp(int prog_fd, const char *name);
+extern int dt_bpf_attach_uprobe(int prog_fd, const char *path, uint64_t off,
+    pid_t pid, int retprobe);
+/* A cpu-clock sampling event on one CPU, every period_ns. */
+extern int dt_bpf_attach_cpu_clock(int prog_fd, int cpu, uint64_t period_ns);
+
+/*
+ * Where a function of this process lives on disk, for a uprobe: the path
+ * of the mapped file and the file offset of fn.
+ */
+extern int dt_bpf_uprobe_locate(const void *fn, char *path, size_t pathlen,
+    uint64_t *offp);
+
+/* perf_event_open(2), which glibc does not wrap. */
+struct perf_event_attr;
+extern int dt_bpf_perf_event_open(struct perf_event_attr *attr, pid_t pid,
+    int cpu, int group_fd, unsigned long flags);
+
+#endif /* DT_BPF_ATTACH_H */

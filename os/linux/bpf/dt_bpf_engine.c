@@ -1,0 +1,1077 @@
+/*
+ * dt_bpf_engine.c: the BPF engine -- building, loading and attaching the
+ * programs of an enabling, and reading back what they record.
+ *
+ * eo_enable only collects enabled probes; eo_go does the work, because
+ * the maps every program shares are sized from all of them:
+ *
+ *	plan	   group the enabled probes into programs (dt_bpf_plan_t):
+ *		   BEGIN, END, ERROR	one raw_tp program each, run on
+ *					demand by BPF_PROG_TEST_RUN in our own
+ *					thread, so they share every map with
+ *					the other clauses
+ *		   profile-N, tick-N	one perf_event program attached to
+ *					a cpu-clock event per CPU (profile)
+ *					or on CPU 0 (tick)
+ *		   syscall		up to DT_BPF_SYSCALL_FEW probes: one
+ *					program per syscalls:sys_*_<name>
+ *					tracepoint; more: one program on
+ *					raw_syscalls:sys_enter (sys_exit)
+ *					with a probe table by syscall number
+ *	layout	   the translator's layout of the maps (dt_bpf_gen.h)
+ *	maps	   state (mmap'ed: counters and the exit flag are read and
+ *		   written in place), scratch, ring buffer, one hash map per
+ *		   dynamic variable, one per-CPU hash per aggregation, the
+ *		   probe tables
+ *	load	   generate each program and load it; a refusal becomes
+ *		   one line quoting the verifier, the whole log kept for
+ *		   -x debug
+ *	attach	   then BEGIN fires
+ *
+ * Records arrive through one ring buffer, each with the writing CPU in
+ * an 8-byte prefix; eo_poll/eo_drain sort them into per-CPU runs for the
+ * consumer.  eo_stop sets the exit flag (so no probe but END runs any
+ * more) and fires END.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "common/dif/dif.h"
+#include "common/dt_aggfunc.h"
+#include "common/dt_impl.h"
+#include "common/probe/dt_probe.h"
+#include "common/prov/dt_prov.h"
+#include "os/linux/bpf/dt_bpf_attach.h"
+#include "os/linux/bpf/dt_bpf_engine.h"
+#include "os/linux/bpf/dt_bpf_gen.h"
+#include "os/linux/dt_linux_features.h"
+#include "os/linux/prov/dt_linux_prov.h"
+
+#define DT_BPF_LOGSIZE (16U << 20)
+
+typedef enum dt_bpf_pkind {
+	DT_BPF_P_DEMAND,	/* BEGIN, END, ERROR: test run */
+	DT_BPF_P_PROFILE,
+	DT_BPF_P_SYSCALL,	/* one syscalls:* tracepoint */
+	DT_BPF_P_SYSGROUP,	/* raw_syscalls with a probe table */
+} dt_bpf_pkind_t;
+
+/* One program: the probes it serves and the clauses it runs. */
+typedef struct dt_bpf_plan {
+	dt_bpf_pkind_t pl_kind;
+	bool pl_return;		/* syscall return probes */
+	dt_probe_t **pl_probes;
+	uint32_t pl_nprobes;
+	const dt_stmt_t **pl_stmts;	/* clauses, in EPID order */
+	uint32_t pl_nstmts;
+	uint32_t *pl_epids;	/* [probe * nstmts + clause], 0: none */
+	int pl_fd;
+	int pl_table_fd;
+	int *pl_links;
+	uint32_t pl_nlinks;
+} dt_bpf_plan_t;
+
+typedef struct dt_bpf_stage {
+	unsigned char *sg_data;
+	size_t sg_len;
+	size_t sg_cap;
+} dt_bpf_stage_t;
+
+typedef struct dt_bpf_engine {
+	dt_eprobe_t **be_eps;
+	uint32_t be_neps;
+	uint32_t be_epcap;
+	const dt_program_t *be_prog;
+	dt_bpf_layout_t be_lay;
+	bool be_laid;
+	dt_bpf_plan_t *be_plans;
+	uint32_t be_nplans;
+	int *be_mapfds;		/* every map we created */
+	uint32_t be_nmapfds;
+	unsigned char *be_state;	/* the state map, mmap'ed */
+	size_t be_statelen;
+	struct ring_buffer *be_rb;
+	dt_bpf_stage_t *be_stage;	/* per CPU */
+	int be_ncpus;
+	bool be_active;
+	bool be_stopped;
+	char be_errmsg[1024];
+	char *be_log;		/* verifier log of the last refusal */
+} dt_bpf_engine_t;
+
+static dt_bpf_engine_t *
+dt_bpf(dtrace_hdl_t *dtp)
+{
+	return dtp->dt_engine_data;
+}
+
+static int
+dt_bpf_fail(dtrace_hdl_t *dtp, int err, const char *fmt, ...)
+{
+	dt_bpf_engine_t *be = dt_bpf(dtp);
+	va_list ap;
+
+	if (be != NULL) {
+		va_start(ap, fmt);
+		vsnprintf(be->be_errmsg, sizeof (be->be_errmsg), fmt, ap);
+		va_end(ap);
+	}
+	return dt_set_errno(dtp, err);
+}
+
+const char *
+dt_bpf_engine_detail(dtrace_hdl_t *dtp)
+{
+	dt_bpf_engine_t *be = dt_bpf(dtp);
+
+	return be != NULL ? be->be_errmsg : "";
+}
+
+static int
+dt_bpf_open(dtrace_hdl_t *dtp)
+{
+	dt_bpf_engine_t *be;
+
+	if (!dt_linux_feature(DT_LF_BPF) || !dt_linux_feature(DT_LF_PTR_LEAKS)
+	    || !dt_linux_feature(DT_LF_RINGBUF) ||
+	    !dt_linux_feature(DT_LF_TEST_RUN))
+		return dt_set_errno(dtp, EDT_NOENGINE);
+	if ((be = calloc(1, sizeof (*be))) == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	be->be_ncpus = dt_linux_features()->lf_ncpus;
+	if ((be->be_stage = calloc((size_t) be->be_ncpus,
+	    sizeof (*be->be_stage))) == NULL) {
+		free(be);
+		return dt_set_errno(dtp, EDT_NOMEM);
+	}
+	dtp->dt_engine_data = be;
+	return 0;
+}
+
+static void
+dt_bpf_close(dtrace_hdl_t *dtp)
+{
+	dt_bpf_engine_t *be = dt_bpf(dtp);
+
+	if (be == NULL)
+		return;
+	for (uint32_t i = 0; i < be->be_nplans; i++) {
+		dt_bpf_plan_t *pl = &be->be_plans[i];
+
+		for (uint32_t l = 0; l < pl->pl_nlinks; l++)
+			(void) close(pl->pl_links[l]);
+		if (pl->pl_fd >= 0)
+			(void) close(pl->pl_fd);
+		free(pl->pl_links);
+		free(pl->pl_probes);
+		free(pl->pl_stmts);
+		free(pl->pl_epids);
+	}
+	free(be->be_plans);
+	if (be->be_rb != NULL)
+		ring_buffer__free(be->be_rb);
+	if (be->be_state != NULL)
+		(void) munmap(be->be_state, be->be_statelen);
+	for (uint32_t i = 0; i < be->be_nmapfds; i++)
+		(void) close(be->be_mapfds[i]);
+	free(be->be_mapfds);
+	if (be->be_laid)
+		dt_bpf_layout_fini(&be->be_lay);
+	for (int c = 0; c < be->be_ncpus; c++)
+		free(be->be_stage[c].sg_data);
+	free(be->be_stage);
+	free(be->be_eps);
+	free(be->be_log);
+	free(be);
+	dtp->dt_engine_data = NULL;
+}
+
+static int
+dt_bpf_enable(dtrace_hdl_t *dtp, dt_eprobe_t *const *eps, size_t n)
+{
+	dt_bpf_engine_t *be = dt_bpf(dtp);
+
+	if (be->be_active)
+		return dt_set_errno(dtp, EDT_ACTIVE);
+	for (size_t i = 0; i < n; i++) {
+		if (!(eps[i]->ep_probe->pr_prov->pv_engines & DT_ENGINE_F_BPF))
+			return dt_set_errno(dtp, EDT_NOTSUP);
+		if (be->be_prog != NULL && be->be_prog != eps[i]->ep_prog)
+			return dt_bpf_fail(dtp, EDT_NOTSUP, "the bpf engine "
+			    "runs one program per enabling");
+		be->be_prog = eps[i]->ep_prog;
+		if (be->be_neps == be->be_epcap) {
+			uint32_t cap = be->be_epcap ? be->be_epcap * 2 : 64;
+			dt_eprobe_t **p = realloc(be->be_eps,
+			    cap * sizeof (*p));
+
+			if (p == NULL)
+				return dt_set_errno(dtp, EDT_NOMEM);
+			be->be_eps = p;
+			be->be_epcap = cap;
+		}
+		be->be_eps[be->be_neps++] = eps[i];
+	}
+	return 0;
+}
+
+/*
+ * Planning.
+ */
+
+static dt_bpf_plan_t *
+dt_bpf_plan_new(dt_bpf_engine_t *be, dt_bpf_pkind_t kind, bool ret)
+{
+	dt_bpf_plan_t *pl = realloc(be->be_plans, (be->be_nplans + 1) *
+	    sizeof (*pl));
+
+	if (pl == NULL)
+		return NULL;
+	be->be_plans = pl;
+	pl += be->be_nplans++;
+	memset(pl, 0, sizeof (*pl));
+	pl->pl_kind = kind;
+	pl->pl_return = ret;
+	pl->pl_fd = pl->pl_table_fd = -1;
+	return pl;
+}
+
+static int
+dt_bpf_plan_addprobe(dt_bpf_plan_t *pl, dt_probe_t *prp)
+{
+	dt_probe_t **p;
+
+	for (uint32_t i = 0; i < pl->pl_nprobes; i++) {
+		if (pl->pl_probes[i] == prp)
+			return 0;
+	}
+	if ((p = realloc(pl->pl_probes, (pl->pl_nprobes + 1) *
+	    sizeof (*p))) == NULL)
+		return -1;
+	pl->pl_probes = p;
+	p[pl->pl_nprobes++] = prp;
+	return 0;
+}
+
+/* Clauses and per-probe EPIDs from the enabled probes of the plan. */
+static int
+dt_bpf_plan_clauses(dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
+{
+	for (uint32_t e = 0; e < be->be_neps; e++) {
+		const dt_eprobe_t *ep = be->be_eps[e];
+		uint32_t j;
+
+		for (j = 0; j < pl->pl_nprobes; j++) {
+			if (pl->pl_probes[j] == ep->ep_probe)
+				break;
+		}
+		if (j == pl->pl_nprobes)
+			continue;
+		for (j = 0; j < pl->pl_nstmts; j++) {
+			if (pl->pl_stmts[j] == ep->ep_stmt)
+				break;
+		}
+		if (j == pl->pl_nstmts) {
+			const dt_stmt_t **p = realloc(pl->pl_stmts,
+			    (pl->pl_nstmts + 1) * sizeof (*p));
+
+			if (p == NULL)
+				return -1;
+			pl->pl_stmts = p;
+			p[pl->pl_nstmts++] = ep->ep_stmt;
+		}
+	}
+	if ((pl->pl_epids = calloc((size_t) pl->pl_nprobes * pl->pl_nstmts +
+	    1, sizeof (uint32_t))) == NULL)
+		return -1;
+	for (uint32_t e = 0; e < be->be_neps; e++) {
+		const dt_eprobe_t *ep = be->be_eps[e];
+
+		for (uint32_t p = 0; p < pl->pl_nprobes; p++) {
+			if (pl->pl_probes[p] != ep->ep_probe)
+				continue;
+			for (uint32_t j = 0; j < pl->pl_nstmts; j++) {
+				if (pl->pl_stmts[j] == ep->ep_stmt)
+					pl->pl_epids[p * pl->pl_nstmts + j] =
+					    ep->ep_epid;
+			}
+		}
+	}
+	return 0;
+}
+
+static int
+dt_bpf_plan(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
+{
+	dt_bpf_plan_t *sys[2] = { NULL, NULL };
+	uint32_t nsys[2] = { 0, 0 };
+
+	/* Count the syscall probes of each kind first. */
+	for (uint32_t e = 0; e < be->be_neps; e++) {
+		const dt_syscall_probe_t *sp =
+		    dt_prov_syscall_info(be->be_eps[e]->ep_probe);
+		bool seen = false;
+
+		if (sp == NULL)
+			continue;
+		for (uint32_t f = 0; f < e; f++)
+			seen |= be->be_eps[f]->ep_probe ==
+			    be->be_eps[e]->ep_probe;
+		if (!seen)
+			nsys[sp->sp_return]++;
+	}
+	for (uint32_t e = 0; e < be->be_neps; e++) {
+		dt_probe_t *prp = be->be_eps[e]->ep_probe;
+		const dt_syscall_probe_t *sp = dt_prov_syscall_info(prp);
+		dt_bpf_plan_t *pl = NULL;
+
+		for (uint32_t i = 0; i < be->be_nplans && pl == NULL; i++) {
+			dt_bpf_plan_t *q = &be->be_plans[i];
+
+			for (uint32_t j = 0; j < q->pl_nprobes; j++) {
+				if (q->pl_probes[j] == prp)
+					pl = q;
+			}
+		}
+		if (pl != NULL)
+			continue;
+		if (prp->pr_id <= DT_PROBE_ID_ERROR) {
+			pl = dt_bpf_plan_new(be, DT_BPF_P_DEMAND, false);
+		} else if (dt_prov_profile_timer(prp) != NULL) {
+			if (!dt_linux_feature(DT_LF_CPU_CLOCK))
+				return dt_bpf_fail(dtp, EDT_NOTSUP, "%s",
+				    dt_linux_feature_why(DT_LF_CPU_CLOCK));
+			pl = dt_bpf_plan_new(be, DT_BPF_P_PROFILE, false);
+		} else if (sp != NULL) {
+			if (!dt_linux_feature(DT_LF_TRACEPOINT))
+				return dt_bpf_fail(dtp, EDT_NOTSUP, "%s",
+				    dt_linux_feature_why(DT_LF_TRACEPOINT));
+			if (nsys[sp->sp_return] > DT_BPF_SYSCALL_FEW &&
+			    sp->sp_nr >= 0) {
+				if (sys[sp->sp_return] == NULL)
+					sys[sp->sp_return] = dt_bpf_plan_new(be,
+					    DT_BPF_P_SYSGROUP, sp->sp_return);
+				/* the realloc may have moved the plans */
+				pl = sys[sp->sp_return];
+				for (uint32_t i = 0; i < be->be_nplans; i++) {
+					if (be->be_plans[i].pl_kind ==
+					    DT_BPF_P_SYSGROUP &&
+					    be->be_plans[i].pl_return ==
+					    sp->sp_return)
+						pl = &be->be_plans[i];
+				}
+				sys[sp->sp_return] = pl;
+			} else {
+				pl = dt_bpf_plan_new(be, DT_BPF_P_SYSCALL,
+				    sp->sp_return);
+			}
+		} else {
+			return dt_bpf_fail(dtp, EDT_NOTSUP, "the bpf engine "
+			    "cannot attach %s:%s:%s:%s", prp->pr_prov->pv_name,
+			    prp->pr_mod, prp->pr_func, prp->pr_name);
+		}
+		if (pl == NULL || dt_bpf_plan_addprobe(pl, prp) != 0)
+			return dt_set_errno(dtp, EDT_NOMEM);
+		/* Keep sys[] valid after reallocs. */
+		for (int k = 0; k < 2; k++) {
+			sys[k] = NULL;
+			for (uint32_t i = 0; i < be->be_nplans; i++) {
+				if (be->be_plans[i].pl_kind ==
+				    DT_BPF_P_SYSGROUP &&
+				    be->be_plans[i].pl_return == (k == 1))
+					sys[k] = &be->be_plans[i];
+			}
+		}
+	}
+	for (uint32_t i = 0; i < be->be_nplans; i++) {
+		if (dt_bpf_plan_clauses(be, &be->be_plans[i]) != 0)
+			return dt_set_errno(dtp, EDT_NOMEM);
+	}
+	return 0;
+}
+
+/*
+ * Maps.
+ */
+
+static int
+dt_bpf_mapfd(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, int fd, const char *what)
+{
+	int *p;
+
+	if (fd < 0)
+		return dt_bpf_fail(dtp, EDT_NOTSUP, "creating the %s map: %s",
+		    what, strerror(errno));
+	if ((p = realloc(be->be_mapfds, (be->be_nmapfds + 1) *
+	    sizeof (int))) == NULL) {
+		(void) close(fd);
+		return dt_set_errno(dtp, EDT_NOMEM);
+	}
+	be->be_mapfds = p;
+	p[be->be_nmapfds++] = fd;
+	return fd;
+}
+
+static uint32_t
+dt_bpf_pow2(uint64_t v, uint32_t min)
+{
+	uint64_t p = min;
+
+	while (p < v && p < (1ULL << 30))
+		p *= 2;
+	return (uint32_t) p;
+}
+
+static int
+dt_bpf_maps(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
+{
+	dt_bpf_layout_t *lay = &be->be_lay;
+	LIBBPF_OPTS(bpf_map_create_opts, mmopts,
+	    .map_flags = BPF_F_MMAPABLE);
+	uint32_t pg = (uint32_t) sysconf(_SC_PAGESIZE);
+	struct timespec mono, real;
+	int fd;
+
+	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "dt_state", 4,
+	    lay->bl_state_size, 1, &mmopts);
+	if ((lay->bl_state_fd = dt_bpf_mapfd(dtp, be, fd, "state")) < 0)
+		return -1;
+	be->be_statelen = ((size_t) lay->bl_state_size + pg - 1) /
+	    pg * pg;
+	be->be_state = mmap(NULL, be->be_statelen, PROT_READ | PROT_WRITE,
+	    MAP_SHARED, lay->bl_state_fd, 0);
+	if (be->be_state == MAP_FAILED) {
+		be->be_state = NULL;
+		return dt_bpf_fail(dtp, EDT_NOTSUP, "mapping the state map: "
+		    "%s", strerror(errno));
+	}
+	memcpy(be->be_state, lay->bl_consts, lay->bl_conslen);
+	(void) clock_gettime(CLOCK_MONOTONIC, &mono);
+	(void) clock_gettime(CLOCK_REALTIME, &real);
+	*(int64_t *) (be->be_state + lay->bl_cnt_off + 8 * DT_BPF_CNT_WALLOFF) =
+	    ((int64_t) real.tv_sec - mono.tv_sec) * 1000000000LL +
+	    (real.tv_nsec - mono.tv_nsec);
+
+	fd = bpf_map_create(BPF_MAP_TYPE_PERCPU_ARRAY, "dt_scratch", 4,
+	    lay->bl_scratch_size, 1, NULL);
+	if ((lay->bl_scratch_fd = dt_bpf_mapfd(dtp, be, fd, "scratch")) < 0)
+		return -1;
+	fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "dt_buf", 0, 0,
+	    dt_bpf_pow2((uint64_t) dtp->dt_options[DT_OPT_BUFSIZE], pg), NULL);
+	if ((lay->bl_rb_fd = dt_bpf_mapfd(dtp, be, fd, "ring buffer")) < 0)
+		return -1;
+	for (uint32_t i = 0; i < lay->bl_nvars; i++) {
+		dt_bpf_var_t *bv = &lay->bl_vars[i];
+
+		if (bv->bv_scope == DIFV_SCOPE_LOCAL ||
+		    (bv->bv_scope == DIFV_SCOPE_GLOBAL &&
+		    bv->bv_kind == DIFV_KIND_SCALAR))
+			continue;
+		fd = bpf_map_create(BPF_MAP_TYPE_HASH, "dt_dvar",
+		    bv->bv_keysize, bv->bv_size, bv->bv_maxent, NULL);
+		if ((bv->bv_fd = dt_bpf_mapfd(dtp, be, fd, "variable")) < 0)
+			return -1;
+	}
+	for (uint32_t i = 0; i < lay->bl_naggs; i++) {
+		dt_bpf_aggmap_t *ba = &lay->bl_aggs[i];
+
+		fd = bpf_map_create(BPF_MAP_TYPE_PERCPU_HASH, "dt_agg",
+		    ba->ba_keysize, ba->ba_valsize, ba->ba_maxent, NULL);
+		if ((ba->ba_fd = dt_bpf_mapfd(dtp, be, fd, "aggregation")) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * Loading.
+ */
+
+/* The verifier's last words: the line before "processed N insns". */
+static void
+dt_bpf_log_excerpt(const char *log, char *buf, size_t len)
+{
+	const char *end = log + strlen(log), *p, *line = NULL;
+
+	buf[0] = '\0';
+	while (end > log && (end[-1] == '\n' || end[-1] == ' '))
+		end--;
+	for (int n = 0; n < 3 && end > log; n++) {
+		for (p = end - 1; p > log && p[-1] != '\n'; p--)
+			continue;
+		line = p;
+		if (strncmp(p, "processed ", 10) != 0 &&
+		    strncmp(p, "verification time", 17) != 0 &&
+		    strncmp(p, "stack depth", 11) != 0)
+			break;
+		end = p > log ? p - 1 : p;
+	}
+	if (line != NULL)
+		snprintf(buf, len, "%.*s", (int) (end - line), line);
+}
+
+static int
+dt_bpf_load(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl,
+    enum bpf_prog_type type, const struct bpf_insn *insns, uint32_t n)
+{
+	const dt_probe_t *prp = pl->pl_probes[0];
+	char excerpt[256];
+	int fd;
+
+	fd = bpf_prog_load(type, "dtrace", "GPL", insns, n, NULL);
+	if (fd >= 0)
+		return fd;
+	/* Load again with a log to say why. */
+	if (be->be_log == NULL && (be->be_log = malloc(DT_BPF_LOGSIZE)) ==
+	    NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	be->be_log[0] = '\0';
+	{
+		LIBBPF_OPTS(bpf_prog_load_opts, opts, .log_buf = be->be_log,
+		    .log_size = DT_BPF_LOGSIZE, .log_level = 1);
+
+		fd = bpf_prog_load(type, "dtrace", "GPL", insns, n, &opts);
+	}
+	if (fd >= 0)
+		return fd;
+	dt_bpf_log_excerpt(be->be_log, excerpt, sizeof (excerpt));
+	dt_bpf_fail(dtp, EDT_NOTSUP, "program for %s:%s:%s:%s refused by the "
+	    "kernel: %s%s%s", prp->pr_prov->pv_name, prp->pr_mod,
+	    prp->pr_func, prp->pr_name, strerror(errno),
+	    excerpt[0] ? ": " : "", excerpt);
+	if (dtp->dt_options[DT_OPT_DEBUG] != DTRACEOPT_UNSET)
+		fprintf(stderr, "%s\n", be->be_log);
+	return -1;
+}
+
+static int
+dt_bpf_build(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
+{
+	dt_bpf_layout_t *lay = &be->be_lay;
+	const dt_probe_t *prp = pl->pl_probes[0];
+	dt_bpf_progspec_t ps;
+	enum bpf_prog_type type;
+	char err[512];
+	dt_bpf_buf_t b;
+	int rc;
+
+	memset(&ps, 0, sizeof (ps));
+	ps.ps_nclauses = pl->pl_nstmts;
+	ps.ps_stmts = pl->pl_stmts;
+	ps.ps_epids = pl->pl_epids;
+	ps.ps_id = prp->pr_id;
+	ps.ps_table_fd = -1;
+	ps.ps_prov = dt_bpf_layout_const(lay, prp->pr_prov->pv_name);
+	ps.ps_mod = dt_bpf_layout_const(lay, prp->pr_mod);
+	ps.ps_func = dt_bpf_layout_const(lay, prp->pr_func);
+	ps.ps_name = dt_bpf_layout_const(lay, prp->pr_name);
+	switch (pl->pl_kind) {
+	case DT_BPF_P_DEMAND:
+		ps.ps_ctx = DT_BPF_CTX_RAWTP;
+		ps.ps_always = prp->pr_id != DT_PROBE_ID_BEGIN;
+		type = BPF_PROG_TYPE_RAW_TRACEPOINT;
+		break;
+	case DT_BPF_P_PROFILE:
+		ps.ps_ctx = DT_BPF_CTX_PERF;
+		ps.ps_nargs = 2;
+		type = BPF_PROG_TYPE_PERF_EVENT;
+		break;
+	default:
+		ps.ps_ctx = pl->pl_return ? DT_BPF_CTX_SYSCALL_RETURN :
+		    DT_BPF_CTX_SYSCALL_ENTRY;
+		ps.ps_nargs = pl->pl_kind == DT_BPF_P_SYSGROUP ? 6 :
+		    dt_prov_syscall_nargs(prp);
+		type = BPF_PROG_TYPE_TRACEPOINT;
+		if (pl->pl_kind == DT_BPF_P_SYSGROUP) {
+			ps.ps_table_fd = pl->pl_table_fd;
+			ps.ps_table_max = 1024;
+		}
+		break;
+	}
+	dt_bpf_buf_init(&b);
+	if (dt_bpf_gen(lay, &ps, &b, err, sizeof (err)) != 0) {
+		dt_bpf_buf_fini(&b);
+		return dt_bpf_fail(dtp, EDT_NOTSUP, "%s:%s:%s:%s: %s",
+		    prp->pr_prov->pv_name, prp->pr_mod, prp->pr_func,
+		    prp->pr_name, err);
+	}
+	rc = dt_bpf_load(dtp, be, pl, type, b.b_insns, b.b_len);
+	dt_bpf_buf_fini(&b);
+	if (rc < 0)
+		return -1;
+	pl->pl_fd = rc;
+	return 0;
+}
+
+/* The probe table of a group program: syscall number -> probe. */
+static int
+dt_bpf_table(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
+{
+	size_t vsz = dt_bpf_ptab_size(pl->pl_nstmts);
+	dt_bpf_ptab_t *pt;
+	int fd;
+
+	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "dt_ptab", 4, (uint32_t) vsz,
+	    1024, NULL);
+	if ((pl->pl_table_fd = dt_bpf_mapfd(dtp, be, fd, "probe table")) < 0)
+		return -1;
+	if ((pt = calloc(1, vsz)) == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	for (uint32_t p = 0; p < pl->pl_nprobes; p++) {
+		const dt_probe_t *prp = pl->pl_probes[p];
+		const dt_syscall_probe_t *sp = dt_prov_syscall_info(prp);
+		uint32_t key = (uint32_t) sp->sp_nr;
+
+		memset(pt, 0, vsz);
+		pt->pt_id = prp->pr_id;
+		pt->pt_nargs = 6;	/* all argument registers */
+		pt->pt_func = dt_bpf_layout_const(&be->be_lay, prp->pr_func);
+		for (uint32_t j = 0; j < pl->pl_nstmts; j++)
+			pt->pt_epids[j] = pl->pl_epids[p * pl->pl_nstmts + j];
+		if (key >= 1024 || bpf_map_update_elem(fd, &key, pt, 0) != 0) {
+			free(pt);
+			return dt_bpf_fail(dtp, EDT_NOTSUP, "syscall %s: "
+			    "number %d out of range", sp->sp_name, sp->sp_nr);
+		}
+	}
+	free(pt);
+	return 0;
+}
+
+/*
+ * Attaching.
+ */
+
+static int
+dt_bpf_addlink(dt_bpf_plan_t *pl, int fd)
+{
+	int *p = realloc(pl->pl_links, (pl->pl_nlinks + 1) * sizeof (int));
+
+	if (p == NULL) {
+		(void) close(fd);
+		return -1;
+	}
+	pl->pl_links = p;
+	p[pl->pl_nlinks++] = fd;
+	return 0;
+}
+
+static int
+dt_bpf_attach(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
+{
+	const dt_probe_t *prp = pl->pl_probes[0];
+	char event[160];
+	int fd;
+
+	(void) be;
+	switch (pl->pl_kind) {
+	case DT_BPF_P_DEMAND:
+		return 0;
+	case DT_BPF_P_PROFILE: {
+		const dt_profile_timer_t *pt = dt_prov_profile_timer(prp);
+		int ncpus = pt->pt_percpu ? be->be_ncpus : 1;
+
+		for (int c = 0; c < ncpus; c++) {
+			fd = dt_bpf_attach_cpu_clock(pl->pl_fd, c,
+			    (uint64_t) pt->pt_period);
+			if (fd < 0 && errno == ENODEV)
+				continue;	/* CPU not online */
+			if (fd < 0 || dt_bpf_addlink(pl, fd) != 0)
+				goto fail;
+		}
+		return 0;
+	}
+	case DT_BPF_P_SYSCALL:
+		snprintf(event, sizeof (event), "sys_%s_%s",
+		    pl->pl_return ? "exit" : "enter", prp->pr_func);
+		fd = dt_bpf_attach_tracepoint(pl->pl_fd, "syscalls", event);
+		if (fd < 0 || dt_bpf_addlink(pl, fd) != 0)
+			goto fail;
+		return 0;
+	case DT_BPF_P_SYSGROUP:
+		fd = dt_bpf_attach_tracepoint(pl->pl_fd, "raw_syscalls",
+		    pl->pl_return ? "sys_exit" : "sys_enter");
+		if (fd < 0 || dt_bpf_addlink(pl, fd) != 0)
+			goto fail;
+		return 0;
+	}
+fail:
+	return dt_bpf_fail(dtp, EDT_NOTSUP, "attaching %s:%s:%s:%s: %s",
+	    prp->pr_prov->pv_name, prp->pr_mod, prp->pr_func, prp->pr_name,
+	    strerror(errno));
+}
+
+/*
+ * Records.
+ */
+
+static int
+dt_bpf_rb_record(void *ctx, void *data, size_t size)
+{
+	dt_bpf_engine_t *be = ctx;
+	dt_bpf_stage_t *sg;
+	uint32_t cpu;
+
+	if (size < DT_BPF_RECPREFIX + sizeof (dt_rechdr_t))
+		return 0;
+	memcpy(&cpu, data, sizeof (cpu));
+	sg = &be->be_stage[cpu < (uint32_t) be->be_ncpus ? cpu : 0];
+	size -= DT_BPF_RECPREFIX;
+	if (sg->sg_len + size > sg->sg_cap) {
+		size_t cap = sg->sg_cap ? sg->sg_cap : 65536;
+		unsigned char *p;
+
+		while (cap < sg->sg_len + size)
+			cap *= 2;
+		if ((p = realloc(sg->sg_data, cap)) == NULL)
+			return 0;	/* counted by nobody: rare */
+		sg->sg_data = p;
+		sg->sg_cap = cap;
+	}
+	memcpy(sg->sg_data + sg->sg_len, (char *) data + DT_BPF_RECPREFIX,
+	    size);
+	sg->sg_len += size;
+	return 0;
+}
+
+/* Run a BEGIN/END/ERROR program now, in this thread. */
+static int
+dt_bpf_run(dt_bpf_plan_t *pl, const uint64_t *args, int nargs)
+{
+	uint64_t ctx[DT_BPF_NARGS];
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = ctx,
+	    .ctx_size_in = sizeof (ctx));
+
+	memset(ctx, 0, sizeof (ctx));
+	for (int i = 0; i < nargs && i < DT_BPF_NARGS; i++)
+		ctx[i] = args[i];
+	return bpf_prog_test_run_opts(pl->pl_fd, &opts);
+}
+
+static dt_bpf_plan_t *
+dt_bpf_find(dt_bpf_engine_t *be, uint32_t id)
+{
+	for (uint32_t i = 0; i < be->be_nplans; i++) {
+		if (be->be_plans[i].pl_kind == DT_BPF_P_DEMAND &&
+		    be->be_plans[i].pl_probes[0]->pr_id == id)
+			return &be->be_plans[i];
+	}
+	return NULL;
+}
+
+int
+dt_bpf_engine_fire(dtrace_hdl_t *dtp, uint32_t id, const uint64_t *args,
+    int nargs)
+{
+	dt_bpf_engine_t *be = dt_bpf(dtp);
+	dt_bpf_plan_t *pl;
+
+	if (be == NULL || !be->be_active)
+		return dt_set_errno(dtp, EDT_NOTSUP);
+	if ((pl = dt_bpf_find(be, id)) == NULL)
+		return 0;
+	if (dt_bpf_run(pl, args, nargs) != 0)
+		return dt_bpf_fail(dtp, EDT_NOTSUP, "running probe %u: %s",
+		    (unsigned) id, strerror(errno));
+	return 0;
+}
+
+static int
+dt_bpf_go(dtrace_hdl_t *dtp)
+{
+	dt_bpf_engine_t *be = dt_bpf(dtp);
+	dt_bpf_layout_t *lay = &be->be_lay;
+	char err[512];
+
+	if (be->be_active)
+		return dt_set_errno(dtp, EDT_ACTIVE);
+	if (dt_bpf_plan(dtp, be) != 0)
+		return -1;
+	dt_bpf_layout_init(lay, be->be_prog,
+	    (uint32_t) dtp->dt_options[DT_OPT_STRSIZE],
+	    (uint64_t) dtp->dt_options[DT_OPT_DYNVARSIZE],
+	    (uint64_t) dtp->dt_options[DT_OPT_AGGSIZE]);
+	be->be_laid = true;
+	for (uint32_t i = 0; i < be->be_nplans; i++) {
+		const dt_bpf_plan_t *pl = &be->be_plans[i];
+
+		if (pl->pl_nstmts > lay->bl_maxclauses)
+			lay->bl_maxclauses = pl->pl_nstmts;
+		for (uint32_t j = 0; j < pl->pl_nstmts; j++) {
+			if (dt_bpf_layout_add_stmt(lay, pl->pl_stmts[j], err,
+			    sizeof (err)) != 0)
+				return dt_bpf_fail(dtp, EDT_NOTSUP, "%s", err);
+		}
+		/* Every name a program may show, before consts is sized. */
+		for (uint32_t p = 0; p < pl->pl_nprobes; p++) {
+			const dt_probe_t *prp = pl->pl_probes[p];
+
+			(void) dt_bpf_layout_const(lay, prp->pr_prov->pv_name);
+			(void) dt_bpf_layout_const(lay, prp->pr_mod);
+			(void) dt_bpf_layout_const(lay, prp->pr_func);
+			(void) dt_bpf_layout_const(lay, prp->pr_name);
+		}
+	}
+	if (dt_bpf_layout_finish(lay, err, sizeof (err)) != 0)
+		return dt_bpf_fail(dtp, EDT_NOTSUP, "%s", err);
+	if (dt_bpf_maps(dtp, be) != 0)
+		return -1;
+	for (uint32_t i = 0; i < be->be_nplans; i++) {
+		dt_bpf_plan_t *pl = &be->be_plans[i];
+
+		if (pl->pl_kind == DT_BPF_P_SYSGROUP &&
+		    dt_bpf_table(dtp, be, pl) != 0)
+			return -1;
+		if (dt_bpf_build(dtp, be, pl) != 0)
+			return -1;
+	}
+	if ((be->be_rb = ring_buffer__new(lay->bl_rb_fd, dt_bpf_rb_record, be,
+	    NULL)) == NULL)
+		return dt_bpf_fail(dtp, EDT_NOTSUP, "ring buffer: %s",
+		    strerror(errno));
+	for (uint32_t i = 0; i < be->be_nplans; i++) {
+		if (dt_bpf_attach(dtp, be, &be->be_plans[i]) != 0)
+			return -1;
+	}
+	be->be_active = true;
+	return dt_bpf_engine_fire(dtp, DT_PROBE_ID_BEGIN, NULL, 0);
+}
+
+static int
+dt_bpf_poll(dtrace_hdl_t *dtp, int64_t timeout_ns)
+{
+	dt_bpf_engine_t *be = dt_bpf(dtp);
+	int ms = (int) (timeout_ns / 1000000);
+
+	if (!be->be_active || be->be_rb == NULL)
+		return 0;
+	/* A signal (^C) ends the wait early; the caller checks. */
+	if (ring_buffer__poll(be->be_rb, ms > 0 ? ms : 0) < 0 && errno !=
+	    EINTR)
+		return -1;
+	return 0;
+}
+
+static int
+dt_bpf_drain(dtrace_hdl_t *dtp, dt_drain_f *fn, void *arg)
+{
+	dt_bpf_engine_t *be = dt_bpf(dtp);
+	int rc = 0;
+
+	if (be->be_rb != NULL)
+		(void) ring_buffer__consume(be->be_rb);
+	for (int c = 0; c < be->be_ncpus; c++) {
+		dt_bpf_stage_t *sg = &be->be_stage[c];
+
+		if (sg->sg_len == 0)
+			continue;
+		if (rc == 0)
+			rc = fn(dtp, (uint32_t) c, sg->sg_data, sg->sg_len,
+			    arg);
+		sg->sg_len = 0;
+	}
+	return rc;
+}
+
+/*
+ * Aggregations: each CPU's values of every key, as the per-CPU hash maps
+ * hold them; a CPU whose flag word is clear never updated that key.
+ */
+static int
+dt_bpf_aggsnap(dtrace_hdl_t *dtp, dt_aggsnap_t **snapsp, uint32_t *nsnapsp)
+{
+	dt_bpf_engine_t *be = dt_bpf(dtp);
+	dt_bpf_layout_t *lay = &be->be_lay;
+	int ncpus = be->be_ncpus;
+	dt_aggsnap_t *snaps;
+	size_t *caps;
+
+	*snapsp = NULL;
+	*nsnapsp = 0;
+	if ((snaps = calloc((size_t) ncpus, sizeof (*snaps))) == NULL ||
+	    (caps = calloc((size_t) ncpus, sizeof (*caps))) == NULL) {
+		free(snaps);
+		return dt_set_errno(dtp, EDT_NOMEM);
+	}
+	for (int c = 0; c < ncpus; c++)
+		snaps[c].as_cpu = (uint32_t) c;
+	for (uint32_t a = 0; be->be_active && a < lay->bl_naggs; a++) {
+		const dt_bpf_aggmap_t *ba = &lay->bl_aggs[a];
+		const dt_aggdesc_t *agg = ba->ba_agg;
+		size_t ksz = (agg->ag_keysize + 7) & ~(size_t) 7;
+		size_t n = 8 + ksz + agg->ag_nvals * 8;
+		unsigned char *key, *next, *vals;
+		bool first = true;
+
+		key = calloc(2, ba->ba_keysize);
+		vals = calloc((size_t) ncpus, ba->ba_valsize);
+		if (key == NULL || vals == NULL) {
+			free(key);
+			free(vals);
+			goto nomem;
+		}
+		next = key + ba->ba_keysize;
+		while (bpf_map_get_next_key(ba->ba_fd, first ? NULL : key,
+		    next) == 0) {
+			first = false;
+			memcpy(key, next, ba->ba_keysize);
+			if (bpf_map_lookup_elem(ba->ba_fd, key, vals) != 0)
+				continue;
+			for (int c = 0; c < ncpus; c++) {
+				const unsigned char *v = vals +
+				    (size_t) c * ba->ba_valsize;
+				dt_aggsnap_t *s = &snaps[c];
+				uint64_t flag, id = ba->ba_agg->ag_id;
+				unsigned char *p;
+
+				memcpy(&flag, v + agg->ag_nvals * 8, 8);
+				if (flag == 0)
+					continue;
+				if (s->as_size + n > caps[c]) {
+					size_t cap = caps[c] ? caps[c] * 2 :
+					    4096;
+
+					while (cap < s->as_size + n)
+						cap *= 2;
+					if ((p = realloc(s->as_data, cap)) ==
+					    NULL) {
+						free(key);
+						free(vals);
+						goto nomem;
+					}
+					s->as_data = p;
+					caps[c] = cap;
+				}
+				p = s->as_data + s->as_size;
+				memset(p, 0, n);
+				memcpy(p, &id, 8);
+				memcpy(p + 8, key, agg->ag_keysize);
+				memcpy(p + 8 + ksz, v, agg->ag_nvals * 8);
+				s->as_size += n;
+				s->as_nentries++;
+			}
+		}
+		free(key);
+		free(vals);
+	}
+	free(caps);
+	*snapsp = snaps;
+	*nsnapsp = (uint32_t) ncpus;
+	return 0;
+nomem:
+	for (int c = 0; c < ncpus; c++)
+		free(snaps[c].as_data);
+	free(snaps);
+	free(caps);
+	return dt_set_errno(dtp, EDT_NOMEM);
+}
+
+static void
+dt_bpf_aggsnap_free(dtrace_hdl_t *dtp, dt_aggsnap_t *snaps, uint32_t n)
+{
+	(void) dtp;
+	for (uint32_t i = 0; i < n; i++)
+		free(snaps[i].as_data);
+	free(snaps);
+}
+
+static int
+dt_bpf_aggclear(dtrace_hdl_t *dtp, uint32_t aggid)
+{
+	dt_bpf_engine_t *be = dt_bpf(dtp);
+	const dt_bpf_aggmap_t *ba;
+	unsigned char *key, *next, *vals;
+	bool first = true;
+	int ncpus = be->be_ncpus;
+
+	if (!be->be_active || aggid >= be->be_lay.bl_naggs)
+		return 0;
+	ba = &be->be_lay.bl_aggs[aggid];
+	key = calloc(2, ba->ba_keysize);
+	vals = calloc((size_t) ncpus, ba->ba_valsize);
+	if (key == NULL || vals == NULL) {
+		free(key);
+		free(vals);
+		return dt_set_errno(dtp, EDT_NOMEM);
+	}
+	next = key + ba->ba_keysize;
+	while (bpf_map_get_next_key(ba->ba_fd, first ? NULL : key, next) ==
+	    0) {
+		first = false;
+		memcpy(key, next, ba->ba_keysize);
+		if (bpf_map_lookup_elem(ba->ba_fd, key, vals) != 0)
+			continue;
+		for (int c = 0; c < ncpus; c++) {
+			int64_t *v = (int64_t *) (vals + (size_t) c *
+			    ba->ba_valsize);
+
+			if (v[ba->ba_agg->ag_nvals] != 0)
+				dt_agg_init(ba->ba_agg->ag_kind, v,
+				    ba->ba_agg->ag_nvals);
+		}
+		(void) bpf_map_update_elem(ba->ba_fd, key, vals, BPF_EXIST);
+	}
+	free(key);
+	free(vals);
+	return 0;
+}
+
+static int
+dt_bpf_stop(dtrace_hdl_t *dtp)
+{
+	dt_bpf_engine_t *be = dt_bpf(dtp);
+	dt_bpf_layout_t *lay = &be->be_lay;
+
+	if (!be->be_active || be->be_stopped)
+		return 0;
+	/* No probe but END from now on. */
+	__atomic_store_n((uint64_t *) (be->be_state + lay->bl_cnt_off +
+	    8 * DT_BPF_CNT_EXITED), 1, __ATOMIC_SEQ_CST);
+	be->be_stopped = true;
+	return dt_bpf_engine_fire(dtp, DT_PROBE_ID_END, NULL, 0);
+}
+
+static void
+dt_bpf_status(dtrace_hdl_t *dtp, dt_engine_status_t *stp)
+{
+	dt_bpf_engine_t *be = dt_bpf(dtp);
+	const uint64_t *cnt;
+
+	memset(stp, 0, sizeof (*stp));
+	if (be == NULL || be->be_state == NULL)
+		return;
+	cnt = (const uint64_t *) (be->be_state + be->be_lay.bl_cnt_off);
+	stp->es_drops = __atomic_load_n(&cnt[DT_BPF_CNT_DROPS],
+	    __ATOMIC_RELAXED);
+	stp->es_dyndrops = __atomic_load_n(&cnt[DT_BPF_CNT_DYNDROPS],
+	    __ATOMIC_RELAXED);
+	stp->es_aggdrops = __atomic_load_n(&cnt[DT_BPF_CNT_AGGDROPS],
+	    __ATOMIC_RELAXED);
+	stp->es_errors = __atomic_load_n(&cnt[DT_BPF_CNT_ERRORS],
+	    __ATOMIC_RELAXED);
+}
+
+const dt_engine_ops_t dt_bpf_engine_ops = {
+	.eo_name = "bpf",
+	.eo_flag = DT_ENGINE_F_BPF,
+	.eo_open = dt_bpf_open,
+	.eo_enable = dt_bpf_enable,
+	.eo_go = dt_bpf_go,
+	.eo_poll = dt_bpf_poll,
+	.eo_drain = dt_bpf_drain,
+	.eo_aggsnap = dt_bpf_aggsnap,
+	.eo_aggsnap_free = dt_bpf_aggsnap_free,
+	.eo_aggclear = dt_bpf_aggclear,
+	.eo_stop = dt_bpf_stop,
+	.eo_status = dt_bpf_status,
+	.eo_close = dt_bpf_close,
+};

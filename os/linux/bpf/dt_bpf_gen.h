@@ -1,0 +1,203 @@
+/*
+ * dt_bpf_gen.h: the DIF to eBPF translator.
+ *
+ * One BPF program serves one attach point: a single probe (BEGIN, one
+ * syscalls:sys_enter_* tracepoint, one profile timer) or a group of probes
+ * that share one kernel event (every syscall entry on raw_syscalls), and
+ * runs all their enabled clauses in EPID order.  Everything the programs
+ * of one enabling share is described by the layout, built before any
+ * program is generated:
+ *
+ *   state map	 (array, 1 entry, shared by all CPUs)
+ *		 | consts: every DIF string table, probe names, "global" |
+ *		 | zeros: a block read to clear memory with one helper call |
+ *		 | counters (drops, errors, ...) | exit flag | globals     |
+ *   scratch map (per-CPU array, 1 entry): the firing context, DIF
+ *		 clause-locals, string work buffers, key and record buffers,
+ *		 and the scratch area DIF allocates strings and alloca() from
+ *   dynvar maps (hash, one per thread-local or associative array):
+ *		 key = thread key + tuple bytes, value = the variable's bytes
+ *   agg maps	 (per-CPU hash, one per aggregation): key = key bytes,
+ *		 value = the value words of dt_aggfunc.h + an "initialised on
+ *		 this CPU" word
+ *   ring buffer records: an 8-byte CPU prefix, then dt_rechdr_t + data
+ *   probe table (array by syscall number) for group programs: the probe
+ *		 ID, argument count, probefunc and the EPID of each clause
+ *
+ * DIF values are all 64-bit numbers in the program, pointers included:
+ * the translator turns the map value addresses into numbers once per
+ * firing (storing the pointer into the map and reading it back, which the
+ * kernel allows CAP_PERFMON programs), so a DIF address is a number like
+ * in the interpreter, read through bpf_probe_read_kernel() wherever it
+ * points.  Writes go only to DIF scratch, clause-locals and globals,
+ * checked against their ranges at run time.
+ */
+#ifndef DT_BPF_GEN_H
+#define DT_BPF_GEN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/dt_program.h"
+#include "os/linux/bpf/dt_bpf_insn.h"
+
+#define DT_BPF_NARGS	 10	/* arg0..arg9 in the firing context */
+#define DT_BPF_RECPREFIX 8	/* CPU number ahead of each record */
+
+/* Where a program's probe context comes from. */
+typedef enum dt_bpf_ctxkind {
+	DT_BPF_CTX_RAWTP,	   /* raw_tp, run by test runs: u64[10] */
+	DT_BPF_CTX_SYSCALL_ENTRY,  /* tracepoint: nr at 8, args from 16 */
+	DT_BPF_CTX_SYSCALL_RETURN, /* tracepoint: nr at 8, return at 16 */
+	DT_BPF_CTX_PERF,	   /* perf_event: struct pt_regs */
+} dt_bpf_ctxkind_t;
+
+/* A variable of the program, from the DIF variable tables. */
+typedef struct dt_bpf_var {
+	uint8_t bv_scope;	/* DIFV_SCOPE_* */
+	uint8_t bv_kind;	/* DIFV_KIND_* */
+	bool bv_byref;
+	bool bv_string;
+	uint32_t bv_id;
+	uint32_t bv_size;	/* value bytes (strsize for strings) */
+	uint32_t bv_off;	/* globals: in the state map; locals: scratch */
+	uint32_t bv_keysize;	/* dynamic: map key bytes */
+	uint32_t bv_maxent;	/* dynamic: map entries */
+	int bv_fd;		/* dynamic: its hash map */
+} dt_bpf_var_t;
+
+typedef struct dt_bpf_aggmap {
+	const dt_aggdesc_t *ba_agg;
+	uint32_t ba_keysize;	/* map key bytes (8 for no keys) */
+	uint32_t ba_valsize;	/* ag_nvals words + the flag word */
+	uint32_t ba_maxent;
+	int ba_fd;
+} dt_bpf_aggmap_t;
+
+typedef struct dt_bpf_difconst {
+	const dif_object_t *dc_difo;
+	uint32_t dc_off;	/* its string table in consts */
+} dt_bpf_difconst_t;
+
+typedef struct dt_bpf_layout {
+	uint32_t bl_strsize;
+	uint64_t bl_dynvarsize;
+	uint64_t bl_aggsize;
+	const dt_program_t *bl_prog;
+
+	/* consts, built while statements are added */
+	char *bl_consts;
+	uint32_t bl_conslen;
+	uint32_t bl_conscap;
+	dt_bpf_difconst_t *bl_difc;
+	uint32_t bl_ndifc;
+	uint32_t bl_zonename;	/* "global" in consts */
+
+	dt_bpf_var_t *bl_vars;
+	uint32_t bl_nvars;
+	dt_bpf_aggmap_t *bl_aggs;	/* indexed by aggregation ID */
+	uint32_t bl_naggs;
+
+	/* maxima over the statements */
+	uint32_t bl_maxrec;	/* st_size */
+	uint32_t bl_maxaggkey;
+	uint32_t bl_maxaggval;
+	uint32_t bl_maxdynkey;
+	uint32_t bl_maxdynval;
+	uint32_t bl_maxclauses;	/* set by the engine */
+
+	/* state map offsets */
+	uint32_t bl_zero_off;
+	uint32_t bl_zero_size;
+	uint32_t bl_cnt_off;	/* DT_BPF_CNT_* words */
+	uint32_t bl_globals_off;
+	uint32_t bl_globals_size;
+	uint32_t bl_state_size;
+
+	/* scratch map offsets */
+	uint32_t bl_epids_off;
+	uint32_t bl_tuple_off;
+	uint32_t bl_work_off;	/* DT_BPF_NWORK buffers of bl_worksize */
+	uint32_t bl_worksize;
+	uint32_t bl_strbuf_off;	/* execname */
+	uint32_t bl_dynkey_off;
+	uint32_t bl_dynval_off;
+	uint32_t bl_aggkey_off;
+	uint32_t bl_aggval_off;
+	uint32_t bl_rec_off;
+	uint32_t bl_locals_off;	/* first writable byte */
+	uint32_t bl_locals_size;
+	uint32_t bl_dscratch_off;
+	uint32_t bl_dscratch_size;
+	uint32_t bl_scratch_size; /* includes a guard of dscratch_size */
+
+	/* maps, created by the engine from the sizes above */
+	int bl_state_fd;
+	int bl_scratch_fd;
+	int bl_rb_fd;
+} dt_bpf_layout_t;
+
+/* Counters in the state map, as 64-bit words from bl_cnt_off. */
+enum {
+	DT_BPF_CNT_DROPS,
+	DT_BPF_CNT_DYNDROPS,
+	DT_BPF_CNT_AGGDROPS,
+	DT_BPF_CNT_ERRORS,
+	DT_BPF_CNT_EXITED,	/* exit() ran, or tracing stopped: 1 */
+	DT_BPF_CNT_WALLOFF,	/* walltimestamp - timestamp, set by us */
+	DT_BPF_CNT_NWORDS
+};
+
+#define DT_BPF_NWORK 3
+
+extern void dt_bpf_layout_init(dt_bpf_layout_t *lay, const dt_program_t *pgp,
+    uint32_t strsize, uint64_t dynvarsize, uint64_t aggsize);
+/* Scan one statement's DIF: variables, constants, buffer sizes. */
+extern int dt_bpf_layout_add_stmt(dt_bpf_layout_t *lay, const dt_stmt_t *stp,
+    char *errbuf, size_t errlen);
+/* Add a NUL-terminated string to consts; returns its offset. */
+extern uint32_t dt_bpf_layout_const(dt_bpf_layout_t *lay, const char *s);
+/* Compute every offset; after this the engine creates the maps. */
+extern int dt_bpf_layout_finish(dt_bpf_layout_t *lay, char *errbuf,
+    size_t errlen);
+extern void dt_bpf_layout_fini(dt_bpf_layout_t *lay);
+extern const dt_bpf_var_t *dt_bpf_layout_var(const dt_bpf_layout_t *lay,
+    uint8_t scope, uint32_t id);
+
+/* One entry of a group program's probe table. */
+typedef struct dt_bpf_ptab {
+	uint32_t pt_id;		/* probe ID; 0: no enabled probe */
+	uint32_t pt_nargs;
+	uint32_t pt_func;	/* probefunc's offset in consts */
+	uint32_t pt_pad;
+	uint32_t pt_epids[];	/* per clause of the program; 0: not here */
+} dt_bpf_ptab_t;
+
+/* What to generate. */
+typedef struct dt_bpf_progspec {
+	dt_bpf_ctxkind_t ps_ctx;
+	uint32_t ps_nclauses;
+	const dt_stmt_t **ps_stmts;	/* in EPID order */
+	bool ps_always;		/* END, ERROR: run even after exit() */
+	/* a single probe: its constants */
+	const uint32_t *ps_epids;	/* per clause */
+	uint32_t ps_id;
+	int ps_nargs;
+	uint32_t ps_prov, ps_mod, ps_func, ps_name; /* offsets in consts */
+	/* a group: ps_table_fd >= 0, keyed by the syscall number (< max) */
+	int ps_table_fd;
+	uint32_t ps_table_max;
+} dt_bpf_progspec_t;
+
+/* Size of one probe table value for a program of nclauses clauses. */
+extern size_t dt_bpf_ptab_size(uint32_t nclauses);
+
+/*
+ * Generate the program.  Returns 0, or -1 with one line in errbuf
+ * ("clause 2: subroutine index() is not supported by the bpf engine").
+ */
+extern int dt_bpf_gen(const dt_bpf_layout_t *lay, const dt_bpf_progspec_t *ps,
+    dt_bpf_buf_t *b, char *errbuf, size_t errlen);
+
+#endif /* DT_BPF_GEN_H */

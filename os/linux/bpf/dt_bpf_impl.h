@@ -1,0 +1,138 @@
+/*
+ * dt_bpf_impl.h: the translator's private state, shared by dt_bpf_gen.c
+ * (programs, clauses, instructions) and dt_bpf_subr.c (subroutines).
+ *
+ * Registers of generated code:
+ *
+ *	r6	the program's context (saved at entry)
+ *	r7	the scratch map value of this CPU (a map value pointer, so
+ *		constant offsets from it need no run-time checks)
+ *	r8	the state map value
+ *	r9	free across helper calls (aggregation value, loop counters)
+ *	r0-r5	temporaries, clobbered by every helper call
+ *
+ * The BPF stack holds the DIF registers and the condition codes of the
+ * last cmp/scmp/tst (its two operands, so each branch is one BPF compare
+ * of the right signedness), plus a few temporaries.  The firing context
+ * lives in scratch at the DT_SC_* offsets.
+ */
+#ifndef DT_BPF_IMPL_H
+#define DT_BPF_IMPL_H
+
+#include <stdint.h>
+
+#include "common/dif/dif.h"
+#include "common/dif/dif_interp.h"
+#include "os/linux/bpf/dt_bpf_gen.h"
+
+/* Stack slots (offsets from r10). */
+/* %r0..%r7 at -8..-64 */
+#define DT_FP_REG(r)	(-8 * ((int) (r) + 1))
+#define DT_FP_CCA	(-72)
+#define DT_FP_CCB	(-80)
+#define DT_FP_KEY	(-88)	/* u32 map keys */
+#define DT_FP_T0	(-96)	/* temporaries */
+#define DT_FP_T1	(-104)
+#define DT_FP_T2	(-112)
+#define DT_FP_T3	(-120)
+#define DT_FP_T4	(-128)
+
+/* The firing context in scratch. */
+#define DT_SC_LEAK	0	/* where pointers become numbers */
+#define DT_SC_SBASE	8	/* scratch's address, as a number */
+#define DT_SC_GBASE	16	/* the state map's address */
+#define DT_SC_TS	24
+#define DT_SC_ERRNO	32
+#define DT_SC_ID	40
+#define DT_SC_EPID	48
+#define DT_SC_PROV	56	/* probe name strings (addresses) */
+#define DT_SC_MOD	64
+#define DT_SC_FUNC	72
+#define DT_SC_NAME	80
+#define DT_SC_ARGS	88	/* DT_BPF_NARGS words */
+#define DT_SC_FKIND	168	/* the last fault */
+#define DT_SC_FADDR	176
+#define DT_SC_FOFF	184
+#define DT_SC_FACT	192
+#define DT_SC_USED	200	/* bytes of DIF scratch in use */
+#define DT_SC_HDRSIZE	208
+
+/* A tuple-stack entry: value and size, 16 bytes in scratch. */
+#define DT_TUP_VAL(i)	(16 * (i))
+#define DT_TUP_SIZE(i)	(16 * (i) + 8)
+
+/* What the translator knows about each tuple entry at a DIF pc. */
+#define DT_TT_VALUE	0	/* by value: 8 bytes */
+#define DT_TT_STRING	1	/* string by reference */
+#define DT_TT_REF	2	/* other by reference: size at run time */
+
+typedef struct dt_bpf_tstate {
+	int8_t ts_depth;	/* -1: not reached yet */
+	uint8_t ts_type[DIF_DTR_NREGS];
+} dt_bpf_tstate_t;
+
+typedef struct dt_bpf_cg {
+	dt_bpf_buf_t *cg_b;
+	const dt_bpf_layout_t *cg_lay;
+	const dt_bpf_progspec_t *cg_ps;
+	char *cg_err;
+	size_t cg_errlen;
+	int cg_failed;
+
+	uint32_t cg_clause;	/* index in the program */
+	uint32_t cg_action;	/* 1-based; 0: the predicate */
+	uint32_t cg_lfault;	/* the clause's fault handler */
+	void *cg_stubs;		/* the clause's fault stubs */
+
+	const dif_object_t *cg_difo;
+	uint32_t cg_strtab;	/* the object's string table in consts */
+	uint32_t cg_pc;		/* instruction being translated */
+	dt_bpf_tstate_t *cg_tstate; /* per pc */
+	uint32_t *cg_plabels;	/* per pc, UINT32_MAX when none */
+} dt_bpf_cg_t;
+
+#define DT_EMIT(cg, insn) dt_bpf_emit((cg)->cg_b, (insn))
+
+/* dt_bpf_gen.c */
+extern void dt_cg_error(dt_bpf_cg_t *cg, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+extern void dt_cg_ldreg(dt_bpf_cg_t *cg, int breg, unsigned dreg);
+extern void dt_cg_streg(dt_bpf_cg_t *cg, unsigned dreg, int breg);
+/* Jumps to the fault handler when (breg op imm); addr from a DIF reg. */
+extern void dt_cg_fault_if(dt_bpf_cg_t *cg, int op, int breg, int32_t imm,
+    int kind, int addr_dreg);
+/* ... or from an absolute value in a stack slot (fp offset), or 0. */
+extern void dt_cg_fault_if_slot(dt_bpf_cg_t *cg, int op, int breg,
+    int32_t imm, int kind, int addr_slot);
+extern void dt_cg_fault(dt_bpf_cg_t *cg, int kind, int addr_slot);
+/* breg = the number of a scratch (r7) or state (r8) offset. */
+extern void dt_cg_saddr(dt_bpf_cg_t *cg, int breg, uint32_t off);
+extern void dt_cg_gaddr(dt_bpf_cg_t *cg, int breg, uint32_t off);
+/* Turns a map value pointer in breg into a number in the same reg. */
+extern void dt_cg_ptr2num(dt_bpf_cg_t *cg, int breg);
+/* Zero len bytes at r7 + off (with stores or one helper call). */
+extern void dt_cg_zero(dt_bpf_cg_t *cg, uint32_t off, uint32_t len);
+extern void dt_cg_counter(dt_bpf_cg_t *cg, int which);
+
+/*
+ * Allocates size bytes of DIF scratch (size in the stack slot sizeslot,
+ * bounded by the caller, or a constant when sizeslot is 0), zeroed:
+ * the offset within dscratch goes to stack slot offslot.  Faults "out of
+ * scratch space" as the interpreter does.
+ */
+extern void dt_cg_alloc(dt_bpf_cg_t *cg, int sizeslot, uint32_t size,
+    int offslot);
+/* breg = pointer to dscratch + the offset in slot (bounded). */
+extern void dt_cg_dsptr(dt_bpf_cg_t *cg, int breg, int offslot);
+
+/* dt_bpf_subr.c */
+extern void dt_cg_subr(dt_bpf_cg_t *cg, uint32_t subr, unsigned rd);
+/*
+ * Copies the string whose address is in tuple entry i into work buffer
+ * w; its length goes to stack slot lenslot.  Faults "invalid address".
+ */
+extern void dt_cg_sarg(dt_bpf_cg_t *cg, int i, int w, int lenslot);
+/* SCMP: compares the strings in DIF regs r1, r2; result in CC slots. */
+extern void dt_cg_scmp(dt_bpf_cg_t *cg, unsigned r1, unsigned r2);
+
+#endif /* DT_BPF_IMPL_H */

@@ -1,0 +1,110 @@
+/*
+ * dt_bpf_insn.h: building eBPF instructions by hand, and a growable
+ * instruction buffer with forward labels.
+ *
+ * The translator generates struct bpf_insn arrays directly (no compiler at
+ * run time), so it needs the instruction encodings as expressions.  The
+ * macros below build one instruction each; DT_BPF_LD_MAP_FD and
+ * DT_BPF_LD_IMM64 are the two-slot 64-bit immediate loads.
+ *
+ * dt_bpf_buf_t collects instructions.  Jumps are usually emitted before
+ * their target exists: dt_bpf_label_new() names a target, the jump
+ * macros' offset is left 0 and dt_bpf_jmp_label() records a fixup, and
+ * dt_bpf_label_here() binds the label to the next instruction.
+ * dt_bpf_buf_finish() patches every fixup (and reports a label that was
+ * never bound or a jump too long for the 16-bit offset).  Errors (out of
+ * memory, ...) are sticky in b_err so that code generation can run to the
+ * end and be checked once.
+ */
+#ifndef DT_BPF_INSN_H
+#define DT_BPF_INSN_H
+
+#include <stdint.h>
+
+#include <linux/bpf.h>
+
+/* Register names, for readability of generated code. */
+#define DT_R0  BPF_REG_0
+#define DT_R1  BPF_REG_1
+#define DT_R2  BPF_REG_2
+#define DT_R3  BPF_REG_3
+#define DT_R4  BPF_REG_4
+#define DT_R5  BPF_REG_5
+#define DT_R6  BPF_REG_6
+#define DT_R7  BPF_REG_7
+#define DT_R8  BPF_REG_8
+#define DT_R9  BPF_REG_9
+#define DT_FP  BPF_REG_10
+
+#define DT_BPF_INSN(c, d, s, o, i)                                           \
+	((struct bpf_insn) { .code = (uint8_t) (c), .dst_reg = (d),          \
+	    .src_reg = (s), .off = (int16_t) (o), .imm = (int32_t) (i) })
+
+#define DT_BPF_ALU64_REG(op, d, s)                                           \
+	DT_BPF_INSN(BPF_ALU64 | BPF_OP(op) | BPF_X, d, s, 0, 0)
+#define DT_BPF_ALU64_IMM(op, d, imm)                                         \
+	DT_BPF_INSN(BPF_ALU64 | BPF_OP(op) | BPF_K, d, 0, 0, imm)
+#define DT_BPF_ALU32_IMM(op, d, imm)                                         \
+	DT_BPF_INSN(BPF_ALU | BPF_OP(op) | BPF_K, d, 0, 0, imm)
+#define DT_BPF_MOV64_REG(d, s)	 DT_BPF_ALU64_REG(BPF_MOV, d, s)
+#define DT_BPF_MOV64_IMM(d, imm) DT_BPF_ALU64_IMM(BPF_MOV, d, imm)
+#define DT_BPF_NEG64(d)	DT_BPF_INSN(BPF_ALU64 | BPF_NEG, d, 0, 0, 0)
+
+/* Memory: *(size *)(s + off) and stores to (d + off). */
+#define DT_BPF_LDX_MEM(sz, d, s, off)                                        \
+	DT_BPF_INSN(BPF_LDX | BPF_SIZE(sz) | BPF_MEM, d, s, off, 0)
+#define DT_BPF_STX_MEM(sz, d, s, off)                                        \
+	DT_BPF_INSN(BPF_STX | BPF_SIZE(sz) | BPF_MEM, d, s, off, 0)
+#define DT_BPF_ST_MEM(sz, d, off, imm)                                       \
+	DT_BPF_INSN(BPF_ST | BPF_SIZE(sz) | BPF_MEM, d, 0, off, imm)
+
+/* Jumps: offsets are in instructions, relative to the next one. */
+#define DT_BPF_JMP_REG(op, d, s, off)                                        \
+	DT_BPF_INSN(BPF_JMP | BPF_OP(op) | BPF_X, d, s, off, 0)
+#define DT_BPF_JMP_IMM(op, d, imm, off)                                      \
+	DT_BPF_INSN(BPF_JMP | BPF_OP(op) | BPF_K, d, 0, off, imm)
+#define DT_BPF_JA(off)	     DT_BPF_INSN(BPF_JMP | BPF_JA, 0, 0, off, 0)
+#define DT_BPF_CALL(fn)	     DT_BPF_INSN(BPF_JMP | BPF_CALL, 0, 0, 0, fn)
+#define DT_BPF_EXIT()	     DT_BPF_INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)
+
+/* 64-bit immediates take two slots. */
+#define DT_BPF_LD_IMM64_LO(d, src, v)                                        \
+	DT_BPF_INSN(BPF_LD | BPF_DW | BPF_IMM, d, src, 0,                    \
+	    (uint32_t) (uint64_t) (v))
+#define DT_BPF_LD_IMM64_HI(v)                                                \
+	DT_BPF_INSN(0, 0, 0, 0, (uint32_t) ((uint64_t) (v) >> 32))
+
+typedef struct dt_bpf_fixup {
+	uint32_t fx_insn;	/* the jump */
+	uint32_t fx_label;
+} dt_bpf_fixup_t;
+
+typedef struct dt_bpf_buf {
+	struct bpf_insn *b_insns;
+	uint32_t b_len;
+	uint32_t b_cap;
+	int32_t *b_labels;	/* instruction index, or -1 while unbound */
+	uint32_t b_nlabels;
+	uint32_t b_labcap;
+	dt_bpf_fixup_t *b_fixups;
+	uint32_t b_nfixups;
+	uint32_t b_fixcap;
+	int b_err;		/* first error (errno value), sticky */
+} dt_bpf_buf_t;
+
+extern void dt_bpf_buf_init(dt_bpf_buf_t *b);
+extern void dt_bpf_buf_fini(dt_bpf_buf_t *b);
+extern void dt_bpf_emit(dt_bpf_buf_t *b, struct bpf_insn insn);
+/* Emits a 64-bit immediate load into register d. */
+extern void dt_bpf_emit_imm64(dt_bpf_buf_t *b, int d, uint64_t v);
+/* Emits a load of a map's file descriptor, as the kernel relocates it. */
+extern void dt_bpf_emit_map_fd(dt_bpf_buf_t *b, int d, int fd);
+extern uint32_t dt_bpf_label_new(dt_bpf_buf_t *b);
+extern void dt_bpf_label_here(dt_bpf_buf_t *b, uint32_t label);
+/* Emits a jump instruction whose offset is patched to reach label. */
+extern void dt_bpf_jmp_label(dt_bpf_buf_t *b, struct bpf_insn jmp,
+    uint32_t label);
+/* Resolves the fixups; returns 0 or an errno value. */
+extern int dt_bpf_buf_finish(dt_bpf_buf_t *b);
+
+#endif /* DT_BPF_INSN_H */

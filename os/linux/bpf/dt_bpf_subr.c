@@ -1,0 +1,564 @@
+/*
+ * dt_bpf_subr.c: D's subroutines as generated BPF code, and the string
+ * compare of SCMP.
+ *
+ * As in the interpreter (common/dif/dif_subr.c), string arguments are
+ * first copied into work buffers in scratch, bounded by strsize: one
+ * bpf_probe_read_kernel_str() call, whose return value is also the
+ * string's length plus one.  The code then works on the buffers with
+ * bounded loops (the verifier walks each loop once per iteration, so a
+ * loop costs strsize times its body in verification, not at run time),
+ * and strings it returns are new strsize-byte allocations in DIF scratch.
+ *
+ * The argument checks are the interpreter's: too few tuple entries is an
+ * "illegal operation" fault, a string past strsize from strjoin() is "out
+ * of scratch space", and so on.  Subroutines not translated yet are
+ * refused when the program is generated, with the subroutine's name.
+ */
+#include <string.h>
+
+#include "common/dif/dif.h"
+#include "common/dif/dif_interp.h"
+#include "common/dif/dif_verify.h"
+#include "os/linux/bpf/dt_bpf_impl.h"
+
+#define DT_TUP(cg, i)                                                        \
+	((int16_t) ((cg)->cg_lay->bl_tuple_off + DT_TUP_VAL(i)))
+/* breg = the value of tuple entry i */
+#define DT_LDTUP(cg, breg, i)                                                \
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, breg, DT_R7, DT_TUP(cg, i)))
+#define DT_WORK(cg, w)                                                       \
+	((cg)->cg_lay->bl_work_off + (uint32_t) (w) * (cg)->cg_lay->bl_worksize)
+
+void
+dt_cg_sarg(dt_bpf_cg_t *cg, int i, int w, int lenslot)
+{
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_R7, DT_TUP(cg, i)));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R3, DT_FP_T4));
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R7));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, (int32_t) DT_WORK(cg, w)));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, (int32_t) cg->cg_lay->bl_strsize));
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_probe_read_kernel_str));
+	dt_cg_fault_if_slot(cg, BPF_JSLT, DT_R0, 0, DIF_FLT_BADADDR, DT_FP_T4);
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_SUB, DT_R0, 1));
+	DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JSGE, DT_R0, 0, 1));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R0, 0));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R0, lenslot));
+}
+
+/* Loads a length from a slot into breg, bounded by max for the verifier. */
+static void
+dt_cg_ldlen(dt_bpf_cg_t *cg, int breg, int slot, uint32_t max)
+{
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, breg, DT_FP, slot));
+	DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JLE, breg, (int32_t) max, 1));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(breg, 0));
+}
+
+/* rd = the address of the allocation at the dscratch offset in slot. */
+static void
+dt_cg_dsaddr(dt_bpf_cg_t *cg, unsigned rd, int offslot)
+{
+	dt_cg_saddr(cg, DT_R1, cg->cg_lay->bl_dscratch_off);
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_FP, offslot));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R1, DT_R2));
+	dt_cg_streg(cg, rd, DT_R1);
+}
+
+/*
+ * Copies len bytes (slot lenslot, <= strsize) from the number address in
+ * srcslot + the offset in offslot2 (or 0) to the allocation at offslot
+ * plus dstadd bytes (slot, or 0).
+ */
+static void
+dt_cg_copy(dt_bpf_cg_t *cg, int offslot, int dstaddslot, int lenslot,
+    uint32_t src, int srcaddslot)
+{
+	uint32_t ss = cg->cg_lay->bl_strsize;
+
+	dt_cg_dsptr(cg, DT_R1, offslot);
+	if (dstaddslot != 0) {
+		dt_cg_ldlen(cg, DT_R2, dstaddslot, ss);
+		DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R1, DT_R2));
+	}
+	dt_cg_ldlen(cg, DT_R2, lenslot, ss);
+	dt_cg_saddr(cg, DT_R3, src);
+	if (srcaddslot != 0) {
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R4, DT_FP, srcaddslot));
+		DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R3, DT_R4));
+	}
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_probe_read_kernel));
+}
+
+/*
+ * SCMP: the strings at r1 and r2 compared as strcmp() compares,
+ * bounded by strsize; NULL reads as "".  The result (-1, 0, 1) goes to
+ * the condition-code slots against 0, as the interpreter's codes are.
+ */
+void
+dt_cg_scmp(dt_bpf_cg_t *cg, unsigned r1, unsigned r2)
+{
+	const dt_bpf_layout_t *lay = cg->cg_lay;
+	uint32_t ss = lay->bl_strsize;
+	uint32_t lloop = dt_bpf_label_new(cg->cg_b);
+	uint32_t ldiff = dt_bpf_label_new(cg->cg_b);
+	uint32_t leq = dt_bpf_label_new(cg->cg_b);
+	uint32_t ldone = dt_bpf_label_new(cg->cg_b);
+	unsigned r[2] = { r1, r2 };
+
+	/* The same address compares equal without reading it. */
+	dt_cg_ldreg(cg, DT_R1, r1);
+	dt_cg_ldreg(cg, DT_R2, r2);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JEQ, DT_R1, DT_R2, 0),
+	    leq);
+	for (int i = 0; i < 2; i++) {
+		uint32_t w = DT_WORK(cg, i);
+
+		DT_EMIT(cg, DT_BPF_ST_MEM(BPF_B, DT_R7, (int16_t) w, 0));
+		dt_cg_ldreg(cg, DT_R3, r[i]);
+		DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JEQ, DT_R3, 0, 4 + 2));
+		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R7));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, (int32_t) w));
+		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, (int32_t) ss));
+		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_probe_read_kernel_str));
+		/* (two instructions of fault test) */
+		dt_cg_fault_if(cg, BPF_JSLT, DT_R0, 0, DIF_FLT_BADADDR,
+		    (int) r[i]);
+		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R0, 0));
+	}
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 0));
+	dt_bpf_label_here(cg->cg_b, lloop);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JGE, DT_R1, (int32_t) ss,
+	    0), leq);
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R7));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R2, DT_R1));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_B, DT_R3, DT_R2,
+	    (int16_t) DT_WORK(cg, 0)));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_B, DT_R4, DT_R2,
+	    (int16_t) DT_WORK(cg, 1)));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JNE, DT_R3, DT_R4, 0),
+	    ldiff);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R3, 0, 0), leq);
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, 1));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lloop);
+	dt_bpf_label_here(cg->cg_b, ldiff);
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R0, 1));
+	DT_EMIT(cg, DT_BPF_JMP_REG(BPF_JGT, DT_R3, DT_R4, 1));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R0, -1));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), ldone);
+	dt_bpf_label_here(cg->cg_b, leq);
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R0, 0));
+	dt_bpf_label_here(cg->cg_b, ldone);
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R0, DT_FP_CCA));
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_FP, DT_FP_CCB, 0));
+}
+
+/* substr(s, index [, length]), with dif_substr()'s arithmetic. */
+static void
+dt_cg_substr(dt_bpf_cg_t *cg, int nargs, unsigned rd)
+{
+	uint32_t ss = cg->cg_lay->bl_strsize;
+	const int64_t big = (int64_t) 1 << 40;
+	uint32_t l1 = dt_bpf_label_new(cg->cg_b);
+	uint32_t l2 = dt_bpf_label_new(cg->cg_b);
+	uint32_t lzero = dt_bpf_label_new(cg->cg_b);
+	uint32_t l3 = dt_bpf_label_new(cg->cg_b);
+	uint32_t l4 = dt_bpf_label_new(cg->cg_b);
+
+	dt_cg_sarg(cg, 0, 0, DT_FP_T0);		/* len */
+	/* r1 = idx, r2 = rem, r3 = len; clamped to +-2^40 */
+	DT_LDTUP(cg, DT_R1, 1);
+	if (nargs > 2)
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R7,
+		    DT_TUP(cg, 2)));
+	else
+		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, (int32_t) ss));
+	dt_bpf_emit_imm64(cg->cg_b, DT_R4, (uint64_t) big);
+	for (int r = DT_R1; r <= DT_R2; r++) {
+		DT_EMIT(cg, DT_BPF_JMP_REG(BPF_JSLE, r, DT_R4, 1));
+		DT_EMIT(cg, DT_BPF_MOV64_REG(r, DT_R4));
+		DT_EMIT(cg, DT_BPF_NEG64(DT_R4));
+		DT_EMIT(cg, DT_BPF_JMP_REG(BPF_JSGE, r, DT_R4, 1));
+		DT_EMIT(cg, DT_BPF_MOV64_REG(r, DT_R4));
+		DT_EMIT(cg, DT_BPF_NEG64(DT_R4));
+	}
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_FP, DT_FP_T0));
+	/* if (idx < 0) { idx += len; if (idx < 0 && idx + rem > 0)
+	 *	{ rem += idx; idx = 0; } } */
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JSGE, DT_R1, 0, 0), l1);
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R1, DT_R3));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JSGE, DT_R1, 0, 0), l1);
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R4, DT_R1));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R4, DT_R2));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JSLE, DT_R4, 0, 0), l1);
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R2, DT_R1));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 0));
+	dt_bpf_label_here(cg->cg_b, l1);
+	/* if (idx >= len || idx < 0) rem = 0 */
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JSGE, DT_R1, DT_R3, 0),
+	    lzero);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JSLT, DT_R1, 0, 0),
+	    lzero);
+	/* else if (rem < 0) rem += len - idx */
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JSGE, DT_R2, 0, 0), l2);
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R2, DT_R3));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_SUB, DT_R2, DT_R1));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), l3);
+	dt_bpf_label_here(cg->cg_b, l2);
+	/* else if (idx + rem > size) rem = size - idx */
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R4, DT_R1));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R4, DT_R2));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JSLE, DT_R4, (int32_t) ss,
+	    0), l3);
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, (int32_t) ss));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_SUB, DT_R2, DT_R1));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), l3);
+	dt_bpf_label_here(cg->cg_b, lzero);
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, 0));
+	dt_bpf_label_here(cg->cg_b, l3);
+	/* rem = max(rem, 0); rem = min(rem, max(len - idx, 0)) */
+	DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JSGE, DT_R2, 0, 1));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, 0));
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R4, DT_R3));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_SUB, DT_R4, DT_R1));
+	DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JSGE, DT_R4, 0, 1));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, 0));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JSLE, DT_R2, DT_R4, 0),
+	    l4);
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R4));
+	dt_bpf_label_here(cg->cg_b, l4);
+	/* the copy starts at max(idx, 0); at most strsize - 1 bytes */
+	DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JSGE, DT_R1, 0, 1));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 0));
+	DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JSLE, DT_R2, (int32_t) ss - 1, 1));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, (int32_t) ss - 1));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R1, DT_FP_T3));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R2, DT_FP_T1));
+	dt_cg_alloc(cg, 0, ss, DT_FP_T2);
+	dt_cg_copy(cg, DT_FP_T2, 0, DT_FP_T1, DT_WORK(cg, 0), DT_FP_T3);
+	dt_cg_dsaddr(cg, rd, DT_FP_T2);
+}
+
+/* strchr(), strrchr(): the address of the first (last) c in s, or 0. */
+static void
+dt_cg_strchr(dt_bpf_cg_t *cg, uint32_t subr, unsigned rd)
+{
+	uint32_t ss = cg->cg_lay->bl_strsize;
+	uint32_t lloop = dt_bpf_label_new(cg->cg_b);
+	uint32_t lnot = dt_bpf_label_new(cg->cg_b);
+	uint32_t ldone = dt_bpf_label_new(cg->cg_b);
+
+	/*
+	 * The index found is kept in scratch memory, not a register: the
+	 * verifier does not track map memory, so paths that matched at
+	 * different places stay one state instead of doubling each time.
+	 */
+	dt_cg_sarg(cg, 0, 0, DT_FP_T0);
+	DT_LDTUP(cg, DT_R4, 1);
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_AND, DT_R4, 0xff));
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, (int16_t) DT_WORK(cg, 2), -1));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 0));
+	dt_bpf_label_here(cg->cg_b, lloop);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JGE, DT_R1, (int32_t) ss,
+	    0), ldone);
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R7));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R2, DT_R1));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_B, DT_R3, DT_R2,
+	    (int16_t) DT_WORK(cg, 0)));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JNE, DT_R3, DT_R4, 0),
+	    lnot);
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1,
+	    (int16_t) DT_WORK(cg, 2)));
+	if (subr == DIF_SUBR_STRCHR)
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), ldone);
+	dt_bpf_label_here(cg->cg_b, lnot);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R3, 0, 0), ldone);
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, 1));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lloop);
+	dt_bpf_label_here(cg->cg_b, ldone);
+	/* s + index, from the argument's own address */
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R5, DT_R7,
+	    (int16_t) DT_WORK(cg, 2)));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 0));
+	DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JSLT, DT_R5, 0, 2));
+	DT_LDTUP(cg, DT_R1, 0);
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R1, DT_R5));
+	dt_cg_streg(cg, rd, DT_R1);
+}
+
+/* toupper(), tolower(): a converted copy. */
+static void
+dt_cg_case(dt_bpf_cg_t *cg, bool upper, unsigned rd)
+{
+	uint32_t ss = cg->cg_lay->bl_strsize;
+	uint32_t lloop = dt_bpf_label_new(cg->cg_b);
+	uint32_t lnext = dt_bpf_label_new(cg->cg_b);
+	uint32_t ldone = dt_bpf_label_new(cg->cg_b);
+	int lo = upper ? 'a' : 'A', hi = upper ? 'z' : 'Z';
+
+	dt_cg_sarg(cg, 0, 0, DT_FP_T0);
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 0));
+	dt_bpf_label_here(cg->cg_b, lloop);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JGE, DT_R1, (int32_t) ss,
+	    0), ldone);
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R7));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R2, DT_R1));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_B, DT_R3, DT_R2,
+	    (int16_t) DT_WORK(cg, 0)));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R3, 0, 0), ldone);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JLT, DT_R3, lo, 0),
+	    lnext);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JGT, DT_R3, hi, 0),
+	    lnext);
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_XOR, DT_R3, 0x20));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_B, DT_R2, DT_R3,
+	    (int16_t) DT_WORK(cg, 0)));
+	dt_bpf_label_here(cg->cg_b, lnext);
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, 1));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lloop);
+	dt_bpf_label_here(cg->cg_b, ldone);
+	dt_cg_alloc(cg, 0, ss, DT_FP_T2);
+	dt_cg_copy(cg, DT_FP_T2, 0, DT_FP_T0, DT_WORK(cg, 0), 0);
+	dt_cg_dsaddr(cg, rd, DT_FP_T2);
+}
+
+/* The word at a kernel address (mutex and rwlock subroutines). */
+static void
+dt_cg_kword(dt_bpf_cg_t *cg)
+{
+	DT_LDTUP(cg, DT_R3, 0);
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R3, DT_FP_T4));
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R3));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_AND, DT_R1, 7));
+	dt_cg_fault_if_slot(cg, BPF_JNE, DT_R1, 0, DIF_FLT_BADALIGN, DT_FP_T4);
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_FP, DT_FP_T0, 0));
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_FP));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, DT_FP_T0));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, 8));
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_probe_read_kernel));
+	dt_cg_fault_if_slot(cg, BPF_JNE, DT_R0, 0, DIF_FLT_BADADDR, DT_FP_T4);
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_FP, DT_FP_T0));
+}
+
+void
+dt_cg_subr(dt_bpf_cg_t *cg, uint32_t subr, unsigned rd)
+{
+	const dt_bpf_layout_t *lay = cg->cg_lay;
+	int nargs = cg->cg_tstate[cg->cg_pc].ts_depth;
+	uint32_t ss = lay->bl_strsize;
+	const char *name = dif_subr_name(subr);
+
+	if (subr > DIF_SUBR_MAX || nargs < dif_subr_minargs(subr)) {
+		dt_cg_fault(cg, DIF_FLT_ILLOP, 0);
+		return;
+	}
+	switch (subr) {
+	case DIF_SUBR_STRLEN:
+		dt_cg_sarg(cg, 0, 0, DT_FP_T0);
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_FP, DT_FP_T0));
+		dt_cg_streg(cg, rd, DT_R1);
+		return;
+	case DIF_SUBR_STRJOIN:
+		dt_cg_sarg(cg, 0, 0, DT_FP_T0);
+		dt_cg_sarg(cg, 1, 1, DT_FP_T1);
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_FP, DT_FP_T0));
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_FP, DT_FP_T1));
+		DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R1, DT_R2));
+		dt_cg_fault_if(cg, BPF_JGE, DT_R1, (int32_t) ss,
+		    DIF_FLT_NOSCRATCH, -1);
+		dt_cg_alloc(cg, 0, ss, DT_FP_T2);
+		dt_cg_copy(cg, DT_FP_T2, 0, DT_FP_T0, DT_WORK(cg, 0), 0);
+		dt_cg_copy(cg, DT_FP_T2, DT_FP_T0, DT_FP_T1, DT_WORK(cg, 1), 0);
+		dt_cg_dsaddr(cg, rd, DT_FP_T2);
+		return;
+	case DIF_SUBR_SUBSTR:
+		dt_cg_substr(cg, nargs, rd);
+		return;
+	case DIF_SUBR_STRCHR:
+	case DIF_SUBR_STRRCHR:
+		dt_cg_strchr(cg, subr, rd);
+		return;
+	case DIF_SUBR_TOUPPER:
+	case DIF_SUBR_TOLOWER:
+		dt_cg_case(cg, subr == DIF_SUBR_TOUPPER, rd);
+		return;
+	case DIF_SUBR_ALLOCA:
+		DT_LDTUP(cg, DT_R1, 0);
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R1, DT_FP_T1));
+		dt_cg_alloc(cg, DT_FP_T1, 0, DT_FP_T2);
+		dt_cg_dsaddr(cg, rd, DT_FP_T2);
+		return;
+	case DIF_SUBR_COPYIN:
+		DT_LDTUP(cg, DT_R1, 1);
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R1, DT_FP_T1));
+		dt_cg_alloc(cg, DT_FP_T1, 0, DT_FP_T2);
+		dt_cg_dsptr(cg, DT_R1, DT_FP_T2);
+		dt_cg_ldlen(cg, DT_R2, DT_FP_T1, lay->bl_dscratch_size);
+		DT_LDTUP(cg, DT_R3, 0);
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R3, DT_FP_T4));
+		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_probe_read_user));
+		dt_cg_fault_if_slot(cg, BPF_JNE, DT_R0, 0, DIF_FLT_BADADDR,
+		    DT_FP_T4);
+		dt_cg_dsaddr(cg, rd, DT_FP_T2);
+		return;
+	case DIF_SUBR_COPYINSTR:
+		/* size = strsize, or max + 1 when max < strsize */
+		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, (int32_t) ss));
+		if (nargs > 1) {
+			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R7,
+			    DT_TUP(cg, 1)));
+			DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JGE, DT_R2,
+			    (int32_t) ss, 2));
+			DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R2));
+			DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, 1));
+		}
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R1, DT_FP_T1));
+		dt_cg_alloc(cg, 0, ss, DT_FP_T2);
+		dt_cg_dsptr(cg, DT_R1, DT_FP_T2);
+		dt_cg_ldlen(cg, DT_R2, DT_FP_T1, ss);
+		DT_LDTUP(cg, DT_R3, 0);
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R3, DT_FP_T4));
+		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_probe_read_user_str));
+		dt_cg_fault_if_slot(cg, BPF_JSLT, DT_R0, 0, DIF_FLT_BADADDR,
+		    DT_FP_T4);
+		dt_cg_dsaddr(cg, rd, DT_FP_T2);
+		return;
+	case DIF_SUBR_BCOPY:
+		/* As in DTrace, the destination must be in scratch. */
+		DT_LDTUP(cg, DT_R2, 2);
+		dt_cg_fault_if(cg, BPF_JGT, DT_R2,
+		    (int32_t) lay->bl_dscratch_size, DIF_FLT_BADADDR, -1);
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R2, DT_FP_T1));
+		DT_LDTUP(cg, DT_R3, 1);
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R3, DT_FP_T4));
+		dt_cg_saddr(cg, DT_R4, lay->bl_dscratch_off);
+		DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_SUB, DT_R3, DT_R4));
+		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4,
+		    (int32_t) lay->bl_dscratch_size));
+		DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_SUB, DT_R4, DT_R2));
+		{
+			uint32_t lbad = dt_bpf_label_new(cg->cg_b);
+			uint32_t lok = dt_bpf_label_new(cg->cg_b);
+
+			dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JGT,
+			    DT_R3, DT_R4, 0), lbad);
+			dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lok);
+			dt_bpf_label_here(cg->cg_b, lbad);
+			dt_cg_fault(cg, DIF_FLT_BADADDR, DT_FP_T4);
+			dt_bpf_label_here(cg->cg_b, lok);
+		}
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R3, DT_FP_T2));
+		dt_cg_dsptr(cg, DT_R1, DT_FP_T2);
+		dt_cg_ldlen(cg, DT_R2, DT_FP_T1, lay->bl_dscratch_size);
+		DT_LDTUP(cg, DT_R3, 0);
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R3, DT_FP_T4));
+		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_probe_read_kernel));
+		dt_cg_fault_if_slot(cg, BPF_JNE, DT_R0, 0, DIF_FLT_BADADDR,
+		    DT_FP_T4);
+		return;
+	case DIF_SUBR_HTONS:
+	case DIF_SUBR_NTOHS:
+	case DIF_SUBR_HTONL:
+	case DIF_SUBR_NTOHL:
+	case DIF_SUBR_HTONLL:
+	case DIF_SUBR_NTOHLL: {
+		int bits = subr == DIF_SUBR_HTONS || subr == DIF_SUBR_NTOHS ?
+		    16 : subr == DIF_SUBR_HTONL || subr == DIF_SUBR_NTOHL ?
+		    32 : 64;
+
+		DT_LDTUP(cg, DT_R1, 0);
+		DT_EMIT(cg, DT_BPF_INSN(BPF_ALU | BPF_END | BPF_TO_BE, DT_R1,
+		    0, 0, bits));
+		dt_cg_streg(cg, rd, DT_R1);
+		return;
+	}
+	case DIF_SUBR_GETMAJOR:
+		DT_LDTUP(cg, DT_R1, 0);
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R1, 20));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_AND, DT_R1, 0xfff));
+		dt_cg_streg(cg, rd, DT_R1);
+		return;
+	case DIF_SUBR_GETMINOR:
+		DT_LDTUP(cg, DT_R1, 0);
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_AND, DT_R1, 0xfffff));
+		dt_cg_streg(cg, rd, DT_R1);
+		return;
+	case DIF_SUBR_RAND:
+		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_prandom_u32));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_AND, DT_R0, 0x7fffffff));
+		dt_cg_streg(cg, rd, DT_R0);
+		return;
+	case DIF_SUBR_SPECULATION:
+		/* No speculation buffers yet: "none", as the interpreter. */
+		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 0));
+		dt_cg_streg(cg, rd, DT_R1);
+		return;
+	case DIF_SUBR_PROGENYOF:
+		/* The interpreter's answer without an engine: pid == arg. */
+		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_current_pid_tgid));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R0, 32));
+		DT_LDTUP(cg, DT_R2, 0);
+		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 1));
+		DT_EMIT(cg, DT_BPF_JMP_REG(BPF_JEQ, DT_R0, DT_R2, 1));
+		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 0));
+		dt_cg_streg(cg, rd, DT_R1);
+		return;
+	case DIF_SUBR_MEMREF:
+		dt_cg_alloc(cg, 0, 16, DT_FP_T2);
+		dt_cg_dsptr(cg, DT_R1, DT_FP_T2);
+		DT_LDTUP(cg, DT_R2, 0);
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R1, DT_R2, 0));
+		DT_LDTUP(cg, DT_R2, 1);
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R1, DT_R2, 8));
+		dt_cg_dsaddr(cg, rd, DT_FP_T2);
+		return;
+	case DIF_SUBR_MUTEX_OWNED:
+	case DIF_SUBR_MUTEX_OWNER:
+	case DIF_SUBR_MUTEX_TYPE_ADAPTIVE:
+	case DIF_SUBR_MUTEX_TYPE_SPIN:
+	case DIF_SUBR_RW_READ_HELD:
+	case DIF_SUBR_RW_WRITE_HELD:
+	case DIF_SUBR_RW_ISWRITER:
+		dt_cg_kword(cg);
+		switch (subr) {
+		case DIF_SUBR_MUTEX_OWNED:
+			DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_AND, DT_R1, -8));
+			DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JEQ, DT_R1, 0, 1));
+			DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 1));
+			break;
+		case DIF_SUBR_MUTEX_OWNER:
+			DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_AND, DT_R1, -8));
+			break;
+		case DIF_SUBR_MUTEX_TYPE_ADAPTIVE:
+		case DIF_SUBR_MUTEX_TYPE_SPIN:
+			DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1,
+			    subr == DIF_SUBR_MUTEX_TYPE_ADAPTIVE));
+			break;
+		case DIF_SUBR_RW_READ_HELD:
+			/* !(w & 1) && (w >> 8) != 0 */
+			DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R1));
+			DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R2, 8));
+			DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_AND, DT_R1, 1));
+			DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JNE, DT_R1, 0, 3));
+			DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JEQ, DT_R2, 0, 2));
+			DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 1));
+			DT_EMIT(cg, DT_BPF_JA(1));
+			DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 0));
+			break;
+		default:
+			DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_AND, DT_R1, 1));
+			break;
+		}
+		dt_cg_streg(cg, rd, DT_R1);
+		return;
+	case DIF_SUBR_COPYOUT:
+	case DIF_SUBR_COPYOUTSTR:
+		dt_cg_error(cg, "%s() is unavailable: this kernel does not "
+		    "let BPF programs write user memory", name);
+		return;
+	default:
+		dt_cg_error(cg, "subroutine %s() is not supported by the bpf "
+		    "engine yet", name != NULL ? name : "?");
+		return;
+	}
+}

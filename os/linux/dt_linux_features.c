@@ -1,0 +1,681 @@
+/*
+ * dt_linux_features.c: kernel feature probes -- the one place where the
+ * Linux backend finds out what the running kernel allows.
+ *
+ * Each probe tries the real thing in the smallest form: a two-instruction
+ * program of the needed type, a program calling the helper, a map of the
+ * type, a perf event of the kind.  Nothing is attached to a live
+ * tracepoint, because detaching one costs a synchronize_rcu(); a tracepoint
+ * is known to work when tracefs lists it and tracepoint programs load.
+ * The whole probe takes a few milliseconds and runs once per process.
+ *
+ * Reasons are written for the person running dtrace: what was tried and
+ * the kernel's errno, plus the usual cause when there is one (EPERM means
+ * privileges; lockdown removes some helpers).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <linux/perf_event.h>
+
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "os/linux/bpf/dt_bpf_attach.h"
+#include "os/linux/bpf/dt_bpf_insn.h"
+#include "os/linux/dt_linux_features.h"
+
+#define TRACEFS_MAGIC_NR 0x74726163
+
+/* The attach type of uprobe_multi links, newer than our uapi headers. */
+#define DT_BPF_TRACE_UPROBE_MULTI 48
+
+static const char *const dt_lf_names[DT_LF_NFEATURES] = {
+	[DT_LF_BPF] = "bpf",
+	[DT_LF_PTR_LEAKS] = "ptr_leaks",
+	[DT_LF_RINGBUF] = "ringbuf",
+	[DT_LF_PERFBUF] = "perfbuf",
+	[DT_LF_BPF_LOOP] = "bpf_loop",
+	[DT_LF_BTF] = "btf",
+	[DT_LF_TRACEPOINT] = "tracepoint",
+	[DT_LF_RAW_TP] = "raw_tp",
+	[DT_LF_TP_BTF] = "tp_btf",
+	[DT_LF_UPROBE] = "uprobe",
+	[DT_LF_UPROBE_MULTI] = "uprobe_multi",
+	[DT_LF_CPU_CLOCK] = "cpu_clock",
+	[DT_LF_PROBE_READ_KERNEL] = "probe_read_kernel",
+	[DT_LF_PROBE_READ_USER] = "probe_read_user",
+	[DT_LF_GET_FUNC_IP] = "get_func_ip",
+	[DT_LF_GET_STACK] = "get_stack",
+	[DT_LF_TEST_RUN] = "test_run",
+};
+
+const char *
+dt_linux_feature_name(dt_linux_feature_t f)
+{
+	return (unsigned) f < DT_LF_NFEATURES ? dt_lf_names[f] : "?";
+}
+
+static void
+dt_lf_set(dt_linux_features_t *lfp, dt_linux_feature_t f, bool ok,
+    const char *fmt, ...)
+{
+	va_list ap;
+
+	lfp->lf_have[f] = ok;
+	lfp->lf_why[f][0] = '\0';
+	if (ok)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(lfp->lf_why[f], DT_LF_WHYLEN, fmt, ap);
+	va_end(ap);
+}
+
+/* The usual reason behind an errno from bpf(). */
+static const char *
+dt_lf_hint(int err)
+{
+	switch (err) {
+	case EPERM:
+	case EACCES:
+		return " (needs root, or CAP_BPF and CAP_PERFMON)";
+	case ENOSYS:
+		return " (kernel built without BPF)";
+	default:
+		return "";
+	}
+}
+
+/* Never called: a place in our own text for the uprobe probes. */
+__attribute__((noinline, used)) static void
+dt_lf_uprobe_target(void)
+{
+	__asm__ volatile("" ::: "memory");
+}
+
+static int
+dt_lf_load(enum bpf_prog_type type, const struct bpf_insn *insns, size_t n,
+    enum bpf_attach_type eat)
+{
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = eat);
+
+	return bpf_prog_load(type, "dt_probe", "GPL", insns, n, &opts);
+}
+
+/* A program that calls one helper with three zero arguments. */
+static int
+dt_lf_helper(enum bpf_prog_type type, int fn, bool stackbuf)
+{
+	struct bpf_insn p[] = {
+		DT_BPF_MOV64_REG(DT_R1, DT_FP),
+		DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, -8),
+		DT_BPF_MOV64_IMM(DT_R2, 8),
+		DT_BPF_MOV64_IMM(DT_R3, 0),
+		DT_BPF_ST_MEM(BPF_DW, DT_FP, -8, 0),
+		DT_BPF_CALL(fn),
+		DT_BPF_MOV64_IMM(DT_R0, 0),
+		DT_BPF_EXIT(),
+	};
+	int fd;
+
+	/* Without a buffer, r1 stays the context (get_func_ip(ctx)). */
+	if (!stackbuf)
+		p[0] = p[1] = p[2] = DT_BPF_MOV64_IMM(DT_R0, 0);
+	if (fn == BPF_FUNC_get_stack) {
+		/* get_stack(ctx, buf, size, flags) */
+		p[0] = DT_BPF_MOV64_REG(DT_R2, DT_FP);
+		p[1] = DT_BPF_ALU64_IMM(BPF_ADD, DT_R2, -8);
+		p[2] = DT_BPF_MOV64_IMM(DT_R3, 8);
+		p[3] = DT_BPF_MOV64_IMM(DT_R4, 0);
+	}
+	if ((fd = dt_lf_load(type, p, sizeof (p) / sizeof (p[0]), 0)) < 0)
+		return -errno;
+	(void) close(fd);
+	return 0;
+}
+
+static void
+dt_lf_probe_helper(dt_linux_features_t *lfp, dt_linux_feature_t f,
+    const char *name, int fn, bool stackbuf)
+{
+	int err = dt_lf_helper(BPF_PROG_TYPE_KPROBE, fn, stackbuf);
+
+	dt_lf_set(lfp, f, err == 0, "%s(): program load failed: %s%s", name,
+	    strerror(-err), err == -EINVAL ? " (helper not in this kernel)" :
+	    "");
+}
+
+static void
+dt_lf_probe_bpf(dt_linux_features_t *lfp)
+{
+	static const struct bpf_insn ret0[] = {
+		DT_BPF_MOV64_IMM(DT_R0, 0),
+		DT_BPF_EXIT(),
+	};
+	int fd = dt_lf_load(BPF_PROG_TYPE_TRACEPOINT, ret0, 2, 0);
+	int err = errno;
+
+	if (fd >= 0)
+		(void) close(fd);
+	dt_lf_set(lfp, DT_LF_BPF, fd >= 0,
+	    "loading a tracepoint program failed: %s%s", strerror(err),
+	    dt_lf_hint(err));
+}
+
+/* Storing a map value's address in the map: the translator's base trick. */
+static void
+dt_lf_probe_ptr_leaks(dt_linux_features_t *lfp)
+{
+	int mfd, fd, err;
+	dt_bpf_buf_t b;
+
+	if ((mfd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "dt_probe", 4, 16, 1,
+	    NULL)) < 0) {
+		err = errno;
+		dt_lf_set(lfp, DT_LF_PTR_LEAKS, false,
+		    "creating an array map failed: %s%s", strerror(err),
+		    dt_lf_hint(err));
+		return;
+	}
+	dt_bpf_buf_init(&b);
+	dt_bpf_emit(&b, DT_BPF_ST_MEM(BPF_W, DT_FP, -4, 0));
+	dt_bpf_emit_map_fd(&b, DT_R1, mfd);
+	dt_bpf_emit(&b, DT_BPF_MOV64_REG(DT_R2, DT_FP));
+	dt_bpf_emit(&b, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2, -4));
+	dt_bpf_emit(&b, DT_BPF_CALL(BPF_FUNC_map_lookup_elem));
+	dt_bpf_emit(&b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R0, 0, 1));
+	dt_bpf_emit(&b, DT_BPF_STX_MEM(BPF_DW, DT_R0, DT_R0, 0));
+	dt_bpf_emit(&b, DT_BPF_MOV64_IMM(DT_R0, 0));
+	dt_bpf_emit(&b, DT_BPF_EXIT());
+	fd = b.b_err ? -1 : dt_lf_load(BPF_PROG_TYPE_TRACEPOINT, b.b_insns,
+	    b.b_len, 0);
+	err = errno;
+	dt_bpf_buf_fini(&b);
+	(void) close(mfd);
+	if (fd >= 0)
+		(void) close(fd);
+	dt_lf_set(lfp, DT_LF_PTR_LEAKS, fd >= 0,
+	    "storing map addresses in maps refused: %s (needs CAP_PERFMON)",
+	    strerror(err));
+}
+
+static void
+dt_lf_probe_maps(dt_linux_features_t *lfp)
+{
+	int fd, err;
+
+	fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "dt_probe", 0, 0,
+	    (uint32_t) sysconf(_SC_PAGESIZE) * 4, NULL);
+	err = errno;
+	if (fd >= 0)
+		(void) close(fd);
+	dt_lf_set(lfp, DT_LF_RINGBUF, fd >= 0,
+	    "ring buffer maps: bpf(BPF_MAP_CREATE) failed: %s%s",
+	    strerror(err), dt_lf_hint(err));
+
+	fd = bpf_map_create(BPF_MAP_TYPE_PERF_EVENT_ARRAY, "dt_probe", 4, 4,
+	    1, NULL);
+	err = errno;
+	if (fd >= 0)
+		(void) close(fd);
+	dt_lf_set(lfp, DT_LF_PERFBUF, fd >= 0,
+	    "perf event array maps: bpf(BPF_MAP_CREATE) failed: %s%s",
+	    strerror(err), dt_lf_hint(err));
+}
+
+/*
+ * A program with subprograms (bpf_loop()'s callback) must describe its
+ * functions in BTF: two static functions returning long.
+ */
+int
+dt_linux_btf_funcs(uint32_t nfuncs, const uint32_t *insn_offs,
+    int *btf_fdp, struct bpf_func_info **fip, void **btfp)
+{
+	struct btf *btf = btf__new_empty();
+	struct bpf_func_info *fi;
+	int i64, proto, fn = 0;
+
+	if (btf == NULL)
+		return -1;
+	i64 = btf__add_int(btf, "long", 8, BTF_INT_SIGNED);
+	proto = btf__add_func_proto(btf, i64);
+	(void) btf__add_func_param(btf, "a", i64);
+	(void) btf__add_func_param(btf, "b", i64);
+	if (i64 < 0 || proto < 0 ||
+	    (fi = calloc(nfuncs, sizeof (*fi))) == NULL) {
+		btf__free(btf);
+		return -1;
+	}
+	for (uint32_t i = 0; i < nfuncs; i++) {
+		char name[32];
+
+		snprintf(name, sizeof (name), "dt_f%u", (unsigned) i);
+		if ((fn = btf__add_func(btf, name, BTF_FUNC_STATIC, proto)) < 0)
+			break;
+		fi[i].insn_off = insn_offs[i];
+		fi[i].type_id = (uint32_t) fn;
+	}
+	if (fn < 0 || btf__load_into_kernel(btf) != 0) {
+		free(fi);
+		btf__free(btf);
+		return -1;
+	}
+	*btf_fdp = btf__fd(btf);
+	*fip = fi;
+	*btfp = btf;
+	return 0;
+}
+
+void
+dt_linux_btf_funcs_free(struct bpf_func_info *fi, void *btf)
+{
+	free(fi);
+	btf__free(btf);
+}
+
+static void
+dt_lf_probe_loop(dt_linux_features_t *lfp)
+{
+	/* bpf_loop(1, callback, NULL, 0) with a callback returning 0. */
+	const struct bpf_insn p[] = {
+		DT_BPF_MOV64_IMM(DT_R1, 1),
+		DT_BPF_LD_IMM64_LO(DT_R2, BPF_PSEUDO_FUNC, 6),
+		DT_BPF_LD_IMM64_HI(0),
+		DT_BPF_MOV64_IMM(DT_R3, 0),
+		DT_BPF_MOV64_IMM(DT_R4, 0),
+		DT_BPF_CALL(BPF_FUNC_loop),
+		DT_BPF_MOV64_IMM(DT_R0, 0),
+		DT_BPF_EXIT(),
+		DT_BPF_MOV64_IMM(DT_R0, 0),
+		DT_BPF_EXIT(),
+	};
+	static const uint32_t offs[] = { 0, 8 };
+	struct bpf_func_info *fi;
+	void *btf;
+	int btf_fd, fd, err;
+
+	if (dt_linux_btf_funcs(2, offs, &btf_fd, &fi, &btf) != 0) {
+		dt_lf_set(lfp, DT_LF_BPF_LOOP, false,
+		    "bpf_loop(): cannot load BTF for its callback: %s",
+		    strerror(errno));
+		return;
+	}
+	{
+		LIBBPF_OPTS(bpf_prog_load_opts, opts,
+		    .prog_btf_fd = (uint32_t) btf_fd, .func_info = fi,
+		    .func_info_cnt = 2,
+		    .func_info_rec_size = sizeof (struct bpf_func_info));
+
+		fd = bpf_prog_load(BPF_PROG_TYPE_KPROBE, "dt_probe", "GPL", p,
+		    sizeof (p) / sizeof (p[0]), &opts);
+		err = errno;
+	}
+	dt_linux_btf_funcs_free(fi, btf);
+	if (fd >= 0)
+		(void) close(fd);
+	dt_lf_set(lfp, DT_LF_BPF_LOOP, fd >= 0,
+	    "bpf_loop(): program load failed: %s", strerror(err));
+}
+
+/*
+ * BEGIN and END run through BPF_PROG_TEST_RUN of raw tracepoint
+ * programs: synchronous, in our own task, and free of the ~100 ms a
+ * uprobe costs to attach and again to detach here.
+ */
+static void
+dt_lf_probe_test_run(dt_linux_features_t *lfp)
+{
+	static const struct bpf_insn p[] = {
+		DT_BPF_MOV64_IMM(DT_R0, 7),
+		DT_BPF_EXIT(),
+	};
+	uint64_t args[2] = { 0, 0 };
+	int fd, rc, err;
+
+	if ((fd = dt_lf_load(BPF_PROG_TYPE_RAW_TRACEPOINT, p, 2, 0)) < 0) {
+		err = errno;
+		dt_lf_set(lfp, DT_LF_TEST_RUN, false,
+		    "raw tracepoint programs: load failed: %s", strerror(err));
+		return;
+	}
+	{
+		LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = args,
+		    .ctx_size_in = sizeof (args));
+
+		rc = bpf_prog_test_run_opts(fd, &opts);
+		err = errno;
+		if (rc == 0 && opts.retval != 7) {
+			rc = -1;
+			err = EINVAL;
+		}
+	}
+	(void) close(fd);
+	dt_lf_set(lfp, DT_LF_TEST_RUN, rc == 0,
+	    "running raw tracepoint programs (BPF_PROG_TEST_RUN): %s",
+	    strerror(err));
+}
+
+/* Kernel BTF is there: the file reads and starts with the BTF magic. */
+static void
+dt_lf_probe_btf(dt_linux_features_t *lfp)
+{
+	static const struct bpf_insn ret0[] = {
+		DT_BPF_MOV64_IMM(DT_R0, 0),
+		DT_BPF_EXIT(),
+	};
+	uint16_t magic = 0;
+	int fd, err;
+
+	if ((fd = open("/sys/kernel/btf/vmlinux", O_RDONLY | O_CLOEXEC)) >= 0) {
+		if (read(fd, &magic, sizeof (magic)) != sizeof (magic))
+			magic = 0;
+		(void) close(fd);
+	}
+	err = errno;
+	dt_lf_set(lfp, DT_LF_BTF, magic == 0xeb9f,
+	    "kernel BTF (/sys/kernel/btf/vmlinux) unreadable: %s",
+	    fd < 0 ? strerror(err) : "bad magic");
+
+	fd = dt_lf_load(BPF_PROG_TYPE_RAW_TRACEPOINT, ret0, 2, 0);
+	err = errno;
+	if (fd >= 0)
+		(void) close(fd);
+	dt_lf_set(lfp, DT_LF_RAW_TP, fd >= 0,
+	    "raw tracepoint programs: load failed: %s", strerror(err));
+}
+
+/* tp_btf needs a type ID from the parsed kernel BTF (~0.1 s to parse). */
+static void
+dt_lf_probe_tp_btf(dt_linux_features_t *lfp)
+{
+	static const struct bpf_insn ret0[] = {
+		DT_BPF_MOV64_IMM(DT_R0, 0),
+		DT_BPF_EXIT(),
+	};
+	struct btf *btf;
+	int id, fd, err;
+
+	if (!lfp->lf_have[DT_LF_BTF] ||
+	    (btf = btf__load_vmlinux_btf()) == NULL) {
+		dt_lf_set(lfp, DT_LF_TP_BTF, false,
+		    "tp_btf needs kernel BTF");
+		return;
+	}
+	id = btf__find_by_name_kind(btf, "btf_trace_sys_enter",
+	    BTF_KIND_TYPEDEF);
+	btf__free(btf);
+	if (id < 0) {
+		dt_lf_set(lfp, DT_LF_TP_BTF, false,
+		    "tp_btf: no btf_trace_sys_enter in kernel BTF");
+		return;
+	}
+	{
+		LIBBPF_OPTS(bpf_prog_load_opts, opts,
+		    .expected_attach_type = BPF_TRACE_RAW_TP,
+		    .attach_btf_id = (uint32_t) id);
+
+		fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, "dt_probe", "GPL",
+		    ret0, 2, &opts);
+		err = errno;
+	}
+	if (fd >= 0)
+		(void) close(fd);
+	dt_lf_set(lfp, DT_LF_TP_BTF, fd >= 0,
+	    "tp_btf programs: load failed: %s", strerror(err));
+}
+
+static void
+dt_lf_probe_tracefs(dt_linux_features_t *lfp)
+{
+	const char *tfs = dt_linux_tracefs();
+
+	if (tfs == NULL) {
+		dt_lf_set(lfp, DT_LF_TRACEPOINT, false,
+		    "tracefs is not mounted and could not be mounted");
+		return;
+	}
+	snprintf(lfp->lf_tracefs, sizeof (lfp->lf_tracefs), "%s", tfs);
+	if (dt_bpf_tp_id("raw_syscalls", "sys_enter") < 0) {
+		dt_lf_set(lfp, DT_LF_TRACEPOINT, false,
+		    "%s/events/raw_syscalls/sys_enter/id: %s", tfs,
+		    strerror(errno));
+		return;
+	}
+	dt_lf_set(lfp, DT_LF_TRACEPOINT, lfp->lf_have[DT_LF_BPF], "%s",
+	    "tracepoint programs cannot be loaded");
+}
+
+static void
+dt_lf_probe_uprobes(dt_linux_features_t *lfp)
+{
+	static const struct bpf_insn ret0[] = {
+		DT_BPF_MOV64_IMM(DT_R0, 0),
+		DT_BPF_EXIT(),
+	};
+	char path[PATH_MAX];
+	uint64_t off, attr[16], offs[1], paddr;
+	int fd, pfd, lfd, err;
+
+	if (dt_bpf_uprobe_locate((const void *) dt_lf_uprobe_target, path,
+	    sizeof (path), &off) != 0) {
+		dt_lf_set(lfp, DT_LF_UPROBE, false,
+		    "cannot find our own text in /proc/self/maps");
+		dt_lf_set(lfp, DT_LF_UPROBE_MULTI, false, "%s",
+		    lfp->lf_why[DT_LF_UPROBE]);
+		return;
+	}
+	fd = dt_lf_load(BPF_PROG_TYPE_KPROBE, ret0, 2, 0);
+	err = errno;
+	if (fd < 0) {
+		dt_lf_set(lfp, DT_LF_UPROBE, false,
+		    "kprobe/uprobe programs: load failed: %s", strerror(err));
+	} else {
+		pfd = dt_bpf_attach_uprobe(fd, path, off, getpid(), 0);
+		err = errno;
+		dt_lf_set(lfp, DT_LF_UPROBE, pfd >= 0,
+		    "uprobe perf event on %s: %s", path, strerror(err));
+		if (pfd >= 0)
+			(void) close(pfd);
+		(void) close(fd);
+	}
+
+	/*
+	 * uprobe_multi: a link on the same place, through bpf(2) directly
+	 * since our libbpf predates it.  The attr layout is the kernel's
+	 * link_create: prog_fd, target_fd, attach_type, flags, then path,
+	 * offsets, ref_ctr_offsets, cookies, cnt, flags, pid.
+	 */
+	fd = dt_lf_load(BPF_PROG_TYPE_KPROBE, ret0, 2,
+	    (enum bpf_attach_type) DT_BPF_TRACE_UPROBE_MULTI);
+	if (fd < 0) {
+		err = errno;
+		dt_lf_set(lfp, DT_LF_UPROBE_MULTI, false,
+		    "uprobe_multi programs: load failed: %s", strerror(err));
+		return;
+	}
+	memset(attr, 0, sizeof (attr));
+	offs[0] = off;
+	paddr = (uint64_t) (uintptr_t) path;
+	attr[0] = (uint64_t) (uint32_t) fd;
+	attr[1] = DT_BPF_TRACE_UPROBE_MULTI;
+	attr[2] = paddr;
+	attr[3] = (uint64_t) (uintptr_t) offs;
+	attr[6] = 1 | ((uint64_t) 0 << 32);
+	attr[7] = (uint64_t) (uint32_t) getpid();
+	lfd = (int) syscall(SYS_bpf, BPF_LINK_CREATE, attr, sizeof (attr));
+	err = errno;
+	dt_lf_set(lfp, DT_LF_UPROBE_MULTI, lfd >= 0,
+	    "uprobe_multi link: %s", strerror(err));
+	if (lfd >= 0)
+		(void) close(lfd);
+	(void) close(fd);
+}
+
+static void
+dt_lf_probe_cpu_clock(dt_linux_features_t *lfp)
+{
+	int pfd = dt_bpf_attach_cpu_clock(-1, 0, 1000000000ULL);
+	int err = errno;
+
+	if (pfd >= 0)
+		(void) close(pfd);
+	dt_lf_set(lfp, DT_LF_CPU_CLOCK, pfd >= 0,
+	    "perf cpu-clock event: %s%s", strerror(err),
+	    err == EACCES ? " (kernel.perf_event_paranoid)" : "");
+}
+
+/* The cheap probes: a few program loads and map creations. */
+static void
+dt_lf_probe_core(dt_linux_features_t *lfp)
+{
+	int n;
+
+	n = libbpf_num_possible_cpus();
+	lfp->lf_ncpus = n > 0 ? n : 1;
+	dt_lf_probe_bpf(lfp);
+	dt_lf_probe_ptr_leaks(lfp);
+	dt_lf_probe_maps(lfp);
+	dt_lf_probe_loop(lfp);
+	dt_lf_probe_btf(lfp);
+	dt_lf_probe_test_run(lfp);
+	dt_lf_probe_tracefs(lfp);
+	dt_lf_probe_cpu_clock(lfp);
+	dt_lf_probe_helper(lfp, DT_LF_PROBE_READ_KERNEL,
+	    "bpf_probe_read_kernel", BPF_FUNC_probe_read_kernel, true);
+	if (lfp->lf_have[DT_LF_PROBE_READ_KERNEL])
+		dt_lf_probe_helper(lfp, DT_LF_PROBE_READ_KERNEL,
+		    "bpf_probe_read_kernel_str", BPF_FUNC_probe_read_kernel_str,
+		    true);
+	dt_lf_probe_helper(lfp, DT_LF_PROBE_READ_USER, "bpf_probe_read_user",
+	    BPF_FUNC_probe_read_user, true);
+	if (lfp->lf_have[DT_LF_PROBE_READ_USER])
+		dt_lf_probe_helper(lfp, DT_LF_PROBE_READ_USER,
+		    "bpf_probe_read_user_str", BPF_FUNC_probe_read_user_str,
+		    true);
+	dt_lf_probe_helper(lfp, DT_LF_GET_FUNC_IP, "bpf_get_func_ip",
+	    BPF_FUNC_get_func_ip, false);
+	dt_lf_probe_helper(lfp, DT_LF_GET_STACK, "bpf_get_stack",
+	    BPF_FUNC_get_stack, true);
+}
+
+void
+dt_linux_features_probe(dt_linux_features_t *lfp)
+{
+	memset(lfp, 0, sizeof (*lfp));
+	dt_lf_probe_core(lfp);
+	dt_lf_probe_tp_btf(lfp);
+	dt_lf_probe_uprobes(lfp);
+}
+
+/*
+ * The cache.  Two groups are probed apart and only when asked for:
+ * uprobes (placing and removing one costs about 0.2 s on some kernels)
+ * and tp_btf (parsing kernel BTF, about 0.1 s).  A script that uses
+ * neither should not pay for them at start-up.
+ */
+static dt_linux_features_t dt_lf_cache;
+static pthread_once_t dt_lf_once = PTHREAD_ONCE_INIT;
+static pthread_once_t dt_lf_uonce = PTHREAD_ONCE_INIT;
+static pthread_once_t dt_lf_bonce = PTHREAD_ONCE_INIT;
+
+static int
+dt_lf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	/* Errors reach the user through our own messages. */
+	(void) level;
+	(void) fmt;
+	(void) ap;
+	return 0;
+}
+
+static void
+dt_lf_init(void)
+{
+	libbpf_set_print(dt_lf_quiet);
+	dt_lf_probe_core(&dt_lf_cache);
+}
+
+static void
+dt_lf_uinit(void)
+{
+	dt_lf_probe_uprobes(&dt_lf_cache);
+}
+
+static void
+dt_lf_binit(void)
+{
+	dt_lf_probe_tp_btf(&dt_lf_cache);
+}
+
+const dt_linux_features_t *
+dt_linux_features(void)
+{
+	(void) pthread_once(&dt_lf_once, dt_lf_init);
+	(void) pthread_once(&dt_lf_uonce, dt_lf_uinit);
+	(void) pthread_once(&dt_lf_bonce, dt_lf_binit);
+	return &dt_lf_cache;
+}
+
+bool
+dt_linux_feature(dt_linux_feature_t f)
+{
+	(void) pthread_once(&dt_lf_once, dt_lf_init);
+	if (f == DT_LF_UPROBE || f == DT_LF_UPROBE_MULTI)
+		(void) pthread_once(&dt_lf_uonce, dt_lf_uinit);
+	if (f == DT_LF_TP_BTF)
+		(void) pthread_once(&dt_lf_bonce, dt_lf_binit);
+	return (unsigned) f < DT_LF_NFEATURES && dt_lf_cache.lf_have[f];
+}
+
+const char *
+dt_linux_feature_why(dt_linux_feature_t f)
+{
+	(void) dt_linux_feature(f);
+	return (unsigned) f < DT_LF_NFEATURES ? dt_lf_cache.lf_why[f] : "";
+}
+
+static bool
+dt_lf_is_tracefs(const char *path)
+{
+	struct statfs sfs;
+	char probe[PATH_MAX];
+
+	if (statfs(path, &sfs) != 0 || (unsigned long) sfs.f_type !=
+	    TRACEFS_MAGIC_NR)
+		return false;
+	snprintf(probe, sizeof (probe), "%s/events", path);
+	return access(probe, R_OK) == 0;
+}
+
+const char *
+dt_linux_tracefs(void)
+{
+	static const char *const where[] = { "/sys/kernel/tracing",
+		"/sys/kernel/debug/tracing" };
+
+	for (size_t i = 0; i < sizeof (where) / sizeof (where[0]); i++) {
+		if (dt_lf_is_tracefs(where[i]))
+			return where[i];
+	}
+	/*
+	 * Nobody mounted it (minimal VMs, containers): mount it where the
+	 * kernel expects it.  A second mount of tracefs is harmless.
+	 */
+	(void) mkdir(where[0], 0700);
+	if (mount("nodev", where[0], "tracefs", 0, NULL) == 0 &&
+	    dt_lf_is_tracefs(where[0]))
+		return where[0];
+	return NULL;
+}

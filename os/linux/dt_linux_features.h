@@ -1,0 +1,84 @@
+/*
+ * dt_linux_features.h: what the running kernel can do for tracing, found
+ * by trying each thing once (DESIGN invariant 4: never from the version).
+ *
+ * Probes run on first use and the answers are cached for the process:
+ * the kernel does not change under us, and every handle wants the same
+ * facts.  Each feature is a boolean; for each one missing,
+ * lf_why[] holds one human line saying what failed ("ring buffer maps:
+ * bpf(BPF_MAP_CREATE) failed: Invalid argument"), which dtrace(1) prints
+ * when a probe needs the feature.
+ *
+ * The distro quirks that go with the features live here too: where
+ * tracefs is (mounting it when nobody has).
+ */
+#ifndef DT_LINUX_FEATURES_H
+#define DT_LINUX_FEATURES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef enum dt_linux_feature {
+	DT_LF_BPF,		/* load tracing programs (CAP_BPF+PERFMON) */
+	DT_LF_PTR_LEAKS,	/* map pointers stored as numbers (PERFMON) */
+	DT_LF_RINGBUF,		/* BPF_MAP_TYPE_RINGBUF */
+	DT_LF_PERFBUF,		/* BPF_MAP_TYPE_PERF_EVENT_ARRAY */
+	DT_LF_BPF_LOOP,		/* the bpf_loop() helper */
+	DT_LF_BTF,		/* /sys/kernel/btf/vmlinux */
+	DT_LF_TRACEPOINT,	/* perf tracepoint events through tracefs */
+	DT_LF_RAW_TP,		/* BPF_PROG_TYPE_RAW_TRACEPOINT */
+	DT_LF_TP_BTF,		/* BTF-typed raw tracepoints (tp_btf) */
+	DT_LF_UPROBE,		/* uprobe perf events */
+	DT_LF_UPROBE_MULTI,	/* BPF_TRACE_UPROBE_MULTI links */
+	DT_LF_CPU_CLOCK,	/* perf cpu-clock sampling events */
+	DT_LF_PROBE_READ_KERNEL, /* bpf_probe_read_kernel(_str) */
+	DT_LF_PROBE_READ_USER,	/* bpf_probe_read_user(_str) */
+	DT_LF_GET_FUNC_IP,	/* bpf_get_func_ip() in uprobes */
+	DT_LF_GET_STACK,	/* bpf_get_stack() */
+	DT_LF_TEST_RUN,		/* test runs of raw_tp programs */
+	DT_LF_NFEATURES
+} dt_linux_feature_t;
+
+#define DT_LF_WHYLEN 160
+
+typedef struct dt_linux_features {
+	bool lf_have[DT_LF_NFEATURES];
+	char lf_why[DT_LF_NFEATURES][DT_LF_WHYLEN]; /* "" when present */
+	char lf_tracefs[64];	/* tracefs mount point, or "" */
+	int lf_ncpus;		/* possible CPUs */
+} dt_linux_features_t;
+
+/* Every feature of the running kernel, probed once per process. */
+extern const dt_linux_features_t *dt_linux_features(void);
+
+/*
+ * Whether one feature is there, and if not why (""). These probe only
+ * what they need: the uprobe features are probed on first use.
+ */
+extern bool dt_linux_feature(dt_linux_feature_t f);
+extern const char *dt_linux_feature_why(dt_linux_feature_t f);
+
+/* Probe again into *lfp (for tests); dt_linux_features() caches this. */
+extern void dt_linux_features_probe(dt_linux_features_t *lfp);
+
+/* The feature's name, for messages and tests: "ringbuf", "bpf_loop"... */
+extern const char *dt_linux_feature_name(dt_linux_feature_t f);
+
+/*
+ * The tracefs mount point ("/sys/kernel/tracing"), mounting tracefs there
+ * when it is not mounted anywhere; NULL when there is none.
+ */
+extern const char *dt_linux_tracefs(void);
+
+/*
+ * BTF describing nfuncs static functions starting at insn_offs[], loaded
+ * into the kernel, for programs with subprograms (bpf_loop callbacks):
+ * sets the BTF descriptor and the func_info array to pass to the load;
+ * free both with dt_linux_btf_funcs_free() after loading.
+ */
+struct bpf_func_info;
+extern int dt_linux_btf_funcs(uint32_t nfuncs, const uint32_t *insn_offs,
+    int *btf_fdp, struct bpf_func_info **fip, void **btfp);
+extern void dt_linux_btf_funcs_free(struct bpf_func_info *fi, void *btf);
+
+#endif /* DT_LINUX_FEATURES_H */

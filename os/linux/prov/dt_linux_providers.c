@@ -1,0 +1,18 @@
+/*
+ * dt_linux_providers.c: registering the Linux providers on a handle.
+ *
+ * Called once from dtrace_open() after the portable providers.  A
+ * provider whose kernel mechanism is missing registers no probes (or
+ * fewer), so a script naming them gets the ordinary "does not match any
+ * probes" error; the feature probes say why.
+ */
+#include "common/dt_impl.h"
+#include "os/linux/prov/dt_linux_prov.h"
+
+int
+dt_linux_providers_init(dtrace_hdl_t *dtp)
+{
+	if (dt_prov_syscall_init(dtp) != 0)
+		return -1;
+	return 0;
+}

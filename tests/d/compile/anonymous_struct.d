@@ -1,0 +1,6 @@
+/*
+ * An anonymous struct type.
+ * @options: -e
+ */
+struct { int a; short b; } anon;
+BEGIN { trace(anon.b); }

@@ -1,0 +1,7 @@
+/*
+ * The dtrace provider's probes.
+ * @options: -e
+ */
+BEGIN { }
+END { }
+ERROR { }

@@ -1,0 +1,5 @@
+/*
+ * A cast from an integer to string.
+ * @options: -e
+ */
+BEGIN { s = (string)arg0; }

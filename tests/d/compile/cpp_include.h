@@ -1,0 +1,2 @@
+/* Included by cpp_include.d. */
+#define INCLUDED 7

@@ -1,0 +1,6 @@
+/*
+ * #pragma D option defaultargs.
+ * @options: -e
+ */
+#pragma D option defaultargs
+BEGIN { trace($1 + 2); }

@@ -1,0 +1,5 @@
+/*
+ * Division by a variable.
+ * @options: -e
+ */
+BEGIN { x = 1; y = 10 / x; z = 10 % x; }

@@ -1,0 +1,6 @@
+/*
+ * Empty statements and an empty body.
+ * @options: -e
+ */
+BEGIN { ; ; }
+END { }

@@ -1,0 +1,5 @@
+/*
+ * -x errtags does not change a valid program.
+ * @options: -e -x errtags
+ */
+BEGIN { }

@@ -1,0 +1,5 @@
+/*
+ * Exit() of an expression.
+ * @options: -e
+ */
+BEGIN { exit(arg0 > 0 ? 1 : 0); }

@@ -1,0 +1,6 @@
+/*
+ * An extern declaration.
+ * @options: -e
+ */
+extern int max_pfn;
+BEGIN { }

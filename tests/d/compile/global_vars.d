@@ -1,0 +1,12 @@
+/*
+ * Globals of several types.
+ * @options: -e
+ */
+BEGIN
+{
+	i = 1;
+	s = "str";
+	p = curthread;
+	t = timestamp;
+	c = 'c';
+}

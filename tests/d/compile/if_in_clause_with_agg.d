@@ -1,0 +1,5 @@
+/*
+ * An aggregation inside an if.
+ * @options: -e
+ */
+BEGIN { if (arg0) @a = count(); else @b = sum(1); }

@@ -1,0 +1,6 @@
+#!/usr/sbin/dtrace -s
+/*
+ * A #! interpreter line.
+ * @options: -e
+ */
+BEGIN { }

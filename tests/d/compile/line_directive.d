@@ -1,0 +1,8 @@
+/*
+ * #line directives.
+ * @options: -e
+ */
+#line 100
+BEGIN { }
+# 5 "<stdin>"
+END { }

@@ -1,0 +1,5 @@
+/*
+ * Lquantize() with a negative base.
+ * @options: -e
+ */
+BEGIN { @a = lquantize(arg0, -100, 100, 5); }

@@ -1,0 +1,5 @@
+/*
+ * String macro variables.
+ * @options: -e
+ */
+BEGIN { trace($zonename); }

@@ -1,0 +1,7 @@
+/*
+ * Many clauses for the same probe.
+ * @options: -e
+ */
+BEGIN { x = 1; }
+BEGIN { x++; }
+BEGIN /x == 2/ { exit(0); }

@@ -1,0 +1,5 @@
+/*
+ * The last statement needs no semicolon.
+ * @options: -e
+ */
+BEGIN { trace(1); trace(2) }

@@ -1,0 +1,5 @@
+/*
+ * Bitwise operators.
+ * @options: -e
+ */
+BEGIN { x = 1 & 3 | 4 ^ 5; y = ~x; }

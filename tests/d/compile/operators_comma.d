@@ -1,0 +1,5 @@
+/*
+ * The comma operator.
+ * @options: -e
+ */
+BEGIN { x = (1, 2); }

@@ -1,0 +1,5 @@
+/*
+ * A backslash escaping a colon.
+ * @options: -e -Z
+ */
+pid123:libc.so.6:foo\:bar:entry { }

@@ -1,0 +1,5 @@
+/*
+ * A probe description that is only a provider.
+ * @options: -e
+ */
+syscall::: { }

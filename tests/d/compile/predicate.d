@@ -1,0 +1,9 @@
+/*
+ * A clause with a predicate.
+ * @options: -e
+ */
+syscall::read:entry
+/execname == "bash" && arg0 > 2/
+{
+	trace(arg0);
+}

@@ -1,0 +1,5 @@
+/*
+ * A predicate comparing strings.
+ * @options: -e
+ */
+BEGIN /probefunc != "x"/ { }

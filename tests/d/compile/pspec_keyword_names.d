@@ -1,0 +1,6 @@
+/*
+ * Probe names that look like keywords.
+ * @options: -e -Z
+ */
+fbt::int:entry { }
+fbt::struct_*:entry { }

@@ -1,0 +1,5 @@
+/*
+ * Thread-locals cleared with 0.
+ * @options: -e
+ */
+BEGIN { self->p = curthread; self->p = 0; self->s = 0; }

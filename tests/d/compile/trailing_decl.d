@@ -1,0 +1,7 @@
+/*
+ * Declarations after clauses.
+ * @options: -e
+ */
+BEGIN { }
+int later;
+END { later = 1; }

@@ -1,0 +1,9 @@
+/*
+ * A destructive action after speculate().
+ * @options: -e
+ */
+BEGIN
+{
+	speculate(1);
+	stop();
+}

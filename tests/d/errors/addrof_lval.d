@@ -1,0 +1,5 @@
+/*
+ * Taking the address of a constant.
+ * @options: -e
+ */
+BEGIN { y = &1; }

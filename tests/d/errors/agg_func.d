@@ -1,0 +1,5 @@
+/*
+ * An aggregation assigned an ordinary value.
+ * @options: -e
+ */
+BEGIN { @a = 1; }

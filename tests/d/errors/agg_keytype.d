@@ -1,0 +1,9 @@
+/*
+ * An aggregation indexed by keys of different types.
+ * @options: -e
+ */
+BEGIN
+{
+	@a[1] = count();
+	@a["x"] = count();
+}

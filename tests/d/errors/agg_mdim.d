@@ -1,0 +1,5 @@
+/*
+ * An aggregation indexed twice.
+ * @options: -e
+ */
+BEGIN { @a[1][2] = count(); }

@@ -1,0 +1,9 @@
+/*
+ * An aggregation given two functions.
+ * @options: -e
+ */
+BEGIN
+{
+	@a = count();
+	@a = sum(1);
+}

@@ -1,0 +1,9 @@
+/*
+ * An aggregation after speculate().
+ * @options: -e
+ */
+BEGIN
+{
+	speculate(1);
+	@a = count();
+}

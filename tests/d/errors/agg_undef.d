@@ -1,0 +1,5 @@
+/*
+ * Printing an aggregation that does not exist.
+ * @options: -e
+ */
+BEGIN { printa(@nosuch); }

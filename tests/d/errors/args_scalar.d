@@ -1,0 +1,5 @@
+/*
+ * Args used without an index.
+ * @options: -e
+ */
+BEGIN { x = args; }

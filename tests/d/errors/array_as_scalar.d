@@ -1,0 +1,5 @@
+/*
+ * An associative array used as a scalar.
+ * @options: -e
+ */
+BEGIN { a[1] = 2; x = a; }

@@ -1,0 +1,6 @@
+/*
+ * Casting a string to a struct.
+ * @options: -e
+ */
+struct s { int a; };
+BEGIN { x = (struct s)"a"; }

@@ -1,0 +1,5 @@
+/*
+ * An empty character constant.
+ * @options: -e
+ */
+BEGIN { x = ''; }

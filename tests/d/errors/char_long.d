@@ -1,0 +1,5 @@
+/*
+ * A character constant of more than eight bytes.
+ * @options: -e
+ */
+BEGIN { x = 'abcdefghi'; }

@@ -1,0 +1,6 @@
+/*
+ * A character constant running into a newline.
+ * @options: -e
+ */
+BEGIN { x = 'a
+'; }

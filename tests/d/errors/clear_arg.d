@@ -1,0 +1,5 @@
+/*
+ * Clear() of an integer.
+ * @options: -e
+ */
+BEGIN { clear(1); }

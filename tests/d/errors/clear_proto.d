@@ -1,0 +1,5 @@
+/*
+ * Clear() of two aggregations.
+ * @options: -e
+ */
+BEGIN { @a = count(); @b = count(); clear(@a, @b); }

@@ -1,0 +1,9 @@
+/*
+ * Commit() after a data-recording action.
+ * @options: -e
+ */
+BEGIN
+{
+	trace(1);
+	commit(1);
+}

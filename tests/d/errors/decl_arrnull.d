@@ -1,0 +1,5 @@
+/*
+ * An array with no size.
+ * @options: -e
+ */
+int a[];

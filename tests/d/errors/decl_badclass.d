@@ -1,0 +1,5 @@
+/*
+ * Static in D.
+ * @options: -e
+ */
+static int x;

@@ -1,0 +1,5 @@
+/*
+ * A bit-field whose width is not a constant.
+ * @options: -e
+ */
+struct s { int a : x; };

@@ -1,0 +1,5 @@
+/*
+ * A bit-field of pointer type.
+ * @options: -e
+ */
+struct s { int *a : 3; };

@@ -1,0 +1,5 @@
+/*
+ * Two storage classes.
+ * @options: -e
+ */
+typedef extern int x;

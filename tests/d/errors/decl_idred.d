@@ -1,0 +1,6 @@
+/*
+ * A variable declared with two types.
+ * @options: -e
+ */
+int x;
+string x;

@@ -1,0 +1,6 @@
+/*
+ * A member of an incomplete struct type.
+ * @options: -e
+ */
+struct t;
+struct s { struct t m; };

@@ -1,0 +1,5 @@
+/*
+ * Void among other parameters.
+ * @options: -e
+ */
+int f(void, int);

@@ -1,0 +1,5 @@
+/*
+ * A backquote in a declared name.
+ * @options: -e
+ */
+int a`b;

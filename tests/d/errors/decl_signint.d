@@ -1,0 +1,5 @@
+/*
+ * Unsigned string.
+ * @options: -e
+ */
+unsigned string x;

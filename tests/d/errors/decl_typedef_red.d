@@ -1,0 +1,6 @@
+/*
+ * A typedef name used twice for different types.
+ * @options: -e
+ */
+typedef int t;
+typedef char t;

@@ -1,0 +1,6 @@
+/*
+ * A struct defined twice.
+ * @options: -e
+ */
+struct s { int a; };
+struct s { int b; };

@@ -1,0 +1,5 @@
+/*
+ * A declaration that declares nothing.
+ * @options: -e
+ */
+int;

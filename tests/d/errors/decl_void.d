@@ -1,0 +1,5 @@
+/*
+ * A void variable.
+ * @options: -e
+ */
+void x;

@@ -1,0 +1,5 @@
+/*
+ * Unsigned void.
+ * @options: -e
+ */
+unsigned void x;

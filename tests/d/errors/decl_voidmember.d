@@ -1,0 +1,5 @@
+/*
+ * A void member.
+ * @options: -e
+ */
+struct s { void v; };

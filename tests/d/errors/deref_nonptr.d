@@ -1,0 +1,5 @@
+/*
+ * Dereferencing an integer.
+ * @options: -e
+ */
+BEGIN { x = 1; y = *x; }

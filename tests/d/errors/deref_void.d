@@ -1,0 +1,5 @@
+/*
+ * Dereferencing a void pointer.
+ * @options: -e
+ */
+BEGIN { y = *(void *)0; }

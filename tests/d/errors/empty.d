@@ -1,0 +1,4 @@
+/*
+ * A script with nothing in it.
+ * @options: -e
+ */

@@ -1,0 +1,5 @@
+/*
+ * Freopen() of the current directory.
+ * @options: -e
+ */
+BEGIN { freopen("."); }

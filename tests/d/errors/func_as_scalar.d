@@ -1,0 +1,5 @@
+/*
+ * Using a function as a value.
+ * @options: -e
+ */
+BEGIN { x = strlen; }

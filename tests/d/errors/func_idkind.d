@@ -1,0 +1,5 @@
+/*
+ * Calling a variable.
+ * @options: -e
+ */
+BEGIN { timestamp(); }

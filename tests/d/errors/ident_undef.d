@@ -1,0 +1,5 @@
+/*
+ * Reading a variable nothing has assigned.
+ * @options: -e
+ */
+BEGIN { trace(x); }

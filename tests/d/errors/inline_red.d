@@ -1,0 +1,6 @@
+/*
+ * An inline defined twice.
+ * @options: -e
+ */
+inline int x = 1;
+inline int x = 2;

@@ -1,0 +1,5 @@
+/*
+ * An octal constant with the digit 9.
+ * @options: -e
+ */
+BEGIN { x = 09; }

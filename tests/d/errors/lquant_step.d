@@ -1,0 +1,5 @@
+/*
+ * Lquantize() with a step too large for one bucket.
+ * @options: -e
+ */
+BEGIN { @a = lquantize(1, 0, 10, 100); }

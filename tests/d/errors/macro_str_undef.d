@@ -1,0 +1,5 @@
+/*
+ * A string macro argument that was not given.
+ * @options: -e
+ */
+BEGIN { trace($$2); }

@@ -1,0 +1,6 @@
+/*
+ * An operand the program never references.
+ * @options: -e
+ * @args: foo
+ */
+BEGIN { }

@@ -1,0 +1,5 @@
+/*
+ * Normalize() without the factor.
+ * @options: -e
+ */
+BEGIN { @a = count(); normalize(@a); }

@@ -1,0 +1,5 @@
+/*
+ * Offsetof applied to an integer type.
+ * @options: -e
+ */
+BEGIN { x = offsetof(int, a); }

@@ -1,0 +1,5 @@
+/*
+ * An action inside ?:.
+ * @options: -e
+ */
+BEGIN { x = 1 ? trace(1) : 2; }

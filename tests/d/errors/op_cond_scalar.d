@@ -1,0 +1,5 @@
+/*
+ * ?: with a string condition.
+ * @options: -e
+ */
+BEGIN { x = "a" ? 1 : 2; }

@@ -1,0 +1,5 @@
+/*
+ * Adding two strings.
+ * @options: -e
+ */
+BEGIN { x = "a" + "b"; }

@@ -1,0 +1,5 @@
+/*
+ * Arithmetic negation of a string.
+ * @options: -e
+ */
+BEGIN { x = -"a"; }

@@ -1,0 +1,5 @@
+/*
+ * Bitwise and of a string.
+ * @options: -e
+ */
+BEGIN { x = "a" & 1; }

@@ -1,0 +1,5 @@
+/*
+ * Logical negation of a string.
+ * @options: -e
+ */
+BEGIN { x = !"a"; }

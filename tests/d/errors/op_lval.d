@@ -1,0 +1,5 @@
+/*
+ * Assigning to a constant.
+ * @options: -e
+ */
+BEGIN { 1 = 2; }

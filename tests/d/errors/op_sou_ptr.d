@@ -1,0 +1,5 @@
+/*
+ * Operator -> on a pointer to int.
+ * @options: -e
+ */
+BEGIN { y = ((int *)0)->a; }

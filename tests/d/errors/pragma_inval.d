@@ -1,0 +1,6 @@
+/*
+ * An unknown D pragma.
+ * @options: -e
+ */
+#pragma D frobnicate
+BEGIN { }

@@ -1,0 +1,5 @@
+/*
+ * Printf() with an empty format.
+ * @options: -e
+ */
+BEGIN { printf(""); }

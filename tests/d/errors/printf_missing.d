@@ -1,0 +1,5 @@
+/*
+ * Printf() with fewer values than conversions.
+ * @options: -e
+ */
+BEGIN { printf("%d %d %s %d\n", 1, 2, "x"); }

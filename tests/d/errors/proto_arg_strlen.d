@@ -1,0 +1,5 @@
+/*
+ * Strlen() of an integer.
+ * @options: -e
+ */
+BEGIN { x = strlen(1); }

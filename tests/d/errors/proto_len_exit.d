@@ -1,0 +1,5 @@
+/*
+ * Exit() without its status.
+ * @options: -e
+ */
+BEGIN { exit(); }

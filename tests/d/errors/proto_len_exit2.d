@@ -1,0 +1,5 @@
+/*
+ * Exit() with two arguments.
+ * @options: -e
+ */
+BEGIN { exit(1, 2); }

@@ -1,0 +1,5 @@
+/*
+ * Printf() without a format.
+ * @options: -e
+ */
+BEGIN { printf(); }

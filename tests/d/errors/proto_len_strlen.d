@@ -1,0 +1,5 @@
+/*
+ * Strlen() without an argument.
+ * @options: -e
+ */
+BEGIN { x = strlen(); }

@@ -1,0 +1,5 @@
+/*
+ * Substr() with too few arguments.
+ * @options: -e
+ */
+BEGIN { x = substr("abc"); }

@@ -1,0 +1,5 @@
+/*
+ * Trace() with two arguments.
+ * @options: -e
+ */
+BEGIN { trace(1, 2); }

@@ -1,0 +1,5 @@
+/*
+ * Reading a thread-local nothing has assigned.
+ * @options: -e
+ */
+BEGIN { trace(self->x); }

@@ -1,0 +1,9 @@
+/*
+ * Speculate() twice in a clause.
+ * @options: -e
+ */
+BEGIN
+{
+	speculate(1);
+	speculate(2);
+}

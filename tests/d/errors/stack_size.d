@@ -1,0 +1,5 @@
+/*
+ * Stack() with a size that is not a constant.
+ * @options: -e
+ */
+BEGIN { stack(arg0); }

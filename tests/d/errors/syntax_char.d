@@ -1,0 +1,5 @@
+/*
+ * A character that is no D token.
+ * @options: -e
+ */
+BEGIN { x = 1 # 2; }

@@ -1,0 +1,5 @@
+/*
+ * Floating-point constants.
+ * @options: -e
+ */
+BEGIN { x = 1.5; }

@@ -1,0 +1,5 @@
+/*
+ * A reserved word used as a variable.
+ * @options: -e
+ */
+BEGIN { while = 1; }

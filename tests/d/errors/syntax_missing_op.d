@@ -1,0 +1,5 @@
+/*
+ * Two operands without an operator.
+ * @options: -e
+ */
+BEGIN { x = 1 2; }

@@ -1,0 +1,5 @@
+/*
+ * A probe description alone in a script.
+ * @options: -e
+ */
+BEGIN

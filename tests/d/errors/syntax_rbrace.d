@@ -1,0 +1,6 @@
+/*
+ * A stray closing brace between clauses.
+ * @options: -e
+ */
+BEGIN { }
+}

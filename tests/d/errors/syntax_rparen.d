@@ -1,0 +1,5 @@
+/*
+ * A stray closing parenthesis.
+ * @options: -e
+ */
+BEGIN { trace(1)); }

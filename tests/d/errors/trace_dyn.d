@@ -1,0 +1,5 @@
+/*
+ * Trace() of an aggregation.
+ * @options: -e
+ */
+BEGIN { @a = count(); trace(@a); }

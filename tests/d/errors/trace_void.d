@@ -1,0 +1,5 @@
+/*
+ * Trace() of a void expression.
+ * @options: -e
+ */
+BEGIN { trace(bcopy(0, 0, 0)); }

@@ -1,0 +1,6 @@
+/*
+ * Xlate with no translator.
+ * @options: -e
+ */
+struct out { int a; };
+BEGIN { x = xlate<struct out>(1).a; }

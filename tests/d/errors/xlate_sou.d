@@ -1,0 +1,5 @@
+/*
+ * A translator to an integer.
+ * @options: -e
+ */
+translator int < int x > { };

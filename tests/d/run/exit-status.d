@@ -1,0 +1,9 @@
+/*
+ * exit(N) ends tracing with status N.
+ * @options: -q
+ * @status: 3
+ */
+BEGIN
+{
+	exit(3);
+}

@@ -1,0 +1,9 @@
+/*
+ * Subroutines run in BEGIN: strjoin() and strlen().
+ * @options: -q
+ */
+BEGIN
+{
+	printf("%s %d\n", strjoin("a", "b"), strlen("hello"));
+	exit(0);
+}

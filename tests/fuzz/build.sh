@@ -1,0 +1,40 @@
+#!/bin/bash
+# build.sh: build the libFuzzer target for the D compiler front end.
+#
+#   tests/fuzz/build.sh [OUTDIR]       (default: /tmp/dtrace-fuzz)
+#
+# produces OUTDIR/compile_fuzz, built with clang -fsanitize=fuzzer,address,
+# undefined from the compiler sources, code generation and DIF (the lexer
+# and grammar generated here with flex and bison).  Run it over the seed corpus, e.g.
+#
+#   mkdir -p /tmp/fuzz-corpus && cp tests/fuzz/corpus/* /tmp/fuzz-corpus
+#   /tmp/dtrace-fuzz/compile_fuzz -max_total_time=600 -timeout=10 \
+#       /tmp/fuzz-corpus
+set -eu
+top=$(cd "$(dirname "$0")/../.." && pwd)
+out=${1:-/tmp/dtrace-fuzz}
+mkdir -p "$out/gen/common/compiler"
+gen=$out/gen/common/compiler
+
+bison -d -Wno-yacc -o "$gen/dt_grammar.c" "$top/common/compiler/dt_grammar.y"
+flex -o "$gen/dt_lex.c" "$top/common/compiler/dt_lex.l"
+
+# config.h is only needed for the package name in dt_open.c, not built.
+srcs=(
+	"$top"/common/compiler/dt_cc.c "$top"/common/compiler/dt_cook.c
+	"$top"/common/compiler/dt_cook_act.c "$top"/common/compiler/dt_decl.c
+	"$top"/common/compiler/dt_ident.c "$top"/common/compiler/dt_node.c
+	"$top"/common/compiler/dt_pdesc.c "$top"/common/compiler/dt_pragma.c
+	"$top"/common/compiler/dt_type.c "$top"/common/compiler/dt_xlate.c
+	"$top"/common/compiler/dt_cg.c "$top"/common/compiler/dt_cg_act.c
+	"$top"/common/dif/*.c
+	"$gen/dt_grammar.c" "$gen/dt_lex.c"
+	"$top/common/dt_options.c" "$top/common/dt_error.c"
+	"$top/common/dt_aggfunc.c" "$top/common/probe/dt_probe.c"
+	"$top/tests/fuzz/compile_fuzz.c"
+)
+clang -g -O1 -fsanitize=fuzzer,address,undefined \
+	-fno-sanitize-recover=undefined -D_GNU_SOURCE \
+	-I"$top" -I"$out/gen" -Wno-unused-command-line-argument \
+	"${srcs[@]}" -o "$out/compile_fuzz" -lctf
+echo "built $out/compile_fuzz"

@@ -1,0 +1,5 @@
+/*
+ * An action inside an expression.
+ * @options: -e
+ */
+BEGIN { x = 1 + trace(1); }

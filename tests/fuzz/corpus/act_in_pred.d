@@ -1,0 +1,8 @@
+/*
+ * An action in a predicate.
+ * @options: -e
+ */
+BEGIN
+/exit(0)/
+{
+}

@@ -1,0 +1,5 @@
+/*
+ * Taking the address of a D variable.
+ * @options: -e
+ */
+BEGIN { x = 1; y = &x; }

@@ -1,0 +1,5 @@
+/*
+ * Count() with and without keys.
+ * @options: -e
+ */
+BEGIN { @ = count(); @c[probefunc] = count(); @d[pid, execname] = count(); }

@@ -1,0 +1,5 @@
+/*
+ * Keys computed from expressions.
+ * @options: -e
+ */
+BEGIN { @a[probefunc, pid % 10, execname == "sh"] = max(timestamp); }

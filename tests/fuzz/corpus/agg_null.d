@@ -1,0 +1,5 @@
+/*
+ * An aggregation named alone as a statement.
+ * @options: -e
+ */
+BEGIN { @a = count(); @a; }

@@ -1,0 +1,5 @@
+/*
+ * Sum() of a string.
+ * @options: -e
+ */
+BEGIN { @a = sum("x"); }

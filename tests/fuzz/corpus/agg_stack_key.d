@@ -1,0 +1,5 @@
+/*
+ * Stack() and ustack() as aggregation keys.
+ * @options: -e
+ */
+BEGIN { @a[stack()] = count(); @b[ustack(5)] = count(); @c[ustack()] = count(); }

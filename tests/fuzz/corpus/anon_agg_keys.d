@@ -1,0 +1,5 @@
+/*
+ * The anonymous aggregation with keys.
+ * @options: -e
+ */
+BEGIN { @[execname, pid] = sum(1); printa(@); }

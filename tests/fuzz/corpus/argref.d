@@ -1,0 +1,6 @@
+/*
+ * -x argref permits unused arguments.
+ * @options: -e -x argref
+ * @args: unused
+ */
+BEGIN { }

@@ -1,0 +1,5 @@
+/*
+ * Args[] with a variable index.
+ * @options: -e
+ */
+BEGIN { x = 1; y = args[x]; }

@@ -1,0 +1,5 @@
+/*
+ * Args[] outside a clause.
+ * @options: -e
+ */
+inline int64_t a = args[0];

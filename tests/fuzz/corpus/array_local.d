@@ -1,0 +1,5 @@
+/*
+ * A clause-local used as an associative array.
+ * @options: -e
+ */
+BEGIN { this->a[1] = 1; }

@@ -1,0 +1,7 @@
+/*
+ * Comments everywhere.
+ * @options: -e
+ */
+/* before */ BEGIN /* between */ /* and */
+/ 1 /* in predicate */ /
+{ /* in body */ trace(1); /* end */ }

@@ -1,0 +1,8 @@
+/*
+ * Qualifiers in declarations and casts.
+ * @options: -e
+ */
+const int c;
+volatile long v;
+const char *const p;
+BEGIN { x = (const char *)arg0; }

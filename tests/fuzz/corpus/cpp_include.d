@@ -1,0 +1,6 @@
+/*
+ * The C preprocessor with -I.
+ * @options: -e -C -I .
+ */
+#include "cpp_include.h"
+BEGIN { trace(INCLUDED); }

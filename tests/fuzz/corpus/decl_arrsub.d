@@ -1,0 +1,5 @@
+/*
+ * An array with a negative size.
+ * @options: -e
+ */
+int a[-1];

@@ -1,0 +1,5 @@
+/*
+ * An array of void.
+ * @options: -e
+ */
+void a[4];

@@ -1,0 +1,5 @@
+/*
+ * A bit-field wider than its type.
+ * @options: -e
+ */
+struct s { char a : 9; };

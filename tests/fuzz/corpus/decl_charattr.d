@@ -1,0 +1,5 @@
+/*
+ * Long char.
+ * @options: -e
+ */
+long char x;

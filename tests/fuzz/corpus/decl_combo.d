@@ -1,0 +1,5 @@
+/*
+ * Two base types in one declaration.
+ * @options: -e
+ */
+int char x;

@@ -1,0 +1,5 @@
+/*
+ * An enumerator whose value is not a constant.
+ * @options: -e
+ */
+enum e { A = x };

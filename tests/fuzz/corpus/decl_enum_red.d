@@ -1,0 +1,5 @@
+/*
+ * An enumerator defined twice.
+ * @options: -e
+ */
+enum e { A, A };

@@ -1,0 +1,5 @@
+/*
+ * A clause-local associative array.
+ * @options: -e
+ */
+this int a[int];

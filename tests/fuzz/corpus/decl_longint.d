@@ -1,0 +1,5 @@
+/*
+ * Long string.
+ * @options: -e
+ */
+long string x;

@@ -1,0 +1,5 @@
+/*
+ * A member declared twice.
+ * @options: -e
+ */
+struct s { int a; int a; };

@@ -1,0 +1,5 @@
+/*
+ * Deeply nested parentheses.
+ * @options: -e
+ */
+BEGIN { x = ((((((((1)))))))) + ((2 * (3 + (4 - (5 / (6 % 7)))))); }

@@ -1,0 +1,5 @@
+/*
+ * A constant division by zero.
+ * @options: -e
+ */
+BEGIN { x = 1 / 0; }

@@ -1,0 +1,8 @@
+/*
+ * Division inside a predicate.
+ * @options: -e
+ */
+BEGIN
+/ 10 / 2 == 5 /
+{
+}

@@ -1,0 +1,9 @@
+/*
+ * A data-recording action after commit().
+ * @options: -e
+ */
+BEGIN
+{
+	commit(1);
+	trace(1);
+}

@@ -1,0 +1,5 @@
+/*
+ * Calling a function that does not exist.
+ * @options: -e
+ */
+BEGIN { nosuch(1); }

@@ -1,0 +1,5 @@
+/*
+ * An if condition that is a string.
+ * @options: -e
+ */
+BEGIN { if ("a") { trace(1); } }

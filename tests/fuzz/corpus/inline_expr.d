@@ -1,0 +1,6 @@
+/*
+ * An inline of a built-in expression.
+ * @options: -e
+ */
+inline int64_t ARG = arg0 * 2;
+BEGIN { trace(ARG); }

@@ -1,0 +1,5 @@
+/*
+ * An inline whose value does not fit its type.
+ * @options: -e
+ */
+inline int x = "abc";

@@ -1,0 +1,5 @@
+/*
+ * Lquantize() with base above limit.
+ * @options: -e
+ */
+BEGIN { @a = lquantize(1, 10, 0); }

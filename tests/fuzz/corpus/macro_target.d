@@ -1,0 +1,5 @@
+/*
+ * $target without -c or -p.
+ * @options: -e
+ */
+BEGIN { trace($target); }

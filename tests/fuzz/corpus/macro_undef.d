@@ -1,0 +1,5 @@
+/*
+ * A macro argument that was not given.
+ * @options: -e
+ */
+BEGIN { trace($1); }

@@ -1,0 +1,5 @@
+/*
+ * An unknown macro variable.
+ * @options: -e
+ */
+BEGIN { trace($nosuch); }

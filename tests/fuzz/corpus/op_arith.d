@@ -1,0 +1,5 @@
+/*
+ * Multiplication of a string.
+ * @options: -e
+ */
+BEGIN { x = "a" * 2; }

@@ -1,0 +1,5 @@
+/*
+ * Bitwise negation of a string.
+ * @options: -e
+ */
+BEGIN { x = ~"a"; }

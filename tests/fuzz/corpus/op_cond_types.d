@@ -1,0 +1,5 @@
+/*
+ * ?: with a string and an integer.
+ * @options: -e
+ */
+BEGIN { x = 1 ? "a" : 2; }

@@ -1,0 +1,5 @@
+/*
+ * Adding to a string.
+ * @options: -e
+ */
+BEGIN { x = "a"; x += 1; }

@@ -1,0 +1,5 @@
+/*
+ * Assigning a string to an integer variable.
+ * @options: -e
+ */
+BEGIN { x = 1; x = "a"; }

@@ -1,0 +1,5 @@
+/*
+ * Comparing a string and an integer.
+ * @options: -e
+ */
+BEGIN { x = "a" == 1; }

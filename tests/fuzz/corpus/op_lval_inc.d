@@ -1,0 +1,5 @@
+/*
+ * Incrementing a constant.
+ * @options: -e
+ */
+BEGIN { x = 1++; }

@@ -1,0 +1,5 @@
+/*
+ * Remainder of a string.
+ * @options: -e
+ */
+BEGIN { x = 1 % "a"; }

@@ -1,0 +1,5 @@
+/*
+ * Incrementing a string.
+ * @options: -e
+ */
+BEGIN { x = "a"; x++; }

@@ -1,0 +1,5 @@
+/*
+ * Shifting a string.
+ * @options: -e
+ */
+BEGIN { x = "a" << 2; }

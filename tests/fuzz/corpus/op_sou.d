@@ -1,0 +1,5 @@
+/*
+ * Operator . on an integer.
+ * @options: -e
+ */
+BEGIN { x = 1; y = x.a; }

@@ -1,0 +1,5 @@
+/*
+ * Assigning to a built-in variable.
+ * @options: -e
+ */
+BEGIN { timestamp = 1; }

@@ -1,0 +1,5 @@
+/*
+ * Incrementing a built-in variable.
+ * @options: -e
+ */
+BEGIN { pid++; }

@@ -1,0 +1,5 @@
+/*
+ * ++ creates a variable.
+ * @options: -e
+ */
+BEGIN { n++; trace(n); }

@@ -1,0 +1,7 @@
+/*
+ * An undefined macro in a probe description.
+ * @options: -e
+ */
+pid$target:::entry
+{
+}

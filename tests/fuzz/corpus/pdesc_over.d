@@ -1,0 +1,7 @@
+/*
+ * A probe description with five fields.
+ * @options: -e
+ */
+a:b:c:d:e
+{
+}

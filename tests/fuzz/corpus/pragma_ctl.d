@@ -1,0 +1,6 @@
+/*
+ * An unknown control directive.
+ * @options: -e
+ */
+#frobnicate
+BEGIN { }

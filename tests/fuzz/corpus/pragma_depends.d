@@ -1,0 +1,6 @@
+/*
+ * #pragma D depends_on with no name.
+ * @options: -e
+ */
+#pragma D depends_on module
+BEGIN { }

@@ -1,0 +1,6 @@
+/*
+ * A malformed #line.
+ * @options: -e
+ */
+#line abc
+BEGIN { }

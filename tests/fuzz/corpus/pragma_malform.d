@@ -1,0 +1,6 @@
+/*
+ * #pragma D attributes with no identifier.
+ * @options: -e
+ */
+#pragma D attributes Evolving/Evolving/Common
+BEGIN { }

@@ -1,0 +1,6 @@
+/*
+ * An unknown option.
+ * @options: -e
+ */
+#pragma D option nosuchoption
+BEGIN { }

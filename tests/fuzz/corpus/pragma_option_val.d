@@ -1,0 +1,6 @@
+/*
+ * A bad option value.
+ * @options: -e
+ */
+#pragma D option bufsize=lots
+BEGIN { }

@@ -1,0 +1,8 @@
+/*
+ * A predicate that is a string.
+ * @options: -e
+ */
+BEGIN
+/"abc"/
+{
+}

@@ -1,0 +1,5 @@
+/*
+ * Printf() with %@.
+ * @options: -e
+ */
+BEGIN { printf("%@d\n", 1); }

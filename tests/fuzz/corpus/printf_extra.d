@@ -1,0 +1,5 @@
+/*
+ * Printf() with more values than conversions.
+ * @options: -e
+ */
+BEGIN { printf("%d\n", 1, 2); }

@@ -1,0 +1,5 @@
+/*
+ * Printf() with a format that is not a constant.
+ * @options: -e
+ */
+BEGIN { x = "%d"; printf(x, 1); }

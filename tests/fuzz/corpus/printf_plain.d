@@ -1,0 +1,5 @@
+/*
+ * Printf() with no conversions.
+ * @options: -e
+ */
+BEGIN { printf("hello, world\n"); }

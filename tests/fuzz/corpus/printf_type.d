@@ -1,0 +1,5 @@
+/*
+ * Printf() %d of a string.
+ * @options: -e
+ */
+BEGIN { printf("%d\n", "x"); }

@@ -1,0 +1,5 @@
+/*
+ * Printf() %s of an integer.
+ * @options: -e
+ */
+BEGIN { printf("%s\n", 1); }

@@ -1,0 +1,5 @@
+/*
+ * Exit() with a string.
+ * @options: -e
+ */
+BEGIN { exit("x"); }

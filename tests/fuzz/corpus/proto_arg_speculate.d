@@ -1,0 +1,5 @@
+/*
+ * Speculate() of a string.
+ * @options: -e
+ */
+BEGIN { speculate("x"); }

@@ -1,0 +1,5 @@
+/*
+ * Count() with an argument.
+ * @options: -e
+ */
+BEGIN { @ = count(1); }

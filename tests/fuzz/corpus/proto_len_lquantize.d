@@ -1,0 +1,5 @@
+/*
+ * Lquantize() with two arguments.
+ * @options: -e
+ */
+BEGIN { @ = lquantize(1, 2); }

@@ -1,0 +1,5 @@
+/*
+ * Substr() with too many arguments.
+ * @options: -e
+ */
+BEGIN { x = substr("abc", 1, 2, 3); }

@@ -1,0 +1,5 @@
+/*
+ * Sum() without an argument.
+ * @options: -e
+ */
+BEGIN { @ = sum(); }

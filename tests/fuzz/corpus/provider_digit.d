@@ -1,0 +1,7 @@
+/*
+ * A provider name ending in a digit.
+ * @options: -e
+ */
+provider p1 {
+	probe a();
+};

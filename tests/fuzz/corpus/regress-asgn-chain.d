@@ -1,0 +1,5 @@
+/*
+ * Taking the aess of a D variable.
+ * @options: -e
+ */
+BEGIN { x =x = 0; y = &x; }

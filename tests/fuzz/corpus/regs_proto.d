@@ -1,0 +1,5 @@
+/*
+ * Uregs[] with two indices.
+ * @options: -e
+ */
+BEGIN { x = uregs[1, 2]; }

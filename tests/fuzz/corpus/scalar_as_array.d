@@ -1,0 +1,5 @@
+/*
+ * A scalar used as an associative array.
+ * @options: -e
+ */
+BEGIN { x = 1; x[1] = 2; }

@@ -1,0 +1,5 @@
+/*
+ * Self used as a value.
+ * @options: -e
+ */
+BEGIN { x = self; }

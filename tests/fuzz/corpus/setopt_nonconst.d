@@ -1,0 +1,5 @@
+/*
+ * Setopt() of a variable.
+ * @options: -e
+ */
+BEGIN { x = "quiet"; setopt(x); }

@@ -1,0 +1,5 @@
+/*
+ * Sizeof of an expression that is not evaluated.
+ * @options: -e
+ */
+BEGIN { x = sizeof (timestamp + 1); y = sizeof ("abc"); }

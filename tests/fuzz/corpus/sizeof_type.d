@@ -1,0 +1,5 @@
+/*
+ * Sizeof of void.
+ * @options: -e
+ */
+BEGIN { x = sizeof (void); }

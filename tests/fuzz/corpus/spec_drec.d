@@ -1,0 +1,9 @@
+/*
+ * Speculate() after a data-recording action.
+ * @options: -e
+ */
+BEGIN
+{
+	trace(1);
+	speculate(1);
+}

@@ -1,0 +1,6 @@
+/*
+ * A string literal running into a newline.
+ * @options: -e
+ */
+BEGIN { x = "abc
+"; }

@@ -1,0 +1,5 @@
+/*
+ * Stringof in keys and comparisons.
+ * @options: -e
+ */
+BEGIN { @[stringof(arg0)] = count(); x = stringof(1) == "1"; }

@@ -1,0 +1,6 @@
+/*
+ * A struct pointing at itself.
+ * @options: -e
+ */
+struct node { struct node *next; int v; };
+BEGIN { n = (struct node *)arg0; trace(n->next->next->v); }

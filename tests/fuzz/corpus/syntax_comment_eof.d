@@ -1,0 +1,6 @@
+/*
+ * A comment that never ends.
+ * @options: -e
+ */
+BEGIN { }
+/* no end

@@ -1,0 +1,6 @@
+/*
+ * A comment inside a comment.
+ * @options: -e
+ */
+/* outer /* inner */
+BEGIN { }

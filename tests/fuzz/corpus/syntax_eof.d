@@ -1,0 +1,7 @@
+/*
+ * A clause body that never ends.
+ * @options: -e
+ */
+BEGIN
+{
+	trace(1);

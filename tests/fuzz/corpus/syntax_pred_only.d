@@ -1,0 +1,6 @@
+/*
+ * A predicate with no action list.
+ * @options: -e
+ */
+BEGIN
+/1/

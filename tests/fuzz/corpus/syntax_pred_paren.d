@@ -1,0 +1,8 @@
+/*
+ * A predicate with an unclosed parenthesis.
+ * @options: -e
+ */
+BEGIN
+/(1/
+{
+}

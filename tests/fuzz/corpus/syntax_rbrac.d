@@ -1,0 +1,5 @@
+/*
+ * A stray closing bracket.
+ * @options: -e
+ */
+BEGIN { x = 1]; }

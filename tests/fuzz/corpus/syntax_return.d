@@ -1,0 +1,5 @@
+/*
+ * Return is reserved.
+ * @options: -e
+ */
+BEGIN { return 1; }

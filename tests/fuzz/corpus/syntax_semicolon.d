@@ -1,0 +1,8 @@
+/*
+ * An assignment with no right-hand side.
+ * @options: -e
+ */
+BEGIN
+{
+	x = ;
+}

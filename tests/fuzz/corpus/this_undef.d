@@ -1,0 +1,5 @@
+/*
+ * Reading a clause-local nothing has assigned.
+ * @options: -e
+ */
+BEGIN { trace(this->x); }

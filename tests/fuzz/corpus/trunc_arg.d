@@ -1,0 +1,5 @@
+/*
+ * Trunc() of a string.
+ * @options: -e
+ */
+BEGIN { trunc("x"); }

@@ -1,0 +1,5 @@
+/*
+ * Ustack() with zero frames.
+ * @options: -e
+ */
+BEGIN { ustack(0); }
