@@ -92,7 +92,6 @@ static const char *const g_unavailable[128] = {
 	['G'] = "generating ELF objects with USDT probes is not implemented yet",
 	['h'] = "generating headers from provider definitions is not "
 		"implemented yet",
-	['l'] = "listing probes is not implemented yet",
 	['p'] = "grabbing a process is not implemented yet",
 };
 
@@ -178,10 +177,14 @@ fatal(int status, const char *fmt, ...)
 	exit(status);
 }
 
-/* fatal(), with the library's message for its last error appended. */
+/*
+ * fatal(), with the library's message for its last error appended, and the
+ * library's explanation of it (a missing privilege, say) on a second line.
+ */
 static void __attribute__((noreturn, format(printf, 1, 2)))
 dfatal(const char *fmt, ...)
 {
+	const char *hint = g_dtp != NULL ? dtrace_errhint(g_dtp) : NULL;
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -189,6 +192,8 @@ dfatal(const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, ": %s\n",
 	    dtrace_errmsg(g_dtp, g_dtp ? dtrace_errno(g_dtp) : 0));
+	if (hint != NULL)
+		fprintf(stderr, "%s: %s\n", g_pname, hint);
 	dtrace_close(g_dtp);
 	exit(E_ERROR);
 }
@@ -668,7 +673,14 @@ main(int argc, char **argv)
 		for (int i = 0; i < g_nprogs; i++)
 			dtrace_program_dif(g_dtp, g_compiled[i], stderr);
 	}
-	if (g_compile_only) {
+	if (g_mode == DMODE_LIST) {
+		if (g_verbose)
+			fatal(E_USAGE, "-lv: listing probe arguments and "
+				       "stability is not implemented yet");
+		if (dtrace_probe_list(g_dtp, g_compiled, g_nprogs, stdout) < 0)
+			dfatal("failed to list probes");
+	}
+	if (g_compile_only || g_mode == DMODE_LIST) {
 		free_programs();
 		dtrace_close(g_dtp);
 		return E_SUCCESS;

@@ -49,6 +49,12 @@ dt_set_errdetail(dtrace_hdl_t *dtp, int err, const char *fmt, ...)
 	return -1;
 }
 
+const char *
+dtrace_errhint(dtrace_hdl_t *dtp)
+{
+	return dtp != NULL ? dtp->dt_errhint : NULL;
+}
+
 int
 dtrace_errno(dtrace_hdl_t *dtp)
 {

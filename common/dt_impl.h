@@ -24,6 +24,7 @@ struct dtrace_hdl {
 	int dt_errno;	 /* last error: an errno value or an EDT_* code */
 	char dt_errdetail[512]; /* its message, when more precise than the
 				   code's (dt_set_errdetail) */
+	const char *dt_errhint;	/* a second line explaining it, or NULL */
 
 	/* Numeric option values, indexed by dt_optid_t; see dt_options.h. */
 	dtrace_optval_t dt_options[DT_OPT_COUNT];

@@ -32,6 +32,13 @@ extern int dt_os_providers_init(dtrace_hdl_t *dtp);
  */
 extern const struct dt_engine_ops *dt_os_kernel_engine(const char **whyp);
 
+/*
+ * Why probes of this provider cannot be listed here (a kernel feature or a
+ * privilege missing), or NULL when nothing is known to be missing.  Used
+ * to explain a description that matches no probes.
+ */
+extern const char *dt_os_provider_hint(const char *provider);
+
 /* More detail on the last failure of the in-kernel engine, or NULL. */
 extern const char *dt_os_engine_detail(dtrace_hdl_t *dtp);
 

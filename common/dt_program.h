@@ -247,4 +247,9 @@ typedef struct dt_aggsnap {
 	unsigned char *as_data;
 } dt_aggsnap_t;
 
+/* D's names: "trace", "printf", ... ("expression" for DT_ACT_DIFEXPR). */
+extern const char *dt_action_name(dt_actkind_t kind);
+/* "count", "quantize", ... */
+extern const char *dt_aggkind_name(dt_aggkind_t kind);
+
 #endif /* DT_PROGRAM_H */

@@ -43,6 +43,11 @@ extern void dtrace_close(dtrace_hdl_t *dtp);
 
 extern int dtrace_errno(dtrace_hdl_t *dtp);
 extern const char *dtrace_errmsg(dtrace_hdl_t *dtp, int error);
+/*
+ * A line explaining the last error when something in this system (a
+ * privilege, a kernel feature) is its cause, or NULL.
+ */
+extern const char *dtrace_errhint(dtrace_hdl_t *dtp);
 
 /* "dtrace x.y.z" and the D version, for -V. */
 extern const char *dtrace_version(void);
@@ -136,6 +141,13 @@ typedef struct dtrace_proginfo {
 
 extern int dtrace_program_exec(dtrace_hdl_t *dtp, dtrace_prog_t *pgp,
     dtrace_proginfo_t *pip);
+/*
+ * dtrace -l: print the probes the descriptions of the compiled programs
+ * match (every probe when npgps is 0) in DTrace's columns.  Returns the
+ * number printed, or -1.
+ */
+extern int dtrace_probe_list(dtrace_hdl_t *dtp, dtrace_prog_t *const *pgps,
+    int npgps, FILE *fp);
 /* Print the DIF of every clause of a compiled program (dtrace -S). */
 extern void dtrace_program_dif(dtrace_hdl_t *dtp, dtrace_prog_t *pgp,
     FILE *fp);

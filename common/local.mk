@@ -8,9 +8,11 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/dt_options.c \
 	%reldir%/dt_open.c \
 	%reldir%/dt_program.h \
+	%reldir%/dt_program.c \
 	%reldir%/dt_aggfunc.h \
 	%reldir%/dt_aggfunc.c \
 	%reldir%/dt_os.h \
+	%reldir%/dt_list.c \
 	%reldir%/dt_work.h \
 	%reldir%/dt_work.c \
 	%reldir%/engine/dt_engine.h \

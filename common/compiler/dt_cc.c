@@ -32,6 +32,7 @@
 
 #include "common/compiler/dt_cc.h"
 #include "common/compiler/dt_cg.h"
+#include "common/dt_os.h"
 #include "common/probe/dt_probe.h"
 #include "common/dif/dif.h"
 
@@ -126,7 +127,7 @@ dt_cc_syntax(dt_pcb_t *pcb, const char *yytext, const char *msg)
 		dt_cc_error(pcb, D_SYNTAX, "syntax error %s", near);
 	}
 	if (strcmp(msg, "memory exhausted") == 0)
-		dt_cc_nomem(pcb);
+		dt_cc_error(pcb, D_SYNTAX, "program too deeply nested");
 	dt_cc_error(pcb, D_SYNTAX, "%s", msg);
 }
 
@@ -527,6 +528,7 @@ dt_compile(dtrace_hdl_t *dtp, const char *intext, size_t inlen, bool isfile,
 	cc->cc_errmsg[0] = '\0';
 	cc->cc_errtag = NULL;
 	cc->cc_pcb = &pcb;
+	dtp->dt_errhint = NULL;
 
 	if ((err = setjmp(pcb.pcb_jmpbuf)) != 0) {
 		dt_lex_fini(&pcb);
@@ -619,6 +621,7 @@ dt_compile(dtrace_hdl_t *dtp, const char *intext, size_t inlen, bool isfile,
 				dt_cc_nomem(&pcb);
 			if (n > 0 || (pcb.pcb_cflags & DTRACE_C_ZDEFS))
 				continue;
+			dtp->dt_errhint = dt_os_provider_hint(pdp->pd_provider);
 			dt_cc_lerror(&pcb, stp->st_line, D_PDESC_ZERO,
 			    "probe description %s:%s:%s:%s does not match "
 			    "any probes", pdp->pd_provider, pdp->pd_module,

@@ -1094,43 +1094,6 @@ dt_cg_program(dtrace_hdl_t *dtp, dt_node_t *root, dt_program_t **pgpp,
  * The -S listing.
  */
 
-static const char *const dt_cg_actnames[] = {
-	[DT_ACT_DIFEXPR] = "DIF expression",
-	[DT_ACT_TRACE] = "trace",
-	[DT_ACT_TRACEMEM] = "tracemem",
-	[DT_ACT_PRINTF] = "printf",
-	[DT_ACT_PRINTA] = "printa",
-	[DT_ACT_PRINT] = "print",
-	[DT_ACT_PRINTM] = "printm",
-	[DT_ACT_STACK] = "stack",
-	[DT_ACT_USTACK] = "ustack",
-	[DT_ACT_JSTACK] = "jstack",
-	[DT_ACT_SYM] = "sym",
-	[DT_ACT_MOD] = "mod",
-	[DT_ACT_USYM] = "usym",
-	[DT_ACT_UMOD] = "umod",
-	[DT_ACT_UADDR] = "uaddr",
-	[DT_ACT_EXIT] = "exit",
-	[DT_ACT_SPECULATE] = "speculate",
-	[DT_ACT_COMMIT] = "commit",
-	[DT_ACT_DISCARD] = "discard",
-	[DT_ACT_STOP] = "stop",
-	[DT_ACT_RAISE] = "raise",
-	[DT_ACT_SYSTEM] = "system",
-	[DT_ACT_FREOPEN] = "freopen",
-	[DT_ACT_FTRUNCATE] = "ftruncate",
-	[DT_ACT_SETOPT] = "setopt",
-	[DT_ACT_CLEAR] = "clear",
-	[DT_ACT_NORMALIZE] = "normalize",
-	[DT_ACT_DENORMALIZE] = "denormalize",
-	[DT_ACT_TRUNC] = "trunc",
-	[DT_ACT_BREAKPOINT] = "breakpoint",
-	[DT_ACT_PANIC] = "panic",
-	[DT_ACT_CHILL] = "chill",
-	[DT_ACT_COPYOUT] = "copyout",
-	[DT_ACT_COPYOUTSTR] = "copyoutstr",
-	[DT_ACT_AGGREGATE] = "aggregate",
-};
 
 static void
 dt_cg_disasm_difo(FILE *fp, const char *what, const dif_object_t *difo)
@@ -1161,9 +1124,8 @@ dt_cg_disasm(FILE *fp, const dt_program_t *pgp)
 			dt_cg_disasm_difo(fp, "Predicate", stp->st_pred);
 		for (uint32_t a = 0; a < stp->st_nactions; a++) {
 			const dt_action_t *ap = &stp->st_actions[a];
-			const char *name = (size_t) ap->ac_kind <
-			    sizeof (dt_cg_actnames) / sizeof (dt_cg_actnames[0])
-			    ? dt_cg_actnames[ap->ac_kind] : "action";
+			const char *name = ap->ac_kind == DT_ACT_DIFEXPR ?
+			    "DIF expression" : dt_action_name(ap->ac_kind);
 
 			for (uint32_t k = 0; k < ap->ac_nkeys; k++) {
 				snprintf(what, sizeof (what), "Action #%u (%s "

@@ -24,6 +24,15 @@
 #include <string.h>
 
 #include "common/compiler/dt_cc.h"
+
+/*
+ * The parser's stacks are sized once and live on the C stack: an error
+ * found during the parse longjmps out of yyparse(), which would leak a
+ * stack bison had grown with malloc().  Deeper nesting than this is an
+ * error ("program too deeply nested"), not a crash.
+ */
+#define YYINITDEPTH 2000
+#define YYMAXDEPTH 2000
 %}
 
 %code requires {

@@ -56,36 +56,7 @@ dt_json_string(FILE *fp, const char *s, size_t maxlen)
 	(void) fputc('"', fp);
 }
 
-static const char *const dt_json_actnames[] = {
-    [DT_ACT_DIFEXPR] = "expr",
-    [DT_ACT_TRACE] = "trace",
-    [DT_ACT_TRACEMEM] = "tracemem",
-    [DT_ACT_PRINTF] = "printf",
-    [DT_ACT_PRINTA] = "printa",
-    [DT_ACT_PRINT] = "print",
-    [DT_ACT_PRINTM] = "printm",
-    [DT_ACT_STACK] = "stack",
-    [DT_ACT_USTACK] = "ustack",
-    [DT_ACT_JSTACK] = "jstack",
-    [DT_ACT_SYM] = "sym",
-    [DT_ACT_MOD] = "mod",
-    [DT_ACT_USYM] = "usym",
-    [DT_ACT_UMOD] = "umod",
-    [DT_ACT_UADDR] = "uaddr",
-    [DT_ACT_EXIT] = "exit",
-};
 
-static const char *const dt_json_aggnames[] = {
-    [DT_AGG_COUNT] = "count",
-    [DT_AGG_SUM] = "sum",
-    [DT_AGG_AVG] = "avg",
-    [DT_AGG_MIN] = "min",
-    [DT_AGG_MAX] = "max",
-    [DT_AGG_STDDEV] = "stddev",
-    [DT_AGG_QUANTIZE] = "quantize",
-    [DT_AGG_LQUANTIZE] = "lquantize",
-    [DT_AGG_LLQUANTIZE] = "llquantize",
-};
 
 static void
 dt_json_hex(FILE *fp, const unsigned char *p, size_t n)
@@ -311,7 +282,7 @@ dt_json_aggobj(dt_consumer_t *dc, FILE *fp, uint32_t aggid, bool top)
 	    fp, "{%s\"name\":", top ? "\"type\":\"aggregation\"," : "");
 	dt_json_string(fp, agg->ag_name, SIZE_MAX);
 	(void) fprintf(fp, ",\"id\":%u,\"function\":\"%s\",\"entries\":[",
-	    aggid, dt_json_aggnames[agg->ag_kind]);
+	    aggid, dt_aggkind_name(agg->ag_kind));
 	for (uint32_t i = 0; i < n; i++) {
 		(void) fputs(i ? ",{\"keys\":[" : "{\"keys\":[", fp);
 		for (uint32_t k = 0; k < agg->ag_nkeys; k++) {
@@ -400,11 +371,8 @@ dt_json_firing(dt_consumer_t *dc, FILE *fp, uint32_t cpu, const dt_rechdr_t *rh,
 			return -1;
 		if (rv == 1 && ap->ac_kind != DT_ACT_EXIT)
 			continue;
-		name = (size_t) ap->ac_kind < sizeof(dt_json_actnames) /
-				sizeof(dt_json_actnames[0]) &&
-			dt_json_actnames[ap->ac_kind] != NULL
-		    ? dt_json_actnames[ap->ac_kind]
-		    : "action";
+		name = ap->ac_kind == DT_ACT_DIFEXPR ? "expr" :
+		    dt_action_name(ap->ac_kind);
 		(void) fprintf(
 		    fp, "%s{\"action\":\"%s\"", first ? "" : ",", name);
 		first = false;

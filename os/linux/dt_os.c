@@ -6,6 +6,8 @@
  * the BPF engine, usable when the feature probes say BPF programs load.
  */
 #include <sched.h>
+#include <stdio.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -70,6 +72,34 @@ dt_os_kernel_engine(const char **whyp)
 		return NULL;
 	}
 	return &dt_bpf_engine_ops;
+}
+
+const char *
+dt_os_provider_hint(const char *provider)
+{
+	/* Providers whose probes exist only through the BPF engine. */
+	static const char *const kernel[] = { "syscall", "sdt", "rawtp",
+		"fbt", "proc", "sched", "io", "ip", "tcp", "udp", "lockstat",
+		"pid", "usdt" };
+	static char hint[256];
+
+	if (dt_linux_feature(DT_LF_BPF))
+		return NULL;
+	for (size_t i = 0; i < sizeof (kernel) / sizeof (kernel[0]); i++) {
+		size_t n = strlen(kernel[i]);
+
+		/* pid and usdt providers carry a process ID: pid123. */
+		if (strncmp(provider, kernel[i], n) != 0 ||
+		    (provider[n] != '\0' &&
+			(strcmp(kernel[i], "pid") != 0 || provider[n] < '0' ||
+			    provider[n] > '9')))
+			continue;
+		snprintf(hint, sizeof (hint), "%s probes need the BPF engine, "
+		    "which is not available: %s", kernel[i],
+		    dt_linux_feature_why(DT_LF_BPF));
+		return hint;
+	}
+	return NULL;
 }
 
 const char *

@@ -7,7 +7,9 @@
 # undefined from the compiler sources, code generation and DIF (the lexer
 # and grammar generated here with flex and bison).  Run it over the seed corpus, e.g.
 #
-#   mkdir -p /tmp/fuzz-corpus && cp tests/fuzz/corpus/* /tmp/fuzz-corpus
+#   mkdir -p /tmp/fuzz-corpus
+#   find tests/d -name '*.d' -exec cp {} /tmp/fuzz-corpus \;
+#   cp tests/fuzz/corpus/* /tmp/fuzz-corpus
 #   /tmp/dtrace-fuzz/compile_fuzz -max_total_time=600 -timeout=10 \
 #       /tmp/fuzz-corpus
 set -eu
@@ -31,6 +33,7 @@ srcs=(
 	"$gen/dt_grammar.c" "$gen/dt_lex.c"
 	"$top/common/dt_options.c" "$top/common/dt_error.c"
 	"$top/common/dt_aggfunc.c" "$top/common/probe/dt_probe.c"
+	"$top/common/dt_program.c"
 	"$top/tests/fuzz/compile_fuzz.c"
 )
 clang -g -O1 -fsanitize=fuzzer,address,undefined \

@@ -3,7 +3,9 @@
  *
  * Each input is compiled as a D program twice: as a script (with line
  * numbers, the way -s compiles) and as a -n probe specifier, with two
- * macro arguments so $1/$2 paths are reached.  A fresh compiler state is
+ * macro arguments so $1/$2 paths are reached, and with -Z (the handle has
+ * no providers, so no description matches) so that code generation runs
+ * on every program that checks.  A fresh compiler state is
  * made for every input so that leaks and state carried between compiles
  * show up.  Build and run with tests/fuzz/build.sh (see README.md).
  */
@@ -13,8 +15,20 @@
 #include <string.h>
 
 #include "common/compiler/dt_cc.h"
+#include "common/dt_os.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/*
+ * The target links the compiler without an OS backend: no provider is
+ * ever missing for a reason the OS could explain.
+ */
+const char *
+dt_os_provider_hint(const char *provider)
+{
+	(void) provider;
+	return NULL;
+}
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -40,13 +54,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 
 	if ((fp = fmemopen(text, size, "r")) != NULL) {
-		pgp = dtrace_program_fcompile(dtp, fp, DTRACE_C_ARGREF, 3, av);
+		pgp = dtrace_program_fcompile(dtp, fp,
+		    DTRACE_C_ARGREF | DTRACE_C_ZDEFS, 3, av);
 		if (pgp != NULL)
 			dtrace_program_destroy(dtp, pgp);
 		fclose(fp);
 	}
 	pgp = dtrace_program_strcompile(dtp, text, DTRACE_PROBESPEC_NAME,
-	    DTRACE_C_ARGREF | DTRACE_C_ETAGS, 3, av);
+	    DTRACE_C_ARGREF | DTRACE_C_ETAGS | DTRACE_C_ZDEFS, 3, av);
 	if (pgp != NULL)
 		dtrace_program_destroy(dtp, pgp);
 

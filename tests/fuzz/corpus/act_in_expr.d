@@ -1,5 +1,0 @@
-/*
- * An action inside an expression.
- * @options: -e
- */
-BEGIN { x = 1 + trace(1); }

@@ -1,8 +1,0 @@
-/*
- * An action in a predicate.
- * @options: -e
- */
-BEGIN
-/exit(0)/
-{
-}

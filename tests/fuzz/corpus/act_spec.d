@@ -1,9 +1,0 @@
-/*
- * A destructive action after speculate().
- * @options: -e
- */
-BEGIN
-{
-	speculate(1);
-	stop();
-}

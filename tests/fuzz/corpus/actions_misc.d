@@ -1,7 +1,0 @@
-/*
- * Actions that take no data.
- * @options: -e
- */
-BEGIN { exit(0); }
-END { printf("x"); }
-ERROR { trace(arg4); }

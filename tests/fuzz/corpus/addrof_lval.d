@@ -1,5 +1,0 @@
-/*
- * Taking the address of a constant.
- * @options: -e
- */
-BEGIN { y = &1; }

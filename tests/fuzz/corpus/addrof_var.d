@@ -1,5 +1,0 @@
-/*
- * Taking the address of a D variable.
- * @options: -e
- */
-BEGIN { x = 1; y = &x; }

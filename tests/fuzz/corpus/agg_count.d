@@ -1,5 +1,0 @@
-/*
- * Count() with and without keys.
- * @options: -e
- */
-BEGIN { @ = count(); @c[probefunc] = count(); @d[pid, execname] = count(); }

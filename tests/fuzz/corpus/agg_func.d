@@ -1,5 +1,0 @@
-/*
- * An aggregation assigned an ordinary value.
- * @options: -e
- */
-BEGIN { @a = 1; }

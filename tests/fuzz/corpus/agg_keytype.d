@@ -1,9 +1,0 @@
-/*
- * An aggregation indexed by keys of different types.
- * @options: -e
- */
-BEGIN
-{
-	@a[1] = count();
-	@a["x"] = count();
-}

@@ -1,5 +1,0 @@
-/*
- * An aggregation indexed twice.
- * @options: -e
- */
-BEGIN { @a[1][2] = count(); }

@@ -1,5 +1,0 @@
-/*
- * Keys computed from expressions.
- * @options: -e
- */
-BEGIN { @a[probefunc, pid % 10, execname == "sh"] = max(timestamp); }

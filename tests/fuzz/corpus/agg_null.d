@@ -1,5 +1,0 @@
-/*
- * An aggregation named alone as a statement.
- * @options: -e
- */
-BEGIN { @a = count(); @a; }

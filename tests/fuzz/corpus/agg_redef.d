@@ -1,9 +1,0 @@
-/*
- * An aggregation given two functions.
- * @options: -e
- */
-BEGIN
-{
-	@a = count();
-	@a = sum(1);
-}

@@ -1,5 +1,0 @@
-/*
- * Sum() of a string.
- * @options: -e
- */
-BEGIN { @a = sum("x"); }

@@ -1,9 +1,0 @@
-/*
- * An aggregation after speculate().
- * @options: -e
- */
-BEGIN
-{
-	speculate(1);
-	@a = count();
-}

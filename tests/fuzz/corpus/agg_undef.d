@@ -1,5 +1,0 @@
-/*
- * Printing an aggregation that does not exist.
- * @options: -e
- */
-BEGIN { printa(@nosuch); }

@@ -1,5 +1,0 @@
-/*
- * The anonymous aggregation with keys.
- * @options: -e
- */
-BEGIN { @[execname, pid] = sum(1); printa(@); }

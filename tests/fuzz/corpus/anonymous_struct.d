@@ -1,6 +1,0 @@
-/*
- * An anonymous struct type.
- * @options: -e
- */
-struct { int a; short b; } anon;
-BEGIN { trace(anon.b); }

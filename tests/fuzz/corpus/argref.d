@@ -1,6 +1,0 @@
-/*
- * -x argref permits unused arguments.
- * @options: -e -x argref
- * @args: unused
- */
-BEGIN { }

@@ -1,5 +1,0 @@
-/*
- * Args[] with a variable index.
- * @options: -e
- */
-BEGIN { x = 1; y = args[x]; }

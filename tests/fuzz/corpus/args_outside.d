@@ -1,5 +1,0 @@
-/*
- * Args[] outside a clause.
- * @options: -e
- */
-inline int64_t a = args[0];

@@ -1,5 +1,0 @@
-/*
- * Args used without an index.
- * @options: -e
- */
-BEGIN { x = args; }

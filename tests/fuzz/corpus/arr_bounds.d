@@ -1,6 +1,0 @@
-/*
- * A constant index past the end of an array.
- * @options: -e
- */
-int a[4];
-BEGIN { x = a[4]; }

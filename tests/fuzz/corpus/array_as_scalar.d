@@ -1,5 +1,0 @@
-/*
- * An associative array used as a scalar.
- * @options: -e
- */
-BEGIN { a[1] = 2; x = a; }

@@ -1,5 +1,0 @@
-/*
- * A clause-local used as an associative array.
- * @options: -e
- */
-BEGIN { this->a[1] = 1; }

@@ -1,7 +1,0 @@
-/*
- * The dtrace provider's probes.
- * @options: -e
- */
-BEGIN { }
-END { }
-ERROR { }

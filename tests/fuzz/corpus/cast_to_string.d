@@ -1,5 +1,0 @@
-/*
- * A cast from an integer to string.
- * @options: -e
- */
-BEGIN { s = (string)arg0; }

@@ -1,5 +1,0 @@
-/*
- * An empty character constant.
- * @options: -e
- */
-BEGIN { x = ''; }

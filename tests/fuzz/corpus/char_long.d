@@ -1,5 +1,0 @@
-/*
- * A character constant of more than eight bytes.
- * @options: -e
- */
-BEGIN { x = 'abcdefghi'; }

@@ -1,6 +1,0 @@
-/*
- * A character constant running into a newline.
- * @options: -e
- */
-BEGIN { x = 'a
-'; }

@@ -1,5 +1,0 @@
-/*
- * Clear() of an integer.
- * @options: -e
- */
-BEGIN { clear(1); }

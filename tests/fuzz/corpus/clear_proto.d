@@ -1,5 +1,0 @@
-/*
- * Clear() of two aggregations.
- * @options: -e
- */
-BEGIN { @a = count(); @b = count(); clear(@a, @b); }

@@ -1,9 +1,0 @@
-/*
- * Commit() after a data-recording action.
- * @options: -e
- */
-BEGIN
-{
-	trace(1);
-	commit(1);
-}

@@ -1,6 +1,0 @@
-/*
- * The C preprocessor with -I.
- * @options: -e -C -I .
- */
-#include "cpp_include.h"
-BEGIN { trace(INCLUDED); }

@@ -1,5 +1,0 @@
-/*
- * An array with no size.
- * @options: -e
- */
-int a[];

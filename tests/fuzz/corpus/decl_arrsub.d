@@ -1,5 +1,0 @@
-/*
- * An array with a negative size.
- * @options: -e
- */
-int a[-1];

@@ -1,5 +1,0 @@
-/*
- * An array of void.
- * @options: -e
- */
-void a[4];

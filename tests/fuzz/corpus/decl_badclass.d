@@ -1,5 +1,0 @@
-/*
- * Static in D.
- * @options: -e
- */
-static int x;

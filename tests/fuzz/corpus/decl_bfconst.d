@@ -1,5 +1,0 @@
-/*
- * A bit-field whose width is not a constant.
- * @options: -e
- */
-struct s { int a : x; };

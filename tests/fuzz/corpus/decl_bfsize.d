@@ -1,5 +1,0 @@
-/*
- * A bit-field wider than its type.
- * @options: -e
- */
-struct s { char a : 9; };

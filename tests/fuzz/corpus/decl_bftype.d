@@ -1,5 +1,0 @@
-/*
- * A bit-field of pointer type.
- * @options: -e
- */
-struct s { int *a : 3; };

@@ -1,5 +1,0 @@
-/*
- * Long char.
- * @options: -e
- */
-long char x;

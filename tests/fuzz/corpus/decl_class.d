@@ -1,5 +1,0 @@
-/*
- * Two storage classes.
- * @options: -e
- */
-typedef extern int x;

@@ -1,5 +1,0 @@
-/*
- * Two base types in one declaration.
- * @options: -e
- */
-int char x;

@@ -1,5 +1,0 @@
-/*
- * An enumerator whose value is not a constant.
- * @options: -e
- */
-enum e { A = x };

@@ -1,5 +1,0 @@
-/*
- * An enumerator defined twice.
- * @options: -e
- */
-enum e { A, A };

@@ -1,6 +1,0 @@
-/*
- * A variable declared with two types.
- * @options: -e
- */
-int x;
-string x;

@@ -1,6 +1,0 @@
-/*
- * A member of an incomplete struct type.
- * @options: -e
- */
-struct t;
-struct s { struct t m; };

@@ -1,7 +1,0 @@
-/*
- * Declarations that start with a type then a star.
- * @options: -e
- */
-int* p1;
-char*p2;
-BEGIN { }

@@ -1,5 +1,0 @@
-/*
- * A clause-local associative array.
- * @options: -e
- */
-this int a[int];

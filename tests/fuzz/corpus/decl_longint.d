@@ -1,5 +1,0 @@
-/*
- * Long string.
- * @options: -e
- */
-long string x;

@@ -1,5 +1,0 @@
-/*
- * A member declared twice.
- * @options: -e
- */
-struct s { int a; int a; };

@@ -1,5 +1,0 @@
-/*
- * Void among other parameters.
- * @options: -e
- */
-int f(void, int);

@@ -1,5 +1,0 @@
-/*
- * A backquote in a declared name.
- * @options: -e
- */
-int a`b;

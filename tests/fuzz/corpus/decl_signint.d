@@ -1,5 +1,0 @@
-/*
- * Unsigned string.
- * @options: -e
- */
-unsigned string x;

@@ -1,6 +1,0 @@
-/*
- * A typedef name used twice for different types.
- * @options: -e
- */
-typedef int t;
-typedef char t;

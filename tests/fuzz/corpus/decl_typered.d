@@ -1,6 +1,0 @@
-/*
- * A struct defined twice.
- * @options: -e
- */
-struct s { int a; };
-struct s { int b; };

@@ -1,5 +1,0 @@
-/*
- * A declaration that declares nothing.
- * @options: -e
- */
-int;

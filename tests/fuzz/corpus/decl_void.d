@@ -1,5 +1,0 @@
-/*
- * A void variable.
- * @options: -e
- */
-void x;

@@ -1,5 +1,0 @@
-/*
- * Unsigned void.
- * @options: -e
- */
-unsigned void x;

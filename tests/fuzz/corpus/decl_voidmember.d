@@ -1,5 +1,0 @@
-/*
- * A void member.
- * @options: -e
- */
-struct s { void v; };

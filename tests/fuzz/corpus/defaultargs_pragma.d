@@ -1,6 +1,0 @@
-/*
- * #pragma D option defaultargs.
- * @options: -e
- */
-#pragma D option defaultargs
-BEGIN { trace($1 + 2); }

@@ -1,5 +1,0 @@
-/*
- * Dereferencing an integer.
- * @options: -e
- */
-BEGIN { x = 1; y = *x; }

@@ -1,5 +1,0 @@
-/*
- * Dereferencing a void pointer.
- * @options: -e
- */
-BEGIN { y = *(void *)0; }

@@ -1,5 +1,0 @@
-/*
- * A constant division by zero.
- * @options: -e
- */
-BEGIN { x = 1 / 0; }

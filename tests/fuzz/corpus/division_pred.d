@@ -1,8 +1,0 @@
-/*
- * Division inside a predicate.
- * @options: -e
- */
-BEGIN
-/ 10 / 2 == 5 /
-{
-}

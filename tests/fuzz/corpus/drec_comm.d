@@ -1,9 +1,0 @@
-/*
- * A data-recording action after commit().
- * @options: -e
- */
-BEGIN
-{
-	commit(1);
-	trace(1);
-}

@@ -1,4 +1,0 @@
-/*
- * A script with nothing in it.
- * @options: -e
- */

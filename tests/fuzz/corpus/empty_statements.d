@@ -1,6 +1,0 @@
-/*
- * Empty statements and an empty body.
- * @options: -e
- */
-BEGIN { ; ; }
-END { }

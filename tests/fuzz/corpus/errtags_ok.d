@@ -1,5 +1,0 @@
-/*
- * -x errtags does not change a valid program.
- * @options: -e -x errtags
- */
-BEGIN { }

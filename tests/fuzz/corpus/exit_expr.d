@@ -1,5 +1,0 @@
-/*
- * Exit() of an expression.
- * @options: -e
- */
-BEGIN { exit(arg0 > 0 ? 1 : 0); }

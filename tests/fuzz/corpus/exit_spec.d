@@ -1,9 +1,0 @@
-/*
- * Exit() after speculate().
- * @options: -e
- */
-BEGIN
-{
-	speculate(1);
-	exit(0);
-}

@@ -1,6 +1,0 @@
-/*
- * An extern declaration.
- * @options: -e
- */
-extern int max_pfn;
-BEGIN { }

@@ -1,5 +1,0 @@
-/*
- * Freopen() of the current directory.
- * @options: -e
- */
-BEGIN { freopen("."); }

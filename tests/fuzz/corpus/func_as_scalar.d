@@ -1,5 +1,0 @@
-/*
- * Using a function as a value.
- * @options: -e
- */
-BEGIN { x = strlen; }

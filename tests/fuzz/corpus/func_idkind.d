@@ -1,5 +1,0 @@
-/*
- * Calling a variable.
- * @options: -e
- */
-BEGIN { timestamp(); }

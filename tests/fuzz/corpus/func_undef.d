@@ -1,5 +1,0 @@
-/*
- * Calling a function that does not exist.
- * @options: -e
- */
-BEGIN { nosuch(1); }

@@ -1,5 +1,0 @@
-/*
- * Reading a variable nothing has assigned.
- * @options: -e
- */
-BEGIN { trace(x); }

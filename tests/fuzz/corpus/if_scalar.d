@@ -1,5 +1,0 @@
-/*
- * An if condition that is a string.
- * @options: -e
- */
-BEGIN { if ("a") { trace(1); } }

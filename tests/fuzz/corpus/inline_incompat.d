@@ -1,5 +1,0 @@
-/*
- * An inline whose value does not fit its type.
- * @options: -e
- */
-inline int x = "abc";

@@ -1,6 +1,0 @@
-/*
- * An inline defined twice.
- * @options: -e
- */
-inline int x = 1;
-inline int x = 2;

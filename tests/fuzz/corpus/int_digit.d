@@ -1,5 +1,0 @@
-/*
- * An octal constant with the digit 9.
- * @options: -e
- */
-BEGIN { x = 09; }

@@ -1,6 +1,0 @@
-#!/usr/sbin/dtrace -s
-/*
- * A #! interpreter line.
- * @options: -e
- */
-BEGIN { }

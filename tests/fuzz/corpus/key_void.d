@@ -1,5 +1,0 @@
-/*
- * An associative array indexed by a void value.
- * @options: -e
- */
-BEGIN { a[bcopy(0, 0, 0)] = 1; }

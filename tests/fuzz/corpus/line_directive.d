@@ -1,6 +1,0 @@
-/*
- * #line changes the line and file errors name.
- * @options: -e
- */
-#line 100 "other.d"
-BEGIN { x = ; }

@@ -1,5 +1,0 @@
-/*
- * Lquantize() with base above limit.
- * @options: -e
- */
-BEGIN { @a = lquantize(1, 10, 0); }

@@ -1,5 +1,0 @@
-/*
- * Lquantize() with a step too large for one bucket.
- * @options: -e
- */
-BEGIN { @a = lquantize(1, 0, 10, 100); }

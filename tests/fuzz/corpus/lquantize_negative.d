@@ -1,5 +1,0 @@
-/*
- * Lquantize() with a negative base.
- * @options: -e
- */
-BEGIN { @a = lquantize(arg0, -100, 100, 5); }

@@ -1,6 +1,0 @@
-/*
- * A macro argument that is neither a number nor a name.
- * @options: -e
- * @args: /tmp/file
- */
-BEGIN { trace($1); }

@@ -1,5 +1,0 @@
-/*
- * A string macro argument that was not given.
- * @options: -e
- */
-BEGIN { trace($$2); }

@@ -1,6 +1,0 @@
-/*
- * An operand the program never references.
- * @options: -e
- * @args: foo
- */
-BEGIN { }

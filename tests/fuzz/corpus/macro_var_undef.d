@@ -1,5 +1,0 @@
-/*
- * An unknown macro variable.
- * @options: -e
- */
-BEGIN { trace($nosuch); }

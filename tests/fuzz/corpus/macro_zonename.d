@@ -1,5 +1,0 @@
-/*
- * String macro variables.
- * @options: -e
- */
-BEGIN { trace($zonename); }

@@ -1,5 +1,0 @@
-/*
- * What one-liners look like as a script.
- * @options: -e
- */
-syscall:::entry /execname == "top"/ { @[probefunc] = count(); }

@@ -1,7 +1,0 @@
-/*
- * A struct defined inside another.
- * @options: -e
- */
-struct outer { struct inner { int a; } in; int b; };
-struct inner i;
-BEGIN { trace(sizeof (struct outer)); }

@@ -1,5 +1,0 @@
-/*
- * The last statement needs no semicolon.
- * @options: -e
- */
-BEGIN { trace(1); trace(2) }

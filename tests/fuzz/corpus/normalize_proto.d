@@ -1,5 +1,0 @@
-/*
- * Normalize() without the factor.
- * @options: -e
- */
-BEGIN { @a = count(); normalize(@a); }

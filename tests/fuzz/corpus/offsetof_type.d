@@ -1,5 +1,0 @@
-/*
- * Offsetof applied to an integer type.
- * @options: -e
- */
-BEGIN { x = offsetof(int, a); }

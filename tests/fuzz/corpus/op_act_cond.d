@@ -1,5 +1,0 @@
-/*
- * An action inside ?:.
- * @options: -e
- */
-BEGIN { x = 1 ? trace(1) : 2; }

@@ -1,5 +1,0 @@
-/*
- * Multiplication of a string.
- * @options: -e
- */
-BEGIN { x = "a" * 2; }

@@ -1,5 +1,0 @@
-/*
- * Bitwise negation of a string.
- * @options: -e
- */
-BEGIN { x = ~"a"; }

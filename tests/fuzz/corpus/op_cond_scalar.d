@@ -1,5 +1,0 @@
-/*
- * ?: with a string condition.
- * @options: -e
- */
-BEGIN { x = "a" ? 1 : 2; }

@@ -1,5 +1,0 @@
-/*
- * ?: with a string and an integer.
- * @options: -e
- */
-BEGIN { x = 1 ? "a" : 2; }

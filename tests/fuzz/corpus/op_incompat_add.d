@@ -1,5 +1,0 @@
-/*
- * Adding two strings.
- * @options: -e
- */
-BEGIN { x = "a" + "b"; }

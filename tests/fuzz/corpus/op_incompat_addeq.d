@@ -1,5 +1,0 @@
-/*
- * Adding to a string.
- * @options: -e
- */
-BEGIN { x = "a"; x += 1; }

@@ -1,5 +1,0 @@
-/*
- * Assigning a string to an integer variable.
- * @options: -e
- */
-BEGIN { x = 1; x = "a"; }

@@ -1,5 +1,0 @@
-/*
- * Arithmetic negation of a string.
- * @options: -e
- */
-BEGIN { x = -"a"; }

@@ -1,5 +1,0 @@
-/*
- * Bitwise and of a string.
- * @options: -e
- */
-BEGIN { x = "a" & 1; }

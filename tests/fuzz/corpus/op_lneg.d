@@ -1,5 +1,0 @@
-/*
- * Logical negation of a string.
- * @options: -e
- */
-BEGIN { x = !"a"; }

@@ -1,5 +1,0 @@
-/*
- * Assigning to a constant.
- * @options: -e
- */
-BEGIN { 1 = 2; }

@@ -1,5 +1,0 @@
-/*
- * Incrementing a constant.
- * @options: -e
- */
-BEGIN { x = 1++; }

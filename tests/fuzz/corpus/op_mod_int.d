@@ -1,5 +1,0 @@
-/*
- * Remainder of a string.
- * @options: -e
- */
-BEGIN { x = 1 % "a"; }

@@ -1,5 +1,0 @@
-/*
- * Incrementing a string.
- * @options: -e
- */
-BEGIN { x = "a"; x++; }

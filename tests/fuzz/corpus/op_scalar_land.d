@@ -1,7 +1,0 @@
-/*
- * Logical and of a struct.
- * @options: -e
- */
-struct s { int a; };
-struct s v;
-BEGIN { x = v && 1; }

@@ -1,5 +1,0 @@
-/*
- * Shifting a string.
- * @options: -e
- */
-BEGIN { x = "a" << 2; }

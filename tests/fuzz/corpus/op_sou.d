@@ -1,5 +1,0 @@
-/*
- * Operator . on an integer.
- * @options: -e
- */
-BEGIN { x = 1; y = x.a; }

@@ -1,5 +1,0 @@
-/*
- * Operator -> on a pointer to int.
- * @options: -e
- */
-BEGIN { y = ((int *)0)->a; }

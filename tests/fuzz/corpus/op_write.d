@@ -1,5 +1,0 @@
-/*
- * Assigning to a built-in variable.
- * @options: -e
- */
-BEGIN { timestamp = 1; }

@@ -1,5 +1,0 @@
-/*
- * Incrementing a built-in variable.
- * @options: -e
- */
-BEGIN { pid++; }

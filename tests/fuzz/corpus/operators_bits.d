@@ -1,5 +1,0 @@
-/*
- * Bitwise operators.
- * @options: -e
- */
-BEGIN { x = 1 & 3 | 4 ^ 5; y = ~x; }

@@ -1,5 +1,0 @@
-/*
- * The comma operator.
- * @options: -e
- */
-BEGIN { x = (1, 2); }

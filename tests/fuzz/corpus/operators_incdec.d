@@ -1,5 +1,0 @@
-/*
- * ++ and -- before and after.
- * @options: -e
- */
-BEGIN { x = 1; x++; x--; ++x; --x; y = x++ + ++x; }

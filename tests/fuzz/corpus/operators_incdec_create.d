@@ -1,5 +1,0 @@
-/*
- * ++ creates a variable.
- * @options: -e
- */
-BEGIN { n++; trace(n); }

@@ -1,5 +1,0 @@
-/*
- * Logical operators including ^^.
- * @options: -e
- */
-BEGIN { x = 1 && 0 || 1 ^^ 0; y = !x; }

@@ -1,7 +1,0 @@
-/*
- * An undefined macro in a probe description.
- * @options: -e
- */
-pid$target:::entry
-{
-}

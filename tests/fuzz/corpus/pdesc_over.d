@@ -1,7 +1,0 @@
-/*
- * A probe description with five fields.
- * @options: -e
- */
-a:b:c:d:e
-{
-}

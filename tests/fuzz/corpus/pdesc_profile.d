@@ -1,7 +1,0 @@
-/*
- * Profile probes whose names contain dashes.
- * @options: -e
- */
-profile-97 { }
-tick-1sec { }
-profile:::profile-1001hz { }

@@ -1,5 +1,0 @@
-/*
- * A probe description that is only a provider.
- * @options: -e
- */
-syscall::: { }

@@ -1,6 +1,0 @@
-/*
- * An unknown control directive.
- * @options: -e
- */
-#frobnicate
-BEGIN { }

@@ -1,6 +1,0 @@
-/*
- * #pragma D depends_on with no name.
- * @options: -e
- */
-#pragma D depends_on module
-BEGIN { }

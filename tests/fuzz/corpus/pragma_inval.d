@@ -1,6 +1,0 @@
-/*
- * An unknown D pragma.
- * @options: -e
- */
-#pragma D frobnicate
-BEGIN { }

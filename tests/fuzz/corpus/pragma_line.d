@@ -1,6 +1,0 @@
-/*
- * A malformed #line.
- * @options: -e
- */
-#line abc
-BEGIN { }

@@ -1,6 +1,0 @@
-/*
- * #pragma D attributes with no identifier.
- * @options: -e
- */
-#pragma D attributes Evolving/Evolving/Common
-BEGIN { }

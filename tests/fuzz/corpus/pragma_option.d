@@ -1,6 +1,0 @@
-/*
- * An unknown option.
- * @options: -e
- */
-#pragma D option nosuchoption
-BEGIN { }

@@ -1,6 +1,0 @@
-/*
- * A bad option value.
- * @options: -e
- */
-#pragma D option bufsize=lots
-BEGIN { }

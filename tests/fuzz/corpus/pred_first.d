@@ -1,9 +1,0 @@
-/*
- * A predicate that creates the variable its actions read.
- * @options: -e
- */
-BEGIN
-/x++ == 0/
-{
-	trace(x);
-}

@@ -1,8 +1,0 @@
-/*
- * A predicate that is a string.
- * @options: -e
- */
-BEGIN
-/"abc"/
-{
-}

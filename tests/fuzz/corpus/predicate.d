@@ -1,9 +1,0 @@
-/*
- * A clause with a predicate.
- * @options: -e
- */
-syscall::read:entry
-/execname == "bash" && arg0 > 2/
-{
-	trace(arg0);
-}

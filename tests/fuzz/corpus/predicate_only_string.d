@@ -1,5 +1,0 @@
-/*
- * A predicate comparing strings.
- * @options: -e
- */
-BEGIN /probefunc != "x"/ { }

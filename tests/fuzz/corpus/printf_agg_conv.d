@@ -1,5 +1,0 @@
-/*
- * Printf() with %@.
- * @options: -e
- */
-BEGIN { printf("%@d\n", 1); }

@@ -1,5 +1,0 @@
-/*
- * Printf() with an empty format.
- * @options: -e
- */
-BEGIN { printf(""); }

@@ -1,5 +1,0 @@
-/*
- * Printf() with more values than conversions.
- * @options: -e
- */
-BEGIN { printf("%d\n", 1, 2); }

@@ -1,5 +1,0 @@
-/*
- * Printf() with a format that is not a constant.
- * @options: -e
- */
-BEGIN { x = "%d"; printf(x, 1); }

@@ -1,5 +1,0 @@
-/*
- * Printf() with fewer values than conversions.
- * @options: -e
- */
-BEGIN { printf("%d %d %s %d\n", 1, 2, "x"); }

@@ -1,5 +1,0 @@
-/*
- * Printf() with no conversions.
- * @options: -e
- */
-BEGIN { printf("hello, world\n"); }

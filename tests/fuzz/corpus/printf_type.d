@@ -1,5 +1,0 @@
-/*
- * Printf() %d of a string.
- * @options: -e
- */
-BEGIN { printf("%d\n", "x"); }

@@ -1,5 +1,0 @@
-/*
- * Printf() %s of an integer.
- * @options: -e
- */
-BEGIN { printf("%s\n", 1); }

@@ -1,5 +1,0 @@
-/*
- * Exit() with a string.
- * @options: -e
- */
-BEGIN { exit("x"); }

@@ -1,5 +1,0 @@
-/*
- * Speculate() of a string.
- * @options: -e
- */
-BEGIN { speculate("x"); }

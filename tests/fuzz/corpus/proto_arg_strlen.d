@@ -1,5 +1,0 @@
-/*
- * Strlen() of an integer.
- * @options: -e
- */
-BEGIN { x = strlen(1); }

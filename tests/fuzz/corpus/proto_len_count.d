@@ -1,5 +1,0 @@
-/*
- * Count() with an argument.
- * @options: -e
- */
-BEGIN { @ = count(1); }

@@ -1,5 +1,0 @@
-/*
- * Exit() without its status.
- * @options: -e
- */
-BEGIN { exit(); }

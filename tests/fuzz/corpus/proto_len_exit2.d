@@ -1,5 +1,0 @@
-/*
- * Exit() with two arguments.
- * @options: -e
- */
-BEGIN { exit(1, 2); }

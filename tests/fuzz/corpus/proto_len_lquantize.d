@@ -1,5 +1,0 @@
-/*
- * Lquantize() with two arguments.
- * @options: -e
- */
-BEGIN { @ = lquantize(1, 2); }

@@ -1,5 +1,0 @@
-/*
- * Printf() without a format.
- * @options: -e
- */
-BEGIN { printf(); }

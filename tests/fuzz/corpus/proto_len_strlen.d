@@ -1,5 +1,0 @@
-/*
- * Strlen() without an argument.
- * @options: -e
- */
-BEGIN { x = strlen(); }

@@ -1,5 +1,0 @@
-/*
- * Substr() with too many arguments.
- * @options: -e
- */
-BEGIN { x = substr("abc", 1, 2, 3); }

@@ -1,5 +1,0 @@
-/*
- * Substr() with too few arguments.
- * @options: -e
- */
-BEGIN { x = substr("abc"); }

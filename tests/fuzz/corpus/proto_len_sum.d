@@ -1,5 +1,0 @@
-/*
- * Sum() without an argument.
- * @options: -e
- */
-BEGIN { @ = sum(); }

@@ -1,5 +1,0 @@
-/*
- * Trace() with two arguments.
- * @options: -e
- */
-BEGIN { trace(1, 2); }

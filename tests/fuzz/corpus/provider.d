@@ -1,9 +1,0 @@
-/*
- * A provider definition for USDT.
- * @options: -e
- */
-provider myapp {
-	probe start(int, char *);
-	probe query__done(int);
-	probe translated(int) : (int);
-};

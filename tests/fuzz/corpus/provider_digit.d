@@ -1,7 +1,0 @@
-/*
- * A provider name ending in a digit.
- * @options: -e
- */
-provider p1 {
-	probe a();
-};

@@ -1,6 +1,0 @@
-/*
- * Probe names that look like keywords.
- * @options: -e
- */
-fbt::int:entry { }
-fbt::struct_*:entry { }

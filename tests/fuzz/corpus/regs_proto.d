@@ -1,5 +1,0 @@
-/*
- * Uregs[] with two indices.
- * @options: -e
- */
-BEGIN { x = uregs[1, 2]; }

@@ -1,5 +1,0 @@
-/*
- * A scalar used as an associative array.
- * @options: -e
- */
-BEGIN { x = 1; x[1] = 2; }

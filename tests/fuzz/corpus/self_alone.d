@@ -1,5 +1,0 @@
-/*
- * Self used as a value.
- * @options: -e
- */
-BEGIN { x = self; }

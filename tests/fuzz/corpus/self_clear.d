@@ -1,5 +1,0 @@
-/*
- * Thread-locals cleared with 0.
- * @options: -e
- */
-BEGIN { self->p = curthread; self->p = 0; self->s = 0; }

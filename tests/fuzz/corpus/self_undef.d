@@ -1,5 +1,0 @@
-/*
- * Reading a thread-local nothing has assigned.
- * @options: -e
- */
-BEGIN { trace(self->x); }

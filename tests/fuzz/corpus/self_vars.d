@@ -1,6 +1,0 @@
-/*
- * Thread-local variables.
- * @options: -e
- */
-syscall::read:entry { self->ts = timestamp; }
-syscall::read:return /self->ts/ { trace(timestamp - self->ts); self->ts = 0; }

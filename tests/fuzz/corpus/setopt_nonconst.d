@@ -1,5 +1,0 @@
-/*
- * Setopt() of a variable.
- * @options: -e
- */
-BEGIN { x = "quiet"; setopt(x); }

@@ -1,5 +1,0 @@
-/*
- * Sizeof of void.
- * @options: -e
- */
-BEGIN { x = sizeof (void); }

@@ -1,9 +1,0 @@
-/*
- * Speculate() after a data-recording action.
- * @options: -e
- */
-BEGIN
-{
-	trace(1);
-	speculate(1);
-}

@@ -1,9 +1,0 @@
-/*
- * Speculate() twice in a clause.
- * @options: -e
- */
-BEGIN
-{
-	speculate(1);
-	speculate(2);
-}

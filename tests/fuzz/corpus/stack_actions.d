@@ -1,5 +1,0 @@
-/*
- * Stack(), ustack() and jstack() with sizes.
- * @options: -e
- */
-BEGIN { stack(); stack(5); ustack(); ustack(10); ustack(10, 100); jstack(); jstack(3, 64); }

@@ -1,5 +1,0 @@
-/*
- * Stack() with a size that is not a constant.
- * @options: -e
- */
-BEGIN { stack(arg0); }

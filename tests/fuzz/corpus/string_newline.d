@@ -1,6 +1,0 @@
-/*
- * A string literal running into a newline.
- * @options: -e
- */
-BEGIN { x = "abc
-"; }

@@ -1,7 +1,0 @@
-/*
- * Stringof of a struct.
- * @options: -e
- */
-struct s { int a; };
-struct s v;
-BEGIN { x = stringof(v); }

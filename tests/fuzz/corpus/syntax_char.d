@@ -1,5 +1,0 @@
-/*
- * A character that is no D token.
- * @options: -e
- */
-BEGIN { x = 1 # 2; }

@@ -1,6 +1,0 @@
-/*
- * A comment that never ends.
- * @options: -e
- */
-BEGIN { }
-/* no end

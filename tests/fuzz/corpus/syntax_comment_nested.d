@@ -1,6 +1,0 @@
-/*
- * A comment inside a comment.
- * @options: -e
- */
-/* outer /* inner */
-BEGIN { }

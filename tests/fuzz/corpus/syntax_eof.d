@@ -1,7 +1,0 @@
-/*
- * A clause body that never ends.
- * @options: -e
- */
-BEGIN
-{
-	trace(1);

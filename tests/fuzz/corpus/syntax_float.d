@@ -1,5 +1,0 @@
-/*
- * Floating-point constants.
- * @options: -e
- */
-BEGIN { x = 1.5; }

@@ -1,5 +1,0 @@
-/*
- * A reserved word used as a variable.
- * @options: -e
- */
-BEGIN { while = 1; }

@@ -1,5 +1,0 @@
-/*
- * Two operands without an operator.
- * @options: -e
- */
-BEGIN { x = 1 2; }

@@ -1,5 +1,0 @@
-/*
- * A probe description alone in a script.
- * @options: -e
- */
-BEGIN

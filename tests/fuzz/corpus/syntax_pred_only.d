@@ -1,6 +1,0 @@
-/*
- * A predicate with no action list.
- * @options: -e
- */
-BEGIN
-/1/

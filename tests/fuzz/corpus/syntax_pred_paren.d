@@ -1,8 +1,0 @@
-/*
- * A predicate with an unclosed parenthesis.
- * @options: -e
- */
-BEGIN
-/(1/
-{
-}

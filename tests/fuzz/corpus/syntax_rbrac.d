@@ -1,5 +1,0 @@
-/*
- * A stray closing bracket.
- * @options: -e
- */
-BEGIN { x = 1]; }

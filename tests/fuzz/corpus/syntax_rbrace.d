@@ -1,6 +1,0 @@
-/*
- * A stray closing brace between clauses.
- * @options: -e
- */
-BEGIN { }
-}

@@ -1,5 +1,0 @@
-/*
- * Return is reserved.
- * @options: -e
- */
-BEGIN { return 1; }

@@ -1,5 +1,0 @@
-/*
- * A stray closing parenthesis.
- * @options: -e
- */
-BEGIN { trace(1)); }

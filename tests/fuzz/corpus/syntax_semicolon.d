@@ -1,8 +1,0 @@
-/*
- * An assignment with no right-hand side.
- * @options: -e
- */
-BEGIN
-{
-	x = ;
-}

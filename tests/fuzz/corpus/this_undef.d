@@ -1,5 +1,0 @@
-/*
- * Reading a clause-local nothing has assigned.
- * @options: -e
- */
-BEGIN { trace(this->x); }

@@ -1,5 +1,0 @@
-/*
- * Clause-local variables.
- * @options: -e
- */
-BEGIN { this->a = 1; this->b = this->a + 2; trace(this->b); }

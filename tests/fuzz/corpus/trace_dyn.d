@@ -1,5 +1,0 @@
-/*
- * Trace() of an aggregation.
- * @options: -e
- */
-BEGIN { @a = count(); trace(@a); }

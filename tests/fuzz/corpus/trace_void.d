@@ -1,5 +1,0 @@
-/*
- * Trace() of a void expression.
- * @options: -e
- */
-BEGIN { trace(bcopy(0, 0, 0)); }

@@ -1,5 +1,0 @@
-/*
- * Tracemem() with a constant size.
- * @options: -e
- */
-BEGIN { tracemem(arg0, 16); tracemem(arg0, 32, arg1); }

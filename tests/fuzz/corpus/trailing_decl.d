@@ -1,7 +1,0 @@
-/*
- * Declarations after clauses.
- * @options: -e
- */
-BEGIN { }
-int later;
-END { later = 1; }

@@ -1,5 +1,0 @@
-/*
- * Trunc() of a string.
- * @options: -e
- */
-BEGIN { trunc("x"); }

@@ -1,5 +1,0 @@
-/*
- * Unary operators on constants.
- * @options: -e
- */
-BEGIN { a = -1; b = ~0; c = !0; d = +5; e = -(-(1)); }

@@ -1,5 +1,0 @@
-/*
- * Ustack() with zero frames.
- * @options: -e
- */
-BEGIN { ustack(0); }

@@ -1,6 +1,0 @@
-/*
- * A translator member of the wrong type.
- * @options: -e
- */
-struct out { int a; };
-translator struct out < int x > { a = "s"; };

@@ -1,6 +1,0 @@
-/*
- * A translator member the output type lacks.
- * @options: -e
- */
-struct out { int a; };
-translator struct out < int x > { b = x; };

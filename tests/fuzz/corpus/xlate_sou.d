@@ -1,5 +1,0 @@
-/*
- * A translator to an integer.
- * @options: -e
- */
-translator int < int x > { };

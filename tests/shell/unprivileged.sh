@@ -1,0 +1,57 @@
+#!/bin/bash
+# unprivileged.sh: dtrace(1) for a user who may not load BPF programs.
+#
+# Kernel probes get DTrace's "does not match any probes" error plus one
+# line naming what is missing; a script that needs no kernel probe runs on
+# the interpreter.  As root, the test drops to user nobody with setpriv.
+set -u
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+if [ "$(id -u)" -eq 0 ]; then
+	command -v setpriv >/dev/null || {
+		echo "needs setpriv (util-linux) to drop privileges"
+		exit 77
+	}
+	# The build tree may not be readable by nobody: copy what runs.
+	chmod 755 "$tmp"
+	cp "$top_builddir/cmd/.libs/dtrace" "$tmp/" &&
+	    cp -a "$top_builddir"/.libs/libdtrace.so* "$tmp/" || exit 1
+	run() {
+		(cd "$tmp" && setpriv --reuid=65534 --regid=65534 \
+		    --clear-groups env LD_LIBRARY_PATH="$tmp" ./dtrace "$@")
+	}
+else
+	run() { "$top_builddir/cmd/dtrace" "$@"; }
+fi
+
+fail=0
+check() {
+	if [ "$2" != "$3" ]; then
+		printf '%s:\n--- want\n%s\n--- got\n%s\n' "$1" "$2" "$3"
+		fail=1
+	fi
+}
+
+got=$(run -n 'syscall:::entry { @[execname] = count(); }' 2>&1)
+status=$?
+check "exit status for kernel probes" 1 "$status"
+check "first line" "dtrace: invalid probe specifier syscall:::entry { @[execname] = count(); }: probe description syscall:::entry does not match any probes" "$(echo "$got" | sed -n 1p)"
+case $(echo "$got" | sed -n 2p) in
+"dtrace: syscall probes need the BPF engine, which is not available: "?*) ;;
+*) check "second line" "dtrace: syscall probes need the BPF engine, ..." \
+	"$(echo "$got" | sed -n 2p)" ;;
+esac
+check "line count" 2 "$(echo "$got" | wc -l)"
+
+got=$(run -q -n 'BEGIN { printf("%d\n", 6 * 7); exit(0); }' 2>&1)
+check "interpreter exit status" 0 "$?"
+check "interpreter output" "42" "$got"
+
+got=$(run -x engine=bpf -q -n 'BEGIN { exit(0); }' 2>&1)
+check "forced BPF exit status" 1 "$?"
+case $got in
+"dtrace: could not enable tracing: the BPF engine is not available: "?*) ;;
+*) check "forced BPF message" "dtrace: could not enable tracing: the BPF engine is not available: ..." "$got" ;;
+esac
+exit $fail
