@@ -25,6 +25,12 @@
 #   @timeout: 30                   seconds before the test fails (default 60)
 #   @cpu: 0                        run pinned to this CPU (taskset), so the
 #                                  CPU column of non-quiet output is stable
+#   @engines: bpf                  the engines to run it on (see below)
+#
+# A D test that runs (no -e among its options) runs once per engine, with
+# -x engine=interp and -x engine=bpf, and both must give the expected
+# output: that is the differential test of the two engines.  The BPF run
+# needs root; a test of kernel probes names only bpf.
 #
 # Requirements known here: root, cmd:PROGRAM (PROGRAM is on PATH).  An
 # unknown requirement fails the test rather than skipping it, so a typo
@@ -166,16 +172,15 @@ run_cmd_tests() {
 	done
 }
 
-run_d_test() {
-	local d=$1 name dir base opts args want_status status reqs why tmo
+# Run one D test once, on one engine ("" for the default).
+run_d_test_once() {
+	local d=$1 engine=$2 name dir base opts args want_status status reqs
+	local why tmo pin
 	dir=$(dirname "$d")
 	base=$(basename "$d" .d)
-	name=${d#"$top_srcdir"/tests/}
-	if [ ! -f "$dir/$base.out" ] && [ ! -f "$dir/$base.err" ]; then
-		fail "$name" "neither $base.out nor $base.err exists"
-		return
-	fi
+	name=${d#"$top_srcdir"/tests/}${engine:+ [$engine]}
 	reqs=$(directive requires "$d")
+	[ "$engine" = bpf ] && reqs="$reqs root"
 	# shellcheck disable=SC2086
 	why=$(unmet_requirement $reqs)
 	case $why in
@@ -188,7 +193,7 @@ run_d_test() {
 		return
 		;;
 	esac
-	opts=$(directive options "$d")
+	opts="$(directive options "$d")${engine:+ -x engine=$engine}"
 	args=$(directive args "$d")
 	tmo=$(directive timeout "$d")
 	pin=$(directive cpu "$d")
@@ -220,6 +225,25 @@ run_d_test() {
 		    return
 	fi
 	pass "$name"
+}
+
+run_d_test() {
+	local d=$1 base engines e
+	base=${d%.d}
+	if [ ! -f "$base.out" ] && [ ! -f "$base.err" ]; then
+		fail "${d#"$top_srcdir"/tests/}" \
+		    "neither $(basename "$base").out nor .err exists"
+		return
+	fi
+	# Compile-only tests run no engine.
+	if [[ " $(directive options "$d") " == *" -e "* ]]; then
+		run_d_test_once "$d" ""
+		return
+	fi
+	engines=$(directive engines "$d")
+	for e in ${engines:-interp bpf}; do
+		run_d_test_once "$d" "$e"
+	done
 }
 
 run_d_tests() {
