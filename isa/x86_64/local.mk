@@ -1,12 +1,16 @@
-# isa/x86_64/local.mk: the x86-64 decoder and emulator
+# isa/x86_64/local.mk: the x86-64 decoder, emulator and probe sites
 libdtrace_core_la_SOURCES += %reldir%/x86_decode.c %reldir%/x86_decode.h \
-	%reldir%/x86_emulate.c %reldir%/x86_emulate.h
+	%reldir%/x86_emulate.c %reldir%/x86_emulate.h \
+	%reldir%/x86_sites.c %reldir%/x86_sites.h
 
-UNIT_TESTS += tests/unit/x86_decode_test tests/unit/x86_emulate_test
+UNIT_TESTS += tests/unit/x86_decode_test tests/unit/x86_emulate_test \
+	tests/unit/x86_sites_test
 tests_unit_x86_decode_test_SOURCES = tests/unit/x86_decode_test.c
 tests_unit_x86_decode_test_LDADD = libdtrace_core.la
 tests_unit_x86_emulate_test_SOURCES = tests/unit/x86_emulate_test.c
 tests_unit_x86_emulate_test_LDADD = libdtrace_core.la
+tests_unit_x86_sites_test_SOURCES = tests/unit/x86_sites_test.c
+tests_unit_x86_sites_test_LDADD = libdtrace_core.la
 
 # Comparison with objdump over real binaries (tests/isa/).
 noinst_PROGRAMS += tests/isa/x86_objdump_compare
