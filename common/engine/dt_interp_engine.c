@@ -625,7 +625,8 @@ dt_interp_poll(dtrace_hdl_t *dtp, int64_t timeout_ns)
 	uint64_t now = dt_os_timestamp(), deadline = now + (uint64_t) timeout_ns;
 	struct timespec ts;
 
-	if (!ip->ip_active || ip->ip_stopped)
+	/* After exit() nothing will fire: let the consumer finish now. */
+	if (!ip->ip_active || ip->ip_stopped || ip->ip_exited)
 		return 0;
 	for (uint32_t i = 0; i < ip->ip_ntimers; i++) {
 		if (ip->ip_timers[i].it_next < deadline)
