@@ -47,7 +47,7 @@
  */
 
 void
-dt_cg_error(dt_bpf_cg_t *cg, const char *fmt, ...)
+dt_bpf_cg_error(dt_bpf_cg_t *cg, const char *fmt, ...)
 {
 	char msg[256];
 	va_list ap;
@@ -529,7 +529,7 @@ dt_bpf_ptab_size(uint32_t nclauses)
  */
 
 void
-dt_cg_ldreg(dt_bpf_cg_t *cg, int breg, unsigned dreg)
+dt_bpf_cg_ldreg(dt_bpf_cg_t *cg, int breg, unsigned dreg)
 {
 	dreg &= DIF_DIR_NREGS - 1;
 	if (dreg == 0)
@@ -540,7 +540,7 @@ dt_cg_ldreg(dt_bpf_cg_t *cg, int breg, unsigned dreg)
 }
 
 void
-dt_cg_streg(dt_bpf_cg_t *cg, unsigned dreg, int breg)
+dt_bpf_cg_streg(dt_bpf_cg_t *cg, unsigned dreg, int breg)
 {
 	dreg &= DIF_DIR_NREGS - 1;
 	if (dreg != 0)
@@ -549,7 +549,7 @@ dt_cg_streg(dt_bpf_cg_t *cg, unsigned dreg, int breg)
 }
 
 void
-dt_cg_saddr(dt_bpf_cg_t *cg, int breg, uint32_t off)
+dt_bpf_cg_saddr(dt_bpf_cg_t *cg, int breg, uint32_t off)
 {
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, breg, DT_R7, DT_SC_SBASE));
 	if (off != 0)
@@ -557,7 +557,7 @@ dt_cg_saddr(dt_bpf_cg_t *cg, int breg, uint32_t off)
 }
 
 void
-dt_cg_gaddr(dt_bpf_cg_t *cg, int breg, uint32_t off)
+dt_bpf_cg_gaddr(dt_bpf_cg_t *cg, int breg, uint32_t off)
 {
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, breg, DT_R7, DT_SC_GBASE));
 	if (off != 0)
@@ -565,14 +565,14 @@ dt_cg_gaddr(dt_bpf_cg_t *cg, int breg, uint32_t off)
 }
 
 void
-dt_cg_ptr2num(dt_bpf_cg_t *cg, int breg)
+dt_bpf_cg_ptr2num(dt_bpf_cg_t *cg, int breg)
 {
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, breg, DT_SC_LEAK));
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, breg, DT_R7, DT_SC_LEAK));
 }
 
 void
-dt_cg_counter(dt_bpf_cg_t *cg, int which)
+dt_bpf_cg_counter(dt_bpf_cg_t *cg, int which)
 {
 	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 1));
 	DT_EMIT(cg, DT_BPF_INSN(BPF_STX | BPF_DW | DT_BPF_ATOMIC, DT_R8, DT_R1,
@@ -580,7 +580,7 @@ dt_cg_counter(dt_bpf_cg_t *cg, int which)
 }
 
 void
-dt_cg_zero(dt_bpf_cg_t *cg, uint32_t off, uint32_t len)
+dt_bpf_cg_zero(dt_bpf_cg_t *cg, uint32_t off, uint32_t len)
 {
 	len = (len + 7) & ~7U;
 	if (len <= 128) {
@@ -597,7 +597,7 @@ dt_cg_zero(dt_bpf_cg_t *cg, uint32_t off, uint32_t len)
 		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R7));
 		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, (int32_t) off));
 		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, (int32_t) n));
-		dt_cg_gaddr(cg, DT_R3, cg->cg_lay->bl_zero_off);
+		dt_bpf_cg_gaddr(cg, DT_R3, cg->cg_lay->bl_zero_off);
 		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_probe_read_kernel));
 		off += n;
 		len -= n;
@@ -609,33 +609,33 @@ dt_cg_zero(dt_bpf_cg_t *cg, uint32_t off, uint32_t len)
  * clause's code; the stub notes the fault and goes to the handler.
  */
 
-typedef struct dt_cg_stub {
+typedef struct dt_bpf_cg_stub {
 	uint32_t st_label;
 	int st_kind;
 	int st_addr_dreg;	/* DIF register with the address, or -1 */
 	int st_addr_slot;	/* stack slot with it, or 0 */
 	int32_t st_offset;	/* DIF offset, or -1 */
 	uint32_t st_action;
-} dt_cg_stub_t;
+} dt_bpf_cg_stub_t;
 
-typedef struct dt_cg_stubs {
-	dt_cg_stub_t *ss_v;
+typedef struct dt_bpf_cg_stubs {
+	dt_bpf_cg_stub_t *ss_v;
 	uint32_t ss_n;
 	uint32_t ss_cap;
-} dt_cg_stubs_t;
+} dt_bpf_cg_stubs_t;
 
 static void
-dt_cg_add_stub(dt_bpf_cg_t *cg, uint32_t label, int kind, int dreg, int slot,
+dt_bpf_cg_add_stub(dt_bpf_cg_t *cg, uint32_t label, int kind, int dreg, int slot,
     int32_t offset)
 {
-	dt_cg_stubs_t *ss = cg->cg_stubs;
-	dt_cg_stub_t *st;
+	dt_bpf_cg_stubs_t *ss = cg->cg_stubs;
+	dt_bpf_cg_stub_t *st;
 
 	if (ss->ss_n == ss->ss_cap) {
 		uint32_t cap = ss->ss_cap ? ss->ss_cap * 2 : 32;
 
 		if ((st = realloc(ss->ss_v, cap * sizeof (*st))) == NULL) {
-			dt_cg_error(cg, "out of memory");
+			dt_bpf_cg_error(cg, "out of memory");
 			return;
 		}
 		ss->ss_v = st;
@@ -651,53 +651,53 @@ dt_cg_add_stub(dt_bpf_cg_t *cg, uint32_t label, int kind, int dreg, int slot,
 }
 
 static int32_t
-dt_cg_offset(const dt_bpf_cg_t *cg)
+dt_bpf_cg_offset(const dt_bpf_cg_t *cg)
 {
 	return cg->cg_difo != NULL ? (int32_t) (cg->cg_pc * 4) : -1;
 }
 
 void
-dt_cg_fault_if(dt_bpf_cg_t *cg, int op, int breg, int32_t imm, int kind,
+dt_bpf_cg_fault_if(dt_bpf_cg_t *cg, int op, int breg, int32_t imm, int kind,
     int addr_dreg)
 {
 	uint32_t l = dt_bpf_label_new(cg->cg_b);
 
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(op, breg, imm, 0), l);
-	dt_cg_add_stub(cg, l, kind, addr_dreg, 0, dt_cg_offset(cg));
+	dt_bpf_cg_add_stub(cg, l, kind, addr_dreg, 0, dt_bpf_cg_offset(cg));
 }
 
 void
-dt_cg_fault_if_slot(dt_bpf_cg_t *cg, int op, int breg, int32_t imm, int kind,
+dt_bpf_cg_fault_if_slot(dt_bpf_cg_t *cg, int op, int breg, int32_t imm, int kind,
     int addr_slot)
 {
 	uint32_t l = dt_bpf_label_new(cg->cg_b);
 
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(op, breg, imm, 0), l);
-	dt_cg_add_stub(cg, l, kind, -1, addr_slot, dt_cg_offset(cg));
+	dt_bpf_cg_add_stub(cg, l, kind, -1, addr_slot, dt_bpf_cg_offset(cg));
 }
 
 void
-dt_cg_fault(dt_bpf_cg_t *cg, int kind, int addr_slot)
+dt_bpf_cg_fault(dt_bpf_cg_t *cg, int kind, int addr_slot)
 {
 	uint32_t l = dt_bpf_label_new(cg->cg_b);
 
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), l);
-	dt_cg_add_stub(cg, l, kind, -1, addr_slot, dt_cg_offset(cg));
+	dt_bpf_cg_add_stub(cg, l, kind, -1, addr_slot, dt_bpf_cg_offset(cg));
 }
 
 static void
-dt_cg_emit_stubs(dt_bpf_cg_t *cg)
+dt_bpf_cg_emit_stubs(dt_bpf_cg_t *cg)
 {
-	dt_cg_stubs_t *ss = cg->cg_stubs;
+	dt_bpf_cg_stubs_t *ss = cg->cg_stubs;
 
 	for (uint32_t i = 0; i < ss->ss_n; i++) {
-		const dt_cg_stub_t *st = &ss->ss_v[i];
+		const dt_bpf_cg_stub_t *st = &ss->ss_v[i];
 
 		dt_bpf_label_here(cg->cg_b, st->st_label);
 		DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_SC_FKIND,
 		    st->st_kind));
 		if (st->st_addr_dreg >= 0) {
-			dt_cg_ldreg(cg, DT_R1, (unsigned) st->st_addr_dreg);
+			dt_bpf_cg_ldreg(cg, DT_R1, (unsigned) st->st_addr_dreg);
 			DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1,
 			    DT_SC_FADDR));
 		} else if (st->st_addr_slot != 0) {
@@ -724,16 +724,16 @@ dt_cg_emit_stubs(dt_bpf_cg_t *cg)
 
 /* Loads size bytes at the address in breg (r3) into T0 via a helper. */
 static void
-dt_cg_load(dt_bpf_cg_t *cg, unsigned r1, unsigned rd, int size, bool sgn,
+dt_bpf_cg_load(dt_bpf_cg_t *cg, unsigned r1, unsigned rd, int size, bool sgn,
     bool user)
 {
 	static const int bsz[] = { 0, BPF_B, BPF_H, 0, BPF_W, 0, 0, 0, BPF_DW };
 
-	dt_cg_ldreg(cg, DT_R3, r1);
+	dt_bpf_cg_ldreg(cg, DT_R3, r1);
 	if (size > 1) {
 		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R3));
 		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_AND, DT_R1, size - 1));
-		dt_cg_fault_if(cg, BPF_JNE, DT_R1, 0, DIF_FLT_BADALIGN,
+		dt_bpf_cg_fault_if(cg, BPF_JNE, DT_R1, 0, DIF_FLT_BADALIGN,
 		    (int) r1);
 	}
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_FP, DT_FP_T0, 0));
@@ -742,13 +742,13 @@ dt_cg_load(dt_bpf_cg_t *cg, unsigned r1, unsigned rd, int size, bool sgn,
 	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, size));
 	DT_EMIT(cg, DT_BPF_CALL(user ? BPF_FUNC_probe_read_user :
 	    BPF_FUNC_probe_read_kernel));
-	dt_cg_fault_if(cg, BPF_JNE, DT_R0, 0, DIF_FLT_BADADDR, (int) r1);
+	dt_bpf_cg_fault_if(cg, BPF_JNE, DT_R0, 0, DIF_FLT_BADADDR, (int) r1);
 	DT_EMIT(cg, DT_BPF_LDX_MEM(bsz[size], DT_R1, DT_FP, DT_FP_T0));
 	if (sgn && size < 8) {
 		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_LSH, DT_R1, 64 - 8 * size));
 		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ARSH, DT_R1, 64 - 8 * size));
 	}
-	dt_cg_streg(cg, rd, DT_R1);
+	dt_bpf_cg_streg(cg, rd, DT_R1);
 }
 
 /*
@@ -759,7 +759,7 @@ dt_cg_load(dt_bpf_cg_t *cg, unsigned r1, unsigned rd, int size, bool sgn,
  * r4 is clobbered; r3 and lenreg are kept.
  */
 static void
-dt_cg_wptr(dt_bpf_cg_t *cg, int lenreg, uint32_t len, uint32_t maxlen,
+dt_bpf_cg_wptr(dt_bpf_cg_t *cg, int lenreg, uint32_t len, uint32_t maxlen,
     int fault_dreg, int fault_slot)
 {
 	const dt_bpf_layout_t *lay = cg->cg_lay;
@@ -772,7 +772,7 @@ dt_cg_wptr(dt_bpf_cg_t *cg, int lenreg, uint32_t len, uint32_t maxlen,
 	if (lenreg < 0)
 		maxlen = len;
 	/* off = addr - (scratch base + locals); off + len <= span */
-	dt_cg_saddr(cg, DT_R4, lay->bl_locals_off);
+	dt_bpf_cg_saddr(cg, DT_R4, lay->bl_locals_off);
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R5, DT_R3));
 	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_SUB, DT_R5, DT_R4));
 	if (maxlen > span) {
@@ -795,7 +795,7 @@ dt_cg_wptr(dt_bpf_cg_t *cg, int lenreg, uint32_t len, uint32_t maxlen,
 	if (maxlen > gspan || gspan == 0) {
 		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lbad);
 	} else {
-		dt_cg_gaddr(cg, DT_R4, lay->bl_globals_off);
+		dt_bpf_cg_gaddr(cg, DT_R4, lay->bl_globals_off);
 		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R5, DT_R3));
 		DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_SUB, DT_R5, DT_R4));
 		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JGT, DT_R5,
@@ -816,33 +816,33 @@ dt_cg_wptr(dt_bpf_cg_t *cg, int lenreg, uint32_t len, uint32_t maxlen,
 		uint32_t l = dt_bpf_label_new(cg->cg_b);
 
 		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), l);
-		dt_cg_add_stub(cg, l, DIF_FLT_BADADDR, fault_dreg, 0,
-		    dt_cg_offset(cg));
+		dt_bpf_cg_add_stub(cg, l, DIF_FLT_BADADDR, fault_dreg, 0,
+		    dt_bpf_cg_offset(cg));
 	} else {
-		dt_cg_fault(cg, DIF_FLT_BADADDR, fault_slot);
+		dt_bpf_cg_fault(cg, DIF_FLT_BADADDR, fault_slot);
 	}
 	dt_bpf_label_here(cg->cg_b, ldone);
 }
 
 static void
-dt_cg_store(dt_bpf_cg_t *cg, unsigned r1, unsigned rd, int size)
+dt_bpf_cg_store(dt_bpf_cg_t *cg, unsigned r1, unsigned rd, int size)
 {
 	static const int bsz[] = { 0, BPF_B, BPF_H, 0, BPF_W, 0, 0, 0, BPF_DW };
 
-	dt_cg_ldreg(cg, DT_R3, rd);
+	dt_bpf_cg_ldreg(cg, DT_R3, rd);
 	if (size > 1) {
 		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R3));
 		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_AND, DT_R1, size - 1));
-		dt_cg_fault_if(cg, BPF_JNE, DT_R1, 0, DIF_FLT_BADALIGN,
+		dt_bpf_cg_fault_if(cg, BPF_JNE, DT_R1, 0, DIF_FLT_BADALIGN,
 		    (int) rd);
 	}
-	dt_cg_wptr(cg, -1, (uint32_t) size, 0, (int) rd, 0);
-	dt_cg_ldreg(cg, DT_R1, r1);
+	dt_bpf_cg_wptr(cg, -1, (uint32_t) size, 0, (int) rd, 0);
+	dt_bpf_cg_ldreg(cg, DT_R1, r1);
 	DT_EMIT(cg, DT_BPF_STX_MEM(bsz[size], DT_R5, DT_R1, 0));
 }
 
 void
-dt_cg_dsptr(dt_bpf_cg_t *cg, int breg, int offslot)
+dt_bpf_cg_dsptr(dt_bpf_cg_t *cg, int breg, int offslot)
 {
 	const dt_bpf_layout_t *lay = cg->cg_lay;
 
@@ -857,7 +857,7 @@ dt_cg_dsptr(dt_bpf_cg_t *cg, int breg, int offslot)
 }
 
 void
-dt_cg_alloc(dt_bpf_cg_t *cg, int sizeslot, uint32_t size, int offslot)
+dt_bpf_cg_alloc(dt_bpf_cg_t *cg, int sizeslot, uint32_t size, int offslot)
 {
 	const dt_bpf_layout_t *lay = cg->cg_lay;
 	uint32_t ds = lay->bl_dscratch_size;
@@ -870,7 +870,7 @@ dt_cg_alloc(dt_bpf_cg_t *cg, int sizeslot, uint32_t size, int offslot)
 		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_FP, sizeslot));
 	else
 		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, (int32_t) size));
-	dt_cg_fault_if(cg, BPF_JGT, DT_R2, (int32_t) ds, DIF_FLT_NOSCRATCH,
+	dt_bpf_cg_fault_if(cg, BPF_JGT, DT_R2, (int32_t) ds, DIF_FLT_NOSCRATCH,
 	    -1);
 	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R3, (int32_t) ds));
 	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_SUB, DT_R3, DT_R2));
@@ -879,8 +879,8 @@ dt_cg_alloc(dt_bpf_cg_t *cg, int sizeslot, uint32_t size, int offslot)
 
 		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JGT, DT_R1,
 		    DT_R3, 0), l);
-		dt_cg_add_stub(cg, l, DIF_FLT_NOSCRATCH, -1, 0,
-		    dt_cg_offset(cg));
+		dt_bpf_cg_add_stub(cg, l, DIF_FLT_NOSCRATCH, -1, 0,
+		    dt_bpf_cg_offset(cg));
 	}
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R1, offslot));
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R3, DT_R1));
@@ -888,11 +888,11 @@ dt_cg_alloc(dt_bpf_cg_t *cg, int sizeslot, uint32_t size, int offslot)
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R3, DT_SC_USED));
 	/* Zero it: copy size bytes of the state map's zero block. */
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R2, DT_FP_T4));
-	dt_cg_dsptr(cg, DT_R1, offslot);
+	dt_bpf_cg_dsptr(cg, DT_R1, offslot);
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_FP, DT_FP_T4));
 	DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JLE, DT_R2, (int32_t) ds, 1));
 	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, 0));
-	dt_cg_gaddr(cg, DT_R3, lay->bl_zero_off);
+	dt_bpf_cg_gaddr(cg, DT_R3, lay->bl_zero_off);
 	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_probe_read_kernel));
 }
 
@@ -902,14 +902,14 @@ dt_cg_alloc(dt_bpf_cg_t *cg, int sizeslot, uint32_t size, int offslot)
 
 /* rd = address of a by-reference static (r8 or r7 + off), or NULL. */
 static void
-dt_cg_ldsvar(dt_bpf_cg_t *cg, const dt_bpf_var_t *bv, unsigned rd)
+dt_bpf_cg_ldsvar(dt_bpf_cg_t *cg, const dt_bpf_var_t *bv, unsigned rd)
 {
 	int base = bv->bv_scope == DIFV_SCOPE_LOCAL ? DT_R7 : DT_R8;
 
 	if (!bv->bv_byref) {
 		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, base,
 		    (int16_t) bv->bv_off));
-		dt_cg_streg(cg, rd, DT_R1);
+		dt_bpf_cg_streg(cg, rd, DT_R1);
 		return;
 	}
 	/* The flag word says NULL; the bytes follow it. */
@@ -922,13 +922,13 @@ dt_cg_ldsvar(dt_bpf_cg_t *cg, const dt_bpf_var_t *bv, unsigned rd)
 		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_SC_GBASE));
 	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, (int32_t) bv->bv_off +
 	    8));
-	dt_cg_streg(cg, rd, DT_R1);
+	dt_bpf_cg_streg(cg, rd, DT_R1);
 }
 
 /* Copies the value at the address in slot T0 into size bytes at
  * base + off (a string when str). */
 static void
-dt_cg_copyval(dt_bpf_cg_t *cg, int base, uint32_t off, uint32_t size,
+dt_bpf_cg_copyval(dt_bpf_cg_t *cg, int base, uint32_t off, uint32_t size,
     bool str)
 {
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, base));
@@ -937,17 +937,17 @@ dt_cg_copyval(dt_bpf_cg_t *cg, int base, uint32_t off, uint32_t size,
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_FP, DT_FP_T0));
 	DT_EMIT(cg, DT_BPF_CALL(str ? BPF_FUNC_probe_read_kernel_str :
 	    BPF_FUNC_probe_read_kernel));
-	dt_cg_fault_if_slot(cg, BPF_JSLT, DT_R0, 0, DIF_FLT_BADADDR, DT_FP_T0);
+	dt_bpf_cg_fault_if_slot(cg, BPF_JSLT, DT_R0, 0, DIF_FLT_BADADDR, DT_FP_T0);
 }
 
 static void
-dt_cg_stsvar(dt_bpf_cg_t *cg, const dt_bpf_var_t *bv, unsigned rs)
+dt_bpf_cg_stsvar(dt_bpf_cg_t *cg, const dt_bpf_var_t *bv, unsigned rs)
 {
 	int base = bv->bv_scope == DIFV_SCOPE_LOCAL ? DT_R7 : DT_R8;
 	uint32_t lnull = dt_bpf_label_new(cg->cg_b);
 	uint32_t ldone = dt_bpf_label_new(cg->cg_b);
 
-	dt_cg_ldreg(cg, DT_R1, rs);
+	dt_bpf_cg_ldreg(cg, DT_R1, rs);
 	if (!bv->bv_byref) {
 		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, base, DT_R1,
 		    (int16_t) bv->bv_off));
@@ -956,7 +956,7 @@ dt_cg_stsvar(dt_bpf_cg_t *cg, const dt_bpf_var_t *bv, unsigned rs)
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R1, 0, 0),
 	    lnull);
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R1, DT_FP_T0));
-	dt_cg_copyval(cg, base, bv->bv_off + 8, bv->bv_size, bv->bv_string);
+	dt_bpf_cg_copyval(cg, base, bv->bv_off + 8, bv->bv_size, bv->bv_string);
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, base, (int16_t) bv->bv_off, 0));
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), ldone);
 	dt_bpf_label_here(cg->cg_b, lnull);
@@ -970,13 +970,13 @@ dt_cg_stsvar(dt_bpf_cg_t *cg, const dt_bpf_var_t *bv, unsigned rs)
  * and other by-reference values copied in at strsize bytes each.
  */
 static void
-dt_cg_dynkey(dt_bpf_cg_t *cg, const dt_bpf_var_t *bv, bool array)
+dt_bpf_cg_dynkey(dt_bpf_cg_t *cg, const dt_bpf_var_t *bv, bool array)
 {
 	const dt_bpf_layout_t *lay = cg->cg_lay;
 	const dt_bpf_tstate_t *ts = &cg->cg_tstate[cg->cg_pc];
 	uint32_t off = 8;
 
-	dt_cg_zero(cg, lay->bl_dynkey_off, bv->bv_keysize);
+	dt_bpf_cg_zero(cg, lay->bl_dynkey_off, bv->bv_keysize);
 	if (bv->bv_scope == DIFV_SCOPE_THREAD) {
 		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_current_pid_tgid));
 		DT_EMIT(cg, DT_BPF_INSN(BPF_ALU | BPF_MOV | BPF_X, DT_R0,
@@ -988,7 +988,7 @@ dt_cg_dynkey(dt_bpf_cg_t *cg, const dt_bpf_var_t *bv, bool array)
 		uint32_t w = dt_bpf_tupwidth(lay, ts->ts_type[i]);
 
 		if (off + w > bv->bv_keysize) {
-			dt_cg_error(cg, "associative array key larger than "
+			dt_bpf_cg_error(cg, "associative array key larger than "
 			    "planned");
 			return;
 		}
@@ -1012,11 +1012,11 @@ dt_cg_dynkey(dt_bpf_cg_t *cg, const dt_bpf_var_t *bv, bool array)
 		} else {
 			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R7,
 			    (int16_t) (lay->bl_tuple_off + DT_TUP_SIZE(i))));
-			dt_cg_fault_if(cg, BPF_JGT, DT_R2,
+			dt_bpf_cg_fault_if(cg, BPF_JGT, DT_R2,
 			    (int32_t) lay->bl_strsize, DIF_FLT_ILLOP, -1);
 			DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_probe_read_kernel));
 		}
-		dt_cg_fault_if_slot(cg, BPF_JSLT, DT_R0, 0, DIF_FLT_BADADDR,
+		dt_bpf_cg_fault_if_slot(cg, BPF_JSLT, DT_R0, 0, DIF_FLT_BADADDR,
 		    DT_FP_T4);
 		off += w;
 	}
@@ -1024,7 +1024,7 @@ dt_cg_dynkey(dt_bpf_cg_t *cg, const dt_bpf_var_t *bv, bool array)
 
 /* r0 = lookup(map, dynkey) */
 static void
-dt_cg_dynlookup(dt_bpf_cg_t *cg, const dt_bpf_var_t *bv)
+dt_bpf_cg_dynlookup(dt_bpf_cg_t *cg, const dt_bpf_var_t *bv)
 {
 	dt_bpf_emit_map_fd(cg->cg_b, DT_R1, bv->bv_fd);
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R7));
@@ -1034,33 +1034,33 @@ dt_cg_dynlookup(dt_bpf_cg_t *cg, const dt_bpf_var_t *bv)
 }
 
 static void
-dt_cg_lddvar(dt_bpf_cg_t *cg, uint8_t scope, uint32_t id, bool array,
+dt_bpf_cg_lddvar(dt_bpf_cg_t *cg, uint8_t scope, uint32_t id, bool array,
     unsigned rd)
 {
 	const dt_bpf_var_t *bv = dt_bpf_layout_var(cg->cg_lay, scope, id);
 	uint32_t ldone = dt_bpf_label_new(cg->cg_b);
 
 	if (bv == NULL || bv->bv_fd < 0) {
-		dt_cg_fault(cg, DIF_FLT_ILLOP, 0);
+		dt_bpf_cg_fault(cg, DIF_FLT_ILLOP, 0);
 		return;
 	}
-	dt_cg_dynkey(cg, bv, array);
-	dt_cg_dynlookup(cg, bv);
+	dt_bpf_cg_dynkey(cg, bv, array);
+	dt_bpf_cg_dynlookup(cg, bv);
 	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 0));
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R0, 0, 0),
 	    ldone);
 	if (bv->bv_byref) {
-		dt_cg_ptr2num(cg, DT_R0);
+		dt_bpf_cg_ptr2num(cg, DT_R0);
 		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R0));
 	} else {
 		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R0, 0));
 	}
 	dt_bpf_label_here(cg->cg_b, ldone);
-	dt_cg_streg(cg, rd, DT_R1);
+	dt_bpf_cg_streg(cg, rd, DT_R1);
 }
 
 static void
-dt_cg_stdvar(dt_bpf_cg_t *cg, uint8_t scope, uint32_t id, bool array,
+dt_bpf_cg_stdvar(dt_bpf_cg_t *cg, uint8_t scope, uint32_t id, bool array,
     unsigned rs)
 {
 	const dt_bpf_layout_t *lay = cg->cg_lay;
@@ -1069,17 +1069,17 @@ dt_cg_stdvar(dt_bpf_cg_t *cg, uint8_t scope, uint32_t id, bool array,
 	uint32_t ldone = dt_bpf_label_new(cg->cg_b);
 
 	if (bv == NULL || bv->bv_fd < 0) {
-		dt_cg_fault(cg, DIF_FLT_ILLOP, 0);
+		dt_bpf_cg_fault(cg, DIF_FLT_ILLOP, 0);
 		return;
 	}
-	dt_cg_dynkey(cg, bv, array);
-	dt_cg_ldreg(cg, DT_R1, rs);
+	dt_bpf_cg_dynkey(cg, bv, array);
+	dt_bpf_cg_ldreg(cg, DT_R1, rs);
 	/* Assigning zero deletes the variable. */
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R1, 0, 0), ldel);
 	if (bv->bv_byref) {
 		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R1, DT_FP_T0));
-		dt_cg_zero(cg, lay->bl_dynval_off, bv->bv_size);
-		dt_cg_copyval(cg, DT_R7, lay->bl_dynval_off, bv->bv_size,
+		dt_bpf_cg_zero(cg, lay->bl_dynval_off, bv->bv_size);
+		dt_bpf_cg_copyval(cg, DT_R7, lay->bl_dynval_off, bv->bv_size,
 		    bv->bv_string);
 	} else {
 		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1,
@@ -1096,7 +1096,7 @@ dt_cg_stdvar(dt_bpf_cg_t *cg, uint8_t scope, uint32_t id, bool array,
 	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_map_update_elem));
 	/* A full map drops the store, counted as DTrace's dynvar drops. */
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R0, 0, 0), ldone);
-	dt_cg_counter(cg, DT_BPF_CNT_DYNDROPS);
+	dt_bpf_cg_counter(cg, DT_BPF_CNT_DYNDROPS);
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), ldone);
 	dt_bpf_label_here(cg->cg_b, ldel);
 	dt_bpf_emit_map_fd(cg->cg_b, DT_R1, bv->bv_fd);
@@ -1112,7 +1112,7 @@ dt_cg_stdvar(dt_bpf_cg_t *cg, uint8_t scope, uint32_t id, bool array,
  */
 
 static void
-dt_cg_builtin(dt_bpf_cg_t *cg, uint32_t id, unsigned rd)
+dt_bpf_cg_builtin(dt_bpf_cg_t *cg, uint32_t id, unsigned rd)
 {
 	const dt_bpf_layout_t *lay = cg->cg_lay;
 
@@ -1152,7 +1152,7 @@ dt_cg_builtin(dt_bpf_cg_t *cg, uint32_t id, unsigned rd)
 		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_SC_NAME));
 		break;
 	case DIF_VAR_ZONENAME:
-		dt_cg_gaddr(cg, DT_R1, lay->bl_zonename);
+		dt_bpf_cg_gaddr(cg, DT_R1, lay->bl_zonename);
 		break;
 	case DIF_VAR_ERRNO:
 		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_SC_ERRNO));
@@ -1193,7 +1193,7 @@ dt_cg_builtin(dt_bpf_cg_t *cg, uint32_t id, unsigned rd)
 		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, lay->bl_strsize < 16 ?
 		    (int32_t) lay->bl_strsize : 16));
 		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_current_comm));
-		dt_cg_saddr(cg, DT_R1, lay->bl_strbuf_off);
+		dt_bpf_cg_saddr(cg, DT_R1, lay->bl_strbuf_off);
 		break;
 	case DIF_VAR_IPL:
 	case DIF_VAR_CALLER:
@@ -1205,12 +1205,12 @@ dt_cg_builtin(dt_bpf_cg_t *cg, uint32_t id, unsigned rd)
 		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 0));
 		break;
 	default:
-		dt_cg_error(cg, "built-in variable %s is not supported by "
+		dt_bpf_cg_error(cg, "built-in variable %s is not supported by "
 		    "the bpf engine", dif_var_name(id) ? dif_var_name(id) :
 		    "?");
 		return;
 	}
-	dt_cg_streg(cg, rd, DT_R1);
+	dt_bpf_cg_streg(cg, rd, DT_R1);
 }
 
 /*
@@ -1218,7 +1218,7 @@ dt_cg_builtin(dt_bpf_cg_t *cg, uint32_t id, unsigned rd)
  */
 
 static uint32_t
-dt_cg_plabel(dt_bpf_cg_t *cg, uint32_t pc)
+dt_bpf_cg_plabel(dt_bpf_cg_t *cg, uint32_t pc)
 {
 	if (cg->cg_plabels[pc] == UINT32_MAX)
 		cg->cg_plabels[pc] = dt_bpf_label_new(cg->cg_b);
@@ -1226,19 +1226,19 @@ dt_cg_plabel(dt_bpf_cg_t *cg, uint32_t pc)
 }
 
 static void
-dt_cg_divide(dt_bpf_cg_t *cg, uint32_t op, unsigned r1, unsigned r2,
+dt_bpf_cg_divide(dt_bpf_cg_t *cg, uint32_t op, unsigned r1, unsigned r2,
     unsigned rd)
 {
 	bool sgn = op == DIF_OP_SDIV || op == DIF_OP_SREM;
 	bool rem = op == DIF_OP_SREM || op == DIF_OP_UREM;
 
-	dt_cg_ldreg(cg, DT_R1, r1);
-	dt_cg_ldreg(cg, DT_R2, r2);
-	dt_cg_fault_if(cg, BPF_JEQ, DT_R2, 0, DIF_FLT_DIVZERO, -1);
+	dt_bpf_cg_ldreg(cg, DT_R1, r1);
+	dt_bpf_cg_ldreg(cg, DT_R2, r2);
+	dt_bpf_cg_fault_if(cg, BPF_JEQ, DT_R2, 0, DIF_FLT_DIVZERO, -1);
 	if (!sgn) {
 		DT_EMIT(cg, DT_BPF_ALU64_REG(rem ? BPF_MOD : BPF_DIV, DT_R1,
 		    DT_R2));
-		dt_cg_streg(cg, rd, DT_R1);
+		dt_bpf_cg_streg(cg, rd, DT_R1);
 		return;
 	}
 	/*
@@ -1257,11 +1257,11 @@ dt_cg_divide(dt_bpf_cg_t *cg, uint32_t op, unsigned r1, unsigned r2,
 	DT_EMIT(cg, DT_BPF_ALU64_REG(rem ? BPF_MOD : BPF_DIV, DT_R1, DT_R2));
 	DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JEQ, DT_R5, 0, 1));
 	DT_EMIT(cg, DT_BPF_NEG64(DT_R1));
-	dt_cg_streg(cg, rd, DT_R1);
+	dt_bpf_cg_streg(cg, rd, DT_R1);
 }
 
 static void
-dt_cg_instr(dt_bpf_cg_t *cg, dif_instr_t in, uint32_t lend)
+dt_bpf_cg_instr(dt_bpf_cg_t *cg, dif_instr_t in, uint32_t lend)
 {
 	const dif_object_t *difo = cg->cg_difo;
 	const dt_bpf_layout_t *lay = cg->cg_lay;
@@ -1287,43 +1287,43 @@ dt_cg_instr(dt_bpf_cg_t *cg, dif_instr_t in, uint32_t lend)
 	case DIF_OP_OR: case DIF_OP_XOR: case DIF_OP_AND:
 	case DIF_OP_SUB: case DIF_OP_ADD: case DIF_OP_MUL:
 	case DIF_OP_SLL: case DIF_OP_SRL: case DIF_OP_SRA:
-		dt_cg_ldreg(cg, DT_R1, r1);
-		dt_cg_ldreg(cg, DT_R2, r2);
+		dt_bpf_cg_ldreg(cg, DT_R1, r1);
+		dt_bpf_cg_ldreg(cg, DT_R2, r2);
 		if (op == DIF_OP_SLL || op == DIF_OP_SRL || op == DIF_OP_SRA)
 			DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_AND, DT_R2, 63));
 		DT_EMIT(cg, DT_BPF_ALU64_REG(alu[op], DT_R1, DT_R2));
-		dt_cg_streg(cg, rd, DT_R1);
+		dt_bpf_cg_streg(cg, rd, DT_R1);
 		break;
 	case DIF_OP_SDIV: case DIF_OP_SREM:
 	case DIF_OP_UDIV: case DIF_OP_UREM:
-		dt_cg_divide(cg, op, r1, r2, rd);
+		dt_bpf_cg_divide(cg, op, r1, r2, rd);
 		break;
 	case DIF_OP_NOT:
-		dt_cg_ldreg(cg, DT_R1, r1);
+		dt_bpf_cg_ldreg(cg, DT_R1, r1);
 		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_XOR, DT_R1, -1));
-		dt_cg_streg(cg, rd, DT_R1);
+		dt_bpf_cg_streg(cg, rd, DT_R1);
 		break;
 	case DIF_OP_MOV:
-		dt_cg_ldreg(cg, DT_R1, r1);
-		dt_cg_streg(cg, rd, DT_R1);
+		dt_bpf_cg_ldreg(cg, DT_R1, r1);
+		dt_bpf_cg_streg(cg, rd, DT_R1);
 		break;
 	case DIF_OP_CMP:
-		dt_cg_ldreg(cg, DT_R1, r1);
-		dt_cg_ldreg(cg, DT_R2, r2);
+		dt_bpf_cg_ldreg(cg, DT_R1, r1);
+		dt_bpf_cg_ldreg(cg, DT_R2, r2);
 		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R1, DT_FP_CCA));
 		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R2, DT_FP_CCB));
 		break;
 	case DIF_OP_TST:
-		dt_cg_ldreg(cg, DT_R1, r1);
+		dt_bpf_cg_ldreg(cg, DT_R1, r1);
 		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R1, DT_FP_CCA));
 		DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_FP, DT_FP_CCB, 0));
 		break;
 	case DIF_OP_SCMP:
-		dt_cg_scmp(cg, r1, r2);
+		dt_bpf_cg_scmp(cg, r1, r2);
 		break;
 	case DIF_OP_BA:
 		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0),
-		    dt_cg_plabel(cg, DIF_INSTR_LABEL(in)));
+		    dt_bpf_cg_plabel(cg, DIF_INSTR_LABEL(in)));
 		break;
 	case DIF_OP_BE: case DIF_OP_BNE: case DIF_OP_BG: case DIF_OP_BGU:
 	case DIF_OP_BGE: case DIF_OP_BGEU: case DIF_OP_BL: case DIF_OP_BLU:
@@ -1331,102 +1331,102 @@ dt_cg_instr(dt_bpf_cg_t *cg, dif_instr_t in, uint32_t lend)
 		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_FP, DT_FP_CCA));
 		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_FP, DT_FP_CCB));
 		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(jmp[op], DT_R1,
-		    DT_R2, 0), dt_cg_plabel(cg, DIF_INSTR_LABEL(in)));
+		    DT_R2, 0), dt_bpf_cg_plabel(cg, DIF_INSTR_LABEL(in)));
 		break;
 	case DIF_OP_LDSB: case DIF_OP_RLDSB:
-		dt_cg_load(cg, r1, rd, 1, true, false);
+		dt_bpf_cg_load(cg, r1, rd, 1, true, false);
 		break;
 	case DIF_OP_LDSH: case DIF_OP_RLDSH:
-		dt_cg_load(cg, r1, rd, 2, true, false);
+		dt_bpf_cg_load(cg, r1, rd, 2, true, false);
 		break;
 	case DIF_OP_LDSW: case DIF_OP_RLDSW:
-		dt_cg_load(cg, r1, rd, 4, true, false);
+		dt_bpf_cg_load(cg, r1, rd, 4, true, false);
 		break;
 	case DIF_OP_LDUB: case DIF_OP_RLDUB:
-		dt_cg_load(cg, r1, rd, 1, false, false);
+		dt_bpf_cg_load(cg, r1, rd, 1, false, false);
 		break;
 	case DIF_OP_LDUH: case DIF_OP_RLDUH:
-		dt_cg_load(cg, r1, rd, 2, false, false);
+		dt_bpf_cg_load(cg, r1, rd, 2, false, false);
 		break;
 	case DIF_OP_LDUW: case DIF_OP_RLDUW:
-		dt_cg_load(cg, r1, rd, 4, false, false);
+		dt_bpf_cg_load(cg, r1, rd, 4, false, false);
 		break;
 	case DIF_OP_LDX: case DIF_OP_RLDX:
-		dt_cg_load(cg, r1, rd, 8, false, false);
+		dt_bpf_cg_load(cg, r1, rd, 8, false, false);
 		break;
 	case DIF_OP_ULDSB:
-		dt_cg_load(cg, r1, rd, 1, true, true);
+		dt_bpf_cg_load(cg, r1, rd, 1, true, true);
 		break;
 	case DIF_OP_ULDSH:
-		dt_cg_load(cg, r1, rd, 2, true, true);
+		dt_bpf_cg_load(cg, r1, rd, 2, true, true);
 		break;
 	case DIF_OP_ULDSW:
-		dt_cg_load(cg, r1, rd, 4, true, true);
+		dt_bpf_cg_load(cg, r1, rd, 4, true, true);
 		break;
 	case DIF_OP_ULDUB:
-		dt_cg_load(cg, r1, rd, 1, false, true);
+		dt_bpf_cg_load(cg, r1, rd, 1, false, true);
 		break;
 	case DIF_OP_ULDUH:
-		dt_cg_load(cg, r1, rd, 2, false, true);
+		dt_bpf_cg_load(cg, r1, rd, 2, false, true);
 		break;
 	case DIF_OP_ULDUW:
-		dt_cg_load(cg, r1, rd, 4, false, true);
+		dt_bpf_cg_load(cg, r1, rd, 4, false, true);
 		break;
 	case DIF_OP_ULDX:
-		dt_cg_load(cg, r1, rd, 8, false, true);
+		dt_bpf_cg_load(cg, r1, rd, 8, false, true);
 		break;
 	case DIF_OP_STB:
-		dt_cg_store(cg, r1, rd, 1);
+		dt_bpf_cg_store(cg, r1, rd, 1);
 		break;
 	case DIF_OP_STH:
-		dt_cg_store(cg, r1, rd, 2);
+		dt_bpf_cg_store(cg, r1, rd, 2);
 		break;
 	case DIF_OP_STW:
-		dt_cg_store(cg, r1, rd, 4);
+		dt_bpf_cg_store(cg, r1, rd, 4);
 		break;
 	case DIF_OP_STX:
-		dt_cg_store(cg, r1, rd, 8);
+		dt_bpf_cg_store(cg, r1, rd, 8);
 		break;
 	case DIF_OP_RET:
-		dt_cg_ldreg(cg, DT_R0, rd);
+		dt_bpf_cg_ldreg(cg, DT_R0, rd);
 		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lend);
 		break;
 	case DIF_OP_NOP:
 		break;
 	case DIF_OP_SETX:
 		if ((x = DIF_INSTR_INTEGER(in)) >= difo->dif_intlen) {
-			dt_cg_fault(cg, DIF_FLT_ILLOP, 0);
+			dt_bpf_cg_fault(cg, DIF_FLT_ILLOP, 0);
 			break;
 		}
 		dt_bpf_emit_imm64(cg->cg_b, DT_R1,
 		    (uint64_t) difo->dif_inttab[x]);
-		dt_cg_streg(cg, rd, DT_R1);
+		dt_bpf_cg_streg(cg, rd, DT_R1);
 		break;
 	case DIF_OP_SETS:
 		if ((x = DIF_INSTR_STRING(in)) >= difo->dif_strlen) {
-			dt_cg_fault(cg, DIF_FLT_ILLOP, 0);
+			dt_bpf_cg_fault(cg, DIF_FLT_ILLOP, 0);
 			break;
 		}
-		dt_cg_gaddr(cg, DT_R1, cg->cg_strtab + x);
-		dt_cg_streg(cg, rd, DT_R1);
+		dt_bpf_cg_gaddr(cg, DT_R1, cg->cg_strtab + x);
+		dt_bpf_cg_streg(cg, rd, DT_R1);
 		break;
 	case DIF_OP_LDGA:
 		if (r1 != DIF_VAR_ARGS) {
-			dt_cg_fault(cg, DIF_FLT_ILLOP, 0);
+			dt_bpf_cg_fault(cg, DIF_FLT_ILLOP, 0);
 			break;
 		}
-		dt_cg_ldreg(cg, DT_R1, r2);
-		dt_cg_fault_if(cg, BPF_JGE, DT_R1, DT_BPF_NARGS, DIF_FLT_ILLOP,
+		dt_bpf_cg_ldreg(cg, DT_R1, r2);
+		dt_bpf_cg_fault_if(cg, BPF_JGE, DT_R1, DT_BPF_NARGS, DIF_FLT_ILLOP,
 		    -1);
 		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_LSH, DT_R1, 3));
 		DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R1, DT_R7));
 		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R1, DT_SC_ARGS));
-		dt_cg_streg(cg, rd, DT_R1);
+		dt_bpf_cg_streg(cg, rd, DT_R1);
 		break;
 	case DIF_OP_LDGS:
 		x = DIF_INSTR_VAR(in);
 		if (x < DIF_VAR_OTHER_UBASE) {
-			dt_cg_builtin(cg, x, rd);
+			dt_bpf_cg_builtin(cg, x, rd);
 			break;
 		}
 		/* FALLTHROUGH */
@@ -1437,9 +1437,9 @@ dt_cg_instr(dt_bpf_cg_t *cg, dif_instr_t in, uint32_t lend)
 		    DIF_INSTR_VAR(in));
 
 		if (bv == NULL)
-			dt_cg_fault(cg, DIF_FLT_ILLOP, 0);
+			dt_bpf_cg_fault(cg, DIF_FLT_ILLOP, 0);
 		else
-			dt_cg_ldsvar(cg, bv, rd);
+			dt_bpf_cg_ldsvar(cg, bv, rd);
 		break;
 	}
 	case DIF_OP_STGS:
@@ -1450,58 +1450,58 @@ dt_cg_instr(dt_bpf_cg_t *cg, dif_instr_t in, uint32_t lend)
 
 		x = DIF_INSTR_VAR(in);
 		if (op == DIF_OP_STGS && x < DIF_VAR_OTHER_UBASE) {
-			dt_cg_fault(cg, DIF_FLT_ILLOP, 0);
+			dt_bpf_cg_fault(cg, DIF_FLT_ILLOP, 0);
 			break;
 		}
 		if ((bv = dt_bpf_layout_var(lay, scope, x)) == NULL)
-			dt_cg_fault(cg, DIF_FLT_ILLOP, 0);
+			dt_bpf_cg_fault(cg, DIF_FLT_ILLOP, 0);
 		else
-			dt_cg_stsvar(cg, bv, rd);
+			dt_bpf_cg_stsvar(cg, bv, rd);
 		break;
 	}
 	case DIF_OP_LDTS:
-		dt_cg_lddvar(cg, DIFV_SCOPE_THREAD, DIF_INSTR_VAR(in), false,
+		dt_bpf_cg_lddvar(cg, DIFV_SCOPE_THREAD, DIF_INSTR_VAR(in), false,
 		    rd);
 		break;
 	case DIF_OP_STTS:
-		dt_cg_stdvar(cg, DIFV_SCOPE_THREAD, DIF_INSTR_VAR(in), false,
+		dt_bpf_cg_stdvar(cg, DIFV_SCOPE_THREAD, DIF_INSTR_VAR(in), false,
 		    rd);
 		break;
 	case DIF_OP_LDGAA:
-		dt_cg_lddvar(cg, DIFV_SCOPE_GLOBAL, DIF_INSTR_VAR(in), true,
+		dt_bpf_cg_lddvar(cg, DIFV_SCOPE_GLOBAL, DIF_INSTR_VAR(in), true,
 		    rd);
 		break;
 	case DIF_OP_STGAA:
-		dt_cg_stdvar(cg, DIFV_SCOPE_GLOBAL, DIF_INSTR_VAR(in), true,
+		dt_bpf_cg_stdvar(cg, DIFV_SCOPE_GLOBAL, DIF_INSTR_VAR(in), true,
 		    rd);
 		break;
 	case DIF_OP_LDTAA:
-		dt_cg_lddvar(cg, DIFV_SCOPE_THREAD, DIF_INSTR_VAR(in), true,
+		dt_bpf_cg_lddvar(cg, DIFV_SCOPE_THREAD, DIF_INSTR_VAR(in), true,
 		    rd);
 		break;
 	case DIF_OP_STTAA:
-		dt_cg_stdvar(cg, DIFV_SCOPE_THREAD, DIF_INSTR_VAR(in), true,
+		dt_bpf_cg_stdvar(cg, DIFV_SCOPE_THREAD, DIF_INSTR_VAR(in), true,
 		    rd);
 		break;
 	case DIF_OP_CALL:
-		dt_cg_subr(cg, DIF_INSTR_SUBR(in), rd);
+		dt_bpf_cg_subr(cg, DIF_INSTR_SUBR(in), rd);
 		break;
 	case DIF_OP_PUSHTR:
 	case DIF_OP_PUSHTV: {
 		int depth = cg->cg_tstate[cg->cg_pc].ts_depth;
 
 		if (depth >= DIF_DTR_NREGS) {
-			dt_cg_fault(cg, DIF_FLT_TUPOFLOW, 0);
+			dt_bpf_cg_fault(cg, DIF_FLT_TUPOFLOW, 0);
 			break;
 		}
-		dt_cg_ldreg(cg, DT_R1, rd);
+		dt_bpf_cg_ldreg(cg, DT_R1, rd);
 		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1,
 		    (int16_t) (lay->bl_tuple_off + DT_TUP_VAL(depth))));
 		if (r1 == DIF_TYPE_STRING)
 			DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1,
 			    (int32_t) lay->bl_strsize));
 		else
-			dt_cg_ldreg(cg, DT_R1, r2);
+			dt_bpf_cg_ldreg(cg, DT_R1, r2);
 		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1,
 		    (int16_t) (lay->bl_tuple_off + DT_TUP_SIZE(depth))));
 		break;
@@ -1510,42 +1510,42 @@ dt_cg_instr(dt_bpf_cg_t *cg, dif_instr_t in, uint32_t lend)
 	case DIF_OP_FLUSHTS:
 		break;		/* the depth is static */
 	case DIF_OP_ALLOCS:
-		dt_cg_ldreg(cg, DT_R1, r1);
+		dt_bpf_cg_ldreg(cg, DT_R1, r1);
 		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R1, DT_FP_T1));
-		dt_cg_alloc(cg, DT_FP_T1, 0, DT_FP_T2);
-		dt_cg_saddr(cg, DT_R1, lay->bl_dscratch_off);
+		dt_bpf_cg_alloc(cg, DT_FP_T1, 0, DT_FP_T2);
+		dt_bpf_cg_saddr(cg, DT_R1, lay->bl_dscratch_off);
 		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_FP, DT_FP_T2));
 		DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R1, DT_R2));
-		dt_cg_streg(cg, rd, DT_R1);
+		dt_bpf_cg_streg(cg, rd, DT_R1);
 		break;
 	case DIF_OP_COPYS:
 		/* copy r2 bytes from r1 to rd */
-		dt_cg_ldreg(cg, DT_R2, r2);
-		dt_cg_fault_if(cg, BPF_JGT, DT_R2,
+		dt_bpf_cg_ldreg(cg, DT_R2, r2);
+		dt_bpf_cg_fault_if(cg, BPF_JGT, DT_R2,
 		    (int32_t) lay->bl_dscratch_size, DIF_FLT_NOSCRATCH, -1);
 		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R2, DT_FP_T1));
-		dt_cg_ldreg(cg, DT_R3, rd);
-		dt_cg_wptr(cg, DT_R2, 0, lay->bl_dscratch_size, (int) rd, 0);
+		dt_bpf_cg_ldreg(cg, DT_R3, rd);
+		dt_bpf_cg_wptr(cg, DT_R2, 0, lay->bl_dscratch_size, (int) rd, 0);
 		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R5));
 		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_FP, DT_FP_T1));
 		DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JLE, DT_R2,
 		    (int32_t) lay->bl_dscratch_size, 1));
 		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, 0));
-		dt_cg_ldreg(cg, DT_R3, r1);
+		dt_bpf_cg_ldreg(cg, DT_R3, r1);
 		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_probe_read_kernel));
-		dt_cg_fault_if(cg, BPF_JNE, DT_R0, 0, DIF_FLT_BADADDR,
+		dt_bpf_cg_fault_if(cg, BPF_JNE, DT_R0, 0, DIF_FLT_BADADDR,
 		    (int) r1);
 		break;
 	default:
 		/* ldta, xlate, xlarg and unknown opcodes, as in DIF. */
-		dt_cg_fault(cg, DIF_FLT_ILLOP, 0);
+		dt_bpf_cg_fault(cg, DIF_FLT_ILLOP, 0);
 		break;
 	}
 }
 
 /* Inlines one DIF object; its value ends in r0. */
 static void
-dt_cg_difo(dt_bpf_cg_t *cg, const dif_object_t *difo)
+dt_bpf_cg_difo(dt_bpf_cg_t *cg, const dif_object_t *difo)
 {
 	const dt_bpf_layout_t *lay = cg->cg_lay;
 	uint32_t lend = dt_bpf_label_new(cg->cg_b);
@@ -1560,13 +1560,13 @@ dt_cg_difo(dt_bpf_cg_t *cg, const dif_object_t *difo)
 		}
 	}
 	if (i == lay->bl_ndifc && difo->dif_strlen > 0) {
-		dt_cg_error(cg, "DIF object not in the layout");
+		dt_bpf_cg_error(cg, "DIF object not in the layout");
 		return;
 	}
 	cg->cg_tstate = calloc(difo->dif_len, sizeof (*cg->cg_tstate));
 	cg->cg_plabels = malloc(difo->dif_len * sizeof (uint32_t));
 	if (cg->cg_tstate == NULL || cg->cg_plabels == NULL) {
-		dt_cg_error(cg, "out of memory");
+		dt_bpf_cg_error(cg, "out of memory");
 		goto out;
 	}
 	memset(cg->cg_plabels, 0xff, difo->dif_len * sizeof (uint32_t));
@@ -1594,7 +1594,7 @@ dt_cg_difo(dt_bpf_cg_t *cg, const dif_object_t *difo)
 			dt_bpf_label_here(cg->cg_b, cg->cg_plabels[cg->cg_pc]);
 		if (cg->cg_tstate[cg->cg_pc].ts_depth < 0)
 			continue;	/* unreachable */
-		dt_cg_instr(cg, difo->dif_buf[cg->cg_pc], lend);
+		dt_bpf_cg_instr(cg, difo->dif_buf[cg->cg_pc], lend);
 	}
 	dt_bpf_label_here(cg->cg_b, lend);
 out:
@@ -1611,7 +1611,7 @@ out:
 
 /* Stores the value in slot T0 as record rd at r7 + base + rd_offset. */
 static void
-dt_cg_store_rec(dt_bpf_cg_t *cg, const dt_recdesc_t *rd, uint32_t base)
+dt_bpf_cg_store_rec(dt_bpf_cg_t *cg, const dt_recdesc_t *rd, uint32_t base)
 {
 	static const int bsz[] = { 0, BPF_B, BPF_H, 0, BPF_W, 0, 0, 0, BPF_DW };
 	uint32_t off = base + rd->rd_offset;
@@ -1629,7 +1629,7 @@ dt_cg_store_rec(dt_bpf_cg_t *cg, const dt_recdesc_t *rd, uint32_t base)
 		DT_EMIT(cg, DT_BPF_CALL(rd->rd_type == DT_REC_STRING ?
 		    BPF_FUNC_probe_read_kernel_str :
 		    BPF_FUNC_probe_read_kernel));
-		dt_cg_fault_if_slot(cg, BPF_JSLT, DT_R0, 0, DIF_FLT_BADADDR,
+		dt_bpf_cg_fault_if_slot(cg, BPF_JSLT, DT_R0, 0, DIF_FLT_BADADDR,
 		    DT_FP_T0);
 		return;
 	case DT_REC_STACK:
@@ -1665,7 +1665,7 @@ dt_cg_store_rec(dt_bpf_cg_t *cg, const dt_recdesc_t *rd, uint32_t base)
 		return;
 	default:
 		if (size != 1 && size != 2 && size != 4 && size != 8) {
-			dt_cg_error(cg, "record of %u bytes for an integer",
+			dt_bpf_cg_error(cg, "record of %u bytes for an integer",
 			    (unsigned) size);
 			return;
 		}
@@ -1678,7 +1678,7 @@ dt_cg_store_rec(dt_bpf_cg_t *cg, const dt_recdesc_t *rd, uint32_t base)
 
 /* Count leading bits: r1 = floor(log2(r1)) for r1 > 0 (r2 clobbered). */
 static void
-dt_cg_log2(dt_bpf_cg_t *cg)
+dt_bpf_cg_log2(dt_bpf_cg_t *cg)
 {
 	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, 0));
 	for (int s = 32; s > 0; s /= 2) {
@@ -1697,7 +1697,7 @@ dt_cg_log2(dt_bpf_cg_t *cg)
  * the value words.  Same arithmetic as common/dt_aggfunc.c.
  */
 static void
-dt_cg_bucket(dt_bpf_cg_t *cg, const dt_aggdesc_t *agg)
+dt_bpf_cg_bucket(dt_bpf_cg_t *cg, const dt_aggdesc_t *agg)
 {
 	const int64_t *p = agg->ag_params;
 	uint32_t ldone = dt_bpf_label_new(cg->cg_b);
@@ -1711,7 +1711,7 @@ dt_cg_bucket(dt_bpf_cg_t *cg, const dt_aggdesc_t *agg)
 		    ldone);
 		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JSLT, DT_R4, 0,
 		    0), lneg);
-		dt_cg_log2(cg);
+		dt_bpf_cg_log2(cg);
 		/* ZERO + 1 + min(log2, 62) */
 		DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JLE, DT_R1, 62, 1));
 		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 62));
@@ -1722,7 +1722,7 @@ dt_cg_bucket(dt_bpf_cg_t *cg, const dt_aggdesc_t *agg)
 		dt_bpf_label_here(cg->cg_b, lneg);
 		/* -v as unsigned (INT64_MIN gives 2^63); log2 >= 62: 0 */
 		DT_EMIT(cg, DT_BPF_NEG64(DT_R1));
-		dt_cg_log2(cg);
+		dt_bpf_cg_log2(cg);
 		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R5, 0));
 		DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JGE, DT_R1, 62, 2));
 		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R5, DT_QUANTIZE_ZERO - 1));
@@ -1807,7 +1807,7 @@ dt_cg_bucket(dt_bpf_cg_t *cg, const dt_aggdesc_t *agg)
 
 /* v in slot T1, incr in slot T2; r9 = the value words. */
 static void
-dt_cg_aggupdate(dt_bpf_cg_t *cg, const dt_aggdesc_t *agg)
+dt_bpf_cg_aggupdate(dt_bpf_cg_t *cg, const dt_aggdesc_t *agg)
 {
 	switch (agg->ag_kind) {
 	case DT_AGG_COUNT:
@@ -1878,7 +1878,7 @@ dt_cg_aggupdate(dt_bpf_cg_t *cg, const dt_aggdesc_t *agg)
 	case DT_AGG_LQUANTIZE:
 	case DT_AGG_LLQUANTIZE:
 		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_FP, DT_FP_T1));
-		dt_cg_bucket(cg, agg);
+		dt_bpf_cg_bucket(cg, agg);
 		/* Bound it for the verifier; the arithmetic keeps it so. */
 		DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JLT, DT_R1,
 		    (int32_t) agg->ag_nvals, 1));
@@ -1894,7 +1894,7 @@ dt_cg_aggupdate(dt_bpf_cg_t *cg, const dt_aggdesc_t *agg)
 }
 
 static void
-dt_cg_aggregate(dt_bpf_cg_t *cg, const dt_action_t *ap)
+dt_bpf_cg_aggregate(dt_bpf_cg_t *cg, const dt_action_t *ap)
 {
 	const dt_bpf_layout_t *lay = cg->cg_lay;
 	const dt_bpf_aggmap_t *ba;
@@ -1906,27 +1906,27 @@ dt_cg_aggregate(dt_bpf_cg_t *cg, const dt_action_t *ap)
 	uint32_t flag;
 
 	if (ap->ac_aggid >= lay->bl_naggs) {
-		dt_cg_error(cg, "aggregation %u not in the program",
+		dt_bpf_cg_error(cg, "aggregation %u not in the program",
 		    (unsigned) ap->ac_aggid);
 		return;
 	}
 	ba = &lay->bl_aggs[ap->ac_aggid];
 	agg = ba->ba_agg;
 	flag = agg->ag_nvals * 8;
-	dt_cg_zero(cg, lay->bl_aggkey_off, ba->ba_keysize);
+	dt_bpf_cg_zero(cg, lay->bl_aggkey_off, ba->ba_keysize);
 	for (uint32_t k = 0; k < ap->ac_nkeys && k < agg->ag_nkeys; k++) {
-		dt_cg_difo(cg, ap->ac_keys[k]);
+		dt_bpf_cg_difo(cg, ap->ac_keys[k]);
 		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R0, DT_FP_T0));
-		dt_cg_store_rec(cg, &agg->ag_keys[k], lay->bl_aggkey_off);
+		dt_bpf_cg_store_rec(cg, &agg->ag_keys[k], lay->bl_aggkey_off);
 	}
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_FP, DT_FP_T1, 0));
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_FP, DT_FP_T2, 1));
 	if (ap->ac_nargs > 0 && ap->ac_args[0].aa_difo != NULL) {
-		dt_cg_difo(cg, ap->ac_args[0].aa_difo);
+		dt_bpf_cg_difo(cg, ap->ac_args[0].aa_difo);
 		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R0, DT_FP_T1));
 	}
 	if (ap->ac_nargs > 1 && ap->ac_args[1].aa_difo != NULL) {
-		dt_cg_difo(cg, ap->ac_args[1].aa_difo);
+		dt_bpf_cg_difo(cg, ap->ac_args[1].aa_difo);
 		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R0, DT_FP_T2));
 	}
 
@@ -1941,7 +1941,7 @@ dt_cg_aggregate(dt_bpf_cg_t *cg, const dt_action_t *ap)
 		    lfound);
 		if (pass == 1)
 			break;
-		dt_cg_zero(cg, lay->bl_aggval_off, ba->ba_valsize);
+		dt_bpf_cg_zero(cg, lay->bl_aggval_off, ba->ba_valsize);
 		DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7,
 		    (int16_t) (lay->bl_aggval_off + flag), 1));
 		if (agg->ag_kind == DT_AGG_MIN || agg->ag_kind == DT_AGG_MAX) {
@@ -1961,7 +1961,7 @@ dt_cg_aggregate(dt_bpf_cg_t *cg, const dt_action_t *ap)
 		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, BPF_NOEXIST));
 		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_map_update_elem));
 	}
-	dt_cg_counter(cg, DT_BPF_CNT_AGGDROPS);
+	dt_bpf_cg_counter(cg, DT_BPF_CNT_AGGDROPS);
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lskip);
 	dt_bpf_label_here(cg->cg_b, lfound);
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R9, DT_R0));
@@ -1979,7 +1979,7 @@ dt_cg_aggregate(dt_bpf_cg_t *cg, const dt_action_t *ap)
 		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R9, DT_R1, 0));
 	}
 	dt_bpf_label_here(cg->cg_b, linit);
-	dt_cg_aggupdate(cg, agg);
+	dt_bpf_cg_aggupdate(cg, agg);
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), ldone);
 	dt_bpf_label_here(cg->cg_b, lskip);
 	dt_bpf_label_here(cg->cg_b, ldone);
@@ -1990,7 +1990,7 @@ dt_cg_aggregate(dt_bpf_cg_t *cg, const dt_action_t *ap)
  */
 
 static void
-dt_cg_fault_handler(dt_bpf_cg_t *cg, uint32_t lnext)
+dt_bpf_cg_fault_handler(dt_bpf_cg_t *cg, uint32_t lnext)
 {
 	const dt_bpf_layout_t *lay = cg->cg_lay;
 	uint32_t r = lay->bl_rec_off;
@@ -2018,7 +2018,7 @@ dt_cg_fault_handler(dt_bpf_cg_t *cg, uint32_t lnext)
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_W, DT_R7, DT_R1, (int16_t) (r + 12)));
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_SC_FADDR));
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, (int16_t) (r + 16)));
-	dt_cg_counter(cg, DT_BPF_CNT_ERRORS);
+	dt_bpf_cg_counter(cg, DT_BPF_CNT_ERRORS);
 	dt_bpf_emit_map_fd(cg->cg_b, DT_R1, lay->bl_rb_fd);
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R7));
 	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2,
@@ -2027,20 +2027,20 @@ dt_cg_fault_handler(dt_bpf_cg_t *cg, uint32_t lnext)
 	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, 0));
 	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_ringbuf_output));
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R0, 0, 0), lok);
-	dt_cg_counter(cg, DT_BPF_CNT_DROPS);
+	dt_bpf_cg_counter(cg, DT_BPF_CNT_DROPS);
 	dt_bpf_label_here(cg->cg_b, lok);
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lnext);
 }
 
 static void
-dt_cg_clause(dt_bpf_cg_t *cg, uint32_t j, const dt_stmt_t *stp)
+dt_bpf_cg_clause(dt_bpf_cg_t *cg, uint32_t j, const dt_stmt_t *stp)
 {
 	const dt_bpf_layout_t *lay = cg->cg_lay;
 	uint32_t lnext = dt_bpf_label_new(cg->cg_b);
 	uint32_t data = lay->bl_rec_off + DT_BPF_RECPREFIX +
 	    sizeof (dt_rechdr_t);
 	bool rec = stp->st_nactions == 0 || stp->st_size > 0;
-	dt_cg_stubs_t stubs = { NULL, 0, 0 };
+	dt_bpf_cg_stubs_t stubs = { NULL, 0, 0 };
 
 	cg->cg_stubs = &stubs;
 	cg->cg_clause = j;
@@ -2061,14 +2061,14 @@ dt_cg_clause(dt_bpf_cg_t *cg, uint32_t j, const dt_stmt_t *stp)
 
 	cg->cg_action = 0;
 	if (stp->st_pred != NULL) {
-		dt_cg_difo(cg, stp->st_pred);
+		dt_bpf_cg_difo(cg, stp->st_pred);
 		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R0, 0, 0),
 		    lnext);
 	}
 	if (rec) {
 		uint32_t r = lay->bl_rec_off;
 
-		dt_cg_zero(cg, data, stp->st_size);
+		dt_bpf_cg_zero(cg, data, stp->st_size);
 		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_smp_processor_id));
 		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R0, (int16_t) r));
 		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_SC_EPID));
@@ -2085,7 +2085,7 @@ dt_cg_clause(dt_bpf_cg_t *cg, uint32_t j, const dt_stmt_t *stp)
 
 		cg->cg_action = a + 1;
 		if (ap->ac_kind == DT_ACT_AGGREGATE) {
-			dt_cg_aggregate(cg, ap);
+			dt_bpf_cg_aggregate(cg, ap);
 			continue;
 		}
 		for (uint32_t i = 0; i < ap->ac_nargs; i++) {
@@ -2093,18 +2093,18 @@ dt_cg_clause(dt_bpf_cg_t *cg, uint32_t j, const dt_stmt_t *stp)
 
 			if (aa->aa_difo == NULL)
 				continue;
-			dt_cg_difo(cg, aa->aa_difo);
+			dt_bpf_cg_difo(cg, aa->aa_difo);
 			if (aa->aa_rec.rd_type == DT_REC_NONE || !rec)
 				continue;
 			if (aa->aa_rec.rd_offset + aa->aa_rec.rd_size >
 			    stp->st_size) {
-				dt_cg_error(cg, "record outside the clause's "
+				dt_bpf_cg_error(cg, "record outside the clause's "
 				    "data");
 				break;
 			}
 			DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R0,
 			    DT_FP_T0));
-			dt_cg_store_rec(cg, &aa->aa_rec, data);
+			dt_bpf_cg_store_rec(cg, &aa->aa_rec, data);
 		}
 		if (ap->ac_kind == DT_ACT_EXIT)
 			DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R8,
@@ -2125,13 +2125,13 @@ dt_cg_clause(dt_bpf_cg_t *cg, uint32_t j, const dt_stmt_t *stp)
 		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_ringbuf_output));
 		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R0, 0, 0),
 		    lok);
-		dt_cg_counter(cg, DT_BPF_CNT_DROPS);
+		dt_bpf_cg_counter(cg, DT_BPF_CNT_DROPS);
 		dt_bpf_label_here(cg->cg_b, lok);
 	}
 	if (stubs.ss_n > 0) {
 		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lnext);
-		dt_cg_emit_stubs(cg);
-		dt_cg_fault_handler(cg, lnext);
+		dt_bpf_cg_emit_stubs(cg);
+		dt_bpf_cg_fault_handler(cg, lnext);
 	}
 	dt_bpf_label_here(cg->cg_b, lnext);
 	free(stubs.ss_v);
@@ -2140,7 +2140,7 @@ dt_cg_clause(dt_bpf_cg_t *cg, uint32_t j, const dt_stmt_t *stp)
 
 /* r0 = lookup(fd, key 0) with the key on the stack; exit when NULL. */
 static void
-dt_cg_lookup0(dt_bpf_cg_t *cg, int fd, uint32_t lexit)
+dt_bpf_cg_lookup0(dt_bpf_cg_t *cg, int fd, uint32_t lexit)
 {
 	dt_bpf_emit_map_fd(cg->cg_b, DT_R1, fd);
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_FP));
@@ -2150,16 +2150,16 @@ dt_cg_lookup0(dt_bpf_cg_t *cg, int fd, uint32_t lexit)
 }
 
 static void
-dt_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
+dt_bpf_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 {
 	const dt_bpf_layout_t *lay = cg->cg_lay;
 	const dt_bpf_progspec_t *ps = cg->cg_ps;
 
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R6, DT_R1));
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_W, DT_FP, DT_FP_KEY, 0));
-	dt_cg_lookup0(cg, lay->bl_scratch_fd, lexit);
+	dt_bpf_cg_lookup0(cg, lay->bl_scratch_fd, lexit);
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R7, DT_R0));
-	dt_cg_lookup0(cg, lay->bl_state_fd, lexit);
+	dt_bpf_cg_lookup0(cg, lay->bl_state_fd, lexit);
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R8, DT_R0));
 	if (!ps->ps_always) {
 		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R8,
@@ -2169,10 +2169,10 @@ dt_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 	}
 	/* The map values' addresses as numbers: DIF addresses. */
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R7));
-	dt_cg_ptr2num(cg, DT_R1);
+	dt_bpf_cg_ptr2num(cg, DT_R1);
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_SC_SBASE));
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R8));
-	dt_cg_ptr2num(cg, DT_R1);
+	dt_bpf_cg_ptr2num(cg, DT_R1);
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_SC_GBASE));
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_FP, DT_FP_CCA, 0));
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_FP, DT_FP_CCB, 0));
@@ -2183,7 +2183,7 @@ dt_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JGE, DT_R1,
 		    (int32_t) ps->ps_table_max, 0), lexit);
 		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_W, DT_FP, DT_R1, DT_FP_KEY));
-		dt_cg_lookup0(cg, ps->ps_table_fd, lexit);
+		dt_bpf_cg_lookup0(cg, ps->ps_table_fd, lexit);
 		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R9, DT_R0));
 		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_W, DT_R1, DT_R9, 0));
 		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R1, 0, 0),
@@ -2192,7 +2192,7 @@ dt_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_W, DT_R1, DT_R9, 4));
 		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R1, DT_FP_T3));
 		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_W, DT_R2, DT_R9, 8));
-		dt_cg_gaddr(cg, DT_R1, 0);
+		dt_bpf_cg_gaddr(cg, DT_R1, 0);
 		DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R1, DT_R2));
 		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_SC_FUNC));
 		for (uint32_t j = 0; j < ps->ps_nclauses; j++) {
@@ -2206,18 +2206,18 @@ dt_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 		    (int32_t) ps->ps_id));
 		DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_FP, DT_FP_T3,
 		    ps->ps_nargs));
-		dt_cg_gaddr(cg, DT_R1, ps->ps_func);
+		dt_bpf_cg_gaddr(cg, DT_R1, ps->ps_func);
 		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_SC_FUNC));
 		for (uint32_t j = 0; j < ps->ps_nclauses; j++)
 			DT_EMIT(cg, DT_BPF_ST_MEM(BPF_W, DT_R7,
 			    (int16_t) (lay->bl_epids_off + 4 * j),
 			    (int32_t) ps->ps_epids[j]));
 	}
-	dt_cg_gaddr(cg, DT_R1, ps->ps_prov);
+	dt_bpf_cg_gaddr(cg, DT_R1, ps->ps_prov);
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_SC_PROV));
-	dt_cg_gaddr(cg, DT_R1, ps->ps_mod);
+	dt_bpf_cg_gaddr(cg, DT_R1, ps->ps_mod);
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_SC_MOD));
-	dt_cg_gaddr(cg, DT_R1, ps->ps_name);
+	dt_bpf_cg_gaddr(cg, DT_R1, ps->ps_name);
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_SC_NAME));
 
 	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_ktime_get_ns));
@@ -2279,14 +2279,14 @@ dt_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1,
 		    DT_SC_ARGS + 8));
 #else
-		dt_cg_error(cg, "profile probes need this architecture's "
+		dt_bpf_cg_error(cg, "profile probes need this architecture's "
 		    "register layout");
 #endif
 		break;
 	}
 
 	/* Clause-locals start each firing cleared. */
-	dt_cg_zero(cg, lay->bl_locals_off, lay->bl_locals_size);
+	dt_bpf_cg_zero(cg, lay->bl_locals_off, lay->bl_locals_size);
 }
 
 int
@@ -2308,9 +2308,9 @@ dt_bpf_gen(const dt_bpf_layout_t *lay, const dt_bpf_progspec_t *ps,
 		return -1;
 	}
 	lexit = dt_bpf_label_new(b);
-	dt_cg_prologue(&cg, lexit);
+	dt_bpf_cg_prologue(&cg, lexit);
 	for (uint32_t j = 0; j < ps->ps_nclauses && !cg.cg_failed; j++)
-		dt_cg_clause(&cg, j, ps->ps_stmts[j]);
+		dt_bpf_cg_clause(&cg, j, ps->ps_stmts[j]);
 	dt_bpf_label_here(b, lexit);
 	DT_EMIT(&cg, DT_BPF_MOV64_IMM(DT_R0, 0));
 	DT_EMIT(&cg, DT_BPF_EXIT());

@@ -94,25 +94,25 @@ typedef struct dt_bpf_cg {
 #define DT_EMIT(cg, insn) dt_bpf_emit((cg)->cg_b, (insn))
 
 /* dt_bpf_gen.c */
-extern void dt_cg_error(dt_bpf_cg_t *cg, const char *fmt, ...)
+extern void dt_bpf_cg_error(dt_bpf_cg_t *cg, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-extern void dt_cg_ldreg(dt_bpf_cg_t *cg, int breg, unsigned dreg);
-extern void dt_cg_streg(dt_bpf_cg_t *cg, unsigned dreg, int breg);
+extern void dt_bpf_cg_ldreg(dt_bpf_cg_t *cg, int breg, unsigned dreg);
+extern void dt_bpf_cg_streg(dt_bpf_cg_t *cg, unsigned dreg, int breg);
 /* Jumps to the fault handler when (breg op imm); addr from a DIF reg. */
-extern void dt_cg_fault_if(dt_bpf_cg_t *cg, int op, int breg, int32_t imm,
+extern void dt_bpf_cg_fault_if(dt_bpf_cg_t *cg, int op, int breg, int32_t imm,
     int kind, int addr_dreg);
 /* ... or from an absolute value in a stack slot (fp offset), or 0. */
-extern void dt_cg_fault_if_slot(dt_bpf_cg_t *cg, int op, int breg,
+extern void dt_bpf_cg_fault_if_slot(dt_bpf_cg_t *cg, int op, int breg,
     int32_t imm, int kind, int addr_slot);
-extern void dt_cg_fault(dt_bpf_cg_t *cg, int kind, int addr_slot);
+extern void dt_bpf_cg_fault(dt_bpf_cg_t *cg, int kind, int addr_slot);
 /* breg = the number of a scratch (r7) or state (r8) offset. */
-extern void dt_cg_saddr(dt_bpf_cg_t *cg, int breg, uint32_t off);
-extern void dt_cg_gaddr(dt_bpf_cg_t *cg, int breg, uint32_t off);
+extern void dt_bpf_cg_saddr(dt_bpf_cg_t *cg, int breg, uint32_t off);
+extern void dt_bpf_cg_gaddr(dt_bpf_cg_t *cg, int breg, uint32_t off);
 /* Turns a map value pointer in breg into a number in the same reg. */
-extern void dt_cg_ptr2num(dt_bpf_cg_t *cg, int breg);
+extern void dt_bpf_cg_ptr2num(dt_bpf_cg_t *cg, int breg);
 /* Zero len bytes at r7 + off (with stores or one helper call). */
-extern void dt_cg_zero(dt_bpf_cg_t *cg, uint32_t off, uint32_t len);
-extern void dt_cg_counter(dt_bpf_cg_t *cg, int which);
+extern void dt_bpf_cg_zero(dt_bpf_cg_t *cg, uint32_t off, uint32_t len);
+extern void dt_bpf_cg_counter(dt_bpf_cg_t *cg, int which);
 
 /*
  * Allocates size bytes of DIF scratch (size in the stack slot sizeslot,
@@ -120,19 +120,19 @@ extern void dt_cg_counter(dt_bpf_cg_t *cg, int which);
  * the offset within dscratch goes to stack slot offslot.  Faults "out of
  * scratch space" as the interpreter does.
  */
-extern void dt_cg_alloc(dt_bpf_cg_t *cg, int sizeslot, uint32_t size,
+extern void dt_bpf_cg_alloc(dt_bpf_cg_t *cg, int sizeslot, uint32_t size,
     int offslot);
 /* breg = pointer to dscratch + the offset in slot (bounded). */
-extern void dt_cg_dsptr(dt_bpf_cg_t *cg, int breg, int offslot);
+extern void dt_bpf_cg_dsptr(dt_bpf_cg_t *cg, int breg, int offslot);
 
 /* dt_bpf_subr.c */
-extern void dt_cg_subr(dt_bpf_cg_t *cg, uint32_t subr, unsigned rd);
+extern void dt_bpf_cg_subr(dt_bpf_cg_t *cg, uint32_t subr, unsigned rd);
 /*
  * Copies the string whose address is in tuple entry i into work buffer
  * w; its length goes to stack slot lenslot.  Faults "invalid address".
  */
-extern void dt_cg_sarg(dt_bpf_cg_t *cg, int i, int w, int lenslot);
+extern void dt_bpf_cg_sarg(dt_bpf_cg_t *cg, int i, int w, int lenslot);
 /* SCMP: compares the strings in DIF regs r1, r2; result in CC slots. */
-extern void dt_cg_scmp(dt_bpf_cg_t *cg, unsigned r1, unsigned r2);
+extern void dt_bpf_cg_scmp(dt_bpf_cg_t *cg, unsigned r1, unsigned r2);
 
 #endif /* DT_BPF_IMPL_H */

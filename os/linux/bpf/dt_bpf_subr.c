@@ -31,7 +31,7 @@
 	((cg)->cg_lay->bl_work_off + (uint32_t) (w) * (cg)->cg_lay->bl_worksize)
 
 void
-dt_cg_sarg(dt_bpf_cg_t *cg, int i, int w, int lenslot)
+dt_bpf_cg_sarg(dt_bpf_cg_t *cg, int i, int w, int lenslot)
 {
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_R7, DT_TUP(cg, i)));
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R3, DT_FP_T4));
@@ -39,7 +39,7 @@ dt_cg_sarg(dt_bpf_cg_t *cg, int i, int w, int lenslot)
 	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, (int32_t) DT_WORK(cg, w)));
 	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, (int32_t) cg->cg_lay->bl_strsize));
 	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_probe_read_kernel_str));
-	dt_cg_fault_if_slot(cg, BPF_JSLT, DT_R0, 0, DIF_FLT_BADADDR, DT_FP_T4);
+	dt_bpf_cg_fault_if_slot(cg, BPF_JSLT, DT_R0, 0, DIF_FLT_BADADDR, DT_FP_T4);
 	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_SUB, DT_R0, 1));
 	DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JSGE, DT_R0, 0, 1));
 	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R0, 0));
@@ -48,7 +48,7 @@ dt_cg_sarg(dt_bpf_cg_t *cg, int i, int w, int lenslot)
 
 /* Loads a length from a slot into breg, bounded by max for the verifier. */
 static void
-dt_cg_ldlen(dt_bpf_cg_t *cg, int breg, int slot, uint32_t max)
+dt_bpf_cg_ldlen(dt_bpf_cg_t *cg, int breg, int slot, uint32_t max)
 {
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, breg, DT_FP, slot));
 	DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JLE, breg, (int32_t) max, 1));
@@ -57,12 +57,12 @@ dt_cg_ldlen(dt_bpf_cg_t *cg, int breg, int slot, uint32_t max)
 
 /* rd = the address of the allocation at the dscratch offset in slot. */
 static void
-dt_cg_dsaddr(dt_bpf_cg_t *cg, unsigned rd, int offslot)
+dt_bpf_cg_dsaddr(dt_bpf_cg_t *cg, unsigned rd, int offslot)
 {
-	dt_cg_saddr(cg, DT_R1, cg->cg_lay->bl_dscratch_off);
+	dt_bpf_cg_saddr(cg, DT_R1, cg->cg_lay->bl_dscratch_off);
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_FP, offslot));
 	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R1, DT_R2));
-	dt_cg_streg(cg, rd, DT_R1);
+	dt_bpf_cg_streg(cg, rd, DT_R1);
 }
 
 /*
@@ -71,18 +71,18 @@ dt_cg_dsaddr(dt_bpf_cg_t *cg, unsigned rd, int offslot)
  * plus dstadd bytes (slot, or 0).
  */
 static void
-dt_cg_copy(dt_bpf_cg_t *cg, int offslot, int dstaddslot, int lenslot,
+dt_bpf_cg_copy(dt_bpf_cg_t *cg, int offslot, int dstaddslot, int lenslot,
     uint32_t src, int srcaddslot)
 {
 	uint32_t ss = cg->cg_lay->bl_strsize;
 
-	dt_cg_dsptr(cg, DT_R1, offslot);
+	dt_bpf_cg_dsptr(cg, DT_R1, offslot);
 	if (dstaddslot != 0) {
-		dt_cg_ldlen(cg, DT_R2, dstaddslot, ss);
+		dt_bpf_cg_ldlen(cg, DT_R2, dstaddslot, ss);
 		DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R1, DT_R2));
 	}
-	dt_cg_ldlen(cg, DT_R2, lenslot, ss);
-	dt_cg_saddr(cg, DT_R3, src);
+	dt_bpf_cg_ldlen(cg, DT_R2, lenslot, ss);
+	dt_bpf_cg_saddr(cg, DT_R3, src);
 	if (srcaddslot != 0) {
 		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R4, DT_FP, srcaddslot));
 		DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R3, DT_R4));
@@ -96,7 +96,7 @@ dt_cg_copy(dt_bpf_cg_t *cg, int offslot, int dstaddslot, int lenslot,
  * the condition-code slots against 0, as the interpreter's codes are.
  */
 void
-dt_cg_scmp(dt_bpf_cg_t *cg, unsigned r1, unsigned r2)
+dt_bpf_cg_scmp(dt_bpf_cg_t *cg, unsigned r1, unsigned r2)
 {
 	const dt_bpf_layout_t *lay = cg->cg_lay;
 	uint32_t ss = lay->bl_strsize;
@@ -107,22 +107,22 @@ dt_cg_scmp(dt_bpf_cg_t *cg, unsigned r1, unsigned r2)
 	unsigned r[2] = { r1, r2 };
 
 	/* The same address compares equal without reading it. */
-	dt_cg_ldreg(cg, DT_R1, r1);
-	dt_cg_ldreg(cg, DT_R2, r2);
+	dt_bpf_cg_ldreg(cg, DT_R1, r1);
+	dt_bpf_cg_ldreg(cg, DT_R2, r2);
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JEQ, DT_R1, DT_R2, 0),
 	    leq);
 	for (int i = 0; i < 2; i++) {
 		uint32_t w = DT_WORK(cg, i);
 
 		DT_EMIT(cg, DT_BPF_ST_MEM(BPF_B, DT_R7, (int16_t) w, 0));
-		dt_cg_ldreg(cg, DT_R3, r[i]);
+		dt_bpf_cg_ldreg(cg, DT_R3, r[i]);
 		DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JEQ, DT_R3, 0, 4 + 2));
 		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R7));
 		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, (int32_t) w));
 		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, (int32_t) ss));
 		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_probe_read_kernel_str));
 		/* (two instructions of fault test) */
-		dt_cg_fault_if(cg, BPF_JSLT, DT_R0, 0, DIF_FLT_BADADDR,
+		dt_bpf_cg_fault_if(cg, BPF_JSLT, DT_R0, 0, DIF_FLT_BADADDR,
 		    (int) r[i]);
 		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R0, 0));
 	}
@@ -155,7 +155,7 @@ dt_cg_scmp(dt_bpf_cg_t *cg, unsigned r1, unsigned r2)
 
 /* substr(s, index [, length]), with dif_substr()'s arithmetic. */
 static void
-dt_cg_substr(dt_bpf_cg_t *cg, int nargs, unsigned rd)
+dt_bpf_cg_substr(dt_bpf_cg_t *cg, int nargs, unsigned rd)
 {
 	uint32_t ss = cg->cg_lay->bl_strsize;
 	const int64_t big = (int64_t) 1 << 40;
@@ -165,7 +165,7 @@ dt_cg_substr(dt_bpf_cg_t *cg, int nargs, unsigned rd)
 	uint32_t l3 = dt_bpf_label_new(cg->cg_b);
 	uint32_t l4 = dt_bpf_label_new(cg->cg_b);
 
-	dt_cg_sarg(cg, 0, 0, DT_FP_T0);		/* len */
+	dt_bpf_cg_sarg(cg, 0, 0, DT_FP_T0);		/* len */
 	/* r1 = idx, r2 = rem, r3 = len; clamped to +-2^40 */
 	DT_LDTUP(cg, DT_R1, 1);
 	if (nargs > 2)
@@ -234,14 +234,14 @@ dt_cg_substr(dt_bpf_cg_t *cg, int nargs, unsigned rd)
 	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, (int32_t) ss - 1));
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R1, DT_FP_T3));
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R2, DT_FP_T1));
-	dt_cg_alloc(cg, 0, ss, DT_FP_T2);
-	dt_cg_copy(cg, DT_FP_T2, 0, DT_FP_T1, DT_WORK(cg, 0), DT_FP_T3);
-	dt_cg_dsaddr(cg, rd, DT_FP_T2);
+	dt_bpf_cg_alloc(cg, 0, ss, DT_FP_T2);
+	dt_bpf_cg_copy(cg, DT_FP_T2, 0, DT_FP_T1, DT_WORK(cg, 0), DT_FP_T3);
+	dt_bpf_cg_dsaddr(cg, rd, DT_FP_T2);
 }
 
 /* strchr(), strrchr(): the address of the first (last) c in s, or 0. */
 static void
-dt_cg_strchr(dt_bpf_cg_t *cg, uint32_t subr, unsigned rd)
+dt_bpf_cg_strchr(dt_bpf_cg_t *cg, uint32_t subr, unsigned rd)
 {
 	uint32_t ss = cg->cg_lay->bl_strsize;
 	uint32_t lloop = dt_bpf_label_new(cg->cg_b);
@@ -253,7 +253,7 @@ dt_cg_strchr(dt_bpf_cg_t *cg, uint32_t subr, unsigned rd)
 	 * verifier does not track map memory, so paths that matched at
 	 * different places stay one state instead of doubling each time.
 	 */
-	dt_cg_sarg(cg, 0, 0, DT_FP_T0);
+	dt_bpf_cg_sarg(cg, 0, 0, DT_FP_T0);
 	DT_LDTUP(cg, DT_R4, 1);
 	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_AND, DT_R4, 0xff));
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, (int16_t) DT_WORK(cg, 2), -1));
@@ -283,12 +283,12 @@ dt_cg_strchr(dt_bpf_cg_t *cg, uint32_t subr, unsigned rd)
 	DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JSLT, DT_R5, 0, 2));
 	DT_LDTUP(cg, DT_R1, 0);
 	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R1, DT_R5));
-	dt_cg_streg(cg, rd, DT_R1);
+	dt_bpf_cg_streg(cg, rd, DT_R1);
 }
 
 /* toupper(), tolower(): a converted copy. */
 static void
-dt_cg_case(dt_bpf_cg_t *cg, bool upper, unsigned rd)
+dt_bpf_cg_case(dt_bpf_cg_t *cg, bool upper, unsigned rd)
 {
 	uint32_t ss = cg->cg_lay->bl_strsize;
 	uint32_t lloop = dt_bpf_label_new(cg->cg_b);
@@ -296,7 +296,7 @@ dt_cg_case(dt_bpf_cg_t *cg, bool upper, unsigned rd)
 	uint32_t ldone = dt_bpf_label_new(cg->cg_b);
 	int lo = upper ? 'a' : 'A', hi = upper ? 'z' : 'Z';
 
-	dt_cg_sarg(cg, 0, 0, DT_FP_T0);
+	dt_bpf_cg_sarg(cg, 0, 0, DT_FP_T0);
 	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 0));
 	dt_bpf_label_here(cg->cg_b, lloop);
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JGE, DT_R1, (int32_t) ss,
@@ -317,31 +317,31 @@ dt_cg_case(dt_bpf_cg_t *cg, bool upper, unsigned rd)
 	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, 1));
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lloop);
 	dt_bpf_label_here(cg->cg_b, ldone);
-	dt_cg_alloc(cg, 0, ss, DT_FP_T2);
-	dt_cg_copy(cg, DT_FP_T2, 0, DT_FP_T0, DT_WORK(cg, 0), 0);
-	dt_cg_dsaddr(cg, rd, DT_FP_T2);
+	dt_bpf_cg_alloc(cg, 0, ss, DT_FP_T2);
+	dt_bpf_cg_copy(cg, DT_FP_T2, 0, DT_FP_T0, DT_WORK(cg, 0), 0);
+	dt_bpf_cg_dsaddr(cg, rd, DT_FP_T2);
 }
 
 /* The word at a kernel address (mutex and rwlock subroutines). */
 static void
-dt_cg_kword(dt_bpf_cg_t *cg)
+dt_bpf_cg_kword(dt_bpf_cg_t *cg)
 {
 	DT_LDTUP(cg, DT_R3, 0);
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R3, DT_FP_T4));
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R3));
 	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_AND, DT_R1, 7));
-	dt_cg_fault_if_slot(cg, BPF_JNE, DT_R1, 0, DIF_FLT_BADALIGN, DT_FP_T4);
+	dt_bpf_cg_fault_if_slot(cg, BPF_JNE, DT_R1, 0, DIF_FLT_BADALIGN, DT_FP_T4);
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_FP, DT_FP_T0, 0));
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_FP));
 	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, DT_FP_T0));
 	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, 8));
 	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_probe_read_kernel));
-	dt_cg_fault_if_slot(cg, BPF_JNE, DT_R0, 0, DIF_FLT_BADADDR, DT_FP_T4);
+	dt_bpf_cg_fault_if_slot(cg, BPF_JNE, DT_R0, 0, DIF_FLT_BADADDR, DT_FP_T4);
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_FP, DT_FP_T0));
 }
 
 void
-dt_cg_subr(dt_bpf_cg_t *cg, uint32_t subr, unsigned rd)
+dt_bpf_cg_subr(dt_bpf_cg_t *cg, uint32_t subr, unsigned rd)
 {
 	const dt_bpf_layout_t *lay = cg->cg_lay;
 	int nargs = cg->cg_tstate[cg->cg_pc].ts_depth;
@@ -349,57 +349,57 @@ dt_cg_subr(dt_bpf_cg_t *cg, uint32_t subr, unsigned rd)
 	const char *name = dif_subr_name(subr);
 
 	if (subr > DIF_SUBR_MAX || nargs < dif_subr_minargs(subr)) {
-		dt_cg_fault(cg, DIF_FLT_ILLOP, 0);
+		dt_bpf_cg_fault(cg, DIF_FLT_ILLOP, 0);
 		return;
 	}
 	switch (subr) {
 	case DIF_SUBR_STRLEN:
-		dt_cg_sarg(cg, 0, 0, DT_FP_T0);
+		dt_bpf_cg_sarg(cg, 0, 0, DT_FP_T0);
 		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_FP, DT_FP_T0));
-		dt_cg_streg(cg, rd, DT_R1);
+		dt_bpf_cg_streg(cg, rd, DT_R1);
 		return;
 	case DIF_SUBR_STRJOIN:
-		dt_cg_sarg(cg, 0, 0, DT_FP_T0);
-		dt_cg_sarg(cg, 1, 1, DT_FP_T1);
+		dt_bpf_cg_sarg(cg, 0, 0, DT_FP_T0);
+		dt_bpf_cg_sarg(cg, 1, 1, DT_FP_T1);
 		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_FP, DT_FP_T0));
 		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_FP, DT_FP_T1));
 		DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R1, DT_R2));
-		dt_cg_fault_if(cg, BPF_JGE, DT_R1, (int32_t) ss,
+		dt_bpf_cg_fault_if(cg, BPF_JGE, DT_R1, (int32_t) ss,
 		    DIF_FLT_NOSCRATCH, -1);
-		dt_cg_alloc(cg, 0, ss, DT_FP_T2);
-		dt_cg_copy(cg, DT_FP_T2, 0, DT_FP_T0, DT_WORK(cg, 0), 0);
-		dt_cg_copy(cg, DT_FP_T2, DT_FP_T0, DT_FP_T1, DT_WORK(cg, 1), 0);
-		dt_cg_dsaddr(cg, rd, DT_FP_T2);
+		dt_bpf_cg_alloc(cg, 0, ss, DT_FP_T2);
+		dt_bpf_cg_copy(cg, DT_FP_T2, 0, DT_FP_T0, DT_WORK(cg, 0), 0);
+		dt_bpf_cg_copy(cg, DT_FP_T2, DT_FP_T0, DT_FP_T1, DT_WORK(cg, 1), 0);
+		dt_bpf_cg_dsaddr(cg, rd, DT_FP_T2);
 		return;
 	case DIF_SUBR_SUBSTR:
-		dt_cg_substr(cg, nargs, rd);
+		dt_bpf_cg_substr(cg, nargs, rd);
 		return;
 	case DIF_SUBR_STRCHR:
 	case DIF_SUBR_STRRCHR:
-		dt_cg_strchr(cg, subr, rd);
+		dt_bpf_cg_strchr(cg, subr, rd);
 		return;
 	case DIF_SUBR_TOUPPER:
 	case DIF_SUBR_TOLOWER:
-		dt_cg_case(cg, subr == DIF_SUBR_TOUPPER, rd);
+		dt_bpf_cg_case(cg, subr == DIF_SUBR_TOUPPER, rd);
 		return;
 	case DIF_SUBR_ALLOCA:
 		DT_LDTUP(cg, DT_R1, 0);
 		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R1, DT_FP_T1));
-		dt_cg_alloc(cg, DT_FP_T1, 0, DT_FP_T2);
-		dt_cg_dsaddr(cg, rd, DT_FP_T2);
+		dt_bpf_cg_alloc(cg, DT_FP_T1, 0, DT_FP_T2);
+		dt_bpf_cg_dsaddr(cg, rd, DT_FP_T2);
 		return;
 	case DIF_SUBR_COPYIN:
 		DT_LDTUP(cg, DT_R1, 1);
 		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R1, DT_FP_T1));
-		dt_cg_alloc(cg, DT_FP_T1, 0, DT_FP_T2);
-		dt_cg_dsptr(cg, DT_R1, DT_FP_T2);
-		dt_cg_ldlen(cg, DT_R2, DT_FP_T1, lay->bl_dscratch_size);
+		dt_bpf_cg_alloc(cg, DT_FP_T1, 0, DT_FP_T2);
+		dt_bpf_cg_dsptr(cg, DT_R1, DT_FP_T2);
+		dt_bpf_cg_ldlen(cg, DT_R2, DT_FP_T1, lay->bl_dscratch_size);
 		DT_LDTUP(cg, DT_R3, 0);
 		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R3, DT_FP_T4));
 		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_probe_read_user));
-		dt_cg_fault_if_slot(cg, BPF_JNE, DT_R0, 0, DIF_FLT_BADADDR,
+		dt_bpf_cg_fault_if_slot(cg, BPF_JNE, DT_R0, 0, DIF_FLT_BADADDR,
 		    DT_FP_T4);
-		dt_cg_dsaddr(cg, rd, DT_FP_T2);
+		dt_bpf_cg_dsaddr(cg, rd, DT_FP_T2);
 		return;
 	case DIF_SUBR_COPYINSTR:
 		/* size = strsize, or max + 1 when max < strsize */
@@ -413,25 +413,25 @@ dt_cg_subr(dt_bpf_cg_t *cg, uint32_t subr, unsigned rd)
 			DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, 1));
 		}
 		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R1, DT_FP_T1));
-		dt_cg_alloc(cg, 0, ss, DT_FP_T2);
-		dt_cg_dsptr(cg, DT_R1, DT_FP_T2);
-		dt_cg_ldlen(cg, DT_R2, DT_FP_T1, ss);
+		dt_bpf_cg_alloc(cg, 0, ss, DT_FP_T2);
+		dt_bpf_cg_dsptr(cg, DT_R1, DT_FP_T2);
+		dt_bpf_cg_ldlen(cg, DT_R2, DT_FP_T1, ss);
 		DT_LDTUP(cg, DT_R3, 0);
 		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R3, DT_FP_T4));
 		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_probe_read_user_str));
-		dt_cg_fault_if_slot(cg, BPF_JSLT, DT_R0, 0, DIF_FLT_BADADDR,
+		dt_bpf_cg_fault_if_slot(cg, BPF_JSLT, DT_R0, 0, DIF_FLT_BADADDR,
 		    DT_FP_T4);
-		dt_cg_dsaddr(cg, rd, DT_FP_T2);
+		dt_bpf_cg_dsaddr(cg, rd, DT_FP_T2);
 		return;
 	case DIF_SUBR_BCOPY:
 		/* As in DTrace, the destination must be in scratch. */
 		DT_LDTUP(cg, DT_R2, 2);
-		dt_cg_fault_if(cg, BPF_JGT, DT_R2,
+		dt_bpf_cg_fault_if(cg, BPF_JGT, DT_R2,
 		    (int32_t) lay->bl_dscratch_size, DIF_FLT_BADADDR, -1);
 		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R2, DT_FP_T1));
 		DT_LDTUP(cg, DT_R3, 1);
 		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R3, DT_FP_T4));
-		dt_cg_saddr(cg, DT_R4, lay->bl_dscratch_off);
+		dt_bpf_cg_saddr(cg, DT_R4, lay->bl_dscratch_off);
 		DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_SUB, DT_R3, DT_R4));
 		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4,
 		    (int32_t) lay->bl_dscratch_size));
@@ -444,16 +444,16 @@ dt_cg_subr(dt_bpf_cg_t *cg, uint32_t subr, unsigned rd)
 			    DT_R3, DT_R4, 0), lbad);
 			dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lok);
 			dt_bpf_label_here(cg->cg_b, lbad);
-			dt_cg_fault(cg, DIF_FLT_BADADDR, DT_FP_T4);
+			dt_bpf_cg_fault(cg, DIF_FLT_BADADDR, DT_FP_T4);
 			dt_bpf_label_here(cg->cg_b, lok);
 		}
 		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R3, DT_FP_T2));
-		dt_cg_dsptr(cg, DT_R1, DT_FP_T2);
-		dt_cg_ldlen(cg, DT_R2, DT_FP_T1, lay->bl_dscratch_size);
+		dt_bpf_cg_dsptr(cg, DT_R1, DT_FP_T2);
+		dt_bpf_cg_ldlen(cg, DT_R2, DT_FP_T1, lay->bl_dscratch_size);
 		DT_LDTUP(cg, DT_R3, 0);
 		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R3, DT_FP_T4));
 		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_probe_read_kernel));
-		dt_cg_fault_if_slot(cg, BPF_JNE, DT_R0, 0, DIF_FLT_BADADDR,
+		dt_bpf_cg_fault_if_slot(cg, BPF_JNE, DT_R0, 0, DIF_FLT_BADADDR,
 		    DT_FP_T4);
 		return;
 	case DIF_SUBR_HTONS:
@@ -469,29 +469,29 @@ dt_cg_subr(dt_bpf_cg_t *cg, uint32_t subr, unsigned rd)
 		DT_LDTUP(cg, DT_R1, 0);
 		DT_EMIT(cg, DT_BPF_INSN(BPF_ALU | BPF_END | BPF_TO_BE, DT_R1,
 		    0, 0, bits));
-		dt_cg_streg(cg, rd, DT_R1);
+		dt_bpf_cg_streg(cg, rd, DT_R1);
 		return;
 	}
 	case DIF_SUBR_GETMAJOR:
 		DT_LDTUP(cg, DT_R1, 0);
 		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R1, 20));
 		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_AND, DT_R1, 0xfff));
-		dt_cg_streg(cg, rd, DT_R1);
+		dt_bpf_cg_streg(cg, rd, DT_R1);
 		return;
 	case DIF_SUBR_GETMINOR:
 		DT_LDTUP(cg, DT_R1, 0);
 		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_AND, DT_R1, 0xfffff));
-		dt_cg_streg(cg, rd, DT_R1);
+		dt_bpf_cg_streg(cg, rd, DT_R1);
 		return;
 	case DIF_SUBR_RAND:
 		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_prandom_u32));
 		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_AND, DT_R0, 0x7fffffff));
-		dt_cg_streg(cg, rd, DT_R0);
+		dt_bpf_cg_streg(cg, rd, DT_R0);
 		return;
 	case DIF_SUBR_SPECULATION:
 		/* No speculation buffers yet: "none", as the interpreter. */
 		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 0));
-		dt_cg_streg(cg, rd, DT_R1);
+		dt_bpf_cg_streg(cg, rd, DT_R1);
 		return;
 	case DIF_SUBR_PROGENYOF:
 		/* The interpreter's answer without an engine: pid == arg. */
@@ -501,16 +501,16 @@ dt_cg_subr(dt_bpf_cg_t *cg, uint32_t subr, unsigned rd)
 		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 1));
 		DT_EMIT(cg, DT_BPF_JMP_REG(BPF_JEQ, DT_R0, DT_R2, 1));
 		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 0));
-		dt_cg_streg(cg, rd, DT_R1);
+		dt_bpf_cg_streg(cg, rd, DT_R1);
 		return;
 	case DIF_SUBR_MEMREF:
-		dt_cg_alloc(cg, 0, 16, DT_FP_T2);
-		dt_cg_dsptr(cg, DT_R1, DT_FP_T2);
+		dt_bpf_cg_alloc(cg, 0, 16, DT_FP_T2);
+		dt_bpf_cg_dsptr(cg, DT_R1, DT_FP_T2);
 		DT_LDTUP(cg, DT_R2, 0);
 		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R1, DT_R2, 0));
 		DT_LDTUP(cg, DT_R2, 1);
 		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R1, DT_R2, 8));
-		dt_cg_dsaddr(cg, rd, DT_FP_T2);
+		dt_bpf_cg_dsaddr(cg, rd, DT_FP_T2);
 		return;
 	case DIF_SUBR_MUTEX_OWNED:
 	case DIF_SUBR_MUTEX_OWNER:
@@ -519,7 +519,7 @@ dt_cg_subr(dt_bpf_cg_t *cg, uint32_t subr, unsigned rd)
 	case DIF_SUBR_RW_READ_HELD:
 	case DIF_SUBR_RW_WRITE_HELD:
 	case DIF_SUBR_RW_ISWRITER:
-		dt_cg_kword(cg);
+		dt_bpf_cg_kword(cg);
 		switch (subr) {
 		case DIF_SUBR_MUTEX_OWNED:
 			DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_AND, DT_R1, -8));
@@ -549,15 +549,15 @@ dt_cg_subr(dt_bpf_cg_t *cg, uint32_t subr, unsigned rd)
 			DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_AND, DT_R1, 1));
 			break;
 		}
-		dt_cg_streg(cg, rd, DT_R1);
+		dt_bpf_cg_streg(cg, rd, DT_R1);
 		return;
 	case DIF_SUBR_COPYOUT:
 	case DIF_SUBR_COPYOUTSTR:
-		dt_cg_error(cg, "%s() is unavailable: this kernel does not "
+		dt_bpf_cg_error(cg, "%s() is unavailable: this kernel does not "
 		    "let BPF programs write user memory", name);
 		return;
 	default:
-		dt_cg_error(cg, "subroutine %s() is not supported by the bpf "
+		dt_bpf_cg_error(cg, "subroutine %s() is not supported by the bpf "
 		    "engine yet", name != NULL ? name : "?");
 		return;
 	}
