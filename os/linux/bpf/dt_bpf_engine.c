@@ -553,11 +553,14 @@ dt_bpf_load(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl,
 	return -1;
 }
 
+static dt_bpf_plan_t *dt_bpf_find(dt_bpf_engine_t *be, uint32_t id);
+
 static int
 dt_bpf_build(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 {
 	dt_bpf_layout_t *lay = &be->be_lay;
 	const dt_probe_t *prp = pl->pl_probes[0];
+	const dt_bpf_plan_t *epl;
 	dt_bpf_progspec_t ps;
 	enum bpf_prog_type type;
 	char err[512];
@@ -596,6 +599,20 @@ dt_bpf_build(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 			ps.ps_table_max = 1024;
 		}
 		break;
+	}
+	if (prp->pr_id != DT_PROBE_ID_ERROR &&
+	    (epl = dt_bpf_find(be, DT_PROBE_ID_ERROR)) != NULL) {
+		const dt_probe_t *eprp = epl->pl_probes[0];
+
+		ps.ps_nerr = epl->pl_nstmts;
+		ps.ps_err_stmts = epl->pl_stmts;
+		ps.ps_err_epids = epl->pl_epids;
+		ps.ps_err_id = eprp->pr_id;
+		ps.ps_err_prov = dt_bpf_layout_const(lay,
+		    eprp->pr_prov->pv_name);
+		ps.ps_err_mod = dt_bpf_layout_const(lay, eprp->pr_mod);
+		ps.ps_err_func = dt_bpf_layout_const(lay, eprp->pr_func);
+		ps.ps_err_name = dt_bpf_layout_const(lay, eprp->pr_name);
 	}
 	dt_bpf_buf_init(&b);
 	if (dt_bpf_gen(lay, &ps, &b, err, sizeof (err)) != 0) {

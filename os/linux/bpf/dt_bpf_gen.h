@@ -126,6 +126,8 @@ typedef struct dt_bpf_layout {
 	uint32_t bl_aggkey_off;
 	uint32_t bl_aggval_off;
 	uint32_t bl_rec_off;
+	uint32_t bl_esave_off;	/* the firing context, kept while ERROR runs */
+	uint32_t bl_lsave_off;	/* clause-locals, likewise */
 	uint32_t bl_locals_off;	/* first writable byte */
 	uint32_t bl_locals_size;
 	uint32_t bl_dscratch_off;
@@ -188,6 +190,16 @@ typedef struct dt_bpf_progspec {
 	/* a group: ps_table_fd >= 0, keyed by the syscall number (< max) */
 	int ps_table_fd;
 	uint32_t ps_table_max;
+	/*
+	 * The ERROR probe's clauses, run inline when a clause of this
+	 * program faults (none in the ERROR program itself): their EPIDs,
+	 * and the probe's ID and names (offsets in consts).
+	 */
+	uint32_t ps_nerr;
+	const dt_stmt_t **ps_err_stmts;
+	const uint32_t *ps_err_epids;
+	uint32_t ps_err_id;
+	uint32_t ps_err_prov, ps_err_mod, ps_err_func, ps_err_name;
 } dt_bpf_progspec_t;
 
 /* Size of one probe table value for a program of nclauses clauses. */
