@@ -476,7 +476,8 @@ dt_bpf_layout_finish(dt_bpf_layout_t *lay, char *errbuf, size_t errlen)
 	off += ((lay->bl_maxclauses * 4) + 7) & ~7U;
 	lay->bl_tuple_off = off;
 	off += 16 * DIF_DTR_NREGS;
-	lay->bl_worksize = ss + 8;
+	/* lltostr() builds its digits in 72 bytes of work buffer 0. */
+	lay->bl_worksize = ss + 8 < 80 ? 80 : ss + 8;
 	lay->bl_work_off = off;
 	off += DT_BPF_NWORK * lay->bl_worksize;
 	lay->bl_strbuf_off = off;
