@@ -38,6 +38,7 @@
 #include "common/dif/dif_interp.h"
 #include "os/linux/bpf/dt_bpf_gen.h"
 #include "os/linux/bpf/dt_bpf_impl.h"
+#include "os/linux/dt_linux_features.h"
 
 #define DT_BPF_DSCRATCH_MIN 8192
 #define DT_BPF_ATOMIC	    0xc0 /* BPF_ATOMIC (BPF_XADD) */
@@ -1123,6 +1124,47 @@ dt_bpf_cg_stdvar(dt_bpf_cg_t *cg, uint8_t scope, uint32_t id, bool array,
  * Built-in variables.
  */
 
+/* r1 = size bytes read at (r3 + off); 0 when the read fails. */
+static void
+dt_bpf_cg_kread(dt_bpf_cg_t *cg, uint32_t off, int size)
+{
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R3, (int32_t) off));
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_FP, DT_FP_T0, 0));
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_FP));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, DT_FP_T0));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, size));
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_probe_read_kernel));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(size == 4 ? BPF_W : BPF_DW, DT_R1, DT_FP,
+	    DT_FP_T0));
+}
+
+/*
+ * ppid (curthread->real_parent->tgid) and vtimestamp (the thread's
+ * on-CPU time as the scheduler accounts it, se.sum_exec_runtime), at
+ * offsets from the kernel's BTF.  Returns -1 after an error.
+ */
+static int
+dt_bpf_cg_task(dt_bpf_cg_t *cg, uint32_t id)
+{
+	const dt_linux_task_offs_t *lt = dt_linux_task_offs();
+
+	if (!lt->lt_ok) {
+		dt_bpf_cg_error(cg, "built-in variable %s is not supported by "
+		    "the bpf engine here: %s", dif_var_name(id), lt->lt_why);
+		return -1;
+	}
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_current_task));
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R3, DT_R0));
+	if (id == DIF_VAR_VTIMESTAMP) {
+		dt_bpf_cg_kread(cg, lt->lt_exec_runtime, 8);
+		return 0;
+	}
+	dt_bpf_cg_kread(cg, lt->lt_real_parent, 8);
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R3, DT_R1));
+	dt_bpf_cg_kread(cg, lt->lt_tgid, 4);
+	return 0;
+}
+
 static void
 dt_bpf_cg_builtin(dt_bpf_cg_t *cg, uint32_t id, unsigned rd)
 {
@@ -1206,6 +1248,11 @@ dt_bpf_cg_builtin(dt_bpf_cg_t *cg, uint32_t id, unsigned rd)
 		    (int32_t) lay->bl_strsize : 16));
 		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_current_comm));
 		dt_bpf_cg_saddr(cg, DT_R1, lay->bl_strbuf_off);
+		break;
+	case DIF_VAR_PPID:
+	case DIF_VAR_VTIMESTAMP:
+		if (dt_bpf_cg_task(cg, id) != 0)
+			return;
 		break;
 	case DIF_VAR_IPL:
 	case DIF_VAR_CALLER:
