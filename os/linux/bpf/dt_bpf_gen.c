@@ -2233,6 +2233,16 @@ dt_bpf_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 	const dt_bpf_progspec_t *ps = cg->cg_ps;
 
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R6, DT_R1));
+	/*
+	 * A uprobe runs for every process mapping the file that some event
+	 * asked for: keep the target's firings only.
+	 */
+	if (ps->ps_upid != 0) {
+		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_current_pid_tgid));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R0, 32));
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R0,
+		    (int32_t) ps->ps_upid, 0), lexit);
+	}
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_W, DT_FP, DT_FP_KEY, 0));
 	dt_bpf_cg_lookup0(cg, lay->bl_scratch_fd, lexit);
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R7, DT_R0));
@@ -2360,6 +2370,40 @@ dt_bpf_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 		    "register layout");
 #endif
 		break;
+	case DT_BPF_CTX_UPROBE:
+	case DT_BPF_CTX_URETURN: {
+#if defined(__x86_64__)
+		/* pt_regs offsets of rdi, rsi, rdx, rcx, r8, r9; rax, ip. */
+		static const int16_t argreg[6] = { 112, 104, 96, 88, 72, 64 };
+		bool ret = ps->ps_ctx == DT_BPF_CTX_URETURN;
+
+		for (int i = 0; i < DT_BPF_NARGS; i++) {
+			int16_t o = (int16_t) (DT_SC_ARGS + 8 * i);
+
+			if (ret || i >= 6) {
+				DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, o, 0));
+				continue;
+			}
+			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R6,
+			    argreg[i]));
+			DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, o));
+		}
+		if (ret) {
+			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R6, 128));
+			dt_bpf_emit_imm64(cg->cg_b, DT_R2, ps->ps_ufunc);
+			DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_SUB, DT_R1, DT_R2));
+			DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1,
+			    DT_SC_ARGS));
+			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R6, 80));
+			DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1,
+			    DT_SC_ARGS + 8));
+		}
+#else
+		dt_bpf_cg_error(cg, "pid probes need this architecture's "
+		    "register layout");
+#endif
+		break;
+	}
 	}
 
 	/* Clause-locals start each firing cleared. */

@@ -51,6 +51,10 @@ typedef enum dt_bpf_ctxkind {
 	DT_BPF_CTX_SYSCALL_ENTRY,  /* tracepoint: nr at 8, args from 16 */
 	DT_BPF_CTX_SYSCALL_RETURN, /* tracepoint: nr at 8, return at 16 */
 	DT_BPF_CTX_PERF,	   /* perf_event: struct pt_regs */
+	DT_BPF_CTX_UPROBE,	   /* uprobe (kprobe type): struct pt_regs,
+				      arguments from the call registers */
+	DT_BPF_CTX_URETURN,	   /* uprobe on a return site: arg0 = its
+				      offset in the function, arg1 = rax */
 } dt_bpf_ctxkind_t;
 
 /* A variable of the program, from the DIF variable tables. */
@@ -187,6 +191,9 @@ typedef struct dt_bpf_progspec {
 	uint32_t ps_id;
 	int ps_nargs;
 	uint32_t ps_prov, ps_mod, ps_func, ps_name; /* offsets in consts */
+	/* uprobes: only this process (tgid) fires; the function's address */
+	uint32_t ps_upid;
+	uint64_t ps_ufunc;
 	/* a group: ps_table_fd >= 0, keyed by the syscall number (< max) */
 	int ps_table_fd;
 	uint32_t ps_table_max;
