@@ -2,6 +2,8 @@
 # (os/linux/bpf/) and the Linux providers (os/linux/prov/).
 libdtrace_core_la_SOURCES += \
 	%reldir%/dt_os.c \
+	%reldir%/dt_ksyms.h \
+	%reldir%/dt_ksyms.c \
 	%reldir%/dt_linux_features.h \
 	%reldir%/dt_linux_features.c \
 	%reldir%/bpf/dt_bpf_insn.h \
