@@ -31,6 +31,11 @@ CLEANFILES += %reldir%/prov/dt_syscall_nr.h
 	  sed -n 's/^#define __NR_\([a-z0-9_]*\) \([0-9][0-9]*\)$$/{ "\1", \2 },/p' \
 	  > $@.tmp && mv $@.tmp $@
 
+# The kernel symbol table over synthetic kallsyms text.
+UNIT_TESTS += tests/unit/ksyms_test
+tests_unit_ksyms_test_SOURCES = tests/unit/ksyms_test.c tests/unit/unit.h
+tests_unit_ksyms_test_LDADD = libdtrace_core.la
+
 # Unit tests of the BPF engine; they skip (77) without root or BPF.
 UNIT_TESTS += tests/unit/bpf_features_test tests/unit/bpf_engine_test \
 	tests/unit/bpf_translate_test
