@@ -7,6 +7,11 @@ UNIT_TESTS += tests/unit/probe_test
 tests_unit_probe_test_SOURCES = tests/unit/probe_test.c tests/unit/unit.h
 tests_unit_probe_test_LDADD = libdtrace_core.la
 
+UNIT_TESTS += tests/unit/probe_args_test
+tests_unit_probe_args_test_SOURCES = tests/unit/probe_args_test.c \
+	tests/unit/unit.h
+tests_unit_probe_args_test_LDADD = libdtrace_core.la
+
 UNIT_TESTS += tests/unit/aggfunc_test
 tests_unit_aggfunc_test_SOURCES = tests/unit/aggfunc_test.c tests/unit/unit.h
 tests_unit_aggfunc_test_LDADD = libdtrace_core.la
