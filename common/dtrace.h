@@ -161,6 +161,21 @@ extern int dtrace_cpp_arg(dtrace_hdl_t *dtp, const char *arg);
 /* The value of $target (the process of -c or -p). */
 extern void dtrace_set_target(dtrace_hdl_t *dtp, int pid);
 
+/*
+ * Processes to trace: -c starts a command (argv[0] is found in PATH)
+ * stopped before it runs any code of its own and returns its pid;
+ * dtrace_proc_continue() lets every such process run once tracing is on.
+ * -p grabs a running process.  dtrace_proc_reap() calls fn for each
+ * process that ended since the last call (status: its wait(2) status, or
+ * -1 when unknown) and returns how many still run.  dtrace_close() kills
+ * the processes created and not yet ended.
+ */
+typedef void dtrace_proc_f(int pid, int status, void *arg);
+extern int dtrace_proc_create(dtrace_hdl_t *dtp, char *const argv[]);
+extern int dtrace_proc_grab(dtrace_hdl_t *dtp, int pid);
+extern int dtrace_proc_continue(dtrace_hdl_t *dtp);
+extern int dtrace_proc_reap(dtrace_hdl_t *dtp, dtrace_proc_f *fn, void *arg);
+
 #ifdef __cplusplus
 }
 #endif

@@ -129,7 +129,9 @@ dt_probe_match(const dt_probe_t *prp, const dt_probedesc_t *pdp)
 	if (pdp->pd_id != 0)
 		return prp->pr_id == pdp->pd_id;
 	return dt_field_match(prp->pr_prov->pv_name, pdp->pd_provider) &&
-	    dt_field_match(prp->pr_mod, pdp->pd_module) &&
+	    (dt_field_match(prp->pr_mod, pdp->pd_module) ||
+	    (prp->pr_modalias != NULL &&
+	    dt_gmatch(prp->pr_modalias, pdp->pd_module))) &&
 	    dt_field_match(prp->pr_func, pdp->pd_function) &&
 	    dt_field_match(prp->pr_name, pdp->pd_name);
 }
@@ -336,8 +338,12 @@ dt_probe_iter(dtrace_hdl_t *dtp, const dt_probedesc_t *pdp, dt_probe_f *fn,
 	if (pdp->pd_id == 0) {
 		for (dt_provider_t *pvp = dtp->dt_provs; pvp != NULL;
 		    pvp = pvp->pv_next) {
+			const char *fam = pvp->pv_ops->po_family;
+
 			if (pvp->pv_ops->po_provide == NULL ||
-			    !dt_field_match(pvp->pv_name, pdp->pd_provider))
+			    (!dt_field_match(pvp->pv_name, pdp->pd_provider) &&
+			    (fam == NULL || strncmp(pdp->pd_provider, fam,
+			    strlen(fam)) != 0)))
 				continue;
 			if (pvp->pv_ops->po_provide(dtp, pvp, pdp) < 0)
 				return -1;
@@ -375,6 +381,9 @@ dt_probes_fini(dtrace_hdl_t *dtp)
 	dtp->dt_nprobes = dtp->dt_probes_cap = 0;
 	while (dtp->dt_provs != NULL) {
 		dt_provider_t *next = dtp->dt_provs->pv_next;
+
+		if (dtp->dt_provs->pv_ops->po_fini != NULL)
+			dtp->dt_provs->pv_ops->po_fini(dtp, dtp->dt_provs);
 
 		free(dtp->dt_provs);
 		dtp->dt_provs = next;

@@ -101,6 +101,14 @@ typedef struct dt_provops {
 	 * Returns 0, or -1 with the handle's error set.
 	 */
 	int (*po_probe_args)(dtrace_hdl_t *dtp, dt_probe_t *prp);
+	/* Free the provider's data; may be NULL. */
+	void (*po_fini)(dtrace_hdl_t *dtp, dt_provider_t *pvp);
+	/*
+	 * A family of providers made on demand ("pid" makes pid123): its
+	 * po_provide is asked about every description whose provider field
+	 * starts with po_family, not only those matching its own name.
+	 */
+	const char *po_family;
 } dt_provops_t;
 
 struct dt_provider {
@@ -116,6 +124,8 @@ struct dt_probe {
 	uint32_t pr_id;
 	dt_provider_t *pr_prov;
 	char *pr_mod;
+	const char *pr_modalias; /* another module name it matches, or NULL
+				    (a.out for a process's executable) */
 	char *pr_func;
 	char *pr_name;
 	int pr_nargs;		 /* typed arguments (args[]); -1: not known yet */

@@ -4,6 +4,9 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/dt_os.c \
 	%reldir%/dt_linux_features.h \
 	%reldir%/dt_linux_features.c \
+	%reldir%/dt_proc.c \
+	%reldir%/dt_elfsym.h \
+	%reldir%/dt_elfsym.c \
 	%reldir%/bpf/dt_bpf_insn.h \
 	%reldir%/bpf/dt_bpf_insn.c \
 	%reldir%/bpf/dt_bpf_attach.h \
@@ -16,7 +19,8 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/bpf/dt_bpf_engine.c \
 	%reldir%/prov/dt_linux_prov.h \
 	%reldir%/prov/dt_linux_providers.c \
-	%reldir%/prov/dt_prov_syscall.c
+	%reldir%/prov/dt_prov_syscall.c \
+	%reldir%/prov/dt_prov_pid.c
 EXTRA_DIST += %reldir%/README.md
 
 # System call numbers by name, from the C library's headers:

@@ -11,6 +11,8 @@
 #define DT_LINUX_PROV_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 typedef struct dtrace_hdl dtrace_hdl_t;
 typedef struct dt_probe dt_probe_t;
@@ -34,5 +36,26 @@ extern const dt_syscall_probe_t *dt_prov_syscall_info(const dt_probe_t *prp);
  * return probe (arg0 = arg1 = the return value).
  */
 extern int dt_prov_syscall_nargs(dtrace_hdl_t *dtp, dt_probe_t *prp);
+
+/* The pid provider (dt_prov_pid.c). */
+extern int dt_prov_pid_init(dtrace_hdl_t *dtp);
+
+typedef enum dt_pid_kind {
+	DT_PID_ENTRY,
+	DT_PID_RETURN,
+	DT_PID_OFFSET,
+} dt_pid_kind_t;
+
+typedef struct dt_pid_probe {
+	int pi_pid;
+	dt_pid_kind_t pi_kind;
+	const char *pi_path;	/* the mapped file */
+	uint64_t pi_func;	/* the function's runtime address */
+	uint64_t *pi_sites;	/* file offsets of its uprobes */
+	size_t pi_nsites;
+} dt_pid_probe_t;
+
+/* The pid facts of a pid provider probe, or NULL. */
+extern const dt_pid_probe_t *dt_prov_pid_info(const dt_probe_t *prp);
 
 #endif /* DT_LINUX_PROV_H */
