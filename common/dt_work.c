@@ -395,7 +395,15 @@ dtrace_go(dtrace_hdl_t *dtp)
 	if (dt_work_consume_setup(dtp) != 0)
 		return -1;
 	dtp->dt_active = true;
-	return dtp->dt_engine->eo_go(dtp);
+	if (dtp->dt_engine->eo_go(dtp) != 0) {
+		const char *why = dt_os_engine_detail(dtp);
+
+		/* Say what failed, not only the kind of failure. */
+		if (why != NULL && why[0] != '\0' && dtp->dt_errdetail[0] == '\0')
+			return dt_set_errdetail(dtp, dtp->dt_errno, "%s", why);
+		return -1;
+	}
+	return 0;
 }
 
 int

@@ -15,7 +15,11 @@
  *					or on CPU 0 (tick)
  *		   pid			one kprobe-type program per probe,
  *					attached as a uprobe at each of its
- *					sites, for its process only
+ *					sites, for its process only; with
+ *					-x followfork, for every process in
+ *					a set that a program on
+ *					sched:sched_process_fork extends
+ *					with the children of its members
  *		   syscall		up to DT_BPF_SYSCALL_FEW probes: one
  *					program per syscalls:sys_*_<name>
  *					tracepoint; more: one program on
@@ -108,6 +112,10 @@ typedef struct dt_bpf_engine {
 	int be_ncpus;
 	bool be_active;
 	bool be_stopped;
+	bool be_follow;		/* -x followfork with pid probes */
+	int be_procset_fd;	/* followfork: the traced processes */
+	int be_fork_fd;		/* followfork: its program, and link */
+	int be_fork_link;
 	char be_errmsg[1024];
 	char *be_log;		/* verifier log of the last refusal */
 } dt_bpf_engine_t;
@@ -152,6 +160,7 @@ dt_bpf_open(dtrace_hdl_t *dtp)
 	if ((be = calloc(1, sizeof (*be))) == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	be->be_ncpus = dt_linux_features()->lf_ncpus;
+	be->be_procset_fd = be->be_fork_fd = be->be_fork_link = -1;
 	if ((be->be_stage = calloc((size_t) be->be_ncpus,
 	    sizeof (*be->be_stage))) == NULL) {
 		free(be);
@@ -181,6 +190,10 @@ dt_bpf_close(dtrace_hdl_t *dtp)
 		free(pl->pl_epids);
 	}
 	free(be->be_plans);
+	if (be->be_fork_link >= 0)
+		(void) close(be->be_fork_link);
+	if (be->be_fork_fd >= 0)
+		(void) close(be->be_fork_fd);
 	if (be->be_rb != NULL)
 		ring_buffer__free(be->be_rb);
 	if (be->be_state != NULL)
@@ -360,6 +373,8 @@ dt_bpf_plan(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
 				return dt_bpf_fail(dtp, EDT_NOTSUP, "%s",
 				    dt_linux_feature_why(DT_LF_UPROBE));
 			pl = dt_bpf_plan_new(be, DT_BPF_P_UPROBE, false);
+			be->be_follow = dtp->dt_options[DT_OPT_FOLLOWFORK] !=
+			    DTRACEOPT_UNSET;
 		} else if (sp != NULL) {
 			if (!dt_linux_feature(DT_LF_TRACEPOINT))
 				return dt_bpf_fail(dtp, EDT_NOTSUP, "%s",
@@ -604,6 +619,8 @@ dt_bpf_build(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 		    DT_BPF_CTX_UPROBE;
 		ps.ps_nargs = pi->pi_kind == DT_PID_RETURN ? 2 : 6;
 		ps.ps_upid = (uint32_t) pi->pi_pid;
+		ps.ps_ufollow = be->be_follow;
+		ps.ps_procset_fd = be->be_procset_fd;
 		ps.ps_ufunc = pi->pi_func;
 		type = BPF_PROG_TYPE_KPROBE;
 		break;
@@ -685,6 +702,82 @@ dt_bpf_table(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 }
 
 /*
+ * Following forks (-x followfork): the processes whose pid probes fire are
+ * a hash map, seeded with the processes the probes name, to which a
+ * program on sched:sched_process_fork adds the child of every member as it
+ * is created -- before the child runs, so it misses no probe.  (Threads
+ * are added too; harmlessly, as probes compare the thread group ID.)
+ */
+#define DT_BPF_PROCSET_MAX 65536
+
+static int
+dt_bpf_follow(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
+{
+	struct bpf_insn prog[32];
+	uint32_t n = 0, one = 1, jeq;
+	int fd, child;
+
+	if (!be->be_follow)
+		return 0;
+	fd = bpf_map_create(BPF_MAP_TYPE_HASH, "dt_procset", 4, 4,
+	    DT_BPF_PROCSET_MAX, NULL);
+	if ((be->be_procset_fd = dt_bpf_mapfd(dtp, be, fd, "process set")) < 0)
+		return -1;
+	for (uint32_t i = 0; i < be->be_nplans; i++) {
+		const dt_bpf_plan_t *pl = &be->be_plans[i];
+
+		for (uint32_t p = 0; p < pl->pl_nprobes; p++) {
+			const dt_pid_probe_t *pi =
+			    dt_prov_pid_info(pl->pl_probes[p]);
+			uint32_t key;
+
+			if (pi == NULL)
+				continue;
+			key = (uint32_t) pi->pi_pid;
+			(void) bpf_map_update_elem(fd, &key, &one, BPF_ANY);
+		}
+	}
+	if ((child = dt_bpf_tp_field("sched", "sched_process_fork",
+	    "child_pid")) < 0)
+		return dt_bpf_fail(dtp, EDT_NOTSUP, "followfork needs the "
+		    "sched:sched_process_fork tracepoint: %s", strerror(errno));
+
+	/* if (procset[current tgid]) procset[child_pid] = 1; */
+	prog[n++] = DT_BPF_MOV64_REG(DT_R6, DT_R1);
+	prog[n++] = DT_BPF_CALL(BPF_FUNC_get_current_pid_tgid);
+	prog[n++] = DT_BPF_ALU64_IMM(BPF_RSH, DT_R0, 32);
+	prog[n++] = DT_BPF_STX_MEM(BPF_W, DT_FP, DT_R0, -4);
+	prog[n++] = DT_BPF_LD_IMM64_LO(DT_R1, BPF_PSEUDO_MAP_FD, fd);
+	prog[n++] = DT_BPF_LD_IMM64_HI(0);
+	prog[n++] = DT_BPF_MOV64_REG(DT_R2, DT_FP);
+	prog[n++] = DT_BPF_ALU64_IMM(BPF_ADD, DT_R2, -4);
+	prog[n++] = DT_BPF_CALL(BPF_FUNC_map_lookup_elem);
+	jeq = n++;		/* to the exit, set below */
+	prog[n++] = DT_BPF_LDX_MEM(BPF_W, DT_R1, DT_R6, (int16_t) child);
+	prog[n++] = DT_BPF_STX_MEM(BPF_W, DT_FP, DT_R1, -8);
+	prog[n++] = DT_BPF_ST_MEM(BPF_W, DT_FP, -12, 1);
+	prog[n++] = DT_BPF_LD_IMM64_LO(DT_R1, BPF_PSEUDO_MAP_FD, fd);
+	prog[n++] = DT_BPF_LD_IMM64_HI(0);
+	prog[n++] = DT_BPF_MOV64_REG(DT_R2, DT_FP);
+	prog[n++] = DT_BPF_ALU64_IMM(BPF_ADD, DT_R2, -8);
+	prog[n++] = DT_BPF_MOV64_REG(DT_R3, DT_FP);
+	prog[n++] = DT_BPF_ALU64_IMM(BPF_ADD, DT_R3, -12);
+	prog[n++] = DT_BPF_MOV64_IMM(DT_R4, BPF_ANY);
+	prog[n++] = DT_BPF_CALL(BPF_FUNC_map_update_elem);
+	prog[jeq] = DT_BPF_JMP_IMM(BPF_JEQ, DT_R0, 0, (int16_t) (n - jeq - 1));
+	prog[n++] = DT_BPF_MOV64_IMM(DT_R0, 0);
+	prog[n++] = DT_BPF_EXIT();
+
+	if ((be->be_fork_fd = bpf_prog_load(BPF_PROG_TYPE_TRACEPOINT,
+	    "dtrace_fork", "GPL", prog, n, NULL)) < 0 ||
+	    (be->be_fork_link = dt_bpf_attach_tracepoint(be->be_fork_fd,
+	    "sched", "sched_process_fork")) < 0)
+		return dt_bpf_fail(dtp, EDT_NOTSUP, "followfork: tracking "
+		    "sched:sched_process_fork: %s", strerror(errno));
+	return 0;
+}
+
+/*
  * Attaching.
  */
 
@@ -744,8 +837,10 @@ dt_bpf_attach(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 		const dt_pid_probe_t *pi = dt_prov_pid_info(prp);
 
 		for (size_t i = 0; i < pi->pi_nsites; i++) {
+			/* Children are not known yet: every process. */
 			fd = dt_bpf_attach_uprobe(pl->pl_fd, pi->pi_path,
-			    pi->pi_sites[i], pi->pi_pid, 0);
+			    pi->pi_sites[i], be->be_follow ? -1 : pi->pi_pid,
+			    0);
 			if (fd < 0 || dt_bpf_addlink(pl, fd) != 0)
 				goto fail;
 		}
@@ -871,7 +966,7 @@ dt_bpf_go(dtrace_hdl_t *dtp)
 	}
 	if (dt_bpf_layout_finish(lay, err, sizeof (err)) != 0)
 		return dt_bpf_fail(dtp, EDT_NOTSUP, "%s", err);
-	if (dt_bpf_maps(dtp, be) != 0)
+	if (dt_bpf_maps(dtp, be) != 0 || dt_bpf_follow(dtp, be) != 0)
 		return -1;
 	for (uint32_t i = 0; i < be->be_nplans; i++) {
 		dt_bpf_plan_t *pl = &be->be_plans[i];

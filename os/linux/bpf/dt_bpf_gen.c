@@ -1248,7 +1248,7 @@ dt_bpf_cg_getstack(dt_bpf_cg_t *cg, uint32_t off, uint32_t size, bool user)
  */
 
 /* r1 = size bytes read at (r3 + off); 0 when the read fails. */
-static void
+void
 dt_bpf_cg_kread(dt_bpf_cg_t *cg, uint32_t off, int size)
 {
 	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R3, (int32_t) off));
@@ -2374,7 +2374,12 @@ dt_bpf_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 	 * A uprobe runs for every process mapping the file that some event
 	 * asked for: keep the target's firings only.
 	 */
-	if (ps->ps_upid != 0) {
+	if (ps->ps_ufollow) {
+		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_current_pid_tgid));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R0, 32));
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_W, DT_FP, DT_R0, DT_FP_KEY));
+		dt_bpf_cg_lookup0(cg, ps->ps_procset_fd, lexit);
+	} else if (ps->ps_upid != 0) {
 		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_current_pid_tgid));
 		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R0, 32));
 		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R0,

@@ -198,8 +198,14 @@ typedef struct dt_bpf_progspec {
 	uint32_t ps_id;
 	int ps_nargs;
 	uint32_t ps_prov, ps_mod, ps_func, ps_name; /* offsets in consts */
-	/* uprobes: only this process (tgid) fires; the function's address */
+	/*
+	 * uprobes: only this process (tgid) fires, or with ps_ufollow
+	 * (followfork) the processes in the hash map ps_procset_fd; the
+	 * function's address
+	 */
 	uint32_t ps_upid;
+	bool ps_ufollow;
+	int ps_procset_fd;
 	uint64_t ps_ufunc;
 	/* a group: ps_table_fd >= 0, keyed by the syscall number (< max) */
 	int ps_table_fd;

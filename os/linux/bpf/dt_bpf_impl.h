@@ -119,6 +119,8 @@ extern void dt_bpf_cg_ptr2num(dt_bpf_cg_t *cg, int breg);
 /* Zero len bytes at r7 + off (with stores or one helper call). */
 extern void dt_bpf_cg_zero(dt_bpf_cg_t *cg, uint32_t off, uint32_t len);
 extern void dt_bpf_cg_counter(dt_bpf_cg_t *cg, int which);
+/* r1 = size (4 or 8) bytes of kernel memory at r3 + off; 0 on failure. */
+extern void dt_bpf_cg_kread(dt_bpf_cg_t *cg, uint32_t off, int size);
 
 /*
  * Allocates size bytes of DIF scratch (size in the stack slot sizeslot,
