@@ -1,0 +1,241 @@
+/*
+ * dt_cons_spec.c: the consumer's half of speculative tracing, and the
+ * reports of what the engines dropped.
+ *
+ * Speculations.  An engine writes the records of a clause that starts
+ * with speculate(id) to the principal buffer like any other, having
+ * dropped those whose ID is 0 or not active (common/engine/dt_spec.h).
+ * The consumer holds them per ID, in the order they arrive, until a
+ * record with commit(id) -- then prints them as if they had just arrived,
+ * so a commit of several clauses' data prints them in the order they were
+ * speculated -- or discard(id), which drops them.  What is still held
+ * when tracing ends was never committed and is not printed, as in DTrace.
+ *
+ * Engines hand over records CPU by CPU, so a record speculated on CPU 1
+ * can arrive after the commit() that CPU 0 did later.  The engines keep
+ * such a speculation busy (not reused) until the drain that delivers the
+ * commit is over, and the consumer remembers, per ID and for that drain,
+ * the commit or discard with its CPU and time: a record of another CPU
+ * written before it belongs to it and is printed or dropped at once.
+ * Records of the commit's own CPU arrive in order and need no such help.
+ *
+ * Drops.  dt_consume_status() prints DTrace's lines for every counter
+ * that grew since the last report, on stderr:
+ *
+ *	dtrace: 3 dynamic variable drops
+ *	dtrace: 2 speculative drops
+ *	dtrace: 1 failed speculation (available buffer(s) still busy)
+ *	dtrace: 5 failed speculations (no speculative buffer available)
+ *	dtrace: 12 aggregation drops on CPU 0
+ *	dtrace: 7 drops on CPU 1
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/consumer/dt_cons_impl.h"
+
+uint64_t
+dt_cons_spec_id(dt_consumer_t *dc, const dt_stmt_t *stp,
+    const unsigned char *data, dt_actkind_t *kindp)
+{
+	for (uint32_t a = 0; a < stp->st_nactions; a++) {
+		dt_actkind_t kind = stp->st_actions[a].ac_kind;
+		const dt_consact_t *ca;
+
+		if (kind != DT_ACT_SPECULATE && kind != DT_ACT_COMMIT &&
+		    kind != DT_ACT_DISCARD)
+			continue;
+		if ((ca = dt_consact(dc, stp, a)) == NULL || ca->ca_nrecs == 0)
+			return 0;
+		*kindp = kind;
+		return dt_rec_uint(&ca->ca_recs[0],
+		    data + ca->ca_recs[0].rd_offset);
+	}
+	return 0;
+}
+
+/* The consumer's state of speculation id, or NULL for an invalid ID. */
+static dt_cspec_t *
+dt_cons_spec(dt_consumer_t *dc, uint64_t id)
+{
+	uint64_t nspec = (uint64_t) dc->dc_dtp->dt_options[DT_OPT_NSPEC];
+	dt_cspec_t *p;
+
+	if (id == 0 || id > nspec)
+		return NULL;
+	if (id > dc->dc_nspecs) {
+		if ((p = realloc(dc->dc_specs, id * sizeof (*p))) == NULL)
+			return NULL;
+		memset(p + dc->dc_nspecs, 0,
+		    (id - dc->dc_nspecs) * sizeof (*p));
+		dc->dc_specs = p;
+		dc->dc_nspecs = (uint32_t) id;
+	}
+	return &dc->dc_specs[id - 1];
+}
+
+int
+dt_cons_spec_take(dt_consumer_t *dc, uint32_t cpu, const dt_rechdr_t *rh,
+    const unsigned char *data)
+{
+	dt_actkind_t kind = DT_ACT_SPECULATE;
+	uint64_t id = dt_cons_spec_id(dc, dc->dc_probes[rh->rh_epid]->cp_stmt,
+	    data, &kind);
+	dt_cspec_t *cs = dt_cons_spec(dc, id);
+	size_t need = 8 + sizeof (*rh) + (((size_t) rh->rh_size + 7) & ~7UL);
+	unsigned char *p;
+
+	if (cs == NULL)
+		return 1;
+	if (cs->cs_end != 0 && cs->cs_endcpu != cpu &&
+	    rh->rh_timestamp <= cs->cs_endts)
+		return cs->cs_end == DT_ACT_COMMIT ? 0 : 1;
+	if (cs->cs_len + need > cs->cs_cap) {
+		size_t cap = cs->cs_cap ? cs->cs_cap * 2 : 1024;
+
+		while (cap < cs->cs_len + need)
+			cap *= 2;
+		if ((p = realloc(cs->cs_buf, cap)) == NULL)
+			return dt_cons_nomem(dc);
+		cs->cs_buf = p;
+		cs->cs_cap = cap;
+	}
+	p = cs->cs_buf + cs->cs_len;
+	memset(p, 0, need);
+	memcpy(p, &cpu, sizeof (cpu));
+	memcpy(p + 8, rh, sizeof (*rh));
+	memcpy(p + 8 + sizeof (*rh), data, rh->rh_size);
+	cs->cs_len += need;
+	return 1;
+}
+
+int
+dt_cons_spec_end(dt_consumer_t *dc, FILE *fp, dt_actkind_t kind,
+    uint64_t id, uint32_t cpu, uint64_t ts)
+{
+	dt_cspec_t *cs = dt_cons_spec(dc, id);
+	unsigned char *buf;
+	size_t len;
+	int rv = 0;
+
+	if (cs == NULL)
+		return 0;
+	cs->cs_end = kind;
+	cs->cs_endcpu = cpu;
+	cs->cs_endts = ts;
+	buf = cs->cs_buf;
+	len = cs->cs_len;
+	cs->cs_len = 0;
+	if (kind != DT_ACT_COMMIT)
+		return 0;
+	/*
+	 * Printing cannot add to this speculation (speculative clauses
+	 * neither commit nor discard), so buf stays put meanwhile.
+	 */
+	for (size_t off = 0; rv == 0 && off < len;) {
+		const unsigned char *data = buf + off + 8 + sizeof (dt_rechdr_t);
+		dt_rechdr_t rh;
+		uint32_t rcpu;
+
+		memcpy(&rcpu, buf + off, sizeof (rcpu));
+		memcpy(&rh, buf + off + 8, sizeof (rh));
+		rv = dt_consume_rec(dc, fp, rcpu, &rh, dc->dc_probes[rh.rh_epid],
+		    data, data, data);
+		off += 8 + sizeof (rh) + (((size_t) rh.rh_size + 7) & ~7UL);
+	}
+	return rv;
+}
+
+void
+dt_consume_drained(dtrace_hdl_t *dtp)
+{
+	dt_consumer_t *dc = dtp->dt_consumer;
+
+	if (dc == NULL)
+		return;
+	for (uint32_t i = 0; i < dc->dc_nspecs; i++)
+		dc->dc_specs[i].cs_end = 0;
+}
+
+void
+dt_cons_spec_free(dt_consumer_t *dc)
+{
+	for (uint32_t i = 0; i < dc->dc_nspecs; i++)
+		free(dc->dc_specs[i].cs_buf);
+	free(dc->dc_specs);
+	dc->dc_specs = NULL;
+	dc->dc_nspecs = 0;
+	free(dc->dc_cpudrops);
+	dc->dc_cpudrops = NULL;
+	dc->dc_ncpudrops = 0;
+	memset(&dc->dc_status, 0, sizeof (dc->dc_status));
+}
+
+/* "dtrace: 3 speculative drops": what a counter grew by, if anything. */
+static void
+dt_cons_report(dt_consumer_t *dc, uint64_t old, uint64_t new,
+    const char *what, const char *suffix)
+{
+	uint64_t n = new - old;
+
+	if (new <= old)
+		return;
+	(void) fprintf(dc->dc_errfp, "dtrace: %llu %s%s%s\n",
+	    (unsigned long long) n, what, n > 1 ? "s" : "", suffix);
+}
+
+int
+dt_consume_status(dtrace_hdl_t *dtp, const dt_engine_status_t *st)
+{
+	dt_consumer_t *dc = dt_consumer(dtp);
+	dt_engine_status_t *old;
+
+	if (dc == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	old = &dc->dc_status;
+	dt_cons_report(dc, old->es_dyndrops, st->es_dyndrops,
+	    "dynamic variable drop", "");
+	dt_cons_report(dc, old->es_specdrops, st->es_specdrops,
+	    "speculative drop", "");
+	dt_cons_report(dc, old->es_specbusy, st->es_specbusy,
+	    "failed speculation", " (available buffer(s) still busy)");
+	dt_cons_report(dc, old->es_specunavail, st->es_specunavail,
+	    "failed speculation", " (no speculative buffer available)");
+	*old = *st;
+	(void) fflush(dc->dc_errfp);
+	return 0;
+}
+
+int
+dt_consume_cpudrops(dtrace_hdl_t *dtp, const uint64_t *drops, uint32_t ncpus,
+    bool agg)
+{
+	dt_consumer_t *dc = dt_consumer(dtp);
+	uint32_t base = agg ? 0 : ncpus;
+	uint64_t *last;
+
+	if (dc == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	/* Aggregation drops in [0, ncpus), principal drops after them. */
+	if (dc->dc_ncpudrops != ncpus) {
+		if ((last = calloc(2 * (size_t) ncpus + 1, sizeof (*last))) ==
+		    NULL)
+			return dt_cons_nomem(dc);
+		free(dc->dc_cpudrops);
+		dc->dc_cpudrops = last;
+		dc->dc_ncpudrops = ncpus;
+	}
+	last = dc->dc_cpudrops + base;
+	for (uint32_t c = 0; c < ncpus; c++) {
+		uint64_t n = drops[c] - last[c];
+
+		if (drops[c] <= last[c])
+			continue;
+		(void) fprintf(dc->dc_errfp, "dtrace: %llu %sdrop%s on CPU %u\n",
+		    (unsigned long long) n, agg ? "aggregation " : "",
+		    n > 1 ? "s" : "", c);
+		last[c] = drops[c];
+	}
+	(void) fflush(dc->dc_errfp);
+	return 0;
+}
