@@ -51,19 +51,26 @@ typedef struct dt_aggstate {
 
 #define DT_AGGHASH_SIZE 1024
 
+/* A commit() or discard() of a speculation, seen in the current drain. */
+typedef struct dt_cspec_end {
+	dt_actkind_t ce_kind; /* DT_ACT_COMMIT or DT_ACT_DISCARD */
+	uint32_t ce_cpu;
+	uint64_t ce_ts;
+} dt_cspec_end_t;
+
 /*
  * One speculation ID as the consumer sees it: the records speculated to
- * it, held until its COMMIT or DISCARD record, and that record's CPU and
- * time while the drain it arrived in lasts (records written earlier on
- * other CPUs may still follow it; see dt_cons_spec.c).
+ * it, held until a COMMIT or DISCARD record, and the commits and discards
+ * of the current drain, for the records written before them on other
+ * CPUs that arrive after them (see dt_cons_spec.c).
  */
 typedef struct dt_cspec {
 	unsigned char *cs_buf; /* per record: u32 CPU, u32 0, header, data */
 	size_t cs_len;
 	size_t cs_cap;
-	dt_actkind_t cs_end;   /* DT_ACT_COMMIT or DT_ACT_DISCARD, or 0 */
-	uint32_t cs_endcpu;
-	uint64_t cs_endts;
+	dt_cspec_end_t *cs_ends; /* in arrival order */
+	uint32_t cs_nends;
+	uint32_t cs_endcap;
 } dt_cspec_t;
 
 /* Flowindent direction of a firing. */

@@ -12,12 +12,13 @@
  * when tracing ends was never committed and is not printed, as in DTrace.
  *
  * Engines hand over records CPU by CPU, so a record speculated on CPU 1
- * can arrive after the commit() that CPU 0 did later.  The engines keep
- * such a speculation busy (not reused) until the drain that delivers the
- * commit is over, and the consumer remembers, per ID and for that drain,
- * the commit or discard with its CPU and time: a record of another CPU
- * written before it belongs to it and is printed or dropped at once.
- * Records of the commit's own CPU arrive in order and need no such help.
+ * can arrive after the commit() that CPU 0 did later, and after the ID
+ * was reused (a busy speculation is cleaned within cleanrate, whether or
+ * not the consumer has caught up).  Records of one CPU arrive in order;
+ * across CPUs their timestamps tell.  So a commit or discard settles what
+ * is held from its own CPU and what other CPUs wrote before it, and is
+ * remembered for the rest of the drain: a record of another CPU arriving
+ * later goes with the first commit or discard written after it.
  *
  * Drops.  dt_consume_status() prints DTrace's lines for every counter
  * that grew since the last report, on stderr:
@@ -74,22 +75,14 @@ dt_cons_spec(dt_consumer_t *dc, uint64_t id)
 	return &dc->dc_specs[id - 1];
 }
 
-int
-dt_cons_spec_take(dt_consumer_t *dc, uint32_t cpu, const dt_rechdr_t *rh,
-    const unsigned char *data)
+/* Hold a record (its CPU, header and data) for speculation cs. */
+static int
+dt_cons_spec_hold(dt_consumer_t *dc, dt_cspec_t *cs, uint32_t cpu,
+    const dt_rechdr_t *rh, const unsigned char *data)
 {
-	dt_actkind_t kind = DT_ACT_SPECULATE;
-	uint64_t id = dt_cons_spec_id(dc, dc->dc_probes[rh->rh_epid]->cp_stmt,
-	    data, &kind);
-	dt_cspec_t *cs = dt_cons_spec(dc, id);
 	size_t need = 8 + sizeof (*rh) + (((size_t) rh->rh_size + 7) & ~7UL);
 	unsigned char *p;
 
-	if (cs == NULL)
-		return 1;
-	if (cs->cs_end != 0 && cs->cs_endcpu != cpu &&
-	    rh->rh_timestamp <= cs->cs_endts)
-		return cs->cs_end == DT_ACT_COMMIT ? 0 : 1;
 	if (cs->cs_len + need > cs->cs_cap) {
 		size_t cap = cs->cs_cap ? cs->cs_cap * 2 : 1024;
 
@@ -106,7 +99,32 @@ dt_cons_spec_take(dt_consumer_t *dc, uint32_t cpu, const dt_rechdr_t *rh,
 	memcpy(p + 8, rh, sizeof (*rh));
 	memcpy(p + 8 + sizeof (*rh), data, rh->rh_size);
 	cs->cs_len += need;
-	return 1;
+	return 0;
+}
+
+int
+dt_cons_spec_take(dt_consumer_t *dc, uint32_t cpu, const dt_rechdr_t *rh,
+    const unsigned char *data)
+{
+	dt_actkind_t kind = DT_ACT_SPECULATE;
+	uint64_t id = dt_cons_spec_id(dc, dc->dc_probes[rh->rh_epid]->cp_stmt,
+	    data, &kind);
+	dt_cspec_t *cs = dt_cons_spec(dc, id);
+	const dt_cspec_end_t *first = NULL;
+
+	if (cs == NULL)
+		return 1;
+	/* Written on another CPU before a commit or discard already seen. */
+	for (uint32_t i = 0; i < cs->cs_nends; i++) {
+		const dt_cspec_end_t *ce = &cs->cs_ends[i];
+
+		if (ce->ce_cpu != cpu && rh->rh_timestamp <= ce->ce_ts &&
+		    (first == NULL || ce->ce_ts < first->ce_ts))
+			first = ce;
+	}
+	if (first != NULL)
+		return first->ce_kind == DT_ACT_COMMIT ? 0 : 1;
+	return dt_cons_spec_hold(dc, cs, cpu, rh, data) < 0 ? -1 : 1;
 }
 
 int
@@ -120,18 +138,28 @@ dt_cons_spec_end(dt_consumer_t *dc, FILE *fp, dt_actkind_t kind,
 
 	if (cs == NULL)
 		return 0;
-	cs->cs_end = kind;
-	cs->cs_endcpu = cpu;
-	cs->cs_endts = ts;
+	if (cs->cs_nends == cs->cs_endcap) {
+		uint32_t cap = cs->cs_endcap ? 2 * cs->cs_endcap : 4;
+		dt_cspec_end_t *p = realloc(cs->cs_ends, cap * sizeof (*p));
+
+		if (p == NULL)
+			return dt_cons_nomem(dc);
+		cs->cs_ends = p;
+		cs->cs_endcap = cap;
+	}
+	cs->cs_ends[cs->cs_nends].ce_kind = kind;
+	cs->cs_ends[cs->cs_nends].ce_cpu = cpu;
+	cs->cs_ends[cs->cs_nends++].ce_ts = ts;
+
+	/*
+	 * What is held from this CPU came before the commit; from other
+	 * CPUs, what was written before it.  The rest, written later on
+	 * other CPUs, belongs to the speculation's next use.
+	 */
 	buf = cs->cs_buf;
 	len = cs->cs_len;
-	cs->cs_len = 0;
-	if (kind != DT_ACT_COMMIT)
-		return 0;
-	/*
-	 * Printing cannot add to this speculation (speculative clauses
-	 * neither commit nor discard), so buf stays put meanwhile.
-	 */
+	cs->cs_buf = NULL;
+	cs->cs_len = cs->cs_cap = 0;
 	for (size_t off = 0; rv == 0 && off < len;) {
 		const unsigned char *data = buf + off + 8 + sizeof (dt_rechdr_t);
 		dt_rechdr_t rh;
@@ -139,10 +167,14 @@ dt_cons_spec_end(dt_consumer_t *dc, FILE *fp, dt_actkind_t kind,
 
 		memcpy(&rcpu, buf + off, sizeof (rcpu));
 		memcpy(&rh, buf + off + 8, sizeof (rh));
-		rv = dt_consume_rec(dc, fp, rcpu, &rh, dc->dc_probes[rh.rh_epid],
-		    data, data, data);
 		off += 8 + sizeof (rh) + (((size_t) rh.rh_size + 7) & ~7UL);
+		if (rcpu != cpu && rh.rh_timestamp > ts)
+			rv = dt_cons_spec_hold(dc, cs, rcpu, &rh, data);
+		else if (kind == DT_ACT_COMMIT)
+			rv = dt_consume_rec(dc, fp, rcpu, &rh,
+			    dc->dc_probes[rh.rh_epid], data, data, data);
 	}
+	free(buf);
 	return rv;
 }
 
@@ -154,14 +186,16 @@ dt_consume_drained(dtrace_hdl_t *dtp)
 	if (dc == NULL)
 		return;
 	for (uint32_t i = 0; i < dc->dc_nspecs; i++)
-		dc->dc_specs[i].cs_end = 0;
+		dc->dc_specs[i].cs_nends = 0;
 }
 
 void
 dt_cons_spec_free(dt_consumer_t *dc)
 {
-	for (uint32_t i = 0; i < dc->dc_nspecs; i++)
+	for (uint32_t i = 0; i < dc->dc_nspecs; i++) {
 		free(dc->dc_specs[i].cs_buf);
+		free(dc->dc_specs[i].cs_ends);
+	}
 	free(dc->dc_specs);
 	dc->dc_specs = NULL;
 	dc->dc_nspecs = 0;

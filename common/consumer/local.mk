@@ -16,7 +16,8 @@ libdtrace_core_la_SOURCES += \
 CONSUMER_TESTS = \
 	tests/unit/consumer_printf_test \
 	tests/unit/consumer_agg_test \
-	tests/unit/consumer_buf_test
+	tests/unit/consumer_buf_test \
+	tests/unit/consumer_spec_test
 UNIT_TESTS += $(CONSUMER_TESTS)
 tests_unit_consumer_printf_test_SOURCES = tests/unit/consumer_printf_test.c \
 	tests/unit/consumer_test.h tests/unit/unit.h
@@ -27,3 +28,6 @@ tests_unit_consumer_agg_test_LDADD = libdtrace_core.la
 tests_unit_consumer_buf_test_SOURCES = tests/unit/consumer_buf_test.c \
 	tests/unit/consumer_test.h tests/unit/unit.h
 tests_unit_consumer_buf_test_LDADD = libdtrace_core.la
+tests_unit_consumer_spec_test_SOURCES = tests/unit/consumer_spec_test.c \
+	tests/unit/consumer_test.h tests/unit/unit.h
+tests_unit_consumer_spec_test_LDADD = libdtrace_core.la

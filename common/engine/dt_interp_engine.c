@@ -19,7 +19,9 @@
  *			counted as a drop
  *	ip_aggs		a hash table from (aggregation ID, key bytes) to
  *			value words, bounded by aggsize
- *	ip_specs	the nspec speculations' states (dt_spec.h)
+ *	ip_specs	the nspec speculations' states (dt_spec.h); busy
+ *			ones are cleaned at each poll, which comes at least
+ *			every cleanrate while there are some
  *
  * A clause that faults loses its record; a fault record (DT_EPID_FAULT)
  * tells the consumer, and the ERROR probe fires so ERROR clauses run.
@@ -94,6 +96,7 @@ typedef struct dt_interp {
 	dt_spec_t *ip_specs;
 	uint32_t ip_nspec;
 	uint64_t ip_specsize;
+	uint64_t ip_cleanrate;	   /* ns */
 	dt_engine_status_t ip_status;
 } dt_interp_t;
 
@@ -236,6 +239,7 @@ dt_interp_open(dtrace_hdl_t *dtp)
 	ip->ip_aggsize = (size_t) dtp->dt_options[DT_OPT_AGGSIZE];
 	ip->ip_nspec = (uint32_t) dtp->dt_options[DT_OPT_NSPEC];
 	ip->ip_specsize = (uint64_t) dtp->dt_options[DT_OPT_SPECSIZE];
+	ip->ip_cleanrate = (uint64_t) dtp->dt_options[DT_OPT_CLEANRATE];
 	if ((ip->ip_nspec > 0 && (ip->ip_specs = calloc(ip->ip_nspec,
 	    sizeof (dt_spec_t))) == NULL) ||
 	    (ip->ip_state = dif_state_create(&opts)) == NULL ||
@@ -719,6 +723,9 @@ dt_interp_poll(dtrace_hdl_t *dtp, int64_t timeout_ns)
 		if (ip->ip_timers[i].it_next < deadline)
 			deadline = ip->ip_timers[i].it_next;
 	}
+	if (dt_spec_busy(ip->ip_specs, ip->ip_nspec) &&
+	    deadline > now + ip->ip_cleanrate)
+		deadline = now + ip->ip_cleanrate;
 	if (deadline > now) {
 		uint64_t d = deadline - now;
 
@@ -728,6 +735,8 @@ dt_interp_poll(dtrace_hdl_t *dtp, int64_t timeout_ns)
 		(void) nanosleep(&ts, NULL);
 	}
 	now = dt_os_timestamp();
+	/* Busy speculations are free again within cleanrate. */
+	dt_spec_clean(ip->ip_specs, ip->ip_nspec);
 	for (uint32_t i = 0; i < ip->ip_ntimers; i++) {
 		dt_itimer_t *t = &ip->ip_timers[i];
 		uint64_t args[2] = { 0, 0 };
@@ -761,8 +770,6 @@ dt_interp_drain(dtrace_hdl_t *dtp, dt_drain_f *fn, void *arg)
 			rc = fn(dtp, c, b->ib_data, b->ib_len, arg);
 		b->ib_len = 0;
 	}
-	/* Every record of a busy speculation has now been read. */
-	dt_spec_clean(ip->ip_specs, ip->ip_nspec);
 	return rc;
 }
 

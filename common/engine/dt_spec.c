@@ -125,3 +125,14 @@ dt_spec_clean(dt_spec_t *specs, uint32_t nspec)
 		(void) dt_spec_cas(&specs[i], &old, DT_SPEC_INACTIVE);
 	}
 }
+
+bool
+dt_spec_busy(const dt_spec_t *specs, uint32_t nspec)
+{
+	for (uint32_t i = 0; i < nspec; i++) {
+		if ((__atomic_load_n(&specs[i].sp_state, __ATOMIC_SEQ_CST) &
+		    DT_SPEC_STATEMASK) == DT_SPEC_BUSY)
+			return true;
+	}
+	return false;
+}

@@ -17,9 +17,9 @@
  *			DT_SPEC_ACTIVEMANY data speculated on several CPUs
  *			DT_SPEC_BUSY       committed or discarded, but with
  *					   data on other CPUs than the one
- *					   that did it: not reused until the
- *					   consumer has read every record
- *					   written before (dt_spec_clean)
+ *					   that did it (or, discarded, with
+ *					   none): not reused until cleaned
+ *					   (dt_spec_clean), within cleanrate
  *
  * This is DTrace's state machine: a speculation committed or discarded
  * on the only CPU it was used on is free at once; otherwise it is busy
@@ -77,7 +77,11 @@ extern bool dt_spec_commit(dt_spec_t *specs, uint32_t nspec, uint64_t id,
     uint32_t cpu);
 extern bool dt_spec_discard(dt_spec_t *specs, uint32_t nspec, uint64_t id,
     uint32_t cpu);
-/* Free the busy speculations, once their records have been drained. */
+/*
+ * Free the busy speculations.  Engines do it within cleanrate of the
+ * commit or discard, as DTrace's cleaner does.
+ */
 extern void dt_spec_clean(dt_spec_t *specs, uint32_t nspec);
+extern bool dt_spec_busy(const dt_spec_t *specs, uint32_t nspec);
 
 #endif /* DT_SPEC_H */
