@@ -11,6 +11,7 @@
  *	dtrace_sleep	wait for the next timer or buffer switch
  *	dtrace_work	drain records into the consumer, report drops
  *			(every statusrate and at the end); DONE after exit()
+ *			or once a fill buffer is full
  *	dtrace_stop	END fires; the last records are drained by the
  *			next dtrace_work
  */
@@ -521,13 +522,14 @@ dtrace_work(dtrace_hdl_t *dtp, FILE *fp)
 	 * After exit(), tracing stops: END fires, and what it records is
 	 * printed now, as the last output of the run.
 	 */
-	if (dtp->dt_exited && !dtp->dt_stopped) {
+	if ((dtp->dt_exited || dt_consume_filled(dtp)) && !dtp->dt_stopped) {
 		if (dtrace_stop(dtp) != 0 || dt_work_drain_all(dtp, fp) != 0)
 			return DTRACE_WORKSTATUS_ERROR;
 	}
 	if (dtp->dt_stopped) {
-		/* What END and the last drain counted. */
-		if (dt_work_status(dtp, true) != 0)
+		/* What ring buffers kept; what END and the last drain counted. */
+		if (dt_consume_ring(dtp, fp) != 0 ||
+		    dt_work_status(dtp, true) != 0)
 			return DTRACE_WORKSTATUS_ERROR;
 		return DTRACE_WORKSTATUS_DONE;
 	}

@@ -13,6 +13,7 @@
  *	dt_json.c	everything above as JSON
  *	dt_cons_spec.c	speculations: records held per ID until commit()
  *			or discard(); drop and error reports
+ *	dt_cons_bufpolicy.c  -x bufpolicy=fill and ring
  *
  * Aggregation entries live in one hash table keyed by (aggregation ID,
  * key bytes); dc_aggents lists them all for sorting.  Each entry keeps the
@@ -73,6 +74,22 @@ typedef struct dt_cspec {
 	uint32_t cs_endcap;
 } dt_cspec_t;
 
+/*
+ * One CPU's principal buffer as the buffer policies see it: the bytes
+ * recorded so far (fill), the records dropped for the policy, and under
+ * ring the most recent records, at most bufsize bytes of them, from
+ * cb_start to cb_len (each with an 8-byte CPU prefix, not counted).
+ */
+typedef struct dt_cbuf {
+	uint64_t cb_used;
+	uint64_t cb_drops;
+	unsigned char *cb_ring;
+	size_t cb_start;
+	size_t cb_len;
+	size_t cb_cap;
+	size_t cb_bytes;	/* records between cb_start and cb_len */
+} dt_cbuf_t;
+
 /* Flowindent direction of a firing. */
 typedef enum { DT_FLOW_NONE, DT_FLOW_ENTRY, DT_FLOW_RETURN } dt_flow_t;
 
@@ -108,6 +125,12 @@ struct dt_consumer {
 	/* Speculations, indexed by ID - 1; dc_nspecs grows on demand. */
 	dt_cspec_t *dc_specs;
 	uint32_t dc_nspecs;
+
+	/* Buffer policies: per CPU, grown on demand. */
+	dt_cbuf_t *dc_cbufs;
+	uint32_t dc_ncbufs;
+	bool dc_filled;		/* fill: a buffer filled up; stop tracing */
+	bool dc_ringout;	/* ring: printing what the rings hold */
 
 	/* The counters last reported (dt_consume_status). */
 	dt_engine_status_t dc_status;
@@ -159,6 +182,17 @@ extern int dt_cons_spec_take(dt_consumer_t *dc, uint32_t cpu,
 extern int dt_cons_spec_end(dt_consumer_t *dc, FILE *fp, dt_actkind_t kind,
     uint64_t id, uint32_t cpu, uint64_t ts);
 extern void dt_cons_spec_free(dt_consumer_t *dc);
+
+/* dt_cons_bufpolicy.c */
+/*
+ * What the buffer policy does with a record of cpu: 0 to print it now,
+ * 1 when it was dropped (fill) or kept for the end (ring), -1 on error.
+ */
+extern int dt_cons_bufpolicy(dt_consumer_t *dc, uint32_t cpu,
+    const dt_rechdr_t *rh, const dt_cprobe_t *cp, const unsigned char *data);
+extern void dt_cons_bufpolicy_free(dt_consumer_t *dc);
+/* Records of cpu the fill policy dropped. */
+extern uint64_t dt_cons_policy_drops(const dt_consumer_t *dc, uint32_t cpu);
 extern bool dt_cons_json(const dt_consumer_t *dc);
 extern int dt_cons_nomem(dt_consumer_t *dc);
 

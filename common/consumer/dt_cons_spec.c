@@ -261,14 +261,19 @@ dt_consume_cpudrops(dtrace_hdl_t *dtp, const uint64_t *drops, uint32_t ncpus,
 	}
 	last = dc->dc_cpudrops + base;
 	for (uint32_t c = 0; c < ncpus; c++) {
-		uint64_t n = drops[c] - last[c];
+		uint64_t now = drops[c] + (agg ? 0 : dt_cons_policy_drops(dc, c));
+		uint64_t n = now - last[c];
 
-		if (drops[c] <= last[c])
+		if (now <= last[c])
 			continue;
+		/* Under fill, a drop anywhere means a buffer is full. */
+		if (!agg && dtp->dt_options[DT_OPT_BUFPOLICY] ==
+		    DT_BUFPOLICY_FILL)
+			dc->dc_filled = true;
 		(void) fprintf(dc->dc_errfp, "dtrace: %llu %sdrop%s on CPU %u\n",
 		    (unsigned long long) n, agg ? "aggregation " : "",
 		    n > 1 ? "s" : "", c);
-		last[c] = drops[c];
+		last[c] = now;
 	}
 	(void) fflush(dc->dc_errfp);
 	return 0;

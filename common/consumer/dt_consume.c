@@ -91,6 +91,7 @@ dt_consume_teardown(dt_consumer_t *dc)
 	dc->dc_probebuf = NULL;
 	dt_agg_destroy(dc);
 	dt_cons_spec_free(dc);
+	dt_cons_bufpolicy_free(dc);
 	dc->dc_pgp = NULL;
 }
 
@@ -746,16 +747,12 @@ dt_consume_buf(
 		if (next > end)
 			next = end;
 
-		if (rh.rh_epid == DT_EPID_FAULT) {
-			if (dt_consume_fault(dc, fp, data, rh.rh_size) != 0)
-				return -1;
-			p = next;
-			continue;
-		}
-		if ((cp = dt_cprobe(dc, rh.rh_epid)) == NULL ||
-		    cp->cp_stmt == NULL)
+		cp = NULL;
+		if (rh.rh_epid != DT_EPID_FAULT &&
+		    ((cp = dt_cprobe(dc, rh.rh_epid)) == NULL ||
+		    cp->cp_stmt == NULL))
 			return dt_set_errno(dtp, EDT_BADEPID);
-		if (dt_consact(dc, cp->cp_stmt, 0) != NULL) {
+		if (cp != NULL && dt_consact(dc, cp->cp_stmt, 0) != NULL) {
 			const dt_stmt_t *stp = cp->cp_stmt;
 
 			for (uint32_t a = 0; a < stp->st_nactions; a++) {
@@ -771,7 +768,21 @@ dt_consume_buf(
 			}
 		}
 
-		rv = 0;
+		/* fill and ring take records here (dt_cons_bufpolicy.c). */
+		if ((rv = dt_cons_bufpolicy(dc, cpu, &rh, cp, data)) != 0) {
+			if (rv < 0)
+				return -1;
+			if (dc->dc_exited)
+				status = DT_CONSUME_EXIT;
+			p = next;
+			continue;
+		}
+		if (cp == NULL) {
+			if (dt_consume_fault(dc, fp, data, rh.rh_size) != 0)
+				return -1;
+			p = next;
+			continue;
+		}
 		if (cp->cp_stmt->st_speculative &&
 		    (rv = dt_cons_spec_take(dc, cpu, &rh, data)) < 0)
 			return -1;

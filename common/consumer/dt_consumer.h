@@ -125,6 +125,14 @@ extern int dt_consume_status(dtrace_hdl_t *dtp, const dt_engine_status_t *st);
 extern int dt_consume_cpudrops(dtrace_hdl_t *dtp, const uint64_t *drops,
     uint32_t ncpus, bool agg);
 
+/* Under -x bufpolicy=fill: a buffer filled up, so tracing must stop. */
+extern bool dt_consume_filled(dtrace_hdl_t *dtp);
+/*
+ * Under -x bufpolicy=ring: print what the rings hold, once tracing has
+ * stopped and the last records were consumed.
+ */
+extern int dt_consume_ring(dtrace_hdl_t *dtp, FILE *fp);
+
 /* The status passed to exit(), valid after DT_CONSUME_EXIT. */
 extern int dt_consume_exitstatus(dtrace_hdl_t *dtp);
 

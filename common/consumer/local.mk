@@ -10,7 +10,8 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/dt_aggregate.c \
 	%reldir%/dt_aggprint.c \
 	%reldir%/dt_json.c \
-	%reldir%/dt_cons_spec.c
+	%reldir%/dt_cons_spec.c \
+	%reldir%/dt_cons_bufpolicy.c
 
 # Unit tests of the consumer: exact output for known records.
 CONSUMER_TESTS = \
