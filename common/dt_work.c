@@ -397,7 +397,17 @@ dtrace_go(dtrace_hdl_t *dtp)
 	if (dt_work_consume_setup(dtp) != 0)
 		return -1;
 	dtp->dt_active = true;
-	return dtp->dt_engine->eo_go(dtp);
+	if (dtp->dt_engine->eo_go(dtp) != 0) {
+		/* The in-kernel engine says why in its own words. */
+		const char *why = dtp->dt_engine != &dt_interp_engine_ops ?
+		    dt_os_engine_detail(dtp) : NULL;
+
+		if (why != NULL && why[0] != '\0' &&
+		    dtp->dt_errdetail[0] == '\0')
+			return dt_set_errdetail(dtp, dtp->dt_errno, "%s", why);
+		return -1;
+	}
+	return 0;
 }
 
 int
