@@ -3,7 +3,8 @@
  * the engines' shared state machine (common/engine/dt_spec.c) -- records
  * held per ID until commit or discard, records of other CPUs arriving
  * after the commit that settles them, the reuse of an ID in one drain --
- * and DTrace's drop and failed-speculation messages.
+ * JSON output of a commit, and DTrace's drop and failed-speculation
+ * messages.
  */
 #include <stdarg.h>
 
@@ -144,6 +145,27 @@ test_same_cpu(void)
 	dtrace_close(dtp);
 }
 
+/* As JSON: the committed record is printed, commit() has no line. */
+static void
+test_json(void)
+{
+	dtrace_hdl_t *dtp = spec_open();
+	FILE *fp;
+
+	CHECK_INT(dtrace_setopt(dtp, "oformat", "json"), 0);
+	fp = cap_open(&g_cap);
+	g_len = 0;
+	rec_add(1, 1, 42, 100);
+	rec_add(2, 1, 0, 200);
+	drain_cpu(dtp, fp, 3);
+	CHECK_OUT(cap_str(&g_cap),
+	    "{\"type\":\"probe\",\"cpu\":3,\"id\":1,\"epid\":1,"
+	    "\"provider\":\"dtrace\",\"module\":\"\",\"function\":\"\","
+	    "\"name\":\"BEGIN\",\"timestamp\":100,"
+	    "\"records\":[{\"action\":\"trace\",\"value\":42}]}\n");
+	dtrace_close(dtp);
+}
+
 static void
 test_cross_cpu(void)
 {
@@ -281,6 +303,7 @@ main(void)
 	prog_init();
 	test_same_cpu();
 	test_cross_cpu();
+	test_json();
 	test_status();
 	test_state_machine();
 	cap_close(&g_cap);
