@@ -69,7 +69,7 @@ typedef struct dt_cspec {
 	unsigned char *cs_buf; /* per record: u32 CPU, u32 0, header, data */
 	size_t cs_len;
 	size_t cs_cap;
-	dt_cspec_end_t *cs_ends; /* in arrival order */
+	dt_cspec_end_t *cs_ends; /* by time */
 	uint32_t cs_nends;
 	uint32_t cs_endcap;
 } dt_cspec_t;

@@ -102,6 +102,23 @@ dt_cons_spec_hold(dt_consumer_t *dc, dt_cspec_t *cs, uint32_t cpu,
 	return 0;
 }
 
+/* The index of the first end at or after ts (cs_ends is by time). */
+static uint32_t
+dt_cons_spec_first_end(const dt_cspec_t *cs, uint64_t ts)
+{
+	uint32_t lo = 0, hi = cs->cs_nends;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (cs->cs_ends[mid].ce_ts < ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 int
 dt_cons_spec_take(dt_consumer_t *dc, uint32_t cpu, const dt_rechdr_t *rh,
     const unsigned char *data)
@@ -110,20 +127,18 @@ dt_cons_spec_take(dt_consumer_t *dc, uint32_t cpu, const dt_rechdr_t *rh,
 	uint64_t id = dt_cons_spec_id(dc, dc->dc_probes[rh->rh_epid]->cp_stmt,
 	    data, &kind);
 	dt_cspec_t *cs = dt_cons_spec(dc, id);
-	const dt_cspec_end_t *first = NULL;
+	uint32_t i;
 
 	if (cs == NULL)
 		return 1;
-	/* Written on another CPU before a commit or discard already seen. */
-	for (uint32_t i = 0; i < cs->cs_nends; i++) {
-		const dt_cspec_end_t *ce = &cs->cs_ends[i];
-
-		if (ce->ce_cpu != cpu && rh->rh_timestamp <= ce->ce_ts &&
-		    (first == NULL || ce->ce_ts < first->ce_ts))
-			first = ce;
-	}
-	if (first != NULL)
-		return first->ce_kind == DT_ACT_COMMIT ? 0 : 1;
+	/*
+	 * Written before a commit or discard already seen: it belongs to
+	 * the first one after it.  If that one is of its own CPU, it came
+	 * later in the same firing, and the record starts the next use.
+	 */
+	i = dt_cons_spec_first_end(cs, rh->rh_timestamp);
+	if (i < cs->cs_nends && cs->cs_ends[i].ce_cpu != cpu)
+		return cs->cs_ends[i].ce_kind == DT_ACT_COMMIT ? 0 : 1;
 	return dt_cons_spec_hold(dc, cs, cpu, rh, data) < 0 ? -1 : 1;
 }
 
@@ -133,7 +148,8 @@ dt_cons_spec_end(dt_consumer_t *dc, FILE *fp, dt_actkind_t kind,
 {
 	dt_cspec_t *cs = dt_cons_spec(dc, id);
 	unsigned char *buf;
-	size_t len;
+	size_t len, cap;
+	uint32_t i;
 	int rv = 0;
 
 	if (cs == NULL)
@@ -147,9 +163,14 @@ dt_cons_spec_end(dt_consumer_t *dc, FILE *fp, dt_actkind_t kind,
 		cs->cs_ends = p;
 		cs->cs_endcap = cap;
 	}
-	cs->cs_ends[cs->cs_nends].ce_kind = kind;
-	cs->cs_ends[cs->cs_nends].ce_cpu = cpu;
-	cs->cs_ends[cs->cs_nends++].ce_ts = ts;
+	/* Kept by time; they arrive in order but for other CPUs' runs. */
+	i = dt_cons_spec_first_end(cs, ts + 1);
+	memmove(&cs->cs_ends[i + 1], &cs->cs_ends[i],
+	    (cs->cs_nends - i) * sizeof (cs->cs_ends[0]));
+	cs->cs_ends[i].ce_kind = kind;
+	cs->cs_ends[i].ce_cpu = cpu;
+	cs->cs_ends[i].ce_ts = ts;
+	cs->cs_nends++;
 
 	/*
 	 * What is held from this CPU came before the commit; from other
@@ -158,6 +179,7 @@ dt_cons_spec_end(dt_consumer_t *dc, FILE *fp, dt_actkind_t kind,
 	 */
 	buf = cs->cs_buf;
 	len = cs->cs_len;
+	cap = cs->cs_cap;
 	cs->cs_buf = NULL;
 	cs->cs_len = cs->cs_cap = 0;
 	for (size_t off = 0; rv == 0 && off < len;) {
@@ -174,7 +196,13 @@ dt_cons_spec_end(dt_consumer_t *dc, FILE *fp, dt_actkind_t kind,
 			rv = dt_consume_rec(dc, fp, rcpu, &rh,
 			    dc->dc_probes[rh.rh_epid], data, data, data);
 	}
-	free(buf);
+	/* Nothing held any more: keep the buffer for the next use. */
+	if (cs->cs_buf == NULL) {
+		cs->cs_buf = buf;
+		cs->cs_cap = cap;
+	} else {
+		free(buf);
+	}
 	return rv;
 }
 

@@ -205,6 +205,22 @@ test_cross_cpu(void)
 	rec_add(2, 2, 0, 1000);
 	drain_cpu(dtp, fp, 1);
 	CHECK_OUT(cap_str(&g_cap), "22");
+
+	/*
+	 * Ends arriving out of time order: CPU 1 discarded at 1300 and
+	 * CPU 0 committed at 1200; CPU 2 wrote at 1150 (committed) and
+	 * 1250 (discarded).
+	 */
+	dt_consume_drained(dtp);
+	fp = cap_open(&g_cap);
+	rec_add(3, 1, 7, 1300);
+	drain_cpu(dtp, fp, 1);
+	rec_add(2, 1, 0, 1200);
+	drain_cpu(dtp, fp, 0);
+	rec_add(1, 1, 31, 1150);
+	rec_add(1, 1, 32, 1250);
+	drain_cpu(dtp, fp, 2);
+	CHECK_OUT(cap_str(&g_cap), "731");
 	dtrace_close(dtp);
 }
 
