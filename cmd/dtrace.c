@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "common/dtrace.h"
 
@@ -88,11 +89,9 @@ static const char *const g_unavailable[128] = {
 	['A'] = "anonymous tracing (driver.conf directives) is not supported "
 		"on Linux",
 	['B'] = "this option is not supported",
-	['c'] = "running a command under dtrace is not implemented yet",
 	['G'] = "generating ELF objects with USDT probes is not implemented yet",
 	['h'] = "generating headers from provider definitions is not "
 		"implemented yet",
-	['p'] = "grabbing a process is not implemented yet",
 };
 
 static void
@@ -563,6 +562,80 @@ intr(int sig)
 	g_intr = 1;
 }
 
+/*
+ * Start the commands of -c (split at white space, as DTrace does: no
+ * shell) and grab the processes of -p, before compiling, so that $target
+ * and pid<N> probes name them.
+ */
+static void
+grab_processes(void)
+{
+	for (int i = 0; i < g_ncmds; i++) {
+		char *copy = strdup(g_cmds[i]), *tok, *save = NULL;
+		char **argv = NULL;
+		int argc = 0;
+
+		if (copy == NULL)
+			fatal(E_ERROR, "failed to allocate memory");
+		for (tok = strtok_r(copy, " \t\n", &save); tok != NULL;
+		    tok = strtok_r(NULL, " \t\n", &save)) {
+			argv = xrealloc(argv, (argc + 2) * sizeof (*argv));
+			argv[argc++] = tok;
+		}
+		if (argc == 0)
+			fatal(E_USAGE, "-c requires a command");
+		argv[argc] = NULL;
+		if (dtrace_proc_create(g_dtp, argv) < 0) {
+			free(argv);
+			free(copy);
+			fatal(E_ERROR, "%s", dtrace_errmsg(g_dtp,
+			    dtrace_errno(g_dtp)));
+		}
+		free(argv);
+		free(copy);
+	}
+	for (int i = 0; i < g_npids; i++) {
+		char *end;
+		long pid;
+
+		errno = 0;
+		pid = strtol(g_pids[i], &end, 10);
+		if (errno != 0 || end == g_pids[i] || *end != '\0' || pid <= 0 ||
+		    pid > INT32_MAX)
+			fatal(E_USAGE, "invalid process ID: %s", g_pids[i]);
+		if (dtrace_proc_grab(g_dtp, (int) pid) != 0)
+			fatal(E_ERROR, "%s", dtrace_errmsg(g_dtp,
+			    dtrace_errno(g_dtp)));
+	}
+}
+
+/* "dtrace: pid N has exited", as DTrace says it (not under -q). */
+static void
+proc_ended(int pid, int status, void *arg)
+{
+	dtrace_optval_t quiet = DTRACEOPT_UNSET;
+
+	(void) arg;
+	(void) dtrace_getopt(g_dtp, "quiet", &quiet);
+	if (g_quiet || quiet != DTRACEOPT_UNSET)
+		return;
+	if (status != -1 && WIFSIGNALED(status)) {
+		const char *abbr = sigabbrev_np(WTERMSIG(status));
+
+		if (abbr != NULL)
+			fprintf(stderr, "%s: pid %d terminated by SIG%s\n",
+			    g_pname, pid, abbr);
+		else
+			fprintf(stderr, "%s: pid %d terminated by signal %d\n",
+			    g_pname, pid, WTERMSIG(status));
+	} else if (status != -1 && WEXITSTATUS(status) != 0) {
+		fprintf(stderr, "%s: pid %d exited with status %d\n", g_pname,
+		    pid, WEXITSTATUS(status));
+	} else {
+		fprintf(stderr, "%s: pid %d has exited\n", g_pname, pid);
+	}
+}
+
 /* "dtrace: description 'BEGIN ' matched 1 probe" for each program. */
 static void
 exec_programs(void)
@@ -610,11 +683,19 @@ run_programs(void)
 
 	if (dtrace_go(g_dtp) != 0)
 		dfatal("could not enable tracing");
+	if (dtrace_proc_continue(g_dtp) != 0)
+		dfatal("could not start the traced processes");
 
 	while (!done) {
+		bool stop = g_intr;
+
 		if (!g_intr)
 			dtrace_sleep(g_dtp);
-		if (g_intr && dtrace_stop(g_dtp) != 0)
+		/* With -c or -p, tracing ends when the last process has. */
+		if (g_ncmds + g_npids > 0 &&
+		    dtrace_proc_reap(g_dtp, proc_ended, NULL) == 0)
+			stop = true;
+		if ((stop || g_intr) && dtrace_stop(g_dtp) != 0)
 			dfatal("couldn't stop tracing");
 		switch (dtrace_work(g_dtp, stdout)) {
 		case DTRACE_WORKSTATUS_DONE:
@@ -668,16 +749,15 @@ main(int argc, char **argv)
 		fatal(E_ERROR, "failed to open output file '%s': %s", g_ofile,
 		    strerror(errno));
 
+	grab_processes();
 	compile_programs();
 	if (g_difv) {
 		for (int i = 0; i < g_nprogs; i++)
 			dtrace_program_dif(g_dtp, g_compiled[i], stderr);
 	}
 	if (g_mode == DMODE_LIST) {
-		if (g_verbose)
-			fatal(E_USAGE, "-lv: listing probe arguments and "
-				       "stability is not implemented yet");
-		if (dtrace_probe_list(g_dtp, g_compiled, g_nprogs, stdout) < 0)
+		if (dtrace_probe_list(g_dtp, g_compiled, g_nprogs, g_verbose,
+			stdout) < 0)
 			dfatal("failed to list probes");
 	}
 	if (g_compile_only || g_mode == DMODE_LIST) {

@@ -27,6 +27,7 @@ static const char *const dt_errmsgs[EDT_MAX - EDT_BASE] = {
 	[EDT_BADEPID - EDT_BASE] = "Invalid enabled probe ID",
 	[EDT_BADAGG - EDT_BASE] = "Invalid aggregation ID",
 	[EDT_BADNORMAL - EDT_BASE] = "Invalid normalization",
+	[EDT_PROC - EDT_BASE] = "Failed to control a process",
 };
 
 int

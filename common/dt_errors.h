@@ -28,6 +28,7 @@ enum {
 	EDT_BADEPID,		/* record with an unknown enabled probe ID */
 	EDT_BADAGG,		/* unknown aggregation ID */
 	EDT_BADNORMAL,		/* normalize() by zero */
+	EDT_PROC,		/* process control (-c, -p) failed */
 	EDT_MAX
 };
 

@@ -57,6 +57,10 @@ struct dtrace_hdl {
 	struct dt_consumer *dt_consumer;
 
 	struct dt_cc *dt_cc;	/* D compiler state: common/compiler/dt_cc.h */
+
+	/* Processes of -c and -p (common/dt_proc.c). */
+	struct dt_proc *dt_procs;
+	uint32_t dt_nprocs;
 };
 
 /* Record an error on the handle and return -1, for `return dt_set_errno()`. */
@@ -68,6 +72,12 @@ extern int dt_set_errdetail(dtrace_hdl_t *dtp, int err, const char *fmt, ...)
 /* Option defaults at open, and freeing option strings at close. */
 extern void dt_options_init(dtrace_hdl_t *dtp);
 extern void dt_options_fini(dtrace_hdl_t *dtp);
+
+/* Kill the processes we created and still hold; forget the others. */
+extern void dt_proc_fini(dtrace_hdl_t *dtp);
+/* Processes still running (dtrace_sleep wakes often enough to notice). */
+extern uint32_t dt_proc_nlive(const dtrace_hdl_t *dtp);
+#define DT_PROC_POLL_NS 50000000 /* 50 ms */
 
 /* The D compiler's state (common/compiler/dt_cc.c). */
 extern int dt_cc_create(dtrace_hdl_t *dtp);

@@ -64,6 +64,7 @@ dtrace_close(dtrace_hdl_t *dtp)
 		return;
 	dt_consumer_destroy(dtp);
 	dt_work_fini(dtp);
+	dt_proc_fini(dtp);
 	dt_probes_fini(dtp);
 	dt_cc_destroy(dtp);
 	dt_options_fini(dtp);

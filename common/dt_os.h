@@ -7,6 +7,8 @@
 #ifndef DT_OS_H
 #define DT_OS_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 typedef struct dtrace_hdl dtrace_hdl_t;
@@ -41,7 +43,40 @@ extern const struct dt_engine_ops *dt_os_kernel_engine(const char **whyp);
  */
 extern const char *dt_os_provider_hint(const char *provider);
 
+/*
+ * Symbolise a kernel address: the module holding it ("vmlinux" for the
+ * kernel itself), the symbol containing it and the symbol's address.
+ * Returns 0, or -1 when the address is not known.  The strings live as
+ * long as the process.  The symbol table is read on first use.
+ */
+extern int dt_os_ksym(uint64_t addr, const char **modp, const char **namep,
+    uint64_t *valuep);
+/*
+ * Why no kernel address can be symbolised here (the table is unreadable,
+ * or the kernel hides its addresses from us), or NULL.
+ */
+extern const char *dt_os_ksym_why(void);
+
 /* More detail on the last failure of the in-kernel engine, or NULL. */
 extern const char *dt_os_engine_detail(dtrace_hdl_t *dtp);
+
+/*
+ * Processes (-c, -p), for common/dt_proc.c.  Each failing call writes one
+ * line (without "dtrace: ") to err.
+ *
+ * dt_os_proc_create	start argv[0] (found in PATH), stopped where every
+ *			library it needs is mapped but before its own code
+ *			runs; returns its pid
+ * dt_os_proc_grab	check that a running process can be traced
+ * dt_os_proc_resume	let a created process run
+ * dt_os_proc_ended	1 once the process is gone (*statusp: its wait
+ *			status, or -1 when it was not our child), else 0
+ * dt_os_proc_kill	kill a created process and reap it
+ */
+extern int dt_os_proc_create(char *const argv[], char *err, size_t errlen);
+extern int dt_os_proc_grab(int pid, char *err, size_t errlen);
+extern int dt_os_proc_resume(int pid);
+extern int dt_os_proc_ended(int pid, bool child, int *statusp);
+extern void dt_os_proc_kill(int pid);
 
 #endif /* DT_OS_H */

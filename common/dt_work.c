@@ -426,6 +426,9 @@ dtrace_sleep(dtrace_hdl_t *dtp)
 
 	if (dtp->dt_options[DT_OPT_STATUSRATE] < wait)
 		wait = dtp->dt_options[DT_OPT_STATUSRATE];
+	/* Notice soon that a process of -c or -p has ended. */
+	if (dt_proc_nlive(dtp) > 0 && wait > DT_PROC_POLL_NS)
+		wait = DT_PROC_POLL_NS;
 	if (dtp->dt_engine != NULL && dtp->dt_active && !dtp->dt_exited)
 		(void) dtp->dt_engine->eo_poll(dtp, wait);
 }

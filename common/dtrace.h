@@ -14,6 +14,7 @@
 #ifndef DTRACE_H
 #define DTRACE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -143,11 +144,12 @@ extern int dtrace_program_exec(dtrace_hdl_t *dtp, dtrace_prog_t *pgp,
     dtrace_proginfo_t *pip);
 /*
  * dtrace -l: print the probes the descriptions of the compiled programs
- * match (every probe when npgps is 0) in DTrace's columns.  Returns the
+ * match (every probe when npgps is 0) in DTrace's columns; verbose (-lv)
+ * adds each probe's stability attributes and argument types.  Returns the
  * number printed, or -1.
  */
 extern int dtrace_probe_list(dtrace_hdl_t *dtp, dtrace_prog_t *const *pgps,
-    int npgps, FILE *fp);
+    int npgps, bool verbose, FILE *fp);
 /* Print the DIF of every clause of a compiled program (dtrace -S). */
 extern void dtrace_program_dif(dtrace_hdl_t *dtp, dtrace_prog_t *pgp,
     FILE *fp);
@@ -158,6 +160,21 @@ extern void dtrace_program_dump(dtrace_hdl_t *dtp, dtrace_prog_t *pgp,
 extern int dtrace_cpp_arg(dtrace_hdl_t *dtp, const char *arg);
 /* The value of $target (the process of -c or -p). */
 extern void dtrace_set_target(dtrace_hdl_t *dtp, int pid);
+
+/*
+ * Processes to trace: -c starts a command (argv[0] is found in PATH)
+ * stopped before it runs any code of its own and returns its pid;
+ * dtrace_proc_continue() lets every such process run once tracing is on.
+ * -p grabs a running process.  dtrace_proc_reap() calls fn for each
+ * process that ended since the last call (status: its wait(2) status, or
+ * -1 when unknown) and returns how many still run.  dtrace_close() kills
+ * the processes created and not yet ended.
+ */
+typedef void dtrace_proc_f(int pid, int status, void *arg);
+extern int dtrace_proc_create(dtrace_hdl_t *dtp, char *const argv[]);
+extern int dtrace_proc_grab(dtrace_hdl_t *dtp, int pid);
+extern int dtrace_proc_continue(dtrace_hdl_t *dtp);
+extern int dtrace_proc_reap(dtrace_hdl_t *dtp, dtrace_proc_f *fn, void *arg);
 
 #ifdef __cplusplus
 }

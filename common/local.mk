@@ -13,6 +13,7 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/dt_aggfunc.c \
 	%reldir%/dt_os.h \
 	%reldir%/dt_list.c \
+	%reldir%/dt_proc.c \
 	%reldir%/dt_work.h \
 	%reldir%/dt_work.c \
 	%reldir%/engine/dt_engine.h \

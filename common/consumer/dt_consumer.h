@@ -91,6 +91,10 @@ extern void dt_consumer_destroy(dtrace_hdl_t *dtp);
 extern int dt_consume_setup(dtrace_hdl_t *dtp, const dt_program_t *pgp,
     const dt_cprobe_t *probes, uint32_t nprobes);
 
+/*
+ * Replace the symbol lookup (by default, kernel symbols from the OS
+ * backend, dt_os_ksym(), and no user symbols); NULL: none, all hex.
+ */
 extern void dt_consume_setsymops(dtrace_hdl_t *dtp, const dt_symops_t *ops);
 extern void dt_consume_setaggclear(
     dtrace_hdl_t *dtp, dt_aggclear_f *func, void *arg);

@@ -278,6 +278,65 @@ dt_linux_btf_funcs(uint32_t nfuncs, const uint32_t *insn_offs,
 	return 0;
 }
 
+/* The byte offset of member name in the struct type id, or -1. */
+static int64_t
+dt_lf_member_off(const struct btf *btf, int32_t id, const char *name,
+    int32_t *typep)
+{
+	const struct btf_type *t = btf__type_by_id(btf, (uint32_t) id);
+	const struct btf_member *m;
+
+	if (t == NULL || !btf_is_composite(t))
+		return -1;
+	m = btf_members(t);
+	for (uint16_t i = 0; i < btf_vlen(t); i++, m++) {
+		const char *n = btf__name_by_offset(btf, m->name_off);
+
+		if (n != NULL && strcmp(n, name) == 0) {
+			if (typep != NULL)
+				*typep = (int32_t) m->type;
+			return (int64_t) (btf_member_bit_offset(t, i) / 8);
+		}
+	}
+	return -1;
+}
+
+const dt_linux_task_offs_t *
+dt_linux_task_offs(void)
+{
+	static dt_linux_task_offs_t lt;
+	static bool done;
+	struct btf *btf;
+	int32_t task, se = 0;
+	int64_t rp, tg, seo, rt;
+
+	if (done)
+		return &lt;
+	done = true;
+	if ((btf = btf__load_vmlinux_btf()) == NULL) {
+		snprintf(lt.lt_why, sizeof (lt.lt_why),
+		    "kernel BTF (/sys/kernel/btf/vmlinux) cannot be read");
+		return &lt;
+	}
+	task = btf__find_by_name_kind(btf, "task_struct", BTF_KIND_STRUCT);
+	rp = dt_lf_member_off(btf, task, "real_parent", NULL);
+	tg = dt_lf_member_off(btf, task, "tgid", NULL);
+	seo = dt_lf_member_off(btf, task, "se", &se);
+	rt = seo < 0 ? -1 : dt_lf_member_off(btf, btf__resolve_type(btf,
+	    (uint32_t) se), "sum_exec_runtime", NULL);
+	btf__free(btf);
+	if (task < 0 || rp < 0 || tg < 0 || rt < 0) {
+		snprintf(lt.lt_why, sizeof (lt.lt_why), "kernel BTF has no "
+		    "task_struct real_parent, tgid or se.sum_exec_runtime");
+		return &lt;
+	}
+	lt.lt_real_parent = (uint32_t) rp;
+	lt.lt_tgid = (uint32_t) tg;
+	lt.lt_exec_runtime = (uint32_t) (seo + rt);
+	lt.lt_ok = true;
+	return &lt;
+}
+
 void
 dt_linux_btf_funcs_free(struct bpf_func_info *fi, void *btf)
 {

@@ -81,4 +81,20 @@ extern int dt_linux_btf_funcs(uint32_t nfuncs, const uint32_t *insn_offs,
     int *btf_fdp, struct bpf_func_info **fip, void **btfp);
 extern void dt_linux_btf_funcs_free(struct bpf_func_info *fi, void *btf);
 
+/*
+ * Byte offsets of the kernel's task_struct members that D built-ins read
+ * (ppid, vtimestamp), found once in the kernel's BTF by name, never
+ * hard-coded: they differ between kernel builds.  lt_ok is false (with
+ * lt_why) when BTF is missing or lacks a member.
+ */
+typedef struct dt_linux_task_offs {
+	bool lt_ok;
+	uint32_t lt_real_parent;	/* task_struct.real_parent */
+	uint32_t lt_tgid;		/* task_struct.tgid */
+	uint32_t lt_exec_runtime;	/* task_struct.se.sum_exec_runtime */
+	char lt_why[DT_LF_WHYLEN];
+} dt_linux_task_offs_t;
+
+extern const dt_linux_task_offs_t *dt_linux_task_offs(void);
+
 #endif /* DT_LINUX_FEATURES_H */

@@ -118,6 +118,17 @@ static const tcase_t cases[] = {
 	    "pushtv DT_TYPE(0), %r2\ncall strrchr, %r3\nflushts\n"
 	    "pushtr DT_TYPE(1), %r3, %r0\ncall strlen, %r4\nret %r4\n" RI,
 	    false, false },
+	{ "lltostr", I "pushtv DT_TYPE(0), %r1\npushtv DT_TYPE(0), %r2\n"
+	    "call lltostr, %r3\nflushts\nret %r3\n" RS, true, false },
+	{ "lltostr10", I "pushtv DT_TYPE(0), %r1\ncall lltostr, %r3\n"
+	    "flushts\nret %r3\n" RS, true, false },
+	{ "strtoll", PUSHS(" -0x7fZ", "%r1") I "pushtv DT_TYPE(0), %r2\n"
+	    "call strtoll, %r3\nflushts\nret %r3\n" RI, false, false },
+	{ "rindex", PUSHS("abcabcab", "%r1") PUSHS("ab", "%r2") I
+	    "pushtv DT_TYPE(0), %r1\ncall rindex, %r3\nflushts\nret %r3\n"
+	    RI, false, false },
+	{ "dirname", PUSHS("//usr//lib/", "%r1") "call dirname, %r3\n"
+	    "flushts\nret %r3\n" RS, true, false },
 	{ "toupper", PUSHS("Hello, World 9", "%r1")
 	    "call toupper, %r3\nflushts\nret %r3\n" RS, true, false },
 	{ "tolower", PUSHS("Hello, World 9", "%r1")

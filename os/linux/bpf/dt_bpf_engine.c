@@ -13,6 +13,9 @@
  *		   profile-N, tick-N	one perf_event program attached to
  *					a cpu-clock event per CPU (profile)
  *					or on CPU 0 (tick)
+ *		   pid			one kprobe-type program per probe,
+ *					attached as a uprobe at each of its
+ *					sites, for its process only
  *		   syscall		up to DT_BPF_SYSCALL_FEW probes: one
  *					program per syscalls:sys_*_<name>
  *					tracepoint; more: one program on
@@ -64,6 +67,7 @@ typedef enum dt_bpf_pkind {
 	DT_BPF_P_PROFILE,
 	DT_BPF_P_SYSCALL,	/* one syscalls:* tracepoint */
 	DT_BPF_P_SYSGROUP,	/* raw_syscalls with a probe table */
+	DT_BPF_P_UPROBE,	/* a pid probe: a uprobe per site */
 } dt_bpf_pkind_t;
 
 /* One program: the probes it serves and the clauses it runs. */
@@ -352,6 +356,11 @@ dt_bpf_plan(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
 				return dt_bpf_fail(dtp, EDT_NOTSUP, "%s",
 				    dt_linux_feature_why(DT_LF_CPU_CLOCK));
 			pl = dt_bpf_plan_new(be, DT_BPF_P_PROFILE, false);
+		} else if (dt_prov_pid_info(prp) != NULL) {
+			if (!dt_linux_feature(DT_LF_UPROBE))
+				return dt_bpf_fail(dtp, EDT_NOTSUP, "%s",
+				    dt_linux_feature_why(DT_LF_UPROBE));
+			pl = dt_bpf_plan_new(be, DT_BPF_P_UPROBE, false);
 		} else if (sp != NULL) {
 			if (!dt_linux_feature(DT_LF_TRACEPOINT))
 				return dt_bpf_fail(dtp, EDT_NOTSUP, "%s",
@@ -554,11 +563,14 @@ dt_bpf_load(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl,
 	return -1;
 }
 
+static dt_bpf_plan_t *dt_bpf_find(dt_bpf_engine_t *be, uint32_t id);
+
 static int
 dt_bpf_build(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 {
 	dt_bpf_layout_t *lay = &be->be_lay;
 	const dt_probe_t *prp = pl->pl_probes[0];
+	const dt_bpf_plan_t *epl;
 	dt_bpf_progspec_t ps;
 	enum bpf_prog_type type;
 	char err[512];
@@ -586,17 +598,42 @@ dt_bpf_build(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 		ps.ps_nargs = 2;
 		type = BPF_PROG_TYPE_PERF_EVENT;
 		break;
+	case DT_BPF_P_UPROBE: {
+		const dt_pid_probe_t *pi = dt_prov_pid_info(prp);
+
+		ps.ps_ctx = pi->pi_kind == DT_PID_RETURN ? DT_BPF_CTX_URETURN :
+		    DT_BPF_CTX_UPROBE;
+		ps.ps_nargs = pi->pi_kind == DT_PID_RETURN ? 2 : 6;
+		ps.ps_upid = (uint32_t) pi->pi_pid;
+		ps.ps_ufunc = pi->pi_func;
+		type = BPF_PROG_TYPE_KPROBE;
+		break;
+	}
 	default:
 		ps.ps_ctx = pl->pl_return ? DT_BPF_CTX_SYSCALL_RETURN :
 		    DT_BPF_CTX_SYSCALL_ENTRY;
 		ps.ps_nargs = pl->pl_kind == DT_BPF_P_SYSGROUP ? 6 :
-		    dt_prov_syscall_nargs(prp);
+		    dt_prov_syscall_nargs(dtp, pl->pl_probes[0]);
 		type = BPF_PROG_TYPE_TRACEPOINT;
 		if (pl->pl_kind == DT_BPF_P_SYSGROUP) {
 			ps.ps_table_fd = pl->pl_table_fd;
 			ps.ps_table_max = 1024;
 		}
 		break;
+	}
+	if (prp->pr_id != DT_PROBE_ID_ERROR &&
+	    (epl = dt_bpf_find(be, DT_PROBE_ID_ERROR)) != NULL) {
+		const dt_probe_t *eprp = epl->pl_probes[0];
+
+		ps.ps_nerr = epl->pl_nstmts;
+		ps.ps_err_stmts = epl->pl_stmts;
+		ps.ps_err_epids = epl->pl_epids;
+		ps.ps_err_id = eprp->pr_id;
+		ps.ps_err_prov = dt_bpf_layout_const(lay,
+		    eprp->pr_prov->pv_name);
+		ps.ps_err_mod = dt_bpf_layout_const(lay, eprp->pr_mod);
+		ps.ps_err_func = dt_bpf_layout_const(lay, eprp->pr_func);
+		ps.ps_err_name = dt_bpf_layout_const(lay, eprp->pr_name);
 	}
 	dt_bpf_buf_init(&b);
 	if (dt_bpf_gen(lay, &ps, &b, err, sizeof (err)) != 0) {
@@ -704,6 +741,17 @@ dt_bpf_attach(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 		if (fd < 0 || dt_bpf_addlink(pl, fd) != 0)
 			goto fail;
 		return 0;
+	case DT_BPF_P_UPROBE: {
+		const dt_pid_probe_t *pi = dt_prov_pid_info(prp);
+
+		for (size_t i = 0; i < pi->pi_nsites; i++) {
+			fd = dt_bpf_attach_uprobe(pl->pl_fd, pi->pi_path,
+			    pi->pi_sites[i], pi->pi_pid, 0);
+			if (fd < 0 || dt_bpf_addlink(pl, fd) != 0)
+				goto fail;
+		}
+		return 0;
+	}
 	}
 fail:
 	return dt_bpf_fail(dtp, EDT_NOTSUP, "attaching %s:%s:%s:%s: %s",

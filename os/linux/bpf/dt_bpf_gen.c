@@ -28,6 +28,7 @@
  * the comments say where BPF needs a different route to the same result.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +39,8 @@
 #include "common/dif/dif_interp.h"
 #include "os/linux/bpf/dt_bpf_gen.h"
 #include "os/linux/bpf/dt_bpf_impl.h"
+#include "os/linux/dt_ksyms.h"
+#include "os/linux/dt_linux_features.h"
 
 #define DT_BPF_DSCRATCH_MIN 8192
 
@@ -479,7 +482,8 @@ dt_bpf_layout_finish(dt_bpf_layout_t *lay, char *errbuf, size_t errlen)
 	off += ((lay->bl_maxclauses * 4) + 7) & ~7U;
 	lay->bl_tuple_off = off;
 	off += 16 * DIF_DTR_NREGS;
-	lay->bl_worksize = ss + 8;
+	/* lltostr() builds its digits in 72 bytes of work buffer 0. */
+	lay->bl_worksize = ss + 8 < 80 ? 80 : ss + 8;
 	lay->bl_work_off = off;
 	off += DT_BPF_NWORK * lay->bl_worksize;
 	lay->bl_strbuf_off = off;
@@ -497,6 +501,20 @@ dt_bpf_layout_finish(dt_bpf_layout_t *lay, char *errbuf, size_t errlen)
 	    (lay->bl_maxrec > sizeof (dt_faultrec_t) ? lay->bl_maxrec :
 	    sizeof (dt_faultrec_t));
 	off = (off + 7) & ~7U;
+	lay->bl_esave_off = off;
+	off += DT_SC_FKIND - DT_SC_TS;
+	lay->bl_locals_size = 0;
+	for (uint32_t i = 0; i < lay->bl_nvars; i++) {
+		dt_bpf_var_t *bv = &lay->bl_vars[i];
+
+		if (bv->bv_scope == DIFV_SCOPE_LOCAL)
+			lay->bl_locals_size += bv->bv_byref ?
+			    8 + bv->bv_size : 8;
+	}
+	lay->bl_lsave_off = off;
+	off += lay->bl_locals_size;
+	lay->bl_kstack_off = off;
+	off += 8 * DT_BPF_KSTACK_MAX;
 	lay->bl_locals_off = off;
 	for (uint32_t i = 0; i < lay->bl_nvars; i++) {
 		dt_bpf_var_t *bv = &lay->bl_vars[i];
@@ -506,7 +524,6 @@ dt_bpf_layout_finish(dt_bpf_layout_t *lay, char *errbuf, size_t errlen)
 		bv->bv_off = off;
 		off += bv->bv_byref ? 8 + bv->bv_size : 8;
 	}
-	lay->bl_locals_size = off - lay->bl_locals_off;
 	lay->bl_dscratch_off = off;
 	off += lay->bl_dscratch_size;
 	/* The guard: helpers may be told to write up to dscratch_size past
@@ -1111,8 +1128,168 @@ dt_bpf_cg_stdvar(dt_bpf_cg_t *cg, uint8_t scope, uint32_t id, bool array,
 }
 
 /*
+ * Stacks.  bpf_get_stack() walks from the registers of the program's
+ * context: for a profile probe, those of the interrupted code, so the
+ * first frame is arg0; for a syscall tracepoint, registers taken inside
+ * the tracepoint's glue, whose frames are ours rather than the traced
+ * code's.  Which glue functions show depends on the kernel and even on
+ * the moment: a tracepoint with one callback makes a static call straight
+ * to it (perf_syscall_enter), with more it goes through its iterator
+ * (__traceiter_sys_enter), and a call in tail position leaves no frame.
+ * So the leading frames are compared at run time with the glue
+ * functions' address ranges, read from kallsyms, and those that match are
+ * skipped: the first frame is then the probe site (syscall_trace_enter,
+ * syscall_exit_work).  BEGIN, END and ERROR run in a test run on our own
+ * behalf: like DTrace's probes fired from its own process, they have no
+ * kernel stack.
+ */
+static const char *const dt_bpf_glue_names[] = {
+	"__traceiter_sys_enter", "__traceiter_sys_exit",
+	"perf_syscall_enter", "perf_syscall_exit",
+	"perf_trace_sys_enter", "perf_trace_sys_exit",
+	"perf_trace_run_bpf_submit", "trace_call_bpf",
+	"__bpf_trace_sys_enter", "__bpf_trace_sys_exit", "bpf_trace_run2",
+};
+#define DT_BPF_NGLUE (sizeof (dt_bpf_glue_names) / sizeof (char *))
+#define DT_BPF_GLUE_FRAMES 4 /* leading frames that may be glue */
+
+static struct {
+	uint64_t start, end;
+} dt_bpf_glue[DT_BPF_NGLUE];
+static uint32_t dt_bpf_nglue;
+static pthread_once_t dt_bpf_glue_once = PTHREAD_ONCE_INIT;
+
+static void
+dt_bpf_glue_init(void)
+{
+	const dt_ksyms_t *ks = dt_linux_ksyms();
+
+	for (size_t i = 0; ks != NULL && i < DT_BPF_NGLUE; i++) {
+		if (dt_ksyms_range(ks, dt_bpf_glue_names[i],
+			&dt_bpf_glue[dt_bpf_nglue].start,
+			&dt_bpf_glue[dt_bpf_nglue].end) == 0)
+			dt_bpf_nglue++;
+	}
+}
+
+static bool
+dt_bpf_cg_has_kstack(const dt_bpf_cg_t *cg)
+{
+	return cg->cg_ps->ps_ctx != DT_BPF_CTX_RAWTP;
+}
+
+/* r4 = the number of leading glue frames (r0-r5 clobbered). */
+static void
+dt_bpf_cg_glue_skip(dt_bpf_cg_t *cg)
+{
+	const dt_bpf_layout_t *lay = cg->cg_lay;
+	uint32_t ldone = dt_bpf_label_new(cg->cg_b);
+
+	(void) pthread_once(&dt_bpf_glue_once, dt_bpf_glue_init);
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, 0));
+	if (dt_bpf_nglue == 0)
+		return;
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R6));
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R7));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2,
+	    (int32_t) lay->bl_kstack_off));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R3, 8 * DT_BPF_GLUE_FRAMES));
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_stack));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, 0));
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R5, DT_R7));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R5,
+	    (int32_t) lay->bl_kstack_off));
+	for (int i = 0; i < DT_BPF_GLUE_FRAMES; i++) {
+		uint32_t lglue = dt_bpf_label_new(cg->cg_b);
+
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R5,
+		    (int16_t) (8 * i)));
+		for (uint32_t g = 0; g < dt_bpf_nglue; g++) {
+			dt_bpf_emit_imm64(cg->cg_b, DT_R2, dt_bpf_glue[g].start);
+			DT_EMIT(cg, DT_BPF_JMP_REG(BPF_JLT, DT_R1, DT_R2, 3));
+			dt_bpf_emit_imm64(cg->cg_b, DT_R2, dt_bpf_glue[g].end);
+			dt_bpf_jmp_label(cg->cg_b,
+			    DT_BPF_JMP_REG(BPF_JLT, DT_R1, DT_R2, 0), lglue);
+		}
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), ldone);
+		dt_bpf_label_here(cg->cg_b, lglue);
+		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, i + 1));
+	}
+	dt_bpf_label_here(cg->cg_b, ldone);
+}
+
+/*
+ * r0 = bytes of frames written to r7 + off (size bytes, the rest zeroed
+ * by the kernel); a context without a kernel stack writes nothing and
+ * gives 0.
+ */
+static void
+dt_bpf_cg_getstack(dt_bpf_cg_t *cg, uint32_t off, uint32_t size, bool user)
+{
+	dt_bpf_ctxkind_t ctx = cg->cg_ps->ps_ctx;
+
+	if (!user && !dt_bpf_cg_has_kstack(cg)) {
+		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R0, 0));
+		return;
+	}
+	if (user)
+		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, BPF_F_USER_STACK));
+	else if (ctx == DT_BPF_CTX_SYSCALL_ENTRY ||
+	    ctx == DT_BPF_CTX_SYSCALL_RETURN)
+		dt_bpf_cg_glue_skip(cg);
+	else
+		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, 0));
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R6));
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R7));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2, (int32_t) off));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R3, (int32_t) size));
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_stack));
+}
+
+/*
  * Built-in variables.
  */
+
+/* r1 = size bytes read at (r3 + off); 0 when the read fails. */
+static void
+dt_bpf_cg_kread(dt_bpf_cg_t *cg, uint32_t off, int size)
+{
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R3, (int32_t) off));
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_FP, DT_FP_T0, 0));
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_FP));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, DT_FP_T0));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, size));
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_probe_read_kernel));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(size == 4 ? BPF_W : BPF_DW, DT_R1, DT_FP,
+	    DT_FP_T0));
+}
+
+/*
+ * ppid (curthread->real_parent->tgid) and vtimestamp (the thread's
+ * on-CPU time as the scheduler accounts it, se.sum_exec_runtime), at
+ * offsets from the kernel's BTF.  Returns -1 after an error.
+ */
+static int
+dt_bpf_cg_task(dt_bpf_cg_t *cg, uint32_t id)
+{
+	const dt_linux_task_offs_t *lt = dt_linux_task_offs();
+
+	if (!lt->lt_ok) {
+		dt_bpf_cg_error(cg, "built-in variable %s is not supported by "
+		    "the bpf engine here: %s", dif_var_name(id), lt->lt_why);
+		return -1;
+	}
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_current_task));
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R3, DT_R0));
+	if (id == DIF_VAR_VTIMESTAMP) {
+		dt_bpf_cg_kread(cg, lt->lt_exec_runtime, 8);
+		return 0;
+	}
+	dt_bpf_cg_kread(cg, lt->lt_real_parent, 8);
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R3, DT_R1));
+	dt_bpf_cg_kread(cg, lt->lt_tgid, 4);
+	return 0;
+}
 
 static void
 dt_bpf_cg_builtin(dt_bpf_cg_t *cg, uint32_t id, unsigned rd)
@@ -1198,10 +1375,34 @@ dt_bpf_cg_builtin(dt_bpf_cg_t *cg, uint32_t id, unsigned rd)
 		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_current_comm));
 		dt_bpf_cg_saddr(cg, DT_R1, lay->bl_strbuf_off);
 		break;
-	case DIF_VAR_IPL:
-	case DIF_VAR_CALLER:
-	case DIF_VAR_UCALLER:
+	case DIF_VAR_PPID:
+	case DIF_VAR_VTIMESTAMP:
+		if (dt_bpf_cg_task(cg, id) != 0)
+			return;
+		break;
 	case DIF_VAR_STACKDEPTH:
+		/* The frames stack() would record, were it unbounded. */
+		dt_bpf_cg_getstack(cg, lay->bl_kstack_off,
+		    8 * DT_BPF_KSTACK_MAX, false);
+		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R0));
+		DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JSGE, DT_R1, 0, 1));
+		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 0));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R1, 3));
+		break;
+	case DIF_VAR_CALLER:
+		/* The frame after the probe site's; 0 when there is none. */
+		if (!dt_bpf_cg_has_kstack(cg)) {
+			DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 0));
+			break;
+		}
+		dt_bpf_cg_getstack(cg, lay->bl_kstack_off, 16, false);
+		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R7));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1,
+		    (int32_t) lay->bl_kstack_off));
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R1, 8));
+		break;
+	case DIF_VAR_IPL:
+	case DIF_VAR_UCALLER:
 	case DIF_VAR_USTACKDEPTH:
 	case DIF_VAR_CURCPU:
 		/* What the interpreter engine answers for these. */
@@ -1647,13 +1848,8 @@ dt_bpf_cg_store_rec(dt_bpf_cg_t *cg, const dt_recdesc_t *rd, uint32_t base)
 		}
 		if (size == 0)
 			return;
-		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R6));
-		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R7));
-		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2, (int32_t) off));
-		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R3, (int32_t) size));
-		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4,
-		    rd->rd_type == DT_REC_USTACK ? BPF_F_USER_STACK : 0));
-		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_stack));
+		dt_bpf_cg_getstack(cg, off, size,
+		    rd->rd_type == DT_REC_USTACK);
 		return;
 	case DT_REC_USYM:
 	case DT_REC_UMOD:
@@ -2032,6 +2228,17 @@ dt_bpf_cg_fault_handler(dt_bpf_cg_t *cg, uint32_t lnext)
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R0, 0, 0), lok);
 	dt_bpf_cg_cpudrop(cg, DT_BPF_CNT_DROPS);
 	dt_bpf_label_here(cg->cg_b, lok);
+	/*
+	 * Then the ERROR probe fires in this context, unless the fault was
+	 * in an ERROR clause: DTrace drops those silently.
+	 */
+	if (!cg->cg_in_error && cg->cg_ps->ps_nerr > 0) {
+		cg->cg_eret[cg->cg_clause] = lnext;
+		DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_FP, DT_FP_ERET,
+		    (int32_t) cg->cg_clause));
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), cg->cg_lerror);
+		return;
+	}
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lnext);
 }
 
@@ -2049,11 +2256,18 @@ dt_bpf_cg_clause(dt_bpf_cg_t *cg, uint32_t j, const dt_stmt_t *stp)
 	cg->cg_clause = j;
 	cg->cg_lfault = dt_bpf_label_new(cg->cg_b);
 
-	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_W, DT_R1, DT_R7,
-	    (int16_t) (lay->bl_epids_off + 4 * j)));
-	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R1, 0, 0), lnext);
-	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_SC_EPID));
-	if (!cg->cg_ps->ps_always) {
+	if (cg->cg_in_error) {
+		/* The ERROR probe's clauses all run: EPIDs are constants. */
+		DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_SC_EPID,
+		    (int32_t) cg->cg_ps->ps_err_epids[j]));
+	} else {
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_W, DT_R1, DT_R7,
+		    (int16_t) (lay->bl_epids_off + 4 * j)));
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R1, 0,
+		    0), lnext);
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_SC_EPID));
+	}
+	if (!cg->cg_ps->ps_always && !cg->cg_in_error) {
 		/* exit() in an earlier clause stops this one. */
 		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R8,
 		    (int16_t) (lay->bl_cnt_off + 8 * DT_BPF_CNT_EXITED)));
@@ -2164,6 +2378,16 @@ dt_bpf_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 	const dt_bpf_progspec_t *ps = cg->cg_ps;
 
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R6, DT_R1));
+	/*
+	 * A uprobe runs for every process mapping the file that some event
+	 * asked for: keep the target's firings only.
+	 */
+	if (ps->ps_upid != 0) {
+		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_current_pid_tgid));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R0, 32));
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R0,
+		    (int32_t) ps->ps_upid, 0), lexit);
+	}
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_W, DT_FP, DT_FP_KEY, 0));
 	dt_bpf_cg_lookup0(cg, lay->bl_scratch_fd, lexit);
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R7, DT_R0));
@@ -2291,10 +2515,139 @@ dt_bpf_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 		    "register layout");
 #endif
 		break;
+	case DT_BPF_CTX_UPROBE:
+	case DT_BPF_CTX_URETURN: {
+#if defined(__x86_64__)
+		/* pt_regs offsets of rdi, rsi, rdx, rcx, r8, r9; rax, ip. */
+		static const int16_t argreg[6] = { 112, 104, 96, 88, 72, 64 };
+		bool ret = ps->ps_ctx == DT_BPF_CTX_URETURN;
+
+		for (int i = 0; i < DT_BPF_NARGS; i++) {
+			int16_t o = (int16_t) (DT_SC_ARGS + 8 * i);
+
+			if (ret || i >= 6) {
+				DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, o, 0));
+				continue;
+			}
+			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R6,
+			    argreg[i]));
+			DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, o));
+		}
+		if (ret) {
+			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R6, 128));
+			dt_bpf_emit_imm64(cg->cg_b, DT_R2, ps->ps_ufunc);
+			DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_SUB, DT_R1, DT_R2));
+			DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1,
+			    DT_SC_ARGS));
+			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R6, 80));
+			DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1,
+			    DT_SC_ARGS + 8));
+		}
+#else
+		dt_bpf_cg_error(cg, "pid probes need this architecture's "
+		    "register layout");
+#endif
+		break;
+	}
 	}
 
 	/* Clause-locals start each firing cleared. */
 	dt_bpf_cg_zero(cg, lay->bl_locals_off, lay->bl_locals_size);
+}
+
+/*
+ * Copies len bytes (a multiple of 8) within scratch, from offset src to
+ * offset dst, word by word or with one helper call for long runs.
+ */
+static void
+dt_bpf_cg_scopy(dt_bpf_cg_t *cg, uint32_t dst, uint32_t src, uint32_t len)
+{
+	if (len <= 256) {
+		for (uint32_t i = 0; i < len; i += 8) {
+			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7,
+			    (int16_t) (src + i)));
+			DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1,
+			    (int16_t) (dst + i)));
+		}
+		return;
+	}
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R7));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, (int32_t) dst));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, (int32_t) len));
+	dt_bpf_cg_saddr(cg, DT_R3, src);
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_probe_read_kernel));
+}
+
+/*
+ * The ERROR block: where a faulting clause's handler goes after its
+ * fault record, as the interpreter fires ERROR from inside the firing.
+ * It keeps the firing context and clause-locals aside, makes the
+ * context ERROR's (arg1 EPID, arg2 action, arg3 DIF offset, arg4 fault
+ * kind, arg5 address), runs the ERROR clauses with their own fresh
+ * clause-locals, puts everything back and returns to the clause after
+ * the one that faulted (its index in the DT_FP_ERET slot, a constant on
+ * each path, so the verifier follows one return per fault site).
+ */
+static void
+dt_bpf_cg_error_block(dt_bpf_cg_t *cg, uint32_t lexit)
+{
+	const dt_bpf_layout_t *lay = cg->cg_lay;
+	const dt_bpf_progspec_t *ps = cg->cg_ps;
+	uint32_t ctxlen = DT_SC_FKIND - DT_SC_TS;
+	static const int32_t fargs[] = { DT_SC_EPID, DT_SC_FACT, DT_SC_FOFF,
+	    DT_SC_FKIND, DT_SC_FADDR };
+	bool used = false;
+
+	for (uint32_t j = 0; j < ps->ps_nclauses; j++)
+		used |= cg->cg_eret[j] != UINT32_MAX;
+	if (!used)
+		return;
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lexit);
+	dt_bpf_label_here(cg->cg_b, cg->cg_lerror);
+	dt_bpf_cg_scopy(cg, lay->bl_esave_off, DT_SC_TS, ctxlen);
+	dt_bpf_cg_scopy(cg, lay->bl_lsave_off, lay->bl_locals_off,
+	    lay->bl_locals_size);
+	dt_bpf_cg_zero(cg, lay->bl_locals_off, lay->bl_locals_size);
+
+	for (int i = 0; i < DT_BPF_NARGS; i++) {
+		int16_t o = (int16_t) (DT_SC_ARGS + 8 * i);
+
+		if (i >= 1 && i <= 5) {
+			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7,
+			    (int16_t) fargs[i - 1]));
+			DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, o));
+		} else {
+			DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, o, 0));
+		}
+	}
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_SC_ID,
+	    (int32_t) ps->ps_err_id));
+	dt_bpf_cg_gaddr(cg, DT_R1, ps->ps_err_prov);
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_SC_PROV));
+	dt_bpf_cg_gaddr(cg, DT_R1, ps->ps_err_mod);
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_SC_MOD));
+	dt_bpf_cg_gaddr(cg, DT_R1, ps->ps_err_func);
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_SC_FUNC));
+	dt_bpf_cg_gaddr(cg, DT_R1, ps->ps_err_name);
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_SC_NAME));
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_SC_ERRNO, 0));
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_ktime_get_ns));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R0, DT_SC_TS));
+
+	cg->cg_in_error = true;
+	for (uint32_t j = 0; j < ps->ps_nerr && !cg->cg_failed; j++)
+		dt_bpf_cg_clause(cg, j, ps->ps_err_stmts[j]);
+	cg->cg_in_error = false;
+
+	dt_bpf_cg_scopy(cg, DT_SC_TS, lay->bl_esave_off, ctxlen);
+	dt_bpf_cg_scopy(cg, lay->bl_locals_off, lay->bl_lsave_off,
+	    lay->bl_locals_size);
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_FP, DT_FP_ERET));
+	for (uint32_t j = 0; j < ps->ps_nclauses; j++) {
+		if (cg->cg_eret[j] != UINT32_MAX)
+			dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R1,
+			    (int32_t) j, 0), cg->cg_eret[j]);
+	}
 }
 
 int
@@ -2316,9 +2669,22 @@ dt_bpf_gen(const dt_bpf_layout_t *lay, const dt_bpf_progspec_t *ps,
 		return -1;
 	}
 	lexit = dt_bpf_label_new(b);
+	if (ps->ps_nerr > 0) {
+		if ((cg.cg_eret = malloc((ps->ps_nclauses + 1) *
+		    sizeof (uint32_t))) == NULL) {
+			snprintf(errbuf, errlen, "out of memory");
+			return -1;
+		}
+		for (uint32_t j = 0; j < ps->ps_nclauses; j++)
+			cg.cg_eret[j] = UINT32_MAX;
+		cg.cg_lerror = dt_bpf_label_new(b);
+	}
 	dt_bpf_cg_prologue(&cg, lexit);
 	for (uint32_t j = 0; j < ps->ps_nclauses && !cg.cg_failed; j++)
 		dt_bpf_cg_clause(&cg, j, ps->ps_stmts[j]);
+	if (ps->ps_nerr > 0 && !cg.cg_failed)
+		dt_bpf_cg_error_block(&cg, lexit);
+	free(cg.cg_eret);
 	dt_bpf_label_here(b, lexit);
 	DT_EMIT(&cg, DT_BPF_MOV64_IMM(DT_R0, 0));
 	DT_EMIT(&cg, DT_BPF_EXIT());

@@ -52,6 +52,10 @@ typedef enum dt_bpf_ctxkind {
 	DT_BPF_CTX_SYSCALL_ENTRY,  /* tracepoint: nr at 8, args from 16 */
 	DT_BPF_CTX_SYSCALL_RETURN, /* tracepoint: nr at 8, return at 16 */
 	DT_BPF_CTX_PERF,	   /* perf_event: struct pt_regs */
+	DT_BPF_CTX_UPROBE,	   /* uprobe (kprobe type): struct pt_regs,
+				      arguments from the call registers */
+	DT_BPF_CTX_URETURN,	   /* uprobe on a return site: arg0 = its
+				      offset in the function, arg1 = rax */
 } dt_bpf_ctxkind_t;
 
 /* A variable of the program, from the DIF variable tables. */
@@ -135,6 +139,9 @@ typedef struct dt_bpf_layout {
 	uint32_t bl_aggkey_off;
 	uint32_t bl_aggval_off;
 	uint32_t bl_rec_off;
+	uint32_t bl_esave_off;	/* the firing context, kept while ERROR runs */
+	uint32_t bl_lsave_off;	/* clause-locals, likewise */
+	uint32_t bl_kstack_off;	/* stackdepth, caller: DT_BPF_KSTACK_MAX */
 	uint32_t bl_locals_off;	/* first writable byte */
 	uint32_t bl_locals_size;
 	uint32_t bl_dscratch_off;
@@ -162,6 +169,12 @@ enum {
 };
 
 #define DT_BPF_NWORK 3
+
+/*
+ * The deepest kernel stack stackdepth counts: the default of the kernel's
+ * perf_event_max_stack, which caps bpf_get_stack() anyway.
+ */
+#define DT_BPF_KSTACK_MAX 127
 
 extern void dt_bpf_layout_init(dt_bpf_layout_t *lay, const dt_program_t *pgp,
     uint32_t strsize, uint64_t dynvarsize, uint64_t aggsize);
@@ -197,9 +210,22 @@ typedef struct dt_bpf_progspec {
 	uint32_t ps_id;
 	int ps_nargs;
 	uint32_t ps_prov, ps_mod, ps_func, ps_name; /* offsets in consts */
+	/* uprobes: only this process (tgid) fires; the function's address */
+	uint32_t ps_upid;
+	uint64_t ps_ufunc;
 	/* a group: ps_table_fd >= 0, keyed by the syscall number (< max) */
 	int ps_table_fd;
 	uint32_t ps_table_max;
+	/*
+	 * The ERROR probe's clauses, run inline when a clause of this
+	 * program faults (none in the ERROR program itself): their EPIDs,
+	 * and the probe's ID and names (offsets in consts).
+	 */
+	uint32_t ps_nerr;
+	const dt_stmt_t **ps_err_stmts;
+	const uint32_t *ps_err_epids;
+	uint32_t ps_err_id;
+	uint32_t ps_err_prov, ps_err_mod, ps_err_func, ps_err_name;
 } dt_bpf_progspec_t;
 
 /* Size of one probe table value for a program of nclauses clauses. */

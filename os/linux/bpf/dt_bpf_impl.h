@@ -19,6 +19,7 @@
 #ifndef DT_BPF_IMPL_H
 #define DT_BPF_IMPL_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "common/dif/dif.h"
@@ -36,6 +37,7 @@
 #define DT_FP_T2	(-112)
 #define DT_FP_T3	(-120)
 #define DT_FP_T4	(-128)
+#define DT_FP_ERET	(-136)	/* clause to return to after ERROR */
 
 /* The firing context in scratch. */
 #define DT_SC_LEAK	0	/* where pointers become numbers */
@@ -83,6 +85,10 @@ typedef struct dt_bpf_cg {
 	uint32_t cg_action;	/* 1-based; 0: the predicate */
 	uint32_t cg_lfault;	/* the clause's fault handler */
 	void *cg_stubs;		/* the clause's fault stubs */
+	bool cg_in_error;	/* generating the ERROR clauses */
+	uint32_t cg_lerror;	/* the ERROR block */
+	uint32_t *cg_eret;	/* per clause: its next label, or UINT32_MAX
+				 * when it never goes to the ERROR block */
 
 	const dif_object_t *cg_difo;
 	uint32_t cg_strtab;	/* the object's string table in consts */

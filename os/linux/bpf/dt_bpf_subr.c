@@ -30,6 +30,73 @@
 #define DT_WORK(cg, w)                                                       \
 	((cg)->cg_lay->bl_work_off + (uint32_t) (w) * (cg)->cg_lay->bl_worksize)
 
+/*
+ * Loop variables of the string subroutines, in work buffer 2: values that
+ * differ between iterations' paths live in scratch memory, which the
+ * verifier does not track, so that paths do not multiply.
+ */
+#define DT_VAR(cg, v)	((int16_t) (DT_WORK(cg, 2) + 8 * (v)))
+
+/*
+ * Every loop of the generated string code:
+ *
+ *	for (reg = 0; reg < max; reg += step) { body }
+ *
+ * with a constant bound the verifier can see (it walks the body once per
+ * iteration).  The body may jump to lp_next ("continue") or lp_done
+ * ("break"); no helper may be called in it, as they clobber reg.
+ */
+typedef struct dt_bpf_loop {
+	uint32_t lp_top;
+	uint32_t lp_next;
+	uint32_t lp_done;
+	int lp_reg;
+	int32_t lp_step;
+} dt_bpf_loop_t;
+
+static void
+dt_bpf_loop_begin(dt_bpf_cg_t *cg, dt_bpf_loop_t *lp, int reg, uint32_t max,
+    int32_t step)
+{
+	lp->lp_top = dt_bpf_label_new(cg->cg_b);
+	lp->lp_next = dt_bpf_label_new(cg->cg_b);
+	lp->lp_done = dt_bpf_label_new(cg->cg_b);
+	lp->lp_reg = reg;
+	lp->lp_step = step;
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(reg, 0));
+	dt_bpf_label_here(cg->cg_b, lp->lp_top);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JGE, reg, (int32_t) max,
+	    0), lp->lp_done);
+}
+
+static void
+dt_bpf_loop_end(dt_bpf_cg_t *cg, dt_bpf_loop_t *lp)
+{
+	dt_bpf_label_here(cg->cg_b, lp->lp_next);
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, lp->lp_reg, lp->lp_step));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lp->lp_top);
+	dt_bpf_label_here(cg->cg_b, lp->lp_done);
+}
+
+/* breg = the byte at work buffer w + the index in ireg (<= strsize). */
+static void
+dt_bpf_cg_wbyte(dt_bpf_cg_t *cg, int breg, int w, int ireg)
+{
+	DT_EMIT(cg, DT_BPF_MOV64_REG(breg, DT_R7));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, breg, ireg));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_B, breg, breg,
+	    (int16_t) DT_WORK(cg, w)));
+}
+
+/* breg = loop variable v, bounded to [0, strsize] (else jump to lbad). */
+static void
+dt_bpf_cg_ldvar(dt_bpf_cg_t *cg, int breg, int v, uint32_t lbad)
+{
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, breg, DT_R7, DT_VAR(cg, v)));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JGT, breg,
+	    (int32_t) cg->cg_lay->bl_strsize, 0), lbad);
+}
+
 void
 dt_bpf_cg_sarg(dt_bpf_cg_t *cg, int i, int w, int lenslot)
 {
@@ -91,6 +158,37 @@ dt_bpf_cg_copy(dt_bpf_cg_t *cg, int offslot, int dstaddslot, int lenslot,
 }
 
 /*
+ * rd = a new string: the lenslot bytes (clamped to strsize - 1) of work
+ * buffer w from the offset in startslot (or 0), as dif_sret() returns.
+ */
+static void
+dt_bpf_cg_sret(dt_bpf_cg_t *cg, unsigned rd, int w, int startslot,
+    int lenslot)
+{
+	uint32_t ss = cg->cg_lay->bl_strsize;
+
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_FP, lenslot));
+	DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JSGE, DT_R1, 0, 1));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 0));
+	DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JSLE, DT_R1, (int32_t) ss - 1, 1));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, (int32_t) ss - 1));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R1, lenslot));
+	dt_bpf_cg_alloc(cg, 0, ss, DT_FP_T2);
+	dt_bpf_cg_copy(cg, DT_FP_T2, 0, lenslot, DT_WORK(cg, w), startslot);
+	dt_bpf_cg_dsaddr(cg, rd, DT_FP_T2);
+}
+
+/* rd = a new string of one character (basename(), dirname()). */
+static void
+dt_bpf_cg_schar(dt_bpf_cg_t *cg, unsigned rd, char c)
+{
+	dt_bpf_cg_alloc(cg, 0, cg->cg_lay->bl_strsize, DT_FP_T2);
+	dt_bpf_cg_dsptr(cg, DT_R1, DT_FP_T2);
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_B, DT_R1, 0, c));
+	dt_bpf_cg_dsaddr(cg, rd, DT_FP_T2);
+}
+
+/*
  * SCMP: the strings at r1 and r2 compared as strcmp() compares,
  * bounded by strsize; NULL reads as "".  The result (-1, 0, 1) goes to
  * the condition-code slots against 0, as the interpreter's codes are.
@@ -100,7 +198,7 @@ dt_bpf_cg_scmp(dt_bpf_cg_t *cg, unsigned r1, unsigned r2)
 {
 	const dt_bpf_layout_t *lay = cg->cg_lay;
 	uint32_t ss = lay->bl_strsize;
-	uint32_t lloop = dt_bpf_label_new(cg->cg_b);
+	dt_bpf_loop_t lp;
 	uint32_t ldiff = dt_bpf_label_new(cg->cg_b);
 	uint32_t leq = dt_bpf_label_new(cg->cg_b);
 	uint32_t ldone = dt_bpf_label_new(cg->cg_b);
@@ -126,21 +224,14 @@ dt_bpf_cg_scmp(dt_bpf_cg_t *cg, unsigned r1, unsigned r2)
 		    (int) r[i]);
 		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R0, 0));
 	}
-	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 0));
-	dt_bpf_label_here(cg->cg_b, lloop);
-	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JGE, DT_R1, (int32_t) ss,
-	    0), leq);
-	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R7));
-	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R2, DT_R1));
-	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_B, DT_R3, DT_R2,
-	    (int16_t) DT_WORK(cg, 0)));
-	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_B, DT_R4, DT_R2,
-	    (int16_t) DT_WORK(cg, 1)));
+	dt_bpf_loop_begin(cg, &lp, DT_R1, ss, 1);
+	dt_bpf_cg_wbyte(cg, DT_R3, 0, DT_R1);
+	dt_bpf_cg_wbyte(cg, DT_R4, 1, DT_R1);
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JNE, DT_R3, DT_R4, 0),
 	    ldiff);
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R3, 0, 0), leq);
-	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, 1));
-	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lloop);
+	dt_bpf_loop_end(cg, &lp);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), leq);
 	dt_bpf_label_here(cg->cg_b, ldiff);
 	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R0, 1));
 	DT_EMIT(cg, DT_BPF_JMP_REG(BPF_JGT, DT_R3, DT_R4, 1));
@@ -234,9 +325,7 @@ dt_bpf_cg_substr(dt_bpf_cg_t *cg, int nargs, unsigned rd)
 	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, (int32_t) ss - 1));
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R1, DT_FP_T3));
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R2, DT_FP_T1));
-	dt_bpf_cg_alloc(cg, 0, ss, DT_FP_T2);
-	dt_bpf_cg_copy(cg, DT_FP_T2, 0, DT_FP_T1, DT_WORK(cg, 0), DT_FP_T3);
-	dt_bpf_cg_dsaddr(cg, rd, DT_FP_T2);
+	dt_bpf_cg_sret(cg, rd, 0, DT_FP_T3, DT_FP_T1);
 }
 
 /* strchr(), strrchr(): the address of the first (last) c in s, or 0. */
@@ -244,9 +333,8 @@ static void
 dt_bpf_cg_strchr(dt_bpf_cg_t *cg, uint32_t subr, unsigned rd)
 {
 	uint32_t ss = cg->cg_lay->bl_strsize;
-	uint32_t lloop = dt_bpf_label_new(cg->cg_b);
 	uint32_t lnot = dt_bpf_label_new(cg->cg_b);
-	uint32_t ldone = dt_bpf_label_new(cg->cg_b);
+	dt_bpf_loop_t lp;
 
 	/*
 	 * The index found is kept in scratch memory, not a register: the
@@ -257,25 +345,18 @@ dt_bpf_cg_strchr(dt_bpf_cg_t *cg, uint32_t subr, unsigned rd)
 	DT_LDTUP(cg, DT_R4, 1);
 	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_AND, DT_R4, 0xff));
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, (int16_t) DT_WORK(cg, 2), -1));
-	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 0));
-	dt_bpf_label_here(cg->cg_b, lloop);
-	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JGE, DT_R1, (int32_t) ss,
-	    0), ldone);
-	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R7));
-	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R2, DT_R1));
-	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_B, DT_R3, DT_R2,
-	    (int16_t) DT_WORK(cg, 0)));
+	dt_bpf_loop_begin(cg, &lp, DT_R1, ss, 1);
+	dt_bpf_cg_wbyte(cg, DT_R3, 0, DT_R1);
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JNE, DT_R3, DT_R4, 0),
 	    lnot);
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1,
 	    (int16_t) DT_WORK(cg, 2)));
 	if (subr == DIF_SUBR_STRCHR)
-		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), ldone);
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lp.lp_done);
 	dt_bpf_label_here(cg->cg_b, lnot);
-	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R3, 0, 0), ldone);
-	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, 1));
-	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lloop);
-	dt_bpf_label_here(cg->cg_b, ldone);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R3, 0, 0),
+	    lp.lp_done);
+	dt_bpf_loop_end(cg, &lp);
 	/* s + index, from the argument's own address */
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R5, DT_R7,
 	    (int16_t) DT_WORK(cg, 2)));
@@ -291,35 +372,468 @@ static void
 dt_bpf_cg_case(dt_bpf_cg_t *cg, bool upper, unsigned rd)
 {
 	uint32_t ss = cg->cg_lay->bl_strsize;
-	uint32_t lloop = dt_bpf_label_new(cg->cg_b);
-	uint32_t lnext = dt_bpf_label_new(cg->cg_b);
-	uint32_t ldone = dt_bpf_label_new(cg->cg_b);
+	dt_bpf_loop_t lp;
 	int lo = upper ? 'a' : 'A', hi = upper ? 'z' : 'Z';
 
 	dt_bpf_cg_sarg(cg, 0, 0, DT_FP_T0);
-	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 0));
-	dt_bpf_label_here(cg->cg_b, lloop);
-	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JGE, DT_R1, (int32_t) ss,
-	    0), ldone);
+	dt_bpf_loop_begin(cg, &lp, DT_R1, ss, 1);
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R7));
 	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R2, DT_R1));
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_B, DT_R3, DT_R2,
 	    (int16_t) DT_WORK(cg, 0)));
-	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R3, 0, 0), ldone);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R3, 0, 0),
+	    lp.lp_done);
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JLT, DT_R3, lo, 0),
-	    lnext);
+	    lp.lp_next);
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JGT, DT_R3, hi, 0),
-	    lnext);
+	    lp.lp_next);
 	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_XOR, DT_R3, 0x20));
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_B, DT_R2, DT_R3,
 	    (int16_t) DT_WORK(cg, 0)));
-	dt_bpf_label_here(cg->cg_b, lnext);
+	dt_bpf_loop_end(cg, &lp);
+	dt_bpf_cg_sret(cg, rd, 0, 0, DT_FP_T0);
+}
+
+/*
+ * index(s, sub [, start]), rindex(s, sub [, start]) and strstr(s, sub),
+ * as dif_index(): candidate positions one by one (the position in loop
+ * variable 0), each compared with sub eight bytes at a time, so the
+ * verifier walks strsize * strsize / 8 iterations, not strsize squared.
+ */
+static void
+dt_bpf_cg_index(dt_bpf_cg_t *cg, uint32_t subr, int nargs, unsigned rd)
+{
+	uint32_t ss = cg->cg_lay->bl_strsize;
+	bool rev = subr == DIF_SUBR_RINDEX, str = subr == DIF_SUBR_STRSTR;
+	uint32_t lnotfound = dt_bpf_label_new(cg->cg_b);
+	uint32_t lfound = dt_bpf_label_new(cg->cg_b);
+	uint32_t lret = dt_bpf_label_new(cg->cg_b);
+	uint32_t lstart = dt_bpf_label_new(cg->cg_b);
+	uint32_t lsublen = 0, p2 = 8;
+	dt_bpf_loop_t outer, inner;
+
+	while (p2 <= ss)
+		p2 *= 2;
+
+	dt_bpf_cg_sarg(cg, 0, 0, DT_FP_T0);
+	dt_bpf_cg_sarg(cg, 1, 1, DT_FP_T1);
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_FP, DT_FP_T0));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_FP, DT_FP_T1));
+	/* both empty: strstr() gives s, index() and rindex() 0 */
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R4, DT_R2));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_OR, DT_R4, DT_R3));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R4, 0, 0),
+	    lstart);
+	if (str)
+		DT_LDTUP(cg, DT_R1, 0);
+	else
+		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 0));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lret);
+
+	/* r1 = the first position: 0, len (rindex), or from start */
+	dt_bpf_label_here(cg->cg_b, lstart);
+	DT_EMIT(cg, rev ? DT_BPF_MOV64_REG(DT_R1, DT_R2) :
+	    DT_BPF_MOV64_IMM(DT_R1, 0));
+	if (!str && nargs == 3) {
+		lsublen = dt_bpf_label_new(cg->cg_b);
+		DT_LDTUP(cg, DT_R4, 2);
+		if (rev) {
+			/* p < 0: sublen == 0 ? 0 : -1; else min(p, len) */
+			dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JSLT,
+			    DT_R4, 0, 0), lsublen);
+			DT_EMIT(cg, DT_BPF_JMP_REG(BPF_JSGT, DT_R4, DT_R2, 1));
+			DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R4));
+		} else {
+			/* p >= len: sublen == 0 ? len : -1 */
+			DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JSGE, DT_R4, 0, 1));
+			DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, 0));
+			dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JSGE,
+			    DT_R4, DT_R2, 0), lsublen);
+			DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R4));
+		}
+	}
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_VAR(cg, 0)));
+
+	dt_bpf_loop_begin(cg, &outer, DT_R9, ss + 1, 1);
+	/* r1 = pos; done when it leaves [0, len) ([0, len] for rindex) */
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, 0)));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_FP, DT_FP_T0));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_FP, DT_FP_T1));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JSLT, DT_R1, 0, 0),
+	    lnotfound);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(rev ? BPF_JSGT : BPF_JSGE,
+	    DT_R1, DT_R2, 0), lnotfound);
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, rev ? -1 : 1));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_VAR(cg, 0)));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, rev ? 1 : -1));
+	/* pos + sublen <= len, or on to the next */
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R4, DT_R1));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R4, DT_R3));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JSGT, DT_R4, DT_R2, 0),
+	    outer.lp_next);
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_VAR(cg, 1)));
+
+	/*
+	 * The compare has no branch but the loop's own, so the verifier
+	 * keeps no state per byte: r0 collects the differing bits of each
+	 * eight bytes, masked to the bytes of sub that are left (clamped
+	 * to 0..8 by arithmetic), and the index into s is masked to a
+	 * power of two, which scratch has room for.
+	 */
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R0, 0));
+	dt_bpf_loop_begin(cg, &inner, DT_R5, ss, 8);
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R4, DT_R7, DT_VAR(cg, 1)));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R4, DT_R5));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_AND, DT_R4, (int32_t) (p2 - 1)));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R4, DT_R7));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R4, DT_R4,
+	    (int16_t) DT_WORK(cg, 0)));
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R7));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R2, DT_R5));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R2,
+	    (int16_t) DT_WORK(cg, 1)));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_XOR, DT_R4, DT_R2));
+	/* r2 = min(max(sublen - k, 0), 8) */
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R3));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_SUB, DT_R2, DT_R5));
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R2));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ARSH, DT_R1, 63));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_XOR, DT_R1, -1));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_AND, DT_R2, DT_R1));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_SUB, DT_R2, 8));
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R2));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ARSH, DT_R1, 63));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_AND, DT_R2, DT_R1));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2, 8));
+	/* mask = (1 << 4r2 << 4r2) - 1: all ones for 8 bytes */
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_LSH, DT_R2, 2));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 1));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_LSH, DT_R1, DT_R2));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_LSH, DT_R1, DT_R2));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_SUB, DT_R1, 1));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_AND, DT_R4, DT_R1));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_OR, DT_R0, DT_R4));
+	dt_bpf_loop_end(cg, &inner);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R0, 0, 0),
+	    lfound);
+	dt_bpf_loop_end(cg, &outer);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lnotfound);
+
+	if (!str && nargs == 3) {
+		dt_bpf_label_here(cg->cg_b, lsublen);
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_FP, DT_FP_T1));
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R3, 0, 0),
+		    lnotfound);
+		if (rev)
+			DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 0));
+		else
+			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_FP,
+			    DT_FP_T0));
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lret);
+	}
+	dt_bpf_label_here(cg->cg_b, lfound);
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, 1)));
+	if (str) {
+		DT_LDTUP(cg, DT_R2, 0);
+		DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R1, DT_R2));
+	}
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lret);
+	dt_bpf_label_here(cg->cg_b, lnotfound);
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, str ? 0 : -1));
+	dt_bpf_label_here(cg->cg_b, lret);
+	dt_bpf_cg_streg(cg, rd, DT_R1);
+}
+
+/*
+ * lltostr(v [, base]), as dif_lltostr(): digits from the end of a
+ * 72-byte area at the start of work buffer 0, then the prefixes.
+ */
+static void
+dt_bpf_cg_lltostr(dt_bpf_cg_t *cg, int nargs, unsigned rd)
+{
+	uint32_t lbad = dt_bpf_label_new(cg->cg_b);
+	uint32_t lok = dt_bpf_label_new(cg->cg_b);
+	dt_bpf_loop_t lp;
+
+	/* T1 = base, T3 = v, T4 = the magnitude */
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, 10));
+	if (nargs > 1) {
+		DT_LDTUP(cg, DT_R2, 1);
+		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R2));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_SUB, DT_R1, 2));
+		dt_bpf_cg_fault_if(cg, BPF_JGT, DT_R1, 34, DIF_FLT_ILLOP, -1);
+	}
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R2, DT_FP_T1));
+	DT_LDTUP(cg, DT_R1, 0);
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R1, DT_FP_T3));
+	DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JNE, DT_R2, 10, 2));
+	DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JSGE, DT_R1, 0, 1));
+	DT_EMIT(cg, DT_BPF_NEG64(DT_R1));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_VAR(cg, 0)));
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_B, DT_R7, (int16_t) DT_WORK(cg, 0) + 71,
+	    0));
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, 1), 71));
+	dt_bpf_loop_begin(cg, &lp, DT_R5, 64, 1);
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, 0)));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R1, 0, 0),
+	    lp.lp_done);
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_FP, DT_FP_T1));
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R3, DT_R1));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_MOD, DT_R3, DT_R2));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_DIV, DT_R1, DT_R2));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_VAR(cg, 0)));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R3, '0'));
+	DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JLE, DT_R3, '9', 1));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R3, 'a' - '0' - 10));
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R4, DT_R7));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R4, 70));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_SUB, DT_R4, DT_R5));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_B, DT_R4, DT_R3,
+	    (int16_t) DT_WORK(cg, 0)));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, 70));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_SUB, DT_R4, DT_R5));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R4, DT_VAR(cg, 1)));
+	dt_bpf_loop_end(cg, &lp);
+
+	/*
+	 * The prefixes, each one byte before the position p (>= 7 here):
+	 * "0" for 0 with base 16, "x" for base 16, "0" for 0 or base 8 or
+	 * 16, "-" for a negative decimal.
+	 */
+	{
+		struct {
+			int op; int32_t a; int op2; int32_t b; char c;
+		} pre[] = {
+			{ BPF_JNE, 0, BPF_JNE, 16, '0' },
+			{ -1, 0, BPF_JNE, 16, 'x' },
+			{ -2, 0, 0, 0, '0' },
+			{ BPF_JSGE, 0, BPF_JNE, 10, '-' },
+		};
+
+		for (size_t i = 0; i < sizeof (pre) / sizeof (pre[0]); i++) {
+			uint32_t lskip = dt_bpf_label_new(cg->cg_b);
+			uint32_t lput = dt_bpf_label_new(cg->cg_b);
+
+			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_FP,
+			    DT_FP_T3));
+			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_FP,
+			    DT_FP_T1));
+			if (pre[i].op == -2) {
+				/* v == 0 || base == 8 || base == 16 */
+				dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(
+				    BPF_JEQ, DT_R1, 0, 0), lput);
+				dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(
+				    BPF_JEQ, DT_R2, 8, 0), lput);
+				dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(
+				    BPF_JNE, DT_R2, 16, 0), lskip);
+			} else {
+				if (pre[i].op >= 0)
+					dt_bpf_jmp_label(cg->cg_b,
+					    DT_BPF_JMP_IMM(pre[i].op, DT_R1,
+					    pre[i].a, 0), lskip);
+				dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(
+				    pre[i].op2, DT_R2, pre[i].b, 0), lskip);
+			}
+			dt_bpf_label_here(cg->cg_b, lput);
+			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7,
+			    DT_VAR(cg, 1)));
+			dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JGT,
+			    DT_R1, 71, 0), lbad);
+			dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JLT,
+			    DT_R1, 1, 0), lbad);
+			DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_SUB, DT_R1, 1));
+			DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1,
+			    DT_VAR(cg, 1)));
+			DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R1, DT_R7));
+			DT_EMIT(cg, DT_BPF_ST_MEM(BPF_B, DT_R1,
+			    (int16_t) DT_WORK(cg, 0), pre[i].c));
+			dt_bpf_label_here(cg->cg_b, lskip);
+		}
+	}
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lok);
+	dt_bpf_label_here(cg->cg_b, lbad);
+	dt_bpf_cg_fault(cg, DIF_FLT_ILLOP, 0);
+	dt_bpf_label_here(cg->cg_b, lok);
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, 1)));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R1, DT_FP_T3));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, 71));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_SUB, DT_R2, DT_R1));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R2, DT_FP_T1));
+	dt_bpf_cg_sret(cg, rd, 0, DT_FP_T3, DT_FP_T1);
+}
+
+/*
+ * One backward scan of basename()/dirname(): loop variable 0 (the index
+ * i) moves down while i >= 0 and (s[i] == '/') == slash.
+ */
+static void
+dt_bpf_cg_bscan(dt_bpf_cg_t *cg, bool slash)
+{
+	dt_bpf_loop_t lp;
+
+	dt_bpf_loop_begin(cg, &lp, DT_R5, cg->cg_lay->bl_strsize + 1, 1);
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, 0)));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JSLT, DT_R1, 0, 0),
+	    lp.lp_done);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JGT, DT_R1,
+	    (int32_t) cg->cg_lay->bl_strsize, 0), lp.lp_done);
+	dt_bpf_cg_wbyte(cg, DT_R2, 0, DT_R1);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(slash ? BPF_JNE : BPF_JEQ,
+	    DT_R2, '/', 0), lp.lp_done);
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_SUB, DT_R1, 1));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_VAR(cg, 0)));
+	dt_bpf_loop_end(cg, &lp);
+}
+
+/* basename(), dirname(), as dif_basename(). */
+static void
+dt_bpf_cg_basename(dt_bpf_cg_t *cg, uint32_t subr, unsigned rd)
+{
+	uint32_t ldot = dt_bpf_label_new(cg->cg_b);
+	uint32_t lslash = dt_bpf_label_new(cg->cg_b);
+	uint32_t lcopy = dt_bpf_label_new(cg->cg_b);
+	uint32_t ldone = dt_bpf_label_new(cg->cg_b);
+
+	dt_bpf_cg_sarg(cg, 0, 0, DT_FP_T0);
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_FP, DT_FP_T0));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R1, 0, 0), ldot);
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_SUB, DT_R1, 1));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_VAR(cg, 0)));
+	dt_bpf_cg_bscan(cg, true);
+	/* lastbase in T1 (< 0: all slashes) */
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, 0)));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R1, DT_FP_T1));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JSLT, DT_R1, 0, 0),
+	    lslash);
+	dt_bpf_cg_bscan(cg, false);
+	/* firstbase = i + 1 in T3 */
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, 0)));
 	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, 1));
-	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lloop);
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R1, DT_FP_T3));
+	if (subr == DIF_SUBR_BASENAME) {
+		/* length = lastbase - firstbase + 1 */
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_FP, DT_FP_T1));
+		DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_SUB, DT_R2, DT_R1));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2, 1));
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R2, DT_FP_T1));
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lcopy);
+	} else {
+		dt_bpf_cg_bscan(cg, true);
+		/* lastdir < 0: "/" when s starts with one, else "." */
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7,
+		    DT_VAR(cg, 0)));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, 1));
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R1, DT_FP_T1));
+		DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_FP, DT_FP_T3, 0));
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JSGT, DT_R1, 0,
+		    0), lcopy);
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_B, DT_R1, DT_R7,
+		    (int16_t) DT_WORK(cg, 0)));
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R1, '/',
+		    0), lslash);
+	}
+	dt_bpf_label_here(cg->cg_b, ldot);
+	dt_bpf_cg_schar(cg, rd, '.');
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), ldone);
+	dt_bpf_label_here(cg->cg_b, lslash);
+	dt_bpf_cg_schar(cg, rd, '/');
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), ldone);
+	dt_bpf_label_here(cg->cg_b, lcopy);
+	dt_bpf_cg_sret(cg, rd, 0, DT_FP_T3, DT_FP_T1);
 	dt_bpf_label_here(cg->cg_b, ldone);
-	dt_bpf_cg_alloc(cg, 0, ss, DT_FP_T2);
-	dt_bpf_cg_copy(cg, DT_FP_T2, 0, DT_FP_T0, DT_WORK(cg, 0), 0);
-	dt_bpf_cg_dsaddr(cg, rd, DT_FP_T2);
+}
+
+/* strtoll(s [, base]), as dif_strtoll(). */
+static void
+dt_bpf_cg_strtoll(dt_bpf_cg_t *cg, int nargs, unsigned rd)
+{
+	uint32_t ss = cg->cg_lay->bl_strsize;
+	uint32_t lbad = dt_bpf_label_new(cg->cg_b);
+	uint32_t lsign = dt_bpf_label_new(cg->cg_b);
+	uint32_t lhex = dt_bpf_label_new(cg->cg_b);
+	uint32_t lret = dt_bpf_label_new(cg->cg_b);
+	dt_bpf_loop_t lp;
+
+	/* T1 = base */
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, 10));
+	if (nargs > 1) {
+		DT_LDTUP(cg, DT_R2, 1);
+		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R2));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_SUB, DT_R1, 2));
+		dt_bpf_cg_fault_if(cg, BPF_JGT, DT_R1, 34, DIF_FLT_ILLOP, -1);
+	}
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R2, DT_FP_T1));
+	dt_bpf_cg_sarg(cg, 0, 0, DT_FP_T0);
+	/* var 0: index, var 1: value, var 2: negative */
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, 0), 0));
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, 1), 0));
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, 2), 0));
+	dt_bpf_loop_begin(cg, &lp, DT_R5, ss, 1);
+	dt_bpf_cg_ldvar(cg, DT_R1, 0, lbad);
+	dt_bpf_cg_wbyte(cg, DT_R2, 0, DT_R1);
+	/* ' ' or '\t' .. '\r' */
+	DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JEQ, DT_R2, ' ', 2));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_SUB, DT_R2, '\t'));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JGT, DT_R2, '\r' - '\t',
+	    0), lp.lp_done);
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, 1));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_VAR(cg, 0)));
+	dt_bpf_loop_end(cg, &lp);
+	/* a sign */
+	dt_bpf_cg_ldvar(cg, DT_R1, 0, lbad);
+	dt_bpf_cg_wbyte(cg, DT_R2, 0, DT_R1);
+	DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JEQ, DT_R2, '+', 2));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R2, '-', 0),
+	    lsign);
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, 2), 1));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, 1));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_VAR(cg, 0)));
+	dt_bpf_label_here(cg->cg_b, lsign);
+	/* base 16: a "0x" or "0X" prefix */
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_FP, DT_FP_T1));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R3, 16, 0), lhex);
+	dt_bpf_cg_ldvar(cg, DT_R1, 0, lbad);
+	dt_bpf_cg_wbyte(cg, DT_R2, 0, DT_R1);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R2, '0', 0), lhex);
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, 1));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JGT, DT_R1, (int32_t) ss,
+	    0), lhex);
+	dt_bpf_cg_wbyte(cg, DT_R2, 0, DT_R1);
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_OR, DT_R2, 0x20));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R2, 'x', 0), lhex);
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, 1));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_VAR(cg, 0)));
+	dt_bpf_label_here(cg->cg_b, lhex);
+	/* the digits */
+	dt_bpf_loop_begin(cg, &lp, DT_R5, ss, 1);
+	dt_bpf_cg_ldvar(cg, DT_R1, 0, lbad);
+	dt_bpf_cg_wbyte(cg, DT_R2, 0, DT_R1);
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R3, DT_R2));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_SUB, DT_R3, '0'));
+	DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JLE, DT_R3, 9, 5));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_OR, DT_R2, 0x20));
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R3, DT_R2));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_SUB, DT_R3, 'a'));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JGT, DT_R3, 'z' - 'a',
+	    0), lp.lp_done);
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R3, 10));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R4, DT_FP, DT_FP_T1));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JGE, DT_R3, DT_R4, 0),
+	    lp.lp_done);
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R7, DT_VAR(cg, 1)));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_MUL, DT_R2, DT_R4));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R2, DT_R3));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R2, DT_VAR(cg, 1)));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, 1));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_VAR(cg, 0)));
+	dt_bpf_loop_end(cg, &lp);
+	dt_bpf_label_here(cg->cg_b, lbad);
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, 1)));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R7, DT_VAR(cg, 2)));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R2, 0, 0), lret);
+	DT_EMIT(cg, DT_BPF_NEG64(DT_R1));
+	dt_bpf_label_here(cg->cg_b, lret);
+	dt_bpf_cg_streg(cg, rd, DT_R1);
 }
 
 /* The word at a kernel address (mutex and rwlock subroutines). */
@@ -381,6 +895,21 @@ dt_bpf_cg_subr(dt_bpf_cg_t *cg, uint32_t subr, unsigned rd)
 	case DIF_SUBR_TOUPPER:
 	case DIF_SUBR_TOLOWER:
 		dt_bpf_cg_case(cg, subr == DIF_SUBR_TOUPPER, rd);
+		return;
+	case DIF_SUBR_INDEX:
+	case DIF_SUBR_RINDEX:
+	case DIF_SUBR_STRSTR:
+		dt_bpf_cg_index(cg, subr, nargs, rd);
+		return;
+	case DIF_SUBR_LLTOSTR:
+		dt_bpf_cg_lltostr(cg, nargs, rd);
+		return;
+	case DIF_SUBR_BASENAME:
+	case DIF_SUBR_DIRNAME:
+		dt_bpf_cg_basename(cg, subr, rd);
+		return;
+	case DIF_SUBR_STRTOLL:
+		dt_bpf_cg_strtoll(cg, nargs, rd);
 		return;
 	case DIF_SUBR_ALLOCA:
 		DT_LDTUP(cg, DT_R1, 0);

@@ -1,0 +1,132 @@
+/*
+ * dt_proc.c: the processes a consumer traces (-c, -p).
+ *
+ * The handle keeps one entry per process: its pid, whether we created it
+ * (then it is our child, stopped until dtrace_proc_continue(), and killed
+ * at dtrace_close() if still running, as DTrace does) and whether it has
+ * ended.  The OS backend does the work (dt_os.h).  The first process
+ * gives $target its value.
+ */
+#include <stdlib.h>
+
+#include "common/dt_impl.h"
+#include "common/dt_os.h"
+
+typedef struct dt_proc {
+	int dp_pid;
+	bool dp_created;
+	bool dp_resumed;
+	bool dp_ended;
+} dt_proc_t;
+
+static int
+dt_proc_add(dtrace_hdl_t *dtp, int pid, bool created)
+{
+	dt_proc_t *p = realloc(dtp->dt_procs, (dtp->dt_nprocs + 1) *
+	    sizeof (*p));
+
+	if (p == NULL) {
+		if (created)
+			dt_os_proc_kill(pid);
+		return dt_set_errno(dtp, EDT_NOMEM);
+	}
+	dtp->dt_procs = p;
+	p += dtp->dt_nprocs++;
+	p->dp_pid = pid;
+	p->dp_created = created;
+	p->dp_resumed = !created;
+	p->dp_ended = false;
+	if (dtp->dt_nprocs == 1)
+		dtrace_set_target(dtp, pid);
+	return 0;
+}
+
+int
+dtrace_proc_create(dtrace_hdl_t *dtp, char *const argv[])
+{
+	char err[512];
+	int pid;
+
+	if (dtp->dt_active)
+		return dt_set_errno(dtp, EDT_ACTIVE);
+	if ((pid = dt_os_proc_create(argv, err, sizeof (err))) < 0)
+		return dt_set_errdetail(dtp, EDT_PROC, "%s", err);
+	if (dt_proc_add(dtp, pid, true) != 0)
+		return -1;
+	return pid;
+}
+
+int
+dtrace_proc_grab(dtrace_hdl_t *dtp, int pid)
+{
+	char err[512];
+
+	if (dtp->dt_active)
+		return dt_set_errno(dtp, EDT_ACTIVE);
+	if (dt_os_proc_grab(pid, err, sizeof (err)) != 0)
+		return dt_set_errdetail(dtp, EDT_PROC, "%s", err);
+	return dt_proc_add(dtp, pid, false);
+}
+
+int
+dtrace_proc_continue(dtrace_hdl_t *dtp)
+{
+	for (uint32_t i = 0; i < dtp->dt_nprocs; i++) {
+		dt_proc_t *p = &dtp->dt_procs[i];
+
+		if (p->dp_resumed)
+			continue;
+		if (dt_os_proc_resume(p->dp_pid) != 0)
+			return dt_set_errdetail(dtp, EDT_PROC, "failed to "
+			    "continue pid %d", p->dp_pid);
+		p->dp_resumed = true;
+	}
+	return 0;
+}
+
+int
+dtrace_proc_reap(dtrace_hdl_t *dtp, dtrace_proc_f *fn, void *arg)
+{
+	int live = 0;
+
+	for (uint32_t i = 0; i < dtp->dt_nprocs; i++) {
+		dt_proc_t *p = &dtp->dt_procs[i];
+		int status;
+
+		if (p->dp_ended)
+			continue;
+		if (!p->dp_resumed ||
+		    !dt_os_proc_ended(p->dp_pid, p->dp_created, &status)) {
+			live++;
+			continue;
+		}
+		p->dp_ended = true;
+		if (fn != NULL)
+			fn(p->dp_pid, status, arg);
+	}
+	return live;
+}
+
+uint32_t
+dt_proc_nlive(const dtrace_hdl_t *dtp)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < dtp->dt_nprocs; i++)
+		n += !dtp->dt_procs[i].dp_ended;
+	return n;
+}
+
+void
+dt_proc_fini(dtrace_hdl_t *dtp)
+{
+	for (uint32_t i = 0; i < dtp->dt_nprocs; i++) {
+		dt_proc_t *p = &dtp->dt_procs[i];
+
+		if (p->dp_created && !p->dp_ended)
+			dt_os_proc_kill(p->dp_pid);
+	}
+	free(dtp->dt_procs);
+	dtp->dt_procs = NULL;
+	dtp->dt_nprocs = 0;
+}

@@ -1,0 +1,295 @@
+/*
+ * dt_proc.c: process control on Linux -- the processes of -c and -p.
+ *
+ * A created process (-c) is started under ptrace so that it stops at its
+ * exec, then run to the entry point of its executable (an int3 there,
+ * removed when hit), where the dynamic linker has mapped every library
+ * the program needs: probes in those libraries (pid123:libc.so.6:...)
+ * can then be resolved before the program runs a single instruction of
+ * its own.  dt_os_proc_resume() detaches, and the process runs; it stays
+ * our child, so its exit status is ours to collect.  PTRACE_O_EXITKILL
+ * kills it if dtrace dies while it is still stopped.
+ *
+ * A grabbed process (-p) is only checked: that it exists, is not a zombie
+ * or a kernel thread, and that we may trace it (a PTRACE_SEIZE, at once
+ * undone).  Probes are placed without stopping it; its end is noticed
+ * through /proc.
+ *
+ * The only instruction-set dependence is the breakpoint at the entry
+ * point (int3, and the program counter one byte past it after the trap).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/types.h>
+#include <sys/user.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <elf.h>
+
+#include "common/dt_os.h"
+
+static void
+dt_proc_err(char *err, size_t errlen, const char *fmt, const char *arg,
+    int errnum)
+{
+	char msg[256];
+
+	(void) snprintf(msg, sizeof (msg), fmt, arg);
+	if (errnum != 0)
+		(void) snprintf(err, errlen, "%s: %s", msg, strerror(errnum));
+	else
+		(void) snprintf(err, errlen, "%s", msg);
+}
+
+/* AT_ENTRY of a process, from /proc/<pid>/auxv, or 0. */
+static uint64_t
+dt_proc_entry(pid_t pid)
+{
+	char path[64];
+	Elf64_auxv_t av;
+	uint64_t entry = 0;
+	int fd;
+
+	(void) snprintf(path, sizeof (path), "/proc/%d/auxv", (int) pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return 0;
+	while (read(fd, &av, sizeof (av)) == sizeof (av) &&
+	    av.a_type != AT_NULL) {
+		if (av.a_type == AT_ENTRY) {
+			entry = av.a_un.a_val;
+			break;
+		}
+	}
+	(void) close(fd);
+	return entry;
+}
+
+/*
+ * Wait for the traced child to stop with SIGTRAP, passing on any other
+ * signal.  Returns 0, or -1 when it ended (with *statusp set).
+ */
+static int
+dt_proc_wait_trap(pid_t pid, int *statusp)
+{
+	for (;;) {
+		int st;
+
+		if (waitpid(pid, &st, 0) != pid) {
+			if (errno == EINTR)
+				continue;
+			*statusp = 0;
+			return -1;
+		}
+		if (WIFEXITED(st) || WIFSIGNALED(st)) {
+			*statusp = st;
+			return -1;
+		}
+		if (WIFSTOPPED(st) && WSTOPSIG(st) == SIGTRAP)
+			return 0;
+		if (WIFSTOPPED(st))
+			(void) ptrace(PTRACE_CONT, pid, 0,
+			    (void *) (long) WSTOPSIG(st));
+	}
+}
+
+#if defined(__x86_64__)
+/* Run a process stopped at its exec to the entry point of its program. */
+static int
+dt_proc_run_to_entry(pid_t pid, char *err, size_t errlen, const char *name)
+{
+	uint64_t entry = dt_proc_entry(pid);
+	struct user_regs_struct regs;
+	long word;
+	int st;
+
+	if (entry == 0) {
+		dt_proc_err(err, errlen, "failed to find the entry point of "
+		    "%s", name, 0);
+		return -1;
+	}
+	errno = 0;
+	word = ptrace(PTRACE_PEEKTEXT, pid, (void *) entry, 0);
+	if (errno != 0 || ptrace(PTRACE_POKETEXT, pid, (void *) entry,
+	    (void *) ((word & ~0xffL) | 0xcc)) != 0) {
+		dt_proc_err(err, errlen, "failed to control %s", name, errno);
+		return -1;
+	}
+	if (ptrace(PTRACE_CONT, pid, 0, 0) != 0 ||
+	    dt_proc_wait_trap(pid, &st) != 0) {
+		dt_proc_err(err, errlen, "%s ended before reaching its entry "
+		    "point", name, 0);
+		return -1;
+	}
+	if (ptrace(PTRACE_GETREGS, pid, 0, &regs) != 0 ||
+	    regs.rip != entry + 1) {
+		dt_proc_err(err, errlen, "%s stopped away from its entry point",
+		    name, 0);
+		return -1;
+	}
+	regs.rip = entry;
+	if (ptrace(PTRACE_POKETEXT, pid, (void *) entry, (void *) word) != 0 ||
+	    ptrace(PTRACE_SETREGS, pid, 0, &regs) != 0) {
+		dt_proc_err(err, errlen, "failed to control %s", name, errno);
+		return -1;
+	}
+	return 0;
+}
+#else
+static int
+dt_proc_run_to_entry(pid_t pid, char *err, size_t errlen, const char *name)
+{
+	/* Stopped at the exec: libraries are mapped as the program runs. */
+	(void) pid, (void) err, (void) errlen, (void) name;
+	return 0;
+}
+#endif
+
+int
+dt_os_proc_create(char *const argv[], char *err, size_t errlen)
+{
+	int pfd[2], e, st;
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe2(pfd, O_CLOEXEC) != 0) {
+		dt_proc_err(err, errlen, "failed to execute %s", argv[0], errno);
+		return -1;
+	}
+	if ((pid = fork()) < 0) {
+		e = errno;
+		(void) close(pfd[0]);
+		(void) close(pfd[1]);
+		dt_proc_err(err, errlen, "failed to execute %s", argv[0], e);
+		return -1;
+	}
+	if (pid == 0) {
+		(void) close(pfd[0]);
+		if (ptrace(PTRACE_TRACEME, 0, 0, 0) == 0)
+			(void) execvp(argv[0], argv);
+		e = errno;
+		(void) !write(pfd[1], &e, sizeof (e));
+		_exit(127);
+	}
+	(void) close(pfd[1]);
+	/* The pipe closes at a successful exec; otherwise it says why not. */
+	while ((n = read(pfd[0], &e, sizeof (e))) < 0 && errno == EINTR)
+		continue;
+	(void) close(pfd[0]);
+	if (n == (ssize_t) sizeof (e)) {
+		(void) waitpid(pid, &st, 0);
+		dt_proc_err(err, errlen, "failed to execute %s", argv[0], e);
+		return -1;
+	}
+	if (dt_proc_wait_trap(pid, &st) != 0) {
+		dt_proc_err(err, errlen, "%s ended at its exec", argv[0], 0);
+		return -1;
+	}
+	(void) ptrace(PTRACE_SETOPTIONS, pid, 0, (void *) PTRACE_O_EXITKILL);
+	if (dt_proc_run_to_entry(pid, err, errlen, argv[0]) != 0) {
+		dt_os_proc_kill(pid);
+		return -1;
+	}
+	return pid;
+}
+
+/* The state letter of /proc/<pid>/stat, or 0 if there is no such process. */
+static char
+dt_proc_state(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	(void) snprintf(path, sizeof (path), "/proc/%d/stat", (int) pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return 0;
+	n = read(fd, buf, sizeof (buf) - 1);
+	(void) close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	/* pid (comm) S ...: comm may hold anything, so find its last ')'. */
+	if ((p = strrchr(buf, ')')) == NULL || p[1] != ' ')
+		return 0;
+	return p[2];
+}
+
+int
+dt_os_proc_grab(int pid, char *err, size_t errlen)
+{
+	char path[64], exe[16], pidstr[16];
+	char state;
+
+	(void) snprintf(pidstr, sizeof (pidstr), "%d", pid);
+	if (pid <= 0 || (state = dt_proc_state(pid)) == 0) {
+		dt_proc_err(err, errlen, "failed to grab pid %s: no such "
+		    "process", pidstr, 0);
+		return -1;
+	}
+	if (state == 'Z' || state == 'X') {
+		dt_proc_err(err, errlen, "failed to grab pid %s: process is a "
+		    "zombie", pidstr, 0);
+		return -1;
+	}
+	if (pid == getpid()) {
+		dt_proc_err(err, errlen, "failed to grab pid %s: process is "
+		    "dtrace itself", pidstr, 0);
+		return -1;
+	}
+	(void) snprintf(path, sizeof (path), "/proc/%d/exe", pid);
+	if (readlink(path, exe, sizeof (exe)) < 0 && errno == ENOENT) {
+		dt_proc_err(err, errlen, "failed to grab pid %s: system "
+		    "process", pidstr, 0);
+		return -1;
+	}
+	if (ptrace(PTRACE_SEIZE, pid, 0, 0) != 0) {
+		dt_proc_err(err, errlen, "failed to grab pid %s", pidstr,
+		    errno == EPERM ? EACCES : errno);
+		return -1;
+	}
+	(void) ptrace(PTRACE_DETACH, pid, 0, 0);
+	return 0;
+}
+
+int
+dt_os_proc_resume(int pid)
+{
+	return ptrace(PTRACE_DETACH, pid, 0, 0) == 0 ? 0 : -1;
+}
+
+int
+dt_os_proc_ended(int pid, bool child, int *statusp)
+{
+	int st;
+	char state;
+
+	*statusp = -1;
+	if (child) {
+		pid_t r = waitpid(pid, &st, WNOHANG);
+
+		if (r == pid && (WIFEXITED(st) || WIFSIGNALED(st))) {
+			*statusp = st;
+			return 1;
+		}
+		return r < 0 && errno == ECHILD;
+	}
+	state = dt_proc_state(pid);
+	return state == 0 || state == 'Z' || state == 'X';
+}
+
+void
+dt_os_proc_kill(int pid)
+{
+	int st;
+
+	(void) kill(pid, SIGKILL);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		continue;
+}

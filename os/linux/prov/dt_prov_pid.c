@@ -1,0 +1,428 @@
+/*
+ * dt_prov_pid.c: the pid provider -- any function, or any instruction, of
+ * a running process.
+ *
+ *	pid<N>:<module>:<function>:entry	the function's first instruction
+ *	pid<N>:<module>:<function>:return	every return site: each ret,
+ *						and each jmp out of the function
+ *						(a tail call)
+ *	pid<N>:<module>:<function>:<hex>	the instruction at that offset
+ *
+ * <module> is the basename of a file the process maps executable
+ * (libc.so.6), or a.out for its executable; every field may be a glob,
+ * and an empty or glob name also creates a probe per instruction offset
+ * (pid123::foo: is every instruction of foo).  Probes are made on demand,
+ * when a description names pid<N> (pid$target after macro expansion):
+ * the provider "pid<N>" is registered then, from the process's
+ * /proc/<N>/maps and the symbol tables of its files (dt_elfsym.c).
+ * Instruction boundaries, return sites and tail calls come from the
+ * isa/x86_64 decoder (x86_sites_scan()); a function the decoder refuses
+ * gets its entry probe only.
+ *
+ * The BPF engine places a uprobe at each site (file + offset, filtered to
+ * the process).  Arguments, as DTrace defines them:
+ *
+ *	entry, offset	arg0..arg5: the argument registers
+ *	return		arg0: the offset of the return site in the
+ *			function; arg1: the return value (rax)
+ *
+ * The arguments are untyped (dtrace -lv lists None), and the stability is
+ * DTrace's for pid: provider and probe names Evolving and ISA-bound, the
+ * rest Private.
+ *
+ * A tail call through a conditional branch (jcc out of the function)
+ * returns only when taken; without the fasttrap emulator's view of the
+ * flags a uprobe cannot tell, so such sites are not return sites here.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/dt_impl.h"
+#include "common/probe/dt_probe.h"
+#include "isa/x86_64/x86_decode.h"
+#include "isa/x86_64/x86_sites.h"
+#include "os/linux/dt_elfsym.h"
+#include "os/linux/prov/dt_linux_prov.h"
+
+static const dt_provattr_t dt_pid_attr = {
+	{ DT_STAB_EVOLVING, DT_STAB_EVOLVING, DT_CLASS_ISA },
+	{ DT_STAB_PRIVATE, DT_STAB_PRIVATE, DT_CLASS_UNKNOWN },
+	{ DT_STAB_PRIVATE, DT_STAB_PRIVATE, DT_CLASS_UNKNOWN },
+	{ DT_STAB_EVOLVING, DT_STAB_EVOLVING, DT_CLASS_ISA },
+	{ DT_STAB_PRIVATE, DT_STAB_PRIVATE, DT_CLASS_UNKNOWN },
+};
+
+/* Probes made so far for one symbol, so none is made twice. */
+#define DT_PID_MADE_ENTRY   0x1
+#define DT_PID_MADE_RETURN  0x2
+#define DT_PID_MADE_OFFSETS 0x4
+
+/* A file the process maps executable, and where. */
+typedef struct dt_pid_module {
+	char *pm_path;
+	const char *pm_name;	/* basename */
+	bool pm_aout;		/* the executable */
+	uint64_t pm_base;	/* runtime address of file offset 0 */
+	bool pm_loaded;
+	dt_elfsyms_t pm_syms;
+	uint8_t *pm_made;	/* DT_PID_MADE_* per symbol */
+} dt_pid_module_t;
+
+/* The provider pid<N>. */
+typedef struct dt_pid_prov {
+	char pp_name[24];
+	int pp_pid;
+	dt_pid_module_t *pp_mods;
+	size_t pp_nmods;
+} dt_pid_prov_t;
+
+static const dt_provops_t dt_pid_ops;
+
+static void
+dt_pid_prov_free(dt_pid_prov_t *pp)
+{
+	for (size_t i = 0; i < pp->pp_nmods; i++) {
+		free(pp->pp_mods[i].pm_path);
+		free(pp->pp_mods[i].pm_made);
+		dt_elfsym_free(&pp->pp_mods[i].pm_syms);
+	}
+	free(pp->pp_mods);
+	free(pp);
+}
+
+/* The executable mappings of the process: one module per file. */
+static int
+dt_pid_read_maps(dt_pid_prov_t *pp)
+{
+	char path[64], exe[PATH_MAX], line[PATH_MAX + 128];
+	ssize_t n;
+	FILE *fp;
+
+	(void) snprintf(path, sizeof (path), "/proc/%d/exe", pp->pp_pid);
+	if ((n = readlink(path, exe, sizeof (exe) - 1)) < 0)
+		exe[0] = '\0';
+	else
+		exe[n] = '\0';
+	(void) snprintf(path, sizeof (path), "/proc/%d/maps", pp->pp_pid);
+	if ((fp = fopen(path, "re")) == NULL)
+		return -1;
+	while (fgets(line, sizeof (line), fp) != NULL) {
+		uint64_t lo, pgoff;
+		char perms[8], *file;
+		dt_pid_module_t *pm = NULL;
+		int k = 0;
+
+		if (sscanf(line, "%" SCNx64 "-%*x %7s %" SCNx64 " %*s %*s %n",
+		    &lo, perms, &pgoff, &k) < 3 || k == 0)
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		file = line + k;
+		if (perms[2] != 'x' || file[0] != '/')
+			continue;
+		for (size_t i = 0; i < pp->pp_nmods; i++) {
+			if (strcmp(pp->pp_mods[i].pm_path, file) == 0)
+				pm = &pp->pp_mods[i];
+		}
+		if (pm != NULL)
+			continue;
+		pm = realloc(pp->pp_mods, (pp->pp_nmods + 1) * sizeof (*pm));
+		if (pm == NULL)
+			goto nomem;
+		pp->pp_mods = pm;
+		pm += pp->pp_nmods;
+		memset(pm, 0, sizeof (*pm));
+		if ((pm->pm_path = strdup(file)) == NULL)
+			goto nomem;
+		pp->pp_nmods++;
+		pm->pm_name = strrchr(pm->pm_path, '/') + 1;
+		pm->pm_aout = strcmp(file, exe) == 0;
+		pm->pm_base = lo - pgoff;
+	}
+	(void) fclose(fp);
+	return 0;
+nomem:
+	(void) fclose(fp);
+	errno = ENOMEM;
+	return -1;
+}
+
+static bool
+dt_pid_field(const char *s, const char *glob)
+{
+	return glob[0] == '\0' || dt_gmatch(s, glob);
+}
+
+static dt_pid_probe_t *
+dt_pid_probe_new(const dt_pid_module_t *pm, const dt_pid_prov_t *pp,
+    const dt_elfsym_t *es, int kind)
+{
+	dt_pid_probe_t *pi = calloc(1, sizeof (*pi));
+
+	if (pi == NULL)
+		return NULL;
+	pi->pi_pid = pp->pp_pid;
+	pi->pi_kind = kind;
+	pi->pi_path = pm->pm_path;
+	pi->pi_func = pm->pm_base + (uint64_t) dt_elfsym_fileoff(&pm->pm_syms,
+	    es->es_addr);
+	return pi;
+}
+
+static int
+dt_pid_addsite(dt_pid_probe_t *pi, uint64_t fileoff)
+{
+	uint64_t *p = realloc(pi->pi_sites, (pi->pi_nsites + 1) *
+	    sizeof (*p));
+
+	if (p == NULL)
+		return -1;
+	pi->pi_sites = p;
+	p[pi->pi_nsites++] = fileoff;
+	return 0;
+}
+
+static int
+dt_pid_create(dtrace_hdl_t *dtp, dt_provider_t *pvp, const dt_pid_module_t *pm,
+    const dt_elfsym_t *es, const char *name, dt_pid_probe_t *pi)
+{
+	dt_probe_t *prp = dt_probe_create(dtp, pvp, pm->pm_name, es->es_name,
+	    name, 0, NULL, pi);
+
+	if (prp == NULL) {
+		free(pi->pi_sites);
+		free(pi);
+		return -1;
+	}
+	if (pm->pm_aout)
+		prp->pr_modalias = "a.out";
+	return 0;
+}
+
+/* Does a probe pid<N>:mod:func:name exist already? */
+static bool
+dt_pid_exists(dtrace_hdl_t *dtp, dt_provider_t *pvp, const char *mod,
+    const char *func, const char *name)
+{
+	for (uint32_t id = 1; id <= dtp->dt_nprobes; id++) {
+		const dt_probe_t *prp = dtp->dt_probes[id];
+
+		if (prp->pr_prov == pvp && strcmp(prp->pr_func, func) == 0 &&
+		    strcmp(prp->pr_name, name) == 0 &&
+		    strcmp(prp->pr_mod, mod) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* Make the probes of one function that the name glob asks for. */
+static int
+dt_pid_function(dtrace_hdl_t *dtp, dt_provider_t *pvp, dt_pid_prov_t *pp,
+    dt_pid_module_t *pm, size_t si, const char *nglob)
+{
+	const dt_elfsym_t *es = &pm->pm_syms.ess_syms[si];
+	int64_t foff = dt_elfsym_fileoff(&pm->pm_syms, es->es_addr);
+	uint8_t *made = &pm->pm_made[si];
+	bool want_entry = dt_pid_field("entry", nglob);
+	bool want_return = dt_pid_field("return", nglob);
+	bool want_offsets = !(*made & DT_PID_MADE_OFFSETS);
+	x86_sites_t sites;
+	uint8_t *code;
+	int fd, rc = 0;
+	ssize_t n;
+
+	if (foff < 0)
+		return 0;
+	if (want_entry && !(*made & DT_PID_MADE_ENTRY)) {
+		dt_pid_probe_t *pi = dt_pid_probe_new(pm, pp, es,
+		    DT_PID_ENTRY);
+
+		if (pi == NULL || dt_pid_addsite(pi, (uint64_t) foff) != 0 ||
+		    dt_pid_create(dtp, pvp, pm, es, "entry", pi) != 0)
+			return -1;
+		*made |= DT_PID_MADE_ENTRY;
+	}
+	/* An offset name: hex digits only, or a glob that could be one. */
+	if (nglob[0] != '\0' && strspn(nglob, "0123456789abcdefABCDEF*?[]-!")
+	    != strlen(nglob))
+		want_offsets = false;
+	if (!want_offsets && (!want_return || (*made & DT_PID_MADE_RETURN)))
+		return 0;
+
+	if ((code = malloc(es->es_size)) == NULL)
+		return -1;
+	if ((fd = open(pm->pm_path, O_RDONLY | O_CLOEXEC)) < 0) {
+		free(code);
+		return 0;
+	}
+	n = pread(fd, code, es->es_size, (off_t) foff);
+	(void) close(fd);
+	if (n != (ssize_t) es->es_size ||
+	    x86_sites_scan(code, es->es_size, es->es_addr, &sites) !=
+	    X86_SITES_OK) {
+		free(code);
+		if (n == (ssize_t) es->es_size)
+			x86_sites_free(&sites);
+		return 0;	/* refused: the entry probe only */
+	}
+	free(code);
+
+	if (want_return && !(*made & DT_PID_MADE_RETURN)) {
+		dt_pid_probe_t *pi = dt_pid_probe_new(pm, pp, es,
+		    DT_PID_RETURN);
+
+		for (size_t i = 0; pi != NULL && i < sites.nsites; i++) {
+			const x86_site_t *s = &sites.sites[i];
+
+			if (s->kind != X86_SITE_RETURN ||
+			    (s->tailcall && s->cf != X86_CF_JMP))
+				continue;
+			if (dt_pid_addsite(pi, (uint64_t) foff + s->off) != 0)
+				rc = -1;
+		}
+		if (pi == NULL || rc != 0 ||
+		    dt_pid_create(dtp, pvp, pm, es, "return", pi) != 0)
+			rc = -1;
+		*made |= DT_PID_MADE_RETURN;
+	}
+	for (size_t i = 0; want_offsets && rc == 0 && i < sites.nsites; i++) {
+		const x86_site_t *s = &sites.sites[i];
+		dt_pid_probe_t *pi;
+		char name[24];
+
+		if (s->kind != X86_SITE_OFFSET)
+			continue;
+		(void) snprintf(name, sizeof (name), "%x", s->off);
+		if (!dt_pid_field(name, nglob) ||
+		    dt_pid_exists(dtp, pvp, pm->pm_name, es->es_name, name))
+			continue;
+		if ((pi = dt_pid_probe_new(pm, pp, es, DT_PID_OFFSET)) ==
+		    NULL || dt_pid_addsite(pi, (uint64_t) foff + s->off) != 0 ||
+		    dt_pid_create(dtp, pvp, pm, es, name, pi) != 0)
+			rc = -1;
+	}
+	if (want_offsets && (nglob[0] == '\0' || strcmp(nglob, "*") == 0))
+		*made |= DT_PID_MADE_OFFSETS;
+	x86_sites_free(&sites);
+	return rc;
+}
+
+static int
+dt_pid_provide(dtrace_hdl_t *dtp, dt_provider_t *meta,
+    const dt_probedesc_t *pdp)
+{
+	const char *s = pdp->pd_provider;
+	dt_pid_prov_t *pp;
+	dt_provider_t *pvp;
+	char *end;
+	long pid;
+
+	(void) meta;
+	/* Only pid<digits> names a process; a glob makes nothing. */
+	if (strncmp(s, "pid", 3) != 0 || !isdigit((unsigned char) s[3]))
+		return 0;
+	errno = 0;
+	pid = strtol(s + 3, &end, 10);
+	if (*end != '\0' || errno != 0 || pid <= 0 || pid > INT32_MAX)
+		return 0;
+
+	if ((pvp = dt_provider_lookup(dtp, s)) == NULL) {
+		if ((pp = calloc(1, sizeof (*pp))) == NULL)
+			return dt_set_errno(dtp, EDT_NOMEM);
+		(void) snprintf(pp->pp_name, sizeof (pp->pp_name), "pid%ld",
+		    pid);
+		pp->pp_pid = (int) pid;
+		if (dt_pid_read_maps(pp) != 0) {
+			dt_pid_prov_free(pp);
+			/* No such process: its probes simply do not exist. */
+			return errno == ENOMEM ? dt_set_errno(dtp, EDT_NOMEM) :
+			    0;
+		}
+		if (dt_provider_register(dtp, pp->pp_name, &dt_pid_ops,
+		    &dt_pid_attr, DT_ENGINE_F_BPF, pp) != 0) {
+			dt_pid_prov_free(pp);
+			return -1;
+		}
+		pvp = dt_provider_lookup(dtp, pp->pp_name);
+	}
+	pp = pvp->pv_data;
+
+	for (size_t m = 0; m < pp->pp_nmods; m++) {
+		dt_pid_module_t *pm = &pp->pp_mods[m];
+
+		if (pdp->pd_module[0] != '\0' &&
+		    !dt_gmatch(pm->pm_name, pdp->pd_module) &&
+		    !(pm->pm_aout && dt_gmatch("a.out", pdp->pd_module)))
+			continue;
+		if (!pm->pm_loaded) {
+			pm->pm_loaded = true;
+			if (dt_elfsym_load(pm->pm_path, &pm->pm_syms) != 0 &&
+			    errno == ENOMEM)
+				return dt_set_errno(dtp, EDT_NOMEM);
+			if (pm->pm_syms.ess_nsyms > 0 && (pm->pm_made = calloc(
+			    pm->pm_syms.ess_nsyms, 1)) == NULL)
+				return dt_set_errno(dtp, EDT_NOMEM);
+		}
+		for (size_t i = 0; i < pm->pm_syms.ess_nsyms; i++) {
+			const dt_elfsym_t *es = &pm->pm_syms.ess_syms[i];
+
+			if (!dt_pid_field(es->es_name, pdp->pd_function) ||
+			    !dt_elfsym_preferred(&pm->pm_syms, i,
+			    pdp->pd_function))
+				continue;
+			if (dt_pid_function(dtp, pvp, pp, pm, i,
+			    pdp->pd_name) != 0)
+				return dt_set_errno(dtp, EDT_NOMEM);
+		}
+	}
+	return 0;
+}
+
+static void
+dt_pid_probe_fini(dtrace_hdl_t *dtp, dt_probe_t *prp)
+{
+	dt_pid_probe_t *pi = prp->pr_data;
+
+	(void) dtp;
+	free(pi->pi_sites);
+	free(pi);
+}
+
+static void
+dt_pid_fini(dtrace_hdl_t *dtp, dt_provider_t *pvp)
+{
+	(void) dtp;
+	if (pvp->pv_data != NULL)
+		dt_pid_prov_free(pvp->pv_data);
+}
+
+/* pid<N> providers: their probes; made by the family's po_provide. */
+static const dt_provops_t dt_pid_ops = {
+	.po_probe_fini = dt_pid_probe_fini,
+	.po_fini = dt_pid_fini,
+};
+
+/* The family: asked for every description whose provider is pid... */
+static const dt_provops_t dt_pid_family_ops = {
+	.po_provide = dt_pid_provide,
+	.po_family = "pid",
+};
+
+int
+dt_prov_pid_init(dtrace_hdl_t *dtp)
+{
+	return dt_provider_register(dtp, "pid", &dt_pid_family_ops,
+	    &dt_pid_attr, DT_ENGINE_F_BPF, NULL);
+}
+
+const dt_pid_probe_t *
+dt_prov_pid_info(const dt_probe_t *prp)
+{
+	return prp->pr_prov->pv_ops == &dt_pid_ops ? prp->pr_data : NULL;
+}

@@ -1,0 +1,115 @@
+#!/bin/bash
+# pid-provider.sh: the pid provider under -c counts exactly what a program
+# does -- entry, return (with the return site's offset and the value) and
+# every instruction offset of a function, a.out for the executable, probes
+# in a shared library, and dtrace ending when the command does.
+set -u
+
+[ "$(id -u)" -eq 0 ] || { echo "needs root to load BPF programs"; exit 77; }
+command -v cc >/dev/null || { echo "needs a C compiler (cc)"; exit 77; }
+[ -r /sys/bus/event_source/devices/uprobe/type ] ||
+	{ echo "the kernel has no uprobe PMU"; exit 77; }
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+
+# bench_fn is a leaf of known shape: an lea and a ret at -O1 on x86-64
+# (checked below with the listing dtrace itself makes).
+cat >"$tmp/prog.c" <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+
+__attribute__((noinline)) int
+bench_fn(int x)
+{
+	return x * 2 + 1;
+}
+
+int
+main(int argc, char **argv)
+{
+	int n = argc > 1 ? atoi(argv[1]) : 10;
+	long s = 0;
+
+	for (int i = 0; i < n; i++)
+		s += bench_fn(i);
+	/* getenv through the PLT: a probe in libc. */
+	for (int i = 0; i < 3; i++)
+		if (getenv("DTRACE_PID_TEST_UNSET") != NULL)
+			s++;
+	printf("%ld\n", s);
+	return 0;
+}
+C
+cc -O1 -fno-inline -o "$tmp/prog" "$tmp/prog.c" || exit 1
+
+check() {
+	local what=$1 want=$2 got=$3
+	if [ "$got" != "$want" ]; then
+		printf 'FAIL: %s\n--- want\n%s\n--- got\n%s\n' "$what" "$want" \
+		    "$got"
+		fail=1
+	else
+		echo "ok: $what"
+	fi
+}
+
+# Exactly N entries, counted by the BPF program in the target.
+n=100000
+got=$("$DTRACE" -q -c "$tmp/prog $n" \
+    -n 'pid$target::bench_fn:entry { @ = count(); }
+	END { printa("%@d\n", @); }' 2>&1)
+check "entry counts $n calls" "$(printf '%d\n%d' $((n * n)) $n)" "$got"
+
+# The instructions of bench_fn, as the decoder sees them.
+offs=$("$DTRACE" -l -c "$tmp/prog" -n 'pid$target:a.out:bench_fn:' 2>&1 |
+    awk 'NR > 1 && $5 ~ /^[0-9a-f]+$/ { print $5 }' | sort | tr '\n' ' ')
+check "bench_fn's instruction offsets" "0 4 " "$offs"
+
+# Every probe of the function: entry, each offset, return; the return
+# probe's arg0 is the offset of the ret, arg1 the value returned.
+got=$("$DTRACE" -q -c "$tmp/prog 5" \
+    -n 'pid$target:a.out:bench_fn: { @[probename] = count(); }
+	pid$target::bench_fn:return { @r[arg0, arg1] = count(); }
+	pid$target::bench_fn:entry { @a[arg0] = count(); }
+	END { printa("%s %@d\n", @); printa("ret %d %d %@d\n", @r);
+	    printa("arg %d %@d\n", @a); }' 2>&1)
+want='25
+0 5
+4 5
+entry 5
+return 5
+ret 4 1 1
+ret 4 3 1
+ret 4 5 1
+ret 4 7 1
+ret 4 9 1
+arg 0 1
+arg 1 1
+arg 2 1
+arg 3 1
+arg 4 1'
+check "entry, offsets and return of bench_fn" "$want" "$got"
+
+# A function of a shared library, by module name.
+got=$("$DTRACE" -q -c "$tmp/prog 1" \
+    -n 'pid$target:libc.so.6:getenv:entry { @ = count(); }
+	END { printa("getenv %@d\n", @); }' 2>&1 | grep getenv)
+check "libc.so.6:getenv entry" "getenv 3" "$got"
+
+# Without -q, the end of the command is announced as DTrace does.
+got=$("$DTRACE" -c "$tmp/prog 1" -n 'pid$target::bench_fn:entry' 2>&1 |
+    grep -c "dtrace: pid [0-9]* has exited")
+check "exit notice" "1" "$got"
+
+# -p: a running process.
+"$tmp/prog" 1 >/dev/null
+sleep 30 &
+spid=$!
+"$DTRACE" -q -p "$spid" -n 'tick-100ms { printf("%d\n", $target); exit(0); }' \
+    >"$tmp/out" 2>&1
+kill "$spid"
+check "-p sets \$target" "$spid" "$(head -n 1 "$tmp/out")"
+
+exit $fail
