@@ -49,6 +49,8 @@ struct dtrace_hdl {
 	bool dt_active;			/* between dtrace_go and dtrace_stop */
 	bool dt_stopped;
 	bool dt_exited;			/* an exit() record was consumed */
+	uint64_t dt_laststatus;		/* dt_os_timestamp() of the last
+					   drop report */
 	int dt_exitstatus;		/* its status */
 
 	/* Output formatting state (common/consumer/). */

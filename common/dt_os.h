@@ -18,6 +18,8 @@ struct dt_engine_ops;
 extern uint64_t dt_os_gettid(void);
 /* The CPU the caller is running on. */
 extern uint32_t dt_os_getcpu(void);
+/* How many CPUs there may be: every dt_os_getcpu() is below it. */
+extern uint32_t dt_os_ncpus(void);
 /* Nanoseconds of CPU time the calling thread has used (vtimestamp). */
 extern uint64_t dt_os_thread_cputime(void);
 /* Nanoseconds since boot on the clock the kernel's timestamps use. */

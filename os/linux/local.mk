@@ -17,6 +17,7 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/bpf/dt_bpf_impl.h \
 	%reldir%/bpf/dt_bpf_gen.c \
 	%reldir%/bpf/dt_bpf_subr.c \
+	%reldir%/bpf/dt_bpf_spec.c \
 	%reldir%/bpf/dt_bpf_engine.h \
 	%reldir%/bpf/dt_bpf_engine.c \
 	%reldir%/prov/dt_linux_prov.h \

@@ -55,6 +55,7 @@
 #include "common/dif/dif.h"
 #include "common/dt_aggfunc.h"
 #include "common/dt_impl.h"
+#include "common/engine/dt_spec.h"
 #include "common/probe/dt_probe.h"
 #include "common/prov/dt_prov.h"
 #include "os/linux/bpf/dt_bpf_attach.h"
@@ -943,6 +944,9 @@ dt_bpf_go(dtrace_hdl_t *dtp)
 	    (uint32_t) dtp->dt_options[DT_OPT_STRSIZE],
 	    (uint64_t) dtp->dt_options[DT_OPT_DYNVARSIZE],
 	    (uint64_t) dtp->dt_options[DT_OPT_AGGSIZE]);
+	lay->bl_nspec = (uint32_t) dtp->dt_options[DT_OPT_NSPEC];
+	lay->bl_specsize = (uint64_t) dtp->dt_options[DT_OPT_SPECSIZE];
+	lay->bl_ncpus = (uint32_t) be->be_ncpus;
 	be->be_laid = true;
 	for (uint32_t i = 0; i < be->be_nplans; i++) {
 		const dt_bpf_plan_t *pl = &be->be_plans[i];
@@ -995,12 +999,22 @@ dt_bpf_poll(dtrace_hdl_t *dtp, int64_t timeout_ns)
 	dt_bpf_engine_t *be = dt_bpf(dtp);
 	int ms = (int) (timeout_ns / 1000000);
 
+	dt_spec_t *specs;
+	uint32_t nspec;
+
 	if (!be->be_active || be->be_rb == NULL)
 		return 0;
+	/* Busy speculations are free again within cleanrate. */
+	specs = (dt_spec_t *) (be->be_state + be->be_lay.bl_spec_off);
+	nspec = be->be_lay.bl_nspec;
+	if (dt_spec_busy(specs, nspec) &&
+	    ms > dtp->dt_options[DT_OPT_CLEANRATE] / 1000000)
+		ms = (int) (dtp->dt_options[DT_OPT_CLEANRATE] / 1000000);
 	/* A signal (^C) ends the wait early; the caller checks. */
 	if (ring_buffer__poll(be->be_rb, ms > 0 ? ms : 0) < 0 && errno !=
 	    EINTR)
 		return -1;
+	dt_spec_clean(specs, nspec);
 	return 0;
 }
 
@@ -1201,6 +1215,30 @@ dt_bpf_status(dtrace_hdl_t *dtp, dt_engine_status_t *stp)
 	    __ATOMIC_RELAXED);
 	stp->es_errors = __atomic_load_n(&cnt[DT_BPF_CNT_ERRORS],
 	    __ATOMIC_RELAXED);
+	stp->es_specdrops = __atomic_load_n(&cnt[DT_BPF_CNT_SPECDROPS],
+	    __ATOMIC_RELAXED);
+	stp->es_specbusy = __atomic_load_n(&cnt[DT_BPF_CNT_SPECBUSY],
+	    __ATOMIC_RELAXED);
+	stp->es_specunavail = __atomic_load_n(&cnt[DT_BPF_CNT_SPECUNAVAIL],
+	    __ATOMIC_RELAXED);
+}
+
+static void
+dt_bpf_cpudrops(dtrace_hdl_t *dtp, uint64_t *drops, uint64_t *aggdrops,
+    uint32_t ncpus)
+{
+	dt_bpf_engine_t *be = dt_bpf(dtp);
+	const uint64_t *cnt;
+	uint32_t n;
+
+	if (be == NULL || be->be_state == NULL)
+		return;
+	cnt = (const uint64_t *) (be->be_state + be->be_lay.bl_cpudrops_off);
+	n = be->be_lay.bl_ncpus;
+	for (uint32_t c = 0; c < ncpus && c < n; c++) {
+		drops[c] = __atomic_load_n(&cnt[c], __ATOMIC_RELAXED);
+		aggdrops[c] = __atomic_load_n(&cnt[n + c], __ATOMIC_RELAXED);
+	}
 }
 
 const dt_engine_ops_t dt_bpf_engine_ops = {
@@ -1216,5 +1254,6 @@ const dt_engine_ops_t dt_bpf_engine_ops = {
 	.eo_aggclear = dt_bpf_aggclear,
 	.eo_stop = dt_bpf_stop,
 	.eo_status = dt_bpf_status,
+	.eo_cpudrops = dt_bpf_cpudrops,
 	.eo_close = dt_bpf_close,
 };

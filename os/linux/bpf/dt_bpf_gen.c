@@ -43,7 +43,6 @@
 #include "os/linux/dt_linux_features.h"
 
 #define DT_BPF_DSCRATCH_MIN 8192
-#define DT_BPF_ATOMIC	    0xc0 /* BPF_ATOMIC (BPF_XADD) */
 
 /*
  * Errors.
@@ -453,6 +452,10 @@ dt_bpf_layout_finish(dt_bpf_layout_t *lay, char *errbuf, size_t errlen)
 		off += bv->bv_byref ? 8 + bv->bv_size : 8;
 	}
 	lay->bl_globals_size = off - lay->bl_globals_off;
+	lay->bl_spec_off = off;
+	off += 16 * lay->bl_nspec;
+	lay->bl_cpudrops_off = off;
+	off += 16 * lay->bl_ncpus;
 	lay->bl_state_size = off;
 
 	/* Dynamic variables. */
@@ -2157,7 +2160,7 @@ dt_bpf_cg_aggregate(dt_bpf_cg_t *cg, const dt_action_t *ap)
 		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, BPF_NOEXIST));
 		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_map_update_elem));
 	}
-	dt_bpf_cg_counter(cg, DT_BPF_CNT_AGGDROPS);
+	dt_bpf_cg_cpudrop(cg, DT_BPF_CNT_AGGDROPS);
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lskip);
 	dt_bpf_label_here(cg->cg_b, lfound);
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R9, DT_R0));
@@ -2223,7 +2226,7 @@ dt_bpf_cg_fault_handler(dt_bpf_cg_t *cg, uint32_t lnext)
 	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, 0));
 	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_ringbuf_output));
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R0, 0, 0), lok);
-	dt_bpf_cg_counter(cg, DT_BPF_CNT_DROPS);
+	dt_bpf_cg_cpudrop(cg, DT_BPF_CNT_DROPS);
 	dt_bpf_label_here(cg->cg_b, lok);
 	/*
 	 * Then the ERROR probe fires in this context, unless the fault was
@@ -2308,6 +2311,11 @@ dt_bpf_cg_clause(dt_bpf_cg_t *cg, uint32_t j, const dt_stmt_t *stp)
 			if (aa->aa_difo == NULL)
 				continue;
 			dt_bpf_cg_difo(cg, aa->aa_difo);
+			if (ap->ac_kind == DT_ACT_SPECULATE ||
+			    ap->ac_kind == DT_ACT_COMMIT ||
+			    ap->ac_kind == DT_ACT_DISCARD)
+				dt_bpf_cg_spec_action(cg, ap->ac_kind,
+				    sizeof (dt_rechdr_t) + stp->st_size, lnext);
 			if (aa->aa_rec.rd_type == DT_REC_NONE || !rec)
 				continue;
 			if (aa->aa_rec.rd_offset + aa->aa_rec.rd_size >
@@ -2339,7 +2347,7 @@ dt_bpf_cg_clause(dt_bpf_cg_t *cg, uint32_t j, const dt_stmt_t *stp)
 		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_ringbuf_output));
 		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R0, 0, 0),
 		    lok);
-		dt_bpf_cg_counter(cg, DT_BPF_CNT_DROPS);
+		dt_bpf_cg_cpudrop(cg, DT_BPF_CNT_DROPS);
 		dt_bpf_label_here(cg->cg_b, lok);
 	}
 	if (stubs.ss_n > 0) {

@@ -12,6 +12,7 @@
  *		 | consts: every DIF string table, probe names, "global" |
  *		 | zeros: a block read to clear memory with one helper call |
  *		 | counters (drops, errors, ...) | exit flag | globals     |
+ *		 | speculations | drops per CPU |
  *   scratch map (per-CPU array, 1 entry): the firing context, DIF
  *		 clause-locals, string work buffers, key and record buffers,
  *		 and the scratch area DIF allocates strings and alloca() from
@@ -111,7 +112,15 @@ typedef struct dt_bpf_layout {
 	uint32_t bl_maxdynval;
 	uint32_t bl_maxclauses;	/* set by the engine */
 
+	/* speculations and per-CPU counts, set by the engine before
+	   dt_bpf_layout_finish() (dt_bpf_spec.c) */
+	uint32_t bl_nspec;
+	uint64_t bl_specsize;
+	uint32_t bl_ncpus;
+
 	/* state map offsets */
+	uint32_t bl_spec_off;	/* bl_nspec dt_spec_t */
+	uint32_t bl_cpudrops_off; /* drops, then agg drops, per CPU */
 	uint32_t bl_zero_off;
 	uint32_t bl_zero_size;
 	uint32_t bl_cnt_off;	/* DT_BPF_CNT_* words */
@@ -153,6 +162,9 @@ enum {
 	DT_BPF_CNT_ERRORS,
 	DT_BPF_CNT_EXITED,	/* exit() ran, or tracing stopped: 1 */
 	DT_BPF_CNT_WALLOFF,	/* walltimestamp - timestamp, set by us */
+	DT_BPF_CNT_SPECDROPS,	/* over specsize */
+	DT_BPF_CNT_SPECBUSY,	/* speculation() failed: busy */
+	DT_BPF_CNT_SPECUNAVAIL,	/* speculation() failed: none free */
 	DT_BPF_CNT_NWORDS
 };
 

@@ -133,6 +133,22 @@ extern void dt_bpf_cg_alloc(dt_bpf_cg_t *cg, int sizeslot, uint32_t size,
 /* breg = pointer to dscratch + the offset in slot (bounded). */
 extern void dt_bpf_cg_dsptr(dt_bpf_cg_t *cg, int breg, int offslot);
 
+#define DT_BPF_ATOMIC 0xc0 /* BPF_ATOMIC (BPF_XADD) */
+
+/* dt_bpf_spec.c */
+#define DT_BPF_MAXSPEC 64 /* speculation() is unrolled over nspec */
+/* speculation(): the ID, or 0, into DIF register rd. */
+extern void dt_bpf_cg_speculation(dt_bpf_cg_t *cg, unsigned rd);
+/*
+ * speculate(), commit() or discard() of the ID in r0 (kept in r0), in a
+ * clause whose record is size bytes: a speculate() that must not record
+ * jumps to ldrop.
+ */
+extern void dt_bpf_cg_spec_action(dt_bpf_cg_t *cg, dt_actkind_t kind,
+    uint32_t size, uint32_t ldrop);
+/* Count a drop (DT_BPF_CNT_DROPS or _AGGDROPS), in total and per CPU. */
+extern void dt_bpf_cg_cpudrop(dt_bpf_cg_t *cg, int which);
+
 /* dt_bpf_subr.c */
 extern void dt_bpf_cg_subr(dt_bpf_cg_t *cg, uint32_t subr, unsigned rd);
 /*

@@ -1069,9 +1069,7 @@ dt_bpf_cg_subr(dt_bpf_cg_t *cg, uint32_t subr, unsigned rd)
 		dt_bpf_cg_streg(cg, rd, DT_R0);
 		return;
 	case DIF_SUBR_SPECULATION:
-		/* No speculation buffers yet: "none", as the interpreter. */
-		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 0));
-		dt_bpf_cg_streg(cg, rd, DT_R1);
+		dt_bpf_cg_speculation(cg, rd);
 		return;
 	case DIF_SUBR_PROGENYOF:
 		dt_bpf_cg_progenyof(cg, rd);
