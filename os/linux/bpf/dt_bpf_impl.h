@@ -41,7 +41,7 @@
 #define DT_SC_LEAK	0	/* where pointers become numbers */
 #define DT_SC_SBASE	8	/* scratch's address, as a number */
 #define DT_SC_GBASE	16	/* the state map's address */
-#define DT_SC_TS	24
+#define DT_SC_TS	24	/* 0 until first read */
 #define DT_SC_ERRNO	32
 #define DT_SC_ID	40
 #define DT_SC_EPID	48
@@ -113,6 +113,8 @@ extern void dt_bpf_cg_ptr2num(dt_bpf_cg_t *cg, int breg);
 /* Zero len bytes at r7 + off (with stores or one helper call). */
 extern void dt_bpf_cg_zero(dt_bpf_cg_t *cg, uint32_t off, uint32_t len);
 extern void dt_bpf_cg_counter(dt_bpf_cg_t *cg, int which);
+/* r1 = the firing's timestamp (the clock read once per firing). */
+extern void dt_bpf_cg_timestamp(dt_bpf_cg_t *cg);
 
 /*
  * Allocates size bytes of DIF scratch (size in the stack slot sizeslot,
