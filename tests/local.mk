@@ -16,6 +16,7 @@ tests_unit_interp_engine_test_SOURCES = tests/unit/interp_engine_test.c \
 	tests/unit/unit.h
 tests_unit_interp_engine_test_LDADD = libdtrace_core.la
 
-SHELL_TESTS += tests/shell/unprivileged.sh tests/shell/syscall-count.sh
+SHELL_TESTS += tests/shell/unprivileged.sh tests/shell/syscall-count.sh \
+	tests/shell/syscall-builtins.sh
 
 EXTRA_DIST += %reldir%/run-tests.sh %reldir%/shell %reldir%/d %reldir%/cmd

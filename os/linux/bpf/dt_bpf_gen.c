@@ -1334,17 +1334,22 @@ dt_bpf_cg_builtin(dt_bpf_cg_t *cg, uint32_t id, unsigned rd)
 		    (int16_t) (lay->bl_cnt_off + 8 * DT_BPF_CNT_WALLOFF)));
 		DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R1, DT_R2));
 		break;
+	/* Constants of the program but a group's probefunc. */
 	case DIF_VAR_PROBEPROV:
-		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_SC_PROV));
+		dt_bpf_cg_gaddr(cg, DT_R1, cg->cg_ps->ps_prov);
 		break;
 	case DIF_VAR_PROBEMOD:
-		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_SC_MOD));
+		dt_bpf_cg_gaddr(cg, DT_R1, cg->cg_ps->ps_mod);
 		break;
 	case DIF_VAR_PROBEFUNC:
-		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_SC_FUNC));
+		if (cg->cg_ps->ps_table_fd >= 0)
+			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7,
+			    DT_SC_FUNC));
+		else
+			dt_bpf_cg_gaddr(cg, DT_R1, cg->cg_ps->ps_func);
 		break;
 	case DIF_VAR_PROBENAME:
-		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_SC_NAME));
+		dt_bpf_cg_gaddr(cg, DT_R1, cg->cg_ps->ps_name);
 		break;
 	case DIF_VAR_ZONENAME:
 		dt_bpf_cg_gaddr(cg, DT_R1, lay->bl_zonename);
@@ -2373,11 +2378,80 @@ dt_bpf_cg_lookup0(dt_bpf_cg_t *cg, int fd, uint32_t lexit)
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R0, 0, 0), lexit);
 }
 
+/*
+ * Whether the DIF object may read the probe's arguments: args[], arg0-9,
+ * or a built-in variable not known to leave them alone (so one added
+ * later that reads them is safe until it is listed here).
+ */
+static bool
+dt_bpf_difo_reads_args(const dif_object_t *difo)
+{
+	for (uint32_t pc = 0; difo != NULL && pc < difo->dif_len; pc++) {
+		dif_instr_t in = difo->dif_buf[pc];
+		uint32_t x = DIF_INSTR_VAR(in);
+
+		if (DIF_INSTR_OP(in) == DIF_OP_LDGA)
+			return true;
+		if (DIF_INSTR_OP(in) != DIF_OP_LDGS ||
+		    x >= DIF_VAR_OTHER_UBASE)
+			continue;
+		switch (x) {
+		case DIF_VAR_CURTHREAD: case DIF_VAR_TIMESTAMP:
+		case DIF_VAR_IPL: case DIF_VAR_EPID: case DIF_VAR_ID:
+		case DIF_VAR_STACKDEPTH: case DIF_VAR_CALLER:
+		case DIF_VAR_PROBEPROV: case DIF_VAR_PROBEMOD:
+		case DIF_VAR_PROBEFUNC: case DIF_VAR_PROBENAME:
+		case DIF_VAR_PID: case DIF_VAR_TID: case DIF_VAR_EXECNAME:
+		case DIF_VAR_ZONENAME: case DIF_VAR_WALLTIMESTAMP:
+		case DIF_VAR_USTACKDEPTH: case DIF_VAR_UCALLER:
+		case DIF_VAR_UID: case DIF_VAR_GID: case DIF_VAR_ERRNO:
+		case DIF_VAR_CURCPU: case DIF_VAR_CPU:
+			break;
+		default:
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * Whether any clause of the program may read the arguments: copying and
+ * clearing ten of them is a good part of a small clause's firing.  The
+ * dtrace provider's programs always get them (ERROR's describe a fault).
+ */
+static bool
+dt_bpf_prog_reads_args(const dt_bpf_progspec_t *ps)
+{
+	if (ps->ps_ctx == DT_BPF_CTX_RAWTP)
+		return true;
+	for (uint32_t j = 0; j < ps->ps_nclauses; j++) {
+		const dt_stmt_t *stp = ps->ps_stmts[j];
+
+		if (dt_bpf_difo_reads_args(stp->st_pred))
+			return true;
+		for (uint32_t a = 0; a < stp->st_nactions; a++) {
+			const dt_action_t *ap = &stp->st_actions[a];
+
+			for (uint32_t i = 0; i < ap->ac_nargs; i++) {
+				if (dt_bpf_difo_reads_args(
+				    ap->ac_args[i].aa_difo))
+					return true;
+			}
+			for (uint32_t k = 0; k < ap->ac_nkeys; k++) {
+				if (dt_bpf_difo_reads_args(ap->ac_keys[k]))
+					return true;
+			}
+		}
+	}
+	return false;
+}
+
 static void
 dt_bpf_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 {
 	const dt_bpf_layout_t *lay = cg->cg_lay;
 	const dt_bpf_progspec_t *ps = cg->cg_ps;
+	bool args;
 
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R6, DT_R1));
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_W, DT_FP, DT_FP_KEY, 0));
@@ -2430,25 +2504,18 @@ dt_bpf_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 		    (int32_t) ps->ps_id));
 		DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_FP, DT_FP_T3,
 		    ps->ps_nargs));
-		dt_bpf_cg_gaddr(cg, DT_R1, ps->ps_func);
-		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_SC_FUNC));
 		for (uint32_t j = 0; j < ps->ps_nclauses; j++)
 			DT_EMIT(cg, DT_BPF_ST_MEM(BPF_W, DT_R7,
 			    (int16_t) (lay->bl_epids_off + 4 * j),
 			    (int32_t) ps->ps_epids[j]));
 	}
-	dt_bpf_cg_gaddr(cg, DT_R1, ps->ps_prov);
-	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_SC_PROV));
-	dt_bpf_cg_gaddr(cg, DT_R1, ps->ps_mod);
-	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_SC_MOD));
-	dt_bpf_cg_gaddr(cg, DT_R1, ps->ps_name);
-	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_SC_NAME));
 
 	/* Read when first needed: see dt_bpf_cg_timestamp(). */
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_SC_TS, 0));
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_SC_ERRNO, 0));
 
-	/* Arguments. */
+	/* Arguments, unless no clause here can read them. */
+	args = dt_bpf_prog_reads_args(ps);
 	switch (ps->ps_ctx) {
 	case DT_BPF_CTX_RAWTP:
 		for (int i = 0; i < DT_BPF_NARGS; i++) {
@@ -2459,6 +2526,8 @@ dt_bpf_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 		}
 		break;
 	case DT_BPF_CTX_SYSCALL_ENTRY:
+		if (!args)
+			break;
 		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_FP, DT_FP_T3));
 		for (int i = 0; i < DT_BPF_NARGS; i++) {
 			int16_t o = (int16_t) (DT_SC_ARGS + 8 * i);
@@ -2476,12 +2545,15 @@ dt_bpf_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 	case DT_BPF_CTX_SYSCALL_RETURN:
 		/* arg0 = arg1 = the return value; errno from it. */
 		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R6, 16));
-		for (int i = 0; i < DT_BPF_NARGS; i++)
+		for (int i = 0; args && i < DT_BPF_NARGS; i++)
 			DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7,
 			    (int16_t) (DT_SC_ARGS + 8 * i), 0));
-		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_SC_ARGS));
-		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1,
-		    DT_SC_ARGS + 8));
+		if (args) {
+			DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1,
+			    DT_SC_ARGS));
+			DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1,
+			    DT_SC_ARGS + 8));
+		}
 		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R1));
 		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2, 4095));
 		DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JGT, DT_R2, 4094, 2));
@@ -2489,6 +2561,8 @@ dt_bpf_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_SC_ERRNO));
 		break;
 	case DT_BPF_CTX_PERF:
+		if (!args)
+			break;
 #if defined(__x86_64__)
 		/* pt_regs: ip at 128, cs at 136; user mode when cs & 3. */
 		for (int i = 0; i < DT_BPF_NARGS; i++)
