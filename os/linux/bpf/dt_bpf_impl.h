@@ -45,10 +45,8 @@
 #define DT_SC_ERRNO	32
 #define DT_SC_ID	40
 #define DT_SC_EPID	48
-#define DT_SC_PROV	56	/* probe name strings (addresses) */
-#define DT_SC_MOD	64
-#define DT_SC_FUNC	72
-#define DT_SC_NAME	80
+/* 56, 64, 80: free (probe names are constants, see dt_bpf_cg_builtin) */
+#define DT_SC_FUNC	72	/* a group program's probefunc (address) */
 #define DT_SC_ARGS	88	/* DT_BPF_NARGS words */
 #define DT_SC_FKIND	168	/* the last fault */
 #define DT_SC_FADDR	176
