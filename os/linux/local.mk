@@ -43,7 +43,7 @@ tests_unit_ksyms_test_LDADD = libdtrace_core.la
 
 # Unit tests of the BPF engine; they skip (77) without root or BPF.
 UNIT_TESTS += tests/unit/bpf_features_test tests/unit/bpf_engine_test \
-	tests/unit/bpf_translate_test
+	tests/unit/bpf_translate_test tests/unit/bpf_layout_test
 tests_unit_bpf_features_test_SOURCES = tests/unit/bpf_features_test.c \
 	tests/unit/unit.h
 tests_unit_bpf_features_test_LDADD = libdtrace_core.la
@@ -53,3 +53,6 @@ tests_unit_bpf_engine_test_LDADD = libdtrace_core.la
 tests_unit_bpf_translate_test_SOURCES = tests/unit/bpf_translate_test.c \
 	tests/unit/unit.h
 tests_unit_bpf_translate_test_LDADD = libdtrace_core.la
+tests_unit_bpf_layout_test_SOURCES = tests/unit/bpf_layout_test.c \
+	tests/unit/unit.h
+tests_unit_bpf_layout_test_LDADD = libdtrace_core.la

@@ -1040,6 +1040,26 @@ dt_bpf_drain(dtrace_hdl_t *dtp, dt_drain_f *fn, void *arg)
 }
 
 /*
+ * A map key as the consumer's key tuple (dt_aggdesc_t), into zeroed
+ * bytes: each key from its place in the map to its place in the tuple,
+ * where the map holds bounded strings in fewer bytes (dt_bpf_gen.h).
+ */
+static void
+dt_bpf_aggkey_expand(const dt_bpf_aggmap_t *ba, const unsigned char *key,
+    unsigned char *out)
+{
+	const dt_aggdesc_t *agg = ba->ba_agg;
+
+	if (!ba->ba_compact) {
+		memcpy(out, key, agg->ag_keysize);
+		return;
+	}
+	for (uint32_t k = 0; k < agg->ag_nkeys; k++)
+		memcpy(out + agg->ag_keys[k].rd_offset,
+		    key + ba->ba_keys[k].rd_offset, ba->ba_keys[k].rd_size);
+}
+
+/*
  * Aggregations: each CPU's values of every key, as the per-CPU hash maps
  * hold them; a CPU whose flag word is clear never updated that key.
  */
@@ -1111,7 +1131,7 @@ dt_bpf_aggsnap(dtrace_hdl_t *dtp, dt_aggsnap_t **snapsp, uint32_t *nsnapsp)
 				p = s->as_data + s->as_size;
 				memset(p, 0, n);
 				memcpy(p, &id, 8);
-				memcpy(p + 8, key, agg->ag_keysize);
+				dt_bpf_aggkey_expand(ba, key, p + 8);
 				memcpy(p + 8 + ksz, v, agg->ag_nvals * 8);
 				s->as_size += n;
 				s->as_nentries++;

@@ -72,8 +72,18 @@ typedef struct dt_bpf_var {
 	int bv_fd;		/* dynamic: its hash map */
 } dt_bpf_var_t;
 
+/*
+ * An aggregation's map.  Its key is the key tuple of dt_aggdesc_t, except
+ * that a string key whose every source is bounded (execname's 16 bytes, a
+ * string constant) takes only that many bytes: hashing and comparing a
+ * 16-byte key instead of a strsize one is most of a keyed aggregation's
+ * cost.  ba_keys then gives the map's layout, and the engine puts each
+ * key back at its ag_keys offset, zero-padded, when it reads the map.
+ */
 typedef struct dt_bpf_aggmap {
 	const dt_aggdesc_t *ba_agg;
+	dt_recdesc_t *ba_keys;	/* ag_nkeys: the map key's layout */
+	bool ba_compact;	/* ba_keys differs from ag_keys */
 	uint32_t ba_keysize;	/* map key bytes (8 for no keys) */
 	uint32_t ba_valsize;	/* ag_nvals words + the flag word */
 	uint32_t ba_maxent;
@@ -103,6 +113,10 @@ typedef struct dt_bpf_layout {
 	uint32_t bl_nvars;
 	dt_bpf_aggmap_t *bl_aggs;	/* indexed by aggregation ID */
 	uint32_t bl_naggs;
+	/* per aggregation, per key: the most bytes a string key can take
+	 * (its NUL included) over every clause, UINT32_MAX if unbounded;
+	 * 0 until a clause aggregates into it */
+	uint32_t **bl_keybound;
 
 	/* maxima over the statements */
 	uint32_t bl_maxrec;	/* st_size */
