@@ -55,6 +55,7 @@ struct dtrace_hdl {
 	struct dt_consumer *dt_consumer;
 
 	struct dt_cc *dt_cc;	/* D compiler state: common/compiler/dt_cc.h */
+	void *dt_ktypes;	/* the OS backend's kernel types (dt_os.h) */
 };
 
 /* Record an error on the handle and return -1, for `return dt_set_errno()`. */

@@ -442,7 +442,7 @@ extern char *dt_type_name(ctf_dict_t *ctfp, ctf_id_t type, char *buf,
     size_t len);
 extern char *dt_node_type_name(const dt_cc_t *cc, const dt_node_t *dnp,
     char *buf, size_t len);
-extern ctf_id_t dt_type_pointer(dt_pcb_t *pcb, ctf_dict_t *ctfp,
+extern ctf_id_t dt_type_pointer(dt_pcb_t *pcb, ctf_dict_t **ctfpp,
     ctf_id_t type);
 extern ctf_id_t dt_type_import(dt_pcb_t *pcb, ctf_dict_t *ctfp,
     ctf_id_t type);

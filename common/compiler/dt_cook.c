@@ -236,6 +236,7 @@ dt_cook_op1(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
 {
 	dt_cc_t *cc = pcb->pcb_cc;
 	dt_node_t *cp = dnp->dn_child;
+	ctf_dict_t *ctfp;
 	ctf_id_t type, base;
 	int kind;
 	N1;
@@ -379,8 +380,9 @@ dt_cook_op1(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
 		if (cp->dn_flags & DT_NF_BITFIELD)
 			dt_cc_error(pcb, D_ADDROF_BITFIELD,
 			    "cannot take address of bit-field");
-		type = dt_type_pointer(pcb, cp->dn_ctfp, cp->dn_type);
-		dt_node_type_assign(dnp, cc->cc_ctf, type);
+		ctfp = cp->dn_ctfp;
+		type = dt_type_pointer(pcb, &ctfp, cp->dn_type);
+		dt_node_type_assign(dnp, ctfp, type);
 		if (cp->dn_flags & DT_NF_USERLAND)
 			dnp->dn_flags |= DT_NF_USERLAND;
 		break;

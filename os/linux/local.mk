@@ -2,6 +2,7 @@
 # (os/linux/bpf/) and the Linux providers (os/linux/prov/).
 libdtrace_core_la_SOURCES += \
 	%reldir%/dt_os.c \
+	%reldir%/dt_btf.c \
 	%reldir%/dt_linux_features.h \
 	%reldir%/dt_linux_features.c \
 	%reldir%/bpf/dt_bpf_insn.h \
