@@ -8,6 +8,7 @@
 #define DT_OS_H
 
 #include <ctf-api.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 typedef struct dtrace_hdl dtrace_hdl_t;
@@ -56,6 +57,12 @@ extern const char *dt_os_engine_detail(dtrace_hdl_t *dtp);
  */
 extern int dt_os_ktype_lookup(dtrace_hdl_t *dtp, const char *module,
     const char *name, ctf_dict_t **ctfpp, ctf_id_t *typep);
+/*
+ * Whether the core kernel has a typedef or base type of this name: a
+ * quick test, without importing anything, for the lexer, which asks it
+ * of every identifier D does not know.
+ */
+extern bool dt_os_ktype_typename(dtrace_hdl_t *dtp, const char *name);
 /* Free what dt_os_ktype_lookup() loaded (dtrace_close). */
 extern void dt_os_ktypes_fini(dtrace_hdl_t *dtp);
 

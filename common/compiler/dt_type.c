@@ -245,8 +245,8 @@ dt_type_lookup(dt_cc_t *cc, const char *name, ctf_dict_t **ctfpp,
 			if ((type = ctf_lookup_by_name(fp, scoped)) == CTF_ERR)
 				return -1;
 		} else {
-			if (dt_os_ktype_lookup(cc->cc_hdl, mod, scoped, &fp,
-			    &type) != 0)
+			if (cc->cc_noktypes || dt_os_ktype_lookup(cc->cc_hdl,
+			    mod, scoped, &fp, &type) != 0)
 				return -1;
 		}
 		*ctfpp = fp;
@@ -255,7 +255,7 @@ dt_type_lookup(dt_cc_t *cc, const char *name, ctf_dict_t **ctfpp,
 	}
 	type = ctf_lookup_by_name(fp, name);
 	if ((type == CTF_ERR || dt_type_is_forward(fp, type)) &&
-	    dt_os_ktype_lookup(cc->cc_hdl, NULL, name, &kfp, &kt) == 0) {
+	    !cc->cc_noktypes && dt_os_ktype_lookup(cc->cc_hdl, NULL, name, &kfp, &kt) == 0) {
 		fp = kfp;
 		type = kt;
 	}
@@ -423,6 +423,75 @@ dt_type_pointer(dt_pcb_t *pcb, ctf_dict_t **ctfpp, ctf_id_t type)
 		dt_cc_error(pcb, D_TYPE_ERR, "failed to create pointer type: "
 		    "%s", ctf_errmsg(ctf_errno(cc->cc_ctf)));
 	return t;
+}
+
+/*
+ * The definition of a forward declaration ("struct task_struct;" in D, or
+ * a kernel struct a pointer refers to before it is imported), looked up
+ * by its tag; other types unchanged.  The type is resolved (typedefs
+ * stripped) either way.  False when a forward has no definition.
+ */
+bool
+dt_type_complete(dt_cc_t *cc, ctf_dict_t **ctfpp, ctf_id_t *typep)
+{
+	ctf_dict_t *fp = *ctfpp, *dfp;
+	ctf_id_t t = ctf_type_resolve(fp, *typep), dt;
+	char tag[512];
+
+	if (t == CTF_ERR)
+		return false;
+	*typep = t;
+	if (ctf_type_kind(fp, t) != CTF_K_FORWARD)
+		return true;
+	if (ctf_type_name(fp, t, tag, sizeof (tag)) == NULL ||
+	    dt_type_lookup(cc, tag, &dfp, &dt) != 0 ||
+	    (dt = ctf_type_resolve(dfp, dt)) == CTF_ERR ||
+	    ctf_type_kind(dfp, dt) == CTF_K_FORWARD)
+		return false;
+	*ctfpp = dfp;
+	*typep = dt;
+	return true;
+}
+
+/*
+ * ctf_member_info(), also through unnamed struct and union members (C11
+ * anonymous members, everywhere in kernel structs), with the offset from
+ * the start of the outer type: libctf finds such members but counts their
+ * offset from the unnamed member.
+ */
+int
+dt_type_member_info(ctf_dict_t *ctfp, ctf_id_t type, const char *name,
+    ctf_membinfo_t *mip)
+{
+	ctf_next_t *it = NULL;
+	const char *mname;
+	ctf_id_t mtype, base;
+	ssize_t off;
+	int kind;
+
+	if ((type = ctf_type_resolve(ctfp, type)) == CTF_ERR)
+		return -1;
+	while ((off = ctf_member_next(ctfp, type, &it, &mname, &mtype,
+	    0)) >= 0) {
+		if (mname != NULL && mname[0] != '\0') {
+			if (strcmp(mname, name) != 0)
+				continue;
+			mip->ctm_type = mtype;
+			mip->ctm_offset = (unsigned long) off;
+			ctf_next_destroy(it);
+			return 0;
+		}
+		base = ctf_type_resolve(ctfp, mtype);
+		kind = base == CTF_ERR ? CTF_K_UNKNOWN :
+		    ctf_type_kind(ctfp, base);
+		if ((kind == CTF_K_STRUCT || kind == CTF_K_UNION) &&
+		    dt_type_member_info(ctfp, base, name, mip) == 0) {
+			mip->ctm_offset += (unsigned long) off;
+			ctf_next_destroy(it);
+			return 0;
+		}
+	}
+	return -1;
 }
 
 static int

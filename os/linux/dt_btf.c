@@ -16,10 +16,15 @@
  * Everything is lazy, because a one-liner must start in milliseconds:
  *
  *   - nothing is read until the compiler asks for a type D itself does not
- *     have;
- *   - then libbpf parses the module's BTF once and we index its type names
- *     (one open-addressing hash per module: "s"/"u"/"e"/"t" + name, for
- *     struct, union, enum, and typedef/base names, first definition wins);
+ *     have (the lexer asks whether an unknown identifier is a kernel
+ *     typedef, so any program with a variable of its own gets here);
+ *   - then the module's raw BTF is mapped (read where sysfs cannot be
+ *     mapped), its type records are located in one pass and its names
+ *     indexed (one open-addressing hash per module: "s"/"u"/"e"/"t" +
+ *     name, for struct, union, enum, and typedef/base names; the first
+ *     definition wins).  libbpf's btf.h accessors read the records; its
+ *     full parse (which copies and validates all of it, ~10x slower) is
+ *     not needed to answer lookups;
  *   - a type is converted to CTF only when named, with what it references;
  *     a pointer to a named struct or union becomes a pointer to a CTF
  *     forward declaration, so importing task_struct does not drag in the
@@ -32,16 +37,23 @@
  * life of the handle; map[] remembers which BTF type became which CTF
  * type.  BTF's C base types are imported under their own names ("long
  * int"); D's own and C's base types are found first by the compiler, so
- * they win, as in DTrace.
+ * they win, as in DTrace.  Only structs, unions and forwards are visible
+ * by name in these dictionaries (forwards are completed by name); the
+ * rest are added unnamed-at-root, so that copying a kernel type into D's
+ * dictionary never clashes with D's own "char" (signed in D, unsigned in
+ * the kernel) or "pid_t".
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <bpf/btf.h>
-#include <bpf/libbpf.h>
 #include <ctf-api.h>
 
 #include "common/dt_impl.h"
@@ -53,10 +65,17 @@
 typedef struct dt_btf_mod {
 	char *bm_name;		/* "vmlinux" or the module's name */
 	char *bm_path;
-	bool bm_tried;		/* parse attempted (bm_btf NULL: failed) */
-	struct btf *bm_btf;
+	bool bm_tried;		/* load attempted (bm_types NULL: failed) */
+	struct dt_btf_mod *bm_base; /* split BTF: the kernel's; or NULL */
+	char *bm_data;		/* the raw BTF */
+	size_t bm_size;
+	bool bm_mapped;		/* bm_data is mmap()ed, not malloc()ed */
+	const char *bm_strs;	/* string section */
+	uint32_t bm_stroff;	/* offset of its first string (split BTF) */
+	uint32_t bm_strlen;
+	const struct btf_type **bm_types; /* own types, from ID bm_first */
 	uint32_t bm_first;	/* first type ID of this module's own */
-	uint32_t bm_ntypes;	/* btf__type_cnt(): IDs below this exist */
+	uint32_t bm_ntypes;	/* IDs below this exist */
 	uint32_t *bm_hash;	/* name index: type IDs, 0 = empty */
 	uint32_t bm_hmask;
 	ctf_dict_t *bm_ctf;	/* the imported types */
@@ -70,6 +89,29 @@ typedef struct dt_btf {
 	bool bt_listed;		/* modules found */
 	dt_btf_mod_t *bt_mods;	/* vmlinux first */
 } dt_btf_t;
+
+/* Type id of module bm (or of the kernel's, for split BTF), or NULL. */
+static const struct btf_type *
+dt_btf_type(const dt_btf_mod_t *bm, uint32_t id)
+{
+	if (id < bm->bm_first)
+		return bm->bm_base != NULL ? dt_btf_type(bm->bm_base, id) :
+		    NULL;
+	return id < bm->bm_ntypes ? bm->bm_types[id - bm->bm_first] : NULL;
+}
+
+/* The string at offset off, "" when out of range. */
+static const char *
+dt_btf_str(const dt_btf_mod_t *bm, uint32_t off)
+{
+	if (off < bm->bm_stroff)
+		return bm->bm_base != NULL ? dt_btf_str(bm->bm_base, off) : "";
+	off -= bm->bm_stroff;
+	return off < bm->bm_strlen ? bm->bm_strs + off : "";
+}
+
+static size_t dt_btf_extra(const struct btf_type *t);
+static bool dt_btf_load(struct dt_btf *bt, dt_btf_mod_t *bm);
 
 /* The index class of a BTF type: what D's namespaces tell apart. */
 static char
@@ -113,9 +155,8 @@ dt_btf_index(dt_btf_mod_t *bm)
 		return -1;
 	bm->bm_hmask = size - 1;
 	for (uint32_t id = bm->bm_first; id < bm->bm_ntypes; id++) {
-		const struct btf_type *t = btf__type_by_id(bm->bm_btf, id);
-		const char *name = btf__name_by_offset(bm->bm_btf,
-		    t->name_off);
+		const struct btf_type *t = dt_btf_type(bm, id);
+		const char *name = dt_btf_str(bm, t->name_off);
 		char cls = dt_btf_class(t);
 		uint32_t h, o;
 
@@ -127,9 +168,9 @@ dt_btf_index(dt_btf_mod_t *bm)
 				bm->bm_hash[h] = id;
 				break;
 			}
-			t = btf__type_by_id(bm->bm_btf, o);
+			t = dt_btf_type(bm, o);
 			if (dt_btf_class(t) == cls && strcmp(name,
-			    btf__name_by_offset(bm->bm_btf, t->name_off)) == 0)
+			    dt_btf_str(bm, t->name_off)) == 0)
 				break;	/* the first definition wins */
 		}
 	}
@@ -143,10 +184,10 @@ dt_btf_find(dt_btf_mod_t *bm, char cls, const char *name)
 	uint32_t h = dt_btf_strhash(cls, name) & bm->bm_hmask, id;
 
 	for (; (id = bm->bm_hash[h]) != 0; h = (h + 1) & bm->bm_hmask) {
-		const struct btf_type *t = btf__type_by_id(bm->bm_btf, id);
+		const struct btf_type *t = dt_btf_type(bm, id);
 
 		if (dt_btf_class(t) == cls && strcmp(name,
-		    btf__name_by_offset(bm->bm_btf, t->name_off)) == 0)
+		    dt_btf_str(bm, t->name_off)) == 0)
 			return id;
 	}
 	return 0;
@@ -197,50 +238,7 @@ dt_btf_list(dtrace_hdl_t *dtp, dt_btf_t *bt)
 	closedir(dir);
 }
 
-/* Parse a module's BTF and index it, once. */
-static bool
-dt_btf_load(dt_btf_t *bt, dt_btf_mod_t *bm)
-{
-	struct btf *base = NULL;
-	ctf_encoding_t e = { CTF_INT_SIGNED, 0, 0 };
-	int err;
-
-	if (bm->bm_tried)
-		return bm->bm_btf != NULL;
-	bm->bm_tried = true;
-	if (bm != bt->bt_mods) {
-		/* Module BTF is split BTF on top of the kernel's. */
-		if (!dt_btf_load(bt, bt->bt_mods))
-			return false;
-		base = bt->bt_mods->bm_btf;
-	}
-	bm->bm_btf = base ? btf__parse_split(bm->bm_path, base) :
-	    btf__parse(bm->bm_path, NULL);
-	if (libbpf_get_error(bm->bm_btf)) {
-		bm->bm_btf = NULL;
-		return false;
-	}
-	bm->bm_first = base ? btf__type_cnt(base) : 1;
-	bm->bm_ntypes = btf__type_cnt(bm->bm_btf);
-	if (dt_btf_index(bm) != 0 ||
-	    (bm->bm_map = calloc(bm->bm_ntypes, sizeof (ctf_id_t))) == NULL ||
-	    (bm->bm_ctf = ctf_create(&err)) == NULL)
-		goto fail;
-	ctf_setmodel(bm->bm_ctf, CTF_MODEL_LP64);
-	/* void as D has it: a zero-width integer. */
-	if ((bm->bm_void = ctf_add_integer(bm->bm_ctf, CTF_ADD_ROOT, "void",
-	    &e)) == CTF_ERR)
-		goto fail;
-	e.cte_bits = 64;
-	if ((bm->bm_long = ctf_add_integer(bm->bm_ctf, CTF_ADD_NONROOT,
-	    "long", &e)) == CTF_ERR)
-		goto fail;
-	return true;
-fail:
-	btf__free(bm->bm_btf);
-	bm->bm_btf = NULL;
-	return false;
-}
+/* dt_btf_load() is below, with the raw reader. */
 
 static ctf_id_t dt_btf_import(dt_btf_mod_t *bm, uint32_t id, int depth);
 
@@ -252,7 +250,7 @@ static ctf_id_t dt_btf_import(dt_btf_mod_t *bm, uint32_t id, int depth);
 static ctf_id_t
 dt_btf_import_ref(dt_btf_mod_t *bm, uint32_t id, int depth)
 {
-	const struct btf_type *t = btf__type_by_id(bm->bm_btf, id);
+	const struct btf_type *t = dt_btf_type(bm, id);
 	const char *name;
 	char tag[512];
 	ctf_id_t ct;
@@ -261,7 +259,7 @@ dt_btf_import_ref(dt_btf_mod_t *bm, uint32_t id, int depth)
 	if (id == 0 || bm->bm_map[id] != 0 || t == NULL ||
 	    (!btf_is_struct(t) && !btf_is_union(t)))
 		return dt_btf_import(bm, id, depth);
-	name = btf__name_by_offset(bm->bm_btf, t->name_off);
+	name = dt_btf_str(bm, t->name_off);
 	if (name == NULL || name[0] == '\0')
 		return dt_btf_import(bm, id, depth);
 	kind = btf_is_struct(t) ? CTF_K_STRUCT : CTF_K_UNION;
@@ -286,7 +284,7 @@ dt_btf_import_int(dt_btf_mod_t *bm, const struct btf_type *t,
 	/* BTF rarely marks chars; D needs it to see char arrays as strings. */
 	if ((enc & BTF_INT_CHAR) || (t->size == 1 && strstr(name, "char")))
 		e.cte_format |= CTF_INT_CHAR;
-	return ctf_add_integer(bm->bm_ctf, CTF_ADD_ROOT, name, &e);
+	return ctf_add_integer(bm->bm_ctf, CTF_ADD_NONROOT, name, &e);
 }
 
 static ctf_id_t
@@ -312,8 +310,7 @@ dt_btf_import_sou(dt_btf_mod_t *bm, uint32_t id, const struct btf_type *t,
 		return CTF_ERR;
 	bm->bm_map[id] = ct;	/* members may point back at it */
 	for (unsigned i = 0; i < btf_vlen(t); i++, m++) {
-		const char *mname = btf__name_by_offset(bm->bm_btf,
-		    m->name_off);
+		const char *mname = dt_btf_str(bm, m->name_off);
 		uint32_t bits = btf_member_bitfield_size(t, i);
 		unsigned long off = btf_member_bit_offset(t, i);
 		const struct btf_type *mt;
@@ -323,7 +320,7 @@ dt_btf_import_sou(dt_btf_mod_t *bm, uint32_t id, const struct btf_type *t,
 		if ((mct = dt_btf_import_ref(bm, m->type, depth + 1)) ==
 		    CTF_ERR)
 			return CTF_ERR;
-		mt = btf__type_by_id(bm->bm_btf, m->type);
+		mt = dt_btf_type(bm, m->type);
 		if (mname != NULL && mname[0] == '\0')
 			mname = NULL;
 		if (bits != 0) {
@@ -364,12 +361,12 @@ dt_btf_import_enum(dt_btf_mod_t *bm, const struct btf_type *t,
 		return ctf_add_integer(fp, CTF_ADD_NONROOT, name[0] ? name :
 		    "int", &e);
 	}
-	if ((ct = ctf_add_enum(fp, name[0] ? CTF_ADD_ROOT : CTF_ADD_NONROOT,
-	    name[0] ? name : NULL)) == CTF_ERR)
+	if ((ct = ctf_add_enum(fp, CTF_ADD_NONROOT, name[0] ? name : NULL)) ==
+	    CTF_ERR)
 		return CTF_ERR;
 	for (unsigned i = 0; i < btf_vlen(t); i++) {
 		const struct btf_enum *v = btf_enum(t) + i;
-		const char *vn = btf__name_by_offset(bm->bm_btf, v->name_off);
+		const char *vn = dt_btf_str(bm, v->name_off);
 
 		/* Enumerator names clash across enums in C headers: skip. */
 		(void) ctf_add_enumerator(fp, ct, vn, v->val);
@@ -414,11 +411,11 @@ dt_btf_import(dt_btf_mod_t *bm, uint32_t id, int depth)
 	if (id == 0)
 		return bm->bm_void;
 	if (id >= bm->bm_ntypes || depth > DT_BTF_DEPTH ||
-	    (t = btf__type_by_id(bm->bm_btf, id)) == NULL)
+	    (t = dt_btf_type(bm, id)) == NULL)
 		return CTF_ERR;
 	if (bm->bm_map[id] != 0)
 		return bm->bm_map[id];
-	name = btf__name_by_offset(bm->bm_btf, t->name_off);
+	name = dt_btf_str(bm, t->name_off);
 	if (name == NULL)
 		name = "";
 
@@ -430,7 +427,7 @@ dt_btf_import(dt_btf_mod_t *bm, uint32_t id, int depth)
 		e.cte_format = t->size == 4 ? CTF_FP_SINGLE : t->size == 8 ?
 		    CTF_FP_DOUBLE : CTF_FP_LDOUBLE;
 		e.cte_bits = t->size * 8;
-		ct = ctf_add_float(fp, CTF_ADD_ROOT, name, &e);
+		ct = ctf_add_float(fp, CTF_ADD_NONROOT, name, &e);
 		break;
 	case BTF_KIND_PTR:
 		if ((ref = dt_btf_import_ref(bm, t->type, depth + 1)) ==
@@ -464,8 +461,7 @@ dt_btf_import(dt_btf_mod_t *bm, uint32_t id, int depth)
 	case BTF_KIND_TYPEDEF:
 		if ((ref = dt_btf_import(bm, t->type, depth + 1)) == CTF_ERR)
 			return CTF_ERR;
-		ct = ctf_add_typedef(fp, dt_btf_find(bm, 't', name) == id ?
-		    CTF_ADD_ROOT : CTF_ADD_NONROOT, name, ref);
+		ct = ctf_add_typedef(fp, CTF_ADD_NONROOT, name, ref);
 		break;
 	case BTF_KIND_VOLATILE:
 	case BTF_KIND_CONST:
@@ -519,6 +515,22 @@ dt_btf_split(const char *name, char *clsp)
 	return name;
 }
 
+/* The handle's kernel types, their files listed (not read) on first use. */
+static dt_btf_t *
+dt_btf_get(dtrace_hdl_t *dtp)
+{
+	dt_btf_t *bt = dtp->dt_ktypes;
+
+	if (bt == NULL) {
+		if ((bt = calloc(1, sizeof (*bt))) == NULL)
+			return NULL;
+		dtp->dt_ktypes = bt;
+	}
+	if (!bt->bt_listed)
+		dt_btf_list(dtp, bt);
+	return bt;
+}
+
 static int
 dt_btf_mod_lookup(dt_btf_t *bt, dt_btf_mod_t *bm, char cls,
     const char *name, ctf_dict_t **ctfpp, ctf_id_t *typep)
@@ -527,8 +539,9 @@ dt_btf_mod_lookup(dt_btf_t *bt, dt_btf_mod_t *bm, char cls,
 	ctf_id_t ct;
 
 	if (!dt_btf_load(bt, bm) || (id = dt_btf_find(bm, cls, name)) == 0 ||
-	    (ct = dt_btf_import(bm, id, 0)) == CTF_ERR)
+	    (ct = dt_btf_import(bm, id, 0)) == CTF_ERR) {
 		return -1;
+	}
 	*ctfpp = bm->bm_ctf;
 	*typep = ct;
 	return 0;
@@ -538,17 +551,12 @@ int
 dt_os_ktype_lookup(dtrace_hdl_t *dtp, const char *module, const char *name,
     ctf_dict_t **ctfpp, ctf_id_t *typep)
 {
-	dt_btf_t *bt = dtp->dt_ktypes;
+	dt_btf_t *bt = dt_btf_get(dtp);
 	const char *bare;
 	char cls;
 
-	if (bt == NULL) {
-		if ((bt = calloc(1, sizeof (*bt))) == NULL)
-			return -1;
-		dtp->dt_ktypes = bt;
-	}
-	if (!bt->bt_listed)
-		dt_btf_list(dtp, bt);
+	if (bt == NULL)
+		return -1;
 	bare = dt_btf_split(name, &cls);
 	/* "genunix" is the core kernel's name on Solaris: accept it too. */
 	if (module != NULL && strcmp(module, "genunix") == 0)
@@ -564,6 +572,180 @@ dt_os_ktype_lookup(dtrace_hdl_t *dtp, const char *module, const char *name,
 	return -1;
 }
 
+/* Bytes of a BTF type record after struct btf_type, by kind. */
+static size_t
+dt_btf_extra(const struct btf_type *t)
+{
+	unsigned vlen = btf_vlen(t);
+
+	switch (btf_kind(t)) {
+	case BTF_KIND_INT:
+	case BTF_KIND_VAR:
+	case BTF_KIND_DECL_TAG:
+		return 4;
+	case BTF_KIND_ARRAY:
+		return sizeof (struct btf_array);
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		return vlen * sizeof (struct btf_member);
+	case BTF_KIND_ENUM:
+		return vlen * sizeof (struct btf_enum);
+	case BTF_KIND_ENUM64:
+		return vlen * 12;
+	case BTF_KIND_FUNC_PROTO:
+		return vlen * sizeof (struct btf_param);
+	case BTF_KIND_DATASEC:
+		return vlen * sizeof (struct btf_var_secinfo);
+	default:
+		return 0;
+	}
+}
+
+static void
+dt_btf_unload(dt_btf_mod_t *bm)
+{
+	if (bm->bm_mapped)
+		munmap(bm->bm_data, bm->bm_size);
+	else
+		free(bm->bm_data);
+	bm->bm_data = NULL;
+	free(bm->bm_types);
+	bm->bm_types = NULL;
+}
+
+/* Map (or read) a raw BTF file: sysfs BTF maps since Linux 6.16. */
+static bool
+dt_btf_read(dt_btf_mod_t *bm)
+{
+	size_t cap = 8 << 20, size = 0;
+	struct stat st;
+	ssize_t r;
+	void *m;
+	int fd;
+
+	if ((fd = open(bm->bm_path, O_RDONLY | O_CLOEXEC)) < 0)
+		return false;
+	if (fstat(fd, &st) == 0 && st.st_size > 0 &&
+	    (m = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0)) !=
+	    MAP_FAILED) {
+		bm->bm_data = m;
+		bm->bm_size = st.st_size;
+		bm->bm_mapped = true;
+		close(fd);
+		return true;
+	}
+	/* sysfs does not say the size in advance: read until EOF. */
+	if ((bm->bm_data = malloc(cap)) == NULL) {
+		close(fd);
+		return false;
+	}
+	while ((r = read(fd, bm->bm_data + size, cap - size)) > 0) {
+		char *n;
+
+		if ((size += r) < cap)
+			continue;
+		if ((n = realloc(bm->bm_data, cap *= 2)) == NULL)
+			break;
+		bm->bm_data = n;
+	}
+	close(fd);
+	bm->bm_size = size;
+	return r == 0;
+}
+
+/* Locate the type records and strings of a raw BTF image. */
+static bool
+dt_btf_parse(dt_btf_mod_t *bm)
+{
+	const struct btf_header *hdr = (const void *) bm->bm_data;
+	const char *p, *end;
+	uint32_t n = 0, cap = 0;
+
+	if (bm->bm_size < sizeof (*hdr) || hdr->magic != BTF_MAGIC ||
+	    hdr->hdr_len < sizeof (*hdr) || (hdr->hdr_len & 3) ||
+	    (uint64_t) hdr->hdr_len + hdr->type_off + hdr->type_len >
+	    bm->bm_size ||
+	    (uint64_t) hdr->hdr_len + hdr->str_off + hdr->str_len >
+	    bm->bm_size || hdr->str_len == 0)
+		return false;
+	bm->bm_strs = bm->bm_data + hdr->hdr_len + hdr->str_off;
+	bm->bm_strlen = hdr->str_len;
+	if (bm->bm_strs[bm->bm_strlen - 1] != '\0')
+		return false;
+	if (bm->bm_base != NULL) {
+		bm->bm_stroff = bm->bm_base->bm_stroff +
+		    bm->bm_base->bm_strlen;
+		bm->bm_first = bm->bm_base->bm_ntypes;
+	} else
+		bm->bm_first = 1;
+	p = bm->bm_data + hdr->hdr_len + hdr->type_off;
+	end = p + hdr->type_len;
+	while (p + sizeof (struct btf_type) <= end) {
+		const struct btf_type *t = (const void *) p;
+
+		p += sizeof (*t) + dt_btf_extra(t);
+		if (p > end)
+			return false;
+		if (n == cap) {
+			const struct btf_type **nt = realloc(bm->bm_types,
+			    (cap = cap ? cap * 2 : 4096) * sizeof (*nt));
+
+			if (nt == NULL)
+				return false;
+			bm->bm_types = nt;
+		}
+		bm->bm_types[n++] = t;
+	}
+	bm->bm_ntypes = bm->bm_first + n;
+	return true;
+}
+
+/* Read a module's BTF and index it, once. */
+static bool
+dt_btf_load(dt_btf_t *bt, dt_btf_mod_t *bm)
+{
+	ctf_encoding_t e = { CTF_INT_SIGNED, 0, 0 };
+	int err;
+
+	if (bm->bm_tried)
+		return bm->bm_types != NULL;
+	bm->bm_tried = true;
+	if (bm != bt->bt_mods) {
+		/* Module BTF is split BTF on top of the kernel's. */
+		if (!dt_btf_load(bt, bt->bt_mods))
+			return false;
+		bm->bm_base = bt->bt_mods;
+	}
+	if (!dt_btf_read(bm) || !dt_btf_parse(bm) || dt_btf_index(bm) != 0)
+		goto fail;
+	if ((bm->bm_map = calloc(bm->bm_ntypes, sizeof (ctf_id_t))) == NULL ||
+	    (bm->bm_ctf = ctf_create(&err)) == NULL)
+		goto fail;
+	ctf_setmodel(bm->bm_ctf, CTF_MODEL_LP64);
+	/* void as D has it: a zero-width integer. */
+	if ((bm->bm_void = ctf_add_integer(bm->bm_ctf, CTF_ADD_ROOT, "void",
+	    &e)) == CTF_ERR)
+		goto fail;
+	e.cte_bits = 64;
+	if ((bm->bm_long = ctf_add_integer(bm->bm_ctf, CTF_ADD_NONROOT,
+	    "long", &e)) == CTF_ERR)
+		goto fail;
+	return true;
+fail:
+	dt_btf_unload(bm);
+	return false;
+}
+
+bool
+dt_os_ktype_typename(dtrace_hdl_t *dtp, const char *name)
+{
+	dt_btf_t *bt = dt_btf_get(dtp);
+
+	return bt != NULL && bt->bt_mods != NULL &&
+	    dt_btf_load(bt, bt->bt_mods) &&
+	    dt_btf_find(bt->bt_mods, 't', name) != 0;
+}
+
 void
 dt_os_ktypes_fini(dtrace_hdl_t *dtp)
 {
@@ -572,17 +754,9 @@ dt_os_ktypes_fini(dtrace_hdl_t *dtp)
 
 	if (bt == NULL)
 		return;
-	/* Modules' split BTF refers to the kernel's: free those first. */
-	for (int pass = 0; pass < 2; pass++) {
-		for (bm = bt->bt_mods; bm != NULL; bm = bm->bm_next) {
-			if ((pass == 0) == (bm == bt->bt_mods))
-				continue;
-			btf__free(bm->bm_btf);
-			bm->bm_btf = NULL;
-		}
-	}
 	for (bm = bt->bt_mods; bm != NULL; bm = next) {
 		next = bm->bm_next;
+		dt_btf_unload(bm);
 		if (bm->bm_ctf != NULL)
 			ctf_dict_close(bm->bm_ctf);
 		free(bm->bm_hash);
