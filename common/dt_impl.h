@@ -61,6 +61,7 @@ struct dtrace_hdl {
 	/* Processes of -c and -p (common/dt_proc.c). */
 	struct dt_proc *dt_procs;
 	uint32_t dt_nprocs;
+	void *dt_ktypes;	/* the OS backend's kernel types (dt_os.h) */
 };
 
 /* Record an error on the handle and return -1, for `return dt_set_errno()`. */
