@@ -1515,21 +1515,27 @@ dt_bpf_cg_builtin(dt_bpf_cg_t *cg, uint32_t id, unsigned rd)
 		DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R1, DT_R2));
 		break;
 	/* Constants of the program but a group's probefunc. */
+	/* Constants of the program's probe, or of ERROR in its clauses. */
 	case DIF_VAR_PROBEPROV:
-		dt_bpf_cg_gaddr(cg, DT_R1, cg->cg_ps->ps_prov);
+		dt_bpf_cg_gaddr(cg, DT_R1, cg->cg_in_error ?
+		    cg->cg_ps->ps_err_prov : cg->cg_ps->ps_prov);
 		break;
 	case DIF_VAR_PROBEMOD:
-		dt_bpf_cg_gaddr(cg, DT_R1, cg->cg_ps->ps_mod);
+		dt_bpf_cg_gaddr(cg, DT_R1, cg->cg_in_error ?
+		    cg->cg_ps->ps_err_mod : cg->cg_ps->ps_mod);
 		break;
 	case DIF_VAR_PROBEFUNC:
-		if (cg->cg_ps->ps_table_fd >= 0)
+		if (cg->cg_in_error)
+			dt_bpf_cg_gaddr(cg, DT_R1, cg->cg_ps->ps_err_func);
+		else if (cg->cg_ps->ps_table_fd >= 0)
 			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7,
 			    DT_SC_FUNC));
 		else
 			dt_bpf_cg_gaddr(cg, DT_R1, cg->cg_ps->ps_func);
 		break;
 	case DIF_VAR_PROBENAME:
-		dt_bpf_cg_gaddr(cg, DT_R1, cg->cg_ps->ps_name);
+		dt_bpf_cg_gaddr(cg, DT_R1, cg->cg_in_error ?
+		    cg->cg_ps->ps_err_name : cg->cg_ps->ps_name);
 		break;
 	case DIF_VAR_ZONENAME:
 		dt_bpf_cg_gaddr(cg, DT_R1, lay->bl_zonename);
@@ -2938,14 +2944,7 @@ dt_bpf_cg_error_block(dt_bpf_cg_t *cg, uint32_t lexit)
 	}
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_SC_ID,
 	    (int32_t) ps->ps_err_id));
-	dt_bpf_cg_gaddr(cg, DT_R1, ps->ps_err_prov);
-	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_SC_PROV));
-	dt_bpf_cg_gaddr(cg, DT_R1, ps->ps_err_mod);
-	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_SC_MOD));
-	dt_bpf_cg_gaddr(cg, DT_R1, ps->ps_err_func);
-	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_SC_FUNC));
-	dt_bpf_cg_gaddr(cg, DT_R1, ps->ps_err_name);
-	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_SC_NAME));
+	/* Probe names are constants: see dt_bpf_cg_builtin(). */
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_SC_ERRNO, 0));
 	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_ktime_get_ns));
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R0, DT_SC_TS));
