@@ -76,8 +76,8 @@ dup:return 9"
 
 # The raw_syscalls program: probefunc from its table.
 run many "syscall:::entry /execname == \"sysbi\" &&
-    (args[0] == 12345 || args[0] == 54321)/ {
-    printf(\"%s:%s %d\n\", probefunc, probename, args[0]); }
+    (arg0 == 12345 || arg0 == 54321)/ {
+    printf(\"%s:%s %d\n\", probefunc, probename, arg0); }
     syscall:::entry $P { @n[probeprov, probename] = count(); }"
 sed -i '/^  syscall  *entry  /d' "$tmp/many"	# counted: not asserted
 check many "close:entry 12345
