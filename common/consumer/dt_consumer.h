@@ -56,6 +56,7 @@ typedef struct dt_syminfo {
 	const char *si_object; /* module or object name */
 	const char *si_name;   /* symbol, or NULL */
 	uint64_t si_value;     /* the symbol's address */
+	uint64_t si_base;      /* the object's load address (user objects) */
 } dt_syminfo_t;
 
 typedef struct dt_symops {
