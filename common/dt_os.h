@@ -42,6 +42,20 @@ extern const struct dt_engine_ops *dt_os_kernel_engine(const char **whyp);
 extern const char *dt_os_provider_hint(const char *provider);
 
 /*
+ * Symbolise a kernel address: the module holding it ("vmlinux" for the
+ * kernel itself), the symbol containing it and the symbol's address.
+ * Returns 0, or -1 when the address is not known.  The strings live as
+ * long as the process.  The symbol table is read on first use.
+ */
+extern int dt_os_ksym(uint64_t addr, const char **modp, const char **namep,
+    uint64_t *valuep);
+/*
+ * Why no kernel address can be symbolised here (the table is unreadable,
+ * or the kernel hides its addresses from us), or NULL.
+ */
+extern const char *dt_os_ksym_why(void);
+
+/*
  * User symbols.  dt_os_usym() symbolises an address in process pid: the
  * basename of the file mapping it, the function holding it (NULL when
  * only the file is known), the function's address and the address of the

@@ -394,6 +394,9 @@ extern void dt_cc_error(dt_pcb_t *pcb, dt_errtag_t tag, const char *fmt,
 extern void dt_cc_nerror(dt_pcb_t *pcb, const dt_node_t *dnp,
     dt_errtag_t tag, const char *fmt, ...)
     __attribute__((noreturn, format(printf, 4, 5)));
+/* "probe description ... does not match any probes", with the hint. */
+extern void dt_cc_nomatch(dt_pcb_t *pcb, int line, const dt_probedesc_t *pdp)
+    __attribute__((noreturn));
 extern void dt_cc_syntax(dt_pcb_t *pcb, const char *text,
     const char *msg) __attribute__((noreturn));
 extern void dt_cc_nomem(dt_pcb_t *pcb) __attribute__((noreturn));

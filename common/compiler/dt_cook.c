@@ -27,6 +27,7 @@
 
 #include "common/compiler/dt_cc.h"
 #include "common/dif/dif.h"
+#include "common/probe/dt_probe.h"
 
 #define N1 char n1[512]
 #define N2 char n2[512]
@@ -1037,12 +1038,18 @@ dt_cook_op2(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
 	return dnp;
 }
 
-/* args[N]: the probe's arguments, typed by the probe (when known). */
+/* args[N]: argument N of the clause's probes, with the type they give it. */
 static dt_node_t *
 dt_cook_args(dt_pcb_t *pcb, dt_node_t *dnp, dt_ident_t *idp, dt_node_t *ap)
 {
 	dt_cc_t *cc = pcb->pcb_cc;
 	int argc = (int) dt_node_list_len(ap);
+	const char *tname = NULL;
+	char desc[4 * DT_PROBE_FIELD_MAX], first[4 * DT_PROBE_FIELD_MAX];
+	bool xlated = false;
+	ctf_dict_t *ctfp;
+	ctf_id_t type;
+	uint64_t ndx;
 	N1;
 
 	if (argc != 1)
@@ -1057,18 +1064,65 @@ dt_cook_args(dt_pcb_t *pcb, dt_node_t *dnp, dt_ident_t *idp, dt_node_t *ap)
 	if (pcb->pcb_clause == NULL)
 		dt_cc_error(pcb, D_ARGS_NONE, "%s[ ] may not be referenced "
 		    "outside of a probe clause", idp->di_name);
-	if ((int64_t) ap->dn_value < 0 || ap->dn_value > 9)
-		dt_cc_error(pcb, D_ARGS_IDX, "index %lld is out of range for "
-		    "%s %s[ ]", (long long) ap->dn_value,
-		    pcb->pcb_clause->dn_pdescs->dn_string, idp->di_name);
+	ndx = ap->dn_value;
 	/*
-	 * Until the backend describes probe arguments, args[N] has the
-	 * type of argN; code generation reads it like argN.
+	 * args[N] has the type the probes give their argument N.  DTrace
+	 * compiles a clause once per probe description, each seeing its own
+	 * probe's types; here one clause serves all its descriptions, so
+	 * they must agree on the type of args[N].
 	 */
+	for (dt_node_t *pd = pcb->pcb_clause->dn_pdescs; pd != NULL;
+	    pd = pd->dn_list) {
+		const dt_probedesc_t *pdp = pd->dn_desc;
+		const dt_argdesc_t *args;
+		dt_probe_t *prp;
+		int nmatch, nargs;
+
+		dt_probedesc_str(pdp, desc, sizeof (desc));
+		prp = dt_probe_typed(pcb->pcb_hdl, pdp, &nmatch);
+		if (nmatch < 0)
+			dt_cc_nomem(pcb);
+		if (nmatch == 0 && !(pcb->pcb_cflags & DTRACE_C_ZDEFS))
+			dt_cc_nomatch(pcb, pd->dn_line, pdp);
+		if (prp == NULL)
+			dt_cc_error(pcb, D_ARGS_MULTI, "%s[ ] may not be "
+			    "referenced because probe description %s matches "
+			    "an unstable set of probes", idp->di_name, desc);
+		if ((nargs = dt_probe_args(pcb->pcb_hdl, prp, &args)) < 0)
+			dt_cc_error(pcb, D_ARGS_TYPE, "failed to find the "
+			    "argument types of probe %s:%s:%s:%s: %s",
+			    prp->pr_prov->pv_name, prp->pr_mod, prp->pr_func,
+			    prp->pr_name, dtrace_errmsg(pcb->pcb_hdl,
+			    dtrace_errno(pcb->pcb_hdl)));
+		if (ndx >= (uint64_t) nargs)
+			dt_cc_error(pcb, D_ARGS_IDX, "index %lld is out of "
+			    "range for %s %s[ ]", (long long) ndx, desc,
+			    idp->di_name);
+		if (tname == NULL) {
+			tname = dt_argdesc_type(&args[ndx]);
+			xlated = args[ndx].ad_xlate != NULL;
+			snprintf(first, sizeof (first), "%s", desc);
+		} else if (strcmp(tname, dt_argdesc_type(&args[ndx])) != 0) {
+			dt_cc_error(pcb, D_ARGS_MULTI, "%s[%lld] may not be "
+			    "referenced because probe descriptions %s and %s "
+			    "give it different types: %s and %s",
+			    idp->di_name, (long long) ndx, first, desc, tname,
+			    dt_argdesc_type(&args[ndx]));
+		}
+	}
+	/*
+	 * A type the compiler does not know (a kernel type before kernel
+	 * types are loaded) is an error, as in DTrace, not a silent integer:
+	 * arg0..arg9 remain for untyped access.
+	 */
+	if (dt_type_lookup(cc, tname, &ctfp, &type) != 0)
+		dt_cc_error(pcb, D_ARGS_TYPE, "failed to resolve %s type for "
+		    "%s[%lld]", xlated ? "translated" : "native", idp->di_name,
+		    (long long) ndx);
 	dnp->dn_kind = DT_NODE_VAR;
 	dnp->dn_ident = idp;
 	dnp->dn_args = ap;
-	dt_node_type_assign(dnp, cc->cc_ctf, cc->cc_type_int64);
+	dt_node_type_assign(dnp, ctfp, type);
 	dnp->dn_flags |= DT_NF_LVALUE;
 	pcb->pcb_cooked_args = true;
 	return dnp;

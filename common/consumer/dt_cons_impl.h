@@ -58,7 +58,8 @@ struct dt_consumer {
 	uint32_t dc_nprobes;	     /* slots in dc_probes */
 	dt_cprobe_t *dc_probebuf;    /* the copies dc_probes points at */
 	struct dt_consact **dc_acts; /* [stmt][action], see below */
-	dt_symops_t dc_symops;
+	dt_symops_t dc_symops;	     /* dt_cons_os_ksym unless replaced */
+	bool dc_ksymwarned;	     /* said why kernel symbols are missing */
 	dt_aggclear_f *dc_aggclear;
 	void *dc_aggclear_arg;
 	FILE *dc_errfp;
@@ -114,6 +115,8 @@ extern int dt_print_stack(dt_consumer_t *dc, FILE *fp, const char *format,
     const void *addr, uint64_t depth, int indent);
 extern int dt_print_ustack(dt_consumer_t *dc, FILE *fp, const char *format,
     const void *addr, uint64_t depth, int indent);
+/* Kernel symbols from the OS backend (dt_os_ksym); arg is the consumer. */
+extern int dt_cons_os_ksym(void *arg, uint64_t addr, dt_syminfo_t *sip);
 /* User symbols from the OS backend (dt_os_usym); the default so_usym. */
 extern int dt_cons_os_usym(
     void *arg, uint64_t pid, uint64_t addr, dt_syminfo_t *sip);

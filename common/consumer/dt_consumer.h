@@ -89,6 +89,10 @@ extern void dt_consumer_destroy(dtrace_hdl_t *dtp);
 extern int dt_consume_setup(dtrace_hdl_t *dtp, const dt_program_t *pgp,
     const dt_cprobe_t *probes, uint32_t nprobes);
 
+/*
+ * Replace the symbol lookup (by default, the OS backend's kernel and user
+ * symbols, dt_os_ksym() and dt_os_usym()); NULL: none, all hex.
+ */
 extern void dt_consume_setsymops(dtrace_hdl_t *dtp, const dt_symops_t *ops);
 extern void dt_consume_setaggclear(
     dtrace_hdl_t *dtp, dt_aggclear_f *func, void *arg);

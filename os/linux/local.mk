@@ -2,6 +2,8 @@
 # (os/linux/bpf/) and the Linux providers (os/linux/prov/).
 libdtrace_core_la_SOURCES += \
 	%reldir%/dt_os.c \
+	%reldir%/dt_ksyms.h \
+	%reldir%/dt_ksyms.c \
 	%reldir%/dt_linux_features.h \
 	%reldir%/dt_linux_features.c \
 	%reldir%/dt_proc.c \
@@ -34,6 +36,11 @@ CLEANFILES += %reldir%/prov/dt_syscall_nr.h
 	echo '#include <sys/syscall.h>' | $(CPP) -dM - | \
 	  sed -n 's/^#define __NR_\([a-z0-9_]*\) \([0-9][0-9]*\)$$/{ "\1", \2 },/p' \
 	  > $@.tmp && mv $@.tmp $@
+
+# The kernel symbol table over synthetic kallsyms text.
+UNIT_TESTS += tests/unit/ksyms_test
+tests_unit_ksyms_test_SOURCES = tests/unit/ksyms_test.c tests/unit/unit.h
+tests_unit_ksyms_test_LDADD = libdtrace_core.la
 
 # Unit tests of the BPF engine; they skip (77) without root or BPF.
 UNIT_TESTS += tests/unit/bpf_features_test tests/unit/bpf_engine_test \

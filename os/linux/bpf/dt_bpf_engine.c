@@ -612,7 +612,7 @@ dt_bpf_build(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 		ps.ps_ctx = pl->pl_return ? DT_BPF_CTX_SYSCALL_RETURN :
 		    DT_BPF_CTX_SYSCALL_ENTRY;
 		ps.ps_nargs = pl->pl_kind == DT_BPF_P_SYSGROUP ? 6 :
-		    dt_prov_syscall_nargs(prp);
+		    dt_prov_syscall_nargs(dtp, pl->pl_probes[0]);
 		type = BPF_PROG_TYPE_TRACEPOINT;
 		if (pl->pl_kind == DT_BPF_P_SYSGROUP) {
 			ps.ps_table_fd = pl->pl_table_fd;

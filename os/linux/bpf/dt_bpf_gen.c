@@ -28,6 +28,7 @@
  * the comments say where BPF needs a different route to the same result.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +39,7 @@
 #include "common/dif/dif_interp.h"
 #include "os/linux/bpf/dt_bpf_gen.h"
 #include "os/linux/bpf/dt_bpf_impl.h"
+#include "os/linux/dt_ksyms.h"
 #include "os/linux/dt_linux_features.h"
 
 #define DT_BPF_DSCRATCH_MIN 8192
@@ -508,6 +510,8 @@ dt_bpf_layout_finish(dt_bpf_layout_t *lay, char *errbuf, size_t errlen)
 	}
 	lay->bl_lsave_off = off;
 	off += lay->bl_locals_size;
+	lay->bl_kstack_off = off;
+	off += 8 * DT_BPF_KSTACK_MAX;
 	lay->bl_locals_off = off;
 	for (uint32_t i = 0; i < lay->bl_nvars; i++) {
 		dt_bpf_var_t *bv = &lay->bl_vars[i];
@@ -1121,6 +1125,125 @@ dt_bpf_cg_stdvar(dt_bpf_cg_t *cg, uint8_t scope, uint32_t id, bool array,
 }
 
 /*
+ * Stacks.  bpf_get_stack() walks from the registers of the program's
+ * context: for a profile probe, those of the interrupted code, so the
+ * first frame is arg0; for a syscall tracepoint, registers taken inside
+ * the tracepoint's glue, whose frames are ours rather than the traced
+ * code's.  Which glue functions show depends on the kernel and even on
+ * the moment: a tracepoint with one callback makes a static call straight
+ * to it (perf_syscall_enter), with more it goes through its iterator
+ * (__traceiter_sys_enter), and a call in tail position leaves no frame.
+ * So the leading frames are compared at run time with the glue
+ * functions' address ranges, read from kallsyms, and those that match are
+ * skipped: the first frame is then the probe site (syscall_trace_enter,
+ * syscall_exit_work).  BEGIN, END and ERROR run in a test run on our own
+ * behalf: like DTrace's probes fired from its own process, they have no
+ * kernel stack.
+ */
+static const char *const dt_bpf_glue_names[] = {
+	"__traceiter_sys_enter", "__traceiter_sys_exit",
+	"perf_syscall_enter", "perf_syscall_exit",
+	"perf_trace_sys_enter", "perf_trace_sys_exit",
+	"perf_trace_run_bpf_submit", "trace_call_bpf",
+	"__bpf_trace_sys_enter", "__bpf_trace_sys_exit", "bpf_trace_run2",
+};
+#define DT_BPF_NGLUE (sizeof (dt_bpf_glue_names) / sizeof (char *))
+#define DT_BPF_GLUE_FRAMES 4 /* leading frames that may be glue */
+
+static struct {
+	uint64_t start, end;
+} dt_bpf_glue[DT_BPF_NGLUE];
+static uint32_t dt_bpf_nglue;
+static pthread_once_t dt_bpf_glue_once = PTHREAD_ONCE_INIT;
+
+static void
+dt_bpf_glue_init(void)
+{
+	const dt_ksyms_t *ks = dt_linux_ksyms();
+
+	for (size_t i = 0; ks != NULL && i < DT_BPF_NGLUE; i++) {
+		if (dt_ksyms_range(ks, dt_bpf_glue_names[i],
+			&dt_bpf_glue[dt_bpf_nglue].start,
+			&dt_bpf_glue[dt_bpf_nglue].end) == 0)
+			dt_bpf_nglue++;
+	}
+}
+
+static bool
+dt_bpf_cg_has_kstack(const dt_bpf_cg_t *cg)
+{
+	return cg->cg_ps->ps_ctx != DT_BPF_CTX_RAWTP;
+}
+
+/* r4 = the number of leading glue frames (r0-r5 clobbered). */
+static void
+dt_bpf_cg_glue_skip(dt_bpf_cg_t *cg)
+{
+	const dt_bpf_layout_t *lay = cg->cg_lay;
+	uint32_t ldone = dt_bpf_label_new(cg->cg_b);
+
+	(void) pthread_once(&dt_bpf_glue_once, dt_bpf_glue_init);
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, 0));
+	if (dt_bpf_nglue == 0)
+		return;
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R6));
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R7));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2,
+	    (int32_t) lay->bl_kstack_off));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R3, 8 * DT_BPF_GLUE_FRAMES));
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_stack));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, 0));
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R5, DT_R7));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R5,
+	    (int32_t) lay->bl_kstack_off));
+	for (int i = 0; i < DT_BPF_GLUE_FRAMES; i++) {
+		uint32_t lglue = dt_bpf_label_new(cg->cg_b);
+
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R5,
+		    (int16_t) (8 * i)));
+		for (uint32_t g = 0; g < dt_bpf_nglue; g++) {
+			dt_bpf_emit_imm64(cg->cg_b, DT_R2, dt_bpf_glue[g].start);
+			DT_EMIT(cg, DT_BPF_JMP_REG(BPF_JLT, DT_R1, DT_R2, 3));
+			dt_bpf_emit_imm64(cg->cg_b, DT_R2, dt_bpf_glue[g].end);
+			dt_bpf_jmp_label(cg->cg_b,
+			    DT_BPF_JMP_REG(BPF_JLT, DT_R1, DT_R2, 0), lglue);
+		}
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), ldone);
+		dt_bpf_label_here(cg->cg_b, lglue);
+		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, i + 1));
+	}
+	dt_bpf_label_here(cg->cg_b, ldone);
+}
+
+/*
+ * r0 = bytes of frames written to r7 + off (size bytes, the rest zeroed
+ * by the kernel); a context without a kernel stack writes nothing and
+ * gives 0.
+ */
+static void
+dt_bpf_cg_getstack(dt_bpf_cg_t *cg, uint32_t off, uint32_t size, bool user)
+{
+	dt_bpf_ctxkind_t ctx = cg->cg_ps->ps_ctx;
+
+	if (!user && !dt_bpf_cg_has_kstack(cg)) {
+		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R0, 0));
+		return;
+	}
+	if (user)
+		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, BPF_F_USER_STACK));
+	else if (ctx == DT_BPF_CTX_SYSCALL_ENTRY ||
+	    ctx == DT_BPF_CTX_SYSCALL_RETURN)
+		dt_bpf_cg_glue_skip(cg);
+	else
+		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, 0));
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R6));
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R7));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2, (int32_t) off));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R3, (int32_t) size));
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_stack));
+}
+
+/*
  * Built-in variables.
  */
 
@@ -1254,10 +1377,29 @@ dt_bpf_cg_builtin(dt_bpf_cg_t *cg, uint32_t id, unsigned rd)
 		if (dt_bpf_cg_task(cg, id) != 0)
 			return;
 		break;
-	case DIF_VAR_IPL:
-	case DIF_VAR_CALLER:
-	case DIF_VAR_UCALLER:
 	case DIF_VAR_STACKDEPTH:
+		/* The frames stack() would record, were it unbounded. */
+		dt_bpf_cg_getstack(cg, lay->bl_kstack_off,
+		    8 * DT_BPF_KSTACK_MAX, false);
+		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R0));
+		DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JSGE, DT_R1, 0, 1));
+		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 0));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R1, 3));
+		break;
+	case DIF_VAR_CALLER:
+		/* The frame after the probe site's; 0 when there is none. */
+		if (!dt_bpf_cg_has_kstack(cg)) {
+			DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 0));
+			break;
+		}
+		dt_bpf_cg_getstack(cg, lay->bl_kstack_off, 16, false);
+		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R7));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1,
+		    (int32_t) lay->bl_kstack_off));
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R1, 8));
+		break;
+	case DIF_VAR_IPL:
+	case DIF_VAR_UCALLER:
 	case DIF_VAR_USTACKDEPTH:
 	case DIF_VAR_CURCPU:
 		/* What the interpreter engine answers for these. */
@@ -1703,13 +1845,8 @@ dt_bpf_cg_store_rec(dt_bpf_cg_t *cg, const dt_recdesc_t *rd, uint32_t base)
 		}
 		if (size == 0)
 			return;
-		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R6));
-		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R7));
-		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2, (int32_t) off));
-		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R3, (int32_t) size));
-		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4,
-		    rd->rd_type == DT_REC_USTACK ? BPF_F_USER_STACK : 0));
-		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_stack));
+		dt_bpf_cg_getstack(cg, off, size,
+		    rd->rd_type == DT_REC_USTACK);
 		return;
 	case DT_REC_USYM:
 	case DT_REC_UMOD:

@@ -132,6 +132,7 @@ typedef struct dt_bpf_layout {
 	uint32_t bl_rec_off;
 	uint32_t bl_esave_off;	/* the firing context, kept while ERROR runs */
 	uint32_t bl_lsave_off;	/* clause-locals, likewise */
+	uint32_t bl_kstack_off;	/* stackdepth, caller: DT_BPF_KSTACK_MAX */
 	uint32_t bl_locals_off;	/* first writable byte */
 	uint32_t bl_locals_size;
 	uint32_t bl_dscratch_off;
@@ -156,6 +157,12 @@ enum {
 };
 
 #define DT_BPF_NWORK 3
+
+/*
+ * The deepest kernel stack stackdepth counts: the default of the kernel's
+ * perf_event_max_stack, which caps bpf_get_stack() anyway.
+ */
+#define DT_BPF_KSTACK_MAX 127
 
 extern void dt_bpf_layout_init(dt_bpf_layout_t *lay, const dt_program_t *pgp,
     uint32_t strsize, uint64_t dynvarsize, uint64_t aggsize);
