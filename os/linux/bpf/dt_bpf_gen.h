@@ -201,6 +201,7 @@ typedef struct dt_bpf_progspec {
 	/* uprobes: only this process (tgid) fires; the function's address */
 	uint32_t ps_upid;
 	uint64_t ps_ufunc;
+	bool ps_uentry;		/* at a function's first instruction */
 	/* a group: ps_table_fd >= 0, keyed by the syscall number (< max) */
 	int ps_table_fd;
 	uint32_t ps_table_max;
