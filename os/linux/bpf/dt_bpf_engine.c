@@ -605,7 +605,8 @@ dt_bpf_build(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 		ps.ps_nargs = pi->pi_kind == DT_PID_RETURN ? 2 : 6;
 		ps.ps_upid = (uint32_t) pi->pi_pid;
 		ps.ps_ufunc = pi->pi_func;
-		ps.ps_uentry = pi->pi_kind == DT_PID_ENTRY;
+		ps.ps_uatret = pi->pi_kind == DT_PID_ENTRY ||
+		    pi->pi_kind == DT_PID_RETURN;
 		type = BPF_PROG_TYPE_KPROBE;
 		break;
 	}

@@ -1219,14 +1219,15 @@ dt_bpf_cg_glue_skip(dt_bpf_cg_t *cg)
  * The user stack: bpf_get_stack() walks the frame pointers from the
  * current one, so at a function's first instruction (a pid entry probe,
  * before the function has pushed a frame) it misses the caller, whose
- * return address is still on top of the stack.  There, as DTrace does,
+ * return address is still on top of the stack; so it does at a return
+ * site, where the frame is gone again.  There, as DTrace does at entry,
  * the frames are the probe site, the word at the stack pointer, then the
  * walk from the caller's frame.  r0 as for dt_bpf_cg_getstack().
  */
 static void
 dt_bpf_cg_getustack(dt_bpf_cg_t *cg, uint32_t off, uint32_t size)
 {
-	bool entry = cg->cg_ps->ps_uentry && size >= 16;
+	bool entry = cg->cg_ps->ps_uatret && size >= 16;
 
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R6));
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R7));

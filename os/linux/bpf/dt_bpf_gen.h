@@ -201,7 +201,11 @@ typedef struct dt_bpf_progspec {
 	/* uprobes: only this process (tgid) fires; the function's address */
 	uint32_t ps_upid;
 	uint64_t ps_ufunc;
-	bool ps_uentry;		/* at a function's first instruction */
+	/*
+	 * the return address is on top of the stack: at a function's first
+	 * instruction, or at a return site (ret, tail-call jmp)
+	 */
+	bool ps_uatret;
 	/* a group: ps_table_fd >= 0, keyed by the syscall number (< max) */
 	int ps_table_fd;
 	uint32_t ps_table_max;
