@@ -50,6 +50,7 @@ typedef struct dt_uproc {
 	int up_pid;
 	bool up_fixed;		/* maps given by dt_usyms_setmaps() */
 	bool up_gone;		/* its maps can no longer be read */
+	uint64_t up_readat;	/* when they were last read (ns) */
 	dt_umap_t *up_maps;	/* sorted by address */
 	size_t up_nmaps;
 } dt_uproc_t;
@@ -230,6 +231,7 @@ dt_usyms_read(dt_usyms_t *us, dt_uproc_t *up)
 	FILE *fp, *mem;
 	int c, rc;
 
+	up->up_readat = dt_os_timestamp();
 	(void) snprintf(path, sizeof (path), "/proc/%d/maps", up->up_pid);
 	if ((fp = fopen(path, "re")) == NULL) {
 		up->up_gone = true;
@@ -319,6 +321,25 @@ dt_usyms_func(const dt_elfsyms_t *ess, uint64_t v)
 	return NULL;
 }
 
+/*
+ * Whether an address outside every mapping is worth a fresh snapshot: it
+ * must look like a user address (a frame-pointer walk through code
+ * without frame pointers yields small integers and other junk), and the
+ * maps are read at most every DT_USYMS_REREAD_NS, so that a stack full of
+ * junk does not read them once per frame.
+ */
+#define DT_USYMS_REREAD_NS 100000000ULL /* 100 ms */
+#define DT_USYMS_USER_MIN  0x1000ULL
+#define DT_USYMS_USER_MAX  (1ULL << 57) /* 5-level paging */
+
+static bool
+dt_usyms_reread(const dt_uproc_t *up, uint64_t addr)
+{
+	return addr >= DT_USYMS_USER_MIN && addr < DT_USYMS_USER_MAX &&
+	    (up->up_maps == NULL ||
+	    dt_os_timestamp() - up->up_readat >= DT_USYMS_REREAD_NS);
+}
+
 int
 dt_usyms_lookup(dt_usyms_t *us, int pid, uint64_t addr, dt_usym_info_t *uip)
 {
@@ -332,7 +353,8 @@ dt_usyms_lookup(dt_usyms_t *us, int pid, uint64_t addr, dt_usym_info_t *uip)
 	if (up == NULL)
 		return -1;
 	if ((um = dt_usyms_find(up, addr)) == NULL) {
-		if (up->up_fixed || up->up_gone || dt_usyms_read(us, up) != 0 ||
+		if (up->up_fixed || up->up_gone || !dt_usyms_reread(up, addr) ||
+		    dt_usyms_read(us, up) != 0 ||
 		    (um = dt_usyms_find(up, addr)) == NULL)
 			return -1;
 	}
