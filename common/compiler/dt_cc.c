@@ -275,13 +275,18 @@ dt_cc_create(dtrace_hdl_t *dtp)
 		dt_cc_destroy(dtp);
 		return -1;
 	}
-	/* The prelude's types are permanent: generation 0. */
+	/*
+	 * The prelude's types are permanent: generation 0.  It needs no
+	 * kernel types, and must not load them: -x btfpath is not set yet.
+	 */
+	cc->cc_noktypes = true;
 	pgp = dt_compile(dtp, dt_prelude, strlen(dt_prelude), false,
 	    DTRACE_PROBESPEC_NAME, DTRACE_C_EMPTY | DTRACE_C_ARGREF, 0, NULL);
 	if (pgp == NULL || dt_ident_types(cc) != 0) {
 		dt_cc_destroy(dtp);
 		return -1;
 	}
+	cc->cc_noktypes = false;
 	dtrace_program_destroy(dtp, pgp);
 	cc->cc_errmsg[0] = '\0';
 	return 0;

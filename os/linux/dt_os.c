@@ -36,6 +36,14 @@ dt_os_getcpu(void)
 	return cpu < 0 ? 0 : (uint32_t) cpu;
 }
 
+uint32_t
+dt_os_ncpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_CONF);
+
+	return n < 1 ? 1 : (uint32_t) n;
+}
+
 static uint64_t
 dt_os_clock(clockid_t clk)
 {

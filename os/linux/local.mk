@@ -4,6 +4,7 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/dt_os.c \
 	%reldir%/dt_ksyms.h \
 	%reldir%/dt_ksyms.c \
+	%reldir%/dt_btf.c \
 	%reldir%/dt_linux_features.h \
 	%reldir%/dt_linux_features.c \
 	%reldir%/dt_proc.c \
@@ -19,6 +20,7 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/bpf/dt_bpf_impl.h \
 	%reldir%/bpf/dt_bpf_gen.c \
 	%reldir%/bpf/dt_bpf_subr.c \
+	%reldir%/bpf/dt_bpf_spec.c \
 	%reldir%/bpf/dt_bpf_engine.h \
 	%reldir%/bpf/dt_bpf_engine.c \
 	%reldir%/prov/dt_linux_prov.h \
@@ -49,7 +51,7 @@ tests_unit_usyms_test_SOURCES = tests/unit/usyms_test.c tests/unit/unit.h
 tests_unit_usyms_test_LDADD = libdtrace_core.la
 
 UNIT_TESTS += tests/unit/bpf_features_test tests/unit/bpf_engine_test \
-	tests/unit/bpf_translate_test
+	tests/unit/bpf_translate_test tests/unit/bpf_layout_test
 tests_unit_bpf_features_test_SOURCES = tests/unit/bpf_features_test.c \
 	tests/unit/unit.h
 tests_unit_bpf_features_test_LDADD = libdtrace_core.la
@@ -59,3 +61,6 @@ tests_unit_bpf_engine_test_LDADD = libdtrace_core.la
 tests_unit_bpf_translate_test_SOURCES = tests/unit/bpf_translate_test.c \
 	tests/unit/unit.h
 tests_unit_bpf_translate_test_LDADD = libdtrace_core.la
+tests_unit_bpf_layout_test_SOURCES = tests/unit/bpf_layout_test.c \
+	tests/unit/unit.h
+tests_unit_bpf_layout_test_LDADD = libdtrace_core.la
