@@ -76,6 +76,8 @@ extern void dt_options_fini(dtrace_hdl_t *dtp);
 
 /* Kill the processes we created and still hold; forget the others. */
 extern void dt_proc_fini(dtrace_hdl_t *dtp);
+/* The pid of $target (the first -c or -p process), or 0. */
+extern int dt_proc_target(const dtrace_hdl_t *dtp);
 /* Processes still running (dtrace_sleep wakes often enough to notice). */
 extern uint32_t dt_proc_nlive(const dtrace_hdl_t *dtp);
 #define DT_PROC_POLL_NS 50000000 /* 50 ms */

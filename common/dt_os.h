@@ -58,6 +58,19 @@ extern int dt_os_ksym(uint64_t addr, const char **modp, const char **namep,
  */
 extern const char *dt_os_ksym_why(void);
 
+/*
+ * User symbols.  dt_os_usym() symbolises an address in process pid: the
+ * basename of the file mapping it, the function holding it (NULL when
+ * only the file is known), the function's address and the address of the
+ * file's offset 0.  Returns 0, or -1 when no file maps the address.  The
+ * strings live as long as the program.  dt_os_usym_hold() snapshots the
+ * process's mappings now, so that its addresses still resolve after it
+ * has exited; lookups take a snapshot on first use anyway.
+ */
+extern int dt_os_usym(int pid, uint64_t addr, const char **modp,
+    const char **namep, uint64_t *valuep, uint64_t *basep);
+extern void dt_os_usym_hold(int pid);
+
 /* More detail on the last failure of the in-kernel engine, or NULL. */
 extern const char *dt_os_engine_detail(dtrace_hdl_t *dtp);
 

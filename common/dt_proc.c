@@ -38,7 +38,15 @@ dt_proc_add(dtrace_hdl_t *dtp, int pid, bool created)
 	p->dp_ended = false;
 	if (dtp->dt_nprocs == 1)
 		dtrace_set_target(dtp, pid);
+	/* Its stacks print symbolically even once it has exited. */
+	dt_os_usym_hold(pid);
 	return 0;
+}
+
+int
+dt_proc_target(const dtrace_hdl_t *dtp)
+{
+	return dtp->dt_nprocs > 0 ? dtp->dt_procs[0].dp_pid : 0;
 }
 
 int

@@ -238,7 +238,24 @@ static const char dt_prelude[] =
 	"	char pr_oldpri; char pr_cpu; int pr_pri; ushort_t pr_pctcpu;\n"
 	"	char pr_clname[8]; processorid_t pr_onpro;\n"
 	"	processorid_t pr_bindpro; psetid_t pr_bindpset;\n"
-	"} lwpsinfo_t;\n";
+	"} lwpsinfo_t;\n"
+	/*
+	 * uregs[] indices, numbered as illumos numbers them on amd64 (the
+	 * 32-bit names first, then 19 + the amd64 register set's order)
+	 * so scripts using the numbers still work; the BPF engine maps them
+	 * onto struct pt_regs.  Enumerators, so that they are the integer
+	 * constants uregs[] takes; the aliases R_PC, R_SP, R_FP, R_PS,
+	 * R_R0 and R_R1 are R_EIP, R_UESP, R_EBP, R_EFL, R_EAX and R_EDX.
+	 */
+	"enum { R_GS = 0, R_FS = 1, R_ES = 2, R_DS = 3, R_EDI = 4,\n"
+	"R_ESI = 5, R_EBP = 6, R_ESP = 7, R_EBX = 8, R_EDX = 9,\n"
+	"R_ECX = 10, R_EAX = 11, R_TRAPNO = 12, R_ERR = 13, R_EIP = 14,\n"
+	"R_CS = 15, R_EFL = 16, R_UESP = 17, R_SS = 18, R_R15 = 19,\n"
+	"R_R14 = 20, R_R13 = 21, R_R12 = 22, R_R11 = 23, R_R10 = 24,\n"
+	"R_R9 = 25, R_R8 = 26, R_RDI = 27, R_RSI = 28, R_RBP = 29,\n"
+	"R_RBX = 30, R_RDX = 31, R_RCX = 32, R_RAX = 33, R_RIP = 36,\n"
+	"R_RFL = 38, R_RSP = 39, R_FSBASE = 45, R_GSBASE = 46, R_PC = 14,\n"
+	"R_SP = 17, R_FP = 6, R_PS = 16, R_R0 = 11, R_R1 = 9 };\n";
 
 static dtrace_prog_t *dt_compile(dtrace_hdl_t *dtp, const char *text,
     size_t len, bool isfile, dtrace_probespec_t spec, unsigned cflags,

@@ -155,6 +155,51 @@ dt_agg_rebase(const dt_aggdesc_t *agg, dt_aggent_t *ae)
 		    (uint64_t) ae->ae_base[i]);
 }
 
+/*
+ * The key an entry is filed under.  As in DTrace, usym() and ufunc() keys
+ * are the function's address and umod() keys the object's, so every
+ * address in one function (one object) counts in one entry.  Looking up
+ * any user address (stacks and uaddr() too) also makes the OS snapshot
+ * the process's mappings while it still runs, so the keys still print
+ * symbolically at the end, after it has exited.  Returns key, or *bufp (a
+ * normalised copy, to free), or NULL on ENOMEM.
+ */
+static const unsigned char *
+dt_agg_userkey(dt_consumer_t *dc, const dt_aggdesc_t *agg,
+    const unsigned char *key, unsigned char **bufp)
+{
+	unsigned char *nk = NULL;
+
+	*bufp = NULL;
+	for (uint32_t i = 0; i < agg->ag_nkeys; i++) {
+		const dt_recdesc_t *rd = &agg->ag_keys[i];
+		uint64_t w[2], v;
+		dt_syminfo_t si;
+
+		if ((rd->rd_type != DT_REC_USYM && rd->rd_type != DT_REC_UMOD &&
+		    rd->rd_type != DT_REC_UADDR && rd->rd_type !=
+		    DT_REC_USTACK) || rd->rd_size < 16)
+			continue;
+		memcpy(w, key + rd->rd_offset, 16);
+		if (w[1] == 0 || !dt_usym(dc, w[0], w[1], &si))
+			continue;
+		if (rd->rd_type == DT_REC_USYM && si.si_name != NULL)
+			v = si.si_value;
+		else if (rd->rd_type == DT_REC_UMOD)
+			v = si.si_base;
+		else
+			continue;
+		if (nk == NULL) {
+			if ((nk = malloc(agg->ag_keysize)) == NULL)
+				return NULL;
+			memcpy(nk, key, agg->ag_keysize);
+		}
+		memcpy(nk + rd->rd_offset + 8, &v, 8);
+	}
+	*bufp = nk;
+	return nk != NULL ? nk : key;
+}
+
 int
 dt_consume_aggsnap(dtrace_hdl_t *dtp, const dt_aggsnap_t *snaps,
     uint32_t nsnaps, bool cumulative)
@@ -192,7 +237,16 @@ dt_consume_aggsnap(dtrace_hdl_t *dtp, const dt_aggsnap_t *snaps,
 			n = 8 + ksz + (size_t) agg->ag_nvals * 8;
 			if (p + n > end)
 				return dt_set_errno(dtp, EDT_DOFFSET);
-			if ((ae = dt_agg_lookup(dc, agg, p + 8, true)) == NULL)
+			{
+				unsigned char *nk;
+				const unsigned char *k =
+				    dt_agg_userkey(dc, agg, p + 8, &nk);
+
+				ae = k == NULL ? NULL :
+				    dt_agg_lookup(dc, agg, k, true);
+				free(nk);
+			}
+			if (ae == NULL)
 				return dt_set_errno(dtp, EDT_NOMEM);
 			{
 				int64_t *src = malloc(agg->ag_nvals * 8 + 8);

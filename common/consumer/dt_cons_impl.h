@@ -208,6 +208,12 @@ extern int dt_print_ustack(dt_consumer_t *dc, FILE *fp, const char *format,
     const void *addr, uint64_t depth, int indent);
 /* Kernel symbols from the OS backend (dt_os_ksym); arg is the consumer. */
 extern int dt_cons_os_ksym(void *arg, uint64_t addr, dt_syminfo_t *sip);
+/* User symbols from the OS backend (dt_os_usym); the default so_usym. */
+extern int dt_cons_os_usym(
+    void *arg, uint64_t pid, uint64_t addr, dt_syminfo_t *sip);
+/* Symbolise a user address through dc_symops; false when unknown. */
+extern bool dt_usym(
+    dt_consumer_t *dc, uint64_t pid, uint64_t addr, dt_syminfo_t *si);
 /* The text of an address: "mod`sym+0x10", "mod`0x1234" or "0x1234". */
 extern void dt_addr2str(
     dt_consumer_t *dc, uint64_t addr, bool withoff, char *buf, size_t len);

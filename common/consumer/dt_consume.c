@@ -62,6 +62,7 @@ dt_consumer(dtrace_hdl_t *dtp)
 	dc->dc_stdout_fd = -1;
 	dc->dc_symops.so_ksym = dt_cons_os_ksym;
 	dc->dc_symops.so_arg = dc;
+	dc->dc_symops.so_usym = dt_cons_os_usym;
 	dtp->dt_consumer = dc;
 	return dc;
 }

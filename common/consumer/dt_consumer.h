@@ -59,6 +59,7 @@ typedef struct dt_syminfo {
 	const char *si_object; /* module or object name */
 	const char *si_name;   /* symbol, or NULL */
 	uint64_t si_value;     /* the symbol's address */
+	uint64_t si_base;      /* the object's load address (user objects) */
 } dt_syminfo_t;
 
 typedef struct dt_symops {
@@ -92,8 +93,8 @@ extern int dt_consume_setup(dtrace_hdl_t *dtp, const dt_program_t *pgp,
     const dt_cprobe_t *probes, uint32_t nprobes);
 
 /*
- * Replace the symbol lookup (by default, kernel symbols from the OS
- * backend, dt_os_ksym(), and no user symbols); NULL: none, all hex.
+ * Replace the symbol lookup (by default, the OS backend's kernel and user
+ * symbols, dt_os_ksym() and dt_os_usym()); NULL: none, all hex.
  */
 extern void dt_consume_setsymops(dtrace_hdl_t *dtp, const dt_symops_t *ops);
 extern void dt_consume_setaggclear(

@@ -122,7 +122,17 @@ dt_ksym(dt_consumer_t *dc, uint64_t addr, dt_syminfo_t *si)
 	    dc->dc_symops.so_ksym(dc->dc_symops.so_arg, addr, si) == 0;
 }
 
-static bool
+int
+dt_cons_os_usym(void *arg, uint64_t pid, uint64_t addr, dt_syminfo_t *sip)
+{
+	(void) arg;
+	if (pid == 0 || pid > INT32_MAX)
+		return -1;
+	return dt_os_usym((int) pid, addr, &sip->si_object, &sip->si_name,
+	    &sip->si_value, &sip->si_base);
+}
+
+bool
 dt_usym(dt_consumer_t *dc, uint64_t pid, uint64_t addr, dt_syminfo_t *si)
 {
 	memset(si, 0, sizeof(*si));

@@ -901,7 +901,9 @@ dt_pfprint_rec(dt_consumer_t *dc, FILE *fp, const dt_pfspec_t *ps,
 			memcpy(&pid, addr, 8);
 			memcpy(&pc2, (const char *) addr + 8, 8);
 		} else if (rd->rd_size == 4 || rd->rd_size == 8) {
+			/* A plain address (-c, -p): one in $target. */
 			pc2 = dt_rec_uint(rd, addr);
+			pid = (uint64_t) dt_proc_target(dc->dc_dtp);
 		} else {
 			return -2;
 		}

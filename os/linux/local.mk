@@ -10,6 +10,8 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/dt_proc.c \
 	%reldir%/dt_elfsym.h \
 	%reldir%/dt_elfsym.c \
+	%reldir%/dt_usyms.h \
+	%reldir%/dt_usyms.c \
 	%reldir%/bpf/dt_bpf_insn.h \
 	%reldir%/bpf/dt_bpf_insn.c \
 	%reldir%/bpf/dt_bpf_attach.h \
@@ -43,6 +45,11 @@ tests_unit_ksyms_test_SOURCES = tests/unit/ksyms_test.c tests/unit/unit.h
 tests_unit_ksyms_test_LDADD = libdtrace_core.la
 
 # Unit tests of the BPF engine; they skip (77) without root or BPF.
+# User symbols from synthetic and live maps (no privilege needed).
+UNIT_TESTS += tests/unit/usyms_test
+tests_unit_usyms_test_SOURCES = tests/unit/usyms_test.c tests/unit/unit.h
+tests_unit_usyms_test_LDADD = libdtrace_core.la
+
 UNIT_TESTS += tests/unit/bpf_features_test tests/unit/bpf_engine_test \
 	tests/unit/bpf_translate_test tests/unit/bpf_layout_test
 tests_unit_bpf_features_test_SOURCES = tests/unit/bpf_features_test.c \

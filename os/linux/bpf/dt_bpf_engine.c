@@ -623,6 +623,8 @@ dt_bpf_build(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 		ps.ps_ufollow = be->be_follow;
 		ps.ps_procset_fd = be->be_procset_fd;
 		ps.ps_ufunc = pi->pi_func;
+		ps.ps_uatret = pi->pi_kind == DT_PID_ENTRY ||
+		    pi->pi_kind == DT_PID_RETURN;
 		type = BPF_PROG_TYPE_KPROBE;
 		break;
 	}

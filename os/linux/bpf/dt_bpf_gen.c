@@ -1414,6 +1414,125 @@ dt_bpf_cg_glue_skip(dt_bpf_cg_t *cg)
 }
 
 /*
+ * The user stack: bpf_get_stack() walks the frame pointers from the
+ * current one, so at a function's first instruction (a pid entry probe,
+ * before the function has pushed a frame) it misses the caller, whose
+ * return address is still on top of the stack; so it does at a return
+ * site, where the frame is gone again.  There, as DTrace does at entry,
+ * the frames are the probe site, the word at the stack pointer, then the
+ * walk from the caller's frame.  r0 as for dt_bpf_cg_getstack().
+ */
+static void
+dt_bpf_cg_getustack(dt_bpf_cg_t *cg, uint32_t off, uint32_t size)
+{
+	bool entry = cg->cg_ps->ps_uatret && size >= 16;
+
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R6));
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R7));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2,
+	    (int32_t) (entry ? off + 8 : off)));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R3, (int32_t) (entry ? size - 8 :
+	    size)));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, BPF_F_USER_STACK));
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_stack));
+	if (!entry)
+		return;
+#if defined(__x86_64__)
+	uint32_t lbad = dt_bpf_label_new(cg->cg_b);
+	uint32_t ldone = dt_bpf_label_new(cg->cg_b);
+
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JSLE, DT_R0, 0, 0),
+	    lbad);
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R0, 8));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R0, DT_FP_T4));
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R7));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, (int32_t) off));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R1, 8));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R1, DT_R2, 0));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, 8));
+	/* The word at pt_regs.sp */
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_R6, 152));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, 8));
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_probe_read_user));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R0, DT_FP, DT_FP_T4));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), ldone);
+	/* No stack at all: the kernel zeroed all but the first slot. */
+	dt_bpf_label_here(cg->cg_b, lbad);
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R7));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, (int32_t) off));
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R1, 0, 0));
+	dt_bpf_label_here(cg->cg_b, ldone);
+#else
+	dt_bpf_cg_error(cg, "user stacks at pid entry probes need this "
+	    "architecture's register layout");
+#endif
+}
+
+/*
+ * uregs[]: DTrace's register numbers (R_EIP, R_RAX, ...: the D prelude
+ * defines them as illumos numbers them on amd64, the 32-bit names first)
+ * as offsets in x86-64's struct pt_regs; -1 for what Linux does not keep
+ * there (segment registers but cs and ss, trap number, error code),
+ * which reads as 0.
+ */
+#if defined(__x86_64__)
+static const int16_t dt_bpf_uregs_off[] = {
+	/* gs fs es ds edi esi ebp esp ebx edx ecx eax trapno err */
+	-1, -1, -1, -1, 112, 104, 32, 152, 40, 96, 88, 80, -1, -1,
+	/* eip cs efl uesp ss */
+	128, 136, 144, 152, 160,
+	/* r15 r14 r13 r12 r11 r10 r9 r8 rdi rsi rbp rbx rdx rcx rax */
+	0, 8, 16, 24, 48, 56, 64, 72, 112, 104, 32, 40, 96, 88, 80,
+	/* trapno err rip cs rfl rsp ss fs gs es ds fsbase gsbase */
+	-1, -1, 128, 136, 144, 152, 160, -1, -1, -1, -1, -1, -1,
+};
+#endif
+
+/*
+ * uregs[r2] into rd.  The user registers are the uprobe's context, or
+ * elsewhere the current task's saved ones (task_pt_regs()); an index
+ * past the table faults as an illegal operation, as in DTrace.
+ */
+static void
+dt_bpf_cg_uregs(dt_bpf_cg_t *cg, unsigned r2, unsigned rd)
+{
+#if defined(__x86_64__)
+	dt_bpf_ctxkind_t ctx = cg->cg_ps->ps_ctx;
+	uint32_t ldone = dt_bpf_label_new(cg->cg_b);
+	size_t n = sizeof (dt_bpf_uregs_off) / sizeof (dt_bpf_uregs_off[0]);
+
+	if (ctx == DT_BPF_CTX_UPROBE || ctx == DT_BPF_CTX_URETURN) {
+		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R3, DT_R6));
+	} else {
+		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_current_task_btf));
+		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R0));
+		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_task_pt_regs));
+		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R3, DT_R0));
+	}
+	dt_bpf_cg_ldreg(cg, DT_R2, r2);
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 0));
+	for (size_t i = 0; i < n; i++) {
+		int16_t o = dt_bpf_uregs_off[i];
+
+		if (o < 0)
+			continue;
+		DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JNE, DT_R2, (int32_t) i, 2));
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R3, o));
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), ldone);
+	}
+	dt_bpf_cg_fault_if(cg, BPF_JGE, DT_R2, (int32_t) n, DIF_FLT_ILLOP,
+	    -1);
+	dt_bpf_label_here(cg->cg_b, ldone);
+	dt_bpf_cg_streg(cg, rd, DT_R1);
+#else
+	(void) r2;
+	(void) rd;
+	dt_bpf_cg_error(cg, "uregs[] needs this architecture's register "
+	    "layout");
+#endif
+}
+
+/*
  * r0 = bytes of frames written to r7 + off (size bytes, the rest zeroed
  * by the kernel); a context without a kernel stack writes nothing and
  * gives 0.
@@ -1427,9 +1546,11 @@ dt_bpf_cg_getstack(dt_bpf_cg_t *cg, uint32_t off, uint32_t size, bool user)
 		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R0, 0));
 		return;
 	}
-	if (user)
-		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, BPF_F_USER_STACK));
-	else if (ctx == DT_BPF_CTX_SYSCALL_ENTRY ||
+	if (user) {
+		dt_bpf_cg_getustack(cg, off, size);
+		return;
+	}
+	if (ctx == DT_BPF_CTX_SYSCALL_ENTRY ||
 	    ctx == DT_BPF_CTX_SYSCALL_RETURN)
 		dt_bpf_cg_glue_skip(cg);
 	else
@@ -1607,9 +1728,24 @@ dt_bpf_cg_builtin(dt_bpf_cg_t *cg, uint32_t id, unsigned rd)
 		    (int32_t) lay->bl_kstack_off));
 		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R1, 8));
 		break;
-	case DIF_VAR_IPL:
-	case DIF_VAR_UCALLER:
 	case DIF_VAR_USTACKDEPTH:
+		/* The frames ustack() would record (the scratch is shared). */
+		dt_bpf_cg_getstack(cg, lay->bl_kstack_off,
+		    8 * DT_BPF_KSTACK_MAX, true);
+		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R0));
+		DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JSGE, DT_R1, 0, 1));
+		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 0));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R1, 3));
+		break;
+	case DIF_VAR_UCALLER:
+		/* The user frame after the probe site's; 0 when none. */
+		dt_bpf_cg_getstack(cg, lay->bl_kstack_off, 16, true);
+		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R7));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1,
+		    (int32_t) lay->bl_kstack_off));
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R1, 8));
+		break;
+	case DIF_VAR_IPL:
 	case DIF_VAR_CURCPU:
 		/* What the interpreter engine answers for these. */
 		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 0));
@@ -1821,6 +1957,10 @@ dt_bpf_cg_instr(dt_bpf_cg_t *cg, dif_instr_t in, uint32_t lend)
 		dt_bpf_cg_streg(cg, rd, DT_R1);
 		break;
 	case DIF_OP_LDGA:
+		if (r1 == DIF_VAR_UREGS) {
+			dt_bpf_cg_uregs(cg, r2, rd);
+			break;
+		}
 		if (r1 != DIF_VAR_ARGS) {
 			dt_bpf_cg_fault(cg, DIF_FLT_ILLOP, 0);
 			break;

@@ -233,6 +233,11 @@ typedef struct dt_bpf_progspec {
 	bool ps_ufollow;
 	int ps_procset_fd;
 	uint64_t ps_ufunc;
+	/*
+	 * the return address is on top of the stack: at a function's first
+	 * instruction, or at a return site (ret, tail-call jmp)
+	 */
+	bool ps_uatret;
 	/* a group: ps_table_fd >= 0, keyed by the syscall number (< max) */
 	int ps_table_fd;
 	uint32_t ps_table_max;
