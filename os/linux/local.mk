@@ -20,7 +20,8 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/prov/dt_linux_prov.h \
 	%reldir%/prov/dt_linux_providers.c \
 	%reldir%/prov/dt_prov_syscall.c \
-	%reldir%/prov/dt_prov_pid.c
+	%reldir%/prov/dt_prov_pid.c \
+	%reldir%/prov/dt_prov_usdt.c
 EXTRA_DIST += %reldir%/README.md
 
 # System call numbers by name, from the C library's headers:

@@ -572,6 +572,7 @@ dt_bpf_build(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 	const dt_bpf_plan_t *epl;
 	dt_bpf_progspec_t ps;
 	enum bpf_prog_type type;
+	uint64_t *usites = NULL;
 	char err[512];
 	dt_bpf_buf_t b;
 	int rc;
@@ -606,6 +607,18 @@ dt_bpf_build(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 		ps.ps_upid = (uint32_t) pi->pi_pid;
 		ps.ps_ufunc = pi->pi_func;
 		type = BPF_PROG_TYPE_KPROBE;
+		if (pi->pi_kind == DT_PID_USDT) {
+			if ((usites = calloc(pi->pi_nsites,
+			    sizeof (*usites))) == NULL)
+				return dt_set_errno(dtp, EDT_NOMEM);
+			for (size_t i = 0; i < pi->pi_nsites; i++)
+				usites[i] = pi->pi_func + pi->pi_sites[i];
+			ps.ps_ctx = DT_BPF_CTX_USDT;
+			ps.ps_nargs = prp->pr_nargs;
+			ps.ps_usites = usites;
+			ps.ps_uargs = pi->pi_args;
+			ps.ps_nusites = pi->pi_nsites;
+		}
 		break;
 	}
 	default:
@@ -635,7 +648,9 @@ dt_bpf_build(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 		ps.ps_err_name = dt_bpf_layout_const(lay, eprp->pr_name);
 	}
 	dt_bpf_buf_init(&b);
-	if (dt_bpf_gen(lay, &ps, &b, err, sizeof (err)) != 0) {
+	rc = dt_bpf_gen(lay, &ps, &b, err, sizeof (err));
+	free(usites);
+	if (rc != 0) {
 		dt_bpf_buf_fini(&b);
 		return dt_bpf_fail(dtp, EDT_NOTSUP, "%s:%s:%s:%s: %s",
 		    prp->pr_prov->pv_name, prp->pr_mod, prp->pr_func,
@@ -745,7 +760,8 @@ dt_bpf_attach(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 
 		for (size_t i = 0; i < pi->pi_nsites; i++) {
 			fd = dt_bpf_attach_uprobe(pl->pl_fd, pi->pi_path,
-			    pi->pi_sites[i], pi->pi_pid, 0);
+			    pi->pi_sites[i], pi->pi_pid, 0, pi->pi_semas != NULL ?
+			    pi->pi_semas[i] : 0);
 			if (fd < 0 || dt_bpf_addlink(pl, fd) != 0)
 				goto fail;
 		}
