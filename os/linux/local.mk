@@ -7,6 +7,7 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/dt_proc.c \
 	%reldir%/dt_elfsym.h \
 	%reldir%/dt_elfsym.c \
+	%reldir%/dt_usdt_gen.c \
 	%reldir%/bpf/dt_bpf_insn.h \
 	%reldir%/bpf/dt_bpf_insn.c \
 	%reldir%/bpf/dt_bpf_attach.h \
