@@ -134,8 +134,8 @@ dtrace_program_header(dtrace_hdl_t *dtp, FILE *fp, const char *fname)
 			(void) fprintf(fp, "_ENABLED() \\\n\t__builtin_expect"
 			    "(%s_%s_semaphore, 0)\n", pvp->pv_name,
 			    pp->pp_name);
-			(void) fprintf(fp, "__extension__ volatile unsigned short "
-			    "%s_%s_semaphore\n    __attribute__((weak, "
+			(void) fprintf(fp, "__extension__ volatile unsigned "
+			    "short %s_%s_semaphore\n    __attribute__((weak, "
 			    "visibility(\"hidden\"), section(\".probes\")));"
 			    "\n\n", pvp->pv_name, pp->pp_name);
 		}

@@ -37,7 +37,7 @@ CLEANFILES += %reldir%/prov/dt_syscall_nr.h
 
 # Unit tests of the BPF engine; they skip (77) without root or BPF.
 UNIT_TESTS += tests/unit/bpf_features_test tests/unit/bpf_engine_test \
-	tests/unit/bpf_translate_test
+	tests/unit/bpf_translate_test tests/unit/usdt_args_test
 tests_unit_bpf_features_test_SOURCES = tests/unit/bpf_features_test.c \
 	tests/unit/unit.h
 tests_unit_bpf_features_test_LDADD = libdtrace_core.la
@@ -47,3 +47,7 @@ tests_unit_bpf_engine_test_LDADD = libdtrace_core.la
 tests_unit_bpf_translate_test_SOURCES = tests/unit/bpf_translate_test.c \
 	tests/unit/unit.h
 tests_unit_bpf_translate_test_LDADD = libdtrace_core.la
+# USDT operand decoding (no root needed).
+tests_unit_usdt_args_test_SOURCES = tests/unit/usdt_args_test.c \
+	tests/unit/unit.h
+tests_unit_usdt_args_test_LDADD = libdtrace_core.la

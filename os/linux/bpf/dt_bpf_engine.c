@@ -759,9 +759,11 @@ dt_bpf_attach(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 		const dt_pid_probe_t *pi = dt_prov_pid_info(prp);
 
 		for (size_t i = 0; i < pi->pi_nsites; i++) {
+			uint64_t sema = pi->pi_semas != NULL ?
+			    pi->pi_semas[i] : 0;
+
 			fd = dt_bpf_attach_uprobe(pl->pl_fd, pi->pi_path,
-			    pi->pi_sites[i], pi->pi_pid, 0, pi->pi_semas != NULL ?
-			    pi->pi_semas[i] : 0);
+			    pi->pi_sites[i], pi->pi_pid, 0, sema);
 			if (fd < 0 || dt_bpf_addlink(pl, fd) != 0)
 				goto fail;
 		}

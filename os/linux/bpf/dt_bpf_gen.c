@@ -2242,7 +2242,8 @@ dt_bpf_cg_usdt_args(dt_bpf_cg_t *cg, const dt_usdt_args_t *uas)
 
 		switch (ua->ua_kind) {
 		case DT_USDT_ARG_CONST:
-			dt_bpf_emit_imm64(cg->cg_b, DT_R1, (uint64_t) ua->ua_val);
+			dt_bpf_emit_imm64(cg->cg_b, DT_R1,
+			    (uint64_t) ua->ua_val);
 			break;
 		case DT_USDT_ARG_REG:
 			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R6,
@@ -2254,7 +2255,8 @@ dt_bpf_cg_usdt_args(dt_bpf_cg_t *cg, const dt_usdt_args_t *uas)
 		case DT_USDT_ARG_MEM:
 			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_R6,
 			    ua->ua_reg));
-			dt_bpf_emit_imm64(cg->cg_b, DT_R2, (uint64_t) ua->ua_val);
+			dt_bpf_emit_imm64(cg->cg_b, DT_R2,
+			    (uint64_t) ua->ua_val);
 			DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R3, DT_R2));
 			DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_FP, DT_FP_T0, 0));
 			DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_FP));

@@ -111,6 +111,8 @@ extern void dt_pid_modules_free(dt_pid_module_t *mods, size_t nmods);
 
 /* The USDT providers (dt_prov_usdt.c). */
 extern int dt_prov_usdt_init(dtrace_hdl_t *dtp);
+/* Decode a note's argument string ("-4@%edi 8@-16(%rbp) 4@$1"). */
+extern void dt_usdt_parse_args(const char *s, dt_usdt_args_t *uas);
 /* The USDT facts of a USDT probe (kind DT_PID_USDT), or NULL. */
 extern const dt_pid_probe_t *dt_prov_usdt_info(const dt_probe_t *prp);
 

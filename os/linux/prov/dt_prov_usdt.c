@@ -193,7 +193,7 @@ dt_usdt_parse_arg(const char *s, dt_usdt_arg_t *ua)
 }
 
 /* The operand string of a note: space-separated operands. */
-static void
+void
 dt_usdt_parse_args(const char *s, dt_usdt_args_t *uas)
 {
 	char op[128];
@@ -271,8 +271,15 @@ dt_usdt_add_note(dt_usdt_proc_t *up, size_t m, const char *prov,
 	int64_t soff = sema != 0 ? dt_elfsym_fileoff(&pm->pm_syms, sema) : 0;
 	dt_usdt_note_t *un;
 
-	if (off < 0 || soff < 0)
+	if (off < 0)
 		return 0;	/* not in the file: no site we can probe */
+	/*
+	 * A semaphore outside the file's bytes (in .bss) cannot be counted
+	 * by the kernel, which needs a file offset: the probe fires, but
+	 * its is-enabled test stays false.
+	 */
+	if (soff < 0)
+		soff = 0;
 	un = realloc(up->up_notes, (up->up_nnotes + 1) * sizeof (*un));
 	if (un == NULL)
 		return -1;
