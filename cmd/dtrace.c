@@ -808,10 +808,8 @@ main(int argc, char **argv)
 			dtrace_program_dif(g_dtp, g_compiled[i], stderr);
 	}
 	if (g_mode == DMODE_LIST) {
-		if (g_verbose)
-			fatal(E_USAGE, "-lv: listing probe arguments and "
-				       "stability is not implemented yet");
-		if (dtrace_probe_list(g_dtp, g_compiled, g_nprogs, stdout) < 0)
+		if (dtrace_probe_list(g_dtp, g_compiled, g_nprogs, g_verbose,
+			stdout) < 0)
 			dfatal("failed to list probes");
 	}
 	if (g_mode == DMODE_HEADER || g_mode == DMODE_LINK)

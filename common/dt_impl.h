@@ -49,6 +49,8 @@ struct dtrace_hdl {
 	bool dt_active;			/* between dtrace_go and dtrace_stop */
 	bool dt_stopped;
 	bool dt_exited;			/* an exit() record was consumed */
+	uint64_t dt_laststatus;		/* dt_os_timestamp() of the last
+					   drop report */
 	int dt_exitstatus;		/* its status */
 
 	/* Output formatting state (common/consumer/). */
@@ -59,6 +61,7 @@ struct dtrace_hdl {
 	/* Processes of -c and -p (common/dt_proc.c). */
 	struct dt_proc *dt_procs;
 	uint32_t dt_nprocs;
+	void *dt_ktypes;	/* the OS backend's kernel types (dt_os.h) */
 };
 
 /* Record an error on the handle and return -1, for `return dt_set_errno()`. */

@@ -5,7 +5,17 @@
  *	   ID   PROVIDER            MODULE                          FUNCTION NAME
  *	    1     dtrace                                                     BEGIN
  *
- * Each probe is printed once, in the order descriptions match it.
+ * Each probe is printed once, in the order descriptions match it.  With
+ * -v (dtrace -lv), each is followed by its stability attributes and its
+ * argument types, in DTrace's layout:
+ *
+ *		Probe Description Attributes
+ *			Identifier Names: Evolving
+ *			...
+ *		Argument Types
+ *			args[0]: unsigned int
+ *
+ * A probe whose arguments cannot be described prints its line alone.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -16,30 +26,61 @@
 
 typedef struct dt_list_arg {
 	FILE *la_fp;
+	bool la_verbose;	/* -lv */
 	unsigned char *la_seen; /* by probe ID */
 	int la_count;
 } dt_list_arg_t;
+
+static void
+dt_list_attr(FILE *fp, const char *title, dt_attr_t a)
+{
+	fprintf(fp, "\n\t%s\n", title);
+	fprintf(fp, "\t\tIdentifier Names: %s\n", dt_stability_name(a.at_name));
+	fprintf(fp, "\t\tData Semantics:   %s\n", dt_stability_name(a.at_data));
+	fprintf(fp, "\t\tDependency Class: %s\n", dt_class_name(a.at_class));
+}
+
+static void
+dt_list_info(dtrace_hdl_t *dtp, dt_probe_t *prp, FILE *fp)
+{
+	const dt_argdesc_t *args;
+	dt_attr_t desc, arga;
+	int n;
+
+	if ((n = dt_probe_args(dtp, prp, &args)) < 0)
+		return;
+	dt_probe_attr(prp, &desc, &arga);
+	dt_list_attr(fp, "Probe Description Attributes", desc);
+	dt_list_attr(fp, "Argument Attributes", arga);
+	fprintf(fp, "\n\tArgument Types\n");
+	for (int i = 0; i < n; i++)
+		fprintf(fp, "\t\targs[%d]: %s\n", i, dt_argdesc_type(&args[i]));
+	if (n == 0)
+		fprintf(fp, "\t\tNone\n");
+	fprintf(fp, "\n");
+}
 
 static int
 dt_list_probe(dtrace_hdl_t *dtp, dt_probe_t *prp, void *arg)
 {
 	dt_list_arg_t *la = arg;
 
-	(void) dtp;
 	if (la->la_seen[prp->pr_id])
 		return 0;
 	la->la_seen[prp->pr_id] = 1;
 	la->la_count++;
 	fprintf(la->la_fp, "%5u %10s %17s %33s %s\n", prp->pr_id,
 	    prp->pr_prov->pv_name, prp->pr_mod, prp->pr_func, prp->pr_name);
+	if (la->la_verbose)
+		dt_list_info(dtp, prp, la->la_fp);
 	return 0;
 }
 
 int
 dtrace_probe_list(dtrace_hdl_t *dtp, dtrace_prog_t *const *pgps, int npgps,
-    FILE *fp)
+    bool verbose, FILE *fp)
 {
-	dt_list_arg_t la = { fp, NULL, 0 };
+	dt_list_arg_t la = { fp, verbose, NULL, 0 };
 	dt_probedesc_t all;
 
 	/* On-demand probes may be created while matching: room for them. */

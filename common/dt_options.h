@@ -56,6 +56,7 @@ typedef enum dt_optid {
 	/* Compiler and library options. */
 	DT_OPT_AMIN,
 	DT_OPT_ARGREF,
+	DT_OPT_BTFPATH,
 	DT_OPT_CPP,
 	DT_OPT_CPPHDRS,
 	DT_OPT_CPPPATH,

@@ -7,6 +7,7 @@
 #ifndef DT_OS_H
 #define DT_OS_H
 
+#include <ctf-api.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -18,6 +19,8 @@ struct dt_engine_ops;
 extern uint64_t dt_os_gettid(void);
 /* The CPU the caller is running on. */
 extern uint32_t dt_os_getcpu(void);
+/* How many CPUs there may be: every dt_os_getcpu() is below it. */
+extern uint32_t dt_os_ncpus(void);
 /* Nanoseconds of CPU time the calling thread has used (vtimestamp). */
 extern uint64_t dt_os_thread_cputime(void);
 /* Nanoseconds since boot on the clock the kernel's timestamps use. */
@@ -41,6 +44,20 @@ extern const struct dt_engine_ops *dt_os_kernel_engine(const char **whyp);
  */
 extern const char *dt_os_provider_hint(const char *provider);
 
+/*
+ * Symbolise a kernel address: the module holding it ("vmlinux" for the
+ * kernel itself), the symbol containing it and the symbol's address.
+ * Returns 0, or -1 when the address is not known.  The strings live as
+ * long as the process.  The symbol table is read on first use.
+ */
+extern int dt_os_ksym(uint64_t addr, const char **modp, const char **namep,
+    uint64_t *valuep);
+/*
+ * Why no kernel address can be symbolised here (the table is unreadable,
+ * or the kernel hides its addresses from us), or NULL.
+ */
+extern const char *dt_os_ksym_why(void);
+
 /* More detail on the last failure of the in-kernel engine, or NULL. */
 extern const char *dt_os_engine_detail(dtrace_hdl_t *dtp);
 
@@ -62,5 +79,29 @@ extern int dt_os_proc_grab(int pid, char *err, size_t errlen);
 extern int dt_os_proc_resume(int pid);
 extern int dt_os_proc_ended(int pid, bool child, int *statusp);
 extern void dt_os_proc_kill(int pid);
+/* The parent of a process (progenyof()), or -1 if unknown. */
+extern int dt_os_proc_parent(int pid);
+
+/*
+ * The kernel's own types, for the D compiler.  Look up name -- "struct
+ * task_struct", "union u", "enum e" or a typedef or base type name, no
+ * derivations -- among the kernel's types: in module only, or when module
+ * is NULL in the core kernel and then each loadable module.  On success
+ * return 0 with the type as a (dictionary, ID) pair the backend owns until
+ * dt_os_ktypes_fini(); pointers to its structs may refer to forward
+ * declarations that a lookup of the tag by name completes.  -1 when there
+ * is no such type or no kernel type information.  Types are loaded on
+ * first use, so a program naming no kernel type costs nothing.
+ */
+extern int dt_os_ktype_lookup(dtrace_hdl_t *dtp, const char *module,
+    const char *name, ctf_dict_t **ctfpp, ctf_id_t *typep);
+/*
+ * Whether the core kernel has a typedef or base type of this name: a
+ * quick test, without importing anything, for the lexer, which asks it
+ * of every identifier D does not know.
+ */
+extern bool dt_os_ktype_typename(dtrace_hdl_t *dtp, const char *name);
+/* Free what dt_os_ktype_lookup() loaded (dtrace_close). */
+extern void dt_os_ktypes_fini(dtrace_hdl_t *dtp);
 
 #endif /* DT_OS_H */

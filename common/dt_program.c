@@ -1,7 +1,8 @@
 /*
  * dt_program.c: the names of actions and aggregating functions, as D
  * spells them, for everything that prints a dt_program_t (dtrace -S, JSON
- * output, messages).
+ * output, messages), and which actions the consumer carries out (shared
+ * by code generation, which records their firings, and the consumer).
  */
 #include "common/dt_program.h"
 
@@ -70,4 +71,18 @@ dt_aggkind_name(dt_aggkind_t kind)
 	if ((unsigned) kind < sizeof (dt_agg_names) / sizeof (dt_agg_names[0]))
 		return dt_agg_names[kind];
 	return "aggregation";
+}
+
+bool
+dt_action_consumed(dt_actkind_t kind)
+{
+	switch (kind) {
+	case DT_ACT_DIFEXPR: case DT_ACT_AGGREGATE: case DT_ACT_STOP:
+	case DT_ACT_RAISE: case DT_ACT_BREAKPOINT: case DT_ACT_PANIC:
+	case DT_ACT_CHILL: case DT_ACT_COPYOUT: case DT_ACT_COPYOUTSTR:
+	case DT_ACT_SPECULATE: case DT_ACT_COMMIT: case DT_ACT_DISCARD:
+		return false;
+	default:
+		return true;
+	}
 }

@@ -251,5 +251,12 @@ typedef struct dt_aggsnap {
 extern const char *dt_action_name(dt_actkind_t kind);
 /* "count", "quantize", ... */
 extern const char *dt_aggkind_name(dt_aggkind_t kind);
+/*
+ * Is kind an action the consumer carries out (prints, or acts on, like
+ * exit() and clear())?  A firing with one must be recorded; a firing with
+ * none prints nothing.  Speculation control (speculate, commit, discard)
+ * is recorded for the consumer but prints nothing.
+ */
+extern bool dt_action_consumed(dt_actkind_t kind);
 
 #endif /* DT_PROGRAM_H */

@@ -9,7 +9,9 @@
  *	dtrace_go	enable the queued programs, start the engine; BEGIN
  *			fires
  *	dtrace_sleep	wait for the next timer or buffer switch
- *	dtrace_work	drain records into the consumer; DONE after exit()
+ *	dtrace_work	drain records into the consumer, report drops
+ *			(every statusrate and at the end); DONE after exit()
+ *			or once a fill buffer is full
  *	dtrace_stop	END fires; the last records are drained by the
  *			next dtrace_work
  */
@@ -395,7 +397,17 @@ dtrace_go(dtrace_hdl_t *dtp)
 	if (dt_work_consume_setup(dtp) != 0)
 		return -1;
 	dtp->dt_active = true;
-	return dtp->dt_engine->eo_go(dtp);
+	if (dtp->dt_engine->eo_go(dtp) != 0) {
+		/* The in-kernel engine says why in its own words. */
+		const char *why = dtp->dt_engine != &dt_interp_engine_ops ?
+		    dt_os_engine_detail(dtp) : NULL;
+
+		if (why != NULL && why[0] != '\0' &&
+		    dtp->dt_errdetail[0] == '\0')
+			return dt_set_errdetail(dtp, dtp->dt_errno, "%s", why);
+		return -1;
+	}
+	return 0;
 }
 
 int
@@ -436,6 +448,44 @@ dt_work_aggsnap(dtrace_hdl_t *dtp)
 	return rc;
 }
 
+/*
+ * Report what the engine dropped since the last report: per-CPU drops
+ * after every drain, the other counters every statusrate and at the end.
+ */
+static int
+dt_work_cpudrops(dtrace_hdl_t *dtp, bool agg)
+{
+	uint32_t n = dt_os_ncpus();
+	uint64_t *drops;
+	int rc;
+
+	if (dtp->dt_engine->eo_cpudrops == NULL)
+		return 0;
+	if (n > DT_ENGINE_MAXCPUS)
+		n = DT_ENGINE_MAXCPUS;
+	if ((drops = calloc(2 * (size_t) n, sizeof (*drops))) == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	dtp->dt_engine->eo_cpudrops(dtp, drops, drops + n, n);
+	rc = dt_consume_cpudrops(dtp, agg ? drops + n : drops, n, agg);
+	free(drops);
+	return rc;
+}
+
+static int
+dt_work_status(dtrace_hdl_t *dtp, bool force)
+{
+	uint64_t now = dt_os_timestamp();
+	dt_engine_status_t st;
+
+	if (!force && now - dtp->dt_laststatus <
+	    (uint64_t) dtp->dt_options[DT_OPT_STATUSRATE])
+		return 0;
+	dtp->dt_laststatus = now;
+	memset(&st, 0, sizeof (st));
+	dtp->dt_engine->eo_status(dtp, &st);
+	return dt_consume_status(dtp, &st);
+}
+
 typedef struct dt_work_arg {
 	FILE *wa_fp;
 	int wa_rc;
@@ -464,9 +514,12 @@ dt_work_drain_all(dtrace_hdl_t *dtp, FILE *fp)
 	dt_work_arg_t wa = { fp, 0 };
 
 	/* printa() in the records prints what the aggregations hold now. */
-	if (dt_work_aggsnap(dtp) != 0)
+	if (dt_work_aggsnap(dtp) != 0 || dt_work_cpudrops(dtp, true) != 0)
 		return -1;
 	if (dtp->dt_engine->eo_drain(dtp, dt_work_drain, &wa) != 0)
+		return -1;
+	dt_consume_drained(dtp);
+	if (dt_work_cpudrops(dtp, false) != 0)
 		return -1;
 	return wa.wa_rc;
 }
@@ -476,18 +529,23 @@ dtrace_work(dtrace_hdl_t *dtp, FILE *fp)
 {
 	if (dtp->dt_engine == NULL || !dtp->dt_active)
 		return DTRACE_WORKSTATUS_DONE;
-	if (dt_work_drain_all(dtp, fp) != 0)
+	if (dt_work_status(dtp, false) != 0 || dt_work_drain_all(dtp, fp) != 0)
 		return DTRACE_WORKSTATUS_ERROR;
 	/*
 	 * After exit(), tracing stops: END fires, and what it records is
 	 * printed now, as the last output of the run.
 	 */
-	if (dtp->dt_exited && !dtp->dt_stopped) {
+	if ((dtp->dt_exited || dt_consume_filled(dtp)) && !dtp->dt_stopped) {
 		if (dtrace_stop(dtp) != 0 || dt_work_drain_all(dtp, fp) != 0)
 			return DTRACE_WORKSTATUS_ERROR;
 	}
-	if (dtp->dt_stopped)
+	if (dtp->dt_stopped) {
+		/* What ring buffers kept; what END and the last drain counted. */
+		if (dt_consume_ring(dtp, fp) != 0 ||
+		    dt_work_status(dtp, true) != 0)
+			return DTRACE_WORKSTATUS_ERROR;
 		return DTRACE_WORKSTATUS_DONE;
+	}
 	return DTRACE_WORKSTATUS_OKAY;
 }
 

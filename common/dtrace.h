@@ -14,6 +14,7 @@
 #ifndef DTRACE_H
 #define DTRACE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -143,11 +144,12 @@ extern int dtrace_program_exec(dtrace_hdl_t *dtp, dtrace_prog_t *pgp,
     dtrace_proginfo_t *pip);
 /*
  * dtrace -l: print the probes the descriptions of the compiled programs
- * match (every probe when npgps is 0) in DTrace's columns.  Returns the
+ * match (every probe when npgps is 0) in DTrace's columns; verbose (-lv)
+ * adds each probe's stability attributes and argument types.  Returns the
  * number printed, or -1.
  */
 extern int dtrace_probe_list(dtrace_hdl_t *dtp, dtrace_prog_t *const *pgps,
-    int npgps, FILE *fp);
+    int npgps, bool verbose, FILE *fp);
 /* Print the DIF of every clause of a compiled program (dtrace -S). */
 extern void dtrace_program_dif(dtrace_hdl_t *dtp, dtrace_prog_t *pgp,
     FILE *fp);

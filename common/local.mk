@@ -18,6 +18,8 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/dt_work.c \
 	%reldir%/engine/dt_engine.h \
 	%reldir%/engine/dt_interp_engine.c \
+	%reldir%/engine/dt_spec.h \
+	%reldir%/engine/dt_spec.c \
 	%reldir%/probe/dt_probe.h \
 	%reldir%/probe/dt_probe.c \
 	%reldir%/prov/dt_prov.h \

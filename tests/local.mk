@@ -7,6 +7,11 @@ UNIT_TESTS += tests/unit/probe_test
 tests_unit_probe_test_SOURCES = tests/unit/probe_test.c tests/unit/unit.h
 tests_unit_probe_test_LDADD = libdtrace_core.la
 
+UNIT_TESTS += tests/unit/probe_args_test
+tests_unit_probe_args_test_SOURCES = tests/unit/probe_args_test.c \
+	tests/unit/unit.h
+tests_unit_probe_args_test_LDADD = libdtrace_core.la
+
 UNIT_TESTS += tests/unit/aggfunc_test
 tests_unit_aggfunc_test_SOURCES = tests/unit/aggfunc_test.c tests/unit/unit.h
 tests_unit_aggfunc_test_LDADD = libdtrace_core.la
@@ -17,6 +22,9 @@ tests_unit_interp_engine_test_SOURCES = tests/unit/interp_engine_test.c \
 tests_unit_interp_engine_test_LDADD = libdtrace_core.la
 
 SHELL_TESTS += tests/shell/unprivileged.sh tests/shell/syscall-count.sh \
-	tests/shell/pid-provider.sh tests/shell/usdt.sh
+	tests/shell/pid-provider.sh tests/shell/kernel-stack.sh \
+	tests/shell/list-syscall-args.sh tests/shell/syscall-typed-args.sh \
+	tests/shell/syscall-builtins.sh \
+	tests/shell/usdt.sh
 
 EXTRA_DIST += %reldir%/run-tests.sh %reldir%/shell %reldir%/d %reldir%/cmd

@@ -32,7 +32,8 @@
 # output: that is the differential test of the two engines.  The BPF run
 # needs root; a test of kernel probes names only bpf.
 #
-# Requirements known here: root, cmd:PROGRAM (PROGRAM is on PATH).  An
+# Requirements known here: root, btf (the running kernel's types are in
+# /sys/kernel/btf/vmlinux), cmd:PROGRAM (PROGRAM is on PATH).  An
 # unknown requirement fails the test rather than skipping it, so a typo
 # cannot hide a test.
 #
@@ -104,6 +105,12 @@ unmet_requirement() {
 		root)
 			[ "$(id -u)" -eq 0 ] || {
 				echo "needs root"
+				return
+			}
+			;;
+		btf)
+			[ -r /sys/kernel/btf/vmlinux ] || {
+				echo "needs kernel BTF (/sys/kernel/btf/vmlinux)"
 				return
 			}
 			;;

@@ -97,6 +97,15 @@ dt_cc_lerror(dt_pcb_t *pcb, int line, dt_errtag_t tag, const char *fmt, ...)
 }
 
 void
+dt_cc_nomatch(dt_pcb_t *pcb, int line, const dt_probedesc_t *pdp)
+{
+	pcb->pcb_hdl->dt_errhint = dt_os_provider_hint(pdp->pd_provider);
+	dt_cc_lerror(pcb, line, D_PDESC_ZERO, "probe description %s:%s:%s:%s "
+	    "does not match any probes", pdp->pd_provider, pdp->pd_module,
+	    pdp->pd_function, pdp->pd_name);
+}
+
+void
 dt_cc_nerror(dt_pcb_t *pcb, const dt_node_t *dnp, dt_errtag_t tag,
     const char *fmt, ...)
 {
@@ -249,13 +258,18 @@ dt_cc_create(dtrace_hdl_t *dtp)
 		dt_cc_destroy(dtp);
 		return -1;
 	}
-	/* The prelude's types are permanent: generation 0. */
+	/*
+	 * The prelude's types are permanent: generation 0.  It needs no
+	 * kernel types, and must not load them: -x btfpath is not set yet.
+	 */
+	cc->cc_noktypes = true;
 	pgp = dt_compile(dtp, dt_prelude, strlen(dt_prelude), false,
 	    DTRACE_PROBESPEC_NAME, DTRACE_C_EMPTY | DTRACE_C_ARGREF, 0, NULL);
 	if (pgp == NULL || dt_ident_types(cc) != 0) {
 		dt_cc_destroy(dtp);
 		return -1;
 	}
+	cc->cc_noktypes = false;
 	dtrace_program_destroy(dtp, pgp);
 	cc->cc_errmsg[0] = '\0';
 	return 0;
@@ -619,11 +633,7 @@ dt_compile(dtrace_hdl_t *dtp, const char *intext, size_t inlen, bool isfile,
 				dt_cc_nomem(&pcb);
 			if (n > 0 || (pcb.pcb_cflags & DTRACE_C_ZDEFS))
 				continue;
-			dtp->dt_errhint = dt_os_provider_hint(pdp->pd_provider);
-			dt_cc_lerror(&pcb, stp->st_line, D_PDESC_ZERO,
-			    "probe description %s:%s:%s:%s does not match "
-			    "any probes", pdp->pd_provider, pdp->pd_module,
-			    pdp->pd_function, pdp->pd_name);
+			dt_cc_nomatch(&pcb, stp->st_line, pdp);
 		}
 	}
 

@@ -381,6 +381,7 @@ struct dt_cc {
 	char cc_errmsg[2048];	/* formatted message of the last error */
 	const char *cc_errtag;	/* D_* tag of the last error */
 	unsigned cc_strsize;	/* string size the string type was made with */
+	bool cc_noktypes;	/* don't look at kernel types (the prelude) */
 	int cc_target_set;	/* $target was given a value */
 	char **cc_cpp;		/* -D, -U, -I arguments for cpp */
 	size_t cc_ncpp;
@@ -405,6 +406,9 @@ extern void dt_cc_error(dt_pcb_t *pcb, dt_errtag_t tag, const char *fmt,
 extern void dt_cc_nerror(dt_pcb_t *pcb, const dt_node_t *dnp,
     dt_errtag_t tag, const char *fmt, ...)
     __attribute__((noreturn, format(printf, 4, 5)));
+/* "probe description ... does not match any probes", with the hint. */
+extern void dt_cc_nomatch(dt_pcb_t *pcb, int line, const dt_probedesc_t *pdp)
+    __attribute__((noreturn));
 extern void dt_cc_syntax(dt_pcb_t *pcb, const char *text,
     const char *msg) __attribute__((noreturn));
 extern void dt_cc_nomem(dt_pcb_t *pcb) __attribute__((noreturn));
@@ -453,11 +457,15 @@ extern char *dt_type_name(ctf_dict_t *ctfp, ctf_id_t type, char *buf,
     size_t len);
 extern char *dt_node_type_name(const dt_cc_t *cc, const dt_node_t *dnp,
     char *buf, size_t len);
-extern ctf_id_t dt_type_pointer(dt_pcb_t *pcb, ctf_dict_t *ctfp,
+extern ctf_id_t dt_type_pointer(dt_pcb_t *pcb, ctf_dict_t **ctfpp,
     ctf_id_t type);
 extern ctf_id_t dt_type_import(dt_pcb_t *pcb, ctf_dict_t *ctfp,
     ctf_id_t type);
 extern bool dt_type_is_void(ctf_dict_t *ctfp, ctf_id_t type);
+extern bool dt_type_complete(dt_cc_t *cc, ctf_dict_t **ctfpp,
+    ctf_id_t *typep);
+extern int dt_type_member_info(ctf_dict_t *ctfp, ctf_id_t type,
+    const char *name, ctf_membinfo_t *mip);
 extern bool dt_node_is_integer(const dt_node_t *dnp);
 extern bool dt_node_is_arith(const dt_node_t *dnp);
 extern bool dt_node_is_scalar(const dt_node_t *dnp);

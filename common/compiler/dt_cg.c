@@ -381,7 +381,7 @@ dt_cg_offsetof(const dt_node_t *dnp, int64_t *valp)
 	    mp->dn_string == NULL)
 		return false;
 	if ((type = ctf_type_resolve(tp->dn_ctfp, tp->dn_type)) == CTF_ERR ||
-	    ctf_member_info(tp->dn_ctfp, type, mp->dn_string, &mi) != 0)
+	    dt_type_member_info(tp->dn_ctfp, type, mp->dn_string, &mi) != 0)
 		return false;
 	*valp = (int64_t) (mi.ctm_offset / 8);
 	return true;
@@ -1089,7 +1089,9 @@ dt_cg_member_addr(dt_cg_t *cg, dt_node_t *dnp, dt_cg_bitfield_t *bf)
 			dt_cg_fail(cg, dnp, D_TYPE_MEMBER, "invalid member "
 			    "reference");
 	}
-	if (ctf_member_info(ctfp, type, name, &mi) != 0)
+	/* As cooking did: a forward declaration means its definition. */
+	if (!dt_type_complete(cg->cg_hdl->dt_cc, &ctfp, &type) ||
+	    dt_type_member_info(ctfp, type, name, &mi) != 0)
 		dt_cg_fail(cg, dnp, D_TYPE_MEMBER, "%s is not a member of "
 		    "the struct or union", name);
 	off = mi.ctm_offset / 8;
@@ -1207,7 +1209,7 @@ dt_cg_xlate(dt_cg_t *cg, dt_node_t *dnp)
 	dt_cg_setx(cg, ti.ti_size, rbase);
 	dt_cg_emit(cg, DIF_INSTR_ALLOCS(rbase, rbase));
 	for (dt_node_t *m = dxp->dx_members; m != NULL; m = m->dn_list) {
-		if (ctf_member_info(dxp->dx_dst_ctfp, type, m->dn_membname,
+		if (dt_type_member_info(dxp->dx_dst_ctfp, type, m->dn_membname,
 		    &mi) != 0 || (mi.ctm_offset % 8) != 0)
 			dt_cg_fail(cg, dnp, D_XLATE_MEMB, "cannot translate "
 			    "member %s", m->dn_membname);

@@ -680,21 +680,6 @@ dt_cg_destructive(dt_actkind_t kind)
 	}
 }
 
-/* Actions the consumer carries out, whose firing must be recorded. */
-static bool
-dt_cg_consumer_action(dt_actkind_t kind)
-{
-	switch (kind) {
-	case DT_ACT_DIFEXPR: case DT_ACT_AGGREGATE: case DT_ACT_STOP:
-	case DT_ACT_RAISE: case DT_ACT_BREAKPOINT: case DT_ACT_PANIC:
-	case DT_ACT_CHILL: case DT_ACT_COPYOUT: case DT_ACT_COPYOUTSTR:
-	case DT_ACT_SPECULATE: case DT_ACT_COMMIT: case DT_ACT_DISCARD:
-		return false;
-	default:
-		return true;
-	}
-}
-
 /* The format argument of printf(), system(), freopen(), printa(). */
 static const char *
 dt_cg_format(dt_cg_t *cg, dt_node_t *dnp, const char *fname)
@@ -949,7 +934,7 @@ dt_cg_stmt_end(dt_cg_t *cg)
 
 		for (uint32_t i = 0; i < ap->ac_nargs; i++)
 			dt_cg_rec_place(&off, &ap->ac_args[i].aa_rec);
-		if (dt_cg_consumer_action(ap->ac_kind))
+		if (dt_action_consumed(ap->ac_kind))
 			visible = true;
 	}
 	if (visible && off == 0)

@@ -27,6 +27,7 @@
 
 #include "common/compiler/dt_cc.h"
 #include "common/dif/dif.h"
+#include "common/probe/dt_probe.h"
 
 #define N1 char n1[512]
 #define N2 char n2[512]
@@ -35,6 +36,31 @@
 static dt_node_t *dt_cook_lbrac(dt_pcb_t *, dt_node_t *, unsigned);
 
 /* Make a variable node for an identifier of a given table. */
+/*
+ * A built-in typed as a pointer to a forward declaration (curthread is
+ * "struct task_struct *" before any kernel type is loaded) takes the
+ * kernel's definition once a program uses it, so that *curthread,
+ * sizeof and comparisons with kernel pointers see the real type.  The
+ * prelude does not load kernel types; this is where they come in.
+ */
+static void
+dt_cook_builtin_type(dt_cc_t *cc, dt_ident_t *idp)
+{
+	ctf_dict_t *fp = idp->di_ctfp;
+	ctf_id_t t = ctf_type_resolve(fp, idp->di_type), ref;
+
+	if (t == CTF_ERR || ctf_type_kind(fp, t) != CTF_K_POINTER)
+		return;
+	ref = ctf_type_resolve(fp, ctf_type_reference(fp, t));
+	if (ref == CTF_ERR || ctf_type_kind(fp, ref) != CTF_K_FORWARD ||
+	    !dt_type_complete(cc, &fp, &ref))
+		return;
+	if ((t = ctf_type_pointer(fp, ref)) == CTF_ERR &&
+	    (t = ctf_add_pointer(fp, CTF_ADD_ROOT, ref)) == CTF_ERR)
+		return;
+	dt_ident_type_assign(idp, fp, t);
+}
+
 static dt_node_t *
 dt_node_var(dt_pcb_t *pcb, dt_node_t *dnp, dt_ident_t *idp)
 {
@@ -47,8 +73,11 @@ dt_node_var(dt_pcb_t *pcb, dt_node_t *dnp, dt_ident_t *idp)
 	if (idp->di_kind == DT_IDENT_ARRAY || idp->di_kind == DT_IDENT_AGG) {
 		dt_node_type_assign(dnp, pcb->pcb_cc->cc_ctf,
 		    pcb->pcb_cc->cc_type_dyn);
-	} else if (!dt_ident_unref(idp))
+	} else if (!dt_ident_unref(idp)) {
+		if (idp->di_flags & DT_IDFLG_BUILTIN)
+			dt_cook_builtin_type(pcb->pcb_cc, idp);
 		dt_node_type_assign(dnp, idp->di_ctfp, idp->di_type);
+	}
 	if (dnp->dn_flags & DT_NF_REF)
 		dnp->dn_flags |= DT_NF_DPTR;
 	return dnp;
@@ -236,6 +265,7 @@ dt_cook_op1(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
 {
 	dt_cc_t *cc = pcb->pcb_cc;
 	dt_node_t *cp = dnp->dn_child;
+	ctf_dict_t *ctfp;
 	ctf_id_t type, base;
 	int kind;
 	N1;
@@ -379,8 +409,9 @@ dt_cook_op1(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
 		if (cp->dn_flags & DT_NF_BITFIELD)
 			dt_cc_error(pcb, D_ADDROF_BITFIELD,
 			    "cannot take address of bit-field");
-		type = dt_type_pointer(pcb, cp->dn_ctfp, cp->dn_type);
-		dt_node_type_assign(dnp, cc->cc_ctf, type);
+		ctfp = cp->dn_ctfp;
+		type = dt_type_pointer(pcb, &ctfp, cp->dn_type);
+		dt_node_type_assign(dnp, ctfp, type);
 		if (cp->dn_flags & DT_NF_USERLAND)
 			dnp->dn_flags |= DT_NF_USERLAND;
 		break;
@@ -568,20 +599,13 @@ dt_cook_member(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
 	}
 	if (kind == CTF_K_FORWARD) {
 		char tag[512];
-		ctf_dict_t *dfp;
-		ctf_id_t dt;
 
 		ctf_type_name(ctfp, type, tag, sizeof (tag));
-		if (dt_type_lookup(cc, tag, &dfp, &dt) == 0 &&
-		    ctf_type_kind(dfp, ctf_type_resolve(dfp, dt)) !=
-		    CTF_K_FORWARD) {
-			ctfp = dfp;
-			type = ctf_type_resolve(dfp, dt);
-			kind = ctf_type_kind(ctfp, type);
-		} else
+		if (!dt_type_complete(cc, &ctfp, &type))
 			dt_cc_error(pcb, D_OP_INCOMPLETE, "operator %s cannot "
 			    "be applied to a forward declaration: no %s "
 			    "definition is available", dt_op_name(op), tag);
+		kind = ctf_type_kind(ctfp, type);
 	}
 	if (kind != CTF_K_STRUCT && kind != CTF_K_UNION) {
 		if (op == DT_OP_PTR)
@@ -607,7 +631,7 @@ dt_cook_member(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
 			    "define conversion for member: %s", rp->dn_string);
 		dnp->dn_xlator = lp->dn_xlator;
 	}
-	if (ctf_member_info(ctfp, type, rp->dn_string, &m) != 0)
+	if (dt_type_member_info(ctfp, type, rp->dn_string, &m) != 0)
 		dt_cc_error(pcb, D_TYPE_MEMBER, "%s is not a member of %s",
 		    rp->dn_string, dt_type_name(ctfp, type, n1, sizeof (n1)));
 
@@ -988,7 +1012,7 @@ dt_cook_op2(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
 		if (kind != CTF_K_STRUCT && kind != CTF_K_UNION)
 			dt_cc_error(pcb, D_OFFSETOF_TYPE, "offsetof operand "
 			    "must be a struct or union type");
-		if (ctf_member_info(lp->dn_ctfp, type, rp->dn_string, &m) != 0)
+		if (dt_type_member_info(lp->dn_ctfp, type, rp->dn_string, &m) != 0)
 			dt_cc_error(pcb, D_UNKNOWN, "failed to determine "
 			    "offset of %s: %s", rp->dn_string,
 			    ctf_errmsg(ctf_errno(lp->dn_ctfp)));
@@ -1037,12 +1061,18 @@ dt_cook_op2(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
 	return dnp;
 }
 
-/* args[N]: the probe's arguments, typed by the probe (when known). */
+/* args[N]: argument N of the clause's probes, with the type they give it. */
 static dt_node_t *
 dt_cook_args(dt_pcb_t *pcb, dt_node_t *dnp, dt_ident_t *idp, dt_node_t *ap)
 {
 	dt_cc_t *cc = pcb->pcb_cc;
 	int argc = (int) dt_node_list_len(ap);
+	const char *tname = NULL;
+	char desc[4 * DT_PROBE_FIELD_MAX], first[4 * DT_PROBE_FIELD_MAX];
+	bool xlated = false;
+	ctf_dict_t *ctfp;
+	ctf_id_t type;
+	uint64_t ndx;
 	N1;
 
 	if (argc != 1)
@@ -1057,18 +1087,65 @@ dt_cook_args(dt_pcb_t *pcb, dt_node_t *dnp, dt_ident_t *idp, dt_node_t *ap)
 	if (pcb->pcb_clause == NULL)
 		dt_cc_error(pcb, D_ARGS_NONE, "%s[ ] may not be referenced "
 		    "outside of a probe clause", idp->di_name);
-	if ((int64_t) ap->dn_value < 0 || ap->dn_value > 9)
-		dt_cc_error(pcb, D_ARGS_IDX, "index %lld is out of range for "
-		    "%s %s[ ]", (long long) ap->dn_value,
-		    pcb->pcb_clause->dn_pdescs->dn_string, idp->di_name);
+	ndx = ap->dn_value;
 	/*
-	 * Until the backend describes probe arguments, args[N] has the
-	 * type of argN; code generation reads it like argN.
+	 * args[N] has the type the probes give their argument N.  DTrace
+	 * compiles a clause once per probe description, each seeing its own
+	 * probe's types; here one clause serves all its descriptions, so
+	 * they must agree on the type of args[N].
 	 */
+	for (dt_node_t *pd = pcb->pcb_clause->dn_pdescs; pd != NULL;
+	    pd = pd->dn_list) {
+		const dt_probedesc_t *pdp = pd->dn_desc;
+		const dt_argdesc_t *args;
+		dt_probe_t *prp;
+		int nmatch, nargs;
+
+		dt_probedesc_str(pdp, desc, sizeof (desc));
+		prp = dt_probe_typed(pcb->pcb_hdl, pdp, &nmatch);
+		if (nmatch < 0)
+			dt_cc_nomem(pcb);
+		if (nmatch == 0 && !(pcb->pcb_cflags & DTRACE_C_ZDEFS))
+			dt_cc_nomatch(pcb, pd->dn_line, pdp);
+		if (prp == NULL)
+			dt_cc_error(pcb, D_ARGS_MULTI, "%s[ ] may not be "
+			    "referenced because probe description %s matches "
+			    "an unstable set of probes", idp->di_name, desc);
+		if ((nargs = dt_probe_args(pcb->pcb_hdl, prp, &args)) < 0)
+			dt_cc_error(pcb, D_ARGS_TYPE, "failed to find the "
+			    "argument types of probe %s:%s:%s:%s: %s",
+			    prp->pr_prov->pv_name, prp->pr_mod, prp->pr_func,
+			    prp->pr_name, dtrace_errmsg(pcb->pcb_hdl,
+			    dtrace_errno(pcb->pcb_hdl)));
+		if (ndx >= (uint64_t) nargs)
+			dt_cc_error(pcb, D_ARGS_IDX, "index %lld is out of "
+			    "range for %s %s[ ]", (long long) ndx, desc,
+			    idp->di_name);
+		if (tname == NULL) {
+			tname = dt_argdesc_type(&args[ndx]);
+			xlated = args[ndx].ad_xlate != NULL;
+			snprintf(first, sizeof (first), "%s", desc);
+		} else if (strcmp(tname, dt_argdesc_type(&args[ndx])) != 0) {
+			dt_cc_error(pcb, D_ARGS_MULTI, "%s[%lld] may not be "
+			    "referenced because probe descriptions %s and %s "
+			    "give it different types: %s and %s",
+			    idp->di_name, (long long) ndx, first, desc, tname,
+			    dt_argdesc_type(&args[ndx]));
+		}
+	}
+	/*
+	 * A type the compiler does not know (a kernel type before kernel
+	 * types are loaded) is an error, as in DTrace, not a silent integer:
+	 * arg0..arg9 remain for untyped access.
+	 */
+	if (dt_type_lookup(cc, tname, &ctfp, &type) != 0)
+		dt_cc_error(pcb, D_ARGS_TYPE, "failed to resolve %s type for "
+		    "%s[%lld]", xlated ? "translated" : "native", idp->di_name,
+		    (long long) ndx);
 	dnp->dn_kind = DT_NODE_VAR;
 	dnp->dn_ident = idp;
 	dnp->dn_args = ap;
-	dt_node_type_assign(dnp, cc->cc_ctf, cc->cc_type_int64);
+	dt_node_type_assign(dnp, ctfp, type);
 	dnp->dn_flags |= DT_NF_LVALUE;
 	pcb->pcb_cooked_args = true;
 	return dnp;
@@ -1163,8 +1240,9 @@ dt_cook_lbrac(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
 		    !dt_node_is_string(cc, lp)) {
 			ctf_arinfo_t ar;
 
+			/* A flexible array member ([0] or []) has no bound. */
 			if (ctf_array_info(lp->dn_ctfp, t, &ar) == 0 &&
-			    rp->dn_value >= ar.ctr_nelems)
+			    ar.ctr_nelems != 0 && rp->dn_value >= ar.ctr_nelems)
 				dt_cc_error(pcb, D_ARR_BOUNDS, "index outside "
 				    "array bounds: %llu, max is %u",
 				    (unsigned long long) rp->dn_value,

@@ -730,11 +730,12 @@ dt_cook_stmts(dt_pcb_t *pcb, dt_node_t **lpp, dt_actstate_t *st)
 			dt_cook_action(pcb, stmt);
 			dt_check_order(pcb, stmt, st);
 		} else {
+			/*
+			 * An expression records nothing (its value is void,
+			 * as in DTrace), so it may follow commit(): the
+			 * usual "commit(self->spec); self->spec = 0;".
+			 */
 			dt_check_noact(pcb, stmt->dn_expr);
-			if (st->as_commit)
-				dt_cc_nerror(pcb, stmt, D_DREC_COMM,
-				    "data-recording actions may not follow "
-				    "commit( )");
 		}
 		stmt->dn_flags |= DT_NF_COOKED;
 		pp = &stmt->dn_list;

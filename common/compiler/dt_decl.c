@@ -90,10 +90,8 @@ dt_decl_spec(dt_pcb_t *pcb, const char *name)
 {
 	dt_decl_t *ddp = dt_decl_new(pcb, DT_DK_SPEC);
 
+	/* A scoped name ("vmlinux`u64") reaches here only if it resolved. */
 	ddp->dd_name = dt_cc_strdup(pcb, name);
-	if (strchr(name, '`') != NULL)
-		dt_cc_error(pcb, D_DECL_SCOPE, "D scoping operator may not "
-		    "be used in a type name");
 	if (strcmp(name, "int") && strcmp(name, "char") &&
 	    strcmp(name, "void") && strcmp(name, "float") &&
 	    strcmp(name, "double") && strcmp(name, "string"))
@@ -377,8 +375,7 @@ dt_decl_derive(dt_pcb_t *pcb, dt_decl_t *from, dt_decl_t *to,
 	while (n-- > 0) {
 		switch (v[n]->dd_kind) {
 		case DT_DK_PTR:
-			*typep = dt_type_pointer(pcb, *ctfpp, *typep);
-			*ctfpp = pcb->pcb_cc->cc_ctf;
+			*typep = dt_type_pointer(pcb, ctfpp, *typep);
 			break;
 		case DT_DK_ARRAY: {
 			ctf_id_t t = dt_decl_array_type(pcb, *ctfpp, *typep,
@@ -663,14 +660,32 @@ dt_decl_sou_ref(dt_pcb_t *pcb, int kind, char *name)
 	char n[512];
 	ctf_id_t t;
 
+	ctf_dict_t *fp;
+
+	bool defining = false;
+
+	/* A struct naming itself while it is defined means itself. */
+	for (dt_sou_t *sp = pcb->pcb_sou; sp != NULL; sp = sp->ds_next)
+		if (sp->ds_kind == kind && sp->ds_name != NULL &&
+		    strcmp(sp->ds_name, name) == 0)
+			defining = true;
 	snprintf(n, sizeof (n), "%s %s", kw, name);
-	if ((t = ctf_lookup_by_name(cc->cc_ctf, n)) == CTF_ERR) {
-		/* As in C, naming an unknown tag declares it. */
-		if ((t = ctf_add_forward(cc->cc_ctf, CTF_ADD_ROOT, name,
-		    kind)) == CTF_ERR)
-			dt_cc_error(pcb, D_UNKNOWN, "failed to declare %s: %s",
-			    n, ctf_errmsg(ctf_errno(cc->cc_ctf)));
+	/* D's and C's tags, then the kernel's (dt_type_lookup). */
+	if (defining ? (fp = cc->cc_ctf, t = ctf_lookup_by_name(fp, n)) !=
+	    CTF_ERR : dt_type_lookup(cc, n, &fp, &t) == 0) {
+		ddp->dd_ctfp = fp;
+		ddp->dd_type = t;
+		return ddp;
 	}
+	if (strchr(name, '`') != NULL)
+		dt_cc_error(pcb, D_TYPE_ERR, "failed to resolve type %s: no "
+		    "such type in that module, or no type information for it",
+		    n);
+	/* As in C, naming an unknown tag declares it. */
+	if ((t = ctf_add_forward(cc->cc_ctf, CTF_ADD_ROOT, name, kind)) ==
+	    CTF_ERR)
+		dt_cc_error(pcb, D_UNKNOWN, "failed to declare %s: %s", n,
+		    ctf_errmsg(ctf_errno(cc->cc_ctf)));
 	ddp->dd_ctfp = cc->cc_ctf;
 	ddp->dd_type = t;
 	return ddp;

@@ -16,9 +16,9 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "common/compiler/dt_cc.h"
+#include "common/probe/dt_probe.h"
 
 #define DT_PRAGMA_MAXARGS 16
 
@@ -94,22 +94,8 @@ dt_pragma_line(dt_pcb_t *pcb, const char *name, int argc, char **argv)
 }
 
 static bool
-dt_attr_name(const char *s, const char *const *names)
-{
-	for (int i = 0; names[i] != NULL; i++)
-		if (strcasecmp(s, names[i]) == 0)
-			return true;
-	return false;
-}
-
-static bool
 dt_attr_valid(const char *s)
 {
-	static const char *const stab[] = { "Internal", "Private",
-		"Obsolete", "External", "Unstable", "Evolving", "Stable",
-		"Standard", NULL };
-	static const char *const cls[] = { "Unknown", "CPU", "Platform",
-		"Group", "ISA", "Common", NULL };
 	char buf[128], *a, *b, *c;
 
 	snprintf(buf, sizeof (buf), "%s", s);
@@ -120,8 +106,8 @@ dt_attr_valid(const char *s)
 	if ((c = strchr(b, '/')) == NULL)
 		return false;
 	*c++ = '\0';
-	return dt_attr_name(a, stab) && dt_attr_name(b, stab) &&
-	    dt_attr_name(c, cls);
+	return dt_stability_lookup(a) >= 0 && dt_stability_lookup(b) >= 0 &&
+	    dt_class_lookup(c) >= 0;
 }
 
 static void

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "common/compiler/dt_cc.h"
+#include "common/dt_os.h"
 
 typedef struct dt_inttype {
 	const char *it_name;
@@ -161,34 +162,106 @@ dt_type_fini(dt_cc_t *cc)
 	cc->cc_ctf = NULL;
 }
 
-/* Look a type up by name in the dictionaries D programs see. */
+/*
+ * Split a scoped type name -- "mod`T" or "struct mod`T" -- into its scope
+ * (module) and "T" or "struct T" (in buf).  Returns false for a name with
+ * no backquote.
+ */
+static bool
+dt_type_scope(const char *name, char *mod, size_t modlen, char *buf,
+    size_t len)
+{
+	static const char *const kws[] = { "struct ", "union ", "enum ", NULL };
+	const char *kw = "", *rest = name, *bq;
+
+	for (int i = 0; kws[i] != NULL; i++)
+		if (strncmp(name, kws[i], strlen(kws[i])) == 0) {
+			kw = kws[i];
+			rest = name + strlen(kws[i]);
+		}
+	if ((bq = strchr(rest, '`')) == NULL || (size_t) (bq - rest) >= modlen)
+		return false;
+	memcpy(mod, rest, bq - rest);
+	mod[bq - rest] = '\0';
+	snprintf(buf, len, "%s%s", kw, bq + 1);
+	return true;
+}
+
+static bool
+dt_type_is_forward(ctf_dict_t *ctfp, ctf_id_t type)
+{
+	ctf_id_t base = ctf_type_resolve(ctfp, type);
+
+	return base != CTF_ERR && ctf_type_kind(ctfp, base) == CTF_K_FORWARD;
+}
+
+/*
+ * Look a type up by name in the namespaces D programs see: the C and D
+ * types first (cc_ctf: the intrinsics and the program's declarations),
+ * then the kernel's (dt_os_ktype_lookup, loaded on demand).  A forward
+ * declaration in D ("struct task_struct;" in the prelude) defers to the
+ * kernel's definition of the tag.  "mod`T" and "struct mod`T" look in
+ * one module only; "C`T" and "D`T" in cc_ctf.  "T *" derives a pointer,
+ * made in T's dictionary when it is not there yet.
+ */
 int
 dt_type_lookup(dt_cc_t *cc, const char *name, ctf_dict_t **ctfpp,
     ctf_id_t *typep)
 {
-	ctf_id_t type;
+	char base[512], mod[128], scoped[512];
+	ctf_dict_t *fp = cc->cc_ctf, *kfp;
+	ctf_id_t type, kt;
 	size_t n = strlen(name);
 
-	if ((type = ctf_lookup_by_name(cc->cc_ctf, name)) == CTF_ERR) {
-		/* "T *" for a T with no pointer type yet: make one. */
-		char base[512];
+	if (n > 0 && name[n - 1] == '*') {
 		ctf_id_t bt;
 
-		if (n == 0 || name[n - 1] != '*' || n >= sizeof (base))
+		if (n >= sizeof (base))
 			return -1;
 		memcpy(base, name, n - 1);
 		base[n - 1] = '\0';
-		while (n > 1 && base[strlen(base) - 1] == ' ')
+		while (strlen(base) > 0 && base[strlen(base) - 1] == ' ')
 			base[strlen(base) - 1] = '\0';
-		if ((bt = ctf_lookup_by_name(cc->cc_ctf, base)) == CTF_ERR &&
-		    dt_type_lookup(cc, base, ctfpp, &bt) != 0)
+		if (dt_type_lookup(cc, base, &fp, &bt) != 0)
 			return -1;
-		if ((type = ctf_type_pointer(cc->cc_ctf, bt)) == CTF_ERR &&
-		    (type = ctf_add_pointer(cc->cc_ctf, CTF_ADD_ROOT, bt)) ==
-		    CTF_ERR)
-			return -1;
+		if ((type = ctf_type_pointer(fp, bt)) == CTF_ERR &&
+		    (type = ctf_add_pointer(fp, CTF_ADD_ROOT, bt)) == CTF_ERR) {
+			/* A read-only dictionary: derive it in D's. */
+			if (fp == cc->cc_ctf ||
+			    (bt = ctf_add_type(cc->cc_ctf, fp, bt)) == CTF_ERR)
+				return -1;
+			fp = cc->cc_ctf;
+			if ((type = ctf_type_pointer(fp, bt)) == CTF_ERR &&
+			    (type = ctf_add_pointer(fp, CTF_ADD_ROOT, bt)) ==
+			    CTF_ERR)
+				return -1;
+		}
+		*ctfpp = fp;
+		*typep = type;
+		return 0;
 	}
-	*ctfpp = cc->cc_ctf;
+	if (dt_type_scope(name, mod, sizeof (mod), scoped, sizeof (scoped))) {
+		if (strcmp(mod, "C") == 0 || strcmp(mod, "D") == 0) {
+			if ((type = ctf_lookup_by_name(fp, scoped)) == CTF_ERR)
+				return -1;
+		} else {
+			if (cc->cc_noktypes || dt_os_ktype_lookup(cc->cc_hdl,
+			    mod, scoped, &fp, &type) != 0)
+				return -1;
+		}
+		*ctfpp = fp;
+		*typep = type;
+		return 0;
+	}
+	type = ctf_lookup_by_name(fp, name);
+	if ((type == CTF_ERR || dt_type_is_forward(fp, type)) &&
+	    !cc->cc_noktypes && dt_os_ktype_lookup(cc->cc_hdl, NULL, name, &kfp, &kt) == 0) {
+		fp = kfp;
+		type = kt;
+	}
+	if (type == CTF_ERR)
+		return -1;
+	*ctfpp = fp;
 	*typep = type;
 	return 0;
 }
@@ -325,20 +398,100 @@ dt_type_import(dt_pcb_t *pcb, ctf_dict_t *ctfp, ctf_id_t type)
 	return t;
 }
 
-/* The type "pointer to type" in the D dictionary, made if needed. */
+/*
+ * The type "pointer to type", made if needed: in the type's own
+ * dictionary when it is a kernel one (they are writable, and copying a
+ * kernel struct into D's would copy all it refers to), else in D's.
+ * *ctfpp is updated to the pointer's dictionary.
+ */
 ctf_id_t
-dt_type_pointer(dt_pcb_t *pcb, ctf_dict_t *ctfp, ctf_id_t type)
+dt_type_pointer(dt_pcb_t *pcb, ctf_dict_t **ctfpp, ctf_id_t type)
 {
 	dt_cc_t *cc = pcb->pcb_cc;
+	ctf_dict_t *ctfp = *ctfpp;
 	ctf_id_t t;
 
+	if (ctfp != cc->cc_ctf &&
+	    ((t = ctf_type_pointer(ctfp, type)) != CTF_ERR ||
+	    (t = ctf_add_pointer(ctfp, CTF_ADD_ROOT, type)) != CTF_ERR))
+		return t;
 	type = dt_type_import(pcb, ctfp, type);
+	*ctfpp = cc->cc_ctf;
 	if ((t = ctf_type_pointer(cc->cc_ctf, type)) != CTF_ERR)
 		return t;
 	if ((t = ctf_add_pointer(cc->cc_ctf, CTF_ADD_ROOT, type)) == CTF_ERR)
 		dt_cc_error(pcb, D_TYPE_ERR, "failed to create pointer type: "
 		    "%s", ctf_errmsg(ctf_errno(cc->cc_ctf)));
 	return t;
+}
+
+/*
+ * The definition of a forward declaration ("struct task_struct;" in D, or
+ * a kernel struct a pointer refers to before it is imported), looked up
+ * by its tag; other types unchanged.  The type is resolved (typedefs
+ * stripped) either way.  False when a forward has no definition.
+ */
+bool
+dt_type_complete(dt_cc_t *cc, ctf_dict_t **ctfpp, ctf_id_t *typep)
+{
+	ctf_dict_t *fp = *ctfpp, *dfp;
+	ctf_id_t t = ctf_type_resolve(fp, *typep), dt;
+	char tag[512];
+
+	if (t == CTF_ERR)
+		return false;
+	*typep = t;
+	if (ctf_type_kind(fp, t) != CTF_K_FORWARD)
+		return true;
+	if (ctf_type_name(fp, t, tag, sizeof (tag)) == NULL ||
+	    dt_type_lookup(cc, tag, &dfp, &dt) != 0 ||
+	    (dt = ctf_type_resolve(dfp, dt)) == CTF_ERR ||
+	    ctf_type_kind(dfp, dt) == CTF_K_FORWARD)
+		return false;
+	*ctfpp = dfp;
+	*typep = dt;
+	return true;
+}
+
+/*
+ * ctf_member_info(), also through unnamed struct and union members (C11
+ * anonymous members, everywhere in kernel structs), with the offset from
+ * the start of the outer type: libctf finds such members but counts their
+ * offset from the unnamed member.
+ */
+int
+dt_type_member_info(ctf_dict_t *ctfp, ctf_id_t type, const char *name,
+    ctf_membinfo_t *mip)
+{
+	ctf_next_t *it = NULL;
+	const char *mname;
+	ctf_id_t mtype, base;
+	ssize_t off;
+	int kind;
+
+	if ((type = ctf_type_resolve(ctfp, type)) == CTF_ERR)
+		return -1;
+	while ((off = ctf_member_next(ctfp, type, &it, &mname, &mtype,
+	    0)) >= 0) {
+		if (mname != NULL && mname[0] != '\0') {
+			if (strcmp(mname, name) != 0)
+				continue;
+			mip->ctm_type = mtype;
+			mip->ctm_offset = (unsigned long) off;
+			ctf_next_destroy(it);
+			return 0;
+		}
+		base = ctf_type_resolve(ctfp, mtype);
+		kind = base == CTF_ERR ? CTF_K_UNKNOWN :
+		    ctf_type_kind(ctfp, base);
+		if ((kind == CTF_K_STRUCT || kind == CTF_K_UNION) &&
+		    dt_type_member_info(ctfp, base, name, mip) == 0) {
+			mip->ctm_offset += (unsigned long) off;
+			ctf_next_destroy(it);
+			return 0;
+		}
+	}
+	return -1;
 }
 
 static int
@@ -511,6 +664,38 @@ dt_node_is_actfunc(const dt_node_t *dnp)
 	    dnp->dn_ident->di_kind == DT_IDENT_ACTFUNC;
 }
 
+/*
+ * libctf's compatibility, plus: a forward declaration is compatible with
+ * a struct or union of its tag (D's "struct task_struct;" and the
+ * kernel's definition), also under pointers.
+ */
+static bool
+dt_type_compat_r(ctf_dict_t *lfp, ctf_id_t ltype, ctf_dict_t *rfp,
+    ctf_id_t rtype, int depth)
+{
+	ctf_id_t lb = ctf_type_resolve(lfp, ltype);
+	ctf_id_t rb = ctf_type_resolve(rfp, rtype);
+	int lk, rk;
+
+	if (lb == CTF_ERR || rb == CTF_ERR || depth > 16)
+		return false;
+	lk = ctf_type_kind(lfp, lb);
+	rk = ctf_type_kind(rfp, rb);
+	if (lk == CTF_K_POINTER && rk == CTF_K_POINTER)
+		return dt_type_compat_r(lfp, ctf_type_reference(lfp, lb), rfp,
+		    ctf_type_reference(rfp, rb), depth + 1);
+	if ((lk == CTF_K_FORWARD || rk == CTF_K_FORWARD) &&
+	    (lk == CTF_K_FORWARD || lk == CTF_K_STRUCT || lk == CTF_K_UNION) &&
+	    (rk == CTF_K_FORWARD || rk == CTF_K_STRUCT || rk == CTF_K_UNION)) {
+		char ln[512], rn[512];
+
+		return ctf_type_name(lfp, lb, ln, sizeof (ln)) != NULL &&
+		    ctf_type_name(rfp, rb, rn, sizeof (rn)) != NULL &&
+		    strcmp(ln, rn) == 0;
+	}
+	return ctf_type_compat(lfp, ltype, rfp, rtype) != 0;
+}
+
 bool
 dt_type_compat(ctf_dict_t *lfp, ctf_id_t ltype, ctf_dict_t *rfp,
     ctf_id_t rtype)
@@ -521,7 +706,7 @@ dt_type_compat(ctf_dict_t *lfp, ctf_id_t ltype, ctf_dict_t *rfp,
 	if (lfp == rfp && ctf_type_resolve(lfp, ltype) ==
 	    ctf_type_resolve(rfp, rtype))
 		return true;
-	return ctf_type_compat(lfp, ltype, rfp, rtype) != 0;
+	return dt_type_compat_r(lfp, ltype, rfp, rtype, 0);
 }
 
 /*

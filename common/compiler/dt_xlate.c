@@ -142,7 +142,7 @@ dt_decl_member(dt_pcb_t *pcb, char *name, dt_node_t *e)
 	char n1[512], n2[512];
 
 	mnp->dn_membname = name;
-	if (ctf_member_info(dxp->dx_dst_ctfp, dxp->dx_dst_type, name, &m) != 0)
+	if (dt_type_member_info(dxp->dx_dst_ctfp, dxp->dx_dst_type, name, &m) != 0)
 		dt_cc_error(pcb, D_XLATE_MEMB, "translator member %s is not a "
 		    "member of %s", name, dt_type_name(dxp->dx_dst_ctfp,
 		    dxp->dx_dst_type, n1, sizeof (n1)));

@@ -11,6 +11,9 @@
  *	dt_aggprint.c	aggregations as text: the default layout, the
  *			quantize tables and printa()
  *	dt_json.c	everything above as JSON
+ *	dt_cons_spec.c	speculations: records held per ID until commit()
+ *			or discard(); drop and error reports
+ *	dt_cons_bufpolicy.c  -x bufpolicy=fill and ring
  *
  * Aggregation entries live in one hash table keyed by (aggregation ID,
  * key bytes); dc_aggents lists them all for sorting.  Each entry keeps the
@@ -29,6 +32,7 @@
 #include "common/dt_program.h"
 #include "common/consumer/dt_consumer.h"
 #include "common/consumer/dt_printf.h"
+#include "common/engine/dt_engine.h"
 
 typedef struct dt_aggent {
 	struct dt_aggent *ae_next; /* hash chain */
@@ -48,6 +52,44 @@ typedef struct dt_aggstate {
 
 #define DT_AGGHASH_SIZE 1024
 
+/* A commit() or discard() of a speculation, seen in the current drain. */
+typedef struct dt_cspec_end {
+	dt_actkind_t ce_kind; /* DT_ACT_COMMIT or DT_ACT_DISCARD */
+	uint32_t ce_cpu;
+	uint64_t ce_ts;
+} dt_cspec_end_t;
+
+/*
+ * One speculation ID as the consumer sees it: the records speculated to
+ * it, held until a COMMIT or DISCARD record, and the commits and discards
+ * of the current drain, for the records written before them on other
+ * CPUs that arrive after them (see dt_cons_spec.c).
+ */
+typedef struct dt_cspec {
+	unsigned char *cs_buf; /* per record: u32 CPU, u32 0, header, data */
+	size_t cs_len;
+	size_t cs_cap;
+	dt_cspec_end_t *cs_ends; /* by time */
+	uint32_t cs_nends;
+	uint32_t cs_endcap;
+} dt_cspec_t;
+
+/*
+ * One CPU's principal buffer as the buffer policies see it: the bytes
+ * recorded so far (fill), the records dropped for the policy, and under
+ * ring the most recent records, at most bufsize bytes of them, from
+ * cb_start to cb_len (each with an 8-byte CPU prefix, not counted).
+ */
+typedef struct dt_cbuf {
+	uint64_t cb_used;
+	uint64_t cb_drops;
+	unsigned char *cb_ring;
+	size_t cb_start;
+	size_t cb_len;
+	size_t cb_cap;
+	size_t cb_bytes;	/* records between cb_start and cb_len */
+} dt_cbuf_t;
+
 /* Flowindent direction of a firing. */
 typedef enum { DT_FLOW_NONE, DT_FLOW_ENTRY, DT_FLOW_RETURN } dt_flow_t;
 
@@ -58,7 +100,8 @@ struct dt_consumer {
 	uint32_t dc_nprobes;	     /* slots in dc_probes */
 	dt_cprobe_t *dc_probebuf;    /* the copies dc_probes points at */
 	struct dt_consact **dc_acts; /* [stmt][action], see below */
-	dt_symops_t dc_symops;
+	dt_symops_t dc_symops;	     /* dt_cons_os_ksym unless replaced */
+	bool dc_ksymwarned;	     /* said why kernel symbols are missing */
 	dt_aggclear_f *dc_aggclear;
 	void *dc_aggclear_arg;
 	FILE *dc_errfp;
@@ -79,6 +122,21 @@ struct dt_consumer {
 	uint32_t dc_aggents_cap;
 	dt_aggstate_t *dc_aggstate; /* pg_naggs entries */
 	bool dc_aggcumulative;	    /* the last snapshots were totals */
+
+	/* Speculations, indexed by ID - 1; dc_nspecs grows on demand. */
+	dt_cspec_t *dc_specs;
+	uint32_t dc_nspecs;
+
+	/* Buffer policies: per CPU, grown on demand. */
+	dt_cbuf_t *dc_cbufs;
+	uint32_t dc_ncbufs;
+	bool dc_filled;		/* fill: a buffer filled up; stop tracing */
+	bool dc_ringout;	/* ring: printing what the rings hold */
+
+	/* The counters last reported (dt_consume_status). */
+	dt_engine_status_t dc_status;
+	uint64_t *dc_cpudrops;
+	uint32_t dc_ncpudrops;
 };
 
 /* What setup caches per action: the parsed format and its records. */
@@ -102,6 +160,40 @@ extern int dt_fault_message(
     dt_consumer_t *dc, const dt_faultrec_t *fr, char *buf, size_t len);
 extern const char *dt_faultstr(uint32_t kind);
 extern bool dt_cons_quiet(const dt_consumer_t *dc);
+/* Print one firing's record (not a fault), then commit()/discard() it. */
+extern int dt_consume_rec(dt_consumer_t *dc, FILE *fp, uint32_t cpu,
+    const dt_rechdr_t *rh, const dt_cprobe_t *cp, const unsigned char *data,
+    const unsigned char *next, const unsigned char *end);
+
+/* dt_cons_spec.c */
+/*
+ * The ID of the speculate(), commit() or discard() action of a statement
+ * in a record, or 0 when it has none (*kindp: which).
+ */
+extern uint64_t dt_cons_spec_id(dt_consumer_t *dc, const dt_stmt_t *stp,
+    const unsigned char *data, dt_actkind_t *kindp);
+/*
+ * A record of a speculative statement: held (1), or to be printed now
+ * (0) because its speculation was committed in this drain on another
+ * CPU after it was written; -1 on error.
+ */
+extern int dt_cons_spec_take(dt_consumer_t *dc, uint32_t cpu,
+    const dt_rechdr_t *rh, const unsigned char *data);
+/* A COMMIT (print what is held) or DISCARD (drop it) record. */
+extern int dt_cons_spec_end(dt_consumer_t *dc, FILE *fp, dt_actkind_t kind,
+    uint64_t id, uint32_t cpu, uint64_t ts);
+extern void dt_cons_spec_free(dt_consumer_t *dc);
+
+/* dt_cons_bufpolicy.c */
+/*
+ * What the buffer policy does with a record of cpu: 0 to print it now,
+ * 1 when it was dropped (fill) or kept for the end (ring), -1 on error.
+ */
+extern int dt_cons_bufpolicy(dt_consumer_t *dc, uint32_t cpu,
+    const dt_rechdr_t *rh, const dt_cprobe_t *cp, const unsigned char *data);
+extern void dt_cons_bufpolicy_free(dt_consumer_t *dc);
+/* Records of cpu the fill policy dropped. */
+extern uint64_t dt_cons_policy_drops(const dt_consumer_t *dc, uint32_t cpu);
 extern bool dt_cons_json(const dt_consumer_t *dc);
 extern int dt_cons_nomem(dt_consumer_t *dc);
 
@@ -114,6 +206,8 @@ extern int dt_print_stack(dt_consumer_t *dc, FILE *fp, const char *format,
     const void *addr, uint64_t depth, int indent);
 extern int dt_print_ustack(dt_consumer_t *dc, FILE *fp, const char *format,
     const void *addr, uint64_t depth, int indent);
+/* Kernel symbols from the OS backend (dt_os_ksym); arg is the consumer. */
+extern int dt_cons_os_ksym(void *arg, uint64_t addr, dt_syminfo_t *sip);
 /* The text of an address: "mod`sym+0x10", "mod`0x1234" or "0x1234". */
 extern void dt_addr2str(
     dt_consumer_t *dc, uint64_t addr, bool withoff, char *buf, size_t len);

@@ -60,6 +60,8 @@ dt_consumer(dtrace_hdl_t *dtp)
 	dc->dc_dtp = dtp;
 	dc->dc_errfp = stderr;
 	dc->dc_stdout_fd = -1;
+	dc->dc_symops.so_ksym = dt_cons_os_ksym;
+	dc->dc_symops.so_arg = dc;
 	dtp->dt_consumer = dc;
 	return dc;
 }
@@ -90,6 +92,8 @@ dt_consume_teardown(dt_consumer_t *dc)
 	free(dc->dc_probebuf);
 	dc->dc_probebuf = NULL;
 	dt_agg_destroy(dc);
+	dt_cons_spec_free(dc);
+	dt_cons_bufpolicy_free(dc);
 	dc->dc_pgp = NULL;
 }
 
@@ -650,6 +654,70 @@ dt_consume_fault(
 	return 0;
 }
 
+/* Does the statement print nothing (speculation control, effects)? */
+static bool
+dt_stmt_silent(const dt_stmt_t *stp)
+{
+	if (stp->st_nactions == 0)
+		return false;
+	for (uint32_t a = 0; a < stp->st_nactions; a++) {
+		if (dt_action_consumed(stp->st_actions[a].ac_kind))
+			return false;
+	}
+	return true;
+}
+
+int
+dt_consume_rec(dt_consumer_t *dc, FILE *fp, uint32_t cpu,
+    const dt_rechdr_t *rh, const dt_cprobe_t *cp, const unsigned char *data,
+    const unsigned char *next, const unsigned char *end)
+{
+	dt_flow_t flow = DT_FLOW_NONE;
+	bool quiet = dt_cons_quiet(dc), flowind = dt_cons_flow(dc);
+	dt_actkind_t kind = DT_ACT_DIFEXPR;
+	uint64_t id;
+
+	if (dt_stmt_silent(cp->cp_stmt)) {
+		/* commit(), discard(): nothing of their own to print. */
+	} else if (dt_cons_json(dc)) {
+		if (dt_json_firing(dc, fp, cpu, rh, cp, data) != 0)
+			return -1;
+	} else {
+		if (!dc->dc_heading) {
+			if (flowind)
+				(void) fprintf(fp, "%3s %-41s\n", "CPU",
+				    "FUNCTION");
+			else if (!quiet)
+				(void) fprintf(fp, "%3s %6s %32s\n", "CPU",
+				    "ID", "FUNCTION:NAME");
+			dc->dc_heading = true;
+		}
+		if (flowind) {
+			dt_print_flowprefix(dc, fp, cpu, cp, next, end, &flow);
+		} else if (!quiet) {
+			char name[512];
+
+			(void) snprintf(name, sizeof(name), "%s:%s",
+			    cp->cp_function, cp->cp_name);
+			(void) fprintf(
+			    fp, "%3u %6u %32s ", cpu, cp->cp_id, name);
+		}
+		if (flow == DT_FLOW_ENTRY)
+			dc->dc_indent += 2;
+		if (dt_print_actions(dc, fp, cp, data, rh->rh_size) != 0)
+			return -1;
+		/* setopt() may have changed quiet. */
+		if (!dt_cons_quiet(dc))
+			(void) fputc('\n', fp);
+	}
+	dc->dc_last_epid = rh->rh_epid;
+	if (!cp->cp_stmt->st_speculative &&
+	    (id = dt_cons_spec_id(dc, cp->cp_stmt, data, &kind)) != 0)
+		return dt_cons_spec_end(dc, fp, kind, id, cpu,
+		    rh->rh_timestamp);
+	return 0;
+}
+
 int
 dt_consume_buf(
     dtrace_hdl_t *dtp, FILE *fp, uint32_t cpu, const void *buf, size_t len)
@@ -666,9 +734,8 @@ dt_consume_buf(
 	while (p + sizeof(dt_rechdr_t) <= end) {
 		const dt_cprobe_t *cp;
 		const unsigned char *data, *next;
-		dt_flow_t flow = DT_FLOW_NONE;
-		bool quiet = dt_cons_quiet(dc), flowind = dt_cons_flow(dc);
 		dt_rechdr_t rh;
+		int rv;
 
 		memcpy(&rh, p, sizeof(rh));
 		if (rh.rh_epid == DT_EPID_NONE) {
@@ -682,49 +749,48 @@ dt_consume_buf(
 		if (next > end)
 			next = end;
 
-		if (rh.rh_epid == DT_EPID_FAULT) {
+		cp = NULL;
+		if (rh.rh_epid != DT_EPID_FAULT &&
+		    ((cp = dt_cprobe(dc, rh.rh_epid)) == NULL ||
+		    cp->cp_stmt == NULL))
+			return dt_set_errno(dtp, EDT_BADEPID);
+		if (cp != NULL && dt_consact(dc, cp->cp_stmt, 0) != NULL) {
+			const dt_stmt_t *stp = cp->cp_stmt;
+
+			for (uint32_t a = 0; a < stp->st_nactions; a++) {
+				const dt_consact_t *ca = dt_consact(dc, stp, a);
+
+				for (uint32_t i = 0; i < ca->ca_nrecs; i++) {
+					if ((size_t) ca->ca_recs[i].rd_offset +
+					    ca->ca_recs[i].rd_size >
+					    rh.rh_size)
+						return dt_set_errno(dtp,
+						    EDT_DOFFSET);
+				}
+			}
+		}
+
+		/* fill and ring take records here (dt_cons_bufpolicy.c). */
+		if ((rv = dt_cons_bufpolicy(dc, cpu, &rh, cp, data)) != 0) {
+			if (rv < 0)
+				return -1;
+			if (dc->dc_exited)
+				status = DT_CONSUME_EXIT;
+			p = next;
+			continue;
+		}
+		if (cp == NULL) {
 			if (dt_consume_fault(dc, fp, data, rh.rh_size) != 0)
 				return -1;
 			p = next;
 			continue;
 		}
-		if ((cp = dt_cprobe(dc, rh.rh_epid)) == NULL ||
-		    cp->cp_stmt == NULL)
-			return dt_set_errno(dtp, EDT_BADEPID);
-
-		if (dt_cons_json(dc)) {
-			if (dt_json_firing(dc, fp, cpu, &rh, cp, data) != 0)
-				return -1;
-		} else {
-			if (!dc->dc_heading) {
-				if (flowind)
-					(void) fprintf(fp, "%3s %-41s\n", "CPU",
-					    "FUNCTION");
-				else if (!quiet)
-					(void) fprintf(fp, "%3s %6s %32s\n",
-					    "CPU", "ID", "FUNCTION:NAME");
-				dc->dc_heading = true;
-			}
-			if (flowind) {
-				dt_print_flowprefix(
-				    dc, fp, cpu, cp, next, end, &flow);
-			} else if (!quiet) {
-				char name[512];
-
-				(void) snprintf(name, sizeof(name), "%s:%s",
-				    cp->cp_function, cp->cp_name);
-				(void) fprintf(
-				    fp, "%3u %6u %32s ", cpu, cp->cp_id, name);
-			}
-			if (flow == DT_FLOW_ENTRY)
-				dc->dc_indent += 2;
-			if (dt_print_actions(dc, fp, cp, data, rh.rh_size) != 0)
-				return -1;
-			/* setopt() may have changed quiet. */
-			if (!dt_cons_quiet(dc))
-				(void) fputc('\n', fp);
-		}
-		dc->dc_last_epid = rh.rh_epid;
+		if (cp->cp_stmt->st_speculative &&
+		    (rv = dt_cons_spec_take(dc, cpu, &rh, data)) < 0)
+			return -1;
+		if (rv == 0 &&
+		    dt_consume_rec(dc, fp, cpu, &rh, cp, data, next, end) != 0)
+			return -1;
 		if (dc->dc_exited)
 			status = DT_CONSUME_EXIT;
 		p = next;

@@ -12,6 +12,8 @@
  *	dt_consume_setup(dtp, pgp, probes, n)      once the program is enabled
  *	dt_consume_buf(dtp, fp, cpu, buf, len)      for each drained buffer
  *	dt_consume_aggsnap(dtp, snaps, n, true)     when aggregations are read
+ *	dt_consume_drained(dtp)                     after each drain
+ *	dt_consume_status(dtp, st)                  now and then: drops
  *	dt_consume_end(dtp, fp)                     after the final drain
  *
  * dt_consume_buf() returns DT_CONSUME_EXIT once it has seen an exit()
@@ -26,6 +28,7 @@
 #include <stdio.h>
 
 #include "common/dt_program.h"
+#include "common/engine/dt_engine.h"
 
 typedef struct dtrace_hdl dtrace_hdl_t;
 typedef struct dt_consumer dt_consumer_t;
@@ -88,6 +91,10 @@ extern void dt_consumer_destroy(dtrace_hdl_t *dtp);
 extern int dt_consume_setup(dtrace_hdl_t *dtp, const dt_program_t *pgp,
     const dt_cprobe_t *probes, uint32_t nprobes);
 
+/*
+ * Replace the symbol lookup (by default, kernel symbols from the OS
+ * backend, dt_os_ksym(), and no user symbols); NULL: none, all hex.
+ */
 extern void dt_consume_setsymops(dtrace_hdl_t *dtp, const dt_symops_t *ops);
 extern void dt_consume_setaggclear(
     dtrace_hdl_t *dtp, dt_aggclear_f *func, void *arg);
@@ -103,6 +110,32 @@ extern void dt_consume_seterrfp(dtrace_hdl_t *dtp, FILE *errfp);
  */
 extern int dt_consume_buf(
     dtrace_hdl_t *dtp, FILE *fp, uint32_t cpu, const void *buf, size_t len);
+
+/*
+ * Every buffer of a drain has been consumed: commit() and discard() seen
+ * in it no longer apply to records that arrive later (dt_cons_spec.c).
+ */
+extern void dt_consume_drained(dtrace_hdl_t *dtp);
+
+/*
+ * Report, on the error stream, each engine counter that grew since the
+ * last call, as DTrace does ("dtrace: 2 speculative drops").
+ */
+extern int dt_consume_status(dtrace_hdl_t *dtp, const dt_engine_status_t *st);
+/*
+ * The same for drops counted per CPU since tracing began: "dtrace: N
+ * drops on CPU M", or with agg "N aggregation drops on CPU M".
+ */
+extern int dt_consume_cpudrops(dtrace_hdl_t *dtp, const uint64_t *drops,
+    uint32_t ncpus, bool agg);
+
+/* Under -x bufpolicy=fill: a buffer filled up, so tracing must stop. */
+extern bool dt_consume_filled(dtrace_hdl_t *dtp);
+/*
+ * Under -x bufpolicy=ring: print what the rings hold, once tracing has
+ * stopped and the last records were consumed.
+ */
+extern int dt_consume_ring(dtrace_hdl_t *dtp, FILE *fp);
 
 /* The status passed to exit(), valid after DT_CONSUME_EXIT. */
 extern int dt_consume_exitstatus(dtrace_hdl_t *dtp);

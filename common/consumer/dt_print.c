@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "common/consumer/dt_cons_impl.h"
+#include "common/dt_os.h"
 
 uint64_t
 dt_rec_uint(const dt_recdesc_t *rd, const void *addr)
@@ -89,6 +90,28 @@ dt_syminfo_str(const dt_syminfo_t *si, bool found, uint64_t addr, int flags,
 	} else {
 		(void) snprintf(buf, len, "0x%llx", (unsigned long long) addr);
 	}
+}
+
+int
+dt_cons_os_ksym(void *arg, uint64_t addr, dt_syminfo_t *sip)
+{
+	dt_consumer_t *dc = arg;
+	const char *why;
+
+	if (dt_os_ksym(addr, &sip->si_object, &sip->si_name,
+		&sip->si_value) == 0)
+		return 0;
+	/*
+	 * When the OS can symbolise nothing at all, every kernel address is
+	 * about to print in hex: say why, once.
+	 */
+	if (addr != 0 && !dc->dc_ksymwarned &&
+	    (why = dt_os_ksym_why()) != NULL) {
+		dc->dc_ksymwarned = true;
+		(void) fprintf(dc->dc_errfp,
+		    "dtrace: kernel addresses print in hex: %s\n", why);
+	}
+	return -1;
 }
 
 static bool

@@ -9,13 +9,16 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/dt_printf.c \
 	%reldir%/dt_aggregate.c \
 	%reldir%/dt_aggprint.c \
-	%reldir%/dt_json.c
+	%reldir%/dt_json.c \
+	%reldir%/dt_cons_spec.c \
+	%reldir%/dt_cons_bufpolicy.c
 
 # Unit tests of the consumer: exact output for known records.
 CONSUMER_TESTS = \
 	tests/unit/consumer_printf_test \
 	tests/unit/consumer_agg_test \
-	tests/unit/consumer_buf_test
+	tests/unit/consumer_buf_test \
+	tests/unit/consumer_spec_test
 UNIT_TESTS += $(CONSUMER_TESTS)
 tests_unit_consumer_printf_test_SOURCES = tests/unit/consumer_printf_test.c \
 	tests/unit/consumer_test.h tests/unit/unit.h
@@ -26,3 +29,6 @@ tests_unit_consumer_agg_test_LDADD = libdtrace_core.la
 tests_unit_consumer_buf_test_SOURCES = tests/unit/consumer_buf_test.c \
 	tests/unit/consumer_test.h tests/unit/unit.h
 tests_unit_consumer_buf_test_LDADD = libdtrace_core.la
+tests_unit_consumer_spec_test_SOURCES = tests/unit/consumer_spec_test.c \
+	tests/unit/consumer_test.h tests/unit/unit.h
+tests_unit_consumer_spec_test_LDADD = libdtrace_core.la

@@ -24,7 +24,8 @@
  *   getmajor()/getminor() split a kernel dev_t (major above bit 20);
  *   speculation(), progenyof(), getf(), ddi_pathname(), msgsize() and
  *	msgdsize() ask the engine (dif_ops_t.do_subr); without one,
- *	speculation() returns 0 (no buffer), progenyof() compares with pid
+ *	speculation() returns 0 (no buffer), progenyof() walks the
+ *	process's ancestors as the OS tells them (dt_os_proc_parent()),
  *	and the others fault "illegal operation".
  */
 #include <inttypes.h>
@@ -32,6 +33,7 @@
 #include <string.h>
 
 #include "common/dif/dif_impl.h"
+#include "common/dt_os.h"
 
 #define DIF_AF_INET  2
 #define DIF_AF_INET6 10		/* Linux's value, as D defines it there */
@@ -867,12 +869,19 @@ dif_subr(dif_mstate_t *ms, uint32_t subr, const dif_tuple_t *tup, int nargs,
 	case DIF_SUBR_PROGENYOF:
 		if (dif_engine_subr(ms, subr, tup, nargs, rdp))
 			return;
+		/* The process, then its ancestors, as the OS tells them. */
 		v = 0;
-		if (ops != NULL && ops->do_var != NULL &&
-		    ops->do_var(st->st_arg, DIF_VAR_PID, 0, &v) == 0)
-			*rdp = v == tup[0].tu_value;
-		else
-			*rdp = 0;
+		*rdp = 0;
+		if (ops == NULL || ops->do_var == NULL ||
+		    ops->do_var(st->st_arg, DIF_VAR_PID, 0, &v) != 0)
+			return;
+		for (int depth = 0; depth < 64 && (int64_t) v > 0; depth++) {
+			if (v == tup[0].tu_value) {
+				*rdp = 1;
+				return;
+			}
+			v = (uint64_t) (int64_t) dt_os_proc_parent((int) v);
+		}
 		return;
 	case DIF_SUBR_GETF:
 	case DIF_SUBR_DDI_PATHNAME:

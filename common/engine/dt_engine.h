@@ -33,14 +33,22 @@ typedef struct dt_eprobe {
 	const dt_program_t *ep_prog;
 } dt_eprobe_t;
 
+/*
+ * Counters since tracing began; the consumer reports what grew since it
+ * last looked, in DTrace's words ("dtrace: 3 speculative drops").
+ */
 typedef struct dt_engine_status {
 	uint64_t es_drops;	   /* principal buffer drops, all CPUs */
 	uint64_t es_dyndrops;	   /* dynamic variable drops */
 	uint64_t es_aggdrops;	   /* aggregation drops */
-	uint64_t es_specdrops;	   /* speculation drops */
-	uint64_t es_specbusy;	   /* speculations busy */
+	uint64_t es_specdrops;	   /* speculative drops (specsize) */
+	uint64_t es_specbusy;	   /* failed speculation(): buffers busy */
+	uint64_t es_specunavail;   /* failed speculation(): none free */
 	uint64_t es_errors;	   /* clauses that faulted */
 } dt_engine_status_t;
+
+/* CPUs an engine counts principal buffer drops for (eo_cpudrops). */
+#define DT_ENGINE_MAXCPUS 4096
 
 /* Called by eo_drain with each contiguous run of records. */
 typedef int dt_drain_f(dtrace_hdl_t *dtp, uint32_t cpu, const void *buf,
@@ -76,6 +84,13 @@ typedef struct dt_engine_ops {
 	int (*eo_stop)(dtrace_hdl_t *dtp);
 	/* Counters the consumer reports: drops, errors. */
 	void (*eo_status)(dtrace_hdl_t *dtp, dt_engine_status_t *stp);
+	/*
+	 * Principal buffer and aggregation drops of CPUs 0..ncpus-1 (ncpus
+	 * at most DT_ENGINE_MAXCPUS) since tracing began, for "N drops on
+	 * CPU M"; NULL when the engine counts them only in total.
+	 */
+	void (*eo_cpudrops)(dtrace_hdl_t *dtp, uint64_t *drops,
+	    uint64_t *aggdrops, uint32_t ncpus);
 	void (*eo_close)(dtrace_hdl_t *dtp);
 } dt_engine_ops_t;
 

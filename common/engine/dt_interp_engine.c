@@ -19,6 +19,9 @@
  *			counted as a drop
  *	ip_aggs		a hash table from (aggregation ID, key bytes) to
  *			value words, bounded by aggsize
+ *	ip_specs	the nspec speculations' states (dt_spec.h); busy
+ *			ones are cleaned at each poll, which comes at least
+ *			every cleanrate while there are some
  *
  * A clause that faults loses its record; a fault record (DT_EPID_FAULT)
  * tells the consumer, and the ERROR probe fires so ERROR clauses run.
@@ -35,10 +38,11 @@
 #include "common/dt_impl.h"
 #include "common/dt_os.h"
 #include "common/engine/dt_engine.h"
+#include "common/engine/dt_spec.h"
 #include "common/probe/dt_probe.h"
 #include "common/prov/dt_prov.h"
 
-#define DT_INTERP_MAXCPUS  4096
+#define DT_INTERP_MAXCPUS  DT_ENGINE_MAXCPUS
 #define DT_INTERP_AGGHASH  4096
 
 typedef struct dt_ieplist {
@@ -57,6 +61,8 @@ typedef struct dt_ibuf {
 	unsigned char *ib_data;
 	size_t ib_len;
 	size_t ib_cap;
+	uint64_t ib_drops;
+	uint64_t ib_aggdrops;
 } dt_ibuf_t;
 
 typedef struct dt_iagg {
@@ -87,6 +93,10 @@ typedef struct dt_interp {
 	bool ip_exited;		   /* exit() ran: only END may fire */
 	bool ip_stopped;
 	bool ip_in_error;	   /* an ERROR clause is running */
+	dt_spec_t *ip_specs;
+	uint32_t ip_nspec;
+	uint64_t ip_specsize;
+	uint64_t ip_cleanrate;	   /* ns */
 	dt_engine_status_t ip_status;
 } dt_interp_t;
 
@@ -186,10 +196,31 @@ dt_interp_varstr(void *arg, uint32_t id, char *buf, size_t size)
 	}
 }
 
+/* speculation(): the only subroutine this engine answers itself. */
+static int
+dt_interp_subr(void *arg, uint32_t subr, const uint64_t *args, int nargs,
+    uint64_t *valp)
+{
+	dt_interp_t *ip = dt_interp(arg);
+	bool busy;
+
+	(void) args;
+	(void) nargs;
+	if (subr != DIF_SUBR_SPECULATION)
+		return -1;
+	*valp = dt_spec_alloc(ip->ip_specs, ip->ip_nspec, &busy);
+	if (*valp == 0 && busy)
+		ip->ip_status.es_specbusy++;
+	else if (*valp == 0)
+		ip->ip_status.es_specunavail++;
+	return 0;
+}
+
 static const dif_ops_t dt_interp_dif_ops = {
 	.do_read = dt_interp_read,
 	.do_var = dt_interp_var,
 	.do_varstr = dt_interp_varstr,
+	.do_subr = dt_interp_subr,
 };
 
 static int
@@ -206,13 +237,19 @@ dt_interp_open(dtrace_hdl_t *dtp)
 	opts.dio_arg = dtp;
 	ip->ip_bufsize = (size_t) dtp->dt_options[DT_OPT_BUFSIZE];
 	ip->ip_aggsize = (size_t) dtp->dt_options[DT_OPT_AGGSIZE];
-	if ((ip->ip_state = dif_state_create(&opts)) == NULL ||
+	ip->ip_nspec = (uint32_t) dtp->dt_options[DT_OPT_NSPEC];
+	ip->ip_specsize = (uint64_t) dtp->dt_options[DT_OPT_SPECSIZE];
+	ip->ip_cleanrate = (uint64_t) dtp->dt_options[DT_OPT_CLEANRATE];
+	if ((ip->ip_nspec > 0 && (ip->ip_specs = calloc(ip->ip_nspec,
+	    sizeof (dt_spec_t))) == NULL) ||
+	    (ip->ip_state = dif_state_create(&opts)) == NULL ||
 	    (ip->ip_ms = dif_mstate_create(ip->ip_state, 0)) == NULL ||
 	    (ip->ip_errms = dif_mstate_create(ip->ip_state, 0)) == NULL) {
 		if (ip->ip_ms != NULL)
 			dif_mstate_destroy(ip->ip_ms);
 		if (ip->ip_state != NULL)
 			dif_state_destroy(ip->ip_state);
+		free(ip->ip_specs);
 		free(ip);
 		return dt_set_errno(dtp, EDT_NOMEM);
 	}
@@ -246,6 +283,7 @@ dt_interp_close(dtrace_hdl_t *dtp)
 	dif_mstate_destroy(ip->ip_errms);
 	dif_mstate_destroy(ip->ip_ms);
 	dif_state_destroy(ip->ip_state);
+	free(ip->ip_specs);
 	free(ip);
 	dtp->dt_engine_data = NULL;
 }
@@ -323,6 +361,7 @@ dt_interp_reserve(dt_interp_t *ip, uint32_t cpu, size_t len)
 
 	if (b->ib_len + len > ip->ip_bufsize) {
 		ip->ip_status.es_drops++;
+		b->ib_drops++;
 		return NULL;
 	}
 	if (b->ib_len + len > b->ib_cap) {
@@ -334,6 +373,7 @@ dt_interp_reserve(dt_interp_t *ip, uint32_t cpu, size_t len)
 			cap = ip->ip_bufsize;
 		if ((p = realloc(b->ib_data, cap)) == NULL) {
 			ip->ip_status.es_drops++;
+			b->ib_drops++;
 			return NULL;
 		}
 		b->ib_data = p;
@@ -387,7 +427,7 @@ dt_interp_store(dt_interp_t *ip, dif_mstate_t *ms, const dt_recdesc_t *rd,
 
 static dt_iagg_t *
 dt_interp_agg_lookup(dt_interp_t *ip, const dt_aggdesc_t *agg,
-    const unsigned char *key)
+    const unsigned char *key, uint32_t cpu)
 {
 	uint32_t h = 2166136261u ^ agg->ag_id;
 	dt_iagg_t *ia;
@@ -405,6 +445,7 @@ dt_interp_agg_lookup(dt_interp_t *ip, const dt_aggdesc_t *agg,
 	need = sizeof (*ia) + agg->ag_keysize + agg->ag_nvals * 8;
 	if (ip->ip_aggbytes + need > ip->ip_aggsize) {
 		ip->ip_status.es_aggdrops++;
+		ip->ip_bufs[cpu % DT_INTERP_MAXCPUS].ib_aggdrops++;
 		return NULL;
 	}
 	if ((ia = malloc(sizeof (*ia) + agg->ag_keysize)) == NULL)
@@ -426,7 +467,7 @@ dt_interp_agg_lookup(dt_interp_t *ip, const dt_aggdesc_t *agg,
 
 static int
 dt_interp_aggregate(dt_interp_t *ip, dif_mstate_t *ms,
-    const dt_program_t *pgp, const dt_action_t *ap)
+    const dt_program_t *pgp, const dt_action_t *ap, uint32_t cpu)
 {
 	const dt_aggdesc_t *agg = &pgp->pg_aggs[ap->ac_aggid];
 	uint64_t v = 0, incr = 1;
@@ -458,7 +499,7 @@ dt_interp_aggregate(dt_interp_t *ip, dif_mstate_t *ms,
 	if (ap->ac_nargs > 1 && (rc = dif_exec(ip->ip_state, ms,
 				     ap->ac_args[1].aa_difo, &incr)) != 0)
 		return rc;
-	if ((ia = dt_interp_agg_lookup(ip, agg, ip->ip_keybuf)) != NULL)
+	if ((ia = dt_interp_agg_lookup(ip, agg, ip->ip_keybuf, cpu)) != NULL)
 		dt_agg_update(agg, ia->ia_vals, (int64_t) v, (int64_t) incr);
 	return 0;
 }
@@ -504,6 +545,35 @@ dt_interp_fault(dtrace_hdl_t *dtp, dt_interp_t *ip, uint32_t cpu,
 	ip->ip_in_error = false;
 }
 
+/*
+ * speculate(id), commit(id) or discard(id) in a clause whose record takes
+ * reclen bytes: DT_SPEC_OK to go on with the clause, DT_SPEC_DROP or
+ * DT_SPEC_FULL to drop it, DT_SPEC_ILLOP for an ID above nspec.
+ */
+static dt_spec_verdict_t
+dt_interp_spec(dt_interp_t *ip, dt_actkind_t kind, uint64_t id,
+    uint32_t cpu, size_t reclen)
+{
+	dt_spec_verdict_t sv = DT_SPEC_OK;
+	bool ok = true;
+
+	switch (kind) {
+	case DT_ACT_SPECULATE:
+		sv = dt_spec_speculate(ip->ip_specs, ip->ip_nspec, id, cpu,
+		    reclen, ip->ip_specsize);
+		if (sv == DT_SPEC_FULL)
+			ip->ip_status.es_specdrops++;
+		return sv;
+	case DT_ACT_COMMIT:
+		ok = dt_spec_commit(ip->ip_specs, ip->ip_nspec, id, cpu);
+		break;
+	default:
+		ok = dt_spec_discard(ip->ip_specs, ip->ip_nspec, id, cpu);
+		break;
+	}
+	return ok ? DT_SPEC_OK : DT_SPEC_ILLOP;
+}
+
 /* Run one enabled probe's clause for the current firing. */
 static void
 dt_interp_clause(dtrace_hdl_t *dtp, dt_interp_t *ip, dif_mstate_t *ms,
@@ -512,6 +582,8 @@ dt_interp_clause(dtrace_hdl_t *dtp, dt_interp_t *ip, dif_mstate_t *ms,
 	const dt_stmt_t *stp = ep->ep_stmt;
 	unsigned char *rec = NULL, *data;
 	size_t reclen = 0;
+	dif_fault_t fault;
+	const dif_fault_t *fp = NULL;
 	uint64_t v;
 	int rc;
 
@@ -546,7 +618,7 @@ dt_interp_clause(dtrace_hdl_t *dtp, dt_interp_t *ip, dif_mstate_t *ms,
 
 		rc = 0;
 		if (ap->ac_kind == DT_ACT_AGGREGATE) {
-			rc = dt_interp_aggregate(ip, ms, ep->ep_prog, ap);
+			rc = dt_interp_aggregate(ip, ms, ep->ep_prog, ap, cpu);
 		} else {
 			for (uint32_t i = 0; rc == 0 && i < ap->ac_nargs; i++) {
 				const dt_actarg_t *aa = &ap->ac_args[i];
@@ -560,11 +632,30 @@ dt_interp_clause(dtrace_hdl_t *dtp, dt_interp_t *ip, dif_mstate_t *ms,
 					    v, data + aa->aa_rec.rd_offset);
 			}
 		}
+		if (rc == 0 && (ap->ac_kind == DT_ACT_SPECULATE ||
+		    ap->ac_kind == DT_ACT_COMMIT ||
+		    ap->ac_kind == DT_ACT_DISCARD)) {
+			dt_spec_verdict_t sv = dt_interp_spec(ip, ap->ac_kind,
+			    v, cpu, reclen);
+
+			if (sv == DT_SPEC_ILLOP) {
+				rc = DIF_FLT_ILLOP;
+				fault.df_kind = DIF_FLT_ILLOP;
+				fault.df_addr = 0;
+				fault.df_offset = -1;
+				fp = &fault;
+			} else if (sv != DT_SPEC_OK) {
+				/* Not speculating: the clause is dropped. */
+				if (rec != NULL)
+					dt_interp_unreserve(ip, cpu, reclen);
+				return;
+			}
+		}
 		if (rc != 0) {
 			if (rec != NULL)
 				dt_interp_unreserve(ip, cpu, reclen);
 			dt_interp_fault(dtp, ip, cpu, ep, a + 1,
-			    dif_mstate_fault(ms));
+			    fp != NULL ? fp : dif_mstate_fault(ms));
 			return;
 		}
 		if (ap->ac_kind == DT_ACT_EXIT)
@@ -632,6 +723,9 @@ dt_interp_poll(dtrace_hdl_t *dtp, int64_t timeout_ns)
 		if (ip->ip_timers[i].it_next < deadline)
 			deadline = ip->ip_timers[i].it_next;
 	}
+	if (dt_spec_busy(ip->ip_specs, ip->ip_nspec) &&
+	    deadline > now + ip->ip_cleanrate)
+		deadline = now + ip->ip_cleanrate;
 	if (deadline > now) {
 		uint64_t d = deadline - now;
 
@@ -641,6 +735,8 @@ dt_interp_poll(dtrace_hdl_t *dtp, int64_t timeout_ns)
 		(void) nanosleep(&ts, NULL);
 	}
 	now = dt_os_timestamp();
+	/* Busy speculations are free again within cleanrate. */
+	dt_spec_clean(ip->ip_specs, ip->ip_nspec);
 	for (uint32_t i = 0; i < ip->ip_ntimers; i++) {
 		dt_itimer_t *t = &ip->ip_timers[i];
 		uint64_t args[2] = { 0, 0 };
@@ -778,6 +874,18 @@ dt_interp_status(dtrace_hdl_t *dtp, dt_engine_status_t *stp)
 	stp->es_dyndrops = dif_state_dyndrops(ip->ip_state);
 }
 
+static void
+dt_interp_cpudrops(dtrace_hdl_t *dtp, uint64_t *drops, uint64_t *aggdrops,
+    uint32_t ncpus)
+{
+	dt_interp_t *ip = dt_interp(dtp);
+
+	for (uint32_t c = 0; c < ncpus && c < DT_INTERP_MAXCPUS; c++) {
+		drops[c] = ip->ip_bufs[c].ib_drops;
+		aggdrops[c] = ip->ip_bufs[c].ib_aggdrops;
+	}
+}
+
 const dt_engine_ops_t dt_interp_engine_ops = {
 	.eo_name = "interp",
 	.eo_flag = DT_ENGINE_F_INTERP,
@@ -791,5 +899,6 @@ const dt_engine_ops_t dt_interp_engine_ops = {
 	.eo_aggclear = dt_interp_aggclear,
 	.eo_stop = dt_interp_stop,
 	.eo_status = dt_interp_status,
+	.eo_cpudrops = dt_interp_cpudrops,
 	.eo_close = dt_interp_close,
 };

@@ -5,10 +5,17 @@
  * O(1) and listing is in ID order as dtrace -l prints.  Matching walks the
  * array; a provider's po_provide hook runs first so descriptions such as
  * profile:::tick-5ms find the probe they create.
+ *
+ * A probe's argument descriptions (pr_args) are either given at creation
+ * or, when pr_nargs is -1, asked of the provider the first time anyone
+ * wants them (dt_probe_args), so listing or matching thousands of probes
+ * costs no per-probe file reads.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "common/dt_impl.h"
 #include "common/probe/dt_probe.h"
@@ -170,7 +177,8 @@ dt_probedesc_parse(const char *s, dt_probedesc_t *pdp)
 
 int
 dt_provider_register(dtrace_hdl_t *dtp, const char *name,
-    const dt_provops_t *ops, unsigned engines, void *data)
+    const dt_provops_t *ops, const dt_provattr_t *attr, unsigned engines,
+    void *data)
 {
 	dt_provider_t *pvp;
 
@@ -178,6 +186,7 @@ dt_provider_register(dtrace_hdl_t *dtp, const char *name,
 		return dt_set_errno(dtp, EDT_NOMEM);
 	pvp->pv_name = name;
 	pvp->pv_ops = ops;
+	pvp->pv_attr = attr;
 	pvp->pv_engines = engines;
 	pvp->pv_data = data;
 
@@ -203,6 +212,65 @@ dt_provider_lookup(dtrace_hdl_t *dtp, const char *name)
 	return NULL;
 }
 
+/* Free a probe's argument descriptions. */
+static void
+dt_probe_args_free(dt_probe_t *prp)
+{
+	for (int i = 0; prp->pr_args != NULL && i < prp->pr_nargs; i++) {
+		free(prp->pr_args[i].ad_native);
+		free(prp->pr_args[i].ad_xlate);
+	}
+	free(prp->pr_args);
+	prp->pr_args = NULL;
+}
+
+int
+dt_probe_set_args(dtrace_hdl_t *dtp, dt_probe_t *prp, int nargs,
+    const char *const *native, const char *const *xlate)
+{
+	dt_argdesc_t *args = NULL;
+
+	if (nargs > 0 && (args = calloc(nargs, sizeof (*args))) == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	for (int i = 0; i < nargs; i++) {
+		if ((args[i].ad_native = strdup(native[i])) == NULL ||
+		    (xlate != NULL && xlate[i] != NULL &&
+		    (args[i].ad_xlate = strdup(xlate[i])) == NULL)) {
+			for (int j = 0; j <= i; j++) {
+				free(args[j].ad_native);
+				free(args[j].ad_xlate);
+			}
+			free(args);
+			return dt_set_errno(dtp, EDT_NOMEM);
+		}
+	}
+	dt_probe_args_free(prp);
+	prp->pr_args = args;
+	prp->pr_nargs = nargs;
+	return 0;
+}
+
+int
+dt_probe_args(dtrace_hdl_t *dtp, dt_probe_t *prp, const dt_argdesc_t **argsp)
+{
+	const dt_provops_t *ops = prp->pr_prov->pv_ops;
+
+	if (prp->pr_nargs < 0) {
+		if (ops->po_probe_args == NULL)
+			prp->pr_nargs = 0;
+		else if (ops->po_probe_args(dtp, prp) != 0)
+			return -1;
+	}
+	*argsp = prp->pr_args;
+	return prp->pr_nargs;
+}
+
+const char *
+dt_argdesc_type(const dt_argdesc_t *adp)
+{
+	return adp->ad_xlate != NULL ? adp->ad_xlate : adp->ad_native;
+}
+
 dt_probe_t *
 dt_probe_create(dtrace_hdl_t *dtp, dt_provider_t *pvp, const char *mod,
     const char *func, const char *name, int nargs,
@@ -225,13 +293,9 @@ dt_probe_create(dtrace_hdl_t *dtp, dt_provider_t *pvp, const char *mod,
 	    (prp->pr_mod = strdup(mod)) == NULL ||
 	    (prp->pr_func = strdup(func)) == NULL ||
 	    (prp->pr_name = strdup(name)) == NULL ||
-	    (nargs > 0 && argtypes != NULL &&
-		(prp->pr_argtypes = calloc(nargs, sizeof (char *))) == NULL))
+	    (nargs > 0 && dt_probe_set_args(dtp, prp, nargs, argtypes,
+	    NULL) != 0))
 		goto nomem;
-	for (int i = 0; argtypes != NULL && i < nargs; i++) {
-		if ((prp->pr_argtypes[i] = strdup(argtypes[i])) == NULL)
-			goto nomem;
-	}
 	prp->pr_prov = pvp;
 	prp->pr_nargs = nargs;
 	prp->pr_data = data;
@@ -241,9 +305,6 @@ dt_probe_create(dtrace_hdl_t *dtp, dt_provider_t *pvp, const char *mod,
 
 nomem:
 	if (prp != NULL) {
-		for (int i = 0; prp->pr_argtypes != NULL && i < nargs; i++)
-			free(prp->pr_argtypes[i]);
-		free(prp->pr_argtypes);
 		free(prp->pr_name);
 		free(prp->pr_func);
 		free(prp->pr_mod);
@@ -309,10 +370,7 @@ dt_probes_fini(dtrace_hdl_t *dtp)
 
 		if (ops->po_probe_fini != NULL)
 			ops->po_probe_fini(dtp, prp);
-		for (int i = 0; prp->pr_argtypes != NULL && i < prp->pr_nargs;
-		    i++)
-			free(prp->pr_argtypes[i]);
-		free(prp->pr_argtypes);
+		dt_probe_args_free(prp);
 		free(prp->pr_name);
 		free(prp->pr_func);
 		free(prp->pr_mod);
@@ -330,4 +388,147 @@ dt_probes_fini(dtrace_hdl_t *dtp)
 		free(dtp->dt_provs);
 		dtp->dt_provs = next;
 	}
+}
+
+/*
+ * Stability attributes.
+ */
+
+static const char *const dt_stability_names[] = { "Internal", "Private",
+	"Obsolete", "External", "Unstable", "Evolving", "Stable", "Standard" };
+static const char *const dt_class_names[] = { "Unknown", "CPU",
+	"Platform", "Group", "ISA", "Common" };
+
+#define DT_NELEMS(a) (sizeof (a) / sizeof ((a)[0]))
+
+const char *
+dt_stability_name(dt_stability_t s)
+{
+	return (unsigned) s < DT_NELEMS(dt_stability_names) ?
+	    dt_stability_names[s] : NULL;
+}
+
+const char *
+dt_class_name(dt_depclass_t c)
+{
+	return (unsigned) c < DT_NELEMS(dt_class_names) ?
+	    dt_class_names[c] : NULL;
+}
+
+static int
+dt_name_index(const char *name, const char *const *names, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (strcasecmp(name, names[i]) == 0)
+			return (int) i;
+	}
+	return -1;
+}
+
+int
+dt_stability_lookup(const char *name)
+{
+	return dt_name_index(name, dt_stability_names,
+	    DT_NELEMS(dt_stability_names));
+}
+
+int
+dt_class_lookup(const char *name)
+{
+	return dt_name_index(name, dt_class_names, DT_NELEMS(dt_class_names));
+}
+
+dt_attr_t
+dt_attr_min(dt_attr_t a, dt_attr_t b)
+{
+	dt_attr_t m;
+
+	m.at_name = a.at_name < b.at_name ? a.at_name : b.at_name;
+	m.at_data = a.at_data < b.at_data ? a.at_data : b.at_data;
+	m.at_class = a.at_class < b.at_class ? a.at_class : b.at_class;
+	return m;
+}
+
+bool
+dt_strisglob(const char *s)
+{
+	return s[strcspn(s, "*?[\\")] != '\0';
+}
+
+/* A field names the probe's own part only if it is neither empty nor a
+ * pattern (DTrace treats both as not naming it). */
+static bool
+dt_field_named(const char *s)
+{
+	return s[0] != '\0' && !dt_strisglob(s);
+}
+
+void
+dt_probe_attr(const dt_probe_t *prp, dt_attr_t *descp, dt_attr_t *argsp)
+{
+	/* A provider that gives none is Private, as its probes are. */
+	static const dt_provattr_t priv = {
+		{ DT_STAB_PRIVATE, DT_STAB_PRIVATE, DT_CLASS_UNKNOWN },
+		{ DT_STAB_PRIVATE, DT_STAB_PRIVATE, DT_CLASS_UNKNOWN },
+		{ DT_STAB_PRIVATE, DT_STAB_PRIVATE, DT_CLASS_UNKNOWN },
+		{ DT_STAB_PRIVATE, DT_STAB_PRIVATE, DT_CLASS_UNKNOWN },
+		{ DT_STAB_PRIVATE, DT_STAB_PRIVATE, DT_CLASS_UNKNOWN },
+	};
+	const dt_provattr_t *pap = prp->pr_prov->pv_attr != NULL ?
+	    prp->pr_prov->pv_attr : &priv;
+	dt_attr_t a = pap->pa_provider;
+
+	if (dt_field_named(prp->pr_mod))
+		a = dt_attr_min(a, pap->pa_mod);
+	if (dt_field_named(prp->pr_func))
+		a = dt_attr_min(a, pap->pa_func);
+	if (dt_field_named(prp->pr_name))
+		a = dt_attr_min(a, pap->pa_name);
+	*descp = a;
+	*argsp = pap->pa_args;
+}
+
+char *
+dt_probedesc_str(const dt_probedesc_t *pdp, char *buf, size_t len)
+{
+	if (pdp->pd_id != 0)
+		snprintf(buf, len, "%u", pdp->pd_id);
+	else
+		snprintf(buf, len, "%s:%s:%s:%s", pdp->pd_provider,
+		    pdp->pd_module, pdp->pd_function, pdp->pd_name);
+	return buf;
+}
+
+static int
+dt_probe_first(dtrace_hdl_t *dtp, dt_probe_t *prp, void *arg)
+{
+	dt_probe_t **firstp = arg;
+
+	(void) dtp;
+	if (*firstp == NULL)
+		*firstp = prp;
+	return 0;
+}
+
+dt_probe_t *
+dt_probe_typed(dtrace_hdl_t *dtp, const dt_probedesc_t *pdp, int *nmatchp)
+{
+	dt_probe_t *prp = NULL;
+	const dt_provattr_t *pap;
+
+	if ((*nmatchp = dt_probe_iter(dtp, pdp, dt_probe_first, &prp)) <= 0)
+		return NULL;
+	if (*nmatchp == 1)
+		return prp;
+	if ((pap = prp->pr_prov->pv_attr) == NULL ||
+	    pap->pa_args.at_data < DT_STAB_EVOLVING)
+		return NULL;
+	if ((pap->pa_mod.at_name >= DT_STAB_EVOLVING &&
+	    !dt_field_named(pdp->pd_module)) ||
+	    (pap->pa_func.at_name >= DT_STAB_EVOLVING &&
+	    !dt_field_named(pdp->pd_function)) ||
+	    (pap->pa_name.at_name >= DT_STAB_EVOLVING &&
+	    !dt_field_named(pdp->pd_name)))
+		return NULL;
+	return prp;
 }

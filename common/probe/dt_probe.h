@@ -11,11 +11,23 @@
  * Matching follows DTrace: an empty field matches anything, a field is a
  * glob (*, ?, [set], \ escapes), and a description with fewer fields names
  * the trailing ones (-n name, -f func, -m module, -P provider).
+ *
+ * Each probe describes its arguments (what dtrace -lv lists and what types
+ * args[N] has in D): a count and, per argument, the native type (as the
+ * kernel or program defines it) and the translated type (the stable type
+ * a translator presents, or none).  A provider either gives them when it
+ * creates the probe or, when finding them out is costly (a tracefs format
+ * file per probe), describes them on first use through po_probe_args.
+ *
+ * Each provider has DTrace's stability attributes: an (identifier names,
+ * data semantics, dependency class) triple for each of its provider,
+ * module, function and name fields and for its arguments.
  */
 #ifndef DT_PROBE_H
 #define DT_PROBE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "common/dt_program.h"
@@ -23,6 +35,50 @@
 typedef struct dtrace_hdl dtrace_hdl_t;
 typedef struct dt_provider dt_provider_t;
 typedef struct dt_probe dt_probe_t;
+
+/* Stability levels, lowest first, as DTrace orders them. */
+typedef enum dt_stability {
+	DT_STAB_INTERNAL,
+	DT_STAB_PRIVATE,
+	DT_STAB_OBSOLETE,
+	DT_STAB_EXTERNAL,
+	DT_STAB_UNSTABLE,
+	DT_STAB_EVOLVING,
+	DT_STAB_STABLE,
+	DT_STAB_STANDARD,
+} dt_stability_t;
+
+/* Dependency classes, lowest (most specific) first. */
+typedef enum dt_depclass {
+	DT_CLASS_UNKNOWN,
+	DT_CLASS_CPU,
+	DT_CLASS_PLATFORM,
+	DT_CLASS_GROUP,
+	DT_CLASS_ISA,
+	DT_CLASS_COMMON,
+} dt_depclass_t;
+
+/* One interface's attributes. */
+typedef struct dt_attr {
+	dt_stability_t at_name;	 /* Identifier Names */
+	dt_stability_t at_data;	 /* Data Semantics */
+	dt_depclass_t at_class;	 /* Dependency Class */
+} dt_attr_t;
+
+/* A provider's attributes, one triple per part of its probes. */
+typedef struct dt_provattr {
+	dt_attr_t pa_provider;
+	dt_attr_t pa_mod;
+	dt_attr_t pa_func;
+	dt_attr_t pa_name;
+	dt_attr_t pa_args;
+} dt_provattr_t;
+
+/* One probe argument's types. */
+typedef struct dt_argdesc {
+	char *ad_native;	 /* the type as defined: "const char *" */
+	char *ad_xlate;		 /* the translated type, or NULL if none */
+} dt_argdesc_t;
 
 /* Which engines can run a provider's probes. */
 #define DT_ENGINE_F_INTERP 0x1 /* the portable interpreter, in user space */
@@ -39,6 +95,12 @@ typedef struct dt_provops {
 	    const dt_probedesc_t *pdp);
 	/* Free a probe's provider data. */
 	void (*po_probe_fini)(dtrace_hdl_t *dtp, dt_probe_t *prp);
+	/*
+	 * Describe the arguments of a probe created with nargs -1, on first
+	 * use, with dt_probe_set_args(); may be NULL (then it has none).
+	 * Returns 0, or -1 with the handle's error set.
+	 */
+	int (*po_probe_args)(dtrace_hdl_t *dtp, dt_probe_t *prp);
 	/* Free the provider's data; may be NULL. */
 	void (*po_fini)(dtrace_hdl_t *dtp, dt_provider_t *pvp);
 	/*
@@ -52,6 +114,7 @@ typedef struct dt_provops {
 struct dt_provider {
 	const char *pv_name;
 	const dt_provops_t *pv_ops;
+	const dt_provattr_t *pv_attr;
 	unsigned pv_engines;	 /* DT_ENGINE_F_* */
 	void *pv_data;		 /* provider-private */
 	dt_provider_t *pv_next;
@@ -65,24 +128,61 @@ struct dt_probe {
 				    (a.out for a process's executable) */
 	char *pr_func;
 	char *pr_name;
-	int pr_nargs;		 /* arguments the probe passes (args[]) */
-	char **pr_argtypes;	 /* their D type names, for -lv */
+	int pr_nargs;		 /* typed arguments (args[]); -1: not known yet */
+	dt_argdesc_t *pr_args;	 /* their types (pr_nargs of them) */
 	void *pr_data;		 /* provider-private */
 };
 
-/* Register a provider; its po_populate runs now. */
+/* Register a provider with its attributes; its po_populate runs now. */
 extern int dt_provider_register(dtrace_hdl_t *dtp, const char *name,
-    const dt_provops_t *ops, unsigned engines, void *data);
+    const dt_provops_t *ops, const dt_provattr_t *attr, unsigned engines,
+    void *data);
 extern dt_provider_t *dt_provider_lookup(dtrace_hdl_t *dtp, const char *name);
 
 /*
- * Create a probe.  argtypes (nargs D type names) is copied; it may be NULL
- * when the probe passes no typed arguments.
+ * Create a probe.  argtypes (the native types of nargs arguments) is
+ * copied; it may be NULL when nargs is 0.  nargs -1 leaves the arguments
+ * to be described on first use by the provider's po_probe_args.
  */
 extern dt_probe_t *dt_probe_create(dtrace_hdl_t *dtp, dt_provider_t *pvp,
     const char *mod, const char *func, const char *name, int nargs,
     const char *const *argtypes, void *data);
 extern dt_probe_t *dt_probe_lookup_id(dtrace_hdl_t *dtp, uint32_t id);
+
+/*
+ * Set a probe's arguments: nargs native types and, if xlate is not NULL,
+ * their translated types (an entry may be NULL: not translated).  Both
+ * are copied.  Returns 0, or -1 (out of memory).
+ */
+extern int dt_probe_set_args(dtrace_hdl_t *dtp, dt_probe_t *prp, int nargs,
+    const char *const *native, const char *const *xlate);
+/*
+ * A probe's arguments, described now if the provider defers that: sets
+ * *argsp and returns their count, or -1 with the handle's error set.
+ */
+extern int dt_probe_args(dtrace_hdl_t *dtp, dt_probe_t *prp,
+    const dt_argdesc_t **argsp);
+/* The D type of an argument: the translated type, else the native one. */
+extern const char *dt_argdesc_type(const dt_argdesc_t *adp);
+
+/*
+ * The attributes of a probe as dtrace -lv reports them: its description's
+ * are the lowest of those of the provider and of every named (non-empty)
+ * field; its arguments' are the provider's.
+ */
+extern void dt_probe_attr(const dt_probe_t *prp, dt_attr_t *descp,
+    dt_attr_t *argsp);
+/* The lower of two attribute triples, part by part. */
+extern dt_attr_t dt_attr_min(dt_attr_t a, dt_attr_t b);
+/* DTrace's names: "Evolving", "Common"; NULL if out of range. */
+extern const char *dt_stability_name(dt_stability_t s);
+extern const char *dt_class_name(dt_depclass_t c);
+/* The level or class a name (any case) stands for, or -1. */
+extern int dt_stability_lookup(const char *name);
+extern int dt_class_lookup(const char *name);
+
+/* True if a probe description field is a glob pattern (*, ?, [, \). */
+extern bool dt_strisglob(const char *s);
 extern uint32_t dt_probe_count(dtrace_hdl_t *dtp);
 
 /*
@@ -93,6 +193,22 @@ extern uint32_t dt_probe_count(dtrace_hdl_t *dtp);
 typedef int dt_probe_f(dtrace_hdl_t *dtp, dt_probe_t *prp, void *arg);
 extern int dt_probe_iter(dtrace_hdl_t *dtp, const dt_probedesc_t *pdp,
     dt_probe_f *fn, void *arg);
+
+/*
+ * The probe whose argument types a clause for description pdp sees, by
+ * DTrace's rule: the one probe pdp matches; or, when it matches several,
+ * the first of them, if their provider promises they agree -- its
+ * arguments' data semantics are at least Evolving, and pdp names (not
+ * empty, not a pattern) every field whose identifier names are at least
+ * Evolving.  NULL otherwise ("matches an unstable set of probes").
+ * *nmatchp is the number of probes pdp matches, or -1 on error.
+ */
+extern dt_probe_t *dt_probe_typed(dtrace_hdl_t *dtp,
+    const dt_probedesc_t *pdp, int *nmatchp);
+
+/* A description as DTrace writes it: "prov:mod:func:name", or "ID". */
+extern char *dt_probedesc_str(const dt_probedesc_t *pdp, char *buf,
+    size_t len);
 
 /* True if the probe matches the description (no on-demand creation). */
 extern bool dt_probe_match(const dt_probe_t *prp, const dt_probedesc_t *pdp);

@@ -13,21 +13,30 @@
  * itself at those moments (the interpreter calls them directly; the BPF
  * engine attaches to marker functions in libdtrace).  They are always
  * probe IDs 1, 2 and 3, as in DTrace.
+ *
+ * None of them has typed arguments (dtrace -lv lists "None", and args[]
+ * is out of range), as in DTrace: ERROR's values are read as arg1..arg5.
+ * The provider and probe names are Stable, the module and function
+ * (always empty) Private.
  */
 #include "common/dt_impl.h"
 #include "common/probe/dt_probe.h"
 #include "common/prov/dt_prov.h"
 
+static const dt_provattr_t dt_prov_dtrace_attr = {
+	{ DT_STAB_STABLE, DT_STAB_STABLE, DT_CLASS_COMMON },
+	{ DT_STAB_PRIVATE, DT_STAB_PRIVATE, DT_CLASS_UNKNOWN },
+	{ DT_STAB_PRIVATE, DT_STAB_PRIVATE, DT_CLASS_UNKNOWN },
+	{ DT_STAB_STABLE, DT_STAB_STABLE, DT_CLASS_COMMON },
+	{ DT_STAB_STABLE, DT_STAB_STABLE, DT_CLASS_COMMON },
+};
+
 static int
 dt_prov_dtrace_populate(dtrace_hdl_t *dtp, dt_provider_t *pvp)
 {
-	static const char *const error_args[] = { "uint64_t", "uint32_t",
-		"int", "int", "int", "uint64_t" };
-
 	if (dt_probe_create(dtp, pvp, "", "", "BEGIN", 0, NULL, NULL) == NULL ||
 	    dt_probe_create(dtp, pvp, "", "", "END", 0, NULL, NULL) == NULL ||
-	    dt_probe_create(dtp, pvp, "", "", "ERROR", 6, error_args, NULL) ==
-		NULL)
+	    dt_probe_create(dtp, pvp, "", "", "ERROR", 0, NULL, NULL) == NULL)
 		return -1;
 	return 0;
 }
@@ -40,5 +49,5 @@ int
 dt_prov_dtrace_init(dtrace_hdl_t *dtp)
 {
 	return dt_provider_register(dtp, "dtrace", &dt_prov_dtrace_ops,
-	    DT_ENGINE_F_INTERP | DT_ENGINE_F_BPF, NULL);
+	    &dt_prov_dtrace_attr, DT_ENGINE_F_INTERP | DT_ENGINE_F_BPF, NULL);
 }

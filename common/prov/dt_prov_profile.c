@@ -12,8 +12,10 @@
  * refuses them, so such a name matches no probe.
  *
  * arg0 is the kernel PC and arg1 the user PC at the time of the firing
- * (0 when not in that mode).  How the timers are armed belongs to the
- * engine: POSIX timers in the interpreter, perf cpu-clock events in BPF.
+ * (0 when not in that mode).  They are untyped, as in DTrace: dtrace -lv
+ * lists no argument types and args[] is out of range.  How the timers are
+ * armed belongs to the engine: POSIX timers in the interpreter, perf
+ * cpu-clock events in BPF.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +28,15 @@
 #define NANOSEC		      1000000000LL
 #define DT_PROFILE_MIN_PERIOD 200000LL /* 200us */
 
-static const char *const dt_profile_args[] = { "uint64_t", "uint64_t" };
+/* DTrace's: the names are Evolving, the module Unstable, the function
+ * Private; the arguments Evolving. */
+static const dt_provattr_t dt_prov_profile_attr = {
+	{ DT_STAB_EVOLVING, DT_STAB_EVOLVING, DT_CLASS_COMMON },
+	{ DT_STAB_UNSTABLE, DT_STAB_UNSTABLE, DT_CLASS_UNKNOWN },
+	{ DT_STAB_PRIVATE, DT_STAB_PRIVATE, DT_CLASS_UNKNOWN },
+	{ DT_STAB_EVOLVING, DT_STAB_EVOLVING, DT_CLASS_COMMON },
+	{ DT_STAB_EVOLVING, DT_STAB_EVOLVING, DT_CLASS_COMMON },
+};
 
 int
 dt_prov_profile_parse(const char *rate, int64_t *periodp)
@@ -105,8 +115,7 @@ dt_prov_profile_make(dtrace_hdl_t *dtp, dt_provider_t *pvp, const char *name)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	pt->pt_period = period;
 	pt->pt_percpu = percpu;
-	if (dt_probe_create(dtp, pvp, "", "", name, 2, dt_profile_args, pt) ==
-	    NULL) {
+	if (dt_probe_create(dtp, pvp, "", "", name, 0, NULL, pt) == NULL) {
 		free(pt);
 		return -1;
 	}
@@ -165,7 +174,7 @@ int
 dt_prov_profile_init(dtrace_hdl_t *dtp)
 {
 	return dt_provider_register(dtp, "profile", &dt_prov_profile_ops,
-	    DT_ENGINE_F_INTERP | DT_ENGINE_F_BPF, NULL);
+	    &dt_prov_profile_attr, DT_ENGINE_F_INTERP | DT_ENGINE_F_BPF, NULL);
 }
 
 const dt_profile_timer_t *

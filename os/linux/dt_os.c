@@ -4,7 +4,12 @@
  * timestamp is CLOCK_MONOTONIC, the clock bpf_ktime_get_ns() reads, so
  * that both engines' timestamps are comparable.  The in-kernel engine is
  * the BPF engine, usable when the feature probes say BPF programs load.
+ * Kernel symbols come from /proc/kallsyms (dt_ksyms.c), read once, on the
+ * first address to symbolise, so that runs which print none never pay for
+ * reading some hundred thousand lines.
  */
+#include <errno.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
@@ -13,6 +18,7 @@
 
 #include "common/dt_os.h"
 #include "os/linux/bpf/dt_bpf_engine.h"
+#include "os/linux/dt_ksyms.h"
 #include "os/linux/dt_linux_features.h"
 #include "os/linux/prov/dt_linux_prov.h"
 
@@ -28,6 +34,14 @@ dt_os_getcpu(void)
 	int cpu = sched_getcpu();
 
 	return cpu < 0 ? 0 : (uint32_t) cpu;
+}
+
+uint32_t
+dt_os_ncpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_CONF);
+
+	return n < 1 ? 1 : (uint32_t) n;
 }
 
 static uint64_t
@@ -106,4 +120,46 @@ const char *
 dt_os_engine_detail(dtrace_hdl_t *dtp)
 {
 	return dt_bpf_engine_detail(dtp);
+}
+
+static pthread_once_t dt_os_ksyms_once = PTHREAD_ONCE_INIT;
+static dt_ksyms_t *dt_os_ksyms;
+static char dt_os_ksyms_why[256];
+
+static void
+dt_os_ksyms_init(void)
+{
+	static const char path[] = "/proc/kallsyms";
+
+	if ((dt_os_ksyms = dt_ksyms_load(path)) == NULL)
+		snprintf(dt_os_ksyms_why, sizeof (dt_os_ksyms_why),
+		    "cannot read %s: %s", path, strerror(errno));
+	else if (dt_ksyms_restricted(dt_os_ksyms))
+		snprintf(dt_os_ksyms_why, sizeof (dt_os_ksyms_why),
+		    "%s shows every address as zero (kernel.kptr_restrict, "
+		    "or no CAP_SYSLOG)", path);
+}
+
+const dt_ksyms_t *
+dt_linux_ksyms(void)
+{
+	(void) pthread_once(&dt_os_ksyms_once, dt_os_ksyms_init);
+	return dt_os_ksyms;
+}
+
+int
+dt_os_ksym(uint64_t addr, const char **modp, const char **namep,
+    uint64_t *valuep)
+{
+	(void) pthread_once(&dt_os_ksyms_once, dt_os_ksyms_init);
+	if (dt_os_ksyms == NULL)
+		return -1;
+	return dt_ksyms_lookup(dt_os_ksyms, addr, modp, namep, valuep);
+}
+
+const char *
+dt_os_ksym_why(void)
+{
+	(void) pthread_once(&dt_os_ksyms_once, dt_os_ksyms_init);
+	return dt_os_ksyms_why[0] != '\0' ? dt_os_ksyms_why : NULL;
 }

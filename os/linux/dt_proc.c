@@ -284,6 +284,28 @@ dt_os_proc_ended(int pid, bool child, int *statusp)
 	return state == 0 || state == 'Z' || state == 'X';
 }
 
+int
+dt_os_proc_parent(int pid)
+{
+	char path[64], buf[512], *p;
+	int fd, ppid = -1;
+	ssize_t n;
+
+	(void) snprintf(path, sizeof (path), "/proc/%d/stat", pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	n = read(fd, buf, sizeof (buf) - 1);
+	(void) close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	/* pid (comm) S ppid ...: comm may hold anything; find its last ')'. */
+	if ((p = strrchr(buf, ')')) == NULL || sscanf(p + 1, " %*c %d",
+	    &ppid) != 1)
+		return -1;
+	return ppid;
+}
+
 void
 dt_os_proc_kill(int pid)
 {

@@ -2,6 +2,9 @@
 # (os/linux/bpf/) and the Linux providers (os/linux/prov/).
 libdtrace_core_la_SOURCES += \
 	%reldir%/dt_os.c \
+	%reldir%/dt_ksyms.h \
+	%reldir%/dt_ksyms.c \
+	%reldir%/dt_btf.c \
 	%reldir%/dt_linux_features.h \
 	%reldir%/dt_linux_features.c \
 	%reldir%/dt_proc.c \
@@ -16,6 +19,7 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/bpf/dt_bpf_impl.h \
 	%reldir%/bpf/dt_bpf_gen.c \
 	%reldir%/bpf/dt_bpf_subr.c \
+	%reldir%/bpf/dt_bpf_spec.c \
 	%reldir%/bpf/dt_bpf_engine.h \
 	%reldir%/bpf/dt_bpf_engine.c \
 	%reldir%/prov/dt_linux_prov.h \
@@ -35,9 +39,15 @@ CLEANFILES += %reldir%/prov/dt_syscall_nr.h
 	  sed -n 's/^#define __NR_\([a-z0-9_]*\) \([0-9][0-9]*\)$$/{ "\1", \2 },/p' \
 	  > $@.tmp && mv $@.tmp $@
 
+# The kernel symbol table over synthetic kallsyms text.
+UNIT_TESTS += tests/unit/ksyms_test
+tests_unit_ksyms_test_SOURCES = tests/unit/ksyms_test.c tests/unit/unit.h
+tests_unit_ksyms_test_LDADD = libdtrace_core.la
+
 # Unit tests of the BPF engine; they skip (77) without root or BPF.
 UNIT_TESTS += tests/unit/bpf_features_test tests/unit/bpf_engine_test \
-	tests/unit/bpf_translate_test tests/unit/usdt_args_test
+	tests/unit/bpf_translate_test tests/unit/bpf_layout_test \
+	tests/unit/usdt_args_test
 tests_unit_bpf_features_test_SOURCES = tests/unit/bpf_features_test.c \
 	tests/unit/unit.h
 tests_unit_bpf_features_test_LDADD = libdtrace_core.la
@@ -47,6 +57,9 @@ tests_unit_bpf_engine_test_LDADD = libdtrace_core.la
 tests_unit_bpf_translate_test_SOURCES = tests/unit/bpf_translate_test.c \
 	tests/unit/unit.h
 tests_unit_bpf_translate_test_LDADD = libdtrace_core.la
+tests_unit_bpf_layout_test_SOURCES = tests/unit/bpf_layout_test.c \
+	tests/unit/unit.h
+tests_unit_bpf_layout_test_LDADD = libdtrace_core.la
 # USDT operand decoding (no root needed).
 tests_unit_usdt_args_test_SOURCES = tests/unit/usdt_args_test.c \
 	tests/unit/unit.h

@@ -15,6 +15,11 @@
 #      the workload runs once it has printed that it is attached (dtrace:
 #      a BEGIN clause printing "ready"; bpftrace: "Attaching ..."), then the
 #      tracer is stopped with SIGINT and its output parsed.
+#  1b. The same clauses' BPF program run time per event, from the kernel's
+#      statistics (kernel.bpf_stats_enabled, switched on for these runs
+#      only): run_time_ns / run_cnt of each tracer's most-run program,
+#      median of RUNS runs.  The most direct comparison of the two
+#      programs; it leaves out the tracepoint's cost, which both share.
 #   2. Start-up to the first probe firing: `dtrace -q -n 'BEGIN { exit(0); }'`
 #      (and the same with -x engine=bpf, since a BEGIN-only script runs on
 #      the user-space interpreter) against `bpftrace -e 'BEGIN { exit(); }'`.
@@ -121,9 +126,15 @@ start_tracer() {
 }
 
 # stop_tracer: SIGINT, wait for the tracer to finish; its exit status in st.
+# bpftrace now and then misses the SIGINT and keeps tracing, so it is
+# sent again every 10 s while the tracer runs.
 stop_tracer() {
+	local dog
 	kill -INT "$tracer_pid"
+	( while sleep 10; do kill -INT "$tracer_pid" 2>/dev/null || exit; done ) &
+	dog=$!
 	wait "$tracer_pid"; st=$?
+	kill "$dog" 2>/dev/null; wait "$dog" 2>/dev/null
 	tracer_pid=
 }
 
@@ -202,6 +213,72 @@ if [ -s "$tmp/dtrace.w" ] && [ $have_bpftrace = 1 ] && [ -s "$tmp/bpftrace.w" ];
 	    "$(div "$ow_dtrace" "$ow_bpftrace")x wall; peak RSS $(div "$rss1_dtrace" "$rss1_bpftrace")x"
 fi
 echo
+
+# ------------------------------------- 1b. BPF program run time per event
+
+# The kernel's own account of each program (kernel.bpf_stats_enabled):
+# run_time_ns / run_cnt of the tracer's most-run program, read from the
+# /proc fdinfo of its program file descriptors.  This is the time in the
+# BPF program alone, without the tracepoint's own cost that both tools
+# share; the statistics add a clock read on each side of every run, so
+# these runs are separate from (1).
+
+stats=/proc/sys/kernel/bpf_stats_enabled
+# prog_stat PID: "RUN_TIME_NS RUN_CNT" of PID's most-run BPF program.
+prog_stat() {
+	local f
+	for f in /proc/"$1"/fdinfo/*; do
+		awk '/^prog_type:/ { p = 1 } /^run_time_ns:/ { t = $2 }
+		    /^run_cnt:/ { c = $2 }
+		    END { if (p && c > 0) print t, c }' "$f" 2>/dev/null
+	done | sort -k2,2n | tail -1
+}
+
+if [ -w "$stats" ]; then
+	echo "== 1b. BPF program run time per event (kernel.bpf_stats_enabled), median of $RUNS runs"
+	old_stats=$(cat "$stats")
+	restore_stats() { echo "$old_stats" >"$stats"; }
+	trap 'restore_stats; cleanup' EXIT
+	for t in $tools; do : >"$tmp/$t.prog"; done
+	for ((r = 1; r <= RUNS; r++)); do
+		line="  run $r:"
+		for t in $tools; do
+			if [ "$t" = dtrace ]; then
+				start_tracer dtrace '^ready' "$DTRACE" -q -n "$D_SCRIPT" || continue
+			else
+				start_tracer bpftrace '^Attaching' "$BPFTRACE" -e "$B_SCRIPT" || continue
+			fi
+			echo 1 >"$stats"
+			time_workload >/dev/null
+			pt= pc=
+			read -r pt pc < <(prog_stat "$tracer_pid")
+			restore_stats
+			stop_tracer
+			if [ -z "${pc:-}" ]; then
+				line="$line $t (no program statistics)"
+				continue
+			fi
+			div "$pt" "$pc" %.1f >>"$tmp/$t.prog"
+			line="$line $t $(div "$pt" "$pc" %.1f) ns/run ($pc runs)"
+		done
+		echo "$line"
+	done
+	for t in $tools; do
+		eval "prog_$t=\$(median <\"\$tmp/\$t.prog\")"
+	done
+	printf '  %-10s %14s\n' tool "BPF ns/event"
+	for t in $tools; do
+		eval "v=\${prog_$t:-}"
+		printf '  %-10s %14s\n' "$t" "${v:-n/a}"
+	done
+	if [ -n "${prog_dtrace:-}" ] && [ -n "${prog_bpftrace:-}" ]; then
+		echo "  ratio dtrace/bpftrace: BPF run time per event $(div "$prog_dtrace" "$prog_bpftrace")x"
+	fi
+	echo
+else
+	note "cannot write $stats: no BPF program run times (1b)"
+	echo
+fi
 
 # ------------------------------------------------------- 2. start-up time
 

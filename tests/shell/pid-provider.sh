@@ -103,6 +103,49 @@ got=$("$DTRACE" -c "$tmp/prog 1" -n 'pid$target::bench_fn:entry' 2>&1 |
     grep -c "dtrace: pid [0-9]* has exited")
 check "exit notice" "1" "$got"
 
+# -x followfork: ten children, each calling bench_fn 1000 times, all
+# counted, and each a progeny of the target.
+cat >"$tmp/forker.c" <<'C'
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+__attribute__((noinline)) int
+bench_fn(int x)
+{
+	return x * 2 + 1;
+}
+
+int
+main(int argc, char **argv)
+{
+	int kids = atoi(argv[1]), m = atoi(argv[2]);
+
+	for (int k = 0; k < kids; k++) {
+		if (fork() == 0) {
+			long s = 0;
+
+			for (int i = 0; i < m; i++)
+				s += bench_fn(i);
+			_exit(s == 0);
+		}
+	}
+	while (wait(NULL) > 0)
+		continue;
+	return 0;
+}
+C
+cc -O1 -fno-inline -o "$tmp/forker" "$tmp/forker.c" || exit 1
+got=$("$DTRACE" -q -x followfork -c "$tmp/forker 10 1000" \
+    -n 'pid$target::bench_fn:entry /progenyof($target)/ { @ = count(); }
+	pid$target::bench_fn:entry { @p[pid] = count(); }
+	END { printa("%@d\n", @); }' 2>&1 | head -n 1)
+check "followfork counts 10 x 1000 calls" "10000" "$got"
+got=$("$DTRACE" -q -c "$tmp/forker 10 1000" \
+    -n 'pid$target::bench_fn:entry { @ = count(); }
+	END { printa("%@d\n", @); }' 2>&1 | head -n 1)
+check "without followfork, children are not traced" "" "$got"
+
 # -p: a running process.
 "$tmp/prog" 1 >/dev/null
 sleep 30 &

@@ -23,11 +23,15 @@ main(int argc, char **argv)
 	return 0;
 }
 C
-cc -O2 -o "$tmp/gpcall" "$tmp/gpcall.c" || exit 1
+# A name of its own, so that another run of this test at the same time
+# (another build tree's suite) is not counted too.
+name=gp$$
+name=${name:0:15}
+cc -O2 -o "$tmp/$name" "$tmp/gpcall.c" || exit 1
 
 n=54321
 "$DTRACE" -q -n 'BEGIN { printf("ready\n"); }
-    syscall::getppid:entry /execname == "gpcall"/ { @[execname] = count(); }' \
+    syscall::getppid:entry /execname == "'"$name"'"/ { @[execname] = count(); }' \
     >"$tmp/out" 2>"$tmp/err" &
 dpid=$!
 for _ in $(seq 100); do
@@ -35,13 +39,13 @@ for _ in $(seq 100); do
 	sleep 0.1
 done
 grep -q ready "$tmp/out" || { echo "dtrace did not start:"; cat "$tmp/err"; exit 1; }
-"$tmp/gpcall" "$n"
-"$tmp/gpcall" 7
+"$tmp/$name" "$n"
+"$tmp/$name" 7
 kill -INT "$dpid"
 wait "$dpid"
 status=$?
 
-want=$(printf 'ready\n\n  %-50s %16d' gpcall $((n + 7)))
+want=$(printf 'ready\n\n  %-50s %16d' "$name" $((n + 7)))
 got=$(cat "$tmp/out")
 if [ "$status" -ne 0 ] || [ "$got" != "$want" ]; then
 	printf 'exit status %d\n--- want\n%s\n--- got\n%s\n--- stderr\n' \

@@ -7,6 +7,7 @@
  * event's descriptor detaches.  The uprobe PMU's type number is read from
  * sysfs, as the kernel publishes it there.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -51,6 +52,42 @@ dt_bpf_read_int(const char *path, int *valp)
 	buf[n] = '\0';
 	*valp = atoi(buf);
 	return 0;
+}
+
+int
+dt_bpf_tp_field(const char *group, const char *event, const char *field)
+{
+	const char *tfs = dt_linux_tracefs();
+	char path[PATH_MAX], line[512];
+	size_t flen = strlen(field);
+	int off = -1;
+	FILE *fp;
+
+	if (tfs == NULL) {
+		errno = ENOENT;
+		return -1;
+	}
+	snprintf(path, sizeof (path), "%s/events/%s/%s/format", tfs, group,
+	    event);
+	if ((fp = fopen(path, "re")) == NULL)
+		return -1;
+	while (off < 0 && fgets(line, sizeof (line), fp) != NULL) {
+		char *semi = strchr(line, ';'), *o;
+
+		/* The declaration ends with the name, then ';'. */
+		if (strstr(line, "field:") == NULL || semi == NULL ||
+		    (size_t) (semi - line) < flen ||
+		    strncmp(semi - flen, field, flen) != 0 ||
+		    (semi - flen > line && (isalnum((unsigned char) semi[-flen -
+		    1]) || semi[-flen - 1] == '_')) ||
+		    (o = strstr(semi, "offset:")) == NULL)
+			continue;
+		off = atoi(o + 7);
+	}
+	(void) fclose(fp);
+	if (off < 0)
+		errno = ENOENT;
+	return off;
 }
 
 int

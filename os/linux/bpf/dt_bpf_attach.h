@@ -22,6 +22,13 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+/*
+ * The offset of a field in a tracepoint's record, from its format file
+ * ("field:pid_t child_pid;	offset:44;"), or -1 with errno.
+ */
+extern int dt_bpf_tp_field(const char *group, const char *event,
+    const char *field);
+
 /* The tracefs event ID of group:event, or -1 with errno. */
 extern int dt_bpf_tp_id(const char *group, const char *event);
 

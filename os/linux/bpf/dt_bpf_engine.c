@@ -15,7 +15,11 @@
  *					or on CPU 0 (tick)
  *		   pid			one kprobe-type program per probe,
  *					attached as a uprobe at each of its
- *					sites, for its process only
+ *					sites, for its process only; with
+ *					-x followfork, for every process in
+ *					a set that a program on
+ *					sched:sched_process_fork extends
+ *					with the children of its members
  *		   syscall		up to DT_BPF_SYSCALL_FEW probes: one
  *					program per syscalls:sys_*_<name>
  *					tracepoint; more: one program on
@@ -51,6 +55,7 @@
 #include "common/dif/dif.h"
 #include "common/dt_aggfunc.h"
 #include "common/dt_impl.h"
+#include "common/engine/dt_spec.h"
 #include "common/probe/dt_probe.h"
 #include "common/prov/dt_prov.h"
 #include "os/linux/bpf/dt_bpf_attach.h"
@@ -108,6 +113,10 @@ typedef struct dt_bpf_engine {
 	int be_ncpus;
 	bool be_active;
 	bool be_stopped;
+	bool be_follow;		/* -x followfork with pid probes */
+	int be_procset_fd;	/* followfork: the traced processes */
+	int be_fork_fd;		/* followfork: its program, and link */
+	int be_fork_link;
 	char be_errmsg[1024];
 	char *be_log;		/* verifier log of the last refusal */
 } dt_bpf_engine_t;
@@ -152,6 +161,7 @@ dt_bpf_open(dtrace_hdl_t *dtp)
 	if ((be = calloc(1, sizeof (*be))) == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	be->be_ncpus = dt_linux_features()->lf_ncpus;
+	be->be_procset_fd = be->be_fork_fd = be->be_fork_link = -1;
 	if ((be->be_stage = calloc((size_t) be->be_ncpus,
 	    sizeof (*be->be_stage))) == NULL) {
 		free(be);
@@ -181,6 +191,10 @@ dt_bpf_close(dtrace_hdl_t *dtp)
 		free(pl->pl_epids);
 	}
 	free(be->be_plans);
+	if (be->be_fork_link >= 0)
+		(void) close(be->be_fork_link);
+	if (be->be_fork_fd >= 0)
+		(void) close(be->be_fork_fd);
 	if (be->be_rb != NULL)
 		ring_buffer__free(be->be_rb);
 	if (be->be_state != NULL)
@@ -360,6 +374,8 @@ dt_bpf_plan(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
 				return dt_bpf_fail(dtp, EDT_NOTSUP, "%s",
 				    dt_linux_feature_why(DT_LF_UPROBE));
 			pl = dt_bpf_plan_new(be, DT_BPF_P_UPROBE, false);
+			be->be_follow = dtp->dt_options[DT_OPT_FOLLOWFORK] !=
+			    DTRACEOPT_UNSET;
 		} else if (sp != NULL) {
 			if (!dt_linux_feature(DT_LF_TRACEPOINT))
 				return dt_bpf_fail(dtp, EDT_NOTSUP, "%s",
@@ -605,6 +621,8 @@ dt_bpf_build(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 		    DT_BPF_CTX_UPROBE;
 		ps.ps_nargs = pi->pi_kind == DT_PID_RETURN ? 2 : 6;
 		ps.ps_upid = (uint32_t) pi->pi_pid;
+		ps.ps_ufollow = be->be_follow;
+		ps.ps_procset_fd = be->be_procset_fd;
 		ps.ps_ufunc = pi->pi_func;
 		type = BPF_PROG_TYPE_KPROBE;
 		if (pi->pi_kind == DT_PID_USDT) {
@@ -614,7 +632,7 @@ dt_bpf_build(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 			for (size_t i = 0; i < pi->pi_nsites; i++)
 				usites[i] = pi->pi_func + pi->pi_sites[i];
 			ps.ps_ctx = DT_BPF_CTX_USDT;
-			ps.ps_nargs = prp->pr_nargs;
+			ps.ps_nargs = dt_usdt_nargs(pi);
 			ps.ps_usites = usites;
 			ps.ps_uargs = pi->pi_args;
 			ps.ps_nusites = pi->pi_nsites;
@@ -625,7 +643,7 @@ dt_bpf_build(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 		ps.ps_ctx = pl->pl_return ? DT_BPF_CTX_SYSCALL_RETURN :
 		    DT_BPF_CTX_SYSCALL_ENTRY;
 		ps.ps_nargs = pl->pl_kind == DT_BPF_P_SYSGROUP ? 6 :
-		    dt_prov_syscall_nargs(prp);
+		    dt_prov_syscall_nargs(dtp, pl->pl_probes[0]);
 		type = BPF_PROG_TYPE_TRACEPOINT;
 		if (pl->pl_kind == DT_BPF_P_SYSGROUP) {
 			ps.ps_table_fd = pl->pl_table_fd;
@@ -700,6 +718,82 @@ dt_bpf_table(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 }
 
 /*
+ * Following forks (-x followfork): the processes whose pid probes fire are
+ * a hash map, seeded with the processes the probes name, to which a
+ * program on sched:sched_process_fork adds the child of every member as it
+ * is created -- before the child runs, so it misses no probe.  (Threads
+ * are added too; harmlessly, as probes compare the thread group ID.)
+ */
+#define DT_BPF_PROCSET_MAX 65536
+
+static int
+dt_bpf_follow(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
+{
+	struct bpf_insn prog[32];
+	uint32_t n = 0, one = 1, jeq;
+	int fd, child;
+
+	if (!be->be_follow)
+		return 0;
+	fd = bpf_map_create(BPF_MAP_TYPE_HASH, "dt_procset", 4, 4,
+	    DT_BPF_PROCSET_MAX, NULL);
+	if ((be->be_procset_fd = dt_bpf_mapfd(dtp, be, fd, "process set")) < 0)
+		return -1;
+	for (uint32_t i = 0; i < be->be_nplans; i++) {
+		const dt_bpf_plan_t *pl = &be->be_plans[i];
+
+		for (uint32_t p = 0; p < pl->pl_nprobes; p++) {
+			const dt_pid_probe_t *pi =
+			    dt_prov_pid_info(pl->pl_probes[p]);
+			uint32_t key;
+
+			if (pi == NULL)
+				continue;
+			key = (uint32_t) pi->pi_pid;
+			(void) bpf_map_update_elem(fd, &key, &one, BPF_ANY);
+		}
+	}
+	if ((child = dt_bpf_tp_field("sched", "sched_process_fork",
+	    "child_pid")) < 0)
+		return dt_bpf_fail(dtp, EDT_NOTSUP, "followfork needs the "
+		    "sched:sched_process_fork tracepoint: %s", strerror(errno));
+
+	/* if (procset[current tgid]) procset[child_pid] = 1; */
+	prog[n++] = DT_BPF_MOV64_REG(DT_R6, DT_R1);
+	prog[n++] = DT_BPF_CALL(BPF_FUNC_get_current_pid_tgid);
+	prog[n++] = DT_BPF_ALU64_IMM(BPF_RSH, DT_R0, 32);
+	prog[n++] = DT_BPF_STX_MEM(BPF_W, DT_FP, DT_R0, -4);
+	prog[n++] = DT_BPF_LD_IMM64_LO(DT_R1, BPF_PSEUDO_MAP_FD, fd);
+	prog[n++] = DT_BPF_LD_IMM64_HI(0);
+	prog[n++] = DT_BPF_MOV64_REG(DT_R2, DT_FP);
+	prog[n++] = DT_BPF_ALU64_IMM(BPF_ADD, DT_R2, -4);
+	prog[n++] = DT_BPF_CALL(BPF_FUNC_map_lookup_elem);
+	jeq = n++;		/* to the exit, set below */
+	prog[n++] = DT_BPF_LDX_MEM(BPF_W, DT_R1, DT_R6, (int16_t) child);
+	prog[n++] = DT_BPF_STX_MEM(BPF_W, DT_FP, DT_R1, -8);
+	prog[n++] = DT_BPF_ST_MEM(BPF_W, DT_FP, -12, 1);
+	prog[n++] = DT_BPF_LD_IMM64_LO(DT_R1, BPF_PSEUDO_MAP_FD, fd);
+	prog[n++] = DT_BPF_LD_IMM64_HI(0);
+	prog[n++] = DT_BPF_MOV64_REG(DT_R2, DT_FP);
+	prog[n++] = DT_BPF_ALU64_IMM(BPF_ADD, DT_R2, -8);
+	prog[n++] = DT_BPF_MOV64_REG(DT_R3, DT_FP);
+	prog[n++] = DT_BPF_ALU64_IMM(BPF_ADD, DT_R3, -12);
+	prog[n++] = DT_BPF_MOV64_IMM(DT_R4, BPF_ANY);
+	prog[n++] = DT_BPF_CALL(BPF_FUNC_map_update_elem);
+	prog[jeq] = DT_BPF_JMP_IMM(BPF_JEQ, DT_R0, 0, (int16_t) (n - jeq - 1));
+	prog[n++] = DT_BPF_MOV64_IMM(DT_R0, 0);
+	prog[n++] = DT_BPF_EXIT();
+
+	if ((be->be_fork_fd = bpf_prog_load(BPF_PROG_TYPE_TRACEPOINT,
+	    "dtrace_fork", "GPL", prog, n, NULL)) < 0 ||
+	    (be->be_fork_link = dt_bpf_attach_tracepoint(be->be_fork_fd,
+	    "sched", "sched_process_fork")) < 0)
+		return dt_bpf_fail(dtp, EDT_NOTSUP, "followfork: tracking "
+		    "sched:sched_process_fork: %s", strerror(errno));
+	return 0;
+}
+
+/*
  * Attaching.
  */
 
@@ -762,8 +856,10 @@ dt_bpf_attach(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 			uint64_t sema = pi->pi_semas != NULL ?
 			    pi->pi_semas[i] : 0;
 
+			/* Children are not known yet: every process. */
 			fd = dt_bpf_attach_uprobe(pl->pl_fd, pi->pi_path,
-			    pi->pi_sites[i], pi->pi_pid, 0, sema);
+			    pi->pi_sites[i], be->be_follow ? -1 : pi->pi_pid,
+			    0, sema);
 			if (fd < 0 || dt_bpf_addlink(pl, fd) != 0)
 				goto fail;
 		}
@@ -866,6 +962,9 @@ dt_bpf_go(dtrace_hdl_t *dtp)
 	    (uint32_t) dtp->dt_options[DT_OPT_STRSIZE],
 	    (uint64_t) dtp->dt_options[DT_OPT_DYNVARSIZE],
 	    (uint64_t) dtp->dt_options[DT_OPT_AGGSIZE]);
+	lay->bl_nspec = (uint32_t) dtp->dt_options[DT_OPT_NSPEC];
+	lay->bl_specsize = (uint64_t) dtp->dt_options[DT_OPT_SPECSIZE];
+	lay->bl_ncpus = (uint32_t) be->be_ncpus;
 	be->be_laid = true;
 	for (uint32_t i = 0; i < be->be_nplans; i++) {
 		const dt_bpf_plan_t *pl = &be->be_plans[i];
@@ -889,7 +988,7 @@ dt_bpf_go(dtrace_hdl_t *dtp)
 	}
 	if (dt_bpf_layout_finish(lay, err, sizeof (err)) != 0)
 		return dt_bpf_fail(dtp, EDT_NOTSUP, "%s", err);
-	if (dt_bpf_maps(dtp, be) != 0)
+	if (dt_bpf_maps(dtp, be) != 0 || dt_bpf_follow(dtp, be) != 0)
 		return -1;
 	for (uint32_t i = 0; i < be->be_nplans; i++) {
 		dt_bpf_plan_t *pl = &be->be_plans[i];
@@ -918,12 +1017,22 @@ dt_bpf_poll(dtrace_hdl_t *dtp, int64_t timeout_ns)
 	dt_bpf_engine_t *be = dt_bpf(dtp);
 	int ms = (int) (timeout_ns / 1000000);
 
+	dt_spec_t *specs;
+	uint32_t nspec;
+
 	if (!be->be_active || be->be_rb == NULL)
 		return 0;
+	/* Busy speculations are free again within cleanrate. */
+	specs = (dt_spec_t *) (be->be_state + be->be_lay.bl_spec_off);
+	nspec = be->be_lay.bl_nspec;
+	if (dt_spec_busy(specs, nspec) &&
+	    ms > dtp->dt_options[DT_OPT_CLEANRATE] / 1000000)
+		ms = (int) (dtp->dt_options[DT_OPT_CLEANRATE] / 1000000);
 	/* A signal (^C) ends the wait early; the caller checks. */
 	if (ring_buffer__poll(be->be_rb, ms > 0 ? ms : 0) < 0 && errno !=
 	    EINTR)
 		return -1;
+	dt_spec_clean(specs, nspec);
 	return 0;
 }
 
@@ -946,6 +1055,26 @@ dt_bpf_drain(dtrace_hdl_t *dtp, dt_drain_f *fn, void *arg)
 		sg->sg_len = 0;
 	}
 	return rc;
+}
+
+/*
+ * A map key as the consumer's key tuple (dt_aggdesc_t), into zeroed
+ * bytes: each key from its place in the map to its place in the tuple,
+ * where the map holds bounded strings in fewer bytes (dt_bpf_gen.h).
+ */
+static void
+dt_bpf_aggkey_expand(const dt_bpf_aggmap_t *ba, const unsigned char *key,
+    unsigned char *out)
+{
+	const dt_aggdesc_t *agg = ba->ba_agg;
+
+	if (!ba->ba_compact) {
+		memcpy(out, key, agg->ag_keysize);
+		return;
+	}
+	for (uint32_t k = 0; k < agg->ag_nkeys; k++)
+		memcpy(out + agg->ag_keys[k].rd_offset,
+		    key + ba->ba_keys[k].rd_offset, ba->ba_keys[k].rd_size);
 }
 
 /*
@@ -1020,7 +1149,7 @@ dt_bpf_aggsnap(dtrace_hdl_t *dtp, dt_aggsnap_t **snapsp, uint32_t *nsnapsp)
 				p = s->as_data + s->as_size;
 				memset(p, 0, n);
 				memcpy(p, &id, 8);
-				memcpy(p + 8, key, agg->ag_keysize);
+				dt_bpf_aggkey_expand(ba, key, p + 8);
 				memcpy(p + 8 + ksz, v, agg->ag_nvals * 8);
 				s->as_size += n;
 				s->as_nentries++;
@@ -1124,6 +1253,30 @@ dt_bpf_status(dtrace_hdl_t *dtp, dt_engine_status_t *stp)
 	    __ATOMIC_RELAXED);
 	stp->es_errors = __atomic_load_n(&cnt[DT_BPF_CNT_ERRORS],
 	    __ATOMIC_RELAXED);
+	stp->es_specdrops = __atomic_load_n(&cnt[DT_BPF_CNT_SPECDROPS],
+	    __ATOMIC_RELAXED);
+	stp->es_specbusy = __atomic_load_n(&cnt[DT_BPF_CNT_SPECBUSY],
+	    __ATOMIC_RELAXED);
+	stp->es_specunavail = __atomic_load_n(&cnt[DT_BPF_CNT_SPECUNAVAIL],
+	    __ATOMIC_RELAXED);
+}
+
+static void
+dt_bpf_cpudrops(dtrace_hdl_t *dtp, uint64_t *drops, uint64_t *aggdrops,
+    uint32_t ncpus)
+{
+	dt_bpf_engine_t *be = dt_bpf(dtp);
+	const uint64_t *cnt;
+	uint32_t n;
+
+	if (be == NULL || be->be_state == NULL)
+		return;
+	cnt = (const uint64_t *) (be->be_state + be->be_lay.bl_cpudrops_off);
+	n = be->be_lay.bl_ncpus;
+	for (uint32_t c = 0; c < ncpus && c < n; c++) {
+		drops[c] = __atomic_load_n(&cnt[c], __ATOMIC_RELAXED);
+		aggdrops[c] = __atomic_load_n(&cnt[n + c], __ATOMIC_RELAXED);
+	}
 }
 
 const dt_engine_ops_t dt_bpf_engine_ops = {
@@ -1139,5 +1292,6 @@ const dt_engine_ops_t dt_bpf_engine_ops = {
 	.eo_aggclear = dt_bpf_aggclear,
 	.eo_stop = dt_bpf_stop,
 	.eo_status = dt_bpf_status,
+	.eo_cpudrops = dt_bpf_cpudrops,
 	.eo_close = dt_bpf_close,
 };

@@ -28,6 +28,7 @@
  * the comments say where BPF needs a different route to the same result.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,10 +39,10 @@
 #include "common/dif/dif_interp.h"
 #include "os/linux/bpf/dt_bpf_gen.h"
 #include "os/linux/bpf/dt_bpf_impl.h"
+#include "os/linux/dt_ksyms.h"
 #include "os/linux/dt_linux_features.h"
 
 #define DT_BPF_DSCRATCH_MIN 8192
-#define DT_BPF_ATOMIC	    0xc0 /* BPF_ATOMIC (BPF_XADD) */
 
 /*
  * Errors.
@@ -187,7 +188,13 @@ dt_bpf_layout_fini(dt_bpf_layout_t *lay)
 	free(lay->bl_consts);
 	free(lay->bl_difc);
 	free(lay->bl_vars);
+	for (uint32_t i = 0; lay->bl_aggs != NULL && i < lay->bl_naggs; i++)
+		free(lay->bl_aggs[i].ba_keys);
 	free(lay->bl_aggs);
+	for (uint32_t i = 0; lay->bl_keybound != NULL && lay->bl_prog != NULL &&
+	    i < lay->bl_prog->pg_naggs; i++)
+		free(lay->bl_keybound[i]);
+	free(lay->bl_keybound);
 	memset(lay, 0, sizeof (*lay));
 }
 
@@ -363,6 +370,133 @@ dt_bpf_layout_scan(dt_bpf_layout_t *lay, const dif_object_t *difo,
 	return 0;
 }
 
+/*
+ * The most bytes (NUL included, at most strsize) the string a DIF object
+ * returns can take, or UINT32_MAX when the translator cannot tell.  A
+ * forward pass over the registers (branches only go forward): execname
+ * is at most 16 bytes, a string constant its own length; mov keeps a
+ * bound, any other write to a register loses it.
+ */
+#define DT_BPF_NOBOUND UINT32_MAX
+
+static void
+dt_bpf_strbound_merge(uint32_t (*rb)[DIF_DIR_NREGS], bool *seen,
+    uint32_t pc, const uint32_t *in)
+{
+	for (uint32_t r = 0; r < DIF_DIR_NREGS; r++) {
+		if (!seen[pc] || in[r] > rb[pc][r])
+			rb[pc][r] = in[r];
+	}
+	seen[pc] = true;
+}
+
+static uint32_t
+dt_bpf_strbound(const dt_bpf_layout_t *lay, const dif_object_t *difo)
+{
+	uint32_t (*rb)[DIF_DIR_NREGS], ret = 0;
+	bool *seen;
+
+	if (difo == NULL || difo->dif_len == 0)
+		return DT_BPF_NOBOUND;
+	rb = calloc(difo->dif_len, sizeof (*rb));
+	seen = calloc(difo->dif_len, sizeof (*seen));
+	if (rb == NULL || seen == NULL) {
+		free(rb);
+		free(seen);
+		return DT_BPF_NOBOUND;
+	}
+	for (uint32_t r = 0; r < DIF_DIR_NREGS; r++)
+		rb[0][r] = DT_BPF_NOBOUND;	/* %r0 and the unset: NULL */
+	seen[0] = true;
+	for (uint32_t pc = 0; pc < difo->dif_len; pc++) {
+		dif_instr_t in = difo->dif_buf[pc];
+		uint32_t op = DIF_INSTR_OP(in), next[DIF_DIR_NREGS];
+		uint32_t rd = DIF_INSTR_RD(in) & (DIF_DIR_NREGS - 1), v;
+		bool fall = op != DIF_OP_RET && op != DIF_OP_BA;
+
+		if (!seen[pc])
+			continue;
+		memcpy(next, rb[pc], sizeof (next));
+		switch (dif_op_format(op)) {
+		case DIF_FMT_R1R2RD:
+		case DIF_FMT_R1RD:
+		case DIF_FMT_LOAD:
+		case DIF_FMT_SETX:
+		case DIF_FMT_SETS:
+		case DIF_FMT_LDV:
+		case DIF_FMT_LDA:
+		case DIF_FMT_CALL:
+		case DIF_FMT_COPYS:
+		case DIF_FMT_XLATE:
+			v = DT_BPF_NOBOUND;
+			if (op == DIF_OP_MOV)
+				v = rb[pc][DIF_INSTR_R1(in) &
+				    (DIF_DIR_NREGS - 1)];
+			else if (op == DIF_OP_LDGS &&
+			    DIF_INSTR_VAR(in) == DIF_VAR_EXECNAME)
+				v = 16;
+			else if (op == DIF_OP_SETS &&
+			    DIF_INSTR_STRING(in) < difo->dif_strlen)
+				v = (uint32_t) strnlen(difo->dif_strtab +
+				    DIF_INSTR_STRING(in), difo->dif_strlen -
+				    DIF_INSTR_STRING(in)) + 1;
+			if (v != DT_BPF_NOBOUND && v > lay->bl_strsize)
+				v = lay->bl_strsize;
+			if (rd != 0)
+				next[rd] = v;
+			break;
+		case DIF_FMT_RET:
+			if (rb[pc][rd] > ret)
+				ret = rb[pc][rd];
+			break;
+		case DIF_FMT_BRANCH:
+			if (DIF_INSTR_LABEL(in) > pc &&
+			    DIF_INSTR_LABEL(in) < difo->dif_len)
+				dt_bpf_strbound_merge(rb, seen,
+				    DIF_INSTR_LABEL(in), next);
+			break;
+		default:
+			break;
+		}
+		if (fall && pc + 1 < difo->dif_len)
+			dt_bpf_strbound_merge(rb, seen, pc + 1, next);
+	}
+	free(rb);
+	free(seen);
+	return ret == 0 ? DT_BPF_NOBOUND : ret;
+}
+
+/* Notes each string key's bound for the aggregation ap updates. */
+static int
+dt_bpf_layout_keybound(dt_bpf_layout_t *lay, const dt_action_t *ap)
+{
+	const dt_program_t *pgp = lay->bl_prog;
+	const dt_aggdesc_t *agg;
+	uint32_t *kb;
+
+	if (pgp == NULL || ap->ac_aggid >= pgp->pg_naggs)
+		return 0;	/* refused when the clause is generated */
+	agg = &pgp->pg_aggs[ap->ac_aggid];
+	if (lay->bl_keybound == NULL && (lay->bl_keybound =
+	    calloc(pgp->pg_naggs, sizeof (*lay->bl_keybound))) == NULL)
+		return -1;
+	if ((kb = lay->bl_keybound[ap->ac_aggid]) == NULL) {
+		if ((kb = calloc(agg->ag_nkeys + 1, sizeof (*kb))) == NULL)
+			return -1;
+		lay->bl_keybound[ap->ac_aggid] = kb;
+	}
+	for (uint32_t k = 0; k < agg->ag_nkeys; k++) {
+		uint32_t b = DT_BPF_NOBOUND;
+
+		if (k < ap->ac_nkeys &&
+		    agg->ag_keys[k].rd_type == DT_REC_STRING)
+			b = dt_bpf_strbound(lay, ap->ac_keys[k]);
+		if (b > kb[k])
+			kb[k] = b;
+	}
+	return 0;
+}
+
 int
 dt_bpf_layout_add_stmt(dt_bpf_layout_t *lay, const dt_stmt_t *stp,
     char *errbuf, size_t errlen)
@@ -384,7 +518,52 @@ dt_bpf_layout_add_stmt(dt_bpf_layout_t *lay, const dt_stmt_t *stp,
 			    errlen) != 0)
 				return -1;
 		}
+		if (ap->ac_kind == DT_ACT_AGGREGATE &&
+		    dt_bpf_layout_keybound(lay, ap) != 0)
+			return dt_lay_error(errbuf, errlen, "out of memory");
 	}
+	return 0;
+}
+
+/*
+ * The map key layout of aggregation i: ag_keys, with each bounded string
+ * key shrunk to its bound and the keys placed again at their alignment.
+ */
+static int
+dt_bpf_layout_aggkeys(dt_bpf_layout_t *lay, uint32_t i, dt_bpf_aggmap_t *ba)
+{
+	const dt_aggdesc_t *agg = ba->ba_agg;
+	const uint32_t *kb = lay->bl_keybound != NULL ?
+	    lay->bl_keybound[i] : NULL;
+	uint32_t off = 0;
+
+	ba->ba_keysize = agg->ag_keysize;
+	if (agg->ag_nkeys == 0)
+		return 0;
+	if ((ba->ba_keys = calloc(agg->ag_nkeys, sizeof (*ba->ba_keys))) ==
+	    NULL)
+		return -1;
+	memcpy(ba->ba_keys, agg->ag_keys, agg->ag_nkeys *
+	    sizeof (*ba->ba_keys));
+	for (uint32_t k = 0; kb != NULL && k < agg->ag_nkeys; k++) {
+		if (kb[k] != 0 && kb[k] < agg->ag_keys[k].rd_size)
+			ba->ba_compact = true;
+	}
+	if (!ba->ba_compact)
+		return 0;
+	for (uint32_t k = 0; k < agg->ag_nkeys; k++) {
+		dt_recdesc_t *rd = &ba->ba_keys[k];
+		uint32_t align = rd->rd_align ? rd->rd_align : 1;
+
+		if (rd->rd_type == DT_REC_NONE)
+			continue;
+		if (kb[k] != 0 && kb[k] < rd->rd_size)
+			rd->rd_size = kb[k];
+		off = (off + align - 1) & ~(align - 1);
+		rd->rd_offset = off;
+		off += rd->rd_size;
+	}
+	ba->ba_keysize = off;
 	return 0;
 }
 
@@ -408,7 +587,9 @@ dt_bpf_layout_finish(dt_bpf_layout_t *lay, char *errbuf, size_t errlen)
 
 		ba->ba_agg = agg;
 		ba->ba_fd = -1;
-		ba->ba_keysize = (agg->ag_keysize + 7) & ~7U;
+		if (dt_bpf_layout_aggkeys(lay, i, ba) != 0)
+			return dt_lay_error(errbuf, errlen, "out of memory");
+		ba->ba_keysize = (ba->ba_keysize + 7) & ~7U;
 		if (ba->ba_keysize == 0)
 			ba->ba_keysize = 8;
 		ba->ba_valsize = (agg->ag_nvals + 1) * 8;
@@ -451,6 +632,10 @@ dt_bpf_layout_finish(dt_bpf_layout_t *lay, char *errbuf, size_t errlen)
 		off += bv->bv_byref ? 8 + bv->bv_size : 8;
 	}
 	lay->bl_globals_size = off - lay->bl_globals_off;
+	lay->bl_spec_off = off;
+	off += 16 * lay->bl_nspec;
+	lay->bl_cpudrops_off = off;
+	off += 16 * lay->bl_ncpus;
 	lay->bl_state_size = off;
 
 	/* Dynamic variables. */
@@ -508,6 +693,8 @@ dt_bpf_layout_finish(dt_bpf_layout_t *lay, char *errbuf, size_t errlen)
 	}
 	lay->bl_lsave_off = off;
 	off += lay->bl_locals_size;
+	lay->bl_kstack_off = off;
+	off += 8 * DT_BPF_KSTACK_MAX;
 	lay->bl_locals_off = off;
 	for (uint32_t i = 0; i < lay->bl_nvars; i++) {
 		dt_bpf_var_t *bv = &lay->bl_vars[i];
@@ -582,6 +769,21 @@ dt_bpf_cg_ptr2num(dt_bpf_cg_t *cg, int breg)
 {
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, breg, DT_SC_LEAK));
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, breg, DT_R7, DT_SC_LEAK));
+}
+
+/*
+ * r1 = the firing's timestamp, read from the clock the first time a
+ * firing needs it (a record header, a fault, timestamp): most clauses
+ * that only aggregate never pay for the clock.  Clobbers r0-r5.
+ */
+void
+dt_bpf_cg_timestamp(dt_bpf_cg_t *cg)
+{
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_SC_TS));
+	DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JNE, DT_R1, 0, 3));
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_ktime_get_ns));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R0, DT_SC_TS));
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R0));
 }
 
 void
@@ -1121,11 +1323,130 @@ dt_bpf_cg_stdvar(dt_bpf_cg_t *cg, uint8_t scope, uint32_t id, bool array,
 }
 
 /*
+ * Stacks.  bpf_get_stack() walks from the registers of the program's
+ * context: for a profile probe, those of the interrupted code, so the
+ * first frame is arg0; for a syscall tracepoint, registers taken inside
+ * the tracepoint's glue, whose frames are ours rather than the traced
+ * code's.  Which glue functions show depends on the kernel and even on
+ * the moment: a tracepoint with one callback makes a static call straight
+ * to it (perf_syscall_enter), with more it goes through its iterator
+ * (__traceiter_sys_enter), and a call in tail position leaves no frame.
+ * So the leading frames are compared at run time with the glue
+ * functions' address ranges, read from kallsyms, and those that match are
+ * skipped: the first frame is then the probe site (syscall_trace_enter,
+ * syscall_exit_work).  BEGIN, END and ERROR run in a test run on our own
+ * behalf: like DTrace's probes fired from its own process, they have no
+ * kernel stack.
+ */
+static const char *const dt_bpf_glue_names[] = {
+	"__traceiter_sys_enter", "__traceiter_sys_exit",
+	"perf_syscall_enter", "perf_syscall_exit",
+	"perf_trace_sys_enter", "perf_trace_sys_exit",
+	"perf_trace_run_bpf_submit", "trace_call_bpf",
+	"__bpf_trace_sys_enter", "__bpf_trace_sys_exit", "bpf_trace_run2",
+};
+#define DT_BPF_NGLUE (sizeof (dt_bpf_glue_names) / sizeof (char *))
+#define DT_BPF_GLUE_FRAMES 4 /* leading frames that may be glue */
+
+static struct {
+	uint64_t start, end;
+} dt_bpf_glue[DT_BPF_NGLUE];
+static uint32_t dt_bpf_nglue;
+static pthread_once_t dt_bpf_glue_once = PTHREAD_ONCE_INIT;
+
+static void
+dt_bpf_glue_init(void)
+{
+	const dt_ksyms_t *ks = dt_linux_ksyms();
+
+	for (size_t i = 0; ks != NULL && i < DT_BPF_NGLUE; i++) {
+		if (dt_ksyms_range(ks, dt_bpf_glue_names[i],
+			&dt_bpf_glue[dt_bpf_nglue].start,
+			&dt_bpf_glue[dt_bpf_nglue].end) == 0)
+			dt_bpf_nglue++;
+	}
+}
+
+static bool
+dt_bpf_cg_has_kstack(const dt_bpf_cg_t *cg)
+{
+	return cg->cg_ps->ps_ctx != DT_BPF_CTX_RAWTP;
+}
+
+/* r4 = the number of leading glue frames (r0-r5 clobbered). */
+static void
+dt_bpf_cg_glue_skip(dt_bpf_cg_t *cg)
+{
+	const dt_bpf_layout_t *lay = cg->cg_lay;
+	uint32_t ldone = dt_bpf_label_new(cg->cg_b);
+
+	(void) pthread_once(&dt_bpf_glue_once, dt_bpf_glue_init);
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, 0));
+	if (dt_bpf_nglue == 0)
+		return;
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R6));
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R7));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2,
+	    (int32_t) lay->bl_kstack_off));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R3, 8 * DT_BPF_GLUE_FRAMES));
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_stack));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, 0));
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R5, DT_R7));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R5,
+	    (int32_t) lay->bl_kstack_off));
+	for (int i = 0; i < DT_BPF_GLUE_FRAMES; i++) {
+		uint32_t lglue = dt_bpf_label_new(cg->cg_b);
+
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R5,
+		    (int16_t) (8 * i)));
+		for (uint32_t g = 0; g < dt_bpf_nglue; g++) {
+			dt_bpf_emit_imm64(cg->cg_b, DT_R2, dt_bpf_glue[g].start);
+			DT_EMIT(cg, DT_BPF_JMP_REG(BPF_JLT, DT_R1, DT_R2, 3));
+			dt_bpf_emit_imm64(cg->cg_b, DT_R2, dt_bpf_glue[g].end);
+			dt_bpf_jmp_label(cg->cg_b,
+			    DT_BPF_JMP_REG(BPF_JLT, DT_R1, DT_R2, 0), lglue);
+		}
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), ldone);
+		dt_bpf_label_here(cg->cg_b, lglue);
+		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, i + 1));
+	}
+	dt_bpf_label_here(cg->cg_b, ldone);
+}
+
+/*
+ * r0 = bytes of frames written to r7 + off (size bytes, the rest zeroed
+ * by the kernel); a context without a kernel stack writes nothing and
+ * gives 0.
+ */
+static void
+dt_bpf_cg_getstack(dt_bpf_cg_t *cg, uint32_t off, uint32_t size, bool user)
+{
+	dt_bpf_ctxkind_t ctx = cg->cg_ps->ps_ctx;
+
+	if (!user && !dt_bpf_cg_has_kstack(cg)) {
+		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R0, 0));
+		return;
+	}
+	if (user)
+		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, BPF_F_USER_STACK));
+	else if (ctx == DT_BPF_CTX_SYSCALL_ENTRY ||
+	    ctx == DT_BPF_CTX_SYSCALL_RETURN)
+		dt_bpf_cg_glue_skip(cg);
+	else
+		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, 0));
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R6));
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R7));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2, (int32_t) off));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R3, (int32_t) size));
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_stack));
+}
+
+/*
  * Built-in variables.
  */
 
 /* r1 = size bytes read at (r3 + off); 0 when the read fails. */
-static void
+void
 dt_bpf_cg_kread(dt_bpf_cg_t *cg, uint32_t off, int size)
 {
 	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R3, (int32_t) off));
@@ -1185,25 +1506,36 @@ dt_bpf_cg_builtin(dt_bpf_cg_t *cg, uint32_t id, unsigned rd)
 		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_SC_ID));
 		break;
 	case DIF_VAR_TIMESTAMP:
-		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_SC_TS));
+		dt_bpf_cg_timestamp(cg);
 		break;
 	case DIF_VAR_WALLTIMESTAMP:
-		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_SC_TS));
+		dt_bpf_cg_timestamp(cg);
 		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R8,
 		    (int16_t) (lay->bl_cnt_off + 8 * DT_BPF_CNT_WALLOFF)));
 		DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R1, DT_R2));
 		break;
+	/* Constants of the program but a group's probefunc. */
+	/* Constants of the program's probe, or of ERROR in its clauses. */
 	case DIF_VAR_PROBEPROV:
-		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_SC_PROV));
+		dt_bpf_cg_gaddr(cg, DT_R1, cg->cg_in_error ?
+		    cg->cg_ps->ps_err_prov : cg->cg_ps->ps_prov);
 		break;
 	case DIF_VAR_PROBEMOD:
-		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_SC_MOD));
+		dt_bpf_cg_gaddr(cg, DT_R1, cg->cg_in_error ?
+		    cg->cg_ps->ps_err_mod : cg->cg_ps->ps_mod);
 		break;
 	case DIF_VAR_PROBEFUNC:
-		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_SC_FUNC));
+		if (cg->cg_in_error)
+			dt_bpf_cg_gaddr(cg, DT_R1, cg->cg_ps->ps_err_func);
+		else if (cg->cg_ps->ps_table_fd >= 0)
+			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7,
+			    DT_SC_FUNC));
+		else
+			dt_bpf_cg_gaddr(cg, DT_R1, cg->cg_ps->ps_func);
 		break;
 	case DIF_VAR_PROBENAME:
-		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_SC_NAME));
+		dt_bpf_cg_gaddr(cg, DT_R1, cg->cg_in_error ?
+		    cg->cg_ps->ps_err_name : cg->cg_ps->ps_name);
 		break;
 	case DIF_VAR_ZONENAME:
 		dt_bpf_cg_gaddr(cg, DT_R1, lay->bl_zonename);
@@ -1254,10 +1586,29 @@ dt_bpf_cg_builtin(dt_bpf_cg_t *cg, uint32_t id, unsigned rd)
 		if (dt_bpf_cg_task(cg, id) != 0)
 			return;
 		break;
-	case DIF_VAR_IPL:
-	case DIF_VAR_CALLER:
-	case DIF_VAR_UCALLER:
 	case DIF_VAR_STACKDEPTH:
+		/* The frames stack() would record, were it unbounded. */
+		dt_bpf_cg_getstack(cg, lay->bl_kstack_off,
+		    8 * DT_BPF_KSTACK_MAX, false);
+		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R0));
+		DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JSGE, DT_R1, 0, 1));
+		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 0));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R1, 3));
+		break;
+	case DIF_VAR_CALLER:
+		/* The frame after the probe site's; 0 when there is none. */
+		if (!dt_bpf_cg_has_kstack(cg)) {
+			DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 0));
+			break;
+		}
+		dt_bpf_cg_getstack(cg, lay->bl_kstack_off, 16, false);
+		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R7));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1,
+		    (int32_t) lay->bl_kstack_off));
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R1, 8));
+		break;
+	case DIF_VAR_IPL:
+	case DIF_VAR_UCALLER:
 	case DIF_VAR_USTACKDEPTH:
 	case DIF_VAR_CURCPU:
 		/* What the interpreter engine answers for these. */
@@ -1703,13 +2054,8 @@ dt_bpf_cg_store_rec(dt_bpf_cg_t *cg, const dt_recdesc_t *rd, uint32_t base)
 		}
 		if (size == 0)
 			return;
-		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R6));
-		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R7));
-		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2, (int32_t) off));
-		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R3, (int32_t) size));
-		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4,
-		    rd->rd_type == DT_REC_USTACK ? BPF_F_USER_STACK : 0));
-		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_stack));
+		dt_bpf_cg_getstack(cg, off, size,
+		    rd->rd_type == DT_REC_USTACK);
 		return;
 	case DT_REC_USYM:
 	case DT_REC_UMOD:
@@ -1952,6 +2298,38 @@ dt_bpf_cg_aggupdate(dt_bpf_cg_t *cg, const dt_aggdesc_t *agg)
 	}
 }
 
+/*
+ * Runs a DIF object and stores its value as record rd at r7 + base +
+ * rd_offset (which the caller has zeroed).  An object that only returns
+ * execname -- the key of the most common aggregation, @[execname] --
+ * becomes one bpf_get_current_comm() straight into the record: the
+ * helper pads with NULs to the size it is given, as a string record is
+ * padded, and the object has nothing else to do.
+ */
+static void
+dt_bpf_cg_difo_rec(dt_bpf_cg_t *cg, const dif_object_t *difo,
+    const dt_recdesc_t *rd, uint32_t base)
+{
+	if (rd->rd_type == DT_REC_STRING && rd->rd_size > 0 &&
+	    difo->dif_len == 2 &&
+	    DIF_INSTR_OP(difo->dif_buf[0]) == DIF_OP_LDGS &&
+	    DIF_INSTR_VAR(difo->dif_buf[0]) == DIF_VAR_EXECNAME &&
+	    DIF_INSTR_OP(difo->dif_buf[1]) == DIF_OP_RET &&
+	    (DIF_INSTR_RD(difo->dif_buf[0]) & (DIF_DIR_NREGS - 1)) != 0 &&
+	    DIF_INSTR_RD(difo->dif_buf[1]) == DIF_INSTR_RD(difo->dif_buf[0])) {
+		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R7));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1,
+		    (int32_t) (base + rd->rd_offset)));
+		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, rd->rd_size < 16 ?
+		    (int32_t) rd->rd_size : 16));
+		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_current_comm));
+		return;
+	}
+	dt_bpf_cg_difo(cg, difo);
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R0, DT_FP_T0));
+	dt_bpf_cg_store_rec(cg, rd, base);
+}
+
 static void
 dt_bpf_cg_aggregate(dt_bpf_cg_t *cg, const dt_action_t *ap)
 {
@@ -1973,11 +2351,9 @@ dt_bpf_cg_aggregate(dt_bpf_cg_t *cg, const dt_action_t *ap)
 	agg = ba->ba_agg;
 	flag = agg->ag_nvals * 8;
 	dt_bpf_cg_zero(cg, lay->bl_aggkey_off, ba->ba_keysize);
-	for (uint32_t k = 0; k < ap->ac_nkeys && k < agg->ag_nkeys; k++) {
-		dt_bpf_cg_difo(cg, ap->ac_keys[k]);
-		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R0, DT_FP_T0));
-		dt_bpf_cg_store_rec(cg, &agg->ag_keys[k], lay->bl_aggkey_off);
-	}
+	for (uint32_t k = 0; k < ap->ac_nkeys && k < agg->ag_nkeys; k++)
+		dt_bpf_cg_difo_rec(cg, ap->ac_keys[k], &ba->ba_keys[k],
+		    lay->bl_aggkey_off);
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_FP, DT_FP_T1, 0));
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_FP, DT_FP_T2, 1));
 	if (ap->ac_nargs > 0 && ap->ac_args[0].aa_difo != NULL) {
@@ -2020,7 +2396,7 @@ dt_bpf_cg_aggregate(dt_bpf_cg_t *cg, const dt_action_t *ap)
 		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, BPF_NOEXIST));
 		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_map_update_elem));
 	}
-	dt_bpf_cg_counter(cg, DT_BPF_CNT_AGGDROPS);
+	dt_bpf_cg_cpudrop(cg, DT_BPF_CNT_AGGDROPS);
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lskip);
 	dt_bpf_label_here(cg->cg_b, lfound);
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R9, DT_R0));
@@ -2064,7 +2440,7 @@ dt_bpf_cg_fault_handler(dt_bpf_cg_t *cg, uint32_t lnext)
 	    (int32_t) DT_EPID_FAULT));
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_W, DT_R7, (int16_t) (r + 12),
 	    sizeof (dt_faultrec_t)));
-	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_SC_TS));
+	dt_bpf_cg_timestamp(cg);
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, (int16_t) (r + 16)));
 	r += DT_BPF_RECPREFIX + sizeof (dt_rechdr_t);
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_SC_EPID));
@@ -2086,7 +2462,7 @@ dt_bpf_cg_fault_handler(dt_bpf_cg_t *cg, uint32_t lnext)
 	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, 0));
 	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_ringbuf_output));
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R0, 0, 0), lok);
-	dt_bpf_cg_counter(cg, DT_BPF_CNT_DROPS);
+	dt_bpf_cg_cpudrop(cg, DT_BPF_CNT_DROPS);
 	dt_bpf_label_here(cg->cg_b, lok);
 	/*
 	 * Then the ERROR probe fires in this context, unless the fault was
@@ -2153,7 +2529,7 @@ dt_bpf_cg_clause(dt_bpf_cg_t *cg, uint32_t j, const dt_stmt_t *stp)
 		    (int16_t) (r + 8)));
 		DT_EMIT(cg, DT_BPF_ST_MEM(BPF_W, DT_R7, (int16_t) (r + 12),
 		    (int32_t) stp->st_size));
-		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_SC_TS));
+		dt_bpf_cg_timestamp(cg);
 		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1,
 		    (int16_t) (r + 16)));
 	}
@@ -2170,17 +2546,34 @@ dt_bpf_cg_clause(dt_bpf_cg_t *cg, uint32_t j, const dt_stmt_t *stp)
 
 			if (aa->aa_difo == NULL)
 				continue;
-			dt_bpf_cg_difo(cg, aa->aa_difo);
-			if (aa->aa_rec.rd_type == DT_REC_NONE || !rec)
+			bool spec = ap->ac_kind == DT_ACT_SPECULATE ||
+			    ap->ac_kind == DT_ACT_COMMIT ||
+			    ap->ac_kind == DT_ACT_DISCARD;
+
+			if (aa->aa_rec.rd_type == DT_REC_NONE || !rec) {
+				dt_bpf_cg_difo(cg, aa->aa_difo);
+				if (spec)
+					dt_bpf_cg_spec_action(cg, ap->ac_kind,
+					    sizeof (dt_rechdr_t) + stp->st_size,
+					    lnext);
 				continue;
+			}
 			if (aa->aa_rec.rd_offset + aa->aa_rec.rd_size >
 			    stp->st_size) {
 				dt_bpf_cg_error(cg, "record outside the clause's "
 				    "data");
 				break;
 			}
-			DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R0,
-			    DT_FP_T0));
+			if (!spec) {
+				dt_bpf_cg_difo_rec(cg, aa->aa_difo, &aa->aa_rec,
+				    data);
+				continue;
+			}
+			/* The ID decides where the record goes, then is kept. */
+			dt_bpf_cg_difo(cg, aa->aa_difo);
+			dt_bpf_cg_spec_action(cg, ap->ac_kind,
+			    sizeof (dt_rechdr_t) + stp->st_size, lnext);
+			DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R0, DT_FP_T0));
 			dt_bpf_cg_store_rec(cg, &aa->aa_rec, data);
 		}
 		if (ap->ac_kind == DT_ACT_EXIT)
@@ -2202,7 +2595,7 @@ dt_bpf_cg_clause(dt_bpf_cg_t *cg, uint32_t j, const dt_stmt_t *stp)
 		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_ringbuf_output));
 		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R0, 0, 0),
 		    lok);
-		dt_bpf_cg_counter(cg, DT_BPF_CNT_DROPS);
+		dt_bpf_cg_cpudrop(cg, DT_BPF_CNT_DROPS);
 		dt_bpf_label_here(cg->cg_b, lok);
 	}
 	if (stubs.ss_n > 0) {
@@ -2328,18 +2721,92 @@ dt_bpf_cg_usdt(dt_bpf_cg_t *cg, const dt_bpf_progspec_t *ps)
 }
 #endif
 
+/*
+ * Whether the DIF object may read the probe's arguments: args[], arg0-9,
+ * or a built-in variable not known to leave them alone (so one added
+ * later that reads them is safe until it is listed here).
+ */
+static bool
+dt_bpf_difo_reads_args(const dif_object_t *difo)
+{
+	for (uint32_t pc = 0; difo != NULL && pc < difo->dif_len; pc++) {
+		dif_instr_t in = difo->dif_buf[pc];
+		uint32_t x = DIF_INSTR_VAR(in);
+
+		if (DIF_INSTR_OP(in) == DIF_OP_LDGA)
+			return true;
+		if (DIF_INSTR_OP(in) != DIF_OP_LDGS ||
+		    x >= DIF_VAR_OTHER_UBASE)
+			continue;
+		switch (x) {
+		case DIF_VAR_CURTHREAD: case DIF_VAR_TIMESTAMP:
+		case DIF_VAR_IPL: case DIF_VAR_EPID: case DIF_VAR_ID:
+		case DIF_VAR_STACKDEPTH: case DIF_VAR_CALLER:
+		case DIF_VAR_PROBEPROV: case DIF_VAR_PROBEMOD:
+		case DIF_VAR_PROBEFUNC: case DIF_VAR_PROBENAME:
+		case DIF_VAR_PID: case DIF_VAR_TID: case DIF_VAR_EXECNAME:
+		case DIF_VAR_ZONENAME: case DIF_VAR_WALLTIMESTAMP:
+		case DIF_VAR_USTACKDEPTH: case DIF_VAR_UCALLER:
+		case DIF_VAR_UID: case DIF_VAR_GID: case DIF_VAR_ERRNO:
+		case DIF_VAR_CURCPU: case DIF_VAR_CPU:
+			break;
+		default:
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * Whether any clause of the program may read the arguments: copying and
+ * clearing ten of them is a good part of a small clause's firing.  The
+ * dtrace provider's programs always get them (ERROR's describe a fault).
+ */
+static bool
+dt_bpf_prog_reads_args(const dt_bpf_progspec_t *ps)
+{
+	if (ps->ps_ctx == DT_BPF_CTX_RAWTP)
+		return true;
+	for (uint32_t j = 0; j < ps->ps_nclauses; j++) {
+		const dt_stmt_t *stp = ps->ps_stmts[j];
+
+		if (dt_bpf_difo_reads_args(stp->st_pred))
+			return true;
+		for (uint32_t a = 0; a < stp->st_nactions; a++) {
+			const dt_action_t *ap = &stp->st_actions[a];
+
+			for (uint32_t i = 0; i < ap->ac_nargs; i++) {
+				if (dt_bpf_difo_reads_args(
+				    ap->ac_args[i].aa_difo))
+					return true;
+			}
+			for (uint32_t k = 0; k < ap->ac_nkeys; k++) {
+				if (dt_bpf_difo_reads_args(ap->ac_keys[k]))
+					return true;
+			}
+		}
+	}
+	return false;
+}
+
 static void
 dt_bpf_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 {
 	const dt_bpf_layout_t *lay = cg->cg_lay;
 	const dt_bpf_progspec_t *ps = cg->cg_ps;
+	bool args;
 
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R6, DT_R1));
 	/*
 	 * A uprobe runs for every process mapping the file that some event
 	 * asked for: keep the target's firings only.
 	 */
-	if (ps->ps_upid != 0) {
+	if (ps->ps_ufollow) {
+		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_current_pid_tgid));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R0, 32));
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_W, DT_FP, DT_R0, DT_FP_KEY));
+		dt_bpf_cg_lookup0(cg, ps->ps_procset_fd, lexit);
+	} else if (ps->ps_upid != 0) {
 		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_current_pid_tgid));
 		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R0, 32));
 		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R0,
@@ -2395,25 +2862,18 @@ dt_bpf_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 		    (int32_t) ps->ps_id));
 		DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_FP, DT_FP_T3,
 		    ps->ps_nargs));
-		dt_bpf_cg_gaddr(cg, DT_R1, ps->ps_func);
-		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_SC_FUNC));
 		for (uint32_t j = 0; j < ps->ps_nclauses; j++)
 			DT_EMIT(cg, DT_BPF_ST_MEM(BPF_W, DT_R7,
 			    (int16_t) (lay->bl_epids_off + 4 * j),
 			    (int32_t) ps->ps_epids[j]));
 	}
-	dt_bpf_cg_gaddr(cg, DT_R1, ps->ps_prov);
-	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_SC_PROV));
-	dt_bpf_cg_gaddr(cg, DT_R1, ps->ps_mod);
-	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_SC_MOD));
-	dt_bpf_cg_gaddr(cg, DT_R1, ps->ps_name);
-	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_SC_NAME));
 
-	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_ktime_get_ns));
-	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R0, DT_SC_TS));
+	/* Read when first needed: see dt_bpf_cg_timestamp(). */
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_SC_TS, 0));
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_SC_ERRNO, 0));
 
-	/* Arguments. */
+	/* Arguments, unless no clause here can read them. */
+	args = dt_bpf_prog_reads_args(ps);
 	switch (ps->ps_ctx) {
 	case DT_BPF_CTX_RAWTP:
 		for (int i = 0; i < DT_BPF_NARGS; i++) {
@@ -2424,6 +2884,8 @@ dt_bpf_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 		}
 		break;
 	case DT_BPF_CTX_SYSCALL_ENTRY:
+		if (!args)
+			break;
 		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_FP, DT_FP_T3));
 		for (int i = 0; i < DT_BPF_NARGS; i++) {
 			int16_t o = (int16_t) (DT_SC_ARGS + 8 * i);
@@ -2441,12 +2903,15 @@ dt_bpf_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 	case DT_BPF_CTX_SYSCALL_RETURN:
 		/* arg0 = arg1 = the return value; errno from it. */
 		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R6, 16));
-		for (int i = 0; i < DT_BPF_NARGS; i++)
+		for (int i = 0; args && i < DT_BPF_NARGS; i++)
 			DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7,
 			    (int16_t) (DT_SC_ARGS + 8 * i), 0));
-		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_SC_ARGS));
-		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1,
-		    DT_SC_ARGS + 8));
+		if (args) {
+			DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1,
+			    DT_SC_ARGS));
+			DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1,
+			    DT_SC_ARGS + 8));
+		}
 		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R1));
 		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2, 4095));
 		DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JGT, DT_R2, 4094, 2));
@@ -2454,6 +2919,8 @@ dt_bpf_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_SC_ERRNO));
 		break;
 	case DT_BPF_CTX_PERF:
+		if (!args)
+			break;
 #if defined(__x86_64__)
 		/* pt_regs: ip at 128, cs at 136; user mode when cs & 3. */
 		for (int i = 0; i < DT_BPF_NARGS; i++)
@@ -2507,6 +2974,8 @@ dt_bpf_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 		break;
 	}
 	case DT_BPF_CTX_USDT:
+		if (!args)
+			break;
 		for (int i = 0; i < DT_BPF_NARGS; i++)
 			DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7,
 			    (int16_t) (DT_SC_ARGS + 8 * i), 0));
@@ -2590,14 +3059,7 @@ dt_bpf_cg_error_block(dt_bpf_cg_t *cg, uint32_t lexit)
 	}
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_SC_ID,
 	    (int32_t) ps->ps_err_id));
-	dt_bpf_cg_gaddr(cg, DT_R1, ps->ps_err_prov);
-	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_SC_PROV));
-	dt_bpf_cg_gaddr(cg, DT_R1, ps->ps_err_mod);
-	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_SC_MOD));
-	dt_bpf_cg_gaddr(cg, DT_R1, ps->ps_err_func);
-	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_SC_FUNC));
-	dt_bpf_cg_gaddr(cg, DT_R1, ps->ps_err_name);
-	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_SC_NAME));
+	/* Probe names are constants: see dt_bpf_cg_builtin(). */
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_SC_ERRNO, 0));
 	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_ktime_get_ns));
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R0, DT_SC_TS));

@@ -12,6 +12,7 @@
  *		 | consts: every DIF string table, probe names, "global" |
  *		 | zeros: a block read to clear memory with one helper call |
  *		 | counters (drops, errors, ...) | exit flag | globals     |
+ *		 | speculations | drops per CPU |
  *   scratch map (per-CPU array, 1 entry): the firing context, DIF
  *		 clause-locals, string work buffers, key and record buffers,
  *		 and the scratch area DIF allocates strings and alloca() from
@@ -74,8 +75,18 @@ typedef struct dt_bpf_var {
 	int bv_fd;		/* dynamic: its hash map */
 } dt_bpf_var_t;
 
+/*
+ * An aggregation's map.  Its key is the key tuple of dt_aggdesc_t, except
+ * that a string key whose every source is bounded (execname's 16 bytes, a
+ * string constant) takes only that many bytes: hashing and comparing a
+ * 16-byte key instead of a strsize one is most of a keyed aggregation's
+ * cost.  ba_keys then gives the map's layout, and the engine puts each
+ * key back at its ag_keys offset, zero-padded, when it reads the map.
+ */
 typedef struct dt_bpf_aggmap {
 	const dt_aggdesc_t *ba_agg;
+	dt_recdesc_t *ba_keys;	/* ag_nkeys: the map key's layout */
+	bool ba_compact;	/* ba_keys differs from ag_keys */
 	uint32_t ba_keysize;	/* map key bytes (8 for no keys) */
 	uint32_t ba_valsize;	/* ag_nvals words + the flag word */
 	uint32_t ba_maxent;
@@ -105,6 +116,10 @@ typedef struct dt_bpf_layout {
 	uint32_t bl_nvars;
 	dt_bpf_aggmap_t *bl_aggs;	/* indexed by aggregation ID */
 	uint32_t bl_naggs;
+	/* per aggregation, per key: the most bytes a string key can take
+	 * (its NUL included) over every clause, UINT32_MAX if unbounded;
+	 * 0 until a clause aggregates into it */
+	uint32_t **bl_keybound;
 
 	/* maxima over the statements */
 	uint32_t bl_maxrec;	/* st_size */
@@ -114,7 +129,15 @@ typedef struct dt_bpf_layout {
 	uint32_t bl_maxdynval;
 	uint32_t bl_maxclauses;	/* set by the engine */
 
+	/* speculations and per-CPU counts, set by the engine before
+	   dt_bpf_layout_finish() (dt_bpf_spec.c) */
+	uint32_t bl_nspec;
+	uint64_t bl_specsize;
+	uint32_t bl_ncpus;
+
 	/* state map offsets */
+	uint32_t bl_spec_off;	/* bl_nspec dt_spec_t */
+	uint32_t bl_cpudrops_off; /* drops, then agg drops, per CPU */
 	uint32_t bl_zero_off;
 	uint32_t bl_zero_size;
 	uint32_t bl_cnt_off;	/* DT_BPF_CNT_* words */
@@ -135,6 +158,7 @@ typedef struct dt_bpf_layout {
 	uint32_t bl_rec_off;
 	uint32_t bl_esave_off;	/* the firing context, kept while ERROR runs */
 	uint32_t bl_lsave_off;	/* clause-locals, likewise */
+	uint32_t bl_kstack_off;	/* stackdepth, caller: DT_BPF_KSTACK_MAX */
 	uint32_t bl_locals_off;	/* first writable byte */
 	uint32_t bl_locals_size;
 	uint32_t bl_dscratch_off;
@@ -155,10 +179,19 @@ enum {
 	DT_BPF_CNT_ERRORS,
 	DT_BPF_CNT_EXITED,	/* exit() ran, or tracing stopped: 1 */
 	DT_BPF_CNT_WALLOFF,	/* walltimestamp - timestamp, set by us */
+	DT_BPF_CNT_SPECDROPS,	/* over specsize */
+	DT_BPF_CNT_SPECBUSY,	/* speculation() failed: busy */
+	DT_BPF_CNT_SPECUNAVAIL,	/* speculation() failed: none free */
 	DT_BPF_CNT_NWORDS
 };
 
 #define DT_BPF_NWORK 3
+
+/*
+ * The deepest kernel stack stackdepth counts: the default of the kernel's
+ * perf_event_max_stack, which caps bpf_get_stack() anyway.
+ */
+#define DT_BPF_KSTACK_MAX 127
 
 extern void dt_bpf_layout_init(dt_bpf_layout_t *lay, const dt_program_t *pgp,
     uint32_t strsize, uint64_t dynvarsize, uint64_t aggsize);
@@ -194,8 +227,14 @@ typedef struct dt_bpf_progspec {
 	uint32_t ps_id;
 	int ps_nargs;
 	uint32_t ps_prov, ps_mod, ps_func, ps_name; /* offsets in consts */
-	/* uprobes: only this process (tgid) fires; the function's address */
+	/*
+	 * uprobes: only this process (tgid) fires, or with ps_ufollow
+	 * (followfork) the processes in the hash map ps_procset_fd; the
+	 * function's address
+	 */
 	uint32_t ps_upid;
+	bool ps_ufollow;
+	int ps_procset_fd;
 	uint64_t ps_ufunc;
 	/*
 	 * USDT: the runtime address of each site (ps_ufunc + file offset)

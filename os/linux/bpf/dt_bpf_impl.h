@@ -43,14 +43,12 @@
 #define DT_SC_LEAK	0	/* where pointers become numbers */
 #define DT_SC_SBASE	8	/* scratch's address, as a number */
 #define DT_SC_GBASE	16	/* the state map's address */
-#define DT_SC_TS	24
+#define DT_SC_TS	24	/* 0 until first read */
 #define DT_SC_ERRNO	32
 #define DT_SC_ID	40
 #define DT_SC_EPID	48
-#define DT_SC_PROV	56	/* probe name strings (addresses) */
-#define DT_SC_MOD	64
-#define DT_SC_FUNC	72
-#define DT_SC_NAME	80
+/* 56, 64, 80: free (probe names are constants, see dt_bpf_cg_builtin) */
+#define DT_SC_FUNC	72	/* a group program's probefunc (address) */
 #define DT_SC_ARGS	88	/* DT_BPF_NARGS words */
 #define DT_SC_FKIND	168	/* the last fault */
 #define DT_SC_FADDR	176
@@ -119,6 +117,10 @@ extern void dt_bpf_cg_ptr2num(dt_bpf_cg_t *cg, int breg);
 /* Zero len bytes at r7 + off (with stores or one helper call). */
 extern void dt_bpf_cg_zero(dt_bpf_cg_t *cg, uint32_t off, uint32_t len);
 extern void dt_bpf_cg_counter(dt_bpf_cg_t *cg, int which);
+/* r1 = size (4 or 8) bytes of kernel memory at r3 + off; 0 on failure. */
+extern void dt_bpf_cg_kread(dt_bpf_cg_t *cg, uint32_t off, int size);
+/* r1 = the firing's timestamp (the clock read once per firing). */
+extern void dt_bpf_cg_timestamp(dt_bpf_cg_t *cg);
 
 /*
  * Allocates size bytes of DIF scratch (size in the stack slot sizeslot,
@@ -130,6 +132,22 @@ extern void dt_bpf_cg_alloc(dt_bpf_cg_t *cg, int sizeslot, uint32_t size,
     int offslot);
 /* breg = pointer to dscratch + the offset in slot (bounded). */
 extern void dt_bpf_cg_dsptr(dt_bpf_cg_t *cg, int breg, int offslot);
+
+#define DT_BPF_ATOMIC 0xc0 /* BPF_ATOMIC (BPF_XADD) */
+
+/* dt_bpf_spec.c */
+#define DT_BPF_MAXSPEC 64 /* speculation() is unrolled over nspec */
+/* speculation(): the ID, or 0, into DIF register rd. */
+extern void dt_bpf_cg_speculation(dt_bpf_cg_t *cg, unsigned rd);
+/*
+ * speculate(), commit() or discard() of the ID in r0 (kept in r0), in a
+ * clause whose record is size bytes: a speculate() that must not record
+ * jumps to ldrop.
+ */
+extern void dt_bpf_cg_spec_action(dt_bpf_cg_t *cg, dt_actkind_t kind,
+    uint32_t size, uint32_t ldrop);
+/* Count a drop (DT_BPF_CNT_DROPS or _AGGDROPS), in total and per CPU. */
+extern void dt_bpf_cg_cpudrop(dt_bpf_cg_t *cg, int which);
 
 /* dt_bpf_subr.c */
 extern void dt_bpf_cg_subr(dt_bpf_cg_t *cg, uint32_t subr, unsigned rd);

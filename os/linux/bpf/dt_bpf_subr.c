@@ -21,6 +21,7 @@
 #include "common/dif/dif_interp.h"
 #include "common/dif/dif_verify.h"
 #include "os/linux/bpf/dt_bpf_impl.h"
+#include "os/linux/dt_linux_features.h"
 
 #define DT_TUP(cg, i)                                                        \
 	((int16_t) ((cg)->cg_lay->bl_tuple_off + DT_TUP_VAL(i)))
@@ -854,6 +855,56 @@ dt_bpf_cg_kword(dt_bpf_cg_t *cg)
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_FP, DT_FP_T0));
 }
 
+/*
+ * progenyof(pid): the current process is pid or descends from it.  The
+ * real_parent chain is followed up to DT_BPF_PROGENY_DEPTH generations
+ * (unrolled: the verifier sees straight code), stopping at init.  Without
+ * task_struct offsets from BTF only the process itself is known, as in
+ * the interpreter engine.
+ */
+#define DT_BPF_PROGENY_DEPTH 16
+
+static void
+dt_bpf_cg_progenyof(dt_bpf_cg_t *cg, unsigned rd)
+{
+	const dt_linux_task_offs_t *lt = dt_linux_task_offs();
+	uint32_t lyes = dt_bpf_label_new(cg->cg_b);
+	uint32_t ldone = dt_bpf_label_new(cg->cg_b);
+
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_current_pid_tgid));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R0, 32));
+	DT_LDTUP(cg, DT_R2, 0);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JEQ, DT_R0, DT_R2, 0),
+	    lyes);
+	if (lt->lt_ok) {
+		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_current_task));
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R0, DT_FP_T1));
+		for (int i = 0; i < DT_BPF_PROGENY_DEPTH; i++) {
+			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_FP,
+			    DT_FP_T1));
+			dt_bpf_cg_kread(cg, lt->lt_real_parent, 8);
+			dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ,
+			    DT_R1, 0, 0), ldone);
+			DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R1,
+			    DT_FP_T1));
+			DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R3, DT_R1));
+			dt_bpf_cg_kread(cg, lt->lt_tgid, 4);
+			DT_LDTUP(cg, DT_R2, 0);
+			dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JEQ,
+			    DT_R1, DT_R2, 0), lyes);
+			/* init and the idle task end every chain. */
+			dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JLE,
+			    DT_R1, 1, 0), ldone);
+		}
+	}
+	dt_bpf_label_here(cg->cg_b, ldone);
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 0));
+	DT_EMIT(cg, DT_BPF_JA(1));
+	dt_bpf_label_here(cg->cg_b, lyes);
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 1));
+	dt_bpf_cg_streg(cg, rd, DT_R1);
+}
+
 void
 dt_bpf_cg_subr(dt_bpf_cg_t *cg, uint32_t subr, unsigned rd)
 {
@@ -1018,19 +1069,10 @@ dt_bpf_cg_subr(dt_bpf_cg_t *cg, uint32_t subr, unsigned rd)
 		dt_bpf_cg_streg(cg, rd, DT_R0);
 		return;
 	case DIF_SUBR_SPECULATION:
-		/* No speculation buffers yet: "none", as the interpreter. */
-		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 0));
-		dt_bpf_cg_streg(cg, rd, DT_R1);
+		dt_bpf_cg_speculation(cg, rd);
 		return;
 	case DIF_SUBR_PROGENYOF:
-		/* The interpreter's answer without an engine: pid == arg. */
-		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_current_pid_tgid));
-		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R0, 32));
-		DT_LDTUP(cg, DT_R2, 0);
-		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 1));
-		DT_EMIT(cg, DT_BPF_JMP_REG(BPF_JEQ, DT_R0, DT_R2, 1));
-		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 0));
-		dt_bpf_cg_streg(cg, rd, DT_R1);
+		dt_bpf_cg_progenyof(cg, rd);
 		return;
 	case DIF_SUBR_MEMREF:
 		dt_bpf_cg_alloc(cg, 0, 16, DT_FP_T2);

@@ -27,14 +27,17 @@ extern int dt_prov_syscall_init(dtrace_hdl_t *dtp);
 typedef struct dt_syscall_probe {
 	const char *sp_name;	/* "read": the syscalls:sys_enter_<name> */
 	int sp_nr;		/* system call number, or -1 if unknown */
-	int sp_nargs;		/* arguments, or -1 until first asked */
 	bool sp_return;		/* a return probe */
 } dt_syscall_probe_t;
 
 /* The syscall facts of a syscall provider probe, or NULL. */
 extern const dt_syscall_probe_t *dt_prov_syscall_info(const dt_probe_t *prp);
-/* Its argument count, read from the tracepoint's format on first use. */
-extern int dt_prov_syscall_nargs(const dt_probe_t *prp);
+/*
+ * The argument words its own tracepoint passes: an entry probe's typed
+ * arguments (read from the tracepoint's format on first use), 2 for a
+ * return probe (arg0 = arg1 = the return value).
+ */
+extern int dt_prov_syscall_nargs(dtrace_hdl_t *dtp, dt_probe_t *prp);
 
 /* The pid provider (dt_prov_pid.c). */
 extern int dt_prov_pid_init(dtrace_hdl_t *dtp);
@@ -113,6 +116,8 @@ extern void dt_pid_modules_free(dt_pid_module_t *mods, size_t nmods);
 extern int dt_prov_usdt_init(dtrace_hdl_t *dtp);
 /* Decode a note's argument string ("-4@%edi 8@-16(%rbp) 4@$1"). */
 extern void dt_usdt_parse_args(const char *s, dt_usdt_args_t *uas);
+/* The most arguments any site of a USDT probe passes. */
+extern int dt_usdt_nargs(const dt_pid_probe_t *pi);
 /* The USDT facts of a USDT probe (kind DT_PID_USDT), or NULL. */
 extern const dt_pid_probe_t *dt_prov_usdt_info(const dt_probe_t *prp);
 

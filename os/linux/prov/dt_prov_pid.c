@@ -26,6 +26,10 @@
  *	return		arg0: the offset of the return site in the
  *			function; arg1: the return value (rax)
  *
+ * The arguments are untyped (dtrace -lv lists None), and the stability is
+ * DTrace's for pid: provider and probe names Evolving and ISA-bound, the
+ * rest Private.
+ *
  * A tail call through a conditional branch (jcc out of the function)
  * returns only when taken; without the fasttrap emulator's view of the
  * flags a uprobe cannot tell, so such sites are not return sites here.
@@ -46,6 +50,14 @@
 #include "isa/x86_64/x86_sites.h"
 #include "os/linux/dt_elfsym.h"
 #include "os/linux/prov/dt_linux_prov.h"
+
+static const dt_provattr_t dt_pid_attr = {
+	{ DT_STAB_EVOLVING, DT_STAB_EVOLVING, DT_CLASS_ISA },
+	{ DT_STAB_PRIVATE, DT_STAB_PRIVATE, DT_CLASS_UNKNOWN },
+	{ DT_STAB_PRIVATE, DT_STAB_PRIVATE, DT_CLASS_UNKNOWN },
+	{ DT_STAB_EVOLVING, DT_STAB_EVOLVING, DT_CLASS_ISA },
+	{ DT_STAB_PRIVATE, DT_STAB_PRIVATE, DT_CLASS_UNKNOWN },
+};
 
 /* Probes made so far for one symbol, so none is made twice. */
 #define DT_PID_MADE_ENTRY   0x1
@@ -328,7 +340,7 @@ dt_pid_provide(dtrace_hdl_t *dtp, dt_provider_t *meta,
 			    0;
 		}
 		if (dt_provider_register(dtp, pp->pp_name, &dt_pid_ops,
-		    DT_ENGINE_F_BPF, pp) != 0) {
+		    &dt_pid_attr, DT_ENGINE_F_BPF, pp) != 0) {
 			dt_pid_prov_free(pp);
 			return -1;
 		}
@@ -401,7 +413,7 @@ int
 dt_prov_pid_init(dtrace_hdl_t *dtp)
 {
 	return dt_provider_register(dtp, "pid", &dt_pid_family_ops,
-	    DT_ENGINE_F_BPF, NULL);
+	    &dt_pid_attr, DT_ENGINE_F_BPF, NULL);
 }
 
 const dt_pid_probe_t *

@@ -28,6 +28,14 @@
  *		errno = -return value when that is in [-4095, -1], else 0
  *
  * probefunc is the system call's name ("read", "openat", "newfstat").
+ *
+ * The typed arguments (args[N], dtrace -lv) are those of the tracepoint's
+ * format file, as Oracle Linux DTrace gives them: for entry, the fields
+ * of sys_enter_<name> after __syscall_nr ("unsigned int", "char *",
+ * "size_t" for read); for return, those of sys_exit_<name> (args[0] is
+ * the "long" return value).  Reading a format file per probe would slow
+ * every listing, so each probe reads its own on first use.  Stability is
+ * DTrace's for syscall: names Evolving, arguments Private and ISA-bound.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -111,6 +119,14 @@ dt_syscall_number(const char *name)
 	return dt_syscall_lookup(dt_syscall_nrs_new, name);
 }
 
+static const dt_provattr_t dt_prov_syscall_attr = {
+	{ DT_STAB_EVOLVING, DT_STAB_EVOLVING, DT_CLASS_COMMON },
+	{ DT_STAB_PRIVATE, DT_STAB_PRIVATE, DT_CLASS_UNKNOWN },
+	{ DT_STAB_PRIVATE, DT_STAB_PRIVATE, DT_CLASS_ISA },
+	{ DT_STAB_EVOLVING, DT_STAB_EVOLVING, DT_CLASS_COMMON },
+	{ DT_STAB_PRIVATE, DT_STAB_PRIVATE, DT_CLASS_ISA },
+};
+
 static int
 dt_syscall_cmp(const void *a, const void *b)
 {
@@ -167,10 +183,9 @@ dt_prov_syscall_populate(dtrace_hdl_t *dtp, dt_provider_t *pvp)
 				break;
 			}
 			sp->sp_nr = dt_syscall_number(names[i]);
-			sp->sp_nargs = ret ? 2 : -1;
 			sp->sp_return = ret != 0;
 			if (dt_probe_create(dtp, pvp, "vmlinux", names[i],
-			    ret ? "return" : "entry", 0, NULL, sp) == NULL) {
+			    ret ? "return" : "entry", -1, NULL, sp) == NULL) {
 				free((char *) sp->sp_name);
 				free(sp);
 				rc = -1;
@@ -196,41 +211,136 @@ dt_prov_syscall_probe_fini(dtrace_hdl_t *dtp, dt_probe_t *prp)
 	prp->pr_data = NULL;
 }
 
+/*
+ * The type of one "field:" of a format file, its text up to the ';'
+ * ("const char * filename", "char comm[16]"): the declaration less the
+ * field's name, array dimensions kept ("char [16]").  Returns a new
+ * string, or NULL (out of memory).
+ */
+static char *
+dt_syscall_field_type(const char *decl, size_t len)
+{
+	size_t name_end = len, name_start, type_end;
+	const char *dims = decl + len;
+	char *type;
+
+	/* Dimensions after the name belong to the type. */
+	while (name_end > 0 && decl[name_end - 1] == ']') {
+		while (name_end > 0 && decl[name_end - 1] != '[')
+			name_end--;
+		if (name_end > 0)
+			name_end--;
+		while (name_end > 0 && decl[name_end - 1] == ' ')
+			name_end--;
+		dims = decl + name_end;
+	}
+	name_start = name_end;
+	while (name_start > 0 && decl[name_start - 1] != ' ' &&
+	    decl[name_start - 1] != '*')
+		name_start--;
+	type_end = name_start;
+	while (type_end > 0 && decl[type_end - 1] == ' ')
+		type_end--;
+	while (dims < decl + len && *dims == ' ')
+		dims++;
+	if ((type = malloc(type_end + (size_t) (decl + len - dims) + 2)) ==
+	    NULL)
+		return NULL;
+	memcpy(type, decl, type_end);
+	type[type_end] = '\0';
+	if (dims < decl + len) {
+		strcat(type, " ");
+		strncat(type, dims, (size_t) (decl + len - dims));
+	}
+	return type;
+}
+
+/*
+ * The argument types of a syscalls tracepoint, from its format file: the
+ * fields after __syscall_nr, at most max of them.  Fills types[] (each
+ * malloc'd) and returns the count, or -1 with errno set if the file
+ * cannot be read.
+ */
+static int
+dt_syscall_format(const char *event, char **types, int max)
+{
+	const char *tfs = dt_linux_tracefs();
+	char path[PATH_MAX + 512], line[512];
+	int n = -1;
+	FILE *fp;
+
+	if (tfs == NULL) {
+		errno = ENOENT;
+		return -1;
+	}
+	snprintf(path, sizeof (path), "%s/events/syscalls/%s/format", tfs,
+	    event);
+	if ((fp = fopen(path, "re")) == NULL)
+		return -1;
+	while (fgets(line, sizeof (line), fp) != NULL) {
+		const char *f = strstr(line, "field:"), *end;
+
+		if (f == NULL)
+			continue;
+		f += 6;
+		if ((end = strchr(f, ';')) == NULL)
+			continue;
+		if (n < 0) {
+			if (strstr(f, "__syscall_nr") != NULL &&
+			    strstr(f, "__syscall_nr") < end)
+				n = 0;
+			continue;
+		}
+		if (n == max)
+			break;
+		if (strncmp(f, "__data_loc ", 11) == 0)
+			f += 11;
+		if ((types[n] = dt_syscall_field_type(f, (size_t) (end - f))) ==
+		    NULL) {
+			while (n > 0)
+				free(types[--n]);
+			(void) fclose(fp);
+			errno = ENOMEM;
+			return -1;
+		}
+		n++;
+	}
+	(void) fclose(fp);
+	return n < 0 ? 0 : n;
+}
+
+static int
+dt_prov_syscall_probe_args(dtrace_hdl_t *dtp, dt_probe_t *prp)
+{
+	const dt_syscall_probe_t *sp = prp->pr_data;
+	char event[256], *types[6];
+	int n, rc;
+
+	snprintf(event, sizeof (event), "sys_%s_%s",
+	    sp->sp_return ? "exit" : "enter", sp->sp_name);
+	if ((n = dt_syscall_format(event, types, 6)) < 0) {
+		if (errno == ENOMEM)
+			return dt_set_errno(dtp, EDT_NOMEM);
+		return dt_set_errno(dtp, errno);
+	}
+	rc = dt_probe_set_args(dtp, prp, n, (const char *const *) types,
+	    NULL);
+	while (n > 0)
+		free(types[--n]);
+	return rc;
+}
+
 static const dt_provops_t dt_prov_syscall_ops = {
 	.po_populate = dt_prov_syscall_populate,
 	.po_probe_fini = dt_prov_syscall_probe_fini,
+	.po_probe_args = dt_prov_syscall_probe_args,
 };
 
 int
 dt_prov_syscall_init(dtrace_hdl_t *dtp)
 {
 	return dt_provider_register(dtp, "syscall", &dt_prov_syscall_ops,
-	    DT_ENGINE_F_BPF, NULL);
-}
-
-/* The number of argument fields after __syscall_nr in the format. */
-static int
-dt_syscall_nargs(const char *name)
-{
-	const char *tfs = dt_linux_tracefs();
-	char path[PATH_MAX], line[512];
-	int n = -1;
-	FILE *fp;
-
-	if (tfs == NULL)
-		return 6;
-	snprintf(path, sizeof (path), "%s/events/syscalls/sys_enter_%s/format",
-	    tfs, name);
-	if ((fp = fopen(path, "re")) == NULL)
-		return 6;
-	while (fgets(line, sizeof (line), fp) != NULL) {
-		if (strstr(line, "__syscall_nr") != NULL)
-			n = 0;
-		else if (n >= 0 && strstr(line, "field:") != NULL)
-			n++;
-	}
-	(void) fclose(fp);
-	return n < 0 ? 6 : n > 6 ? 6 : n;
+	    &dt_prov_syscall_attr, DT_ENGINE_F_BPF, NULL);
 }
 
 const dt_syscall_probe_t *
@@ -242,14 +352,18 @@ dt_prov_syscall_info(const dt_probe_t *prp)
 }
 
 int
-dt_prov_syscall_nargs(const dt_probe_t *prp)
+dt_prov_syscall_nargs(dtrace_hdl_t *dtp, dt_probe_t *prp)
 {
-	dt_syscall_probe_t *sp;
+	const dt_syscall_probe_t *sp = dt_prov_syscall_info(prp);
+	const dt_argdesc_t *args;
+	int n;
 
-	if (strcmp(prp->pr_prov->pv_name, "syscall") != 0 ||
-	    (sp = prp->pr_data) == NULL)
+	if (sp == NULL)
 		return 0;
-	if (sp->sp_nargs < 0)
-		sp->sp_nargs = dt_syscall_nargs(sp->sp_name);
-	return sp->sp_nargs;
+	if (sp->sp_return)
+		return 2;	/* arg0 and arg1: the return value */
+	/* Unknown: pass every argument register, as the group does. */
+	if ((n = dt_probe_args(dtp, prp, &args)) < 0)
+		return 6;
+	return n;
 }

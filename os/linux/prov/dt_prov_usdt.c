@@ -71,6 +71,15 @@ typedef struct dt_usdt_proc {
 
 static const dt_provops_t dt_usdt_ops;
 
+/* As the pid provider's: names evolving, the rest private to the program. */
+static const dt_provattr_t dt_usdt_attr = {
+	{ DT_STAB_EVOLVING, DT_STAB_EVOLVING, DT_CLASS_ISA },
+	{ DT_STAB_PRIVATE, DT_STAB_PRIVATE, DT_CLASS_UNKNOWN },
+	{ DT_STAB_PRIVATE, DT_STAB_PRIVATE, DT_CLASS_UNKNOWN },
+	{ DT_STAB_EVOLVING, DT_STAB_EVOLVING, DT_CLASS_ISA },
+	{ DT_STAB_PRIVATE, DT_STAB_PRIVATE, DT_CLASS_UNKNOWN },
+};
+
 /*
  * Operands.
  */
@@ -500,8 +509,8 @@ dt_usdt_make(dtrace_hdl_t *dtp, dt_usdt_proc_t *up, const char *prov)
 	/* the provider keeps its name: its data */
 	if ((pname = strdup(name)) == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
-	if (dt_provider_register(dtp, pname, &dt_usdt_ops, DT_ENGINE_F_BPF,
-	    pname) != 0) {
+	if (dt_provider_register(dtp, pname, &dt_usdt_ops, &dt_usdt_attr,
+	    DT_ENGINE_F_BPF, pname) != 0) {
 		free(pname);
 		return -1;
 	}
@@ -519,8 +528,6 @@ dt_usdt_make(dtrace_hdl_t *dtp, dt_usdt_proc_t *up, const char *prov)
 			pi = prp->pr_data;
 			if (dt_usdt_addsite(pi, un) != 0)
 				return dt_set_errno(dtp, EDT_NOMEM);
-			if (prp->pr_nargs < un->un_args.ua_nargs)
-				prp->pr_nargs = un->un_args.ua_nargs;
 			continue;
 		}
 		if ((pi = calloc(1, sizeof (*pi))) == NULL)
@@ -533,8 +540,9 @@ dt_usdt_make(dtrace_hdl_t *dtp, dt_usdt_proc_t *up, const char *prov)
 			dt_usdt_probe_free(pi);
 			return dt_set_errno(dtp, EDT_NOMEM);
 		}
+		/* its sites may differ: arguments described on first use */
 		if ((prp = dt_probe_create(dtp, pvp, pm->pm_name, un->un_func,
-		    un->un_name, un->un_args.ua_nargs, NULL, pi)) == NULL) {
+		    un->un_name, -1, NULL, pi)) == NULL) {
 			dt_usdt_probe_free(pi);
 			return -1;
 		}
@@ -620,6 +628,51 @@ dt_usdt_fini(dtrace_hdl_t *dtp, dt_provider_t *fam)
 	}
 }
 
+/* The most arguments any site of the probe passes. */
+int
+dt_usdt_nargs(const dt_pid_probe_t *pi)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < pi->pi_nsites; i++) {
+		if (pi->pi_args[i].ua_nargs > n)
+			n = pi->pi_args[i].ua_nargs;
+	}
+	return n;
+}
+
+/*
+ * The notes say only each argument's size and signedness: args[] are the
+ * integers of that size, as the first site passing the argument has it.
+ */
+static int
+dt_usdt_probe_args(dtrace_hdl_t *dtp, dt_probe_t *prp)
+{
+	static const char *const types[2][9] = {
+		{ NULL, "uint8_t", "uint16_t", NULL, "uint32_t", NULL, NULL,
+		    NULL, "uint64_t" },
+		{ NULL, "int8_t", "int16_t", NULL, "int32_t", NULL, NULL,
+		    NULL, "int64_t" },
+	};
+	const dt_pid_probe_t *pi = prp->pr_data;
+	const char *native[DT_USDT_MAXARGS];
+	int n = dt_usdt_nargs(pi);
+
+	for (int a = 0; a < n; a++) {
+		native[a] = "uint64_t";
+		for (size_t i = 0; i < pi->pi_nsites; i++) {
+			const dt_usdt_arg_t *ua = &pi->pi_args[i].ua_args[a];
+
+			if (a < pi->pi_args[i].ua_nargs &&
+			    ua->ua_kind != DT_USDT_ARG_NONE) {
+				native[a] = types[ua->ua_signed][ua->ua_size];
+				break;
+			}
+		}
+	}
+	return dt_probe_set_args(dtp, prp, n, native, NULL);
+}
+
 static void
 dt_usdt_prov_fini(dtrace_hdl_t *dtp, dt_provider_t *pvp)
 {
@@ -630,6 +683,7 @@ dt_usdt_prov_fini(dtrace_hdl_t *dtp, dt_provider_t *pvp)
 /* <prov><N> providers: their probes, made by the family. */
 static const dt_provops_t dt_usdt_ops = {
 	.po_probe_fini = dt_usdt_probe_fini,
+	.po_probe_args = dt_usdt_probe_args,
 	.po_fini = dt_usdt_prov_fini,
 };
 
@@ -644,7 +698,7 @@ int
 dt_prov_usdt_init(dtrace_hdl_t *dtp)
 {
 	return dt_provider_register(dtp, "usdt", &dt_usdt_family_ops,
-	    DT_ENGINE_F_BPF, NULL);
+	    &dt_usdt_attr, DT_ENGINE_F_BPF, NULL);
 }
 
 const dt_pid_probe_t *

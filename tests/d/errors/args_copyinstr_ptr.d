@@ -1,0 +1,7 @@
+/*
+ * As in DTrace, copyinstr() takes a uintptr_t: a typed char * argument
+ * needs a cast.
+ * @options: -e
+ * @requires: root
+ */
+syscall::read:entry { trace(copyinstr(args[1])); }

@@ -1,0 +1,5 @@
+/*
+ * BEGIN has no typed arguments: args[0] is out of range, as in DTrace.
+ * @options: -e
+ */
+BEGIN { trace(args[0]); }

@@ -1,0 +1,7 @@
+/*
+ * The syscall provider's arguments are Private: several probes matched
+ * by one description do not promise one set of types.
+ * @options: -e
+ * @requires: root
+ */
+syscall:::entry { trace(args[0]); }

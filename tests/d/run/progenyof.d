@@ -1,0 +1,10 @@
+/*
+ * progenyof(): the process itself and its ancestors (dtrace descends from
+ * init), not a process that does not exist.
+ * @options: -q
+ */
+BEGIN
+{
+	printf("%d %d %d\n", progenyof(pid), progenyof(1), progenyof(0x7ffffff0));
+	exit(0);
+}

@@ -1,0 +1,11 @@
+/*
+ * The BPF engine unrolls speculation() over every speculation, so it
+ * takes at most 64; more is refused with one line saying so.
+ * @options: -q -x nspec=65
+ * @engines: bpf
+ */
+BEGIN
+{
+	s = speculation();
+	exit(0);
+}

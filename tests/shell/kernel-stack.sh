@@ -1,0 +1,134 @@
+#!/bin/bash
+# kernel-stack.sh: kernel stacks and symbols through the BPF engine and
+# dtrace(1), on the running kernel.  Exact frames depend on the kernel, so
+# the frames are checked by shape and against each other:
+#   - stack() at syscall::getppid:entry: every frame "vmlinux`func+0xoff"
+#     indented 14 columns, the syscall entry path present, none of the
+#     tracepoint's own glue; stackdepth counts those frames and caller is
+#     the second one;
+#   - @[stack()] = count(): the frames, then the count of calls made;
+#   - profile-N: arg0 is the interrupted kernel PC, so %a of it is the
+#     first frame of stack(), and sym()/mod() name the same function;
+#   - %a, sym(), func(), mod() of a function's address from kallsyms.
+set -u
+
+[ "$(id -u)" -eq 0 ] || { echo "needs root to load BPF programs"; exit 77; }
+command -v cc >/dev/null || { echo "needs a C compiler (cc)"; exit 77; }
+
+tmp=$(mktemp -d)
+dpid=
+trap '[ -n "$dpid" ] && kill "$dpid" 2>/dev/null; rm -rf "$tmp"' EXIT
+fail() {
+	echo "FAIL: $*"
+	for f in "$tmp"/out* "$tmp"/err*; do
+		[ -s "$f" ] && { echo "--- $f"; cat "$f"; }
+	done
+	exit 1
+}
+
+cat >"$tmp/gpstack.c" <<'C'
+#include <stdlib.h>
+#include <unistd.h>
+
+int
+main(int argc, char **argv)
+{
+	long n = argc > 1 ? atol(argv[1]) : 0;
+
+	for (long i = 0; i < n; i++)
+		(void) getppid();
+	return 0;
+}
+C
+cc -O2 -o "$tmp/gpstack" "$tmp/gpstack.c" || exit 1
+
+# Start dtrace with a script, wait until BEGIN has printed "ready".
+start() {
+	local out=$1
+	shift
+	"$DTRACE" "$@" >"$out" 2>"$out.err" &
+	dpid=$!
+	for _ in $(seq 100); do
+		grep -q ready "$out" && return 0
+		sleep 0.1
+	done
+	fail "dtrace did not start"
+}
+
+frame='^ {14}vmlinux`[A-Za-z0-9_.$]+\+0x[0-9a-f]+$'
+
+# 1. stack(), stackdepth, caller at a syscall entry.
+start "$tmp/out1" -q -n 'BEGIN { printf("ready\n"); }
+    syscall::getppid:entry /execname == "gpstack"/ {
+	printf("<");
+	stack();
+	printf(">\ndepth %d\ncaller %a\n", stackdepth, caller);
+	exit(0);
+    }'
+"$tmp/gpstack" 1
+wait "$dpid" || fail "dtrace exited with $?"
+dpid=
+frames=$(sed -n '/^<$/,/^>$/p' "$tmp/out1" | sed '1d;$d')
+[ -n "$frames" ] || fail "no kernel frames at syscall::getppid:entry"
+bad=$(grep -Ev "$frame" <<<"$frames")
+[ -z "$bad" ] || fail "frames not as module\`function+0xoffset: $bad"
+grep -Eq 'do_syscall_64|entry_SYSCALL' <<<"$frames" ||
+	fail "the syscall entry path is missing"
+if grep -Eq '`(perf_|__traceiter_|__bpf_trace|bpf_|trace_call_bpf)' \
+    <<<"$frames"; then
+	fail "the tracepoint's own frames were not skipped"
+fi
+n=$(wc -l <<<"$frames")
+grep -qx "depth $n" "$tmp/out1" || fail "stackdepth is not $n"
+second=$(sed -n 2p <<<"$frames" | sed 's/^ *//')
+grep -qxF "caller $second" "$tmp/out1" || fail "caller is not $second"
+
+# 2. Stacks as aggregation keys: the frames, then the count.
+start "$tmp/out2" -q -n 'BEGIN { printf("ready\n"); }
+    syscall::getppid:entry /execname == "gpstack"/ { @[stack()] = count(); }'
+"$tmp/gpstack" 1234
+kill -INT "$dpid"
+wait "$dpid" || fail "dtrace exited with $?"
+dpid=
+total=$(grep -E '^ +[0-9]+$' "$tmp/out2" | awk '{ s += $1 } END { print s }')
+[ "$total" = 1234 ] || fail "counted $total calls in stack keys, not 1234"
+grep -Eq "$frame" "$tmp/out2" || fail "no frames in the aggregation keys"
+grep -Ev "$frame" "$tmp/out2" | grep -Evq '^( +[0-9]+|ready|)$' &&
+	fail "unexpected lines in the aggregation"
+
+# 3. profile: arg0 is the first frame of the interrupted kernel code.
+"$DTRACE" -q -n 'profile-997 /arg0 != 0/ {
+	printf("%a\n", arg0); stack(1); sym(arg0); printf("\n"); mod(arg0);
+	exit(0);
+    }' >"$tmp/out3" 2>"$tmp/err3" &
+dpid=$!
+# Keep the kernel busy so that some sample lands in it.
+end=$((SECONDS + 20))
+while kill -0 "$dpid" 2>/dev/null && [ $SECONDS -lt $end ]; do
+	"$tmp/gpstack" 20000
+done
+wait "$dpid" || fail "dtrace exited with $?"
+dpid=
+a=$(sed -n 1p "$tmp/out3")
+f=$(sed -n 3p "$tmp/out3" | sed 's/^ *//')
+s=$(sed -n 4p "$tmp/out3" | sed 's/^ *//; s/ *$//')
+m=$(sed -n 5p "$tmp/out3" | sed 's/^ *//; s/ *$//')
+[ -n "$a" ] && [ "$a" = "$f" ] || fail "%a of arg0 ($a) is not stack(1) ($f)"
+[ "$s" = "${a%+0x*}" ] || fail "sym(arg0) ($s) is not ${a%+0x*}"
+[ "$m" = "${a%%\`*}" ] || fail "mod(arg0) ($m) is not ${a%%\`*}"
+
+# 4. %a and friends of a known function's address, from kallsyms.
+addr=$(awk '$3 == "do_syscall_64" && $2 ~ /^[Tt]$/ { print $1; exit }' \
+    /proc/kallsyms)
+[ -n "$addr" ] && [ "$addr" != 0000000000000000 ] ||
+	{ echo "do_syscall_64 is not in /proc/kallsyms"; exit 77; }
+"$DTRACE" -q -n "BEGIN {
+	printf(\"%a|%a|\", 0x$addr, 0x$addr + 0x10);
+	sym(0x$addr + 0x10); func(0x$addr); mod(0x$addr + 1);
+	exit(0);
+    }" >"$tmp/out4" 2>"$tmp/err4" || fail "dtrace exited with $?"
+want=$(printf 'vmlinux`do_syscall_64|vmlinux`do_syscall_64+0x10|  %-50s  %-50s  %-50s' \
+    'vmlinux`do_syscall_64' 'vmlinux`do_syscall_64' vmlinux)
+[ "$(cat "$tmp/out4")" = "$want" ] || fail "symbols of do_syscall_64"
+
+echo "kernel stacks: $n frames at getppid entry, first sample at $a"
