@@ -117,6 +117,19 @@ ops=$(readelf -n "$tmp/prog" | grep -A3 'Name: two' |
     sed -n 's/.*Arguments: //p' | sort -u | wc -l)
 check "two sites, two operands" "2" "$ops"
 
+# args[] are typed from the operands: int32_t for -4@, uint64_t for 8@.
+got=$("$DTRACE" -lv -c "$tmp/prog" -n 'myprov$target:::str-arg' 2>&1 |
+    sed -n 's/^[[:space:]]*args\[\([0-9]\)\]: /\1 /p')
+check "-lv argument types" "0 uint64_t
+1 int64_t
+2 int64_t" "$got"
+got=$("$DTRACE" -q -c "$tmp/prog 3" -n 'myprov$target:::tick {
+	printf("%d %d\n", args[0], args[1]); }' 2>&1)
+check "typed args[]" "0 0
+1 -1
+2 -2
+0 7" "$got"
+
 # The semaphore: set while the probe is enabled, so the guarded code runs.
 got=$("$DTRACE" -q -c "$tmp/prog 100" -n 'myprov$target:::guarded {
 	@ = count(); } END { printa("guarded %@d\n", @); }' 2>&1)
