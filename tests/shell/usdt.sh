@@ -4,7 +4,8 @@
 # memory operands, constants, a probe whose sites pass arguments in
 # different places), a semaphore-guarded probe firing only while enabled,
 # dtrace -l listing them, globs over the traced processes, and a program
-# built the DTrace way (dtrace -h, dtrace -G) firing its probes.
+# built the DTrace way (dtrace -h, dtrace -G) firing its probes, and
+# -x followfork counting the probes of forked children.
 set -u
 
 [ "$(id -u)" -eq 0 ] || { echo "needs root to load BPF programs"; exit 77; }
@@ -157,6 +158,32 @@ check "myprov* matches every probe" "4" "$got"
 got=$("$DTRACE" -l -c "$tmp/prog" -n 'nosuch$target:::' 2>&1 |
     sed 's/nosuch[0-9][0-9]*/nosuchN/')
 check "an unknown provider" "dtrace: invalid probe specifier nosuch\$target:::: probe description nosuchN::: does not match any probes" "$got"
+
+# -x followfork: the probes of every child (10 children, 100 hits each).
+cat >"$tmp/fork.c" <<'C'
+#include <sys/sdt.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+int
+main(void)
+{
+	for (int c = 0; c < 10; c++) {
+		if (fork() == 0) {
+			for (int i = 0; i < 100; i++)
+				DTRACE_PROBE1(fk, hit, i);
+			_exit(0);
+		}
+	}
+	while (wait(NULL) > 0)
+		continue;
+	return 0;
+}
+C
+cc -O2 -o "$tmp/fork" "$tmp/fork.c" || exit 1
+got=$("$DTRACE" -q -x followfork -c "$tmp/fork" -n 'fk$target:::hit {
+	@ = count(); } END { printa("hits %@d\n", @); }' 2>&1)
+check "followfork: the children's probes" "hits 1000" "$got"
 
 # A program built the DTrace way: -h for the macros, -G for the object.
 cat >"$tmp/app.d" <<'D'
