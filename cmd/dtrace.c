@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "common/dtrace.h"
 
@@ -89,9 +90,6 @@ static const char *const g_unavailable[128] = {
 	['A'] = "anonymous tracing (driver.conf directives) is not supported "
 		"on Linux",
 	['B'] = "this option is not supported",
-	['G'] = "generating ELF objects with USDT probes is not implemented yet",
-	['h'] = "generating headers from provider definitions is not "
-		"implemented yet",
 };
 
 static void
@@ -488,14 +486,16 @@ static void
 compile_programs(void)
 {
 	const char **av;
+	/* -G's operands are the program's objects, not macro arguments */
+	int nmacro = g_mode == DMODE_LINK ? 0 : g_macro_argc;
 
 	if (g_nprogs == 0)
 		return;
 	g_compiled = xrealloc(NULL, g_nprogs * sizeof (*g_compiled));
-	av = xrealloc(NULL, (g_macro_argc + 2) * sizeof (*av));
-	for (int i = 0; i < g_macro_argc; i++)
+	av = xrealloc(NULL, (nmacro + 2) * sizeof (*av));
+	for (int i = 0; i < nmacro; i++)
 		av[i + 1] = g_macro_argv[i];
-	av[g_macro_argc + 1] = NULL;
+	av[nmacro + 1] = NULL;
 
 	for (int i = 0; i < g_nprogs; i++) {
 		const char *arg = g_progs[i].pa_arg;
@@ -512,7 +512,7 @@ compile_programs(void)
 				fatal(E_ERROR, "failed to open %s: %s", arg,
 				    strerror(errno));
 			pgp = dtrace_program_fcompile(g_dtp, fp, 0,
-			    g_macro_argc + 1, (char *const *) av);
+			    nmacro + 1, (char *const *) av);
 			if (fp != stdin)
 				fclose(fp);
 			if (pgp == NULL) {
@@ -528,7 +528,7 @@ compile_programs(void)
 			    g_progs[i].pa_opt == 'i' ? DTRACE_PROBESPEC_ID :
 			    DTRACE_PROBESPEC_NAME;
 			pgp = dtrace_program_strcompile(g_dtp, arg, spec, 0,
-			    g_macro_argc + 1, (char *const *) av);
+			    nmacro + 1, (char *const *) av);
 			if (pgp == NULL) {
 				free(av);
 				dfatal("invalid probe specifier %s", arg);
@@ -718,6 +718,57 @@ run_programs(void)
 	return status;
 }
 
+/*
+ * -h and -G: the header or object of the scripts' provider definitions,
+ * named by -o or after the first script (probes.d: probes.h, probes.o).
+ */
+static int
+generate(void)
+{
+	const char *ext = g_mode == DMODE_HEADER ? ".h" : ".o";
+	char *name = NULL;
+	const char *out = g_ofile;
+	int rc;
+
+	if (out == NULL) {
+		const char *s = g_progs[0].pa_arg;
+		size_t len = strlen(s);
+
+		if (len > 2 && strcmp(s + len - 2, ".d") == 0)
+			len -= 2;
+		name = xrealloc(NULL, len + 3);
+		memcpy(name, s, len);
+		strcpy(name + len, ext);
+		out = name;
+	}
+	if (g_mode == DMODE_HEADER) {
+		FILE *fp = fopen(out, "w");
+
+		if (fp == NULL)
+			fatal(E_ERROR, "failed to open output file '%s': %s",
+			    out, strerror(errno));
+		rc = dtrace_program_header(g_dtp, fp, out);
+		if (fclose(fp) != 0 && rc == 0)
+			fatal(E_ERROR, "failed to write header file '%s': %s",
+			    out, strerror(errno));
+		if (rc != 0)
+			dfatal("failed to create header file %s", out);
+	} else {
+		for (int i = 0; i < g_macro_argc; i++) {
+			if (access(g_macro_argv[i], R_OK) != 0)
+				fatal(E_ERROR, "failed to open %s: %s",
+				    g_macro_argv[i], strerror(errno));
+		}
+		if (dtrace_program_link(g_dtp, out, g_macro_argc,
+		    (char *const *) g_macro_argv) != 0)
+			dfatal("failed to link %s", out);
+	}
+	free(name);
+	free_programs();
+	dtrace_close(g_dtp);
+	return E_SUCCESS;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -745,7 +796,8 @@ main(int argc, char **argv)
 	apply_settings();
 	check_modes_available();
 
-	if (g_ofile != NULL && freopen(g_ofile, "w", stdout) == NULL)
+	if (g_ofile != NULL && g_mode != DMODE_HEADER && g_mode != DMODE_LINK &&
+	    freopen(g_ofile, "w", stdout) == NULL)
 		fatal(E_ERROR, "failed to open output file '%s': %s", g_ofile,
 		    strerror(errno));
 
@@ -760,6 +812,8 @@ main(int argc, char **argv)
 			stdout) < 0)
 			dfatal("failed to list probes");
 	}
+	if (g_mode == DMODE_HEADER || g_mode == DMODE_LINK)
+		return generate();
 	if (g_compile_only || g_mode == DMODE_LIST) {
 		free_programs();
 		dtrace_close(g_dtp);

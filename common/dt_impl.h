@@ -80,6 +80,8 @@ extern void dt_proc_fini(dtrace_hdl_t *dtp);
 extern int dt_proc_target(const dtrace_hdl_t *dtp);
 /* Processes still running (dtrace_sleep wakes often enough to notice). */
 extern uint32_t dt_proc_nlive(const dtrace_hdl_t *dtp);
+/* The pid of the i-th process of -c and -p (i < dt_nprocs). */
+extern int dt_proc_pid(const dtrace_hdl_t *dtp, uint32_t i);
 #define DT_PROC_POLL_NS 50000000 /* 50 ms */
 
 /* The D compiler's state (common/compiler/dt_cc.c). */

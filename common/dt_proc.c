@@ -125,6 +125,12 @@ dt_proc_nlive(const dtrace_hdl_t *dtp)
 	return n;
 }
 
+int
+dt_proc_pid(const dtrace_hdl_t *dtp, uint32_t i)
+{
+	return dtp->dt_procs[i].dp_pid;
+}
+
 void
 dt_proc_fini(dtrace_hdl_t *dtp)
 {

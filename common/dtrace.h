@@ -156,6 +156,18 @@ extern void dtrace_program_dif(dtrace_hdl_t *dtp, dtrace_prog_t *pgp,
 /* Print a program's checked parse tree (a debugging aid). */
 extern void dtrace_program_dump(dtrace_hdl_t *dtp, dtrace_prog_t *pgp,
     FILE *fp);
+/*
+ * dtrace -h: write a C header with the probe macros of the providers the
+ * compiled programs define (fname names the header, for its guard).
+ */
+extern int dtrace_program_header(dtrace_hdl_t *dtp, FILE *fp,
+    const char *fname);
+/*
+ * dtrace -G: write the object file those providers' probes link with
+ * (the objects objv[] are the program's, which must exist).
+ */
+extern int dtrace_program_link(dtrace_hdl_t *dtp, const char *ofile,
+    int objc, char *const objv[]);
 /* An argument for the C preprocessor: "-Dname=def", "-Uname", "-Idir". */
 extern int dtrace_cpp_arg(dtrace_hdl_t *dtp, const char *arg);
 /* The value of $target (the process of -c or -p). */

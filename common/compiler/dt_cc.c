@@ -310,8 +310,7 @@ dt_cc_destroy(dtrace_hdl_t *dtp)
 	}
 	for (pvp = cc->cc_providers; pvp != NULL; pvp = pnext) {
 		pnext = pvp->pv_next;
-		free(pvp->pv_name);
-		free(pvp);
+		dt_provdecl_free(pvp);
 	}
 	if (cc->cc_macros != NULL) {
 		dt_ident_t *idp;
@@ -357,8 +356,7 @@ dt_cc_rollback(dt_cc_t *cc, unsigned gen, ctf_snapshot_id_t snap)
 	while ((pvp = *ppp) != NULL) {
 		if (pvp->pv_gen == gen) {
 			*ppp = pvp->pv_next;
-			free(pvp->pv_name);
-			free(pvp);
+			dt_provdecl_free(pvp);
 		} else
 			ppp = &pvp->pv_next;
 	}

@@ -275,13 +275,24 @@ struct dt_xlator {
 	unsigned dx_gen;
 };
 
+/* A probe of a provider definition, kept for -h and -G. */
+typedef struct dt_provprobe {
+	char *pp_name;		/* as declared: "__", not "-" */
+	int pp_nargs;
+	char **pp_types;	/* C type names of its arguments */
+} dt_provprobe_t;
+
 /* A provider defined in the program (for -h and -G). */
 typedef struct dt_provdecl {
 	char *pv_name;
-	dt_node_t *pv_probes;	/* PROBE nodes */
+	dt_node_t *pv_probes;	/* PROBE nodes (of the compile only) */
+	dt_provprobe_t *pv_pprobes; /* the probes, outliving the compile */
+	size_t pv_npprobes;
 	struct dt_provdecl *pv_next;
 	unsigned pv_gen;
 } dt_provdecl_t;
+
+extern void dt_provdecl_free(dt_provdecl_t *pvp);
 
 /* Lexer states, set by the lexer and by grammar actions. */
 typedef enum dt_lexstate {

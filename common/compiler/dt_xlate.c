@@ -248,6 +248,75 @@ dt_decl_probe(dt_pcb_t *pcb, char *name, dt_node_t *nargs, dt_node_t *xargs,
 	return dnp;
 }
 
+static void
+dt_provprobes_free(dt_provdecl_t *pvp)
+{
+	for (size_t i = 0; i < pvp->pv_npprobes; i++) {
+		dt_provprobe_t *pp = &pvp->pv_pprobes[i];
+
+		for (int j = 0; j < pp->pp_nargs; j++)
+			free(pp->pp_types[j]);
+		free(pp->pp_types);
+		free(pp->pp_name);
+	}
+	free(pvp->pv_pprobes);
+	pvp->pv_pprobes = NULL;
+	pvp->pv_npprobes = 0;
+}
+
+void
+dt_provdecl_free(dt_provdecl_t *pvp)
+{
+	dt_provprobes_free(pvp);
+	free(pvp->pv_name);
+	free(pvp);
+}
+
+/*
+ * Keep a provider's probes past the compile: their declared names and the
+ * C types of their arguments, what dtrace -h writes prototypes from.
+ */
+static void
+dt_decl_provprobes(dt_pcb_t *pcb, dt_provdecl_t *pvp, dt_node_t *probes)
+{
+	dt_cc_t *cc = pcb->pcb_cc;
+	size_t n = dt_node_list_len(probes);
+
+	dt_provprobes_free(pvp);
+	if ((pvp->pv_pprobes = calloc(n + 1, sizeof (dt_provprobe_t))) == NULL)
+		dt_cc_nomem(pcb);
+	for (dt_node_t *p = probes; p != NULL; p = p->dn_list) {
+		dt_provprobe_t *pp = &pvp->pv_pprobes[pvp->pv_npprobes++];
+		int na = (int) dt_node_list_len(p->dn_nargs), j = 0;
+		char *q;
+
+		if ((pp->pp_name = malloc(2 * strlen(p->dn_string) + 1)) ==
+		    NULL || (pp->pp_types = calloc((size_t) na + 1,
+		    sizeof (char *))) == NULL)
+			dt_cc_nomem(pcb);
+		q = pp->pp_name;
+		for (const char *c = p->dn_string; *c != '\0'; c++) {
+			if (*c == '-') {
+				*q++ = '_';
+				*q++ = '_';
+			} else
+				*q++ = *c;
+		}
+		*q = '\0';
+		for (dt_node_t *a = p->dn_nargs; a != NULL; a = a->dn_list) {
+			char buf[256];
+			const char *t = TNAME(a, buf);
+
+			/* D's string is a C string */
+			if (strcmp(t, "string") == 0)
+				t = "char *";
+			if ((pp->pp_types[j++] = strdup(t)) == NULL)
+				dt_cc_nomem(pcb);
+			pp->pp_nargs = j;
+		}
+	}
+}
+
 dt_node_t *
 dt_decl_provider(dt_pcb_t *pcb, char *name, dt_node_t *probes)
 {
@@ -278,6 +347,7 @@ dt_decl_provider(dt_pcb_t *pcb, char *name, dt_node_t *probes)
 		cc->cc_providers = pvp;
 	}
 	pvp->pv_probes = probes;
+	dt_decl_provprobes(pcb, pvp, probes);
 	dnp->dn_provname = name;
 	dnp->dn_probes = probes;
 	dnp->dn_flags |= DT_NF_COOKED;

@@ -541,7 +541,7 @@ dt_lf_probe_uprobes(dt_linux_features_t *lfp)
 		dt_lf_set(lfp, DT_LF_UPROBE, false,
 		    "kprobe/uprobe programs: load failed: %s", strerror(err));
 	} else {
-		pfd = dt_bpf_attach_uprobe(fd, path, off, getpid(), 0);
+		pfd = dt_bpf_attach_uprobe(fd, path, off, getpid(), 0, 0);
 		err = errno;
 		dt_lf_set(lfp, DT_LF_UPROBE, pfd >= 0,
 		    "uprobe perf event on %s: %s", path, strerror(err));

@@ -12,6 +12,7 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/dt_elfsym.c \
 	%reldir%/dt_usyms.h \
 	%reldir%/dt_usyms.c \
+	%reldir%/dt_usdt_gen.c \
 	%reldir%/bpf/dt_bpf_insn.h \
 	%reldir%/bpf/dt_bpf_insn.c \
 	%reldir%/bpf/dt_bpf_attach.h \
@@ -26,7 +27,8 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/prov/dt_linux_prov.h \
 	%reldir%/prov/dt_linux_providers.c \
 	%reldir%/prov/dt_prov_syscall.c \
-	%reldir%/prov/dt_prov_pid.c
+	%reldir%/prov/dt_prov_pid.c \
+	%reldir%/prov/dt_prov_usdt.c
 EXTRA_DIST += %reldir%/README.md
 
 # System call numbers by name, from the C library's headers:
@@ -51,7 +53,8 @@ tests_unit_usyms_test_SOURCES = tests/unit/usyms_test.c tests/unit/unit.h
 tests_unit_usyms_test_LDADD = libdtrace_core.la
 
 UNIT_TESTS += tests/unit/bpf_features_test tests/unit/bpf_engine_test \
-	tests/unit/bpf_translate_test tests/unit/bpf_layout_test
+	tests/unit/bpf_translate_test tests/unit/bpf_layout_test \
+	tests/unit/usdt_args_test
 tests_unit_bpf_features_test_SOURCES = tests/unit/bpf_features_test.c \
 	tests/unit/unit.h
 tests_unit_bpf_features_test_LDADD = libdtrace_core.la
@@ -64,3 +67,7 @@ tests_unit_bpf_translate_test_LDADD = libdtrace_core.la
 tests_unit_bpf_layout_test_SOURCES = tests/unit/bpf_layout_test.c \
 	tests/unit/unit.h
 tests_unit_bpf_layout_test_LDADD = libdtrace_core.la
+# USDT operand decoding (no root needed).
+tests_unit_usdt_args_test_SOURCES = tests/unit/usdt_args_test.c \
+	tests/unit/unit.h
+tests_unit_usdt_args_test_LDADD = libdtrace_core.la

@@ -151,7 +151,7 @@ dt_bpf_attach_raw_tp(int prog_fd, const char *name)
 
 int
 dt_bpf_attach_uprobe(int prog_fd, const char *path, uint64_t off, pid_t pid,
-    int retprobe)
+    int retprobe, uint64_t ref_ctr_off)
 {
 	struct perf_event_attr attr;
 	int type, pfd;
@@ -164,6 +164,11 @@ dt_bpf_attach_uprobe(int prog_fd, const char *path, uint64_t off, pid_t pid,
 	attr.size = sizeof (attr);
 	/* Bit 0 of config asks for a return probe (format/retprobe). */
 	attr.config = retprobe ? 1 : 0;
+	/*
+	 * Bits 32-63: the file offset of a USDT semaphore, which the kernel
+	 * counts up while the uprobe is in place (format/ref_ctr_offset).
+	 */
+	attr.config |= ref_ctr_off << 32;
 	attr.config1 = (uint64_t) (uintptr_t) path;
 	attr.config2 = off;
 	attr.sample_period = 1;

@@ -36,7 +36,7 @@ extern int dt_bpf_attach_tracepoint(int prog_fd, const char *group,
     const char *event);
 extern int dt_bpf_attach_raw_tp(int prog_fd, const char *name);
 extern int dt_bpf_attach_uprobe(int prog_fd, const char *path, uint64_t off,
-    pid_t pid, int retprobe);
+    pid_t pid, int retprobe, uint64_t ref_ctr_off);
 /* A cpu-clock sampling event on one CPU, every period_ns. */
 extern int dt_bpf_attach_cpu_clock(int prog_fd, int cpu, uint64_t period_ns);
 

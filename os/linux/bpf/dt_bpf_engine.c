@@ -588,6 +588,7 @@ dt_bpf_build(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 	const dt_bpf_plan_t *epl;
 	dt_bpf_progspec_t ps;
 	enum bpf_prog_type type;
+	uint64_t *usites = NULL;
 	char err[512];
 	dt_bpf_buf_t b;
 	int rc;
@@ -626,6 +627,18 @@ dt_bpf_build(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 		ps.ps_uatret = pi->pi_kind == DT_PID_ENTRY ||
 		    pi->pi_kind == DT_PID_RETURN;
 		type = BPF_PROG_TYPE_KPROBE;
+		if (pi->pi_kind == DT_PID_USDT) {
+			if ((usites = calloc(pi->pi_nsites,
+			    sizeof (*usites))) == NULL)
+				return dt_set_errno(dtp, EDT_NOMEM);
+			for (size_t i = 0; i < pi->pi_nsites; i++)
+				usites[i] = pi->pi_func + pi->pi_sites[i];
+			ps.ps_ctx = DT_BPF_CTX_USDT;
+			ps.ps_nargs = dt_usdt_nargs(pi);
+			ps.ps_usites = usites;
+			ps.ps_uargs = pi->pi_args;
+			ps.ps_nusites = pi->pi_nsites;
+		}
 		break;
 	}
 	default:
@@ -655,7 +668,9 @@ dt_bpf_build(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 		ps.ps_err_name = dt_bpf_layout_const(lay, eprp->pr_name);
 	}
 	dt_bpf_buf_init(&b);
-	if (dt_bpf_gen(lay, &ps, &b, err, sizeof (err)) != 0) {
+	rc = dt_bpf_gen(lay, &ps, &b, err, sizeof (err));
+	free(usites);
+	if (rc != 0) {
 		dt_bpf_buf_fini(&b);
 		return dt_bpf_fail(dtp, EDT_NOTSUP, "%s:%s:%s:%s: %s",
 		    prp->pr_prov->pv_name, prp->pr_mod, prp->pr_func,
@@ -840,10 +855,13 @@ dt_bpf_attach(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 		const dt_pid_probe_t *pi = dt_prov_pid_info(prp);
 
 		for (size_t i = 0; i < pi->pi_nsites; i++) {
+			uint64_t sema = pi->pi_semas != NULL ?
+			    pi->pi_semas[i] : 0;
+
 			/* Children are not known yet: every process. */
 			fd = dt_bpf_attach_uprobe(pl->pl_fd, pi->pi_path,
 			    pi->pi_sites[i], be->be_follow ? -1 : pi->pi_pid,
-			    0);
+			    0, sema);
 			if (fd < 0 || dt_bpf_addlink(pl, fd) != 0)
 				goto fail;
 		}

@@ -2759,6 +2759,108 @@ dt_bpf_cg_lookup0(dt_bpf_cg_t *cg, int fd, uint32_t lexit)
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R0, 0, 0), lexit);
 }
 
+#if defined(__x86_64__)
+/*
+ * USDT arguments as one site's operands give them: a register of pt_regs,
+ * user memory at a register plus a displacement (0 if unreadable), or a
+ * constant; cut to the operand's size and sign- or zero-extended.
+ */
+static void
+dt_bpf_cg_usdt_args(dt_bpf_cg_t *cg, const dt_usdt_args_t *uas)
+{
+	static const int bsz[] = { 0, BPF_B, BPF_H, 0, BPF_W, 0, 0, 0, BPF_DW };
+
+	for (int i = 0; i < uas->ua_nargs && i < DT_BPF_NARGS; i++) {
+		const dt_usdt_arg_t *ua = &uas->ua_args[i];
+
+		switch (ua->ua_kind) {
+		case DT_USDT_ARG_CONST:
+			dt_bpf_emit_imm64(cg->cg_b, DT_R1,
+			    (uint64_t) ua->ua_val);
+			break;
+		case DT_USDT_ARG_REG:
+			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R6,
+			    ua->ua_reg));
+			if (ua->ua_shift != 0)
+				DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R1,
+				    ua->ua_shift));
+			break;
+		case DT_USDT_ARG_MEM:
+			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_R6,
+			    ua->ua_reg));
+			dt_bpf_emit_imm64(cg->cg_b, DT_R2,
+			    (uint64_t) ua->ua_val);
+			DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R3, DT_R2));
+			DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_FP, DT_FP_T0, 0));
+			DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_FP));
+			DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, DT_FP_T0));
+			DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, ua->ua_size));
+			DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_probe_read_user));
+			DT_EMIT(cg, DT_BPF_LDX_MEM(bsz[ua->ua_size], DT_R1,
+			    DT_FP, DT_FP_T0));
+			break;
+		default:
+			continue;
+		}
+		if (ua->ua_size < 8) {
+			DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_LSH, DT_R1,
+			    64 - 8 * ua->ua_size));
+			DT_EMIT(cg, DT_BPF_ALU64_IMM(ua->ua_signed ? BPF_ARSH :
+			    BPF_RSH, DT_R1, 64 - 8 * ua->ua_size));
+		}
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1,
+		    (int16_t) (DT_SC_ARGS + 8 * i)));
+	}
+}
+
+/*
+ * The arguments of a USDT probe.  When its sites pass them differently,
+ * the instruction pointer (the site's address) picks the operands: one
+ * decoder per distinct operand list, reached from each of its sites.
+ */
+static void
+dt_bpf_cg_usdt(dt_bpf_cg_t *cg, const dt_bpf_progspec_t *ps)
+{
+	uint32_t ldone = dt_bpf_label_new(cg->cg_b);
+	bool same = true;
+
+	for (size_t i = 1; i < ps->ps_nusites && same; i++)
+		same = memcmp(&ps->ps_uargs[i], &ps->ps_uargs[0],
+		    sizeof (ps->ps_uargs[0])) == 0;
+	if (same) {
+		dt_bpf_cg_usdt_args(cg, &ps->ps_uargs[0]);
+		return;
+	}
+	for (size_t i = 0; i < ps->ps_nusites; i++) {
+		uint32_t lthis = dt_bpf_label_new(cg->cg_b), lnext;
+		bool first = true;
+
+		/* decoded already, for an earlier site with these operands */
+		for (size_t j = 0; j < i && first; j++)
+			first = memcmp(&ps->ps_uargs[i], &ps->ps_uargs[j],
+			    sizeof (ps->ps_uargs[0])) != 0;
+		if (!first)
+			continue;
+		lnext = dt_bpf_label_new(cg->cg_b);
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R6, 128));
+		for (size_t j = i; j < ps->ps_nusites; j++) {
+			if (memcmp(&ps->ps_uargs[i], &ps->ps_uargs[j],
+			    sizeof (ps->ps_uargs[0])) != 0)
+				continue;
+			dt_bpf_emit_imm64(cg->cg_b, DT_R2, ps->ps_usites[j]);
+			dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JEQ,
+			    DT_R1, DT_R2, 0), lthis);
+		}
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lnext);
+		dt_bpf_label_here(cg->cg_b, lthis);
+		dt_bpf_cg_usdt_args(cg, &ps->ps_uargs[i]);
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), ldone);
+		dt_bpf_label_here(cg->cg_b, lnext);
+	}
+	dt_bpf_label_here(cg->cg_b, ldone);
+}
+#endif
+
 /*
  * Whether the DIF object may read the probe's arguments: args[], arg0-9,
  * or a built-in variable not known to leave them alone (so one added
@@ -3011,6 +3113,19 @@ dt_bpf_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 #endif
 		break;
 	}
+	case DT_BPF_CTX_USDT:
+		if (!args)
+			break;
+		for (int i = 0; i < DT_BPF_NARGS; i++)
+			DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7,
+			    (int16_t) (DT_SC_ARGS + 8 * i), 0));
+#if defined(__x86_64__)
+		dt_bpf_cg_usdt(cg, ps);
+#else
+		dt_bpf_cg_error(cg, "USDT probes need this architecture's "
+		    "register layout");
+#endif
+		break;
 	}
 
 	/* Clause-locals start each firing cleared. */

@@ -42,6 +42,7 @@
 
 #include "common/dt_program.h"
 #include "os/linux/bpf/dt_bpf_insn.h"
+#include "os/linux/prov/dt_linux_prov.h"
 
 #define DT_BPF_NARGS	 10	/* arg0..arg9 in the firing context */
 #define DT_BPF_RECPREFIX 8	/* CPU number ahead of each record */
@@ -56,6 +57,8 @@ typedef enum dt_bpf_ctxkind {
 				      arguments from the call registers */
 	DT_BPF_CTX_URETURN,	   /* uprobe on a return site: arg0 = its
 				      offset in the function, arg1 = rax */
+	DT_BPF_CTX_USDT,	   /* uprobe on USDT sites: arguments as
+				      each site's operands say */
 } dt_bpf_ctxkind_t;
 
 /* A variable of the program, from the DIF variable tables. */
@@ -234,10 +237,19 @@ typedef struct dt_bpf_progspec {
 	int ps_procset_fd;
 	uint64_t ps_ufunc;
 	/*
-	 * the return address is on top of the stack: at a function's first
+	 * pid probes: the return address is on top of the stack (ucaller):
+	 * at a function's first
 	 * instruction, or at a return site (ret, tail-call jmp)
 	 */
 	bool ps_uatret;
+	/*
+	 * USDT: the runtime address of each site (ps_ufunc + file offset)
+	 * and its argument operands; sites whose operands differ are told
+	 * apart by the instruction pointer.
+	 */
+	const uint64_t *ps_usites;
+	const dt_usdt_args_t *ps_uargs;
+	size_t ps_nusites;
 	/* a group: ps_table_fd >= 0, keyed by the syscall number (< max) */
 	int ps_table_fd;
 	uint32_t ps_table_max;

@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "os/linux/dt_elfsym.h"
+
 typedef struct dtrace_hdl dtrace_hdl_t;
 typedef struct dt_probe dt_probe_t;
 
@@ -44,18 +46,79 @@ typedef enum dt_pid_kind {
 	DT_PID_ENTRY,
 	DT_PID_RETURN,
 	DT_PID_OFFSET,
+	DT_PID_USDT,		/* a static probe (dt_prov_usdt.c) */
 } dt_pid_kind_t;
+
+/*
+ * How a USDT probe site passes one argument, decoded from the operand
+ * strings of its note ("-4@%edi", "8@-16(%rbp)", "4@$42").
+ */
+typedef enum dt_usdt_argkind {
+	DT_USDT_ARG_NONE,	/* not understood: the argument is 0 */
+	DT_USDT_ARG_CONST,	/* ua_val */
+	DT_USDT_ARG_REG,	/* the register */
+	DT_USDT_ARG_MEM,	/* user memory at register + ua_val */
+} dt_usdt_argkind_t;
+
+#define DT_USDT_MAXARGS 12	/* what <sys/sdt.h> can emit */
+
+typedef struct dt_usdt_arg {
+	uint8_t ua_kind;	/* dt_usdt_argkind_t */
+	uint8_t ua_size;	/* bytes: 1, 2, 4 or 8 */
+	bool ua_signed;
+	uint8_t ua_shift;	/* bits below the value in the register
+				   (8 for %ah) */
+	int16_t ua_reg;		/* offset of the register in pt_regs */
+	int64_t ua_val;		/* the constant, or the displacement */
+} dt_usdt_arg_t;
+
+typedef struct dt_usdt_args {
+	int ua_nargs;
+	dt_usdt_arg_t ua_args[DT_USDT_MAXARGS];
+} dt_usdt_args_t;
 
 typedef struct dt_pid_probe {
 	int pi_pid;
 	dt_pid_kind_t pi_kind;
 	const char *pi_path;	/* the mapped file */
-	uint64_t pi_func;	/* the function's runtime address */
+	uint64_t pi_func;	/* the function's runtime address (USDT: the
+				   runtime address of file offset 0) */
 	uint64_t *pi_sites;	/* file offsets of its uprobes */
 	size_t pi_nsites;
+	/* USDT probes, per site: */
+	uint64_t *pi_semas;	/* the semaphore's file offset, or 0 */
+	dt_usdt_args_t *pi_args; /* how the arguments are passed */
 } dt_pid_probe_t;
 
-/* The pid facts of a pid provider probe, or NULL. */
+/* The pid facts of a pid or USDT provider probe, or NULL. */
 extern const dt_pid_probe_t *dt_prov_pid_info(const dt_probe_t *prp);
+
+/* A file a process maps executable, and where. */
+typedef struct dt_pid_module {
+	char *pm_path;
+	const char *pm_name;	/* basename */
+	bool pm_aout;		/* the executable */
+	uint64_t pm_base;	/* runtime address of file offset 0 */
+	bool pm_loaded;		/* pm_syms read */
+	dt_elfsyms_t pm_syms;
+	uint8_t *pm_made;	/* pid provider: what it made, per symbol */
+} dt_pid_module_t;
+
+/*
+ * The executable mappings of a process, one module per file (appended to
+ * *modsp).  0, or -1 with errno (ENOENT: no such process).
+ */
+extern int dt_pid_read_maps(int pid, dt_pid_module_t **modsp,
+    size_t *nmodsp);
+extern void dt_pid_modules_free(dt_pid_module_t *mods, size_t nmods);
+
+/* The USDT providers (dt_prov_usdt.c). */
+extern int dt_prov_usdt_init(dtrace_hdl_t *dtp);
+/* Decode a note's argument string ("-4@%edi 8@-16(%rbp) 4@$1"). */
+extern void dt_usdt_parse_args(const char *s, dt_usdt_args_t *uas);
+/* The most arguments any site of a USDT probe passes. */
+extern int dt_usdt_nargs(const dt_pid_probe_t *pi);
+/* The USDT facts of a USDT probe (kind DT_PID_USDT), or NULL. */
+extern const dt_pid_probe_t *dt_prov_usdt_info(const dt_probe_t *prp);
 
 #endif /* DT_LINUX_PROV_H */

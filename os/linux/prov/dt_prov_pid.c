@@ -64,17 +64,6 @@ static const dt_provattr_t dt_pid_attr = {
 #define DT_PID_MADE_RETURN  0x2
 #define DT_PID_MADE_OFFSETS 0x4
 
-/* A file the process maps executable, and where. */
-typedef struct dt_pid_module {
-	char *pm_path;
-	const char *pm_name;	/* basename */
-	bool pm_aout;		/* the executable */
-	uint64_t pm_base;	/* runtime address of file offset 0 */
-	bool pm_loaded;
-	dt_elfsyms_t pm_syms;
-	uint8_t *pm_made;	/* DT_PID_MADE_* per symbol */
-} dt_pid_module_t;
-
 /* The provider pid<N>. */
 typedef struct dt_pid_prov {
 	char pp_name[24];
@@ -85,32 +74,37 @@ typedef struct dt_pid_prov {
 
 static const dt_provops_t dt_pid_ops;
 
+void
+dt_pid_modules_free(dt_pid_module_t *mods, size_t nmods)
+{
+	for (size_t i = 0; i < nmods; i++) {
+		free(mods[i].pm_path);
+		free(mods[i].pm_made);
+		dt_elfsym_free(&mods[i].pm_syms);
+	}
+	free(mods);
+}
+
 static void
 dt_pid_prov_free(dt_pid_prov_t *pp)
 {
-	for (size_t i = 0; i < pp->pp_nmods; i++) {
-		free(pp->pp_mods[i].pm_path);
-		free(pp->pp_mods[i].pm_made);
-		dt_elfsym_free(&pp->pp_mods[i].pm_syms);
-	}
-	free(pp->pp_mods);
+	dt_pid_modules_free(pp->pp_mods, pp->pp_nmods);
 	free(pp);
 }
 
-/* The executable mappings of the process: one module per file. */
-static int
-dt_pid_read_maps(dt_pid_prov_t *pp)
+int
+dt_pid_read_maps(int pid, dt_pid_module_t **modsp, size_t *nmodsp)
 {
 	char path[64], exe[PATH_MAX], line[PATH_MAX + 128];
 	ssize_t n;
 	FILE *fp;
 
-	(void) snprintf(path, sizeof (path), "/proc/%d/exe", pp->pp_pid);
+	(void) snprintf(path, sizeof (path), "/proc/%d/exe", pid);
 	if ((n = readlink(path, exe, sizeof (exe) - 1)) < 0)
 		exe[0] = '\0';
 	else
 		exe[n] = '\0';
-	(void) snprintf(path, sizeof (path), "/proc/%d/maps", pp->pp_pid);
+	(void) snprintf(path, sizeof (path), "/proc/%d/maps", pid);
 	if ((fp = fopen(path, "re")) == NULL)
 		return -1;
 	while (fgets(line, sizeof (line), fp) != NULL) {
@@ -126,21 +120,21 @@ dt_pid_read_maps(dt_pid_prov_t *pp)
 		file = line + k;
 		if (perms[2] != 'x' || file[0] != '/')
 			continue;
-		for (size_t i = 0; i < pp->pp_nmods; i++) {
-			if (strcmp(pp->pp_mods[i].pm_path, file) == 0)
-				pm = &pp->pp_mods[i];
+		for (size_t i = 0; i < *nmodsp; i++) {
+			if (strcmp((*modsp)[i].pm_path, file) == 0)
+				pm = &(*modsp)[i];
 		}
 		if (pm != NULL)
 			continue;
-		pm = realloc(pp->pp_mods, (pp->pp_nmods + 1) * sizeof (*pm));
+		pm = realloc(*modsp, (*nmodsp + 1) * sizeof (*pm));
 		if (pm == NULL)
 			goto nomem;
-		pp->pp_mods = pm;
-		pm += pp->pp_nmods;
+		*modsp = pm;
+		pm += *nmodsp;
 		memset(pm, 0, sizeof (*pm));
 		if ((pm->pm_path = strdup(file)) == NULL)
 			goto nomem;
-		pp->pp_nmods++;
+		(*nmodsp)++;
 		pm->pm_name = strrchr(pm->pm_path, '/') + 1;
 		pm->pm_aout = strcmp(file, exe) == 0;
 		pm->pm_base = lo - pgoff;
@@ -338,7 +332,8 @@ dt_pid_provide(dtrace_hdl_t *dtp, dt_provider_t *meta,
 		(void) snprintf(pp->pp_name, sizeof (pp->pp_name), "pid%ld",
 		    pid);
 		pp->pp_pid = (int) pid;
-		if (dt_pid_read_maps(pp) != 0) {
+		if (dt_pid_read_maps(pp->pp_pid, &pp->pp_mods,
+		    &pp->pp_nmods) != 0) {
 			dt_pid_prov_free(pp);
 			/* No such process: its probes simply do not exist. */
 			return errno == ENOMEM ? dt_set_errno(dtp, EDT_NOMEM) :
@@ -424,5 +419,6 @@ dt_prov_pid_init(dtrace_hdl_t *dtp)
 const dt_pid_probe_t *
 dt_prov_pid_info(const dt_probe_t *prp)
 {
-	return prp->pr_prov->pv_ops == &dt_pid_ops ? prp->pr_data : NULL;
+	return prp->pr_prov->pv_ops == &dt_pid_ops ? prp->pr_data :
+	    dt_prov_usdt_info(prp);
 }
