@@ -408,10 +408,21 @@ apply_settings(void)
 			if (dtrace_setopt(g_dtp, "flowindent", NULL) != 0)
 				dfatal("failed to set -F");
 			break;
-		case 'L':
-			if (dtrace_setopt(g_dtp, "libdir", arg) != 0)
+		case 'L': {
+			/* Each -L adds a directory: libdir is a path. */
+			const char *old = dtrace_getopt_string(g_dtp,
+			    "libdir");
+			char *path = NULL;
+
+			if (old != NULL && asprintf(&path, "%s:%s", old,
+			    arg) < 0)
 				dfatal("failed to set -L %s", arg);
+			if (dtrace_setopt(g_dtp, "libdir", path ? path :
+			    arg) != 0)
+				dfatal("failed to set -L %s", arg);
+			free(path);
 			break;
+		}
 		case 'q':
 			if (dtrace_setopt(g_dtp, "quiet", NULL) != 0)
 				dfatal("failed to set -q");

@@ -70,6 +70,8 @@ static const dt_option_t dt_option_table[] = {
 	{ "amin", DT_OPT_AMIN, DT_OPTK_STRING, NULL },
 	{ "argref", DT_OPT_ARGREF, DT_OPTK_BOOL, NULL },
 	{ "btfpath", DT_OPT_BTFPATH, DT_OPTK_STRING, NULL },
+	/* Oracle Linux DTrace's name for where kernel types come from. */
+	{ "ctfpath", DT_OPT_BTFPATH, DT_OPTK_STRING, NULL },
 	{ "cpp", DT_OPT_CPP, DT_OPTK_BOOL, NULL },
 	{ "cpphdrs", DT_OPT_CPPHDRS, DT_OPTK_BOOL, NULL },
 	{ "cpppath", DT_OPT_CPPPATH, DT_OPTK_STRING, NULL },

@@ -200,7 +200,9 @@ run_d_test_once() {
 		return
 		;;
 	esac
-	opts="$(directive options "$d")${engine:+ -x engine=$engine}"
+	# The D library files of the source tree, not the installed ones.
+	opts="-x syslibdir=$top_srcdir/os/linux/lib $(directive options "$d")"
+	opts="$opts${engine:+ -x engine=$engine}"
 	args=$(directive args "$d")
 	tmo=$(directive timeout "$d")
 	pin=$(directive cpu "$d")

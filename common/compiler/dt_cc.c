@@ -320,6 +320,9 @@ dt_cc_destroy(dtrace_hdl_t *dtp)
 		if ((idp = dt_idhash_lookup(cc->cc_macros, "zonename")) != NULL)
 			free(idp->di_data);
 	}
+	for (size_t i = 0; i < cc->cc_nlibs; i++)
+		free(cc->cc_libnames[i]);
+	free(cc->cc_libnames);
 	dt_idhash_destroy(cc->cc_globals);
 	dt_idhash_destroy(cc->cc_tls);
 	dt_idhash_destroy(cc->cc_aggs);
@@ -536,6 +539,12 @@ dt_compile(dtrace_hdl_t *dtp, const char *intext, size_t inlen, bool isfile,
 		    "compiler is already in use");
 		return NULL;
 	}
+	/* The D library files come before the first program. */
+	if (intext != dt_prelude && !cc->cc_libs_loaded &&
+	    !(cflags & DTRACE_C_NOLIBS) &&
+	    dtp->dt_options[DT_OPT_NOLIBS] == DTRACEOPT_UNSET &&
+	    dt_lib_load(dtp) != 0)
+		return NULL;
 	memset(&pcb, 0, sizeof (pcb));
 	pcb.pcb_cc = cc;
 	pcb.pcb_hdl = dtp;
@@ -680,6 +689,14 @@ dt_compile(dtrace_hdl_t *dtp, const char *intext, size_t inlen, bool isfile,
 	free(cpptext);
 	cc->cc_pcb = NULL;
 	return pgp;
+}
+
+/* A D library file's text: compiled as a file, so errors carry lines. */
+dtrace_prog_t *
+dt_cc_libcompile(dtrace_hdl_t *dtp, const char *text, size_t len)
+{
+	return dt_compile(dtp, text, len, true, DTRACE_PROBESPEC_NAME,
+	    DTRACE_C_EMPTY | DTRACE_C_NOLIBS, 0, NULL);
 }
 
 dtrace_prog_t *

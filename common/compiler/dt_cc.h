@@ -382,6 +382,10 @@ struct dt_cc {
 	const char *cc_errtag;	/* D_* tag of the last error */
 	unsigned cc_strsize;	/* string size the string type was made with */
 	bool cc_noktypes;	/* don't look at kernel types (the prelude) */
+	bool cc_libs_loaded;	/* D library files compiled (dt_lib.c) */
+	bool cc_inlib;		/* compiling one of them */
+	char **cc_libnames;	/* ... the names of those compiled */
+	size_t cc_nlibs;
 	int cc_target_set;	/* $target was given a value */
 	char **cc_cpp;		/* -D, -U, -I arguments for cpp */
 	size_t cc_ncpp;
@@ -626,6 +630,18 @@ extern void dt_cook_action(dt_pcb_t *pcb, dt_node_t *dfunc);
 extern void dt_cook_printf(dt_pcb_t *pcb, dt_node_t *fn, const char *fname,
     dt_node_t *fmt, dt_node_t *args, int argbase);
 extern dt_node_t *dt_cook_xlator(dt_pcb_t *pcb, dt_node_t *dnp);
+
+/* D library files (dt_lib.c). */
+extern int dt_lib_load(dtrace_hdl_t *dtp);
+extern dtrace_prog_t *dt_cc_libcompile(dtrace_hdl_t *dtp, const char *text,
+    size_t len);
+extern bool dt_lib_loaded(const dt_cc_t *cc, const char *name);
+
+/*
+ * The di_id of built-in variables that a D library defines as inlines
+ * (curpsinfo): placeholders with a type until the library replaces them.
+ */
+#define DT_VAR_NONE	0xffff
 
 /* Pragmas and control lines (dt_pragma.c). */
 extern void dt_pragma(dt_pcb_t *pcb, const char *line);

@@ -1008,6 +1008,11 @@ dt_cg_var_load(dt_cg_t *cg, dt_node_t *dnp)
 		dt_cg_emit(cg, DIF_INSTR_MOV(cg->cg_xlreg, r));
 		return r;
 	}
+	if ((idp->di_flags & (DT_IDFLG_BUILTIN | DT_IDFLG_INLINE)) ==
+	    DT_IDFLG_BUILTIN && idp->di_id == DT_VAR_NONE)
+		dt_cg_fail(cg, dnp, D_VAR_UNSUP, "%s is defined by a D library "
+		    "translator that is not loaded (it needs the kernel's "
+		    "types)", idp->di_name);
 	if ((idp->di_flags & DT_IDFLG_INLINE) && idp->di_inline != NULL) {
 		dt_cg_tinfo_t it, nt;
 

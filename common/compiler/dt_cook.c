@@ -78,6 +78,10 @@ dt_node_var(dt_pcb_t *pcb, dt_node_t *dnp, dt_ident_t *idp)
 			dt_cook_builtin_type(pcb->pcb_cc, idp);
 		dt_node_type_assign(dnp, idp->di_ctfp, idp->di_type);
 	}
+	/* An inline defined by xlate: its members are translated. */
+	if ((idp->di_flags & DT_IDFLG_INLINE) && idp->di_inline != NULL &&
+	    idp->di_inline->dn_xlator != NULL)
+		dnp->dn_xlator = idp->di_inline->dn_xlator;
 	if (dnp->dn_flags & DT_NF_REF)
 		dnp->dn_flags |= DT_NF_DPTR;
 	return dnp;

@@ -836,7 +836,8 @@ translator_definition:
 translator_member_list:
 		%empty { $$ = NULL; }
 	|	translator_member_list translator_member {
-			$$ = dt_node_link($1, $2);
+			/* dt_decl_member() links them on the translator. */
+			$$ = $1 != NULL ? $1 : $2;
 		}
 	;
 

@@ -207,7 +207,6 @@ typedef struct dt_bivar {
 	const char *bv_type;
 } dt_bivar_t;
 
-#define DT_VAR_NONE 0xffff	/* defined by a D library translator */
 
 static const dt_bivar_t dt_bivars[] = {
 	{ "args", DT_IDENT_ARRAY, DIF_VAR_ARGS, "<DYN>" },

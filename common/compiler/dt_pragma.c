@@ -150,6 +150,11 @@ dt_pragma_d(dt_pcb_t *pcb, int argc, char **argv)
 		    strcmp(argv[1], "provider") != 0)
 			dt_cc_error(pcb, D_PRAGMA_INVAL, "invalid class %s "
 			    "specified by #pragma %s", argv[1], what);
+		if (strcmp(argv[1], "library") == 0 &&
+		    !pcb->pcb_cc->cc_inlib &&
+		    !dt_lib_loaded(pcb->pcb_cc, argv[2]))
+			dt_cc_error(pcb, D_PRAGMA_DEPEND, "failed to resolve "
+			    "dependency: library %s", argv[2]);
 		/* Modules and providers are checked once a backend exists. */
 		return;
 	}

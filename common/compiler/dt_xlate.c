@@ -45,7 +45,13 @@ dt_decl_inline(dt_pcb_t *pcb, dt_decl_t *spec, dt_decl_t *dtor,
 		    "not appropriate for inline declaration");
 	if (name == NULL)
 		dt_cc_error(pcb, D_DECL_USELESS, "useless declaration");
-	if ((idp = dt_idhash_lookup(cc->cc_globals, name)) != NULL)
+	/*
+	 * A library may define a built-in placeholder (curpsinfo) as an
+	 * inline: the identifier becomes the inline.
+	 */
+	if ((idp = dt_idhash_lookup(cc->cc_globals, name)) != NULL &&
+	    !(cc->cc_inlib && (idp->di_flags & DT_IDFLG_BUILTIN) &&
+	    idp->di_id == DT_VAR_NONE))
 		dt_cc_error(pcb, D_DECL_IDRED, "identifier redeclared: %s",
 		    name);
 	dt_decl_type(pcb, dt_decl_apply(pcb, spec, dtor), &ctfp, &type);
@@ -63,8 +69,11 @@ dt_decl_inline(dt_pcb_t *pcb, dt_decl_t *spec, dt_decl_t *dtor,
 		    dt_type_name(ctfp, type, n1, sizeof (n1)),
 		    TNAME(expr, n2));
 
-	if ((idp = dt_idhash_insert(cc->cc_globals, name, DT_IDENT_SCALAR,
-	    DT_IDFLG_INLINE | DT_IDFLG_DECL, 0, cc->cc_gen)) == NULL)
+	if (idp != NULL)
+		idp->di_flags |= DT_IDFLG_INLINE | DT_IDFLG_DECL;
+	else if ((idp = dt_idhash_insert(cc->cc_globals, name,
+	    DT_IDENT_SCALAR, DT_IDFLG_INLINE | DT_IDFLG_DECL, 0,
+	    cc->cc_gen)) == NULL)
 		dt_cc_nomem(pcb);
 	dt_ident_type_assign(idp, ctfp, type);
 	idp->di_inline = expr;

@@ -18,6 +18,7 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/dt_xlate.c \
 	%reldir%/dt_pragma.c \
 	%reldir%/dt_pdesc.c \
+	%reldir%/dt_lib.c \
 	%reldir%/dt_cc.c
 
 UNIT_TESTS += tests/unit/compiler_layout_test tests/unit/compiler_api_test \

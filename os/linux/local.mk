@@ -31,6 +31,9 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/prov/dt_prov_usdt.c
 EXTRA_DIST += %reldir%/README.md
 
+# D library files: compiled before every program (common/compiler/dt_lib.c).
+dist_dtracelib_DATA = %reldir%/lib/psinfo.d
+
 # System call numbers by name, from the C library's headers:
 # { "read", 0 }, ...  (dt_prov_syscall.c includes it).
 BUILT_SOURCES += %reldir%/prov/dt_syscall_nr.h

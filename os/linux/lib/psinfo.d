@@ -1,0 +1,51 @@
+/*
+ * psinfo.d: DTrace's process and thread views, psinfo_t and lwpsinfo_t
+ * (their types are built into the compiler), translated from the Linux
+ * kernel's struct task_struct; curpsinfo and curlwpsinfo for the current
+ * thread.
+ *
+ * On Linux a process is a thread group: pr_pid is the group's ID (the
+ * tgid), pr_lwpid the thread's own (its pid).  Kernel threads have no mm:
+ * their sizes and argument addresses are 0.  pr_psargs is the current
+ * process's command line (execargs), so it is right for curpsinfo and
+ * for the thread a probe fired in.
+ */
+#pragma D depends_on module vmlinux
+
+translator psinfo_t < struct task_struct *T > {
+	pr_nlwp = T->signal->nr_threads;
+	pr_pid = T->tgid;
+	pr_ppid = T->real_parent->tgid;
+	pr_pgid = T->signal->pids[2]->numbers[0].nr;	/* PIDTYPE_PGID */
+	pr_sid = T->signal->pids[3]->numbers[0].nr;	/* PIDTYPE_SID */
+	pr_uid = T->cred->uid.val;
+	pr_euid = T->cred->euid.val;
+	pr_gid = T->cred->gid.val;
+	pr_egid = T->cred->egid.val;
+	pr_addr = (uintptr_t)T;
+	pr_size = T->mm != 0 ? T->mm->total_vm * 4 : 0;	/* Kbytes */
+	pr_fname = stringof(T->comm);
+	pr_psargs = execargs;
+	pr_argv = T->mm != 0 ? T->mm->arg_start : 0;
+	pr_envp = T->mm != 0 ? T->mm->env_start : 0;
+	pr_dmodel = 2;		/* PR_MODEL_LP64 */
+	pr_taskid = 0;
+	pr_projid = 0;
+	pr_poolid = 0;
+	pr_zoneid = 0;
+	pr_contract = 0;
+};
+
+translator lwpsinfo_t < struct task_struct *T > {
+	pr_flag = T->flags;
+	pr_lwpid = T->pid;
+	pr_addr = (uintptr_t)T;
+	pr_pri = T->prio;
+	pr_nice = T->static_prio - 120;
+	pr_onpro = T->thread_info.cpu;
+	pr_bindpro = -1;
+	pr_bindpset = -1;
+};
+
+inline psinfo_t *curpsinfo = xlate<psinfo_t *>(curthread);
+inline lwpsinfo_t *curlwpsinfo = xlate<lwpsinfo_t *>(curthread);
