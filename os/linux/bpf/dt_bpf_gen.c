@@ -660,6 +660,9 @@ dt_bpf_layout_finish(dt_bpf_layout_t *lay, char *errbuf, size_t errlen)
 	off = DT_SC_HDRSIZE;
 	lay->bl_epids_off = off;
 	off += ((lay->bl_maxclauses * 4) + 7) & ~7U;
+	/* Next to the context, so a small key shares its cache lines. */
+	lay->bl_aggkey_off = off;
+	off += lay->bl_maxaggkey + 8;
 	lay->bl_tuple_off = off;
 	off += 16 * DIF_DTR_NREGS;
 	/* lltostr() builds its digits in 72 bytes of work buffer 0. */
@@ -672,8 +675,6 @@ dt_bpf_layout_finish(dt_bpf_layout_t *lay, char *errbuf, size_t errlen)
 	off += (lay->bl_maxdynkey + 7) & ~7U;
 	lay->bl_dynval_off = off;
 	off += (lay->bl_maxdynval + 7) & ~7U;
-	lay->bl_aggkey_off = off;
-	off += lay->bl_maxaggkey + 8;
 	lay->bl_aggval_off = off;
 	off += lay->bl_maxaggval + 8;
 	lay->bl_rec_off = off;
@@ -2643,7 +2644,7 @@ dt_bpf_cg_clause(dt_bpf_cg_t *cg, uint32_t j, const dt_stmt_t *stp)
 		    0), lnext);
 		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_SC_EPID));
 	}
-	if (!cg->cg_ps->ps_always && !cg->cg_in_error) {
+	if (!cg->cg_ps->ps_always && !cg->cg_in_error && j > 0) {
 		/* exit() in an earlier clause stops this one. */
 		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R8,
 		    (int16_t) (lay->bl_cnt_off + 8 * DT_BPF_CNT_EXITED)));
