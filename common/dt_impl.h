@@ -50,6 +50,7 @@ struct dtrace_hdl {
 	bool dt_stopped;
 	bool dt_exited;			/* an exit() record was consumed */
 	int dt_exitstatus;		/* its status */
+	char dt_engine_notice[320];	/* why this engine was chosen */
 
 	/* Output formatting state (common/consumer/). */
 	struct dt_consumer *dt_consumer;

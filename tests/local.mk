@@ -17,6 +17,6 @@ tests_unit_interp_engine_test_SOURCES = tests/unit/interp_engine_test.c \
 tests_unit_interp_engine_test_LDADD = libdtrace_core.la
 
 SHELL_TESTS += tests/shell/unprivileged.sh tests/shell/syscall-count.sh \
-	tests/shell/pid-provider.sh
+	tests/shell/pid-provider.sh tests/shell/ptrace-engine.sh
 
 EXTRA_DIST += %reldir%/run-tests.sh %reldir%/shell %reldir%/d %reldir%/cmd

@@ -1,5 +1,6 @@
 # os/linux/local.mk: the Linux backend -- feature probes, the BPF engine
-# (os/linux/bpf/) and the Linux providers (os/linux/prov/).
+# (os/linux/bpf/), the ptrace engine (os/linux/ptrace/) and the Linux
+# providers (os/linux/prov/).
 libdtrace_core_la_SOURCES += \
 	%reldir%/dt_os.c \
 	%reldir%/dt_linux_features.h \
@@ -20,7 +21,9 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/prov/dt_linux_prov.h \
 	%reldir%/prov/dt_linux_providers.c \
 	%reldir%/prov/dt_prov_syscall.c \
-	%reldir%/prov/dt_prov_pid.c
+	%reldir%/prov/dt_prov_pid.c \
+	%reldir%/ptrace/dt_ptrace.h \
+	%reldir%/ptrace/dt_ptrace.c
 EXTRA_DIST += %reldir%/README.md
 
 # System call numbers by name, from the C library's headers:

@@ -48,6 +48,7 @@ typedef struct dt_pid_probe {
 	dt_pid_kind_t pi_kind;
 	const char *pi_path;	/* the mapped file */
 	uint64_t pi_func;	/* the function's runtime address */
+	uint64_t pi_base;	/* runtime address of file offset 0 */
 	uint64_t *pi_sites;	/* file offsets of its uprobes */
 	size_t pi_nsites;
 } dt_pid_probe_t;
