@@ -1052,7 +1052,12 @@ dt_pt_wait(dtrace_hdl_t *dtp, uint64_t deadline)
 		struct timespec ts;
 		uint64_t now;
 		int st;
-		pid_t tid = waitpid(-1, &st, __WALL | WNOHANG);
+		/*
+		 * Only while we hold processes: a -c child not held is
+		 * reaped by dt_proc.c, with its status.
+		 */
+		pid_t tid = pt->pt_attached ?
+		    waitpid(-1, &st, __WALL | WNOHANG) : 0;
 
 		if (tid > 0) {
 			dt_pt_event(dtp, pt, tid, st);
