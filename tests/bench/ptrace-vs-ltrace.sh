@@ -89,7 +89,7 @@ lcount() { awk '$NF == "bench_fn" { print $4 }'; }
 
 echo "workload: $N calls of bench_fn, median of $RUNS runs"
 base=$(median $(for ((i = 0; i < RUNS; i++)); do wall ./t loop "$N"; done))
-echo "untraced   $((base / N)) ns/call"
+echo "untraced   $((base / 1000000)) ms for the whole run"
 cost dtrace dcount "$DTRACE" -q -x engine=ptrace -c "./t loop @N@" \
     -n 'pid$target::bench_fn:entry { @ = count(); }'
 if command -v ltrace >/dev/null; then

@@ -19,7 +19,7 @@ command -v cc >/dev/null || { echo "needs a C compiler (cc)"; exit 77; }
 [ "$(uname -m)" = x86_64 ] || { echo "breakpoints are x86-64 only"; exit 77; }
 
 tmp=$(mktemp -d)
-trap 'touch "$tmp/stop"; rm -rf "$tmp"' EXIT
+trap 'touch "$tmp/stop" "$tmp/stop2"; rm -rf "$tmp"' EXIT
 chmod 755 "$tmp"
 cc -O1 -fno-inline -pthread -o "$tmp/t" \
     "$top_srcdir/tests/shell/data/ptrace-target.c" || exit 1
@@ -34,15 +34,17 @@ if [ "$(id -u)" -eq 0 ]; then
 	# The build tree may not be readable by nobody: copy what runs.
 	cp "$top_builddir/cmd/.libs/dtrace" "$tmp/" &&
 	    cp -a "$top_builddir"/.libs/libdtrace.so* "$tmp/" || exit 1
-	user() {
-		(cd "$tmp" && exec setpriv --reuid=65534 --regid=65534 \
-		    --clear-groups env LD_LIBRARY_PATH="$tmp" "$@")
-	}
-	run() { user ./dtrace "$@"; }
+	as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups
+	    env LD_LIBRARY_PATH="$tmp")
+	dt=(./dtrace)
 else
-	user() { (cd "$tmp" && exec "$@"); }
-	run() { (cd "$tmp" && exec "$top_builddir/cmd/dtrace" "$@"); }
+	as_user=()
+	dt=("$top_builddir/cmd/dtrace")
 fi
+# Background commands are started as (cd "$tmp" && exec ...) & so that $!
+# is the process itself.
+user() { (cd "$tmp" && exec "${as_user[@]}" "$@"); }
+run() { user "${dt[@]}" "$@"; }
 bpf() { (cd "$tmp" && "$top_builddir/cmd/dtrace" -x engine=bpf "$@"); }
 
 fail=0
@@ -148,11 +150,12 @@ return $((4 * n))" "$got"
 
 # -p, then SIGTERM: the process runs on with its original code (an int3
 # left behind would kill it with SIGTRAP) and ends normally.
-user ./t wait "$tmp/stop" &
+(cd "$tmp" && exec "${as_user[@]}" ./t wait "$tmp/stop") &
 tpid=$!
 sleep 0.2
-run -q -x engine=ptrace -p "$tpid" \
-    -n 'pid$target::bench_fn:entry { @ = count(); }' >"$tmp/p.out" 2>&1 &
+(cd "$tmp" && exec "${as_user[@]}" "${dt[@]}" -q -x engine=ptrace \
+    -p "$tpid" -n 'pid$target::bench_fn:entry { @ = count(); }' \
+    >"$tmp/p.out" 2>&1) &
 dpid=$!
 sleep 1
 kill -TERM "$dpid"
@@ -164,5 +167,27 @@ sleep 0.3
 touch "$tmp/stop"
 wait "$tpid"
 check "-p process after detach" 0 "$?"
+
+# SIGKILL leaves no chance to remove the breakpoints: a -c child is
+# killed with dtrace (PTRACE_O_EXITKILL) rather than left to die of
+# SIGTRAP at its next probe site.
+(cd "$tmp" && exec "${as_user[@]}" "${dt[@]}" -q -x engine=ptrace \
+    -c "./t wait $tmp/stop2" -n 'pid$target::bench_fn:entry { @ = count(); }' \
+    >/dev/null 2>&1) &
+dpid=$!
+sleep 1
+cpid=$(cat /proc/"$dpid"/task/*/children 2>/dev/null | tr -d ' ')
+kill -KILL "$dpid"
+wait "$dpid" 2>/dev/null
+sleep 0.2
+if [ -z "$cpid" ]; then
+	check "the -c child of dtrace" "a pid" "none"
+elif [ -d "/proc/$cpid" ] && ! grep -q '^State:.*Z' "/proc/$cpid/status"
+then
+	kill -KILL "$cpid"
+	check "-c child killed with dtrace" "gone" "running"
+else
+	echo "ok: -c child killed with dtrace"
+fi
 
 exit $fail
