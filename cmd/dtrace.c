@@ -694,6 +694,9 @@ run_programs(void)
 
 	if (dtrace_go(g_dtp) != 0)
 		dfatal("could not enable tracing");
+	if (dtrace_engine_notice(g_dtp) != NULL)
+		fprintf(stderr, "%s: %s\n", g_pname,
+		    dtrace_engine_notice(g_dtp));
 	if (dtrace_proc_continue(g_dtp) != 0)
 		dfatal("could not start the traced processes");
 

@@ -52,6 +52,7 @@ struct dtrace_hdl {
 	uint64_t dt_laststatus;		/* dt_os_timestamp() of the last
 					   drop report */
 	int dt_exitstatus;		/* its status */
+	char dt_engine_notice[320];	/* why this engine was chosen */
 
 	/* Output formatting state (common/consumer/). */
 	struct dt_consumer *dt_consumer;

@@ -38,6 +38,12 @@ extern int dt_os_providers_init(dtrace_hdl_t *dtp);
 extern const struct dt_engine_ops *dt_os_kernel_engine(const char **whyp);
 
 /*
+ * The OS's engine for tracing the user's own processes without privilege
+ * (ptrace on Linux), or NULL with *whyp set.
+ */
+extern const struct dt_engine_ops *dt_os_user_engine(const char **whyp);
+
+/*
  * Why probes of this provider cannot be listed here (a kernel feature or a
  * privilege missing), or NULL when nothing is known to be missing.  Used
  * to explain a description that matches no probes.

@@ -192,21 +192,41 @@ dt_probe_needs_kernel(const dt_probe_t *prp)
 	return pt != NULL && pt->pt_percpu;
 }
 
+/* Can engine eng fire every probe of eps[0..n-1]? */
+static bool
+dt_engine_fires_all(const dt_engine_ops_t *eng, dt_eprobe_t *const *eps,
+    size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const dt_probe_t *prp = eps[i]->ep_probe;
+		const dt_profile_timer_t *pt = dt_prov_profile_timer(prp);
+
+		if (!(prp->pr_prov->pv_engines & eng->eo_flag) ||
+		    (pt != NULL && pt->pt_percpu))
+			return false;
+	}
+	return true;
+}
+
 /*
- * Choose the engine.  -x engine=bpf|interp forces one; otherwise the
- * interpreter runs programs whose probes it can fire itself (BEGIN, END,
- * ticks), and the OS's in-kernel engine everything else.
+ * Choose the engine.  -x engine=bpf|interp|ptrace forces one; otherwise
+ * the interpreter runs programs whose probes it can fire itself (BEGIN,
+ * END, ticks), and the OS's in-kernel engine everything else -- or, when
+ * that is not available, the OS's engine for the user's own processes if
+ * it can fire every probe (pid probes through ptrace), which is said once
+ * (dtrace_engine_notice()).
  */
 static int
 dt_engine_select(dtrace_hdl_t *dtp, dt_eprobe_t *const *eps, size_t n)
 {
-	const dt_engine_ops_t *kernel, *eng = &dt_interp_engine_ops;
-	const char *why = "";
+	const dt_engine_ops_t *kernel, *user, *eng = &dt_interp_engine_ops;
+	const char *why = "", *uwhy = "";
 	bool need_kernel = false;
 
 	for (size_t i = 0; i < n && !need_kernel; i++)
 		need_kernel = dt_probe_needs_kernel(eps[i]->ep_probe);
 	kernel = dt_os_kernel_engine(&why);
+	user = dt_os_user_engine(&uwhy);
 
 	switch (dtp->dt_options[DT_OPT_ENGINE]) {
 	case DT_ENGINE_BPF:
@@ -216,13 +236,23 @@ dt_engine_select(dtrace_hdl_t *dtp, dt_eprobe_t *const *eps, size_t n)
 		eng = kernel;
 		break;
 	case DT_ENGINE_PTRACE:
-		return dt_set_errdetail(dtp, EDT_NOENGINE,
-		    "the ptrace engine is not implemented yet");
+		if (user == NULL)
+			return dt_set_errdetail(dtp, EDT_NOENGINE,
+			    "the ptrace engine is not available: %s", uwhy);
+		eng = user;
+		break;
 	case DT_ENGINE_INTERP:
 		break;
 	default:
-		if (need_kernel && kernel != NULL)
+		if (need_kernel && kernel != NULL) {
 			eng = kernel;
+		} else if (need_kernel && user != NULL &&
+		    dt_engine_fires_all(user, eps, n)) {
+			eng = user;
+			(void) snprintf(dtp->dt_engine_notice,
+			    sizeof (dtp->dt_engine_notice), "tracing with %s: "
+			    "%s", user->eo_name, why);
+		}
 		break;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -385,6 +415,12 @@ dt_work_consume_setup(dtrace_hdl_t *dtp)
 	free(cps);
 	dt_consume_setaggclear(dtp, dt_work_aggclear, NULL);
 	return rc;
+}
+
+const char *
+dtrace_engine_notice(dtrace_hdl_t *dtp)
+{
+	return dtp->dt_engine_notice[0] != '\0' ? dtp->dt_engine_notice : NULL;
 }
 
 int

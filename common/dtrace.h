@@ -79,6 +79,12 @@ typedef enum dtrace_workstatus {
 } dtrace_workstatus_t;
 
 extern int dtrace_go(dtrace_hdl_t *dtp);
+/*
+ * After dtrace_go(): when the engine was chosen because the one the
+ * probes would run on is not available, the line saying so ("tracing with
+ * ptrace: <why>"), for the consumer to show once; else NULL.
+ */
+extern const char *dtrace_engine_notice(dtrace_hdl_t *dtp);
 extern int dtrace_stop(dtrace_hdl_t *dtp);
 extern void dtrace_sleep(dtrace_hdl_t *dtp);
 extern dtrace_workstatus_t dtrace_work(dtrace_hdl_t *dtp, FILE *fp);

@@ -17,6 +17,7 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/dt_work.h \
 	%reldir%/dt_work.c \
 	%reldir%/engine/dt_engine.h \
+	%reldir%/engine/dt_interp.h \
 	%reldir%/engine/dt_interp_engine.c \
 	%reldir%/engine/dt_spec.h \
 	%reldir%/engine/dt_spec.c \

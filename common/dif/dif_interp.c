@@ -257,9 +257,17 @@ dif_read(dif_mstate_t *ms, uint64_t addr, void *buf, size_t size)
 int
 dif_readstr(dif_mstate_t *ms, uint64_t addr, char *buf, size_t size)
 {
+	int n;
+
 	ms->ms_fault.df_kind = 0;
-	if (dif_getstr(ms, DIF_AS_KERNEL, addr, buf, size) < 0)
+	if ((n = dif_getstr(ms, DIF_AS_KERNEL, addr, buf, size)) < 0)
 		return ms->ms_fault.df_kind;
+	/*
+	 * Nothing of the source past the NUL: records and aggregation keys
+	 * are compared byte for byte.
+	 */
+	if ((size_t) n + 1 < size)
+		memset(buf + n + 1, 0, size - (size_t) n - 1);
 	return 0;
 }
 

@@ -39,6 +39,7 @@
 #include "common/dt_os.h"
 #include "common/engine/dt_engine.h"
 #include "common/engine/dt_spec.h"
+#include "common/engine/dt_interp.h"
 #include "common/probe/dt_probe.h"
 #include "common/prov/dt_prov.h"
 
@@ -97,6 +98,8 @@ typedef struct dt_interp {
 	uint32_t ip_nspec;
 	uint64_t ip_specsize;
 	uint64_t ip_cleanrate;	   /* ns */
+	const dt_interp_ctx_t *ip_ctx; /* firing in another process */
+	dt_interp_wait_f *ip_wait;
 	dt_engine_status_t ip_status;
 } dt_interp_t;
 
@@ -113,6 +116,10 @@ dt_interp(dtrace_hdl_t *dtp)
 static int
 dt_interp_read(void *arg, dif_as_t as, uint64_t addr, void *buf, size_t size)
 {
+	const dt_interp_ctx_t *ctx = dt_interp(arg)->ip_ctx;
+
+	if (ctx != NULL && ctx->ic_ops->do_read != NULL)
+		return ctx->ic_ops->do_read(ctx->ic_arg, as, addr, buf, size);
 	/*
 	 * Neither kernel memory nor (yet) any process's memory is
 	 * reachable from here: every load outside the interpreter's own
@@ -129,7 +136,11 @@ dt_interp_read(void *arg, dif_as_t as, uint64_t addr, void *buf, size_t size)
 static int
 dt_interp_var(void *arg, uint32_t id, uint64_t ndx, uint64_t *valp)
 {
-	(void) arg;
+	const dt_interp_ctx_t *ctx = dt_interp(arg)->ip_ctx;
+
+	if (ctx != NULL && ctx->ic_ops->do_var != NULL &&
+	    ctx->ic_ops->do_var(ctx->ic_arg, id, ndx, valp) == 0)
+		return 0;
 	(void) ndx;
 	switch (id) {
 	case DIF_VAR_PID:
@@ -174,9 +185,13 @@ dt_interp_var(void *arg, uint32_t id, uint64_t ndx, uint64_t *valp)
 static int
 dt_interp_varstr(void *arg, uint32_t id, char *buf, size_t size)
 {
-	(void) arg;
+	const dt_interp_ctx_t *ctx = dt_interp(arg)->ip_ctx;
+
 	if (size == 0)
 		return -1;
+	if (ctx != NULL && ctx->ic_ops->do_varstr != NULL &&
+	    ctx->ic_ops->do_varstr(ctx->ic_arg, id, buf, size) == 0)
+		return 0;
 	switch (id) {
 	case DIF_VAR_EXECNAME:
 		snprintf(buf, size, "dtrace");
@@ -319,7 +334,9 @@ dt_interp_enable(dtrace_hdl_t *dtp, dt_eprobe_t *const *eps, size_t n)
 		uint32_t id = ep->ep_probe->pr_id;
 		dt_ieplist_t *el;
 
-		if (!(ep->ep_probe->pr_prov->pv_engines & DT_ENGINE_F_INTERP))
+		/* An engine built on this one adds probes of its own. */
+		if (!(ep->ep_probe->pr_prov->pv_engines &
+			(DT_ENGINE_F_INTERP | dtp->dt_engine->eo_flag)))
 			return dt_set_errno(dtp, EDT_NOTSUP);
 		if (id >= ip->ip_nbyprobe) {
 			uint32_t cap = id + 16;
@@ -396,7 +413,8 @@ static int
 dt_interp_store(dt_interp_t *ip, dif_mstate_t *ms, const dt_recdesc_t *rd,
     uint64_t v, unsigned char *dst)
 {
-	uint64_t pid = (uint64_t) getpid();
+	uint64_t pid = ip->ip_ctx != NULL ? ip->ip_ctx->ic_pid :
+	    (uint64_t) getpid();
 
 	switch (rd->rd_type) {
 	case DT_REC_NONE:
@@ -420,7 +438,6 @@ dt_interp_store(dt_interp_t *ip, dif_mstate_t *ms, const dt_recdesc_t *rd,
 	default:
 		/* Integers: the low rd_size bytes, little-endian as loaded. */
 		memcpy(dst, &v, rd->rd_size < 8 ? rd->rd_size : 8);
-		(void) ip;
 		return 0;
 	}
 }
@@ -684,7 +701,8 @@ dt_interp_fire(dtrace_hdl_t *dtp, uint32_t id, const uint64_t *args,
 	cpu = dt_os_getcpu();
 	dif_mstate_firing(ms, el->el_eps[0]->ep_epid, id,
 	    prp->pr_prov->pv_name, prp->pr_mod, prp->pr_func, prp->pr_name,
-	    args, nargs, ts, dt_os_gettid());
+	    args, nargs, ts,
+	    ip->ip_ctx != NULL ? ip->ip_ctx->ic_tid : dt_os_gettid());
 	for (uint32_t i = 0; i < el->el_n; i++) {
 		/* exit() in one clause stops the clauses after it. */
 		if (ip->ip_exited && id != DT_PROBE_ID_END &&
@@ -692,6 +710,29 @@ dt_interp_fire(dtrace_hdl_t *dtp, uint32_t id, const uint64_t *args,
 			break;
 		dt_interp_clause(dtp, ip, ms, el->el_eps[i], cpu, ts);
 	}
+}
+
+void
+dt_interp_fire_ctx(dtrace_hdl_t *dtp, uint32_t id, const uint64_t *args,
+    int nargs, const dt_interp_ctx_t *ctx)
+{
+	dt_interp_t *ip = dt_interp(dtp);
+
+	ip->ip_ctx = ctx;
+	dt_interp_fire(dtp, id, args, nargs);
+	ip->ip_ctx = NULL;
+}
+
+void
+dt_interp_set_wait(dtrace_hdl_t *dtp, dt_interp_wait_f *fn)
+{
+	dt_interp(dtp)->ip_wait = fn;
+}
+
+bool
+dt_interp_exited(dtrace_hdl_t *dtp)
+{
+	return dt_interp(dtp)->ip_exited;
 }
 
 static int
@@ -726,7 +767,9 @@ dt_interp_poll(dtrace_hdl_t *dtp, int64_t timeout_ns)
 	if (dt_spec_busy(ip->ip_specs, ip->ip_nspec) &&
 	    deadline > now + ip->ip_cleanrate)
 		deadline = now + ip->ip_cleanrate;
-	if (deadline > now) {
+	if (ip->ip_wait != NULL) {
+		ip->ip_wait(dtp, deadline);
+	} else if (deadline > now) {
 		uint64_t d = deadline - now;
 
 		ts.tv_sec = (time_t) (d / 1000000000ULL);

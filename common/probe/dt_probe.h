@@ -83,6 +83,7 @@ typedef struct dt_argdesc {
 /* Which engines can run a provider's probes. */
 #define DT_ENGINE_F_INTERP 0x1 /* the portable interpreter, in user space */
 #define DT_ENGINE_F_BPF	   0x2 /* eBPF in the kernel (os/linux) */
+#define DT_ENGINE_F_PTRACE 0x4 /* breakpoints in traced processes */
 
 typedef struct dt_provops {
 	/* Register the probes that always exist (dtrace -l lists them). */

@@ -21,6 +21,7 @@
 #include "os/linux/dt_ksyms.h"
 #include "os/linux/dt_linux_features.h"
 #include "os/linux/prov/dt_linux_prov.h"
+#include "os/linux/ptrace/dt_ptrace.h"
 
 uint64_t
 dt_os_gettid(void)
@@ -88,13 +89,28 @@ dt_os_kernel_engine(const char **whyp)
 	return &dt_bpf_engine_ops;
 }
 
+const struct dt_engine_ops *
+dt_os_user_engine(const char **whyp)
+{
+#if defined(__x86_64__)
+	*whyp = "";
+	return &dt_ptrace_engine_ops;
+#else
+	*whyp = "breakpoints are implemented for x86-64 only";
+	return NULL;
+#endif
+}
+
 const char *
 dt_os_provider_hint(const char *provider)
 {
-	/* Providers whose probes exist only through the BPF engine. */
+	/*
+	 * Providers whose probes exist only through the BPF engine (pid
+	 * probes run on the ptrace engine too).
+	 */
 	static const char *const kernel[] = { "syscall", "sdt", "rawtp",
 		"fbt", "proc", "sched", "io", "ip", "tcp", "udp", "lockstat",
-		"pid", "usdt" };
+		"usdt" };
 	static char hint[256];
 
 	if (dt_linux_feature(DT_LF_BPF))

@@ -1,14 +1,19 @@
 /*
  * dt_proc.c: process control on Linux -- the processes of -c and -p.
  *
- * A created process (-c) is started under ptrace so that it stops at its
- * exec, then run to the entry point of its executable (an int3 there,
- * removed when hit), where the dynamic linker has mapped every library
- * the program needs: probes in those libraries (pid123:libc.so.6:...)
- * can then be resolved before the program runs a single instruction of
- * its own.  dt_os_proc_resume() detaches, and the process runs; it stays
- * our child, so its exit status is ours to collect.  PTRACE_O_EXITKILL
- * kills it if dtrace dies while it is still stopped.
+ * A created process (-c) stops itself (SIGSTOP) between fork and exec, is
+ * seized there (PTRACE_SEIZE, so that the ptrace engine can later stop
+ * its threads with PTRACE_INTERRUPT) and continued to its exec, then run
+ * to the entry point of its executable (an int3 there, removed when hit),
+ * where the dynamic linker has mapped every library the program needs:
+ * probes in those libraries (pid123:libc.so.6:...) can then be resolved
+ * before the program runs a single instruction of its own.
+ * dt_os_proc_resume() detaches, and the process runs; it stays our child,
+ * so its exit status is ours to collect.  PTRACE_O_EXITKILL kills it if
+ * dtrace dies while it is still attached.  When the ptrace engine keeps a
+ * process attached (os/linux/ptrace/), resuming it only continues it, and
+ * its end is what the engine saw: waiting for it here would take the
+ * engine's ptrace stops.
  *
  * A grabbed process (-p) is only checked: that it exists, is not a zombie
  * or a kernel thread, and that we may trace it (a PTRACE_SEIZE, at once
@@ -34,6 +39,7 @@
 #include <elf.h>
 
 #include "common/dt_os.h"
+#include "os/linux/ptrace/dt_ptrace.h"
 
 static void
 dt_proc_err(char *err, size_t errlen, const char *fmt, const char *arg,
@@ -49,8 +55,8 @@ dt_proc_err(char *err, size_t errlen, const char *fmt, const char *arg,
 }
 
 /* AT_ENTRY of a process, from /proc/<pid>/auxv, or 0. */
-static uint64_t
-dt_proc_entry(pid_t pid)
+uint64_t
+dt_linux_proc_entry(int pid)
 {
 	char path[64];
 	Elf64_auxv_t av;
@@ -72,8 +78,8 @@ dt_proc_entry(pid_t pid)
 }
 
 /*
- * Wait for the traced child to stop with SIGTRAP, passing on any other
- * signal.  Returns 0, or -1 when it ended (with *statusp set).
+ * Wait for the traced child to stop with SIGTRAP or at its exec, passing
+ * on any other signal.  Returns 0, or -1 when it ended (with *statusp set).
  */
 static int
 dt_proc_wait_trap(pid_t pid, int *statusp)
@@ -91,10 +97,13 @@ dt_proc_wait_trap(pid_t pid, int *statusp)
 			*statusp = st;
 			return -1;
 		}
-		if (WIFSTOPPED(st) && WSTOPSIG(st) == SIGTRAP)
+		/* A trap, or the exec; not a PTRACE_EVENT_STOP. */
+		if (WIFSTOPPED(st) && WSTOPSIG(st) == SIGTRAP &&
+		    ((st >> 16) == 0 || (st >> 16) == PTRACE_EVENT_EXEC))
 			return 0;
+		/* Event stops (st >> 16) carry no signal to pass on. */
 		if (WIFSTOPPED(st))
-			(void) ptrace(PTRACE_CONT, pid, 0,
+			(void) ptrace(PTRACE_CONT, pid, 0, (st >> 16) != 0 ? 0 :
 			    (void *) (long) WSTOPSIG(st));
 	}
 }
@@ -104,7 +113,7 @@ dt_proc_wait_trap(pid_t pid, int *statusp)
 static int
 dt_proc_run_to_entry(pid_t pid, char *err, size_t errlen, const char *name)
 {
-	uint64_t entry = dt_proc_entry(pid);
+	uint64_t entry = dt_linux_proc_entry(pid);
 	struct user_regs_struct regs;
 	long word;
 	int st;
@@ -154,7 +163,7 @@ dt_proc_run_to_entry(pid_t pid, char *err, size_t errlen, const char *name)
 int
 dt_os_proc_create(char *const argv[], char *err, size_t errlen)
 {
-	int pfd[2], e, st;
+	int pfd[2], e, st, rc;
 	ssize_t n;
 	pid_t pid;
 
@@ -171,27 +180,41 @@ dt_os_proc_create(char *const argv[], char *err, size_t errlen)
 	}
 	if (pid == 0) {
 		(void) close(pfd[0]);
-		if (ptrace(PTRACE_TRACEME, 0, 0, 0) == 0)
-			(void) execvp(argv[0], argv);
+		/* Wait to be seized; the parent continues us. */
+		(void) raise(SIGSTOP);
+		(void) execvp(argv[0], argv);
 		e = errno;
 		(void) !write(pfd[1], &e, sizeof (e));
 		_exit(127);
 	}
 	(void) close(pfd[1]);
+	while (waitpid(pid, &st, WUNTRACED) < 0 && errno == EINTR)
+		continue;
+	if (!WIFSTOPPED(st) || ptrace(PTRACE_SEIZE, pid, 0, (void *) (long)
+	    (PTRACE_O_EXITKILL | PTRACE_O_TRACEEXEC)) != 0) {
+		e = errno;
+		(void) close(pfd[0]);
+		dt_os_proc_kill(pid);
+		dt_proc_err(err, errlen, "failed to control %s", argv[0], e);
+		return -1;
+	}
+	(void) kill(pid, SIGCONT);
+	/* Its exec is a SIGTRAP event stop; a failed exec, an exit. */
+	rc = dt_proc_wait_trap(pid, &st);
 	/* The pipe closes at a successful exec; otherwise it says why not. */
 	while ((n = read(pfd[0], &e, sizeof (e))) < 0 && errno == EINTR)
 		continue;
 	(void) close(pfd[0]);
 	if (n == (ssize_t) sizeof (e)) {
-		(void) waitpid(pid, &st, 0);
+		if (rc == 0)
+			dt_os_proc_kill(pid);
 		dt_proc_err(err, errlen, "failed to execute %s", argv[0], e);
 		return -1;
 	}
-	if (dt_proc_wait_trap(pid, &st) != 0) {
+	if (rc != 0) {
 		dt_proc_err(err, errlen, "%s ended at its exec", argv[0], 0);
 		return -1;
 	}
-	(void) ptrace(PTRACE_SETOPTIONS, pid, 0, (void *) PTRACE_O_EXITKILL);
 	if (dt_proc_run_to_entry(pid, err, errlen, argv[0]) != 0) {
 		dt_os_proc_kill(pid);
 		return -1;
@@ -219,6 +242,34 @@ dt_proc_state(pid_t pid)
 	if ((p = strrchr(buf, ')')) == NULL || p[1] != ' ')
 		return 0;
 	return p[2];
+}
+
+/*
+ * Detach from a seized, running process: only a stopped tracee can be
+ * detached, so stop it first (PTRACE_INTERRUPT); a signal that arrives
+ * meanwhile is passed on at the detach.
+ */
+static void
+dt_proc_release(pid_t pid)
+{
+	int st, sig = 0;
+
+	(void) ptrace(PTRACE_INTERRUPT, pid, 0, 0);
+	for (;;) {
+		if (waitpid(pid, &st, __WALL) != pid) {
+			if (errno == EINTR)
+				continue;
+			return;
+		}
+		if (!WIFSTOPPED(st))
+			return;
+		if ((st >> 16) == PTRACE_EVENT_STOP)
+			break;
+		if ((st >> 16) == 0)
+			sig = WSTOPSIG(st);
+		(void) ptrace(PTRACE_CONT, pid, 0, 0);
+	}
+	(void) ptrace(PTRACE_DETACH, pid, 0, (void *) (long) sig);
 }
 
 int
@@ -254,13 +305,15 @@ dt_os_proc_grab(int pid, char *err, size_t errlen)
 		    errno == EPERM ? EACCES : errno);
 		return -1;
 	}
-	(void) ptrace(PTRACE_DETACH, pid, 0, 0);
+	dt_proc_release(pid);
 	return 0;
 }
 
 int
 dt_os_proc_resume(int pid)
 {
+	if (dt_ptrace_keeps(pid))
+		return ptrace(PTRACE_CONT, pid, 0, 0) == 0 ? 0 : -1;
 	return ptrace(PTRACE_DETACH, pid, 0, 0) == 0 ? 0 : -1;
 }
 
@@ -271,6 +324,8 @@ dt_os_proc_ended(int pid, bool child, int *statusp)
 	char state;
 
 	*statusp = -1;
+	if (dt_ptrace_keeps(pid))
+		return dt_ptrace_ended(pid, statusp);
 	if (child) {
 		pid_t r = waitpid(pid, &st, WNOHANG);
 

@@ -1,5 +1,6 @@
 # os/linux/local.mk: the Linux backend -- feature probes, the BPF engine
-# (os/linux/bpf/) and the Linux providers (os/linux/prov/).
+# (os/linux/bpf/), the ptrace engine (os/linux/ptrace/) and the Linux
+# providers (os/linux/prov/).
 libdtrace_core_la_SOURCES += \
 	%reldir%/dt_os.c \
 	%reldir%/dt_ksyms.h \
@@ -28,7 +29,9 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/prov/dt_linux_providers.c \
 	%reldir%/prov/dt_prov_syscall.c \
 	%reldir%/prov/dt_prov_pid.c \
-	%reldir%/prov/dt_prov_usdt.c
+	%reldir%/prov/dt_prov_usdt.c \
+	%reldir%/ptrace/dt_ptrace.h \
+	%reldir%/ptrace/dt_ptrace.c
 EXTRA_DIST += %reldir%/README.md
 
 # D library files: compiled before every program (common/compiler/dt_lib.c).

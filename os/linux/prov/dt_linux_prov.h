@@ -83,6 +83,7 @@ typedef struct dt_pid_probe {
 	const char *pi_path;	/* the mapped file */
 	uint64_t pi_func;	/* the function's runtime address (USDT: the
 				   runtime address of file offset 0) */
+	uint64_t pi_base;	/* runtime address of file offset 0 */
 	uint64_t *pi_sites;	/* file offsets of its uprobes */
 	size_t pi_nsites;
 	/* USDT probes, per site: */

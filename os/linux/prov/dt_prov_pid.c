@@ -20,7 +20,8 @@
  * gets its entry probe only.
  *
  * The BPF engine places a uprobe at each site (file + offset, filtered to
- * the process).  Arguments, as DTrace defines them:
+ * the process); the ptrace engine (os/linux/ptrace/) an int3 at the
+ * site's runtime address.  Arguments, as DTrace defines them:
  *
  *	entry, offset	arg0..arg5: the argument registers
  *	return		arg0: the offset of the return site in the
@@ -164,6 +165,7 @@ dt_pid_probe_new(const dt_pid_module_t *pm, const dt_pid_prov_t *pp,
 	pi->pi_pid = pp->pp_pid;
 	pi->pi_kind = kind;
 	pi->pi_path = pm->pm_path;
+	pi->pi_base = pm->pm_base;
 	pi->pi_func = pm->pm_base + (uint64_t) dt_elfsym_fileoff(&pm->pm_syms,
 	    es->es_addr);
 	return pi;
@@ -340,7 +342,7 @@ dt_pid_provide(dtrace_hdl_t *dtp, dt_provider_t *meta,
 			    0;
 		}
 		if (dt_provider_register(dtp, pp->pp_name, &dt_pid_ops,
-		    &dt_pid_attr, DT_ENGINE_F_BPF, pp) != 0) {
+		    &dt_pid_attr, DT_ENGINE_F_BPF | DT_ENGINE_F_PTRACE, pp) != 0) {
 			dt_pid_prov_free(pp);
 			return -1;
 		}
@@ -413,7 +415,7 @@ int
 dt_prov_pid_init(dtrace_hdl_t *dtp)
 {
 	return dt_provider_register(dtp, "pid", &dt_pid_family_ops,
-	    &dt_pid_attr, DT_ENGINE_F_BPF, NULL);
+	    &dt_pid_attr, DT_ENGINE_F_BPF | DT_ENGINE_F_PTRACE, NULL);
 }
 
 const dt_pid_probe_t *

@@ -1,0 +1,50 @@
+/*
+ * dt_interp.h: what the portable interpreter engine offers to an engine
+ * built on it.
+ *
+ * An OS backend that fires probes of other processes from user space (the
+ * Linux ptrace engine) reuses the interpreter engine whole -- buffers,
+ * aggregations, clause execution, faults, BEGIN/END and timers -- and adds
+ * only the probe context: whose registers and memory a firing sees, and
+ * how to wait for events between timers.  Such an engine's ops table
+ * calls the interpreter's (dt_interp_engine_ops) and these.
+ */
+#ifndef DT_INTERP_H
+#define DT_INTERP_H
+
+#include <stdint.h>
+
+#include "common/dif/dif_interp.h"
+
+typedef struct dtrace_hdl dtrace_hdl_t;
+
+/*
+ * The context of one firing in another process.  ic_ops answers reads of
+ * user memory and the built-in variables it knows (pid, tid, uregs[],
+ * execname, ...); whatever it refuses falls back to the interpreter
+ * engine's own answer (cpu, timestamps).  ic_pid names the process in
+ * ustack()/usym() records; ic_tid keys self-> variables.
+ */
+typedef struct dt_interp_ctx {
+	const dif_ops_t *ic_ops;
+	void *ic_arg;
+	uint64_t ic_pid;
+	uint64_t ic_tid;
+} dt_interp_ctx_t;
+
+/* Fire probe id with the given arguments in context ctx. */
+extern void dt_interp_fire_ctx(dtrace_hdl_t *dtp, uint32_t id,
+    const uint64_t *args, int nargs, const dt_interp_ctx_t *ctx);
+
+/*
+ * How the engine waits between timers: called by eo_poll with the
+ * dt_os_timestamp() at which the next timer (or the poll's timeout) is
+ * due; returns then, or earlier (a signal).  NULL: sleep.
+ */
+typedef void dt_interp_wait_f(dtrace_hdl_t *dtp, uint64_t deadline);
+extern void dt_interp_set_wait(dtrace_hdl_t *dtp, dt_interp_wait_f *fn);
+
+/* exit() has run: no probe but END fires any more. */
+extern bool dt_interp_exited(dtrace_hdl_t *dtp);
+
+#endif /* DT_INTERP_H */

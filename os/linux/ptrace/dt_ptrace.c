@@ -1,0 +1,1317 @@
+/*
+ * dt_ptrace.c: the ptrace engine -- pid probes of the user's own processes
+ * through breakpoints, for a user who may not load BPF programs.
+ *
+ * It is the interpreter engine (common/engine/dt_interp_engine.c) with a
+ * different probe context: its ops call the interpreter's, and it adds
+ * only what ptrace needs.  At dtrace_go() every process that enabled pid
+ * probes name is held through ptrace (a -c child already is, a -p process
+ * is seized thread by thread with PTRACE_SEIZE and stopped with
+ * PTRACE_INTERRUPT), and, while all its threads are stopped:
+ *
+ *  - a scratch area is mapped in it by an injected mmap(2) system call
+ *    (the syscall instruction written over the program's entry point,
+ *    which has run already), readable, writable and executable;
+ *  - each probe site's instruction is decoded (isa/x86_64) and, when
+ *    x86_strategy() says it runs out of line, its copy with the jump back
+ *    (x86_ool_build()) written in the scratch area;
+ *  - an int3 replaces the first byte of each site (/proc/<pid>/mem).
+ *
+ * A hit is a SIGTRAP stop of one thread with %rip one past a site.  The
+ * enabled clauses run at once (dt_interp_fire_ctx()) with arg0..arg5 from
+ * the call registers (return probes: arg0 the site's offset in the
+ * function, arg1 %rax), uregs[] from the thread's registers and user
+ * memory read with process_vm_readv().  Then the displaced instruction
+ * takes effect without the breakpoint ever being removed, so no thread can
+ * run past a site unseen: it is emulated on the registers when it depends
+ * on its own address (call, jmp, jcc, ret, push, pop...), otherwise the
+ * thread continues in the out-of-line copy, which jumps back after it.  A
+ * copy that borrows a register keeps the register's value in a slot of its
+ * own, so it is written per thread, at the hit, in that thread's slot;
+ * every other copy is shared by all threads.
+ *
+ * Threads: PTRACE_O_TRACECLONE attaches each new thread before it runs.
+ * fork(2): the child gets a copy of the breakpoints but no tracer, so it
+ * is caught (PTRACE_O_TRACEFORK), its bytes restored and it is let go.  A
+ * vfork(2) child shares the memory and so the breakpoints: it stays
+ * attached, its hits run the instruction without firing, until it execs
+ * or exits.  exec(2) in a traced process replaces the image and with it
+ * every breakpoint: its probes stop firing (not re-resolved yet).
+ *
+ * Detaching (dtrace_stop: exit(), ^C, SIGTERM, or the end of the run):
+ * every thread is stopped, a thread stopped on a breakpoint not yet
+ * handled is set back to the site, the original bytes are written back
+ * and every thread is detached; the scratch area stays mapped, since a
+ * thread may be inside a copy and will jump back from it.  If dtrace is
+ * killed with SIGKILL there is no chance to do so: a -c child is killed
+ * with it (PTRACE_O_EXITKILL); a -p process keeps its int3 bytes and dies
+ * of SIGTRAP at the next probe site it runs.
+ *
+ * All ptrace requests come from the thread that called dtrace_go(), the
+ * tracer.  The processes the engine keeps are noted in a small table of
+ * this process (dt_pt_kept) because ptrace ties a tracee to the tracing
+ * process, not to a handle: dt_proc.c asks it how to resume and reap.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/ptrace.h>
+#include <sys/uio.h>
+#include <sys/user.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/dt_impl.h"
+#include "common/dt_os.h"
+#include "common/engine/dt_engine.h"
+#include "common/engine/dt_interp.h"
+#include "common/probe/dt_probe.h"
+#include "isa/x86_64/x86_decode.h"
+#include "isa/x86_64/x86_emulate.h"
+#include "os/linux/prov/dt_linux_prov.h"
+#include "os/linux/ptrace/dt_ptrace.h"
+
+#define DT_PT_OPTS                                                       \
+	(PTRACE_O_TRACECLONE | PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK | \
+	    PTRACE_O_TRACEEXEC)
+#define DT_PT_SLOT	  128	/* bytes of one out-of-line copy */
+#define DT_PT_NTSLOTS	  1024	/* per-thread copy slots in a process */
+
+/* One probe firing at a site. */
+typedef struct dt_pt_fire {
+	uint32_t pf_id;
+	dt_pid_kind_t pf_kind;
+	uint64_t pf_func;	/* the function's address, for return arg0 */
+} dt_pt_fire_t;
+
+typedef struct dt_pt_site {
+	uint64_t ps_addr;
+	uint8_t ps_insn[X86_MAX_INSN_LEN + 1]; /* original bytes */
+	x86_insn_t ps_in;
+	x86_strategy_t ps_strategy;
+	uint64_t ps_ool;	/* its shared copy, or 0: per thread */
+	bool ps_armed;		/* the int3 is written */
+	dt_pt_fire_t *ps_fires;
+	uint32_t ps_nfires;
+} dt_pt_site_t;
+
+typedef struct dt_pt_proc dt_pt_proc_t;
+
+typedef struct dt_pt_thread {
+	int pt_tid;
+	dt_pt_proc_t *pt_proc;
+	int pt_slot;		/* its per-thread copy slot, or -1 */
+	int pt_sig;		/* a signal to deliver when resumed */
+	bool pt_stopped;	/* in a ptrace stop we have seen */
+	bool pt_vfork;		/* a vfork child: runs, never fires */
+} dt_pt_thread_t;
+
+struct dt_pt_proc {
+	int pp_pid;
+	int pp_memfd;		/* /proc/<pid>/mem */
+	bool pp_created;	/* our -c child, already attached */
+	bool pp_gone;		/* exited, or its image replaced */
+	dt_pt_site_t *pp_sites;	/* sorted by address */
+	size_t pp_nsites;
+	uint64_t pp_scratch;
+	size_t pp_scratchsz;
+	uint64_t pp_tslots;	/* the per-thread slots in the scratch */
+	uint8_t pp_slotused[DT_PT_NTSLOTS];
+	uint64_t pp_ppid, pp_uid, pp_gid;
+	char pp_execname[16];
+};
+
+/* A fork or vfork child seen from one side (event or first stop). */
+typedef struct dt_pt_child {
+	int pc_pid;
+	dt_pt_proc_t *pc_parent; /* set by the parent's event */
+	bool pc_vfork;
+	bool pc_stopped;	 /* its first stop was seen */
+} dt_pt_child_t;
+
+typedef struct dt_ptrace {
+	dt_pt_proc_t **pt_procs;
+	size_t pt_nprocs;
+	dt_pt_thread_t *pt_threads;
+	size_t pt_nthreads;
+	dt_pt_child_t *pt_children;
+	size_t pt_nchildren;
+	bool pt_attached;
+	/* The firing in progress, for the context callbacks. */
+	dt_pt_thread_t *pt_cur;
+	struct user_regs_struct pt_regs;
+} dt_ptrace_t;
+
+/*
+ * The processes the engine keeps, for os/linux/dt_proc.c: per process of
+ * the tracer, since a ptrace attachment is.
+ */
+typedef struct dt_pt_kept {
+	int pk_pid;
+	bool pk_ended;
+	int pk_status;
+} dt_pt_kept_t;
+
+static dt_pt_kept_t *dt_pt_kept;
+static size_t dt_pt_nkept;
+static dt_ptrace_t *dt_pt_state; /* one ptrace engine per process */
+
+static dt_pt_kept_t *
+dt_pt_kept_find(int pid)
+{
+	for (size_t i = 0; i < dt_pt_nkept; i++) {
+		if (dt_pt_kept[i].pk_pid == pid)
+			return &dt_pt_kept[i];
+	}
+	return NULL;
+}
+
+bool
+dt_ptrace_keeps(int pid)
+{
+	return dt_pt_kept_find(pid) != NULL;
+}
+
+int
+dt_ptrace_ended(int pid, int *statusp)
+{
+	dt_pt_kept_t *pk = dt_pt_kept_find(pid);
+
+	if (pk == NULL || !pk->pk_ended)
+		return 0;
+	*statusp = pk->pk_status;
+	return 1;
+}
+
+static int
+dt_pt_keep(int pid)
+{
+	dt_pt_kept_t *p;
+
+	if (dt_pt_kept_find(pid) != NULL)
+		return 0;
+	p = realloc(dt_pt_kept, (dt_pt_nkept + 1) * sizeof (*p));
+	if (p == NULL)
+		return -1;
+	dt_pt_kept = p;
+	p[dt_pt_nkept++] = (dt_pt_kept_t) { .pk_pid = pid };
+	return 0;
+}
+
+/* Forget a process detached alive: dt_proc.c reaps it itself again. */
+static void
+dt_pt_unkeep(int pid)
+{
+	dt_pt_kept_t *pk = dt_pt_kept_find(pid);
+
+	if (pk != NULL && !pk->pk_ended)
+		*pk = dt_pt_kept[--dt_pt_nkept];
+	if (dt_pt_nkept == 0) {
+		free(dt_pt_kept);
+		dt_pt_kept = NULL;
+	}
+}
+
+static dt_ptrace_t *
+dt_pt(void)
+{
+	return dt_pt_state;
+}
+
+/* Target memory. */
+static int
+dt_pt_vm_read(int pid, uint64_t addr, void *buf, size_t len)
+{
+	struct iovec l = { buf, len }, r = { (void *) (uintptr_t) addr, len };
+
+	return process_vm_readv(pid, &l, 1, &r, 1, 0) == (ssize_t) len ? 0 :
+	    -1;
+}
+
+static int
+dt_pt_vm_write(int pid, uint64_t addr, const void *buf, size_t len)
+{
+	struct iovec l = { (void *) buf, len };
+	struct iovec r = { (void *) (uintptr_t) addr, len };
+
+	return process_vm_writev(pid, &l, 1, &r, 1, 0) == (ssize_t) len ? 0 :
+	    -1;
+}
+
+/* Text and the scratch area: /proc/<pid>/mem writes past protections. */
+static int
+dt_pt_text_write(dt_pt_proc_t *pp, uint64_t addr, const void *buf,
+    size_t len)
+{
+	return pwrite(pp->pp_memfd, buf, len, (off_t) addr) == (ssize_t) len ?
+	    0 : -1;
+}
+
+static int
+dt_pt_text_read(dt_pt_proc_t *pp, uint64_t addr, void *buf, size_t len)
+{
+	return pread(pp->pp_memfd, buf, len, (off_t) addr) == (ssize_t) len ?
+	    0 : -1;
+}
+
+static int
+dt_pt_emu_read(void *arg, uint64_t addr, void *buf, size_t len)
+{
+	return dt_pt_vm_read(((dt_pt_proc_t *) arg)->pp_pid, addr, buf, len);
+}
+
+static int
+dt_pt_emu_write(void *arg, uint64_t addr, const void *buf, size_t len)
+{
+	return dt_pt_vm_write(((dt_pt_proc_t *) arg)->pp_pid, addr, buf, len);
+}
+
+/* Threads. */
+static dt_pt_thread_t *
+dt_pt_thread(dt_ptrace_t *pt, int tid)
+{
+	for (size_t i = 0; i < pt->pt_nthreads; i++) {
+		if (pt->pt_threads[i].pt_tid == tid)
+			return &pt->pt_threads[i];
+	}
+	return NULL;
+}
+
+static dt_pt_thread_t *
+dt_pt_thread_add(dt_ptrace_t *pt, dt_pt_proc_t *pp, int tid)
+{
+	dt_pt_thread_t *t = dt_pt_thread(pt, tid);
+
+	if (t != NULL)
+		return t;
+	t = realloc(pt->pt_threads, (pt->pt_nthreads + 1) * sizeof (*t));
+	if (t == NULL)
+		return NULL;
+	pt->pt_threads = t;
+	t += pt->pt_nthreads++;
+	memset(t, 0, sizeof (*t));
+	t->pt_tid = tid;
+	t->pt_proc = pp;
+	t->pt_slot = -1;
+	return t;
+}
+
+static void
+dt_pt_thread_del(dt_ptrace_t *pt, dt_pt_thread_t *t)
+{
+	if (t->pt_slot >= 0 && t->pt_proc != NULL)
+		t->pt_proc->pp_slotused[t->pt_slot] = 0;
+	*t = pt->pt_threads[--pt->pt_nthreads];
+	if (pt->pt_cur == &pt->pt_threads[pt->pt_nthreads])
+		pt->pt_cur = NULL;
+}
+
+/* A field of /proc/<pid>/status ("PPid:", "Tgid:"...), or -1. */
+static long
+dt_pt_status_field(int pid, const char *field)
+{
+	char path[64], line[256];
+	size_t n = strlen(field);
+	long v = -1;
+	FILE *fp;
+
+	(void) snprintf(path, sizeof (path), "/proc/%d/status", pid);
+	if ((fp = fopen(path, "re")) == NULL)
+		return -1;
+	while (fgets(line, sizeof (line), fp) != NULL) {
+		if (strncmp(line, field, n) == 0) {
+			v = strtol(line + n, NULL, 10);
+			break;
+		}
+	}
+	(void) fclose(fp);
+	return v;
+}
+
+/* Sites. */
+static dt_pt_site_t *
+dt_pt_site(dt_pt_proc_t *pp, uint64_t addr)
+{
+	size_t lo = 0, hi = pp->pp_nsites;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (pp->pp_sites[mid].ps_addr == addr)
+			return &pp->pp_sites[mid];
+		if (pp->pp_sites[mid].ps_addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+static dt_pt_proc_t *
+dt_pt_proc(dt_ptrace_t *pt, int pid)
+{
+	for (size_t i = 0; i < pt->pt_nprocs; i++) {
+		if (pt->pt_procs[i]->pp_pid == pid)
+			return pt->pt_procs[i];
+	}
+	return NULL;
+}
+
+static dt_pt_proc_t *
+dt_pt_proc_add(dtrace_hdl_t *dtp, dt_ptrace_t *pt, int pid)
+{
+	dt_pt_proc_t *pp = dt_pt_proc(pt, pid), **pv;
+
+	if (pp != NULL)
+		return pp;
+	pv = realloc(pt->pt_procs, (pt->pt_nprocs + 1) * sizeof (*pv));
+	if (pv == NULL || (pp = calloc(1, sizeof (*pp))) == NULL) {
+		if (pv != NULL)
+			pt->pt_procs = pv;
+		(void) dt_set_errno(dtp, EDT_NOMEM);
+		return NULL;
+	}
+	pt->pt_procs = pv;
+	pv[pt->pt_nprocs++] = pp;
+	pp->pp_pid = pid;
+	pp->pp_memfd = -1;
+	return pp;
+}
+
+/* Add the firing of probe prp at address addr. */
+static int
+dt_pt_site_add(dt_pt_proc_t *pp, uint64_t addr, const dt_probe_t *prp,
+    const dt_pid_probe_t *pi)
+{
+	dt_pt_site_t *s = NULL;
+	dt_pt_fire_t *f;
+
+	for (size_t i = 0; i < pp->pp_nsites; i++) {
+		if (pp->pp_sites[i].ps_addr == addr)
+			s = &pp->pp_sites[i];
+	}
+	if (s == NULL) {
+		s = realloc(pp->pp_sites, (pp->pp_nsites + 1) * sizeof (*s));
+		if (s == NULL)
+			return -1;
+		pp->pp_sites = s;
+		s += pp->pp_nsites++;
+		memset(s, 0, sizeof (*s));
+		s->ps_addr = addr;
+	}
+	for (uint32_t i = 0; i < s->ps_nfires; i++) {
+		if (s->ps_fires[i].pf_id == prp->pr_id)
+			return 0;
+	}
+	f = realloc(s->ps_fires, (s->ps_nfires + 1) * sizeof (*f));
+	if (f == NULL)
+		return -1;
+	s->ps_fires = f;
+	f[s->ps_nfires++] = (dt_pt_fire_t) { prp->pr_id, pi->pi_kind,
+		pi->pi_func };
+	return 0;
+}
+
+static int
+dt_pt_site_cmp(const void *a, const void *b)
+{
+	uint64_t x = ((const dt_pt_site_t *) a)->ps_addr;
+	uint64_t y = ((const dt_pt_site_t *) b)->ps_addr;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The probe context of a firing: the thread's registers and its process's
+ * memory.
+ */
+static int
+dt_pt_ctx_read(void *arg, dif_as_t as, uint64_t addr, void *buf, size_t size)
+{
+	dt_ptrace_t *pt = arg;
+
+	/* A firing in user space has no kernel memory to read. */
+	if (as != DIF_AS_USER || pt->pt_cur == NULL)
+		return -1;
+	return dt_pt_vm_read(pt->pt_cur->pt_proc->pp_pid, addr, buf, size);
+}
+
+static int
+dt_pt_ctx_var(void *arg, uint32_t id, uint64_t ndx, uint64_t *valp)
+{
+	dt_ptrace_t *pt = arg;
+	const dt_pt_proc_t *pp = pt->pt_cur->pt_proc;
+
+	switch (id) {
+	case DIF_VAR_PID:
+		*valp = (uint64_t) pp->pp_pid;
+		return 0;
+	case DIF_VAR_TID:
+		*valp = (uint64_t) pt->pt_cur->pt_tid;
+		return 0;
+	case DIF_VAR_PPID:
+		*valp = pp->pp_ppid;
+		return 0;
+	case DIF_VAR_UID:
+		*valp = pp->pp_uid;
+		return 0;
+	case DIF_VAR_GID:
+		*valp = pp->pp_gid;
+		return 0;
+	case DIF_VAR_UREGS:
+		/* Indexed as struct user_regs_struct (pt_regs order). */
+		if (ndx >= sizeof (pt->pt_regs) / sizeof (uint64_t))
+			return -1;
+		*valp = ((const unsigned long long *) &pt->pt_regs)[ndx];
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+static int
+dt_pt_ctx_varstr(void *arg, uint32_t id, char *buf, size_t size)
+{
+	dt_ptrace_t *pt = arg;
+	const dt_pt_proc_t *pp = pt->pt_cur->pt_proc;
+	char path[64];
+	ssize_t n;
+
+	switch (id) {
+	case DIF_VAR_EXECNAME:
+		(void) snprintf(buf, size, "%s", pp->pp_execname);
+		return 0;
+	case DIF_VAR_CWD:
+		(void) snprintf(path, sizeof (path), "/proc/%d/cwd",
+		    pp->pp_pid);
+		if ((n = readlink(path, buf, size - 1)) < 0)
+			return -1;
+		buf[n] = '\0';
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+static const dif_ops_t dt_pt_ctx_ops = {
+	.do_read = dt_pt_ctx_read,
+	.do_var = dt_pt_ctx_var,
+	.do_varstr = dt_pt_ctx_varstr,
+};
+
+/* Process facts the built-in variables show, read once at attach. */
+static void
+dt_pt_proc_facts(dt_pt_proc_t *pp)
+{
+	char path[64];
+	ssize_t n;
+	int fd;
+
+	pp->pp_ppid = (uint64_t) dt_pt_status_field(pp->pp_pid, "PPid:");
+	pp->pp_uid = (uint64_t) dt_pt_status_field(pp->pp_pid, "Uid:");
+	pp->pp_gid = (uint64_t) dt_pt_status_field(pp->pp_pid, "Gid:");
+	(void) snprintf(path, sizeof (path), "/proc/%d/comm", pp->pp_pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) >= 0) {
+		n = read(fd, pp->pp_execname, sizeof (pp->pp_execname) - 1);
+		(void) close(fd);
+		if (n > 0 && pp->pp_execname[n - 1] == '\n')
+			n--;
+		pp->pp_execname[n > 0 ? n : 0] = '\0';
+	}
+}
+
+/*
+ * Wait for the next stop of one thread we are attaching or detaching.
+ * Returns 0 with its wait status in *stp, or -1 when the thread is gone
+ * (*stp: how it ended, or -1).
+ */
+static int
+dt_pt_wait_tid(int tid, int *stp)
+{
+	*stp = -1;
+	while (waitpid(tid, stp, __WALL) != tid) {
+		if (errno != EINTR)
+			return -1;
+	}
+	return WIFEXITED(*stp) || WIFSIGNALED(*stp) ? -1 : 0;
+}
+
+/*
+ * Inject mmap(2) through stopped thread tid of pp, at the program's entry
+ * point (which has run already; every thread is stopped meanwhile).
+ */
+static uint64_t
+dt_pt_inject_mmap(dt_pt_proc_t *pp, dt_pt_thread_t *t, size_t len)
+{
+	static const uint8_t code[8] = { 0x0f, 0x05, 0xcc, 0xcc, 0xcc, 0xcc,
+		0xcc, 0xcc };	/* syscall; int3 */
+	struct user_regs_struct saved, r;
+	uint64_t entry = dt_linux_proc_entry(pp->pp_pid), ret = 0;
+	uint8_t orig[8];
+	int st;
+
+	if (entry == 0 || ptrace(PTRACE_GETREGS, t->pt_tid, 0, &saved) != 0 ||
+	    dt_pt_text_read(pp, entry, orig, sizeof (orig)) != 0 ||
+	    dt_pt_text_write(pp, entry, code, sizeof (code)) != 0)
+		return 0;
+	r = saved;
+	r.rip = entry;
+	r.rax = 9;		/* mmap */
+	r.orig_rax = (unsigned long long) -1; /* no syscall restart */
+	r.rdi = 0;
+	r.rsi = len;
+	r.rdx = PROT_READ | PROT_WRITE | PROT_EXEC;
+	r.r10 = MAP_PRIVATE | MAP_ANONYMOUS;
+	r.r8 = (unsigned long long) -1;
+	r.r9 = 0;
+	if (ptrace(PTRACE_SETREGS, t->pt_tid, 0, &r) != 0)
+		goto out;
+	for (;;) {
+		if (ptrace(PTRACE_CONT, t->pt_tid, 0, 0) != 0 ||
+		    dt_pt_wait_tid(t->pt_tid, &st) != 0)
+			goto out;
+		if ((st >> 16) == 0 && WSTOPSIG(st) == SIGTRAP)
+			break;
+		/* A signal on the way: deliver it once we are done. */
+		if ((st >> 16) == 0)
+			t->pt_sig = WSTOPSIG(st);
+	}
+	if (ptrace(PTRACE_GETREGS, t->pt_tid, 0, &r) == 0 &&
+	    r.rip == entry + 3 && (int64_t) r.rax > 0)
+		ret = r.rax;
+out:
+	(void) dt_pt_text_write(pp, entry, orig, sizeof (orig));
+	(void) ptrace(PTRACE_SETREGS, t->pt_tid, 0, &saved);
+	return ret;
+}
+
+/*
+ * Seize every thread of a -p process and stop it, until no new thread
+ * shows up.  A -c child is attached already, one thread, stopped.
+ */
+static int
+dt_pt_seize_all(dt_ptrace_t *pt, dt_pt_proc_t *pp)
+{
+	char path[64];
+	bool more = true;
+
+	if (pp->pp_created) {
+		dt_pt_thread_t *t = dt_pt_thread_add(pt, pp, pp->pp_pid);
+
+		if (t == NULL || ptrace(PTRACE_SETOPTIONS, pp->pp_pid, 0,
+		    (void *) (long) (DT_PT_OPTS | PTRACE_O_EXITKILL)) != 0)
+			return -1;
+		t->pt_stopped = true;
+		return 0;
+	}
+	(void) snprintf(path, sizeof (path), "/proc/%d/task", pp->pp_pid);
+	while (more) {
+		DIR *d = opendir(path);
+		struct dirent *de;
+
+		if (d == NULL)
+			return -1;
+		more = false;
+		while ((de = readdir(d)) != NULL) {
+			int tid = atoi(de->d_name), st, rc;
+			dt_pt_thread_t *t;
+
+			if (tid <= 0 || dt_pt_thread(pt, tid) != NULL)
+				continue;
+			more = true;
+			if (ptrace(PTRACE_SEIZE, tid, 0,
+			    (void *) (long) DT_PT_OPTS) != 0)
+				continue;	/* exited meanwhile */
+			if ((t = dt_pt_thread_add(pt, pp, tid)) == NULL) {
+				(void) closedir(d);
+				return -1;
+			}
+			(void) ptrace(PTRACE_INTERRUPT, tid, 0, 0);
+			while ((rc = dt_pt_wait_tid(tid, &st)) == 0 &&
+			    (st >> 16) != PTRACE_EVENT_STOP) {
+				if ((st >> 16) == 0)
+					t->pt_sig = WSTOPSIG(st);
+				(void) ptrace(PTRACE_CONT, tid, 0, 0);
+			}
+			if (rc != 0)
+				dt_pt_thread_del(pt, t);
+			else
+				t->pt_stopped = true;
+		}
+		(void) closedir(d);
+	}
+	return 0;
+}
+
+/* Decode the sites, map the scratch area, write the copies and int3s. */
+static int
+dt_pt_arm(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_proc_t *pp)
+{
+	dt_pt_thread_t *t = dt_pt_thread(pt, pp->pp_pid);
+	size_t nool = 0, used = 0;
+	uint8_t buf[DT_PT_SLOT];
+	char path[64];
+
+	(void) snprintf(path, sizeof (path), "/proc/%d/mem", pp->pp_pid);
+	if ((pp->pp_memfd = open(path, O_RDWR | O_CLOEXEC)) < 0)
+		return dt_set_errdetail(dtp, EDT_PROC, "failed to open the "
+		    "memory of pid %d: %s", pp->pp_pid, strerror(errno));
+	dt_pt_proc_facts(pp);
+	qsort(pp->pp_sites, pp->pp_nsites, sizeof (*pp->pp_sites),
+	    dt_pt_site_cmp);
+	for (size_t i = 0; i < pp->pp_nsites; i++) {
+		dt_pt_site_t *s = &pp->pp_sites[i];
+
+		if (dt_pt_text_read(pp, s->ps_addr, s->ps_insn,
+		    X86_MAX_INSN_LEN) != 0 ||
+		    x86_decode(s->ps_insn, X86_MAX_INSN_LEN, s->ps_addr, 0,
+		    &s->ps_in) != 0)
+			return dt_set_errdetail(dtp, EDT_PROC, "pid %d: cannot "
+			    "decode the instruction at 0x%" PRIx64, pp->pp_pid,
+			    s->ps_addr);
+		s->ps_strategy = x86_strategy(&s->ps_in);
+		if (s->ps_strategy == X86_STRAT_REFUSE)
+			return dt_set_errdetail(dtp, EDT_PROC, "pid %d: the "
+			    "instruction at 0x%" PRIx64 " cannot be probed",
+			    pp->pp_pid, s->ps_addr);
+		nool += s->ps_strategy == X86_STRAT_OOL;
+	}
+	if (t == NULL)
+		t = &pt->pt_threads[0];
+	pp->pp_scratchsz = (nool + DT_PT_NTSLOTS) * DT_PT_SLOT;
+	pp->pp_scratchsz = (pp->pp_scratchsz + 4095) & ~(size_t) 4095;
+	if ((pp->pp_scratch = dt_pt_inject_mmap(pp, t, pp->pp_scratchsz)) ==
+	    0)
+		return dt_set_errdetail(dtp, EDT_PROC, "pid %d: failed to map "
+		    "a scratch area for probes", pp->pp_pid);
+	pp->pp_tslots = pp->pp_scratch;
+	used = DT_PT_NTSLOTS * DT_PT_SLOT;
+	for (size_t i = 0; i < pp->pp_nsites; i++) {
+		dt_pt_site_t *s = &pp->pp_sites[i];
+		uint64_t at = pp->pp_scratch + used;
+		x86_ool_t ool;
+
+		if (s->ps_strategy != X86_STRAT_OOL)
+			continue;
+		if (x86_ool_build(&s->ps_in, s->ps_insn, at, buf, sizeof (buf),
+		    &ool) != 0)
+			return dt_set_errdetail(dtp, EDT_PROC, "pid %d: the "
+			    "instruction at 0x%" PRIx64 " cannot run out of "
+			    "line", pp->pp_pid, s->ps_addr);
+		used += DT_PT_SLOT;
+		/* A borrowed register's slot must be private to a thread. */
+		if (ool.scratch_reg != X86_REG_NONE)
+			continue;
+		if (dt_pt_text_write(pp, at, buf, ool.len) != 0)
+			return dt_set_errdetail(dtp, EDT_PROC, "pid %d: failed "
+			    "to write the scratch area", pp->pp_pid);
+		s->ps_ool = at;
+	}
+	for (size_t i = 0; i < pp->pp_nsites; i++) {
+		dt_pt_site_t *s = &pp->pp_sites[i];
+		static const uint8_t int3 = 0xcc;
+
+		if (dt_pt_text_write(pp, s->ps_addr, &int3, 1) != 0)
+			return dt_set_errdetail(dtp, EDT_PROC, "pid %d: failed "
+			    "to write a breakpoint at 0x%" PRIx64, pp->pp_pid,
+			    s->ps_addr);
+		s->ps_armed = true;
+	}
+	return 0;
+}
+
+/* Write back every original byte of pp's sites into process pid. */
+static void
+dt_pt_disarm(dt_pt_proc_t *pp, int memfd)
+{
+	for (size_t i = 0; i < pp->pp_nsites; i++) {
+		dt_pt_site_t *s = &pp->pp_sites[i];
+
+		if (s->ps_armed)
+			(void) pwrite(memfd, s->ps_insn, 1, (off_t) s->ps_addr);
+	}
+}
+
+static void
+dt_pt_regs_to_x86(const struct user_regs_struct *r, x86_regs_t *x)
+{
+	x->r[X86_RAX] = r->rax;
+	x->r[X86_RCX] = r->rcx;
+	x->r[X86_RDX] = r->rdx;
+	x->r[X86_RBX] = r->rbx;
+	x->r[X86_RSP] = r->rsp;
+	x->r[X86_RBP] = r->rbp;
+	x->r[X86_RSI] = r->rsi;
+	x->r[X86_RDI] = r->rdi;
+	x->r[X86_R8] = r->r8;
+	x->r[X86_R9] = r->r9;
+	x->r[X86_R10] = r->r10;
+	x->r[X86_R11] = r->r11;
+	x->r[X86_R12] = r->r12;
+	x->r[X86_R13] = r->r13;
+	x->r[X86_R14] = r->r14;
+	x->r[X86_R15] = r->r15;
+	x->rip = r->rip;
+	x->rflags = r->eflags;
+	x->fs_base = r->fs_base;
+	x->gs_base = r->gs_base;
+}
+
+static void
+dt_pt_regs_from_x86(const x86_regs_t *x, struct user_regs_struct *r)
+{
+	r->rax = x->r[X86_RAX];
+	r->rcx = x->r[X86_RCX];
+	r->rdx = x->r[X86_RDX];
+	r->rbx = x->r[X86_RBX];
+	r->rsp = x->r[X86_RSP];
+	r->rbp = x->r[X86_RBP];
+	r->rsi = x->r[X86_RSI];
+	r->rdi = x->r[X86_RDI];
+	r->r8 = x->r[X86_R8];
+	r->r9 = x->r[X86_R9];
+	r->r10 = x->r[X86_R10];
+	r->r11 = x->r[X86_R11];
+	r->r12 = x->r[X86_R12];
+	r->r13 = x->r[X86_R13];
+	r->r14 = x->r[X86_R14];
+	r->r15 = x->r[X86_R15];
+	r->rip = x->rip;
+	r->eflags = x->rflags;
+}
+
+/* A slot of the scratch area for this thread's private copies, or -1. */
+static int
+dt_pt_thread_slot(dt_pt_thread_t *t)
+{
+	dt_pt_proc_t *pp = t->pt_proc;
+
+	if (t->pt_slot >= 0)
+		return t->pt_slot;
+	for (int i = 0; i < DT_PT_NTSLOTS; i++) {
+		if (!pp->pp_slotused[i]) {
+			pp->pp_slotused[i] = 1;
+			t->pt_slot = i;
+			return i;
+		}
+	}
+	return -1;
+}
+
+/*
+ * Make the displaced instruction of site s take effect for thread t,
+ * stopped on its breakpoint with registers r, and let t run on.
+ */
+static void
+dt_pt_step_over(dt_pt_thread_t *t, dt_pt_site_t *s,
+    struct user_regs_struct *r)
+{
+	dt_pt_proc_t *pp = t->pt_proc;
+	x86_memops_t mem = { dt_pt_emu_read, dt_pt_emu_write, pp };
+	uint8_t buf[DT_PT_SLOT];
+	uint64_t fault, at;
+	x86_regs_t x;
+	x86_ool_t ool;
+	int sig = 0, slot;
+
+	r->rip = s->ps_addr;
+	if (s->ps_strategy == X86_STRAT_EMULATE) {
+		dt_pt_regs_to_x86(r, &x);
+		switch (x86_emulate(&s->ps_in, &x, &mem, &fault)) {
+		case X86_EMU_OK:
+			dt_pt_regs_from_x86(&x, r);
+			break;
+		default:
+			/* As the processor would have: a fault here. */
+			sig = SIGSEGV;
+			break;
+		}
+	} else if (s->ps_ool != 0) {
+		r->rip = s->ps_ool;
+	} else if ((slot = dt_pt_thread_slot(t)) >= 0) {
+		at = pp->pp_tslots + (uint64_t) slot * DT_PT_SLOT;
+		if (x86_ool_build(&s->ps_in, s->ps_insn, at, buf, sizeof (buf),
+		    &ool) == 0 && dt_pt_text_write(pp, at, buf, ool.len) == 0)
+			r->rip = at;
+		else
+			sig = SIGSEGV;
+	} else {
+		/* More threads than slots: nothing safe to do. */
+		sig = SIGSEGV;
+	}
+	(void) ptrace(PTRACE_SETREGS, t->pt_tid, 0, r);
+	(void) ptrace(PTRACE_CONT, t->pt_tid, 0, (void *) (long) sig);
+}
+
+/* Fire the probes of site s for thread t. */
+static void
+dt_pt_fire(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_thread_t *t,
+    const dt_pt_site_t *s)
+{
+	const struct user_regs_struct *r = &pt->pt_regs;
+	dt_interp_ctx_t ctx = { &dt_pt_ctx_ops, pt,
+		(uint64_t) t->pt_proc->pp_pid, (uint64_t) t->pt_tid };
+
+	pt->pt_cur = t;
+	for (uint32_t i = 0; i < s->ps_nfires; i++) {
+		const dt_pt_fire_t *f = &s->ps_fires[i];
+		uint64_t args[6] = { r->rdi, r->rsi, r->rdx, r->rcx, r->r8,
+			r->r9 };
+
+		if (f->pf_kind == DT_PID_RETURN) {
+			args[0] = s->ps_addr - f->pf_func;
+			args[1] = r->rax;
+			dt_interp_fire_ctx(dtp, f->pf_id, args, 2, &ctx);
+		} else {
+			dt_interp_fire_ctx(dtp, f->pf_id, args, 6, &ctx);
+		}
+	}
+	pt->pt_cur = NULL;
+}
+
+/* A fork or vfork child: both its event and its first stop are needed. */
+static void
+dt_pt_child(dt_ptrace_t *pt, int pid, dt_pt_proc_t *parent, bool vfork,
+    bool stopped)
+{
+	dt_pt_child_t *c = NULL;
+
+	for (size_t i = 0; i < pt->pt_nchildren; i++) {
+		if (pt->pt_children[i].pc_pid == pid)
+			c = &pt->pt_children[i];
+	}
+	if (c == NULL) {
+		c = realloc(pt->pt_children, (pt->pt_nchildren + 1) *
+		    sizeof (*c));
+		if (c == NULL) {
+			/* Better untraced than stopped forever. */
+			(void) ptrace(PTRACE_DETACH, pid, 0, 0);
+			return;
+		}
+		pt->pt_children = c;
+		c += pt->pt_nchildren++;
+		memset(c, 0, sizeof (*c));
+		c->pc_pid = pid;
+	}
+	if (parent != NULL) {
+		c->pc_parent = parent;
+		c->pc_vfork = vfork;
+	}
+	c->pc_stopped |= stopped;
+	if (c->pc_parent == NULL || !c->pc_stopped)
+		return;
+	if (c->pc_vfork) {
+		/* Shares the parent's memory, breakpoints and copies. */
+		dt_pt_thread_t *t = dt_pt_thread_add(pt, c->pc_parent, pid);
+
+		if (t != NULL)
+			t->pt_vfork = true;
+		(void) ptrace(PTRACE_CONT, pid, 0, 0);
+	} else {
+		char path[64];
+		int fd;
+
+		(void) snprintf(path, sizeof (path), "/proc/%d/mem", pid);
+		if ((fd = open(path, O_RDWR | O_CLOEXEC)) >= 0) {
+			dt_pt_disarm(c->pc_parent, fd);
+			(void) close(fd);
+		}
+		(void) ptrace(PTRACE_DETACH, pid, 0, 0);
+	}
+	*c = pt->pt_children[--pt->pt_nchildren];
+}
+
+/* The end of a thread, or of a whole process when it is the leader. */
+static void
+dt_pt_exited(dt_ptrace_t *pt, int tid, int st)
+{
+	dt_pt_thread_t *t = dt_pt_thread(pt, tid);
+	dt_pt_proc_t *pp = t != NULL ? t->pt_proc : NULL;
+	bool vfork = t != NULL && t->pt_vfork;
+	dt_pt_kept_t *pk;
+
+	if (t != NULL)
+		dt_pt_thread_del(pt, t);
+	if (pp == NULL || pp->pp_pid != tid || vfork)
+		return;
+	pp->pp_gone = true;
+	if ((pk = dt_pt_kept_find(tid)) != NULL) {
+		pk->pk_ended = true;
+		pk->pk_status = pp->pp_created ? st : -1;
+	}
+}
+
+/* Handle one wait status of a traced thread. */
+static void
+dt_pt_event(dtrace_hdl_t *dtp, dt_ptrace_t *pt, int tid, int st)
+{
+	dt_pt_thread_t *t = dt_pt_thread(pt, tid);
+	unsigned long msg = 0;
+	dt_pt_site_t *s;
+	int ev, sig;
+
+	if (WIFEXITED(st) || WIFSIGNALED(st)) {
+		dt_pt_exited(pt, tid, st);
+		return;
+	}
+	if (!WIFSTOPPED(st))
+		return;
+	ev = st >> 16;
+	sig = WSTOPSIG(st);
+	if (t == NULL) {
+		/* A new thread's first stop, before its parent's event? */
+		long tgid = dt_pt_status_field(tid, "Tgid:");
+		dt_pt_proc_t *pp = tgid > 0 ? dt_pt_proc(pt, (int) tgid) :
+		    NULL;
+
+		if (pp != NULL && tgid != tid) {
+			if ((t = dt_pt_thread_add(pt, pp, tid)) == NULL) {
+				(void) ptrace(PTRACE_DETACH, tid, 0, 0);
+				return;
+			}
+		} else {
+			dt_pt_child(pt, tid, NULL, false, true);
+			return;
+		}
+	}
+	t->pt_stopped = false;
+	switch (ev) {
+	case PTRACE_EVENT_CLONE:
+		if (ptrace(PTRACE_GETEVENTMSG, tid, 0, &msg) == 0 &&
+		    dt_pt_thread(pt, (int) msg) == NULL)
+			(void) dt_pt_thread_add(pt, t->pt_proc, (int) msg);
+		(void) ptrace(PTRACE_CONT, tid, 0, 0);
+		return;
+	case PTRACE_EVENT_FORK:
+	case PTRACE_EVENT_VFORK:
+		if (ptrace(PTRACE_GETEVENTMSG, tid, 0, &msg) == 0)
+			dt_pt_child(pt, (int) msg, t->pt_proc,
+			    ev == PTRACE_EVENT_VFORK, false);
+		(void) ptrace(PTRACE_CONT, tid, 0, 0);
+		return;
+	case PTRACE_EVENT_EXEC:
+		if (t->pt_vfork) {
+			/* A new image of its own: nothing of ours in it. */
+			dt_pt_thread_del(pt, t);
+			(void) ptrace(PTRACE_DETACH, tid, 0, 0);
+			return;
+		}
+		/* The image, and every breakpoint with it, is gone. */
+		for (size_t i = 0; i < t->pt_proc->pp_nsites; i++)
+			t->pt_proc->pp_sites[i].ps_armed = false;
+		(void) ptrace(PTRACE_CONT, tid, 0, 0);
+		return;
+	case PTRACE_EVENT_STOP:
+		/* A group-stop keeps it stopped; a new thread starts. */
+		if (sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN ||
+		    sig == SIGTTOU)
+			(void) ptrace(PTRACE_LISTEN, tid, 0, 0);
+		else
+			(void) ptrace(PTRACE_CONT, tid, 0, 0);
+		return;
+	case 0:
+		break;
+	default:
+		(void) ptrace(PTRACE_CONT, tid, 0, 0);
+		return;
+	}
+	if (sig == SIGTRAP &&
+	    ptrace(PTRACE_GETREGS, tid, 0, &pt->pt_regs) == 0 &&
+	    (s = dt_pt_site(t->pt_proc, pt->pt_regs.rip - 1)) != NULL &&
+	    s->ps_armed) {
+		if (!t->pt_vfork && !t->pt_proc->pp_gone)
+			dt_pt_fire(dtp, pt, t, s);
+		dt_pt_step_over(t, s, &pt->pt_regs);
+		return;
+	}
+	/* Any other signal is the program's. */
+	(void) ptrace(PTRACE_CONT, tid, 0, (void *) (long) sig);
+}
+
+/*
+ * Wait for ptrace stops until the deadline, handling each; SIGCHLD, which
+ * every stop sends, wakes the wait.
+ */
+static void
+dt_pt_wait(dtrace_hdl_t *dtp, uint64_t deadline)
+{
+	dt_ptrace_t *pt = dt_pt();
+	sigset_t set, old;
+
+	(void) sigemptyset(&set);
+	(void) sigaddset(&set, SIGCHLD);
+	(void) sigprocmask(SIG_BLOCK, &set, &old);
+	for (;;) {
+		struct timespec ts;
+		uint64_t now;
+		int st;
+		/*
+		 * Only while we hold processes: a -c child not held is
+		 * reaped by dt_proc.c, with its status.
+		 */
+		pid_t tid = pt->pt_attached ?
+		    waitpid(-1, &st, __WALL | WNOHANG) : 0;
+
+		if (tid > 0) {
+			dt_pt_event(dtp, pt, tid, st);
+			if (dt_interp_exited(dtp) ||
+			    dt_os_timestamp() >= deadline)
+				break;
+			continue;
+		}
+		if ((now = dt_os_timestamp()) >= deadline)
+			break;
+		ts.tv_sec = (time_t) ((deadline - now) / 1000000000ULL);
+		ts.tv_nsec = (long) ((deadline - now) % 1000000000ULL);
+		/* The timeout, or a signal the caller handles (^C). */
+		if (sigtimedwait(&set, NULL, &ts) < 0)
+			break;
+	}
+	(void) sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+/*
+ * Stop every thread of every process, put back the original bytes and
+ * detach.  A thread caught on a breakpoint is set back to the site, where
+ * the original instruction now is.
+ */
+static void
+dt_pt_detach_all(dt_ptrace_t *pt)
+{
+	for (size_t i = 0; i < pt->pt_nthreads; i++) {
+		dt_pt_thread_t *t = &pt->pt_threads[i];
+
+		if (!t->pt_stopped)
+			(void) ptrace(PTRACE_INTERRUPT, t->pt_tid, 0, 0);
+	}
+	for (size_t i = 0; i < pt->pt_nthreads;) {
+		dt_pt_thread_t *t = &pt->pt_threads[i];
+		struct user_regs_struct r;
+		dt_pt_site_t *s;
+		unsigned long msg;
+		int st, ev;
+
+		if (t->pt_stopped) {
+			i++;
+			continue;
+		}
+		if (dt_pt_wait_tid(t->pt_tid, &st) != 0) {
+			dt_pt_exited(pt, t->pt_tid, st);
+			continue;
+		}
+		ev = st >> 16;
+		if (ev == PTRACE_EVENT_CLONE &&
+		    ptrace(PTRACE_GETEVENTMSG, t->pt_tid, 0, &msg) == 0) {
+			/* Attached and stopping: wait for it in turn. */
+			t = dt_pt_thread_add(pt, pt->pt_threads[i].pt_proc,
+			    (int) msg);
+			t = &pt->pt_threads[i];
+		} else if (ev == 0 && WSTOPSIG(st) == SIGTRAP &&
+		    ptrace(PTRACE_GETREGS, t->pt_tid, 0, &r) == 0 &&
+		    (s = dt_pt_site(t->pt_proc, r.rip - 1)) != NULL &&
+		    s->ps_armed) {
+			r.rip = s->ps_addr;
+			(void) ptrace(PTRACE_SETREGS, t->pt_tid, 0, &r);
+		} else if (ev == 0) {
+			t->pt_sig = WSTOPSIG(st);
+		}
+		t->pt_stopped = true;
+		i++;
+	}
+	for (size_t p = 0; p < pt->pt_nprocs; p++) {
+		dt_pt_proc_t *pp = pt->pt_procs[p];
+
+		if (!pp->pp_gone && pp->pp_memfd >= 0)
+			dt_pt_disarm(pp, pp->pp_memfd);
+	}
+	while (pt->pt_nthreads > 0) {
+		dt_pt_thread_t *t = &pt->pt_threads[pt->pt_nthreads - 1];
+
+		(void) ptrace(PTRACE_DETACH, t->pt_tid, 0,
+		    (void *) (long) t->pt_sig);
+		dt_pt_thread_del(pt, t);
+	}
+	for (size_t p = 0; p < pt->pt_nprocs; p++) {
+		if (!pt->pt_procs[p]->pp_gone)
+			dt_pt_unkeep(pt->pt_procs[p]->pp_pid);
+	}
+	pt->pt_attached = false;
+}
+
+static int
+dt_ptrace_open(dtrace_hdl_t *dtp)
+{
+	dt_ptrace_t *pt;
+
+	if (dt_pt_state != NULL)
+		return dt_set_errdetail(dtp, EDT_NOENGINE, "the ptrace engine "
+		    "is in use by another handle of this process");
+	if ((pt = calloc(1, sizeof (*pt))) == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	if (dt_interp_engine_ops.eo_open(dtp) != 0) {
+		free(pt);
+		return -1;
+	}
+	dt_pt_state = pt;
+	dt_interp_set_wait(dtp, dt_pt_wait);
+	return 0;
+}
+
+static int
+dt_ptrace_enable(dtrace_hdl_t *dtp, dt_eprobe_t *const *eps, size_t n)
+{
+	dt_ptrace_t *pt = dt_pt();
+
+	if (dt_interp_engine_ops.eo_enable(dtp, eps, n) != 0)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		const dt_probe_t *prp = eps[i]->ep_probe;
+		const dt_pid_probe_t *pi = dt_prov_pid_info(prp);
+		dt_pt_proc_t *pp;
+
+		if (pi == NULL)
+			continue;
+		if ((pp = dt_pt_proc_add(dtp, pt, pi->pi_pid)) == NULL)
+			return -1;
+		for (size_t k = 0; k < pi->pi_nsites; k++) {
+			if (dt_pt_site_add(pp, pi->pi_base + pi->pi_sites[k],
+			    prp, pi) != 0)
+				return dt_set_errno(dtp, EDT_NOMEM);
+		}
+	}
+	return 0;
+}
+
+static int
+dt_ptrace_go(dtrace_hdl_t *dtp)
+{
+	dt_ptrace_t *pt = dt_pt();
+
+	for (size_t p = 0; p < pt->pt_nprocs; p++) {
+		dt_pt_proc_t *pp = pt->pt_procs[p];
+
+		/* Our -c child is attached already (dt_proc.c). */
+		pp->pp_created = dt_pt_status_field(pp->pp_pid, "TracerPid:") ==
+		    (long) getpid();
+		if (dt_pt_keep(pp->pp_pid) != 0)
+			return dt_set_errno(dtp, EDT_NOMEM);
+		pt->pt_attached = true;
+		if (dt_pt_seize_all(pt, pp) != 0)
+			return dt_set_errdetail(dtp, EDT_PROC, "failed to "
+			    "attach to pid %d: %s", pp->pp_pid,
+			    strerror(errno == EPERM ? EACCES : errno));
+		if (dt_pt_arm(dtp, pt, pp) != 0)
+			return -1;
+	}
+	/* Let -p processes run; -c children run at dtrace_proc_continue. */
+	for (size_t i = 0; i < pt->pt_nthreads; i++) {
+		dt_pt_thread_t *t = &pt->pt_threads[i];
+
+		if (t->pt_proc->pp_created)
+			continue;
+		t->pt_stopped = false;
+		(void) ptrace(PTRACE_CONT, t->pt_tid, 0,
+		    (void *) (long) t->pt_sig);
+		t->pt_sig = 0;
+	}
+	return dt_interp_engine_ops.eo_go(dtp);
+}
+
+static int
+dt_ptrace_stop(dtrace_hdl_t *dtp)
+{
+	dt_ptrace_t *pt = dt_pt();
+	int rc = dt_interp_engine_ops.eo_stop(dtp);
+
+	if (pt->pt_attached)
+		dt_pt_detach_all(pt);
+	return rc;
+}
+
+static void
+dt_ptrace_close(dtrace_hdl_t *dtp)
+{
+	dt_ptrace_t *pt = dt_pt();
+
+	if (pt == NULL)
+		return;
+	if (pt->pt_attached)
+		dt_pt_detach_all(pt);
+	for (size_t p = 0; p < pt->pt_nprocs; p++) {
+		dt_pt_proc_t *pp = pt->pt_procs[p];
+
+		for (size_t i = 0; i < pp->pp_nsites; i++)
+			free(pp->pp_sites[i].ps_fires);
+		free(pp->pp_sites);
+		if (pp->pp_memfd >= 0)
+			(void) close(pp->pp_memfd);
+		free(pp);
+	}
+	free(pt->pt_procs);
+	free(pt->pt_threads);
+	free(pt->pt_children);
+	free(pt);
+	dt_pt_state = NULL;
+	dt_interp_engine_ops.eo_close(dtp);
+}
+
+static int
+dt_ptrace_poll(dtrace_hdl_t *dtp, int64_t timeout_ns)
+{
+	return dt_interp_engine_ops.eo_poll(dtp, timeout_ns);
+}
+
+static int
+dt_ptrace_drain(dtrace_hdl_t *dtp, dt_drain_f *fn, void *arg)
+{
+	return dt_interp_engine_ops.eo_drain(dtp, fn, arg);
+}
+
+static int
+dt_ptrace_aggsnap(dtrace_hdl_t *dtp, dt_aggsnap_t **snapsp,
+    uint32_t *nsnapsp)
+{
+	return dt_interp_engine_ops.eo_aggsnap(dtp, snapsp, nsnapsp);
+}
+
+static void
+dt_ptrace_aggsnap_free(dtrace_hdl_t *dtp, dt_aggsnap_t *snaps, uint32_t n)
+{
+	dt_interp_engine_ops.eo_aggsnap_free(dtp, snaps, n);
+}
+
+static int
+dt_ptrace_aggclear(dtrace_hdl_t *dtp, uint32_t aggid)
+{
+	return dt_interp_engine_ops.eo_aggclear(dtp, aggid);
+}
+
+static void
+dt_ptrace_status(dtrace_hdl_t *dtp, dt_engine_status_t *stp)
+{
+	dt_interp_engine_ops.eo_status(dtp, stp);
+}
+
+const dt_engine_ops_t dt_ptrace_engine_ops = {
+	.eo_name = "ptrace",
+	/* It runs whatever the interpreter runs, and pid probes. */
+	.eo_flag = DT_ENGINE_F_INTERP | DT_ENGINE_F_PTRACE,
+	.eo_open = dt_ptrace_open,
+	.eo_enable = dt_ptrace_enable,
+	.eo_go = dt_ptrace_go,
+	.eo_poll = dt_ptrace_poll,
+	.eo_drain = dt_ptrace_drain,
+	.eo_aggsnap = dt_ptrace_aggsnap,
+	.eo_aggsnap_free = dt_ptrace_aggsnap_free,
+	.eo_aggclear = dt_ptrace_aggclear,
+	.eo_stop = dt_ptrace_stop,
+	.eo_status = dt_ptrace_status,
+	.eo_close = dt_ptrace_close,
+};

@@ -1,0 +1,33 @@
+/*
+ * dt_ptrace.h: the ptrace engine -- pid probes of the user's own
+ * processes, without privilege (dt_ptrace.c).
+ *
+ * It is the interpreter engine plus breakpoints: the traced processes stay
+ * attached through ptrace, and a probe hit runs the clauses in dtrace's
+ * process with the target's registers and memory.  Process control
+ * (os/linux/dt_proc.c) asks it which processes it keeps attached, since a
+ * kept process is resumed rather than detached, and its end is seen by
+ * the engine's wait loop rather than by waitpid() there.
+ */
+#ifndef DT_PTRACE_H
+#define DT_PTRACE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct dt_engine_ops;
+
+extern const struct dt_engine_ops dt_ptrace_engine_ops;
+
+/* Is process pid kept attached by the ptrace engine? */
+extern bool dt_ptrace_keeps(int pid);
+/*
+ * 1 once a kept process has ended, with its wait status in *statusp (or
+ * -1 if it was not our child), else 0.
+ */
+extern int dt_ptrace_ended(int pid, int *statusp);
+
+/* The entry point (AT_ENTRY) of a process, or 0 (os/linux/dt_proc.c). */
+extern uint64_t dt_linux_proc_entry(int pid);
+
+#endif /* DT_PTRACE_H */

@@ -1,0 +1,117 @@
+#!/bin/bash
+#
+# ptrace-vs-ltrace.sh: the per-firing cost of a pid probe on the ptrace
+# engine against ltrace (breakpoints through ptrace too) and uftrace
+# (in-process patching), on the same workload in the same run.  It
+# measures; it passes or fails nothing.
+#
+# The workload is tests/shell/data/ptrace-target.c "loop N": N calls of
+# bench_fn.  Each tracer runs it with N calls and with none; the cost per
+# firing is (wall(N) - wall(0)) / N, so start-up and attaching cancel out,
+# median of RUNS runs:
+#
+#   dtrace  -x engine=ptrace -c './t loop N'
+#           -n 'pid$target::bench_fn:entry { @ = count(); }'
+#   ltrace  -x bench_fn -c ./t loop N      (entry and return breakpoints)
+#   uftrace record -P bench_fn ./tu loop N (the same program built with
+#                                          -fpatchable-function-entry=5)
+#
+# Each tracer's count is checked against N (OK / MISMATCH).  Run it as any
+# user, from anywhere:
+#
+#   tests/bench/ptrace-vs-ltrace.sh [path/to/dtrace]
+#
+# The default dtrace is build/cmd/dtrace of this repository (a sanitizer
+# build is several times slower: build without --enable-sanitizers to
+# measure).  Environment: N (default 20000), RUNS (default 3), CC.
+# It installs nothing: apt-get install ltrace uftrace.
+
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+DTRACE=${1:-$repo/build/cmd/dtrace}
+N=${N:-20000}
+RUNS=${RUNS:-3}
+CC=${CC:-cc}
+
+die() { echo "ptrace-vs-ltrace: $*" >&2; exit 2; }
+[ -x "$DTRACE" ] || die "no dtrace at $DTRACE (pass its path as \$1)"
+command -v "$CC" >/dev/null || die "missing: a C compiler ($CC)"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+"$CC" -O1 -fno-inline -pthread -o "$tmp/t" \
+    "$repo/tests/shell/data/ptrace-target.c" || die "cannot compile"
+# uftrace patches functions with room for a call at their entry.
+"$CC" -O1 -fno-inline -pthread -fpatchable-function-entry=5 -o "$tmp/tu" \
+    "$repo/tests/shell/data/ptrace-target.c" || die "cannot compile"
+cd "$tmp" || exit 2
+
+now() { date +%s%N; }
+
+# median of the arguments
+median() { printf '%s\n' "$@" | sort -n | sed -n "$((($# + 1) / 2))p"; }
+
+# wall time in ns of "$@" (output to $tmp/out)
+wall() {
+	local t0 t1
+	t0=$(now)
+	"$@" >"$tmp/out" 2>&1
+	t1=$(now)
+	echo $((t1 - t0))
+}
+
+# cost NAME COUNT-FILTER CMD... (with @N@ for the number of calls):
+# prints the ns per firing and whether the count was N.
+cost() {
+	local name=$1 filter=$2 i a b got
+	shift 2
+	local full=() none=() d=()
+	for x in "$@"; do
+		full+=("${x//@N@/$N}")
+		none+=("${x//@N@/0}")
+	done
+	for ((i = 0; i < RUNS; i++)); do
+		a=$(wall "${none[@]}")
+		b=$(wall "${full[@]}")
+		d+=($(((b - a) / N)))
+	done
+	got=$($filter <"$tmp/out")
+	[ "$got" = "$N" ] && ok=OK || ok="MISMATCH ($got)"
+	printf '%-10s %10d ns/firing   count %s\n' "$name" "$(median "${d[@]}")" \
+	    "$ok"
+	eval "cost_$name=$(median "${d[@]}")"
+}
+
+dcount() { awk 'NF == 1 && $1 ~ /^[0-9]+$/ { n = $1 } END { print n }'; }
+lcount() { awk '$NF == "bench_fn" { print $4 }'; }
+
+echo "workload: $N calls of bench_fn, median of $RUNS runs"
+base=$(median $(for ((i = 0; i < RUNS; i++)); do wall ./t loop "$N"; done))
+echo "untraced   $((base / 1000000)) ms for the whole run"
+cost dtrace dcount "$DTRACE" -q -x engine=ptrace -c "./t loop @N@" \
+    -n 'pid$target::bench_fn:entry { @ = count(); }'
+if command -v ltrace >/dev/null; then
+	ltr() { ltrace -x bench_fn -c -o "$tmp/lt" "$@"; cat "$tmp/lt"; }
+	cost ltrace lcount ltr ./t loop @N@
+	awk -v d="$cost_dtrace" -v l="$cost_ltrace" 'BEGIN {
+	    printf("dtrace/ltrace per firing: %.2f\n", d / l) }'
+else
+	echo "ltrace: not installed (apt-get install ltrace)"
+fi
+if command -v uftrace >/dev/null &&
+    uftrace record -d "$tmp/uf.data" -P bench_fn ./tu loop 10 \
+    >/dev/null 2>&1; then
+	ucount() {
+		uftrace report -d "$tmp/uf.data" 2>/dev/null |
+		    awk '$NF == "bench_fn" { print $(NF - 1) }'
+	}
+	cost uftrace ucount uftrace record -d "$tmp/uf.data" -P bench_fn \
+	    ./tu loop @N@
+	awk -v d="$cost_dtrace" -v u="$cost_uftrace" 'BEGIN {
+	    if (u > 0) printf("dtrace/uftrace per firing: %.1f\n", d / u) }'
+else
+	echo "uftrace: not installed, or cannot patch the workload"
+fi
+exit 0

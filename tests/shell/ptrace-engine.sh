@@ -1,0 +1,193 @@
+#!/bin/bash
+# ptrace-engine.sh: pid probes for a user without privilege, through the
+# ptrace engine (os/linux/ptrace/).
+#
+# As root the test drops to user nobody (setpriv), so the engine is chosen
+# because BPF is not available, as it would be for any user; the probe
+# counts are then compared with the BPF engine's, run as root.  Checked:
+#  - the engine says once why it was chosen, and exact entry counts;
+#  - every instruction of the program (pid$target:a.out::) and of the
+#    string functions of libc it calls: the program's output and exit
+#    status are those of an untraced run, and each probe fires as often as
+#    under the BPF engine (where the BPF engine can place the probes);
+#  - a multi-threaded program: every call of every thread is counted;
+#  - a forked child runs on without the parent's breakpoints;
+#  - -p, then SIGTERM to dtrace: the process runs on, without breakpoints.
+set -u
+
+command -v cc >/dev/null || { echo "needs a C compiler (cc)"; exit 77; }
+[ "$(uname -m)" = x86_64 ] || { echo "breakpoints are x86-64 only"; exit 77; }
+
+tmp=$(mktemp -d)
+trap 'touch "$tmp/stop" "$tmp/stop2"; rm -rf "$tmp"' EXIT
+chmod 755 "$tmp"
+cc -O1 -fno-inline -pthread -o "$tmp/t" \
+    "$top_srcdir/tests/shell/data/ptrace-target.c" || exit 1
+
+asroot=false
+if [ "$(id -u)" -eq 0 ]; then
+	command -v setpriv >/dev/null || {
+		echo "needs setpriv (util-linux) to drop privileges"
+		exit 77
+	}
+	asroot=true
+	# The build tree may not be readable by nobody: copy what runs.
+	cp "$top_builddir/cmd/.libs/dtrace" "$tmp/" &&
+	    cp -a "$top_builddir"/.libs/libdtrace.so* "$tmp/" || exit 1
+	as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups
+	    env LD_LIBRARY_PATH="$tmp")
+	dt=(./dtrace)
+else
+	as_user=()
+	dt=("$top_builddir/cmd/dtrace")
+fi
+# Background commands are started as (cd "$tmp" && exec ...) & so that $!
+# is the process itself.
+user() { (cd "$tmp" && exec "${as_user[@]}" "$@"); }
+run() { user "${dt[@]}" "$@"; }
+bpf() { (cd "$tmp" && "$top_builddir/cmd/dtrace" -x engine=bpf "$@"); }
+
+fail=0
+check() {
+	if [ "$2" != "$3" ]; then
+		printf 'FAIL: %s\n--- want\n%s\n--- got\n%s\n' "$1" "$2" "$3"
+		fail=1
+	else
+		echo "ok: $1"
+	fi
+}
+
+# Exact counts, and the one line saying which engine runs and why.
+n=20000
+got=$(run -q -c "./t loop $n" -n 'pid$target::bench_fn:entry { @ = count(); }
+    END { printa("%@d\n", @); }' 2>"$tmp/err")
+check "entry counts $n calls" "$(printf '%d\n%d' $((n * n)) $n)" "$got"
+if $asroot; then
+	case $(cat "$tmp/err") in
+	"dtrace: tracing with ptrace: "?*) echo "ok: notice" ;;
+	*) check "notice" "dtrace: tracing with ptrace: ..." "$(cat "$tmp/err")" ;;
+	esac
+fi
+
+# Arguments: arg0 at entry; at return arg0 the offset of the ret, arg1
+# the value.  Built-in variables name the target.
+run -q -x engine=ptrace -c "./t loop 3" \
+    -n 'pid$target::bench_fn:entry { printf("e %d %s %d\n", arg0, execname,
+	pid == $target); }
+	pid$target::bench_fn:return { printf("r %d\n", arg1); }' \
+    >"$tmp/args.out" 2>&1
+check "entry and return arguments" "e 0 t 1
+r 1
+e 1 t 1
+r 3
+e 2 t 1
+r 5" "$(grep '^[er] ' "$tmp/args.out")"
+check "the program's output" 9 "$(grep -v -e '^[er] ' -e '^$' "$tmp/args.out")"
+
+# Every instruction of the program, every instruction of the string
+# functions it calls.  Counts are printed as "@ func name count", after
+# the program's own output.
+user ./t mix 10 >"$tmp/plain.out" 2>&1
+plain=$?
+counts='{ @[probefunc, probename] = count(); }
+    END { printa("@ %s %s %@d\n", @); }'
+traced() {	# name, descriptions: the program's output and status, checked
+	# Not -q: dtrace says how the program ended.
+	run -x engine=ptrace -c "./t mix 10" -n "$2 $counts" \
+	    >"$tmp/$1.out" 2>"$tmp/$1.err"
+	check "$1: exit status of dtrace" 0 "$?"
+	check "$1: the program's output" "$(cat "$tmp/plain.out")" \
+	    "$(grep -v -E '^@ |^$|^CPU |:END' "$tmp/$1.out")"
+	check "$1: the program's exit status" \
+	    "dtrace: pid N exited with status $plain" \
+	    "$(sed -n 's/pid [0-9]* exited/pid N exited/p' "$tmp/$1.err")"
+	grep '^@ ' "$tmp/$1.out" | sort >"$tmp/$1.counts"
+}
+traced aout 'pid$target:a.out::'
+nprobes=$(grep -c . "$tmp/aout.counts")
+[ "$nprobes" -gt 200 ] || check "probes fired in a.out" "> 200" "$nprobes"
+
+# libc's string functions: the variants this CPU runs, found first.
+fns=$(run -q -x engine=ptrace -c "./t mix 10" -n '
+    pid$target:libc.so.6:__strlen_*:entry,
+    pid$target:libc.so.6:__strchr_*:entry,
+    pid$target:libc.so.6:__strcmp_*:entry { @[probefunc] = count(); }
+    END { printa("%s\n", @); }' 2>/dev/null | grep '^__str' | sort)
+check "libc functions found" 3 "$(echo "$fns" | wc -w)"
+descs=$(for f in $fns; do printf 'pid$target:libc.so.6:%s:,' "$f"; done)
+traced libc "${descs%,}"
+
+if $asroot && [ -r /sys/bus/event_source/devices/uprobe/type ]; then
+	# The BPF engine cannot probe _start (its hlt) nor some vector
+	# instructions: compare where it can.
+	fn='main mix fib cmp loop bench_fn'
+	descs=$(for f in $fn; do printf 'pid$target:a.out:%s:,' "$f"; done)
+	want=$(bpf -q -c "./t mix 10" -n "${descs%,} $counts" 2>&1 |
+	    grep '^@ ' | sort)
+	got=$(grep -E "^@ ($(echo $fn | tr ' ' '|')) " "$tmp/aout.counts")
+	check "every instruction of a.out, counts as under BPF" "$want" "$got"
+	descs=$(for f in $fns; do
+	    printf 'pid$target:libc.so.6:%s:entry,' "$f"
+	    printf 'pid$target:libc.so.6:%s:return,' "$f"; done)
+	want=$(bpf -q -c "./t mix 10" -n "${descs%,} $counts" 2>&1 |
+	    grep '^@ ' | sort)
+	got=$(grep -E ' (entry|return) ' "$tmp/libc.counts")
+	check "libc entry and return counts as under BPF" "$want" "$got"
+else
+	echo "skipped the comparison with the BPF engine: needs root and uprobes"
+fi
+
+# Four threads, all counted; their sum printed as untraced.
+n=5000
+got=$(run -q -x engine=ptrace -c "./t threads $n" \
+    -n 'pid$target::bench_fn: { @[probename] = count(); }
+    END { printa("%s %@d\n", @); }' 2>&1 | grep -v '^$')
+check "four threads" "$((4 * n * (n - 1) + 4 * n))
+0 $((4 * n))
+4 $((4 * n))
+entry $((4 * n))
+return $((4 * n))" "$got"
+
+# -p, then SIGTERM: the process runs on with its original code (an int3
+# left behind would kill it with SIGTRAP) and ends normally.
+(cd "$tmp" && exec "${as_user[@]}" ./t wait "$tmp/stop") &
+tpid=$!
+sleep 0.2
+(cd "$tmp" && exec "${as_user[@]}" "${dt[@]}" -q -x engine=ptrace \
+    -p "$tpid" -n 'pid$target::bench_fn:entry { @ = count(); }' \
+    >"$tmp/p.out" 2>&1) &
+dpid=$!
+sleep 1
+kill -TERM "$dpid"
+wait "$dpid"
+check "dtrace ends on SIGTERM: $(cat "$tmp/p.out")" 0 "$?"
+[ "$(grep -o '[0-9][0-9]*' "$tmp/p.out" | head -n 1)" -gt 10 ] ||
+	check "calls counted under -p" "> 10" "$(cat "$tmp/p.out")"
+sleep 0.3
+touch "$tmp/stop"
+wait "$tpid"
+check "-p process after detach" 0 "$?"
+
+# SIGKILL leaves no chance to remove the breakpoints: a -c child is
+# killed with dtrace (PTRACE_O_EXITKILL) rather than left to die of
+# SIGTRAP at its next probe site.
+(cd "$tmp" && exec "${as_user[@]}" "${dt[@]}" -q -x engine=ptrace \
+    -c "./t wait $tmp/stop2" -n 'pid$target::bench_fn:entry { @ = count(); }' \
+    >/dev/null 2>&1) &
+dpid=$!
+sleep 1
+cpid=$(cat /proc/"$dpid"/task/*/children 2>/dev/null | tr -d ' ')
+kill -KILL "$dpid"
+wait "$dpid" 2>/dev/null
+sleep 0.2
+if [ -z "$cpid" ]; then
+	check "the -c child of dtrace" "a pid" "none"
+elif [ -d "/proc/$cpid" ] && ! grep -q '^State:.*Z' "/proc/$cpid/status"
+then
+	kill -KILL "$cpid"
+	check "-c child killed with dtrace" "gone" "running"
+else
+	echo "ok: -c child killed with dtrace"
+fi
+
+exit $fail
