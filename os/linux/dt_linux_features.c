@@ -68,12 +68,39 @@ dt_linux_feature_name(dt_linux_feature_t f)
 	return (unsigned) f < DT_LF_NFEATURES ? dt_lf_names[f] : "?";
 }
 
+/*
+ * DTRACE_LINUX_NOFEATURE (names separated by commas) makes features the
+ * kernel has look missing, so the fallbacks for older kernels can be
+ * run and tested here: "bpf_loop", "ringbuf", ...
+ */
+static bool
+dt_lf_disabled(dt_linux_feature_t f)
+{
+	const char *env = getenv("DTRACE_LINUX_NOFEATURE");
+	size_t len = strlen(dt_lf_names[f]);
+
+	while (env != NULL && *env != '\0') {
+		size_t n = strcspn(env, ",");
+
+		if (n == len && strncmp(env, dt_lf_names[f], len) == 0)
+			return true;
+		env += n + (env[n] == ',');
+	}
+	return false;
+}
+
 static void
 dt_lf_set(dt_linux_features_t *lfp, dt_linux_feature_t f, bool ok,
     const char *fmt, ...)
 {
 	va_list ap;
 
+	if (ok && dt_lf_disabled(f)) {
+		lfp->lf_have[f] = false;
+		snprintf(lfp->lf_why[f], DT_LF_WHYLEN, "%s: disabled by "
+		    "DTRACE_LINUX_NOFEATURE", dt_lf_names[f]);
+		return;
+	}
 	lfp->lf_have[f] = ok;
 	lfp->lf_why[f][0] = '\0';
 	if (ok)

@@ -544,34 +544,63 @@ dt_bpf_log_excerpt(const char *log, char *buf, size_t len)
 		snprintf(buf, len, "%.*s", (int) (end - line), line);
 }
 
+/*
+ * Loads the program in b; a program with subprograms (bpf_loop()
+ * callbacks) describes its functions in BTF, as the kernel requires.
+ * Refused, it is loaded again with a log, to say why.
+ */
 static int
 dt_bpf_load(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl,
-    enum bpf_prog_type type, const struct bpf_insn *insns, uint32_t n)
+    enum bpf_prog_type type, const dt_bpf_buf_t *b)
 {
 	const dt_probe_t *prp = pl->pl_probes[0];
+	uint32_t nf = b->b_nfuncs + 1;
+	struct bpf_func_info *fi = NULL;
+	void *btf = NULL;
+	int btf_fd = -1;
 	char excerpt[256];
-	int fd;
+	int fd, err;
+	LIBBPF_OPTS(bpf_prog_load_opts, opts);
 
-	fd = bpf_prog_load(type, "dtrace", "GPL", insns, n, NULL);
-	if (fd >= 0)
-		return fd;
-	/* Load again with a log to say why. */
-	if (be->be_log == NULL && (be->be_log = malloc(DT_BPF_LOGSIZE)) ==
-	    NULL)
-		return dt_set_errno(dtp, EDT_NOMEM);
-	be->be_log[0] = '\0';
-	{
-		LIBBPF_OPTS(bpf_prog_load_opts, opts, .log_buf = be->be_log,
-		    .log_size = DT_BPF_LOGSIZE, .log_level = 1);
+	if (b->b_nfuncs > 0) {
+		uint32_t *offs = calloc(nf, sizeof (uint32_t));
 
-		fd = bpf_prog_load(type, "dtrace", "GPL", insns, n, &opts);
+		if (offs == NULL)
+			return dt_set_errno(dtp, EDT_NOMEM);
+		for (uint32_t i = 1; i < nf; i++)
+			offs[i] = b->b_funcs[i - 1].fn_start;
+		if (dt_linux_btf_funcs(nf, offs, &btf_fd, &fi, &btf) != 0) {
+			free(offs);
+			return dt_bpf_fail(dtp, EDT_NOTSUP, "cannot load the "
+			    "BTF of bpf_loop() callbacks: %s", strerror(errno));
+		}
+		free(offs);
+		opts.prog_btf_fd = (uint32_t) btf_fd;
+		opts.func_info = fi;
+		opts.func_info_cnt = nf;
+		opts.func_info_rec_size = sizeof (struct bpf_func_info);
 	}
+	fd = bpf_prog_load(type, "dtrace", "GPL", b->b_insns, b->b_len, &opts);
+	if (fd < 0 && (be->be_log != NULL || (be->be_log =
+	    malloc(DT_BPF_LOGSIZE)) != NULL)) {
+		be->be_log[0] = '\0';
+		opts.log_buf = be->be_log;
+		opts.log_size = DT_BPF_LOGSIZE;
+		opts.log_level = 1;
+		fd = bpf_prog_load(type, "dtrace", "GPL", b->b_insns, b->b_len,
+		    &opts);
+	}
+	err = errno;
+	if (fi != NULL)
+		dt_linux_btf_funcs_free(fi, btf);
 	if (fd >= 0)
 		return fd;
+	if (be->be_log == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
 	dt_bpf_log_excerpt(be->be_log, excerpt, sizeof (excerpt));
 	dt_bpf_fail(dtp, EDT_NOTSUP, "program for %s:%s:%s:%s refused by the "
 	    "kernel: %s%s%s", prp->pr_prov->pv_name, prp->pr_mod,
-	    prp->pr_func, prp->pr_name, strerror(errno),
+	    prp->pr_func, prp->pr_name, strerror(err),
 	    excerpt[0] ? ": " : "", excerpt);
 	if (dtp->dt_options[DT_OPT_DEBUG] != DTRACEOPT_UNSET)
 		fprintf(stderr, "%s\n", be->be_log);
@@ -676,7 +705,7 @@ dt_bpf_build(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 		    prp->pr_prov->pv_name, prp->pr_mod, prp->pr_func,
 		    prp->pr_name, err);
 	}
-	rc = dt_bpf_load(dtp, be, pl, type, b.b_insns, b.b_len);
+	rc = dt_bpf_load(dtp, be, pl, type, &b);
 	dt_bpf_buf_fini(&b);
 	if (rc < 0)
 		return -1;

@@ -3235,6 +3235,7 @@ dt_bpf_gen(const dt_bpf_layout_t *lay, const dt_bpf_progspec_t *ps,
 	cg.cg_ps = ps;
 	cg.cg_err = errbuf;
 	cg.cg_errlen = errlen;
+	cg.cg_bpf_loop = dt_linux_feature(DT_LF_BPF_LOOP);
 	if (ps->ps_nclauses > lay->bl_maxclauses) {
 		snprintf(errbuf, errlen, "too many clauses for the layout");
 		return -1;

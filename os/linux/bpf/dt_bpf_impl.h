@@ -38,6 +38,7 @@
 #define DT_FP_T3	(-120)
 #define DT_FP_T4	(-128)
 #define DT_FP_ERET	(-136)	/* clause to return to after ERROR */
+#define DT_FP_LOOP	(-144)	/* r7 for a bpf_loop() callback (its ctx) */
 
 /* The firing context in scratch. */
 #define DT_SC_LEAK	0	/* where pointers become numbers */
@@ -93,6 +94,8 @@ typedef struct dt_bpf_cg {
 	uint32_t cg_pc;		/* instruction being translated */
 	dt_bpf_tstate_t *cg_tstate; /* per pc */
 	uint32_t *cg_plabels;	/* per pc, UINT32_MAX when none */
+	bool cg_bpf_loop;	/* outermost loops through bpf_loop() */
+	int cg_loopdepth;	/* loops being emitted */
 } dt_bpf_cg_t;
 
 #define DT_EMIT(cg, insn) dt_bpf_emit((cg)->cg_b, (insn))

@@ -19,6 +19,7 @@
 #ifndef DT_BPF_INSN_H
 #define DT_BPF_INSN_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <linux/bpf.h>
@@ -75,9 +76,20 @@
 	DT_BPF_INSN(0, 0, 0, 0, (uint32_t) ((uint64_t) (v) >> 32))
 
 typedef struct dt_bpf_fixup {
-	uint32_t fx_insn;	/* the jump */
+	uint32_t fx_insn;	/* the jump, or the ld_imm64 of a function */
 	uint32_t fx_label;
+	bool fx_imm;		/* patch imm (a function's address), not off */
 } dt_bpf_fixup_t;
+
+/*
+ * A subprogram (a bpf_loop() callback): instructions [fn_start, fn_end)
+ * as emitted, moved after the main program by dt_bpf_buf_finish(), which
+ * sets fn_start to where it then begins.
+ */
+typedef struct dt_bpf_func {
+	uint32_t fn_start;
+	uint32_t fn_end;
+} dt_bpf_func_t;
 
 typedef struct dt_bpf_buf {
 	struct bpf_insn *b_insns;
@@ -89,6 +101,11 @@ typedef struct dt_bpf_buf {
 	dt_bpf_fixup_t *b_fixups;
 	uint32_t b_nfixups;
 	uint32_t b_fixcap;
+	int32_t *b_labfunc;	/* per label: the function bound in, or -1 */
+	dt_bpf_func_t *b_funcs;
+	uint32_t b_nfuncs;
+	uint32_t b_funccap;
+	int32_t b_curfunc;	/* the function being emitted, or -1 */
 	int b_err;		/* first error (errno value), sticky */
 } dt_bpf_buf_t;
 
@@ -104,6 +121,16 @@ extern void dt_bpf_label_here(dt_bpf_buf_t *b, uint32_t label);
 /* Emits a jump instruction whose offset is patched to reach label. */
 extern void dt_bpf_jmp_label(dt_bpf_buf_t *b, struct bpf_insn jmp,
     uint32_t label);
+/*
+ * Subprograms: instructions emitted between dt_bpf_func_begin() and
+ * dt_bpf_func_end() (not nested) form a function of their own, placed
+ * after the main program; no jump may cross its bounds.
+ * dt_bpf_emit_func_addr() loads the address of the function whose first
+ * instruction is at label (for bpf_loop()).
+ */
+extern void dt_bpf_func_begin(dt_bpf_buf_t *b);
+extern void dt_bpf_func_end(dt_bpf_buf_t *b);
+extern void dt_bpf_emit_func_addr(dt_bpf_buf_t *b, int d, uint32_t label);
 /* Resolves the fixups; returns 0 or an errno value. */
 extern int dt_bpf_buf_finish(dt_bpf_buf_t *b);
 

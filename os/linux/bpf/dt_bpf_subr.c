@@ -43,40 +43,142 @@
  *
  *	for (reg = 0; reg < max; reg += step) { body }
  *
- * with a constant bound the verifier can see (it walks the body once per
- * iteration).  The body may jump to lp_next ("continue") or lp_done
- * ("break"); no helper may be called in it, as they clobber reg.
+ * The body may jump to lp_next ("continue") or lp_done ("break"), and
+ * elsewhere only through dt_bpf_loop_exit(); it calls no helper, keeps
+ * what must last between iterations in loop variables (scratch), and
+ * reads no register set before the loop (but r7, and the stack slots
+ * T0 and T1).
+ *
+ * Where the kernel has bpf_loop(), an outermost loop's body is its
+ * callback, a subprogram the verifier walks once (or a few times, until
+ * its states converge) instead of once per iteration, so the loops of a
+ * program no longer add up to the verifier's limits.  The callback gets
+ * the iteration in r1 and, as its context, the caller's stack at
+ * DT_FP_LOOP, where r7 was put; it copies T0 and T1 into its own stack,
+ * so the body reads them as it would inline.  It returns 0 to continue,
+ * 1 to break; an exit to a label of the caller breaks with the exit's
+ * number in loop variable DT_VAR_EXIT, and the caller then jumps there.
+ * Loops inside the body, and every loop without bpf_loop(), are bounded
+ * loops the verifier walks once per iteration.
  */
+#define DT_BPF_LOOP_EXITS 4
+#define DT_VAR_EXIT 9
+
 typedef struct dt_bpf_loop {
 	uint32_t lp_top;
 	uint32_t lp_next;
 	uint32_t lp_done;
 	int lp_reg;
 	int32_t lp_step;
+	bool lp_call;		/* the body is a bpf_loop() callback */
+	uint32_t lp_nexits;
+	uint32_t lp_exit[DT_BPF_LOOP_EXITS];	/* the caller's labels */
+	uint32_t lp_xstub[DT_BPF_LOOP_EXITS];	/* their stubs in the body */
 } dt_bpf_loop_t;
 
 static void
 dt_bpf_loop_begin(dt_bpf_cg_t *cg, dt_bpf_loop_t *lp, int reg, uint32_t max,
     int32_t step)
 {
+	static const int16_t slots[] = { DT_FP_T0, DT_FP_T1 };
+	int32_t count = (int32_t) ((max + (uint32_t) step - 1) /
+	    (uint32_t) step);
+
 	lp->lp_top = dt_bpf_label_new(cg->cg_b);
 	lp->lp_next = dt_bpf_label_new(cg->cg_b);
 	lp->lp_done = dt_bpf_label_new(cg->cg_b);
 	lp->lp_reg = reg;
 	lp->lp_step = step;
-	DT_EMIT(cg, DT_BPF_MOV64_IMM(reg, 0));
+	lp->lp_nexits = 0;
+	lp->lp_call = cg->cg_bpf_loop && cg->cg_loopdepth == 0;
+	cg->cg_loopdepth++;
+	if (!lp->lp_call) {
+		DT_EMIT(cg, DT_BPF_MOV64_IMM(reg, 0));
+		dt_bpf_label_here(cg->cg_b, lp->lp_top);
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JGE, reg,
+		    (int32_t) max, 0), lp->lp_done);
+		return;
+	}
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R7, DT_FP_LOOP));
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, DT_VAR_EXIT), 0));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, count));
+	dt_bpf_emit_func_addr(cg->cg_b, DT_R2, lp->lp_top);
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R3, DT_FP));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R3, DT_FP_LOOP));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, 0));
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_loop));
+
+	dt_bpf_func_begin(cg->cg_b);
 	dt_bpf_label_here(cg->cg_b, lp->lp_top);
-	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JGE, reg, (int32_t) max,
-	    0), lp->lp_done);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JGE, DT_R1, count, 0),
+	    lp->lp_done);
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R7, DT_R2, 0));
+	for (size_t i = 0; i < sizeof (slots) / sizeof (slots[0]); i++) {
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R0, DT_R2,
+		    slots[i] - DT_FP_LOOP));
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R0, slots[i]));
+	}
+	if (reg != DT_R1)
+		DT_EMIT(cg, DT_BPF_MOV64_REG(reg, DT_R1));
+	if (step != 1)
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_MUL, reg, step));
+}
+
+/* Leaves the loop for label (outside it) when jmp's condition holds. */
+static void
+dt_bpf_loop_exit(dt_bpf_cg_t *cg, dt_bpf_loop_t *lp, struct bpf_insn jmp,
+    uint32_t label)
+{
+	uint32_t k = lp->lp_nexits;
+
+	if (!lp->lp_call) {
+		dt_bpf_jmp_label(cg->cg_b, jmp, label);
+		return;
+	}
+	if (k >= DT_BPF_LOOP_EXITS) {
+		dt_bpf_cg_error(cg, "internal error: too many loop exits");
+		return;
+	}
+	lp->lp_exit[k] = label;
+	lp->lp_xstub[k] = dt_bpf_label_new(cg->cg_b);
+	lp->lp_nexits++;
+	dt_bpf_jmp_label(cg->cg_b, jmp, lp->lp_xstub[k]);
 }
 
 static void
 dt_bpf_loop_end(dt_bpf_cg_t *cg, dt_bpf_loop_t *lp)
 {
+	cg->cg_loopdepth--;
+	if (!lp->lp_call) {
+		dt_bpf_label_here(cg->cg_b, lp->lp_next);
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, lp->lp_reg,
+		    lp->lp_step));
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lp->lp_top);
+		dt_bpf_label_here(cg->cg_b, lp->lp_done);
+		return;
+	}
 	dt_bpf_label_here(cg->cg_b, lp->lp_next);
-	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, lp->lp_reg, lp->lp_step));
-	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lp->lp_top);
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R0, 0));
+	DT_EMIT(cg, DT_BPF_EXIT());
+	for (uint32_t k = 0; k < lp->lp_nexits; k++) {
+		dt_bpf_label_here(cg->cg_b, lp->lp_xstub[k]);
+		DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7,
+		    DT_VAR(cg, DT_VAR_EXIT), (int32_t) k + 1));
+		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R0, 1));
+		DT_EMIT(cg, DT_BPF_EXIT());
+	}
 	dt_bpf_label_here(cg->cg_b, lp->lp_done);
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R0, 1));
+	DT_EMIT(cg, DT_BPF_EXIT());
+	dt_bpf_func_end(cg->cg_b);
+
+	if (lp->lp_nexits == 0)
+		return;
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7,
+	    DT_VAR(cg, DT_VAR_EXIT)));
+	for (uint32_t k = 0; k < lp->lp_nexits; k++)
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R1,
+		    (int32_t) k + 1, 0), lp->lp_exit[k]);
 }
 
 /* breg = the byte at work buffer w + the index in ireg (<= strsize). */
@@ -89,13 +191,22 @@ dt_bpf_cg_wbyte(dt_bpf_cg_t *cg, int breg, int w, int ireg)
 	    (int16_t) DT_WORK(cg, w)));
 }
 
-/* breg = loop variable v, bounded to [0, strsize] (else jump to lbad). */
+/*
+ * breg = loop variable v, bounded to [0, strsize] (else jump to lbad,
+ * leaving the loop lp when in one).
+ */
 static void
-dt_bpf_cg_ldvar(dt_bpf_cg_t *cg, int breg, int v, uint32_t lbad)
+dt_bpf_cg_ldvar(dt_bpf_cg_t *cg, dt_bpf_loop_t *lp, int breg, int v,
+    uint32_t lbad)
 {
+	struct bpf_insn jmp = DT_BPF_JMP_IMM(BPF_JGT, breg,
+	    (int32_t) cg->cg_lay->bl_strsize, 0);
+
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, breg, DT_R7, DT_VAR(cg, v)));
-	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JGT, breg,
-	    (int32_t) cg->cg_lay->bl_strsize, 0), lbad);
+	if (lp != NULL)
+		dt_bpf_loop_exit(cg, lp, jmp, lbad);
+	else
+		dt_bpf_jmp_label(cg->cg_b, jmp, lbad);
 }
 
 void
@@ -200,7 +311,7 @@ dt_bpf_cg_scmp(dt_bpf_cg_t *cg, unsigned r1, unsigned r2)
 	const dt_bpf_layout_t *lay = cg->cg_lay;
 	uint32_t ss = lay->bl_strsize;
 	dt_bpf_loop_t lp;
-	uint32_t ldiff = dt_bpf_label_new(cg->cg_b);
+	uint32_t lsame = dt_bpf_label_new(cg->cg_b);
 	uint32_t leq = dt_bpf_label_new(cg->cg_b);
 	uint32_t ldone = dt_bpf_label_new(cg->cg_b);
 	unsigned r[2] = { r1, r2 };
@@ -225,18 +336,23 @@ dt_bpf_cg_scmp(dt_bpf_cg_t *cg, unsigned r1, unsigned r2)
 		    (int) r[i]);
 		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R0, 0));
 	}
+	/* loop variable 0: the result, set where the strings differ */
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, 0), 0));
 	dt_bpf_loop_begin(cg, &lp, DT_R1, ss, 1);
 	dt_bpf_cg_wbyte(cg, DT_R3, 0, DT_R1);
 	dt_bpf_cg_wbyte(cg, DT_R4, 1, DT_R1);
-	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JNE, DT_R3, DT_R4, 0),
-	    ldiff);
-	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R3, 0, 0), leq);
-	dt_bpf_loop_end(cg, &lp);
-	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), leq);
-	dt_bpf_label_here(cg->cg_b, ldiff);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JEQ, DT_R3, DT_R4, 0),
+	    lsame);
 	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R0, 1));
 	DT_EMIT(cg, DT_BPF_JMP_REG(BPF_JGT, DT_R3, DT_R4, 1));
 	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R0, -1));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R0, DT_VAR(cg, 0)));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lp.lp_done);
+	dt_bpf_label_here(cg->cg_b, lsame);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R3, 0, 0),
+	    lp.lp_done);
+	dt_bpf_loop_end(cg, &lp);
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R0, DT_R7, DT_VAR(cg, 0)));
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), ldone);
 	dt_bpf_label_here(cg->cg_b, leq);
 	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R0, 0));
@@ -345,8 +461,10 @@ dt_bpf_cg_strchr(dt_bpf_cg_t *cg, uint32_t subr, unsigned rd)
 	dt_bpf_cg_sarg(cg, 0, 0, DT_FP_T0);
 	DT_LDTUP(cg, DT_R4, 1);
 	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_AND, DT_R4, 0xff));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R4, DT_FP_T1));
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, (int16_t) DT_WORK(cg, 2), -1));
 	dt_bpf_loop_begin(cg, &lp, DT_R1, ss, 1);
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R4, DT_FP, DT_FP_T1));
 	dt_bpf_cg_wbyte(cg, DT_R3, 0, DT_R1);
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JNE, DT_R3, DT_R4, 0),
 	    lnot);
@@ -460,9 +578,9 @@ dt_bpf_cg_index(dt_bpf_cg_t *cg, uint32_t subr, int nargs, unsigned rd)
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, 0)));
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_FP, DT_FP_T0));
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_FP, DT_FP_T1));
-	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JSLT, DT_R1, 0, 0),
+	dt_bpf_loop_exit(cg, &outer, DT_BPF_JMP_IMM(BPF_JSLT, DT_R1, 0, 0),
 	    lnotfound);
-	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(rev ? BPF_JSGT : BPF_JSGE,
+	dt_bpf_loop_exit(cg, &outer, DT_BPF_JMP_REG(rev ? BPF_JSGT : BPF_JSGE,
 	    DT_R1, DT_R2, 0), lnotfound);
 	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, rev ? -1 : 1));
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_VAR(cg, 0)));
@@ -515,7 +633,7 @@ dt_bpf_cg_index(dt_bpf_cg_t *cg, uint32_t subr, int nargs, unsigned rd)
 	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_AND, DT_R4, DT_R1));
 	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_OR, DT_R0, DT_R4));
 	dt_bpf_loop_end(cg, &inner);
-	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R0, 0, 0),
+	dt_bpf_loop_exit(cg, &outer, DT_BPF_JMP_IMM(BPF_JEQ, DT_R0, 0, 0),
 	    lfound);
 	dt_bpf_loop_end(cg, &outer);
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lnotfound);
@@ -586,9 +704,10 @@ dt_bpf_cg_lltostr(dt_bpf_cg_t *cg, int nargs, unsigned rd)
 	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R3, '0'));
 	DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JLE, DT_R3, '9', 1));
 	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R3, 'a' - '0' - 10));
-	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R4, DT_R7));
-	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R4, 70));
+	/* (the index first: a pointer less a variable is unbounded) */
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, 70));
 	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_SUB, DT_R4, DT_R5));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R4, DT_R7));
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_B, DT_R4, DT_R3,
 	    (int16_t) DT_WORK(cg, 0)));
 	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, 70));
@@ -770,7 +889,7 @@ dt_bpf_cg_strtoll(dt_bpf_cg_t *cg, int nargs, unsigned rd)
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, 1), 0));
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, 2), 0));
 	dt_bpf_loop_begin(cg, &lp, DT_R5, ss, 1);
-	dt_bpf_cg_ldvar(cg, DT_R1, 0, lbad);
+	dt_bpf_cg_ldvar(cg, &lp, DT_R1, 0, lbad);
 	dt_bpf_cg_wbyte(cg, DT_R2, 0, DT_R1);
 	/* ' ' or '\t' .. '\r' */
 	DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JEQ, DT_R2, ' ', 2));
@@ -781,7 +900,7 @@ dt_bpf_cg_strtoll(dt_bpf_cg_t *cg, int nargs, unsigned rd)
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_VAR(cg, 0)));
 	dt_bpf_loop_end(cg, &lp);
 	/* a sign */
-	dt_bpf_cg_ldvar(cg, DT_R1, 0, lbad);
+	dt_bpf_cg_ldvar(cg, NULL, DT_R1, 0, lbad);
 	dt_bpf_cg_wbyte(cg, DT_R2, 0, DT_R1);
 	DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JEQ, DT_R2, '+', 2));
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R2, '-', 0),
@@ -793,7 +912,7 @@ dt_bpf_cg_strtoll(dt_bpf_cg_t *cg, int nargs, unsigned rd)
 	/* base 16: a "0x" or "0X" prefix */
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_FP, DT_FP_T1));
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R3, 16, 0), lhex);
-	dt_bpf_cg_ldvar(cg, DT_R1, 0, lbad);
+	dt_bpf_cg_ldvar(cg, NULL, DT_R1, 0, lbad);
 	dt_bpf_cg_wbyte(cg, DT_R2, 0, DT_R1);
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R2, '0', 0), lhex);
 	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, 1));
@@ -807,7 +926,7 @@ dt_bpf_cg_strtoll(dt_bpf_cg_t *cg, int nargs, unsigned rd)
 	dt_bpf_label_here(cg->cg_b, lhex);
 	/* the digits */
 	dt_bpf_loop_begin(cg, &lp, DT_R5, ss, 1);
-	dt_bpf_cg_ldvar(cg, DT_R1, 0, lbad);
+	dt_bpf_cg_ldvar(cg, &lp, DT_R1, 0, lbad);
 	dt_bpf_cg_wbyte(cg, DT_R2, 0, DT_R1);
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R3, DT_R2));
 	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_SUB, DT_R3, '0'));
