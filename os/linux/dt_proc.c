@@ -313,7 +313,7 @@ int
 dt_os_proc_resume(int pid)
 {
 	if (dt_ptrace_keeps(pid))
-		return ptrace(PTRACE_CONT, pid, 0, 0) == 0 ? 0 : -1;
+		return dt_ptrace_resume(pid);
 	return ptrace(PTRACE_DETACH, pid, 0, 0) == 0 ? 0 : -1;
 }
 

@@ -1145,6 +1145,22 @@ dt_pt_detach_all(dt_ptrace_t *pt)
 	pt->pt_attached = false;
 }
 
+int
+dt_ptrace_resume(int pid)
+{
+	dt_pt_thread_t *t;
+
+	/* The engine must know it runs: detaching waits for it to stop. */
+	if (dt_pt_state != NULL &&
+	    (t = dt_pt_thread(dt_pt_state, pid)) != NULL) {
+		t->pt_stopped = false;
+		(void) ptrace(PTRACE_CONT, pid, 0, (void *) (long) t->pt_sig);
+		t->pt_sig = 0;
+		return 0;
+	}
+	return ptrace(PTRACE_CONT, pid, 0, 0) == 0 ? 0 : -1;
+}
+
 static int
 dt_ptrace_open(dtrace_hdl_t *dtp)
 {

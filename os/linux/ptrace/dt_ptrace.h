@@ -21,6 +21,8 @@ extern const struct dt_engine_ops dt_ptrace_engine_ops;
 
 /* Is process pid kept attached by the ptrace engine? */
 extern bool dt_ptrace_keeps(int pid);
+/* Let a kept -c child, stopped at its entry point, run. */
+extern int dt_ptrace_resume(int pid);
 /*
  * 1 once a kept process has ended, with its wait status in *statusp (or
  * -1 if it was not our child), else 0.
