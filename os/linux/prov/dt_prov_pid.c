@@ -63,7 +63,8 @@ static const dt_provattr_t dt_pid_attr = {
 /* Probes made so far for one symbol, so none is made twice. */
 #define DT_PID_MADE_ENTRY   0x1
 #define DT_PID_MADE_RETURN  0x2
-#define DT_PID_MADE_OFFSETS 0x4
+#define DT_PID_MADE_OFFSETS 0x4	/* every offset */
+#define DT_PID_MADE_SOME    0x8	/* some offsets */
 
 /* The provider pid<N>. */
 typedef struct dt_pid_prov {
@@ -296,7 +297,8 @@ dt_pid_function(dtrace_hdl_t *dtp, dt_provider_t *pvp, dt_pid_prov_t *pp,
 			continue;
 		(void) snprintf(name, sizeof (name), "%x", s->off);
 		if (!dt_pid_field(name, nglob) ||
-		    dt_pid_exists(dtp, pvp, pm->pm_name, es->es_name, name))
+		    ((*made & DT_PID_MADE_SOME) && dt_pid_exists(dtp, pvp,
+		    pm->pm_name, es->es_name, name)))
 			continue;
 		if ((pi = dt_pid_probe_new(pm, pp, es, DT_PID_OFFSET)) ==
 		    NULL || dt_pid_addsite(pi, (uint64_t) foff + s->off) != 0 ||
@@ -305,6 +307,8 @@ dt_pid_function(dtrace_hdl_t *dtp, dt_provider_t *pvp, dt_pid_prov_t *pp,
 	}
 	if (want_offsets && (nglob[0] == '\0' || strcmp(nglob, "*") == 0))
 		*made |= DT_PID_MADE_OFFSETS;
+	else if (want_offsets)
+		*made |= DT_PID_MADE_SOME;
 	x86_sites_free(&sites);
 	return rc;
 }
