@@ -664,6 +664,23 @@ dt_bpf_cg_index(dt_bpf_cg_t *cg, uint32_t subr, int nargs, unsigned rd)
 }
 
 /*
+ * The base of lltostr()/strtoll() into stack slot T1 (and r2): argument 1,
+ * or 10; outside [2, 36] an illegal operation, as in the interpreter.
+ */
+static void
+dt_bpf_cg_base(dt_bpf_cg_t *cg, int nargs)
+{
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, 10));
+	if (nargs > 1) {
+		DT_LDTUP(cg, DT_R2, 1);
+		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R2));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_SUB, DT_R1, 2));
+		dt_bpf_cg_fault_if(cg, BPF_JGT, DT_R1, 34, DIF_FLT_ILLOP, -1);
+	}
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R2, DT_FP_T1));
+}
+
+/*
  * lltostr(v [, base]), as dif_lltostr(): digits from the end of a
  * 72-byte area at the start of work buffer 0, then the prefixes.
  */
@@ -675,14 +692,7 @@ dt_bpf_cg_lltostr(dt_bpf_cg_t *cg, int nargs, unsigned rd)
 	dt_bpf_loop_t lp;
 
 	/* T1 = base, T3 = v, T4 = the magnitude */
-	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, 10));
-	if (nargs > 1) {
-		DT_LDTUP(cg, DT_R2, 1);
-		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R2));
-		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_SUB, DT_R1, 2));
-		dt_bpf_cg_fault_if(cg, BPF_JGT, DT_R1, 34, DIF_FLT_ILLOP, -1);
-	}
-	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R2, DT_FP_T1));
+	dt_bpf_cg_base(cg, nargs);
 	DT_LDTUP(cg, DT_R1, 0);
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R1, DT_FP_T3));
 	DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JNE, DT_R2, 10, 2));
@@ -875,14 +885,7 @@ dt_bpf_cg_strtoll(dt_bpf_cg_t *cg, int nargs, unsigned rd)
 	dt_bpf_loop_t lp;
 
 	/* T1 = base */
-	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, 10));
-	if (nargs > 1) {
-		DT_LDTUP(cg, DT_R2, 1);
-		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R2));
-		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_SUB, DT_R1, 2));
-		dt_bpf_cg_fault_if(cg, BPF_JGT, DT_R1, 34, DIF_FLT_ILLOP, -1);
-	}
-	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R2, DT_FP_T1));
+	dt_bpf_cg_base(cg, nargs);
 	dt_bpf_cg_sarg(cg, 0, 0, DT_FP_T0);
 	/* var 0: index, var 1: value, var 2: negative */
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, 0), 0));
