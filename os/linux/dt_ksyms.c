@@ -14,6 +14,8 @@
  * several names may sit (aliases, a global and its local twin); the one
  * kept is the first of: global before weak before local, then fewer
  * leading underscores (the public name rather than its internal alias),
+ * native system call entry points before their compat twins (__x64_sys_
+ * before __ia32_sys_, which share the code of calls without arguments),
  * then the order of the file.
  *
  * Without CAP_SYSLOG, or with kernel.kptr_restrict = 2, the kernel prints
@@ -66,7 +68,9 @@ dt_ksyms_rank(char type, const char *name)
 	default:
 		return UINT32_MAX;
 	}
-	while (name[us] == '_' && us < 15)
+	while (name[us] == '_' && us < 14)
+		us++;
+	if (strncmp(name, "__ia32_", 7) == 0)
 		us++;
 	return r * 16 + us;
 }

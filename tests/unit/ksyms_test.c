@@ -19,6 +19,8 @@ static const char t_kallsyms[] =
     "ffffffff81000100 W weak_fn\n"
     "ffffffff81000200 D some_data\n"
     "ffffffff81000300 T after_data\n"
+    "ffffffff81000400 T __ia32_sys_getppid\n"
+    "ffffffff81000400 T __x64_sys_getppid\n"
     "0000000000000000 w undefined_weak\n"
     "not a symbol line\n"
     "\n"
@@ -51,8 +53,8 @@ test_parse(void)
 	if (ks == NULL)
 		return;
 	CHECK(!dt_ksyms_restricted(ks));
-	/* One name per address: 0x0, 0x10, 0x100, 0x300, two in ext4. */
-	CHECK_INT(dt_ksyms_count(ks), 6);
+	/* One name per address: 0x0, 0x10, 0x100, 0x300, 0x400; ext4's two. */
+	CHECK_INT(dt_ksyms_count(ks), 7);
 
 	CHECK_STR(t_sym(ks, 0xffffffff80ffffffULL), "-");
 	/* Aliases: global first, then the fewest leading underscores. */
@@ -67,6 +69,9 @@ test_parse(void)
 	CHECK_STR(t_sym(ks, 0xffffffff81000200ULL), "-");
 	CHECK_STR(t_sym(ks, 0xffffffff810002ffULL), "-");
 	CHECK_STR(t_sym(ks, 0xffffffff81000300ULL), "vmlinux`after_data+0x0");
+	/* A system call's compat entry point yields to the native one. */
+	CHECK_STR(t_sym(ks, 0xffffffff81000400ULL),
+	    "vmlinux`__x64_sys_getppid+0x0");
 	/* Modules' symbols carry their module. */
 	CHECK_STR(t_sym(ks, 0xffffffffc0000004ULL), "ext4`ext4_read+0x4");
 	CHECK_STR(t_sym(ks, 0xffffffffc00000ffULL), "ext4`ext4_write+0x7f");
