@@ -20,7 +20,9 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/bpf/dt_bpf_attach.c \
 	%reldir%/bpf/dt_bpf_gen.h \
 	%reldir%/bpf/dt_bpf_impl.h \
+	%reldir%/bpf/dt_bpf_layout.c \
 	%reldir%/bpf/dt_bpf_gen.c \
+	%reldir%/bpf/dt_bpf_agg.c \
 	%reldir%/bpf/dt_bpf_subr.c \
 	%reldir%/bpf/dt_bpf_spec.c \
 	%reldir%/bpf/dt_bpf_engine.h \

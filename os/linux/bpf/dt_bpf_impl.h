@@ -98,6 +98,16 @@ typedef struct dt_bpf_cg {
 	int cg_loopdepth;	/* loops being emitted */
 } dt_bpf_cg_t;
 
+/* dt_bpf_layout.c */
+/*
+ * The tuple stack's depth and entry types at each pc of a DIF object,
+ * -1 depth where unreachable.  Returns 0, or -1 with errbuf set.
+ */
+extern int dt_bpf_tuples(const dif_object_t *difo, dt_bpf_tstate_t *ts,
+    char *errbuf, size_t errlen);
+/* Bytes one tuple entry of a DIF type takes in a key. */
+extern uint32_t dt_bpf_tupwidth(const dt_bpf_layout_t *lay, uint8_t type);
+
 #define DT_EMIT(cg, insn) dt_bpf_emit((cg)->cg_b, (insn))
 
 /* dt_bpf_gen.c */
@@ -151,6 +161,15 @@ extern void dt_bpf_cg_spec_action(dt_bpf_cg_t *cg, dt_actkind_t kind,
     uint32_t size, uint32_t ldrop);
 /* Count a drop (DT_BPF_CNT_DROPS or _AGGDROPS), in total and per CPU. */
 extern void dt_bpf_cg_cpudrop(dt_bpf_cg_t *cg, int which);
+
+/* Inlines one DIF object; its value ends in r0. */
+extern void dt_bpf_cg_difo(dt_bpf_cg_t *cg, const dif_object_t *difo);
+/* Runs a DIF object and stores its value as record rd at r7 + base. */
+extern void dt_bpf_cg_difo_rec(dt_bpf_cg_t *cg, const dif_object_t *difo,
+    const dt_recdesc_t *rd, uint32_t base);
+
+/* dt_bpf_agg.c */
+extern void dt_bpf_cg_aggregate(dt_bpf_cg_t *cg, const dt_action_t *ap);
 
 /* dt_bpf_subr.c */
 extern void dt_bpf_cg_subr(dt_bpf_cg_t *cg, uint32_t subr, unsigned rd);
