@@ -41,41 +41,8 @@ trap 'rm -rf "$tmp"' EXIT
     "$repo/tests/shell/data/ptrace-target.c" || die "cannot compile"
 cd "$tmp" || exit 2
 
-now() { date +%s%N; }
-median() { printf '%s\n' "$@" | sort -n | sed -n "$((($# + 1) / 2))p"; }
+. "$here/cost.sh"
 
-# wall time in ns of "$@" (output to $tmp/out)
-wall() {
-	local t0 t1
-	t0=$(now)
-	"$@" >"$tmp/out" 2>&1
-	t1=$(now)
-	echo $((t1 - t0))
-}
-
-# cost NAME COUNT-FILTER CMD... (with @N@ for the number of calls):
-# prints the ns per firing and whether the count was N.
-cost() {
-	local name=$1 filter=$2 i a b got x
-	shift 2
-	local full=() none=() d=()
-	for x in "$@"; do
-		full+=("${x//@N@/$N}")
-		none+=("${x//@N@/0}")
-	done
-	for ((i = 0; i < RUNS; i++)); do
-		a=$(wall "${none[@]}")
-		b=$(wall "${full[@]}")
-		d+=($(((b - a) / N)))
-	done
-	got=$($filter <"$tmp/out")
-	[ "$got" = "$N" ] && ok=OK || ok="MISMATCH ($got)"
-	printf '%-10s %10d ns/firing   count %s\n' "$name" "$(median "${d[@]}")" \
-	    "$ok"
-	eval "cost_$name=$(median "${d[@]}")"
-}
-
-dcount() { awk 'NF == 1 && $1 ~ /^[0-9]+$/ { n = $1 } END { print n }'; }
 bcount() { awk '$1 == "@:" { print $2 }'; }
 
 echo "workload: $N calls of bench_fn, median of $RUNS runs"
