@@ -100,6 +100,11 @@ extern int dt_os_proc_ended(int pid, bool child, int *statusp);
 extern void dt_os_proc_kill(int pid);
 /* The parent of a process (progenyof()), or -1 if unknown. */
 extern int dt_os_proc_parent(int pid);
+/*
+ * A process's command line as execargs shows it (the arguments separated
+ * by spaces), cut to size - 1 bytes.  0, or -1 when it cannot be read.
+ */
+extern int dt_os_proc_args(int pid, char *buf, size_t size);
 
 /*
  * The kernel's own types, for the D compiler.  Look up name -- "struct

@@ -206,6 +206,8 @@ dt_interp_varstr(void *arg, uint32_t id, char *buf, size_t size)
 		if (getcwd(buf, size) == NULL)
 			return -1;
 		return 0;
+	case DIF_VAR_EXECARGS:
+		return dt_os_proc_args((int) getpid(), buf, size);
 	default:
 		return -1;
 	}

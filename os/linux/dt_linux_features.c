@@ -305,7 +305,11 @@ dt_linux_btf_funcs(uint32_t nfuncs, const uint32_t *insn_offs,
 	return 0;
 }
 
-/* The byte offset of member name in the struct type id, or -1. */
+/*
+ * The byte offset of member name in the struct type id, or -1.  Members
+ * of anonymous structs and unions inside it count as its own, as in C
+ * (mm_struct keeps nearly all of its members in one).
+ */
 static int64_t
 dt_lf_member_off(const struct btf *btf, int32_t id, const char *name,
     int32_t *typep)
@@ -318,12 +322,17 @@ dt_lf_member_off(const struct btf *btf, int32_t id, const char *name,
 	m = btf_members(t);
 	for (uint16_t i = 0; i < btf_vlen(t); i++, m++) {
 		const char *n = btf__name_by_offset(btf, m->name_off);
+		int64_t inner;
 
 		if (n != NULL && strcmp(n, name) == 0) {
 			if (typep != NULL)
 				*typep = (int32_t) m->type;
 			return (int64_t) (btf_member_bit_offset(t, i) / 8);
 		}
+		if ((n == NULL || *n == '\0') && (inner = dt_lf_member_off(btf,
+		    btf__resolve_type(btf, m->type), name, typep)) >= 0)
+			return (int64_t) (btf_member_bit_offset(t, i) / 8) +
+			    inner;
 	}
 	return -1;
 }
@@ -334,8 +343,8 @@ dt_linux_task_offs(void)
 	static dt_linux_task_offs_t lt;
 	static bool done;
 	struct btf *btf;
-	int32_t task, se = 0;
-	int64_t rp, tg, seo, rt;
+	int32_t task, se = 0, mms;
+	int64_t rp, tg, seo, rt, mm, as, ae;
 
 	if (done)
 		return &lt;
@@ -351,12 +360,21 @@ dt_linux_task_offs(void)
 	seo = dt_lf_member_off(btf, task, "se", &se);
 	rt = seo < 0 ? -1 : dt_lf_member_off(btf, btf__resolve_type(btf,
 	    (uint32_t) se), "sum_exec_runtime", NULL);
+	mm = dt_lf_member_off(btf, task, "mm", NULL);
+	mms = btf__find_by_name_kind(btf, "mm_struct", BTF_KIND_STRUCT);
+	as = dt_lf_member_off(btf, mms, "arg_start", NULL);
+	ae = dt_lf_member_off(btf, mms, "arg_end", NULL);
 	btf__free(btf);
-	if (task < 0 || rp < 0 || tg < 0 || rt < 0) {
+	if (task < 0 || rp < 0 || tg < 0 || rt < 0 || mm < 0 || as < 0 ||
+	    ae < 0) {
 		snprintf(lt.lt_why, sizeof (lt.lt_why), "kernel BTF has no "
-		    "task_struct real_parent, tgid or se.sum_exec_runtime");
+		    "task_struct real_parent, tgid, se.sum_exec_runtime or mm, "
+		    "or no mm_struct arg_start or arg_end");
 		return &lt;
 	}
+	lt.lt_mm = (uint32_t) mm;
+	lt.lt_arg_start = (uint32_t) as;
+	lt.lt_arg_end = (uint32_t) ae;
 	lt.lt_real_parent = (uint32_t) rp;
 	lt.lt_tgid = (uint32_t) tg;
 	lt.lt_exec_runtime = (uint32_t) (seo + rt);

@@ -82,16 +82,20 @@ extern int dt_linux_btf_funcs(uint32_t nfuncs, const uint32_t *insn_offs,
 extern void dt_linux_btf_funcs_free(struct bpf_func_info *fi, void *btf);
 
 /*
- * Byte offsets of the kernel's task_struct members that D built-ins read
- * (ppid, vtimestamp), found once in the kernel's BTF by name, never
- * hard-coded: they differ between kernel builds.  lt_ok is false (with
- * lt_why) when BTF is missing or lacks a member.
+ * Byte offsets of the kernel's task_struct (and mm_struct) members that
+ * D built-ins read (ppid, vtimestamp, execargs), found once in the
+ * kernel's BTF by name, never hard-coded: they differ between kernel
+ * builds.  lt_ok is false (with lt_why) when BTF is missing or lacks a
+ * member.
  */
 typedef struct dt_linux_task_offs {
 	bool lt_ok;
 	uint32_t lt_real_parent;	/* task_struct.real_parent */
 	uint32_t lt_tgid;		/* task_struct.tgid */
 	uint32_t lt_exec_runtime;	/* task_struct.se.sum_exec_runtime */
+	uint32_t lt_mm;			/* task_struct.mm */
+	uint32_t lt_arg_start;		/* mm_struct.arg_start */
+	uint32_t lt_arg_end;		/* mm_struct.arg_end */
 	char lt_why[DT_LF_WHYLEN];
 } dt_linux_task_offs_t;
 

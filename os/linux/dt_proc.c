@@ -361,6 +361,32 @@ dt_os_proc_parent(int pid)
 	return ppid;
 }
 
+int
+dt_os_proc_args(int pid, char *buf, size_t size)
+{
+	char path[64];
+	ssize_t n;
+	int fd;
+
+	if (size == 0)
+		return -1;
+	(void) snprintf(path, sizeof (path), "/proc/%d/cmdline", pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	n = read(fd, buf, size - 1);
+	(void) close(fd);
+	if (n < 0)
+		return -1;
+	/* The arguments' NULs become spaces; the last one ends them. */
+	while (n > 0 && buf[n - 1] == '\0')
+		n--;
+	buf[n] = '\0';
+	for (ssize_t i = 0; i < n; i++)
+		if (buf[i] == '\0')
+			buf[i] = ' ';
+	return 0;
+}
+
 void
 dt_os_proc_kill(int pid)
 {

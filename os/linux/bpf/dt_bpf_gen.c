@@ -1047,6 +1047,9 @@ dt_bpf_cg_builtin(dt_bpf_cg_t *cg, uint32_t id, unsigned rd)
 		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_current_comm));
 		dt_bpf_cg_saddr(cg, DT_R1, lay->bl_strbuf_off);
 		break;
+	case DIF_VAR_EXECARGS:
+		dt_bpf_cg_execargs(cg);
+		break;
 	case DIF_VAR_PPID:
 	case DIF_VAR_VTIMESTAMP:
 		if (dt_bpf_cg_task(cg, id) != 0)
@@ -1926,7 +1929,7 @@ dt_bpf_difo_reads_args(const dif_object_t *difo)
 		case DIF_VAR_ZONENAME: case DIF_VAR_WALLTIMESTAMP:
 		case DIF_VAR_USTACKDEPTH: case DIF_VAR_UCALLER:
 		case DIF_VAR_UID: case DIF_VAR_GID: case DIF_VAR_ERRNO:
-		case DIF_VAR_CURCPU: case DIF_VAR_CPU:
+		case DIF_VAR_CURCPU: case DIF_VAR_CPU: case DIF_VAR_EXECARGS:
 			break;
 		default:
 			return true;

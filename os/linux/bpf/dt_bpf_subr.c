@@ -959,6 +959,84 @@ dt_bpf_cg_strtoll(dt_bpf_cg_t *cg, int nargs, unsigned rd)
 	dt_bpf_cg_streg(cg, rd, DT_R1);
 }
 
+/*
+ * execargs: the current process's command line, from its mm's
+ * arg_start..arg_end (user memory of the current task, so
+ * bpf_probe_read_user), at most strsize - 1 bytes, the NULs between
+ * arguments turned into spaces as in DTrace's pr_psargs.  A task
+ * without an mm (a kernel thread) or whose arguments cannot be read
+ * (paged out) has "".  The string is built in its own scratch slot, so
+ * execname's does not clobber it.  Leaves its address in r1.
+ */
+void
+dt_bpf_cg_execargs(dt_bpf_cg_t *cg)
+{
+	const dt_linux_task_offs_t *lt = dt_linux_task_offs();
+	uint32_t ss = cg->cg_lay->bl_strsize, off = cg->cg_lay->bl_argsbuf_off;
+	uint32_t lempty = dt_bpf_label_new(cg->cg_b);
+	uint32_t lend = dt_bpf_label_new(cg->cg_b);
+	dt_bpf_loop_t lp;
+
+	if (!lt->lt_ok) {
+		dt_bpf_cg_error(cg, "built-in variable execargs is not "
+		    "supported by the bpf engine here: %s", lt->lt_why);
+		return;
+	}
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_current_task));
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R3, DT_R0));
+	dt_bpf_cg_kread(cg, lt->lt_mm, 8);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R1, 0, 0),
+	    lempty);
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R1, DT_FP_T2));
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R3, DT_R1));
+	dt_bpf_cg_kread(cg, lt->lt_arg_start, 8);
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R1, DT_FP_T1));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_FP, DT_FP_T2));
+	dt_bpf_cg_kread(cg, lt->lt_arg_end, 8);
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_FP, DT_FP_T1));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_SUB, DT_R1, DT_R3));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JSLE, DT_R1, 0, 0),
+	    lempty);
+	DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JLE, DT_R1, (int32_t) ss - 1, 1));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, (int32_t) ss - 1));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R1, DT_FP_T0));
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R1));
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R7));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, (int32_t) off));
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_probe_read_user));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R0, 0, 0),
+	    lempty);
+	/*
+	 * A NUL after the n bytes read; the NULs before the last of them
+	 * become spaces (the last is the command line's own NUL, or a
+	 * byte where it was cut).
+	 */
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_FP, DT_FP_T0));
+	DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JLE, DT_R1, (int32_t) ss - 1, 1));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 0));
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R1));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_SUB, DT_R2, 1));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R2, DT_FP_T0));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R1, DT_R7));
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_B, DT_R1, (int16_t) off, 0));
+	dt_bpf_loop_begin(cg, &lp, DT_R1, ss, 1);
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_FP, DT_FP_T0));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JGE, DT_R1, DT_R2, 0),
+	    lp.lp_done);
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R7));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R2, DT_R1));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_B, DT_R3, DT_R2, (int16_t) off));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R3, 0, 0),
+	    lp.lp_next);
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_B, DT_R2, (int16_t) off, ' '));
+	dt_bpf_loop_end(cg, &lp);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lend);
+	dt_bpf_label_here(cg->cg_b, lempty);
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_B, DT_R7, (int16_t) off, 0));
+	dt_bpf_label_here(cg->cg_b, lend);
+	dt_bpf_cg_saddr(cg, DT_R1, off);
+}
+
 /* The word at a kernel address (mutex and rwlock subroutines). */
 static void
 dt_bpf_cg_kword(dt_bpf_cg_t *cg)

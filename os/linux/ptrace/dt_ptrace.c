@@ -495,6 +495,8 @@ dt_pt_ctx_varstr(void *arg, uint32_t id, char *buf, size_t size)
 			return -1;
 		buf[n] = '\0';
 		return 0;
+	case DIF_VAR_EXECARGS:
+		return dt_os_proc_args(pp->pp_pid, buf, size);
 	default:
 		return -1;
 	}
