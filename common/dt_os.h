@@ -28,6 +28,31 @@ extern uint64_t dt_os_timestamp(void);
 /* Nanoseconds since the epoch (walltimestamp). */
 extern uint64_t dt_os_walltimestamp(void);
 
+/*
+ * DTrace's cpuinfo_t (and its processor_info_t), laid out as the D
+ * prelude declares them: what curcpu points to.  Every engine keeps a
+ * table of one per CPU, filled by dt_os_cpuinfo().
+ */
+typedef struct dt_processor_info {
+	int32_t pi_state;		/* P_ONLINE (2) or P_OFFLINE (1) */
+	char pi_processor_type[16];	/* "x86_64" */
+	char pi_fputypes[32];
+	int32_t pi_clock;		/* MHz, 0 if unknown */
+} dt_processor_info_t;
+
+typedef struct dt_cpuinfo {
+	int32_t cpu_id;
+	int32_t cpu_pset;		/* -1 (PS_NONE): no processor sets */
+	int32_t cpu_chip;		/* the physical package */
+	int32_t cpu_lgrp;		/* the NUMA node */
+	dt_processor_info_t cpu_info;
+} dt_cpuinfo_t;
+
+#define DT_P_OFFLINE 1
+#define DT_P_ONLINE 2
+
+extern void dt_os_cpuinfo(uint32_t cpu, dt_cpuinfo_t *cip);
+
 /* Register the OS's own providers (syscall, ...) in a new handle. */
 extern int dt_os_providers_init(dtrace_hdl_t *dtp);
 

@@ -216,9 +216,14 @@ dt_keep_free(dt_keep_t *k)
 /* The types D programs see without declaring them. */
 static const char dt_prelude[] =
 	"struct task_struct;\n"
+	/* curcpu: filled by the engines from dt_os_cpuinfo() (dt_os.h) */
+	"typedef struct processor_info {\n"
+	"	int pi_state; char pi_processor_type[16];\n"
+	"	char pi_fputypes[32]; int pi_clock;\n"
+	"} processor_info_t;\n"
 	"typedef struct cpuinfo {\n"
-	"	processorid_t cpu_id; psetid_t cpu_pset; int cpu_chip;\n"
-	"	int cpu_lgrp; void *cpu_info;\n"
+	"	processorid_t cpu_id; psetid_t cpu_pset; chipid_t cpu_chip;\n"
+	"	lgrp_id_t cpu_lgrp; processor_info_t cpu_info;\n"
 	"} cpuinfo_t;\n"
 	"typedef struct psinfo {\n"
 	"	int pr_flag; int pr_nlwp; pid_t pr_pid; pid_t pr_ppid;\n"

@@ -59,6 +59,7 @@ static const char *const dt_typedefs[][2] = {
 	{ "id_t", "int" }, { "pid_t", "int" }, { "uid_t", "unsigned int" },
 	{ "gid_t", "unsigned int" }, { "zoneid_t", "int" },
 	{ "processorid_t", "int" }, { "psetid_t", "int" },
+	{ "chipid_t", "int" }, { "lgrp_id_t", "int" },
 	{ "taskid_t", "int" }, { "projid_t", "int" }, { "poolid_t", "int" },
 	{ "ctid_t", "int" }, { "hrtime_t", "long long" },
 	{ "time_t", "long" }, { "clock_t", "long" }, { "mode_t", "unsigned int" },

@@ -22,6 +22,9 @@
  *	ip_specs	the nspec speculations' states (dt_spec.h); busy
  *			ones are cleaned at each poll, which comes at least
  *			every cleanrate while there are some
+ *	ip_cpuinfo	the cpuinfo_t of each CPU, which curcpu points to,
+ *			read from the OS at its first use; clauses may load
+ *			from it as from their own storage
  *
  * A clause that faults loses its record; a fault record (DT_EPID_FAULT)
  * tells the consumer, and the ERROR probe fires so ERROR clauses run.
@@ -98,6 +101,8 @@ typedef struct dt_interp {
 	uint32_t ip_nspec;
 	uint64_t ip_specsize;
 	uint64_t ip_cleanrate;	   /* ns */
+	dt_cpuinfo_t *ip_cpuinfo;
+	uint32_t ip_ncpuinfo;
 	const dt_interp_ctx_t *ip_ctx; /* firing in another process */
 	dt_interp_wait_f *ip_wait;
 	dt_engine_status_t ip_status;
@@ -116,8 +121,16 @@ dt_interp(dtrace_hdl_t *dtp)
 static int
 dt_interp_read(void *arg, dif_as_t as, uint64_t addr, void *buf, size_t size)
 {
-	const dt_interp_ctx_t *ctx = dt_interp(arg)->ip_ctx;
+	const dt_interp_t *ip = dt_interp(arg);
+	const dt_interp_ctx_t *ctx = ip->ip_ctx;
+	uint64_t ci = (uint64_t) (uintptr_t) ip->ip_cpuinfo;
+	uint64_t cilen = (uint64_t) ip->ip_ncpuinfo * sizeof (dt_cpuinfo_t);
 
+	if (ci != 0 && addr >= ci && size <= cilen && addr - ci <= cilen -
+	    size) {
+		memcpy(buf, (const void *) (uintptr_t) addr, size);
+		return 0;
+	}
 	if (ctx != NULL && ctx->ic_ops->do_read != NULL)
 		return ctx->ic_ops->do_read(ctx->ic_arg, as, addr, buf, size);
 	/*
@@ -131,6 +144,28 @@ dt_interp_read(void *arg, dif_as_t as, uint64_t addr, void *buf, size_t size)
 	(void) buf;
 	(void) size;
 	return -1;
+}
+
+/* curcpu: the address of this CPU's cpuinfo_t. */
+static int
+dt_interp_curcpu(dt_interp_t *ip, uint64_t *valp)
+{
+	uint32_t cpu = dt_os_getcpu();
+
+	if (ip->ip_cpuinfo == NULL) {
+		uint32_t n = dt_os_ncpus();
+
+		if ((ip->ip_cpuinfo = calloc(n, sizeof (dt_cpuinfo_t))) ==
+		    NULL)
+			return -1;
+		for (uint32_t i = 0; i < n; i++)
+			dt_os_cpuinfo(i, &ip->ip_cpuinfo[i]);
+		ip->ip_ncpuinfo = n;
+	}
+	if (cpu >= ip->ip_ncpuinfo)
+		cpu = 0;
+	*valp = (uint64_t) (uintptr_t) &ip->ip_cpuinfo[cpu];
+	return 0;
 }
 
 static int
@@ -174,9 +209,10 @@ dt_interp_var(void *arg, uint32_t id, uint64_t ndx, uint64_t *valp)
 	case DIF_VAR_STACKDEPTH:
 	case DIF_VAR_USTACKDEPTH:
 	case DIF_VAR_CURTHREAD:
-	case DIF_VAR_CURCPU:
 		*valp = 0;
 		return 0;
+	case DIF_VAR_CURCPU:
+		return dt_interp_curcpu(dt_interp(arg), valp);
 	default:
 		return -1;
 	}
@@ -297,6 +333,7 @@ dt_interp_close(dtrace_hdl_t *dtp)
 		}
 	}
 	free(ip->ip_keybuf);
+	free(ip->ip_cpuinfo);
 	dif_mstate_destroy(ip->ip_errms);
 	dif_mstate_destroy(ip->ip_ms);
 	dif_state_destroy(ip->ip_state);

@@ -8,11 +8,15 @@
  * first address to symbolise, so that runs which print none never pay for
  * reading some hundred thousand lines.
  */
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -43,6 +47,97 @@ dt_os_ncpus(void)
 	long n = sysconf(_SC_NPROCESSORS_CONF);
 
 	return n < 1 ? 1 : (uint32_t) n;
+}
+
+/* The integer in a sysfs file, or dflt. */
+static long
+dt_os_sysfs_long(const char *path, long dflt)
+{
+	FILE *fp = fopen(path, "re");
+	long v;
+
+	if (fp == NULL)
+		return dflt;
+	if (fscanf(fp, "%ld", &v) != 1)
+		v = dflt;
+	(void) fclose(fp);
+	return v;
+}
+
+/* The "cpu MHz" line of processor cpu in /proc/cpuinfo, or 0. */
+static int32_t
+dt_os_cpu_mhz(uint32_t cpu)
+{
+	FILE *fp = fopen("/proc/cpuinfo", "re");
+	char line[256];
+	long cur = -1;
+	double mhz;
+	int32_t v = 0;
+
+	if (fp == NULL)
+		return 0;
+	while (fgets(line, sizeof (line), fp) != NULL) {
+		if (sscanf(line, "processor : %ld", &cur) == 1)
+			continue;
+		if (cur == (long) cpu &&
+		    sscanf(line, "cpu MHz : %lf", &mhz) == 1) {
+			v = (int32_t) mhz;
+			break;
+		}
+	}
+	(void) fclose(fp);
+	return v;
+}
+
+/*
+ * cpuinfo_t from sysfs: the package as the chip, the NUMA node as the
+ * locality group, no processor sets.  A CPU without an "online" file
+ * (the boot CPU) is online.
+ */
+void
+dt_os_cpuinfo(uint32_t cpu, dt_cpuinfo_t *cip)
+{
+	char path[128];
+	struct utsname u;
+	DIR *dir;
+	struct dirent *de;
+
+	memset(cip, 0, sizeof (*cip));
+	cip->cpu_id = (int32_t) cpu;
+	cip->cpu_pset = -1;
+	(void) snprintf(path, sizeof (path), "/sys/devices/system/cpu/cpu%u/"
+	    "topology/physical_package_id", cpu);
+	cip->cpu_chip = (int32_t) dt_os_sysfs_long(path, 0);
+	(void) snprintf(path, sizeof (path), "/sys/devices/system/cpu/cpu%u",
+	    cpu);
+	if ((dir = opendir(path)) != NULL) {
+		while ((de = readdir(dir)) != NULL) {
+			if (strncmp(de->d_name, "node", 4) == 0 &&
+			    isdigit((unsigned char) de->d_name[4])) {
+				cip->cpu_lgrp = atoi(de->d_name + 4);
+				break;
+			}
+		}
+		(void) closedir(dir);
+	}
+	(void) snprintf(path, sizeof (path), "/sys/devices/system/cpu/cpu%u/"
+	    "online", cpu);
+	cip->cpu_info.pi_state = dt_os_sysfs_long(path, 1) != 0 ?
+	    DT_P_ONLINE : DT_P_OFFLINE;
+	if (uname(&u) == 0)
+		memcpy(cip->cpu_info.pi_processor_type, u.machine,
+		    strnlen(u.machine,
+		    sizeof (cip->cpu_info.pi_processor_type) - 1));
+#if defined(__x86_64__) || defined(__i386__)
+	(void) snprintf(cip->cpu_info.pi_fputypes,
+	    sizeof (cip->cpu_info.pi_fputypes), "i387 compatible");
+#endif
+	/* The nominal clock: cpufreq's maximum, else what cpuinfo says. */
+	(void) snprintf(path, sizeof (path), "/sys/devices/system/cpu/cpu%u/"
+	    "cpufreq/cpuinfo_max_freq", cpu);
+	cip->cpu_info.pi_clock = (int32_t) (dt_os_sysfs_long(path, 0) / 1000);
+	if (cip->cpu_info.pi_clock == 0)
+		cip->cpu_info.pi_clock = dt_os_cpu_mhz(cpu);
 }
 
 static uint64_t

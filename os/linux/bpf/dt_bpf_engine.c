@@ -55,6 +55,7 @@
 #include "common/dif/dif.h"
 #include "common/dt_aggfunc.h"
 #include "common/dt_impl.h"
+#include "common/dt_os.h"
 #include "common/engine/dt_spec.h"
 #include "common/probe/dt_probe.h"
 #include "common/prov/dt_prov.h"
@@ -480,6 +481,9 @@ dt_bpf_maps(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
 		    "%s", strerror(errno));
 	}
 	memcpy(be->be_state, lay->bl_consts, lay->bl_conslen);
+	for (uint32_t i = 0; lay->bl_curcpu && i < lay->bl_ncpus; i++)
+		dt_os_cpuinfo(i, (dt_cpuinfo_t *) (be->be_state +
+		    lay->bl_cpuinfo_off) + i);
 	(void) clock_gettime(CLOCK_MONOTONIC, &mono);
 	(void) clock_gettime(CLOCK_REALTIME, &real);
 	*(int64_t *) (be->be_state + lay->bl_cnt_off + 8 * DT_BPF_CNT_WALLOFF) =

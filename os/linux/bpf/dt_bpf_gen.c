@@ -38,6 +38,7 @@
 #include "common/dt_aggfunc.h"
 #include "common/dif/dif.h"
 #include "common/dif/dif_interp.h"
+#include "common/dt_os.h"
 #include "os/linux/bpf/dt_bpf_gen.h"
 #include "os/linux/bpf/dt_bpf_impl.h"
 #include "os/linux/dt_ksyms.h"
@@ -1093,9 +1094,19 @@ dt_bpf_cg_builtin(dt_bpf_cg_t *cg, uint32_t id, unsigned rd)
 		    (int32_t) lay->bl_kstack_off));
 		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R1, 8));
 		break;
-	case DIF_VAR_IPL:
 	case DIF_VAR_CURCPU:
-		/* What the interpreter engine answers for these. */
+		/* This CPU's entry in the table the engine filled. */
+		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_smp_processor_id));
+		DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JLT, DT_R0,
+		    (int32_t) lay->bl_ncpus, 1));
+		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R0, 0));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_MUL, DT_R0,
+		    (int32_t) sizeof (dt_cpuinfo_t)));
+		dt_bpf_cg_gaddr(cg, DT_R1, lay->bl_cpuinfo_off);
+		DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R1, DT_R0));
+		break;
+	case DIF_VAR_IPL:
+		/* What the interpreter engine answers for this. */
 		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 0));
 		break;
 	default:

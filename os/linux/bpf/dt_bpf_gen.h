@@ -138,6 +138,8 @@ typedef struct dt_bpf_layout {
 	/* state map offsets */
 	uint32_t bl_spec_off;	/* bl_nspec dt_spec_t */
 	uint32_t bl_cpudrops_off; /* drops, then agg drops, per CPU */
+	uint32_t bl_cpuinfo_off; /* curcpu: a dt_cpuinfo_t per CPU */
+	bool bl_curcpu;		/* some clause reads curcpu */
 	uint32_t bl_zero_off;
 	uint32_t bl_zero_size;
 	uint32_t bl_cnt_off;	/* DT_BPF_CNT_* words */

@@ -17,6 +17,7 @@
 #include "common/dt_aggfunc.h"
 #include "common/dif/dif.h"
 #include "common/dif/dif_interp.h"
+#include "common/dt_os.h"
 #include "os/linux/bpf/dt_bpf_gen.h"
 #include "os/linux/bpf/dt_bpf_impl.h"
 
@@ -201,6 +202,13 @@ dt_bpf_layout_difo(dt_bpf_layout_t *lay, const dif_object_t *difo)
 	lay->bl_difc = dc;
 	dc += lay->bl_ndifc++;
 	dc->dc_difo = difo;
+	for (uint32_t pc = 0; pc < difo->dif_len; pc++) {
+		dif_instr_t in = difo->dif_buf[pc];
+
+		if (DIF_INSTR_OP(in) == DIF_OP_LDGS &&
+		    DIF_INSTR_VAR(in) == DIF_VAR_CURCPU)
+			lay->bl_curcpu = true;
+	}
 	/* A trailing NUL so a string at the very end still terminates. */
 	dc->dc_off = dt_bpf_layout_bytes(lay, difo->dif_strtab,
 	    difo->dif_strlen);
@@ -588,6 +596,9 @@ dt_bpf_layout_finish(dt_bpf_layout_t *lay, char *errbuf, size_t errlen)
 	off += 16 * lay->bl_nspec;
 	lay->bl_cpudrops_off = off;
 	off += 16 * lay->bl_ncpus;
+	lay->bl_cpuinfo_off = off;
+	if (lay->bl_curcpu)
+		off += (uint32_t) sizeof (dt_cpuinfo_t) * lay->bl_ncpus;
 	lay->bl_state_size = off;
 
 	/* Dynamic variables. */
