@@ -73,7 +73,7 @@ main(int argc, char **argv)
 	char name[16];
 	FILE *fp;
 
-	/* A short in the record: oom_score_adj (raising it needs no privilege). */
+	/* A short in the record: oom_score_adj (raising it is allowed). */
 	if ((fp = fopen("/proc/self/oom_score_adj", "w")) != NULL) {
 		fprintf(fp, "500\n");
 		fclose(fp);
