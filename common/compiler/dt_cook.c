@@ -1071,7 +1071,7 @@ dt_cook_args(dt_pcb_t *pcb, dt_node_t *dnp, dt_ident_t *idp, dt_node_t *ap)
 {
 	dt_cc_t *cc = pcb->pcb_cc;
 	int argc = (int) dt_node_list_len(ap);
-	const char *tname = NULL;
+	const char *tname = NULL, *nname = NULL;
 	char desc[4 * DT_PROBE_FIELD_MAX], first[4 * DT_PROBE_FIELD_MAX];
 	bool xlated = false;
 	ctf_dict_t *ctfp;
@@ -1128,8 +1128,10 @@ dt_cook_args(dt_pcb_t *pcb, dt_node_t *dnp, dt_ident_t *idp, dt_node_t *ap)
 		if (tname == NULL) {
 			tname = dt_argdesc_type(&args[ndx]);
 			xlated = args[ndx].ad_xlate != NULL;
+			nname = args[ndx].ad_native;
 			snprintf(first, sizeof (first), "%s", desc);
-		} else if (strcmp(tname, dt_argdesc_type(&args[ndx])) != 0) {
+		} else if (strcmp(tname, dt_argdesc_type(&args[ndx])) != 0 ||
+		    (xlated && strcmp(nname, args[ndx].ad_native) != 0)) {
 			dt_cc_error(pcb, D_ARGS_MULTI, "%s[%lld] may not be "
 			    "referenced because probe descriptions %s and %s "
 			    "give it different types: %s and %s",
@@ -1149,10 +1151,31 @@ dt_cook_args(dt_pcb_t *pcb, dt_node_t *dnp, dt_ident_t *idp, dt_node_t *ap)
 	dnp->dn_kind = DT_NODE_VAR;
 	dnp->dn_ident = idp;
 	dnp->dn_args = ap;
-	dt_node_type_assign(dnp, ctfp, type);
-	dnp->dn_flags |= DT_NF_LVALUE;
 	pcb->pcb_cooked_args = true;
-	return dnp;
+	if (!xlated) {
+		dt_node_type_assign(dnp, ctfp, type);
+		dnp->dn_flags |= DT_NF_LVALUE;
+		return dnp;
+	}
+	/*
+	 * A translated argument is the translation of the native one:
+	 * args[N] is xlate<translated type>((native type) argN).
+	 */
+	{
+		ctf_dict_t *nctfp;
+		ctf_id_t ntype;
+		dt_node_t *xnp;
+
+		if (dt_type_lookup(cc, nname, &nctfp, &ntype) != 0)
+			dt_cc_error(pcb, D_ARGS_TYPE, "failed to resolve "
+			    "native type for %s[%lld]", idp->di_name,
+			    (long long) ndx);
+		dt_node_type_assign(dnp, nctfp, ntype);
+		xnp = dt_node_op2(pcb, DT_OP_XLATE, dt_node_vartype(pcb, ctfp,
+		    type), dnp);
+		xnp->dn_line = dnp->dn_line;
+		return dt_cook_xlator(pcb, xnp);
+	}
 }
 
 /*

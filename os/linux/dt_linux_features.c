@@ -51,6 +51,7 @@ static const char *const dt_lf_names[DT_LF_NFEATURES] = {
 	[DT_LF_BTF] = "btf",
 	[DT_LF_TRACEPOINT] = "tracepoint",
 	[DT_LF_RAW_TP] = "raw_tp",
+	[DT_LF_RAW_TP_ATTACH] = "raw_tp_attach",
 	[DT_LF_TP_BTF] = "tp_btf",
 	[DT_LF_UPROBE] = "uprobe",
 	[DT_LF_UPROBE_MULTI] = "uprobe_multi",
@@ -500,6 +501,37 @@ dt_lf_probe_btf(dt_linux_features_t *lfp)
 	    "raw tracepoint programs: load failed: %s", strerror(err));
 }
 
+/*
+ * Attaching a raw_tp program to a raw tracepoint (sched_process_fork,
+ * which every kernel with raw tracepoints has), as the rawtp provider
+ * and raw-tracepoint kernel events do.
+ */
+static void
+dt_lf_probe_raw_tp_attach(dt_linux_features_t *lfp)
+{
+	static const struct bpf_insn ret0[] = {
+		DT_BPF_MOV64_IMM(DT_R0, 0),
+		DT_BPF_EXIT(),
+	};
+	int fd, lfd = -1, err;
+
+	if (!lfp->lf_have[DT_LF_RAW_TP]) {
+		dt_lf_set(lfp, DT_LF_RAW_TP_ATTACH, false, "%s",
+		    lfp->lf_why[DT_LF_RAW_TP]);
+		return;
+	}
+	if ((fd = dt_lf_load(BPF_PROG_TYPE_RAW_TRACEPOINT, ret0, 2, 0)) >= 0)
+		lfd = bpf_raw_tracepoint_open("sched_process_fork", fd);
+	err = errno;
+	if (lfd >= 0)
+		(void) close(lfd);
+	if (fd >= 0)
+		(void) close(fd);
+	dt_lf_set(lfp, DT_LF_RAW_TP_ATTACH, lfd >= 0,
+	    "raw tracepoints: bpf(BPF_RAW_TRACEPOINT_OPEN) failed: %s",
+	    strerror(err));
+}
+
 /* tp_btf needs a type ID from the parsed kernel BTF (~0.1 s to parse). */
 static void
 dt_lf_probe_tp_btf(dt_linux_features_t *lfp)
@@ -680,19 +712,22 @@ dt_linux_features_probe(dt_linux_features_t *lfp)
 	memset(lfp, 0, sizeof (*lfp));
 	dt_lf_probe_core(lfp);
 	dt_lf_probe_tp_btf(lfp);
+	dt_lf_probe_raw_tp_attach(lfp);
 	dt_lf_probe_uprobes(lfp);
 }
 
 /*
- * The cache.  Two groups are probed apart and only when asked for:
- * uprobes (placing and removing one costs about 0.2 s on some kernels)
- * and tp_btf (parsing kernel BTF, about 0.1 s).  A script that uses
- * neither should not pay for them at start-up.
+ * The cache.  Three groups are probed apart and only when asked for:
+ * uprobes (placing and removing one costs about 0.2 s on some kernels),
+ * tp_btf (parsing kernel BTF, about 0.1 s) and attaching a raw
+ * tracepoint.  A script that uses none should not pay for them at
+ * start-up.
  */
 static dt_linux_features_t dt_lf_cache;
 static pthread_once_t dt_lf_once = PTHREAD_ONCE_INIT;
 static pthread_once_t dt_lf_uonce = PTHREAD_ONCE_INIT;
 static pthread_once_t dt_lf_bonce = PTHREAD_ONCE_INIT;
+static pthread_once_t dt_lf_ronce = PTHREAD_ONCE_INIT;
 
 static int
 dt_lf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
@@ -723,12 +758,19 @@ dt_lf_binit(void)
 	dt_lf_probe_tp_btf(&dt_lf_cache);
 }
 
+static void
+dt_lf_rinit(void)
+{
+	dt_lf_probe_raw_tp_attach(&dt_lf_cache);
+}
+
 const dt_linux_features_t *
 dt_linux_features(void)
 {
 	(void) pthread_once(&dt_lf_once, dt_lf_init);
 	(void) pthread_once(&dt_lf_uonce, dt_lf_uinit);
 	(void) pthread_once(&dt_lf_bonce, dt_lf_binit);
+	(void) pthread_once(&dt_lf_ronce, dt_lf_rinit);
 	return &dt_lf_cache;
 }
 
@@ -740,6 +782,8 @@ dt_linux_feature(dt_linux_feature_t f)
 		(void) pthread_once(&dt_lf_uonce, dt_lf_uinit);
 	if (f == DT_LF_TP_BTF)
 		(void) pthread_once(&dt_lf_bonce, dt_lf_binit);
+	if (f == DT_LF_RAW_TP_ATTACH)
+		(void) pthread_once(&dt_lf_ronce, dt_lf_rinit);
 	return (unsigned) f < DT_LF_NFEATURES && dt_lf_cache.lf_have[f];
 }
 

@@ -27,6 +27,7 @@ typedef enum dt_linux_feature {
 	DT_LF_BTF,		/* /sys/kernel/btf/vmlinux */
 	DT_LF_TRACEPOINT,	/* perf tracepoint events through tracefs */
 	DT_LF_RAW_TP,		/* BPF_PROG_TYPE_RAW_TRACEPOINT */
+	DT_LF_RAW_TP_ATTACH,	/* bpf(BPF_RAW_TRACEPOINT_OPEN) */
 	DT_LF_TP_BTF,		/* BTF-typed raw tracepoints (tp_btf) */
 	DT_LF_UPROBE,		/* uprobe perf events */
 	DT_LF_UPROBE_MULTI,	/* BPF_TRACE_UPROBE_MULTI links */

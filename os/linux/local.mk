@@ -29,6 +29,10 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/bpf/dt_bpf_engine.c \
 	%reldir%/prov/dt_linux_prov.h \
 	%reldir%/prov/dt_linux_providers.c \
+	%reldir%/prov/dt_kevent.h \
+	%reldir%/prov/dt_kevent.c \
+	%reldir%/prov/dt_prov_sdt.c \
+	%reldir%/prov/dt_prov_rawtp.c \
 	%reldir%/prov/dt_prov_syscall.c \
 	%reldir%/prov/dt_prov_pid.c \
 	%reldir%/prov/dt_prov_usdt.c \

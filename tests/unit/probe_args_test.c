@@ -48,6 +48,8 @@ static const dt_provattr_t privtest_attr = {
 };
 
 static dt_probe_t *p_lazy, *p_lazy2, *p_fail, *p_typed, *p_xlate, *p_badxl, *p_unres;
+static dt_probe_t *p_xlint;	/* int, translated to struct xout */
+static dt_probe_t *p_xlnone;	/* int, to struct xnone: no translator */
 
 static int
 argtest_populate(dtrace_hdl_t *hdl, dt_provider_t *pvp)
@@ -57,6 +59,9 @@ argtest_populate(dtrace_hdl_t *hdl, dt_provider_t *pvp)
 	static const char *const native[] = { "no_such_type_t" };
 	static const char *const xlate[] = { "long" };
 	static const char *const badxl[] = { "no_such_xlate_t" };
+	static const char *const xlnative[] = { "int" };
+	static const char *const xlout[] = { "struct xout" };
+	static const char *const xlnone[] = { "struct xnone" };
 
 	p_lazy = dt_probe_create(hdl, pvp, "m", "f", "lazy", -1, NULL,
 	    (void *) lazy_types);
@@ -67,8 +72,13 @@ argtest_populate(dtrace_hdl_t *hdl, dt_provider_t *pvp)
 	p_xlate = dt_probe_create(hdl, pvp, "", "", "xlate", 0, NULL, NULL);
 	p_badxl = dt_probe_create(hdl, pvp, "", "", "badxl", 0, NULL, NULL);
 	p_unres = dt_probe_create(hdl, pvp, "", "", "unres", 1, native, NULL);
+	p_xlint = dt_probe_create(hdl, pvp, "", "", "xlint", 0, NULL, NULL);
+	p_xlnone = dt_probe_create(hdl, pvp, "", "", "xlnone", 0, NULL, NULL);
 	if (p_lazy == NULL || p_lazy2 == NULL || p_fail == NULL || p_typed == NULL ||
 	    p_xlate == NULL || p_badxl == NULL || p_unres == NULL ||
+	    p_xlint == NULL || p_xlnone == NULL ||
+	    dt_probe_set_args(hdl, p_xlint, 1, xlnative, xlout) != 0 ||
+	    dt_probe_set_args(hdl, p_xlnone, 1, xlnative, xlnone) != 0 ||
 	    dt_probe_set_args(hdl, p_xlate, 1, native, xlate) != 0 ||
 	    dt_probe_set_args(hdl, p_badxl, 1, native, badxl) != 0)
 		return -1;
@@ -218,7 +228,22 @@ test_compile(void)
 	CHECK_STR(comp("argtest::f:typed { x = args[0] + 1; y = args[1]; }"),
 	    "");
 	CHECK_STR(comp("argtest:m:f:lazy { trace(*args[1]); }"), "");
-	CHECK_STR(comp("argtest:::xlate { z = args[0] * 2; }"), "");
+	/*
+	 * A translated argument is the translation of the native one: its
+	 * native type must resolve, a translator must exist, and members
+	 * are the translator's.
+	 */
+	CHECK_STR(comp("argtest:::xlate { z = args[0] * 2; }"),
+	    "failed to resolve native type for args[0]");
+	CHECK_STR(comp("struct xout { int doubled; int nope; };\n"
+	    "translator struct xout < int x > { doubled = x * 2; };\n"
+	    "argtest:::xlint { trace(args[0].doubled); }"), "");
+	/* (the handle keeps the type and translator) */
+	CHECK_STR(comp("argtest:::xlint { trace(args[0].nope); }"),
+	    "translator does not define conversion for member: nope");
+	CHECK_STR(comp("struct xnone { int doubled; };\n"
+	    "argtest:::xlnone { trace(args[0].doubled); }"),
+	    "cannot translate from \"int\" to \"struct xnone\"");
 	CHECK_STR(comp("argtest:m:f:lazy { trace(args[0]->x); }"),
 	    "operator -> must be applied to a pointer");
 

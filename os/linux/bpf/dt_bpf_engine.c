@@ -25,6 +25,11 @@
  *					tracepoint; more: one program on
  *					raw_syscalls:sys_enter (sys_exit)
  *					with a probe table by syscall number
+ *		   kernel events	(sdt, rawtp and every provider on
+ *					dt_kevent.h) one program per probe:
+ *					a tracepoint program on a perf
+ *					tracepoint event, or a raw_tp
+ *					program on a raw tracepoint
  *	layout	   the translator's layout of the maps (dt_bpf_gen.h)
  *	maps	   state (mmap'ed: counters and the exit flag are read and
  *		   written in place), scratch, ring buffer, one hash map per
@@ -63,6 +68,7 @@
 #include "os/linux/bpf/dt_bpf_engine.h"
 #include "os/linux/bpf/dt_bpf_gen.h"
 #include "os/linux/dt_linux_features.h"
+#include "os/linux/prov/dt_kevent.h"
 #include "os/linux/prov/dt_linux_prov.h"
 
 #define DT_BPF_LOGSIZE (16U << 20)
@@ -73,6 +79,7 @@ typedef enum dt_bpf_pkind {
 	DT_BPF_P_SYSCALL,	/* one syscalls:* tracepoint */
 	DT_BPF_P_SYSGROUP,	/* raw_syscalls with a probe table */
 	DT_BPF_P_UPROBE,	/* a pid probe: a uprobe per site */
+	DT_BPF_P_KEVENT,	/* a kernel event probe (dt_kevent.h) */
 } dt_bpf_pkind_t;
 
 /* One program: the probes it serves and the clauses it runs. */
@@ -400,6 +407,22 @@ dt_bpf_plan(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
 				pl = dt_bpf_plan_new(be, DT_BPF_P_SYSCALL,
 				    sp->sp_return);
 			}
+		} else if (dt_kevent_is(prp)) {
+			const dt_kevent_t *ke = dt_kevent_info(dtp, prp);
+			dt_linux_feature_t f = DT_LF_TRACEPOINT;
+
+			if (ke == NULL)
+				return dt_bpf_fail(dtp, EDT_NOTSUP, "cannot "
+				    "find the arguments of %s:%s:%s:%s: %s",
+				    prp->pr_prov->pv_name, prp->pr_mod,
+				    prp->pr_func, prp->pr_name,
+				    dtrace_errmsg(dtp, dtrace_errno(dtp)));
+			if (ke->ke_kind == DT_KEVENT_RAWTP)
+				f = DT_LF_RAW_TP_ATTACH;
+			if (!dt_linux_feature(f))
+				return dt_bpf_fail(dtp, EDT_NOTSUP, "%s",
+				    dt_linux_feature_why(f));
+			pl = dt_bpf_plan_new(be, DT_BPF_P_KEVENT, false);
 		} else {
 			return dt_bpf_fail(dtp, EDT_NOTSUP, "the bpf engine "
 			    "cannot attach %s:%s:%s:%s", prp->pr_prov->pv_name,
@@ -674,6 +697,20 @@ dt_bpf_build(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 		}
 		break;
 	}
+	case DT_BPF_P_KEVENT: {
+		const dt_kevent_t *ke = prp->pr_data;	/* described by plan */
+
+		ps.ps_kevent = ke;
+		ps.ps_nargs = ke->ke_nargs;
+		if (ke->ke_kind == DT_KEVENT_RAWTP) {
+			ps.ps_ctx = DT_BPF_CTX_KRAWTP;
+			type = BPF_PROG_TYPE_RAW_TRACEPOINT;
+		} else {
+			ps.ps_ctx = DT_BPF_CTX_KTP;
+			type = BPF_PROG_TYPE_TRACEPOINT;
+		}
+		break;
+	}
 	default:
 		ps.ps_ctx = pl->pl_return ? DT_BPF_CTX_SYSCALL_RETURN :
 		    DT_BPF_CTX_SYSCALL_ENTRY;
@@ -884,6 +921,18 @@ dt_bpf_attach(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 		if (fd < 0 || dt_bpf_addlink(pl, fd) != 0)
 			goto fail;
 		return 0;
+	case DT_BPF_P_KEVENT: {
+		const dt_kevent_t *ke = prp->pr_data;
+
+		if (ke->ke_kind == DT_KEVENT_RAWTP)
+			fd = dt_bpf_attach_raw_tp(pl->pl_fd, ke->ke_event);
+		else
+			fd = dt_bpf_attach_tracepoint(pl->pl_fd, ke->ke_group,
+			    ke->ke_event);
+		if (fd < 0 || dt_bpf_addlink(pl, fd) != 0)
+			goto fail;
+		return 0;
+	}
 	case DT_BPF_P_UPROBE: {
 		const dt_pid_probe_t *pi = dt_prov_pid_info(prp);
 

@@ -1811,6 +1811,155 @@ dt_bpf_cg_lookup0(dt_bpf_cg_t *cg, int fd, uint32_t lexit)
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R0, 0, 0), lexit);
 }
 
+/*
+ * Probe arguments.
+ */
+
+/* r1 cut to its low size bytes, sign- or zero-extended. */
+static void
+dt_bpf_cg_extend(dt_bpf_cg_t *cg, int size, bool sgn)
+{
+	if (size >= 8)
+		return;
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_LSH, DT_R1, 64 - 8 * size));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(sgn ? BPF_ARSH : BPF_RSH, DT_R1,
+	    64 - 8 * size));
+}
+
+/*
+ * r1 = size bytes (1, 2, 4, 8) of user or kernel memory at r3, not
+ * extended; 0 when they cannot be read.  Clobbers r0-r5.
+ */
+static void
+dt_bpf_cg_memarg(dt_bpf_cg_t *cg, int size, bool user)
+{
+	static const int bsz[] = { 0, BPF_B, BPF_H, 0, BPF_W, 0, 0, 0, BPF_DW };
+
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_FP, DT_FP_T0, 0));
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_FP));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, DT_FP_T0));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, size));
+	DT_EMIT(cg, DT_BPF_CALL(user ? BPF_FUNC_probe_read_user :
+	    BPF_FUNC_probe_read_kernel));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(bsz[size], DT_R1, DT_FP, DT_FP_T0));
+}
+
+/*
+ * A kernel event's arguments, from its recipes (dt_kevent.h): the
+ * tracepoint's record or the raw tracepoint's u64 arguments in r6.
+ * Fields a direct load cannot read (misaligned) are copied with
+ * bpf_probe_read_kernel() from the record's address.
+ */
+static void
+dt_bpf_cg_kevent_args(dt_bpf_cg_t *cg, const dt_kevent_t *ke)
+{
+	static const int bsz[] = { 0, BPF_B, BPF_H, 0, BPF_W, 0, 0, 0, BPF_DW };
+	bool ctxnum = false;
+
+	for (int i = 0; i < ke->ke_nargs && i < DT_BPF_NARGS; i++) {
+		uint8_t k = ke->ke_args[i].ka_kind;
+
+		ctxnum |= k == DT_KEVENT_ARG_ADDR ||
+		    k == DT_KEVENT_ARG_DATALOC ||
+		    (k == DT_KEVENT_ARG_FIELD && ke->ke_args[i].ka_off %
+		    ke->ke_args[i].ka_size != 0);
+	}
+	/* The record's address as a number, in T2. */
+	if (ctxnum) {
+		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R6));
+		dt_bpf_cg_ptr2num(cg, DT_R1);
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R1, DT_FP_T2));
+	}
+	for (int i = 0; i < DT_BPF_NARGS; i++) {
+		const dt_kevent_arg_t *ka = &ke->ke_args[i];
+		int16_t o = (int16_t) (DT_SC_ARGS + 8 * i);
+		int size = ka->ka_size ? ka->ka_size : 8;
+
+		if (i >= ke->ke_nargs || ka->ka_kind == DT_KEVENT_ARG_ZERO) {
+			DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, o, 0));
+			continue;
+		}
+		switch (ka->ka_kind) {
+		case DT_KEVENT_ARG_CONST:
+			dt_bpf_emit_imm64(cg->cg_b, DT_R1,
+			    (uint64_t) ka->ka_val);
+			break;
+		case DT_KEVENT_ARG_FIELD:
+			if (ka->ka_off % size == 0) {
+				DT_EMIT(cg, DT_BPF_LDX_MEM(bsz[size], DT_R1,
+				    DT_R6, (int16_t) ka->ka_off));
+			} else {
+				DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3,
+				    DT_FP, DT_FP_T2));
+				DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R3,
+				    (int32_t) ka->ka_off));
+				dt_bpf_cg_memarg(cg, size, false);
+			}
+			dt_bpf_cg_extend(cg, size, ka->ka_signed);
+			break;
+		case DT_KEVENT_ARG_ADDR:
+			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_FP,
+			    DT_FP_T2));
+			DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1,
+			    (int32_t) ka->ka_off));
+			break;
+		case DT_KEVENT_ARG_DATALOC:
+			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_W, DT_R1, DT_R6,
+			    (int16_t) ka->ka_off));
+			DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_AND, DT_R1, 0xffff));
+			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_FP,
+			    DT_FP_T2));
+			DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R1, DT_R2));
+			break;
+		case DT_KEVENT_ARG_RAW:
+			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R6,
+			    (int16_t) (8 * ka->ka_index)));
+			dt_bpf_cg_extend(cg, size, ka->ka_signed);
+			break;
+		case DT_KEVENT_ARG_RAWMEM:
+			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_R6,
+			    (int16_t) (8 * ka->ka_index)));
+			DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R3,
+			    (int32_t) ka->ka_off));
+			dt_bpf_cg_memarg(cg, size, false);
+			dt_bpf_cg_extend(cg, size, ka->ka_signed);
+			break;
+		case DT_KEVENT_ARG_CURTASK:
+			DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_current_task));
+			DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R0));
+			break;
+		default:
+			dt_bpf_cg_error(cg, "argument %d of %s:%s: unknown "
+			    "recipe %u", i, ke->ke_group, ke->ke_event,
+			    ka->ka_kind);
+			return;
+		}
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, o));
+	}
+}
+
+/* Leave unless the kernel event's filter holds. */
+static void
+dt_bpf_cg_kevent_filter(dt_bpf_cg_t *cg, const dt_kevent_t *ke,
+    uint32_t lexit)
+{
+	static const uint8_t notop[] = {
+		[DT_KEVENT_FILT_EQ] = BPF_JNE,
+		[DT_KEVENT_FILT_NE] = BPF_JEQ,
+		[DT_KEVENT_FILT_LT] = BPF_JSGE,
+		[DT_KEVENT_FILT_GE] = BPF_JSLT,
+	};
+
+	if (ke->ke_filt == DT_KEVENT_FILT_NONE ||
+	    (unsigned) ke->ke_filt >= sizeof (notop))
+		return;
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7,
+	    (int16_t) (DT_SC_ARGS + 8 * (ke->ke_filt_arg % DT_BPF_NARGS))));
+	dt_bpf_emit_imm64(cg->cg_b, DT_R2, (uint64_t) ke->ke_filt_val);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(notop[ke->ke_filt], DT_R1,
+	    DT_R2, 0), lexit);
+}
+
 #if defined(__x86_64__)
 /*
  * USDT arguments as one site's operands give them: a register of pt_regs,
@@ -1820,8 +1969,6 @@ dt_bpf_cg_lookup0(dt_bpf_cg_t *cg, int fd, uint32_t lexit)
 static void
 dt_bpf_cg_usdt_args(dt_bpf_cg_t *cg, const dt_usdt_args_t *uas)
 {
-	static const int bsz[] = { 0, BPF_B, BPF_H, 0, BPF_W, 0, 0, 0, BPF_DW };
-
 	for (int i = 0; i < uas->ua_nargs && i < DT_BPF_NARGS; i++) {
 		const dt_usdt_arg_t *ua = &uas->ua_args[i];
 
@@ -1843,23 +1990,12 @@ dt_bpf_cg_usdt_args(dt_bpf_cg_t *cg, const dt_usdt_args_t *uas)
 			dt_bpf_emit_imm64(cg->cg_b, DT_R2,
 			    (uint64_t) ua->ua_val);
 			DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R3, DT_R2));
-			DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_FP, DT_FP_T0, 0));
-			DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_FP));
-			DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, DT_FP_T0));
-			DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, ua->ua_size));
-			DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_probe_read_user));
-			DT_EMIT(cg, DT_BPF_LDX_MEM(bsz[ua->ua_size], DT_R1,
-			    DT_FP, DT_FP_T0));
+			dt_bpf_cg_memarg(cg, ua->ua_size, true);
 			break;
 		default:
 			continue;
 		}
-		if (ua->ua_size < 8) {
-			DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_LSH, DT_R1,
-			    64 - 8 * ua->ua_size));
-			DT_EMIT(cg, DT_BPF_ALU64_IMM(ua->ua_signed ? BPF_ARSH :
-			    BPF_RSH, DT_R1, 64 - 8 * ua->ua_size));
-		}
+		dt_bpf_cg_extend(cg, ua->ua_size, ua->ua_signed);
 		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1,
 		    (int16_t) (DT_SC_ARGS + 8 * i)));
 	}
@@ -2165,6 +2301,13 @@ dt_bpf_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 #endif
 		break;
 	}
+	case DT_BPF_CTX_KTP:
+	case DT_BPF_CTX_KRAWTP:
+		if (!args && ps->ps_kevent->ke_filt == DT_KEVENT_FILT_NONE)
+			break;
+		dt_bpf_cg_kevent_args(cg, ps->ps_kevent);
+		dt_bpf_cg_kevent_filter(cg, ps->ps_kevent, lexit);
+		break;
 	case DT_BPF_CTX_USDT:
 		if (!args)
 			break;

@@ -42,6 +42,7 @@
 
 #include "common/dt_program.h"
 #include "os/linux/bpf/dt_bpf_insn.h"
+#include "os/linux/prov/dt_kevent.h"
 #include "os/linux/prov/dt_linux_prov.h"
 
 #define DT_BPF_NARGS	 10	/* arg0..arg9 in the firing context */
@@ -59,6 +60,10 @@ typedef enum dt_bpf_ctxkind {
 				      offset in the function, arg1 = rax */
 	DT_BPF_CTX_USDT,	   /* uprobe on USDT sites: arguments as
 				      each site's operands say */
+	DT_BPF_CTX_KTP,		   /* kernel event (dt_kevent.h) on a perf
+				      tracepoint: the format record */
+	DT_BPF_CTX_KRAWTP,	   /* kernel event on a raw tracepoint: the
+				      u64 TP_PROTO arguments */
 } dt_bpf_ctxkind_t;
 
 /* A variable of the program, from the DIF variable tables. */
@@ -253,6 +258,8 @@ typedef struct dt_bpf_progspec {
 	const uint64_t *ps_usites;
 	const dt_usdt_args_t *ps_uargs;
 	size_t ps_nusites;
+	/* kernel events: how each argument is read, and the filter */
+	const dt_kevent_t *ps_kevent;
 	/* a group: ps_table_fd >= 0, keyed by the syscall number (< max) */
 	int ps_table_fd;
 	uint32_t ps_table_max;

@@ -39,6 +39,10 @@ extern const dt_syscall_probe_t *dt_prov_syscall_info(const dt_probe_t *prp);
  */
 extern int dt_prov_syscall_nargs(dtrace_hdl_t *dtp, dt_probe_t *prp);
 
+/* The sdt and rawtp providers (dt_prov_sdt.c, dt_prov_rawtp.c). */
+extern int dt_prov_sdt_init(dtrace_hdl_t *dtp);
+extern int dt_prov_rawtp_init(dtrace_hdl_t *dtp);
+
 /* The pid provider (dt_prov_pid.c). */
 extern int dt_prov_pid_init(dtrace_hdl_t *dtp);
 

@@ -47,6 +47,7 @@
 #include "common/dt_impl.h"
 #include "common/probe/dt_probe.h"
 #include "os/linux/dt_linux_features.h"
+#include "os/linux/prov/dt_kevent.h"
 #include "os/linux/prov/dt_linux_prov.h"
 
 typedef struct dt_syscall_nr {
@@ -212,121 +213,31 @@ dt_prov_syscall_probe_fini(dtrace_hdl_t *dtp, dt_probe_t *prp)
 }
 
 /*
- * The type of one "field:" of a format file, its text up to the ';'
- * ("const char * filename", "char comm[16]"): the declaration less the
- * field's name, array dimensions kept ("char [16]").  Returns a new
- * string, or NULL (out of memory).
- */
-static char *
-dt_syscall_field_type(const char *decl, size_t len)
-{
-	size_t name_end = len, name_start, type_end;
-	const char *dims = decl + len;
-	char *type;
-
-	/* Dimensions after the name belong to the type. */
-	while (name_end > 0 && decl[name_end - 1] == ']') {
-		while (name_end > 0 && decl[name_end - 1] != '[')
-			name_end--;
-		if (name_end > 0)
-			name_end--;
-		while (name_end > 0 && decl[name_end - 1] == ' ')
-			name_end--;
-		dims = decl + name_end;
-	}
-	name_start = name_end;
-	while (name_start > 0 && decl[name_start - 1] != ' ' &&
-	    decl[name_start - 1] != '*')
-		name_start--;
-	type_end = name_start;
-	while (type_end > 0 && decl[type_end - 1] == ' ')
-		type_end--;
-	while (dims < decl + len && *dims == ' ')
-		dims++;
-	if ((type = malloc(type_end + (size_t) (decl + len - dims) + 2)) ==
-	    NULL)
-		return NULL;
-	memcpy(type, decl, type_end);
-	type[type_end] = '\0';
-	if (dims < decl + len) {
-		strcat(type, " ");
-		strncat(type, dims, (size_t) (decl + len - dims));
-	}
-	return type;
-}
-
-/*
  * The argument types of a syscalls tracepoint, from its format file: the
- * fields after __syscall_nr, at most max of them.  Fills types[] (each
- * malloc'd) and returns the count, or -1 with errno set if the file
- * cannot be read.
+ * fields after __syscall_nr, at most 6 of them.
  */
-static int
-dt_syscall_format(const char *event, char **types, int max)
-{
-	const char *tfs = dt_linux_tracefs();
-	char path[PATH_MAX + 512], line[512];
-	int n = -1;
-	FILE *fp;
-
-	if (tfs == NULL) {
-		errno = ENOENT;
-		return -1;
-	}
-	snprintf(path, sizeof (path), "%s/events/syscalls/%s/format", tfs,
-	    event);
-	if ((fp = fopen(path, "re")) == NULL)
-		return -1;
-	while (fgets(line, sizeof (line), fp) != NULL) {
-		const char *f = strstr(line, "field:"), *end;
-
-		if (f == NULL)
-			continue;
-		f += 6;
-		if ((end = strchr(f, ';')) == NULL)
-			continue;
-		if (n < 0) {
-			if (strstr(f, "__syscall_nr") != NULL &&
-			    strstr(f, "__syscall_nr") < end)
-				n = 0;
-			continue;
-		}
-		if (n == max)
-			break;
-		if (strncmp(f, "__data_loc ", 11) == 0)
-			f += 11;
-		if ((types[n] = dt_syscall_field_type(f, (size_t) (end - f))) ==
-		    NULL) {
-			while (n > 0)
-				free(types[--n]);
-			(void) fclose(fp);
-			errno = ENOMEM;
-			return -1;
-		}
-		n++;
-	}
-	(void) fclose(fp);
-	return n < 0 ? 0 : n;
-}
-
 static int
 dt_prov_syscall_probe_args(dtrace_hdl_t *dtp, dt_probe_t *prp)
 {
 	const dt_syscall_probe_t *sp = prp->pr_data;
-	char event[256], *types[6];
-	int n, rc;
+	const char *types[6];
+	dt_kevent_field_t *fields;
+	char event[256];
+	int n, nargs = 0, rc;
+	bool after = false;
 
 	snprintf(event, sizeof (event), "sys_%s_%s",
 	    sp->sp_return ? "exit" : "enter", sp->sp_name);
-	if ((n = dt_syscall_format(event, types, 6)) < 0) {
-		if (errno == ENOMEM)
-			return dt_set_errno(dtp, EDT_NOMEM);
-		return dt_set_errno(dtp, errno);
+	if ((n = dt_kevent_format("syscalls", event, &fields)) < 0)
+		return dt_set_errno(dtp, errno == ENOMEM ? EDT_NOMEM : errno);
+	for (int i = 0; i < n && nargs < 6; i++) {
+		if (after)
+			types[nargs++] = fields[i].kf_type;
+		else if (strcmp(fields[i].kf_name, "__syscall_nr") == 0)
+			after = true;
 	}
-	rc = dt_probe_set_args(dtp, prp, n, (const char *const *) types,
-	    NULL);
-	while (n > 0)
-		free(types[--n]);
+	rc = dt_probe_set_args(dtp, prp, nargs, types, NULL);
+	dt_kevent_fields_free(fields, n);
 	return rc;
 }
 
