@@ -202,6 +202,9 @@ extern int dt_print_bytes(dt_consumer_t *dc, FILE *fp, const void *addr,
     size_t n, int width, bool quiet, bool forceraw);
 extern int dt_print_datum(dt_consumer_t *dc, FILE *fp, const dt_recdesc_t *rd,
     const void *addr, bool quiet, bool aggkey);
+/* dt_print_type.c: print(), the value with its CTF type. */
+extern int dt_print_typed(dt_consumer_t *dc, FILE *fp, const dt_recdesc_t *rd,
+    const void *addr, bool quiet);
 extern int dt_print_stack(dt_consumer_t *dc, FILE *fp, const char *format,
     const void *addr, uint64_t depth, int indent);
 extern int dt_print_ustack(dt_consumer_t *dc, FILE *fp, const char *format,

@@ -614,6 +614,11 @@ dt_print_actions(dt_consumer_t *dc, FILE *fp, const dt_cprobe_t *cp,
 		case DT_ACT_PRINTM:
 			rv = dt_print_tracemem(dc, fp, ca, data, quiet);
 			break;
+		case DT_ACT_PRINT:
+			for (uint32_t i = 0; rv == 0 && i < ca->ca_nrecs; i++)
+				rv = dt_print_typed(dc, fp, &ca->ca_recs[i],
+				    data + ca->ca_recs[i].rd_offset, quiet);
+			break;
 		default:
 			/* trace(), print(), stack(), sym() and the like. */
 			for (uint32_t i = 0; rv == 0 && i < ca->ca_nrecs; i++)

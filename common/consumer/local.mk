@@ -5,6 +5,7 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/dt_cons_impl.h \
 	%reldir%/dt_consume.c \
 	%reldir%/dt_print.c \
+	%reldir%/dt_print_type.c \
 	%reldir%/dt_printf.h \
 	%reldir%/dt_printf.c \
 	%reldir%/dt_aggregate.c \
