@@ -41,6 +41,7 @@
  * more) and fires END.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,6 +66,8 @@
 #include "os/linux/prov/dt_linux_prov.h"
 
 #define DT_BPF_LOGSIZE (16U << 20)
+/* The kernel's own "operation not supported", which uprobes return. */
+#define DT_BPF_ENOTSUPP 524
 
 typedef enum dt_bpf_pkind {
 	DT_BPF_P_DEMAND,	/* BEGIN, END, ERROR: test run */
@@ -117,6 +120,8 @@ typedef struct dt_bpf_engine {
 	int be_procset_fd;	/* followfork: the traced processes */
 	int be_fork_fd;		/* followfork: its program, and link */
 	int be_fork_link;
+	uint32_t be_usites;	/* uprobes placed */
+	uint32_t be_urefused;	/* sites the kernel would not probe */
 	char be_errmsg[1024];
 	char *be_log;		/* verifier log of the last refusal */
 } dt_bpf_engine_t;
@@ -842,6 +847,25 @@ dt_bpf_addlink(dt_bpf_plan_t *pl, int fd)
 	return 0;
 }
 
+/*
+ * Did the kernel refuse a uprobe at site i for the instruction there
+ * (x86 uprobes take no lock, segment-override or notrack prefix, among
+ * others: ENOTSUPP, 524)?  Such a site is skipped with one line naming
+ * it, as long as some other site of the enabling is placed; any other
+ * error fails the enabling.
+ */
+static bool
+dt_bpf_urefused(const dt_probe_t *prp, const dt_pid_probe_t *pi, size_t i)
+{
+	if (errno != DT_BPF_ENOTSUPP && errno != EINVAL)
+		return false;
+	(void) fprintf(stderr, "dtrace: skipped %s:%s:%s:%s at %s offset "
+	    "0x%" PRIx64 ": the kernel cannot place a uprobe there\n",
+	    prp->pr_prov->pv_name, prp->pr_mod, prp->pr_func, prp->pr_name,
+	    pi->pi_path, pi->pi_sites[i]);
+	return true;
+}
+
 static int
 dt_bpf_attach(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 {
@@ -891,8 +915,13 @@ dt_bpf_attach(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 			fd = dt_bpf_attach_uprobe(pl->pl_fd, pi->pi_path,
 			    pi->pi_sites[i], be->be_follow ? -1 : pi->pi_pid,
 			    0, sema);
+			if (fd < 0 && dt_bpf_urefused(prp, pi, i)) {
+				be->be_urefused++;
+				continue;
+			}
 			if (fd < 0 || dt_bpf_addlink(pl, fd) != 0)
 				goto fail;
+			be->be_usites++;
 		}
 		return 0;
 	}
@@ -1038,6 +1067,9 @@ dt_bpf_go(dtrace_hdl_t *dtp)
 		if (dt_bpf_attach(dtp, be, &be->be_plans[i]) != 0)
 			return -1;
 	}
+	if (be->be_urefused > 0 && be->be_usites == 0)
+		return dt_bpf_fail(dtp, EDT_NOTSUP, "the kernel cannot place "
+		    "a uprobe at any site of the enabling");
 	be->be_active = true;
 	return dt_bpf_engine_fire(dtp, DT_PROBE_ID_BEGIN, NULL, 0);
 }
