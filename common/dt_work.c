@@ -15,6 +15,8 @@
  *	dtrace_stop	END fires; the last records are drained by the
  *			next dtrace_work
  */
+#include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -180,6 +182,9 @@ dt_merge_programs(dtrace_hdl_t *dtp)
 	return 0;
 }
 
+static size_t dt_work_procprov(const dtrace_hdl_t *dtp, const char *prov,
+    int pid);
+
 /* Does this probe need the in-kernel engine to fire as D defines it? */
 static bool
 dt_probe_needs_kernel(const dt_probe_t *prp)
@@ -225,6 +230,9 @@ dt_engine_select(dtrace_hdl_t *dtp, dt_eprobe_t *const *eps, size_t n)
 
 	for (size_t i = 0; i < n && !need_kernel; i++)
 		need_kernel = dt_probe_needs_kernel(eps[i]->ep_probe);
+	/* Probes of a traced process may appear later (-Z, dlopen, exec). */
+	if (dtp->dt_nprocs > 0 && dt_work_names_procs(dtp))
+		need_kernel = true;
 	kernel = dt_os_kernel_engine(&why);
 	user = dt_os_user_engine(&uwhy);
 
@@ -353,6 +361,110 @@ dt_enable_all(dtrace_hdl_t *dtp)
 	return rc;
 }
 
+/* What the consumer knows of an enabled probe. */
+static void
+dt_work_cprobe(const dt_eprobe_t *ep, dt_cprobe_t *cp)
+{
+	cp->cp_epid = ep->ep_epid;
+	cp->cp_id = ep->ep_probe->pr_id;
+	cp->cp_stmt = ep->ep_stmt;
+	cp->cp_provider = ep->ep_probe->pr_prov->pv_name;
+	cp->cp_module = ep->ep_probe->pr_mod;
+	cp->cp_function = ep->ep_probe->pr_func;
+	cp->cp_name = ep->ep_probe->pr_name;
+}
+
+/*
+ * The length of the name before the digits of a traced process (a -c/-p
+ * process, or pid) that a provider name ends in, or 0.
+ */
+static size_t
+dt_work_procprov(const dtrace_hdl_t *dtp, const char *prov, int pid)
+{
+	size_t n = strlen(prov), k = n;
+	long v;
+
+	while (k > 0 && isdigit((unsigned char) prov[k - 1]))
+		k--;
+	if (k == 0 || k == n || n - k > 9 || prov[k] == '0')
+		return 0;
+	v = strtol(prov + k, NULL, 10);
+	if (v == pid)
+		return k;
+	for (uint32_t i = 0; i < dtp->dt_nprocs; i++) {
+		if (dt_proc_pid(dtp, i) == v)
+			return k;
+	}
+	return 0;
+}
+
+bool
+dt_work_names_procs(const dtrace_hdl_t *dtp)
+{
+	for (uint32_t s = 0; s < dtp->dt_prog.pg_nstmts; s++) {
+		const dt_stmt_t *stp = &dtp->dt_prog.pg_stmts[s];
+
+		for (uint32_t d = 0; d < stp->st_ndescs; d++) {
+			if (dt_work_procprov(dtp, stp->st_descs[d].pd_provider,
+			    0) > 0)
+				return true;
+		}
+	}
+	return false;
+}
+
+/* dt_enable_probe(), for a probe this clause has not enabled yet. */
+static int
+dt_rematch_probe(dtrace_hdl_t *dtp, dt_probe_t *prp, void *arg)
+{
+	dt_enable_arg_t *ea = arg;
+
+	for (uint32_t i = 1; i <= dtp->dt_neprobes; i++) {
+		if (dtp->dt_eprobes[i]->ep_probe == prp &&
+		    dtp->dt_eprobes[i]->ep_stmt == ea->ea_stmt)
+			return 0;
+	}
+	return dt_enable_probe(dtp, prp, arg);
+}
+
+int
+dt_work_rematch(dtrace_hdl_t *dtp, int pid)
+{
+	dt_enable_arg_t ea = { 0 };
+	dt_cprobe_t *cps = NULL;
+	int rc = 0;
+
+	for (uint32_t s = 0; s < dtp->dt_prog.pg_nstmts && rc == 0; s++) {
+		ea.ea_stmt = &dtp->dt_prog.pg_stmts[s];
+		for (uint32_t d = 0; d < ea.ea_stmt->st_ndescs; d++) {
+			dt_probedesc_t pd = ea.ea_stmt->st_descs[d];
+			size_t k = dt_work_procprov(dtp, pd.pd_provider, pid);
+
+			if (k == 0)
+				continue;
+			(void) snprintf(pd.pd_provider + k,
+			    sizeof (pd.pd_provider) - k, "%d", pid);
+			if (dt_probe_iter(dtp, &pd, dt_rematch_probe, &ea) <
+			    0) {
+				rc = -1;
+				break;
+			}
+		}
+	}
+	if (rc == 0 && ea.ea_nnew > 0 &&
+	    (cps = calloc(ea.ea_nnew, sizeof (*cps))) == NULL)
+		rc = dt_set_errno(dtp, EDT_NOMEM);
+	for (size_t i = 0; rc == 0 && i < ea.ea_nnew; i++)
+		dt_work_cprobe(ea.ea_new[i], &cps[i]);
+	if (rc == 0 && ea.ea_nnew > 0)
+		rc = dt_consume_addprobes(dtp, cps, (uint32_t) ea.ea_nnew);
+	if (rc == 0 && ea.ea_nnew > 0)
+		rc = dtp->dt_engine->eo_enable(dtp, ea.ea_new, ea.ea_nnew);
+	free(cps);
+	free(ea.ea_new);
+	return rc;
+}
+
 const dt_eprobe_t *
 dt_eprobe_lookup(dtrace_hdl_t *dtp, uint32_t epid)
 {
@@ -400,17 +512,8 @@ dt_work_consume_setup(dtrace_hdl_t *dtp)
 		return 0;
 	if ((cps = calloc(dtp->dt_neprobes, sizeof (*cps))) == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
-	for (uint32_t i = 0; i < dtp->dt_neprobes; i++) {
-		const dt_eprobe_t *ep = dtp->dt_eprobes[i + 1];
-
-		cps[i].cp_epid = ep->ep_epid;
-		cps[i].cp_id = ep->ep_probe->pr_id;
-		cps[i].cp_stmt = ep->ep_stmt;
-		cps[i].cp_provider = ep->ep_probe->pr_prov->pv_name;
-		cps[i].cp_module = ep->ep_probe->pr_mod;
-		cps[i].cp_function = ep->ep_probe->pr_func;
-		cps[i].cp_name = ep->ep_probe->pr_name;
-	}
+	for (uint32_t i = 0; i < dtp->dt_neprobes; i++)
+		dt_work_cprobe(dtp->dt_eprobes[i + 1], &cps[i]);
 	rc = dt_consume_setup(dtp, &dtp->dt_prog, cps, dtp->dt_neprobes);
 	free(cps);
 	dt_consume_setaggclear(dtp, dt_work_aggclear, NULL);

@@ -26,7 +26,7 @@ SHELL_TESTS += tests/shell/unprivileged.sh tests/shell/syscall-count.sh \
 	tests/shell/kernel-stack.sh \
 	tests/shell/list-syscall-args.sh tests/shell/syscall-typed-args.sh \
 	tests/shell/syscall-builtins.sh \
-	tests/shell/usdt.sh tests/shell/kevent.sh \
+	tests/shell/usdt.sh tests/shell/kevent.sh tests/shell/pid-refused.sh \
 	tests/shell/ptrace-engine.sh tests/shell/bpf-loop.sh \
 	tests/shell/execargs.sh tests/shell/curcpu.sh
 

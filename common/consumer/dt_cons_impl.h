@@ -99,6 +99,8 @@ struct dt_consumer {
 	dt_cprobe_t **dc_probes;     /* indexed by EPID */
 	uint32_t dc_nprobes;	     /* slots in dc_probes */
 	dt_cprobe_t *dc_probebuf;    /* the copies dc_probes points at */
+	dt_cprobe_t **dc_late;	     /* copies of those added while tracing */
+	uint32_t dc_nlate;
 	struct dt_consact **dc_acts; /* [stmt][action], see below */
 	dt_symops_t dc_symops;	     /* dt_cons_os_ksym unless replaced */
 	bool dc_ksymwarned;	     /* said why kernel symbols are missing */

@@ -92,6 +92,11 @@ dt_consume_teardown(dt_consumer_t *dc)
 	dc->dc_nprobes = 0;
 	free(dc->dc_probebuf);
 	dc->dc_probebuf = NULL;
+	for (uint32_t i = 0; i < dc->dc_nlate; i++)
+		free(dc->dc_late[i]);
+	free(dc->dc_late);
+	dc->dc_late = NULL;
+	dc->dc_nlate = 0;
 	dt_agg_destroy(dc);
 	dt_cons_spec_free(dc);
 	dt_cons_bufpolicy_free(dc);
@@ -110,6 +115,40 @@ dt_consumer_destroy(dtrace_hdl_t *dtp)
 		(void) close(dc->dc_stdout_fd);
 	free(dc);
 	dtp->dt_consumer = NULL;
+}
+
+int
+dt_consume_addprobes(dtrace_hdl_t *dtp, const dt_cprobe_t *probes,
+    uint32_t nprobes)
+{
+	dt_consumer_t *dc = dt_consumer(dtp);
+
+	if (dc == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	for (uint32_t i = 0; i < nprobes; i++) {
+		uint32_t epid = probes[i].cp_epid;
+		dt_cprobe_t **p, *cp;
+
+		if (epid >= dc->dc_nprobes) {
+			if ((p = realloc(dc->dc_probes, (epid + 1) *
+			    sizeof (*p))) == NULL)
+				return dt_set_errno(dtp, EDT_NOMEM);
+			memset(p + dc->dc_nprobes, 0, (epid + 1 -
+			    dc->dc_nprobes) * sizeof (*p));
+			dc->dc_probes = p;
+			dc->dc_nprobes = epid + 1;
+		}
+		if ((p = realloc(dc->dc_late, (dc->dc_nlate + 1) *
+		    sizeof (*p))) == NULL)
+			return dt_set_errno(dtp, EDT_NOMEM);
+		dc->dc_late = p;
+		if ((cp = malloc(sizeof (*cp))) == NULL)
+			return dt_set_errno(dtp, EDT_NOMEM);
+		*cp = probes[i];
+		dc->dc_late[dc->dc_nlate++] = cp;
+		dc->dc_probes[epid] = cp;
+	}
+	return 0;
 }
 
 const dt_consact_t *

@@ -91,6 +91,12 @@ extern void dt_consumer_destroy(dtrace_hdl_t *dtp);
  */
 extern int dt_consume_setup(dtrace_hdl_t *dtp, const dt_program_t *pgp,
     const dt_cprobe_t *probes, uint32_t nprobes);
+/*
+ * Probes of the same program enabled while tracing runs (a traced process
+ * exec'd or loaded a library), before their records arrive.
+ */
+extern int dt_consume_addprobes(dtrace_hdl_t *dtp, const dt_cprobe_t *probes,
+    uint32_t nprobes);
 
 /*
  * Replace the symbol lookup (by default, the OS backend's kernel and user

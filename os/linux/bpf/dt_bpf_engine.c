@@ -46,6 +46,9 @@
  * more) and fires END.
  */
 #include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +64,7 @@
 #include "common/dt_aggfunc.h"
 #include "common/dt_impl.h"
 #include "common/dt_os.h"
+#include "common/dt_work.h"
 #include "common/engine/dt_spec.h"
 #include "common/probe/dt_probe.h"
 #include "common/prov/dt_prov.h"
@@ -72,6 +76,10 @@
 #include "os/linux/prov/dt_linux_prov.h"
 
 #define DT_BPF_LOGSIZE (16U << 20)
+/* The kernel's own "operation not supported", which uprobes return. */
+#define DT_BPF_ENOTSUPP 524
+/* Bytes of consts kept for the names of probes enabled while tracing. */
+#define DT_BPF_LATE_CONSTS 16384
 
 typedef enum dt_bpf_pkind {
 	DT_BPF_P_DEMAND,	/* BEGIN, END, ERROR: test run */
@@ -122,9 +130,19 @@ typedef struct dt_bpf_engine {
 	bool be_active;
 	bool be_stopped;
 	bool be_follow;		/* -x followfork with pid probes */
-	int be_procset_fd;	/* followfork: the traced processes */
+	bool be_late;		/* clauses name processes: re-match them */
+	int be_procset_fd;	/* the traced processes: tgid -> image */
 	int be_fork_fd;		/* followfork: its program, and link */
 	int be_fork_link;
+	int be_ev_fd;		/* process events: ring buffer */
+	int be_ev_progs[2];	/* their programs: exec, library loads */
+	int *be_ev_links;
+	uint32_t be_nev_links;
+	uint64_t *be_evs;	/* events read, not yet handled */
+	uint32_t be_nevs;
+	dtrace_hdl_t *be_dtp;
+	uint32_t be_usites;	/* uprobes placed */
+	uint32_t be_urefused;	/* sites the kernel would not probe */
 	char be_errmsg[1024];
 	char *be_log;		/* verifier log of the last refusal */
 } dt_bpf_engine_t;
@@ -134,6 +152,12 @@ dt_bpf(dtrace_hdl_t *dtp)
 {
 	return dtp->dt_engine_data;
 }
+
+static void dt_bpf_procev_stop(dt_bpf_engine_t *be);
+static int dt_bpf_attach(dtrace_hdl_t *dtp, dt_bpf_engine_t *be,
+    dt_bpf_plan_t *pl);
+static int dt_bpf_late(dtrace_hdl_t *dtp, dt_bpf_engine_t *be,
+    uint32_t first);
 
 static int
 dt_bpf_fail(dtrace_hdl_t *dtp, int err, const char *fmt, ...)
@@ -170,6 +194,8 @@ dt_bpf_open(dtrace_hdl_t *dtp)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	be->be_ncpus = dt_linux_features()->lf_ncpus;
 	be->be_procset_fd = be->be_fork_fd = be->be_fork_link = -1;
+	be->be_ev_fd = be->be_ev_progs[0] = be->be_ev_progs[1] = -1;
+	be->be_dtp = dtp;
 	if ((be->be_stage = calloc((size_t) be->be_ncpus,
 	    sizeof (*be->be_stage))) == NULL) {
 		free(be);
@@ -199,6 +225,11 @@ dt_bpf_close(dtrace_hdl_t *dtp)
 		free(pl->pl_epids);
 	}
 	free(be->be_plans);
+	dt_bpf_procev_stop(be);
+	for (int i = 0; i < 2; i++) {
+		if (be->be_ev_progs[i] >= 0)
+			(void) close(be->be_ev_progs[i]);
+	}
 	if (be->be_fork_link >= 0)
 		(void) close(be->be_fork_link);
 	if (be->be_fork_fd >= 0)
@@ -225,8 +256,10 @@ static int
 dt_bpf_enable(dtrace_hdl_t *dtp, dt_eprobe_t *const *eps, size_t n)
 {
 	dt_bpf_engine_t *be = dt_bpf(dtp);
+	uint32_t first = be->be_neps;
 
-	if (be->be_active)
+	/* While tracing, only the probes of a process that changed. */
+	if (be->be_active && !be->be_late)
 		return dt_set_errno(dtp, EDT_ACTIVE);
 	for (size_t i = 0; i < n; i++) {
 		if (!(eps[i]->ep_probe->pr_prov->pv_engines & DT_ENGINE_F_BPF))
@@ -247,7 +280,7 @@ dt_bpf_enable(dtrace_hdl_t *dtp, dt_eprobe_t *const *eps, size_t n)
 		}
 		be->be_eps[be->be_neps++] = eps[i];
 	}
-	return 0;
+	return be->be_active ? dt_bpf_late(dtp, be, first) : 0;
 }
 
 /*
@@ -677,6 +710,7 @@ dt_bpf_build(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 		    DT_BPF_CTX_UPROBE;
 		ps.ps_nargs = pi->pi_kind == DT_PID_RETURN ? 2 : 6;
 		ps.ps_upid = (uint32_t) pi->pi_pid;
+		ps.ps_ugen = pi->pi_gen;
 		ps.ps_ufollow = be->be_follow;
 		ps.ps_procset_fd = be->be_procset_fd;
 		ps.ps_ufunc = pi->pi_func;
@@ -790,66 +824,223 @@ dt_bpf_table(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 }
 
 /*
- * Following forks (-x followfork): the processes whose pid probes fire are
- * a hash map, seeded with the processes the probes name, to which a
- * program on sched:sched_process_fork adds the child of every member as it
- * is created -- before the child runs, so it misses no probe.  (Threads
- * are added too; harmlessly, as probes compare the thread group ID.)
+ * Following processes.  The processes whose pid and USDT probes fire are a
+ * hash map from tgid to the image they run, (generation << 32 | pid):
+ * the pid<N> provider resolved the probe in that image of process N (its
+ * generation counts N's execs, dt_prov_pid_gen()), and a probe fires only
+ * in the processes mapped to its own image (dt_bpf_gen.c).  The map is
+ * seeded with the processes of -c/-p and those the probes name; with
+ * -x followfork a program on sched:sched_process_fork gives every child
+ * of a member its parent's image, before the child runs, so it misses no
+ * probe.  (Threads are added too; harmlessly, as probes look up the
+ * thread group ID.)
+ *
+ * When the clauses name probes of those processes (pid$target, a USDT
+ * provider myprov$target), two more programs tell the consumer, through
+ * a ring buffer of their own, of a change that the descriptions must be
+ * matched against again:
+ *
+ *	exec	sched:sched_process_exec of a member (followfork): its
+ *		image becomes 0 (no probe fires in it), then its own once
+ *		the descriptions, with its pid as $target, are resolved
+ *		against the new executable
+ *	dlopen	a uprobe on the dynamic linker's _dl_debug_state, which it
+ *		calls when the list of libraries changes: the files mapped
+ *		since are resolved for the process whose image it runs
+ *
+ * Either one stops the process (bpf_send_signal(SIGSTOP), delivered before
+ * it returns to user space: before the new image runs an instruction, or
+ * dlopen() returns) until dt_bpf_procev() has placed the new probes, then
+ * continues it (SIGCONT): no probe is missed.  The cost to the process is
+ * the stop itself: its parent may see it (waitpid(WUNTRACED), SIGCHLD
+ * with CLD_STOPPED / CLD_CONTINUED) and a SIGCONT handler runs.  When
+ * tracing stops, the programs are detached first and every process still
+ * held is continued.
  */
 #define DT_BPF_PROCSET_MAX 65536
+#define DT_BPF_EV_EXEC 1
+#define DT_BPF_EV_DLOPEN 2
+#define DT_BPF_EV_MAX 4096	/* events waiting, at most */
+
+static int
+dt_bpf_procset_add(dt_bpf_engine_t *be, int pid)
+{
+	uint32_t key = (uint32_t) pid;
+	uint64_t img = (uint64_t) dt_prov_pid_gen(be->be_dtp, pid) << 32 |
+	    key;
+
+	return bpf_map_update_elem(be->be_procset_fd, &key, &img, BPF_ANY);
+}
+
+/*
+ * The program of a process event: if the current process is in the set,
+ * [exec: set its image to 0,] stop it and send (pid, kind) to the ring.
+ */
+static int
+dt_bpf_procev_prog(dt_bpf_engine_t *be, uint32_t kind,
+    enum bpf_prog_type type)
+{
+	struct bpf_insn prog[40];
+	uint32_t n = 0, jeq;
+
+	prog[n++] = DT_BPF_CALL(BPF_FUNC_get_current_pid_tgid);
+	prog[n++] = DT_BPF_ALU64_IMM(BPF_RSH, DT_R0, 32);
+	prog[n++] = DT_BPF_STX_MEM(BPF_W, DT_FP, DT_R0, -8);
+	prog[n++] = DT_BPF_ST_MEM(BPF_W, DT_FP, -4, (int32_t) kind);
+	prog[n++] = DT_BPF_LD_IMM64_LO(DT_R1, BPF_PSEUDO_MAP_FD,
+	    be->be_procset_fd);
+	prog[n++] = DT_BPF_LD_IMM64_HI(0);
+	prog[n++] = DT_BPF_MOV64_REG(DT_R2, DT_FP);
+	prog[n++] = DT_BPF_ALU64_IMM(BPF_ADD, DT_R2, -8);
+	prog[n++] = DT_BPF_CALL(BPF_FUNC_map_lookup_elem);
+	jeq = n++;		/* to the exit, set below */
+	if (kind == DT_BPF_EV_EXEC)
+		prog[n++] = DT_BPF_ST_MEM(BPF_DW, DT_R0, 0, 0);
+	prog[n++] = DT_BPF_MOV64_IMM(DT_R1, SIGSTOP);
+	prog[n++] = DT_BPF_CALL(BPF_FUNC_send_signal);
+	prog[n++] = DT_BPF_LD_IMM64_LO(DT_R1, BPF_PSEUDO_MAP_FD, be->be_ev_fd);
+	prog[n++] = DT_BPF_LD_IMM64_HI(0);
+	prog[n++] = DT_BPF_MOV64_REG(DT_R2, DT_FP);
+	prog[n++] = DT_BPF_ALU64_IMM(BPF_ADD, DT_R2, -8);
+	prog[n++] = DT_BPF_MOV64_IMM(DT_R3, 8);
+	prog[n++] = DT_BPF_MOV64_IMM(DT_R4, 0);
+	prog[n++] = DT_BPF_CALL(BPF_FUNC_ringbuf_output);
+	prog[jeq] = DT_BPF_JMP_IMM(BPF_JEQ, DT_R0, 0, (int16_t) (n - jeq - 1));
+	prog[n++] = DT_BPF_MOV64_IMM(DT_R0, 0);
+	prog[n++] = DT_BPF_EXIT();
+	return bpf_prog_load(type, kind == DT_BPF_EV_EXEC ? "dtrace_exec" :
+	    "dtrace_dlopen", "GPL", prog, n, NULL);
+}
+
+static int
+dt_bpf_ev_link(dt_bpf_engine_t *be, int fd)
+{
+	int *p = realloc(be->be_ev_links, (be->be_nev_links + 1) *
+	    sizeof (int));
+
+	if (p == NULL) {
+		(void) close(fd);
+		return -1;
+	}
+	be->be_ev_links = p;
+	p[be->be_nev_links++] = fd;
+	return 0;
+}
+
+/* Events from the ring: kept until dt_bpf_procev() handles them. */
+static int
+dt_bpf_ev_record(void *ctx, void *data, size_t size)
+{
+	dt_bpf_engine_t *be = ctx;
+	uint64_t *p, ev;
+
+	if (size < sizeof (ev) || be->be_nevs >= DT_BPF_EV_MAX)
+		return 0;
+	memcpy(&ev, data, sizeof (ev));
+	if ((p = realloc(be->be_evs, (be->be_nevs + 1) * sizeof (*p))) ==
+	    NULL) {
+		(void) kill((pid_t) (uint32_t) ev, SIGCONT);
+		return 0;
+	}
+	be->be_evs = p;
+	p[be->be_nevs++] = ev;
+	return 0;
+}
+
+/*
+ * The dynamic linker's breakpoint in the processes of -c/-p: one uprobe
+ * per file, for every process (followfork) or each process.
+ */
+static int
+dt_bpf_watch_dlopen(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
+{
+	char path[PATH_MAX], seen[PATH_MAX] = "";
+
+	for (uint32_t i = 0; i < dtp->dt_nprocs; i++) {
+		int pid = dt_proc_pid(dtp, i), fd;
+		uint64_t off;
+
+		if (dt_pid_rtld_brk(pid, path, sizeof (path), &off) != 0 ||
+		    (be->be_follow && strcmp(path, seen) == 0))
+			continue;	/* static: no libraries to load */
+		(void) snprintf(seen, sizeof (seen), "%s", path);
+		fd = dt_bpf_attach_uprobe(be->be_ev_progs[1], path, off,
+		    be->be_follow ? -1 : pid, 0, 0);
+		if (fd < 0 || dt_bpf_ev_link(be, fd) != 0)
+			return dt_bpf_fail(dtp, EDT_NOTSUP, "watching the "
+			    "libraries of pid %d: %s", pid, strerror(errno));
+	}
+	return 0;
+}
 
 static int
 dt_bpf_follow(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
 {
 	struct bpf_insn prog[32];
-	uint32_t n = 0, one = 1, jeq;
+	uint32_t n = 0, jeq;
 	int fd, child;
 
-	if (!be->be_follow)
+	if (!be->be_follow && !be->be_late)
 		return 0;
-	fd = bpf_map_create(BPF_MAP_TYPE_HASH, "dt_procset", 4, 4,
+	fd = bpf_map_create(BPF_MAP_TYPE_HASH, "dt_procset", 4, 8,
 	    DT_BPF_PROCSET_MAX, NULL);
 	if ((be->be_procset_fd = dt_bpf_mapfd(dtp, be, fd, "process set")) < 0)
 		return -1;
+	for (uint32_t i = 0; i < dtp->dt_nprocs; i++)
+		(void) dt_bpf_procset_add(be, dt_proc_pid(dtp, i));
 	for (uint32_t i = 0; i < be->be_nplans; i++) {
 		const dt_bpf_plan_t *pl = &be->be_plans[i];
 
 		for (uint32_t p = 0; p < pl->pl_nprobes; p++) {
 			const dt_pid_probe_t *pi =
 			    dt_prov_pid_info(pl->pl_probes[p]);
-			uint32_t key;
 
-			if (pi == NULL)
-				continue;
-			key = (uint32_t) pi->pi_pid;
-			(void) bpf_map_update_elem(fd, &key, &one, BPF_ANY);
+			if (pi != NULL)
+				(void) dt_bpf_procset_add(be, pi->pi_pid);
 		}
 	}
+	if (be->be_late) {
+		fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "dt_procev", 0, 0,
+		    (uint32_t) sysconf(_SC_PAGESIZE) * 4, NULL);
+		if ((be->be_ev_fd = dt_bpf_mapfd(dtp, be, fd,
+		    "process event")) < 0)
+			return -1;
+		if ((be->be_follow && (be->be_ev_progs[0] = dt_bpf_procev_prog(
+		    be, DT_BPF_EV_EXEC, BPF_PROG_TYPE_TRACEPOINT)) < 0) ||
+		    (be->be_ev_progs[1] = dt_bpf_procev_prog(be,
+		    DT_BPF_EV_DLOPEN, BPF_PROG_TYPE_KPROBE)) < 0)
+			return dt_bpf_fail(dtp, EDT_NOTSUP, "loading the "
+			    "program that follows execs and library loads: "
+			    "%s", strerror(errno));
+	}
+	if (!be->be_follow)
+		return 0;
 	if ((child = dt_bpf_tp_field("sched", "sched_process_fork",
 	    "child_pid")) < 0)
 		return dt_bpf_fail(dtp, EDT_NOTSUP, "followfork needs the "
 		    "sched:sched_process_fork tracepoint: %s", strerror(errno));
 
-	/* if (procset[current tgid]) procset[child_pid] = 1; */
+	/* v = procset[current tgid]; if (v) procset[child_pid] = *v; */
 	prog[n++] = DT_BPF_MOV64_REG(DT_R6, DT_R1);
 	prog[n++] = DT_BPF_CALL(BPF_FUNC_get_current_pid_tgid);
 	prog[n++] = DT_BPF_ALU64_IMM(BPF_RSH, DT_R0, 32);
 	prog[n++] = DT_BPF_STX_MEM(BPF_W, DT_FP, DT_R0, -4);
-	prog[n++] = DT_BPF_LD_IMM64_LO(DT_R1, BPF_PSEUDO_MAP_FD, fd);
+	prog[n++] = DT_BPF_LD_IMM64_LO(DT_R1, BPF_PSEUDO_MAP_FD, be->be_procset_fd);
 	prog[n++] = DT_BPF_LD_IMM64_HI(0);
 	prog[n++] = DT_BPF_MOV64_REG(DT_R2, DT_FP);
 	prog[n++] = DT_BPF_ALU64_IMM(BPF_ADD, DT_R2, -4);
 	prog[n++] = DT_BPF_CALL(BPF_FUNC_map_lookup_elem);
 	jeq = n++;		/* to the exit, set below */
+	prog[n++] = DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R0, 0);
+	prog[n++] = DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R1, -16);
 	prog[n++] = DT_BPF_LDX_MEM(BPF_W, DT_R1, DT_R6, (int16_t) child);
 	prog[n++] = DT_BPF_STX_MEM(BPF_W, DT_FP, DT_R1, -8);
-	prog[n++] = DT_BPF_ST_MEM(BPF_W, DT_FP, -12, 1);
-	prog[n++] = DT_BPF_LD_IMM64_LO(DT_R1, BPF_PSEUDO_MAP_FD, fd);
+	prog[n++] = DT_BPF_LD_IMM64_LO(DT_R1, BPF_PSEUDO_MAP_FD, be->be_procset_fd);
 	prog[n++] = DT_BPF_LD_IMM64_HI(0);
 	prog[n++] = DT_BPF_MOV64_REG(DT_R2, DT_FP);
 	prog[n++] = DT_BPF_ALU64_IMM(BPF_ADD, DT_R2, -8);
 	prog[n++] = DT_BPF_MOV64_REG(DT_R3, DT_FP);
-	prog[n++] = DT_BPF_ALU64_IMM(BPF_ADD, DT_R3, -12);
+	prog[n++] = DT_BPF_ALU64_IMM(BPF_ADD, DT_R3, -16);
 	prog[n++] = DT_BPF_MOV64_IMM(DT_R4, BPF_ANY);
 	prog[n++] = DT_BPF_CALL(BPF_FUNC_map_update_elem);
 	prog[jeq] = DT_BPF_JMP_IMM(BPF_JEQ, DT_R0, 0, (int16_t) (n - jeq - 1));
@@ -862,6 +1053,134 @@ dt_bpf_follow(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
 	    "sched", "sched_process_fork")) < 0)
 		return dt_bpf_fail(dtp, EDT_NOTSUP, "followfork: tracking "
 		    "sched:sched_process_fork: %s", strerror(errno));
+	return 0;
+}
+
+/* Watch execs and library loads, once every probe is in place. */
+static int
+dt_bpf_procev_start(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
+{
+	int fd;
+
+	if (!be->be_late)
+		return 0;
+	if (ring_buffer__add(be->be_rb, be->be_ev_fd, dt_bpf_ev_record, be) !=
+	    0)
+		return dt_bpf_fail(dtp, EDT_NOTSUP, "process event ring "
+		    "buffer: %s", strerror(errno));
+	if (be->be_follow) {
+		fd = dt_bpf_attach_tracepoint(be->be_ev_progs[0], "sched",
+		    "sched_process_exec");
+		if (fd < 0 || dt_bpf_ev_link(be, fd) != 0)
+			return dt_bpf_fail(dtp, EDT_NOTSUP, "followfork: "
+			    "tracking sched:sched_process_exec: %s",
+			    strerror(errno));
+	}
+	return dt_bpf_watch_dlopen(dtp, be);
+}
+
+/*
+ * Handle the events read: resolve the descriptions against what each
+ * process runs now, place the new probes, give an exec'd process its
+ * image, and continue it.  A failure is reported in one line; the
+ * process is continued all the same.
+ */
+static void
+dt_bpf_procev(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
+{
+	for (uint32_t i = 0; i < be->be_nevs; i++) {
+		uint32_t key = (uint32_t) be->be_evs[i];
+		bool exec = (be->be_evs[i] >> 32) == DT_BPF_EV_EXEC;
+		int pid = (int) key, owner = pid;
+		uint64_t img;
+
+		if (!exec && bpf_map_lookup_elem(be->be_procset_fd, &key,
+		    &img) == 0 && (uint32_t) img != 0)
+			owner = (int) (uint32_t) img;
+		if (dt_prov_pid_refresh(dtp, owner, pid, exec) != 0 ||
+		    dt_work_rematch(dtp, owner) != 0)
+			(void) fprintf(stderr, "dtrace: pid %d: probes not "
+			    "placed after %s: %s\n", pid, exec ? "exec" :
+			    "dlopen", dt_bpf_engine_detail(dtp)[0] != '\0' ?
+			    dt_bpf_engine_detail(dtp) : dtrace_errmsg(dtp,
+			    dtrace_errno(dtp)));
+		if (exec)
+			(void) dt_bpf_procset_add(be, pid);
+		(void) kill(pid, SIGCONT);
+	}
+	be->be_nevs = 0;
+}
+
+/* Tracing ends: no more stops; continue every process still held. */
+static void
+dt_bpf_procev_stop(dt_bpf_engine_t *be)
+{
+	for (uint32_t i = 0; i < be->be_nev_links; i++)
+		(void) close(be->be_ev_links[i]);
+	free(be->be_ev_links);
+	be->be_ev_links = NULL;
+	be->be_nev_links = 0;
+	if (be->be_rb != NULL && be->be_ev_fd >= 0)
+		(void) ring_buffer__consume(be->be_rb);
+	for (uint32_t i = 0; i < be->be_nevs; i++)
+		(void) kill((pid_t) (uint32_t) be->be_evs[i], SIGCONT);
+	free(be->be_evs);
+	be->be_evs = NULL;
+	be->be_nevs = 0;
+}
+
+/*
+ * Probes enabled while tracing runs (dt_work_rematch()): be_eps[first..]
+ * are pid and USDT probes of a process that changed.  Each new probe gets
+ * its program, as at eo_go; the statements are in the layout already
+ * (every one is, when clauses name processes) and the probe names go in
+ * the room the consts keep for them.  A probe a program serves already
+ * (one a clause matched late) keeps its clauses.
+ */
+static int
+dt_bpf_late(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, uint32_t first)
+{
+	uint32_t p0 = be->be_nplans;
+
+	for (uint32_t e = first; e < be->be_neps; e++) {
+		dt_probe_t *prp = be->be_eps[e]->ep_probe;
+		dt_bpf_plan_t *pl = NULL;
+		bool have = false;
+
+		for (uint32_t i = 0; i < be->be_nplans && !have; i++) {
+			for (uint32_t j = 0; j < be->be_plans[i].pl_nprobes;
+			    j++)
+				have |= be->be_plans[i].pl_probes[j] == prp;
+		}
+		if (have)
+			continue;
+		if (dt_prov_pid_info(prp) == NULL)
+			return dt_bpf_fail(dtp, EDT_NOTSUP, "%s:%s:%s:%s "
+			    "cannot be enabled while tracing",
+			    prp->pr_prov->pv_name, prp->pr_mod, prp->pr_func,
+			    prp->pr_name);
+		if ((pl = dt_bpf_plan_new(be, DT_BPF_P_UPROBE, false)) ==
+		    NULL || dt_bpf_plan_addprobe(pl, prp) != 0)
+			return dt_set_errno(dtp, EDT_NOMEM);
+	}
+	for (uint32_t i = p0; i < be->be_nplans; i++) {
+		dt_bpf_plan_t *pl = &be->be_plans[i];
+		const dt_probe_t *prp = pl->pl_probes[0];
+		dt_bpf_layout_t *lay = &be->be_lay;
+
+		if (dt_bpf_plan_clauses(be, pl) != 0)
+			return dt_set_errno(dtp, EDT_NOMEM);
+		if (dt_bpf_layout_const(lay, prp->pr_prov->pv_name) ==
+		    UINT32_MAX || dt_bpf_layout_const(lay, prp->pr_mod) ==
+		    UINT32_MAX || dt_bpf_layout_const(lay, prp->pr_func) ==
+		    UINT32_MAX || dt_bpf_layout_const(lay, prp->pr_name) ==
+		    UINT32_MAX)
+			return dt_bpf_fail(dtp, EDT_NOTSUP, "no room left for "
+			    "the names of probes enabled while tracing");
+		if (dt_bpf_build(dtp, be, pl) != 0 ||
+		    dt_bpf_attach(dtp, be, pl) != 0)
+			return -1;
+	}
 	return 0;
 }
 
@@ -881,6 +1200,25 @@ dt_bpf_addlink(dt_bpf_plan_t *pl, int fd)
 	pl->pl_links = p;
 	p[pl->pl_nlinks++] = fd;
 	return 0;
+}
+
+/*
+ * Did the kernel refuse a uprobe at site i for the instruction there
+ * (x86 uprobes take no lock, segment-override or notrack prefix, among
+ * others: ENOTSUPP, 524)?  Such a site is skipped with one line naming
+ * it, as long as some other site of the enabling is placed; any other
+ * error fails the enabling.
+ */
+static bool
+dt_bpf_urefused(const dt_probe_t *prp, const dt_pid_probe_t *pi, size_t i)
+{
+	if (errno != DT_BPF_ENOTSUPP && errno != EINVAL)
+		return false;
+	(void) fprintf(stderr, "dtrace: skipped %s:%s:%s:%s at %s offset "
+	    "0x%" PRIx64 ": the kernel cannot place a uprobe there\n",
+	    prp->pr_prov->pv_name, prp->pr_mod, prp->pr_func, prp->pr_name,
+	    pi->pi_path, pi->pi_sites[i]);
+	return true;
 }
 
 static int
@@ -944,8 +1282,13 @@ dt_bpf_attach(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 			fd = dt_bpf_attach_uprobe(pl->pl_fd, pi->pi_path,
 			    pi->pi_sites[i], be->be_follow ? -1 : pi->pi_pid,
 			    0, sema);
+			if (fd < 0 && dt_bpf_urefused(prp, pi, i)) {
+				be->be_urefused++;
+				continue;
+			}
 			if (fd < 0 || dt_bpf_addlink(pl, fd) != 0)
 				goto fail;
+			be->be_usites++;
 		}
 		return 0;
 	}
@@ -1042,6 +1385,18 @@ dt_bpf_go(dtrace_hdl_t *dtp)
 		return dt_set_errno(dtp, EDT_ACTIVE);
 	if (dt_bpf_plan(dtp, be) != 0)
 		return -1;
+	/*
+	 * Clauses naming the processes of -c/-p are matched again when one
+	 * loads a library or (followfork) execs: every statement is laid
+	 * out now, and the consts keep room for the new probes' names.
+	 */
+	be->be_late = dtp->dt_nprocs > 0 && dt_work_names_procs(dtp) &&
+	    dt_linux_feature(DT_LF_UPROBE);
+	if (be->be_late && dtp->dt_options[DT_OPT_FOLLOWFORK] !=
+	    DTRACEOPT_UNSET)
+		be->be_follow = true;
+	if (be->be_late && be->be_prog == NULL)
+		be->be_prog = &dtp->dt_prog;
 	dt_bpf_layout_init(lay, be->be_prog,
 	    (uint32_t) dtp->dt_options[DT_OPT_STRSIZE],
 	    (uint64_t) dtp->dt_options[DT_OPT_DYNVARSIZE],
@@ -1070,10 +1425,20 @@ dt_bpf_go(dtrace_hdl_t *dtp)
 			(void) dt_bpf_layout_const(lay, prp->pr_name);
 		}
 	}
+	for (uint32_t j = 0; be->be_late && j < dtp->dt_prog.pg_nstmts; j++) {
+		if (dt_bpf_layout_add_stmt(lay, &dtp->dt_prog.pg_stmts[j], err,
+		    sizeof (err)) != 0)
+			return dt_bpf_fail(dtp, EDT_NOTSUP, "%s", err);
+		if (lay->bl_maxclauses < dtp->dt_prog.pg_nstmts)
+			lay->bl_maxclauses = dtp->dt_prog.pg_nstmts;
+	}
+	if (be->be_late)
+		dt_bpf_layout_spare(lay, DT_BPF_LATE_CONSTS);
 	if (dt_bpf_layout_finish(lay, err, sizeof (err)) != 0)
 		return dt_bpf_fail(dtp, EDT_NOTSUP, "%s", err);
 	if (dt_bpf_maps(dtp, be) != 0 || dt_bpf_follow(dtp, be) != 0)
 		return -1;
+	lay->bl_live = be->be_state;
 	for (uint32_t i = 0; i < be->be_nplans; i++) {
 		dt_bpf_plan_t *pl = &be->be_plans[i];
 
@@ -1091,6 +1456,11 @@ dt_bpf_go(dtrace_hdl_t *dtp)
 		if (dt_bpf_attach(dtp, be, &be->be_plans[i]) != 0)
 			return -1;
 	}
+	if (be->be_urefused > 0 && be->be_usites == 0)
+		return dt_bpf_fail(dtp, EDT_NOTSUP, "the kernel cannot place "
+		    "a uprobe at any site of the enabling");
+	if (dt_bpf_procev_start(dtp, be) != 0)
+		return -1;
 	be->be_active = true;
 	return dt_bpf_engine_fire(dtp, DT_PROBE_ID_BEGIN, NULL, 0);
 }
@@ -1116,6 +1486,8 @@ dt_bpf_poll(dtrace_hdl_t *dtp, int64_t timeout_ns)
 	if (ring_buffer__poll(be->be_rb, ms > 0 ? ms : 0) < 0 && errno !=
 	    EINTR)
 		return -1;
+	if (be->be_nevs > 0 && !be->be_stopped)
+		dt_bpf_procev(dtp, be);
 	dt_spec_clean(specs, nspec);
 	return 0;
 }
@@ -1316,6 +1688,7 @@ dt_bpf_stop(dtrace_hdl_t *dtp)
 	__atomic_store_n((uint64_t *) (be->be_state + lay->bl_cnt_off +
 	    8 * DT_BPF_CNT_EXITED), 1, __ATOMIC_SEQ_CST);
 	be->be_stopped = true;
+	dt_bpf_procev_stop(be);
 	return dt_bpf_engine_fire(dtp, DT_PROBE_ID_END, NULL, 0);
 }
 

@@ -2127,13 +2127,19 @@ dt_bpf_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R6, DT_R1));
 	/*
 	 * A uprobe runs for every process mapping the file that some event
-	 * asked for: keep the target's firings only.
+	 * asked for: keep the target's firings only -- with followfork, those
+	 * of the processes running the image the probe was resolved in.
 	 */
 	if (ps->ps_ufollow) {
 		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_current_pid_tgid));
 		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R0, 32));
 		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_W, DT_FP, DT_R0, DT_FP_KEY));
 		dt_bpf_cg_lookup0(cg, ps->ps_procset_fd, lexit);
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R0, 0));
+		dt_bpf_emit_imm64(cg->cg_b, DT_R2, (uint64_t) ps->ps_ugen <<
+		    32 | ps->ps_upid);
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JNE, DT_R1,
+		    DT_R2, 0), lexit);
 	} else if (ps->ps_upid != 0) {
 		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_current_pid_tgid));
 		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R0, 32));

@@ -113,6 +113,14 @@ typedef struct dt_bpf_layout {
 	char *bl_consts;
 	uint32_t bl_conslen;
 	uint32_t bl_conscap;
+	/*
+	 * Room kept for the names of probes enabled while tracing runs (a
+	 * process exec'd or dlopen'ed): [bl_spare, bl_spare_end) of consts,
+	 * written into the live state map bl_live as well.
+	 */
+	uint32_t bl_spare;
+	uint32_t bl_spare_end;
+	unsigned char *bl_live;
 	dt_bpf_difconst_t *bl_difc;
 	uint32_t bl_ndifc;
 	uint32_t bl_zonename;	/* "global" in consts */
@@ -208,6 +216,12 @@ extern int dt_bpf_layout_add_stmt(dt_bpf_layout_t *lay, const dt_stmt_t *stp,
     char *errbuf, size_t errlen);
 /* Add a NUL-terminated string to consts; returns its offset. */
 extern uint32_t dt_bpf_layout_const(dt_bpf_layout_t *lay, const char *s);
+/*
+ * Keep len bytes of consts for dt_bpf_layout_const() calls after the
+ * layout is finished (once bl_live is the mapped state); such a call
+ * that finds no room answers UINT32_MAX.
+ */
+extern void dt_bpf_layout_spare(dt_bpf_layout_t *lay, uint32_t len);
 /* Compute every offset; after this the engine creates the maps. */
 extern int dt_bpf_layout_finish(dt_bpf_layout_t *lay, char *errbuf,
     size_t errlen);
@@ -237,10 +251,12 @@ typedef struct dt_bpf_progspec {
 	uint32_t ps_prov, ps_mod, ps_func, ps_name; /* offsets in consts */
 	/*
 	 * uprobes: only this process (tgid) fires, or with ps_ufollow
-	 * (followfork) the processes in the hash map ps_procset_fd; the
-	 * function's address
+	 * (followfork) the processes that the hash map ps_procset_fd maps
+	 * to the image (ps_ugen << 32 | ps_upid) the probe was resolved in;
+	 * the function's address
 	 */
 	uint32_t ps_upid;
+	uint32_t ps_ugen;	/* followfork: the image of ps_upid */
 	bool ps_ufollow;
 	int ps_procset_fd;
 	uint64_t ps_ufunc;

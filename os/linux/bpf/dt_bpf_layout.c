@@ -184,7 +184,31 @@ dt_bpf_layout_const(dt_bpf_layout_t *lay, const char *s)
 		if (memcmp(lay->bl_consts + off, s, n) == 0)
 			return off;
 	}
+	if (lay->bl_live != NULL) {
+		uint32_t off = lay->bl_spare;
+
+		if (n > lay->bl_spare_end - off)
+			return UINT32_MAX;
+		memcpy(lay->bl_consts + off, s, n);
+		memcpy(lay->bl_live + off, s, n);
+		lay->bl_spare += (uint32_t) n;
+		return off;
+	}
 	return dt_bpf_layout_bytes(lay, s, (uint32_t) n);
+}
+
+void
+dt_bpf_layout_spare(dt_bpf_layout_t *lay, uint32_t len)
+{
+	uint32_t off = lay->bl_conslen;
+
+	/* One byte at a time keeps dt_bpf_layout_bytes() simple. */
+	for (uint32_t i = 0; i < len; i++)
+		(void) dt_bpf_layout_bytes(lay, "", 1);
+	if (lay->bl_conslen == off + len) {
+		lay->bl_spare = off;
+		lay->bl_spare_end = off + len;
+	}
 }
 
 static int

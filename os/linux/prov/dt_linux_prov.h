@@ -83,6 +83,7 @@ typedef struct dt_usdt_args {
 
 typedef struct dt_pid_probe {
 	int pi_pid;
+	uint32_t pi_gen;	/* the image of pi_pid it was resolved in */
 	dt_pid_kind_t pi_kind;
 	const char *pi_path;	/* the mapped file */
 	uint64_t pi_func;	/* the function's runtime address (USDT: the
@@ -107,7 +108,29 @@ typedef struct dt_pid_module {
 	bool pm_loaded;		/* pm_syms read */
 	dt_elfsyms_t pm_syms;
 	uint8_t *pm_made;	/* pid provider: what it made, per symbol */
+	uint32_t pm_gen;	/* pid provider: the image it belongs to */
 } dt_pid_module_t;
+
+/*
+ * A process of pid<N> has a new image (exec: its modules so far are kept
+ * for the probes made from them, but no description matches them any
+ * more) or new libraries (dlopen: the files it maps now that pid<N> has
+ * not seen are added).  Descriptions matched afterwards resolve against
+ * what it maps now: the mappings of process from (pid itself, or a child
+ * it forked, which shares its probes).  0, or -1 with the handle's error
+ * set.
+ */
+extern int dt_prov_pid_refresh(dtrace_hdl_t *dtp, int pid, int from,
+    bool exec);
+/* The current image of pid<N> (0 until its first exec), for pi_gen. */
+extern uint32_t dt_prov_pid_gen(dtrace_hdl_t *dtp, int pid);
+/*
+ * Where the dynamic linker of a process tells debuggers that its list of
+ * libraries changes (_dl_debug_state, r_debug.r_brk): the file, into
+ * path, and the offset in it.  0, or -1 (a static program: none).
+ */
+extern int dt_pid_rtld_brk(int pid, char *path, size_t len,
+    uint64_t *offp);
 
 /*
  * The executable mappings of a process, one module per file (appended to

@@ -70,6 +70,7 @@ static const dt_provattr_t dt_pid_attr = {
 typedef struct dt_pid_prov {
 	char pp_name[24];
 	int pp_pid;
+	uint32_t pp_gen;	/* its image: one more at each exec */
 	dt_pid_module_t *pp_mods;
 	size_t pp_nmods;
 } dt_pid_prov_t;
@@ -164,6 +165,7 @@ dt_pid_probe_new(const dt_pid_module_t *pm, const dt_pid_prov_t *pp,
 	if (pi == NULL)
 		return NULL;
 	pi->pi_pid = pp->pp_pid;
+	pi->pi_gen = pp->pp_gen;
 	pi->pi_kind = kind;
 	pi->pi_path = pm->pm_path;
 	pi->pi_base = pm->pm_base;
@@ -202,15 +204,19 @@ dt_pid_create(dtrace_hdl_t *dtp, dt_provider_t *pvp, const dt_pid_module_t *pm,
 	return 0;
 }
 
-/* Does a probe pid<N>:mod:func:name exist already? */
+/* Does a probe pid<N>:mod:func:name of the current image exist already? */
 static bool
 dt_pid_exists(dtrace_hdl_t *dtp, dt_provider_t *pvp, const char *mod,
     const char *func, const char *name)
 {
+	const dt_pid_prov_t *pp = pvp->pv_data;
+
 	for (uint32_t id = 1; id <= dtp->dt_nprobes; id++) {
 		const dt_probe_t *prp = dtp->dt_probes[id];
 
-		if (prp->pr_prov == pvp && strcmp(prp->pr_func, func) == 0 &&
+		if (prp->pr_prov == pvp &&
+		    ((const dt_pid_probe_t *) prp->pr_data)->pi_gen ==
+		    pp->pp_gen && strcmp(prp->pr_func, func) == 0 &&
 		    strcmp(prp->pr_name, name) == 0 &&
 		    strcmp(prp->pr_mod, mod) == 0)
 			return true;
@@ -357,6 +363,8 @@ dt_pid_provide(dtrace_hdl_t *dtp, dt_provider_t *meta,
 	for (size_t m = 0; m < pp->pp_nmods; m++) {
 		dt_pid_module_t *pm = &pp->pp_mods[m];
 
+		if (pm->pm_gen != pp->pp_gen)
+			continue;	/* an image the process left by exec */
 		if (pdp->pd_module[0] != '\0' &&
 		    !dt_gmatch(pm->pm_name, pdp->pd_module) &&
 		    !(pm->pm_aout && dt_gmatch("a.out", pdp->pd_module)))
@@ -383,6 +391,109 @@ dt_pid_provide(dtrace_hdl_t *dtp, dt_provider_t *meta,
 		}
 	}
 	return 0;
+}
+
+int
+dt_prov_pid_refresh(dtrace_hdl_t *dtp, int pid, int from, bool exec)
+{
+	char name[24];
+	dt_provider_t *pvp;
+	dt_pid_module_t *mods = NULL, *p;
+	size_t nmods = 0, n;
+	dt_pid_prov_t *pp;
+
+	(void) snprintf(name, sizeof (name), "pid%d", pid);
+	if ((pvp = dt_provider_lookup(dtp, name)) == NULL ||
+	    pvp->pv_ops != &dt_pid_ops)
+		return 0;	/* made from what it maps when first named */
+	pp = pvp->pv_data;
+	if (dt_pid_read_maps(from, &mods, &nmods) != 0) {
+		dt_pid_modules_free(mods, nmods);
+		return errno == ENOMEM ? dt_set_errno(dtp, EDT_NOMEM) : 0;
+	}
+	if (exec)
+		pp->pp_gen++;
+	/*
+	 * After a dlopen, a file already seen keeps its probes: uprobes are
+	 * placed per file, so they fire wherever this process maps it.
+	 */
+	for (size_t i = 0; !exec && i < nmods; i++) {
+		for (size_t m = 0; m < pp->pp_nmods; m++) {
+			if (pp->pp_mods[m].pm_gen == pp->pp_gen &&
+			    mods[i].pm_path != NULL && strcmp(mods[i].pm_path,
+			    pp->pp_mods[m].pm_path) == 0) {
+				free(mods[i].pm_path);
+				mods[i].pm_path = NULL;
+			}
+		}
+	}
+	if ((p = realloc(pp->pp_mods, (pp->pp_nmods + nmods) *
+	    sizeof (*p))) == NULL) {
+		dt_pid_modules_free(mods, nmods);
+		return dt_set_errno(dtp, EDT_NOMEM);
+	}
+	pp->pp_mods = p;
+	n = pp->pp_nmods;
+	for (size_t i = 0; i < nmods; i++) {
+		if (mods[i].pm_path == NULL)
+			continue;
+		mods[i].pm_gen = pp->pp_gen;
+		p[n++] = mods[i];
+	}
+	pp->pp_nmods = n;
+	free(mods);
+	return 0;
+}
+
+uint32_t
+dt_prov_pid_gen(dtrace_hdl_t *dtp, int pid)
+{
+	char name[24];
+	dt_provider_t *pvp;
+
+	(void) snprintf(name, sizeof (name), "pid%d", pid);
+	if ((pvp = dt_provider_lookup(dtp, name)) == NULL ||
+	    pvp->pv_ops != &dt_pid_ops)
+		return 0;
+	return ((const dt_pid_prov_t *) pvp->pv_data)->pp_gen;
+}
+
+int
+dt_pid_rtld_brk(int pid, char *path, size_t len, uint64_t *offp)
+{
+	dt_pid_module_t *mods = NULL;
+	size_t nmods = 0;
+	int rc = -1;
+
+	if (dt_pid_read_maps(pid, &mods, &nmods) != 0) {
+		dt_pid_modules_free(mods, nmods);
+		return -1;
+	}
+	for (size_t m = 0; m < nmods && rc != 0; m++) {
+		dt_pid_module_t *pm = &mods[m];
+
+		/* ld-linux-x86-64.so.2, ld-linux-aarch64.so.1, ld.so ... */
+		if (strncmp(pm->pm_name, "ld-", 3) != 0 &&
+		    strncmp(pm->pm_name, "ld.", 3) != 0)
+			continue;
+		if (dt_elfsym_load(pm->pm_path, &pm->pm_syms) != 0)
+			continue;
+		for (size_t i = 0; i < pm->pm_syms.ess_nsyms; i++) {
+			const dt_elfsym_t *es = &pm->pm_syms.ess_syms[i];
+			int64_t off;
+
+			if (strcmp(es->es_name, "_dl_debug_state") != 0 ||
+			    (off = dt_elfsym_fileoff(&pm->pm_syms,
+			    es->es_addr)) < 0)
+				continue;
+			(void) snprintf(path, len, "%s", pm->pm_path);
+			*offp = (uint64_t) off;
+			rc = 0;
+			break;
+		}
+	}
+	dt_pid_modules_free(mods, nmods);
+	return rc;
 }
 
 static void

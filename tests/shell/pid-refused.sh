@@ -1,0 +1,84 @@
+#!/bin/bash
+# pid-refused.sh: a site the kernel's uprobes refuse (here a lock-prefixed
+# instruction) is skipped with one line naming it while the other sites
+# of the enabling are traced; when no site can be placed, the enabling
+# fails with one line and exit status 1.
+set -u
+
+[ "$(id -u)" -eq 0 ] || { echo "needs root to load BPF programs"; exit 77; }
+command -v cc >/dev/null || { echo "needs a C compiler (cc)"; exit 77; }
+[ -r /sys/bus/event_source/devices/uprobe/type ] ||
+	{ echo "the kernel has no uprobe PMU"; exit 77; }
+[ "$(uname -m)" = x86_64 ] || { echo "the refused prefix is x86's"; exit 77; }
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+
+check() {
+	local what=$1 want=$2 got=$3
+	if [ "$got" != "$want" ]; then
+		printf 'FAIL: %s\n--- want\n%s\n--- got\n%s\n' "$what" "$want" \
+		    "$got"
+		fail=1
+	else
+		echo "ok: $what"
+	fi
+}
+
+# atomic_fn: mov, lock xadd (refused by x86 uprobes), add, ret.
+cat >"$tmp/atom.c" <<'C'
+#include <stdlib.h>
+
+int counter;
+
+__attribute__((noinline)) int
+atomic_fn(int x)
+{
+	return __atomic_fetch_add(&counter, x, __ATOMIC_SEQ_CST) + 1;
+}
+
+int
+main(int argc, char **argv)
+{
+	int n = atoi(argv[1]);
+	long s = 0;
+
+	for (int i = 0; i < n; i++)
+		s += atomic_fn(i);
+	return s == 0;
+}
+C
+cc -O1 -fno-inline -o "$tmp/atom" "$tmp/atom.c" || exit 1
+# Every instruction of atomic_fn by its offset, and the lock one's.
+objdump -d --no-show-raw-insn "$tmp/atom" 2>/dev/null |
+    awk '/<atomic_fn>:/ { f = 1; next } f && /^$/ { exit }
+	f { sub(":", "", $1); print $1, $2 }' >"$tmp/insns"
+fn=$(objdump -d "$tmp/atom" 2>/dev/null | awk '/<atomic_fn>:/ { print $1 }')
+lock=$(awk '$2 == "lock" { print $1 }' "$tmp/insns")
+[ -n "$lock" ] && [ -n "$fn" ] ||
+	{ echo "no lock-prefixed instruction in atomic_fn"; exit 77; }
+rel=$(printf '%x' $((0x$lock - 0x$fn)))
+want=$( { echo entry; echo return
+	while read -r addr _; do
+		[ "$addr" = "$lock" ] || printf '%x\n' $((0x$addr - 0x$fn))
+	done <"$tmp/insns"; } | sort | sed 's/$/ 1000/')
+
+"$DTRACE" -q -c "$tmp/atom 1000" -n 'pid$target::atomic_fn:
+	{ @[probename] = count(); }
+	END { printa("%s %@d\n", @); }' >"$tmp/out" 2>"$tmp/err"
+check "every other site counts every call" "$want" \
+    "$(grep . "$tmp/out" | sort)"
+check "one line names the refused site" \
+    "dtrace: skipped pid<N>:atom:atomic_fn:$rel at $tmp/atom offset 0x$lock: the kernel cannot place a uprobe there" \
+    "$(sed 's/pid[0-9]*:/pid<N>:/' "$tmp/err")"
+
+# Only the refused site: nothing to trace is an error, in one more line.
+"$DTRACE" -q -c "$tmp/atom 10" -n "pid\$target::atomic_fn:$rel { }" \
+    >"$tmp/out" 2>"$tmp/err"
+check "no site placed: exit 1" 1 "$?"
+check "no site placed: the reason" \
+    "dtrace: could not enable tracing: the kernel cannot place a uprobe at any site of the enabling" \
+    "$(tail -n 1 "$tmp/err")"
+
+exit $fail
