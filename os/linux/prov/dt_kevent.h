@@ -217,4 +217,13 @@ typedef struct dt_kevent_name {
 extern int dt_kevent_names(dt_kevent_name_t **namesp);
 extern void dt_kevent_names_free(dt_kevent_name_t *names, int n);
 
+/*
+ * A probe <group>::<event> of pvp, of the given kind, for each of
+ * dt_kevent_names(), with deferred arguments (nargs -1: the provider's
+ * po_probe_args fills them in).  0, or -1 with the handle's error set.
+ */
+typedef struct dt_provider dt_provider_t;
+extern int dt_kevent_populate_all(dtrace_hdl_t *dtp, dt_provider_t *pvp,
+    dt_kevent_kind_t kind);
+
 #endif /* DT_KEVENT_H */
