@@ -66,26 +66,36 @@ dt_kprov_recipe(dtrace_hdl_t *dtp, const dt_kprov_probe_t *kp,
 		ka->ka_size = 8;
 		ka->ka_index = ks->ks_index;
 		return 0;
-	case DT_KPROV_ARGS:
-		/* The argument words are the raw tracepoint's context. */
-		ka->ka_kind = DT_KEVENT_ARG_ADDR;
-		return 0;
 	case DT_KPROV_CURTASK:
 		ka->ka_kind = DT_KEVENT_ARG_CURTASK;
 		return 0;
 	case DT_KPROV_FIELD:
-		if (dt_kevent_field(kp->kp_group, kp->kp_event, ks->ks_field,
-		    ka) != 0)
-			return dt_set_errno(dtp, errno == ENOMEM ? EDT_NOMEM :
-			    errno);
-		if (ks->ks_size != 0) {
-			ka->ka_kind = DT_KEVENT_ARG_FIELD;
-			ka->ka_size = ks->ks_size;
-			ka->ka_signed = false;
-		}
-		return 0;
+	case DT_KPROV_ADDR:
+		break;
+	default:
+		return dt_set_errno(dtp, EINVAL);
 	}
-	return dt_set_errno(dtp, EINVAL);
+	if (dt_kevent_field(kp->kp_group, kp->kp_event, ks->ks_field, ka) != 0)
+		return dt_set_errno(dtp, errno == ENOMEM ? EDT_NOMEM : errno);
+	/*
+	 * A record read as a struct, or two fields as one word, needs its
+	 * layout as the D library declares it: refuse another.
+	 */
+	if (ks->ks_check != NULL) {
+		dt_kevent_arg_t kc;
+
+		if (dt_kevent_field(kp->kp_group, kp->kp_event, ks->ks_check,
+		    &kc) != 0 || kc.ka_off != ka->ka_off + ks->ks_checkoff)
+			return dt_set_errno(dtp, EDT_NOTSUP);
+	}
+	if (ks->ks_src == DT_KPROV_ADDR) {
+		ka->ka_kind = DT_KEVENT_ARG_ADDR;
+	} else if (ks->ks_size != 0) {
+		ka->ka_kind = DT_KEVENT_ARG_FIELD;
+		ka->ka_size = ks->ks_size;
+		ka->ka_signed = false;
+	}
+	return 0;
 }
 
 static const dt_kprov_probe_t *
@@ -151,5 +161,6 @@ dt_kprov_register(dtrace_hdl_t *dtp, const dt_kprov_t *kv)
 int
 dt_prov_ionet_init(dtrace_hdl_t *dtp)
 {
-	return dt_prov_io_init(dtp);
+	return dt_prov_io_init(dtp) != 0 || dt_prov_tcp_init(dtp) != 0 ||
+	    dt_prov_udp_init(dtp) != 0 ? -1 : 0;
 }

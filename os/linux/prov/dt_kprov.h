@@ -3,7 +3,7 @@
  * lockstat) made from tables: each probe is one kernel event
  * (dt_kevent.h) whose arguments are said symbolically -- a raw
  * tracepoint argument, a tracepoint field found by name in the event's
- * format file, the address of the raw tracepoint's argument words -- with
+ * format file, the address of a tracepoint's record from a field -- with
  * the D types they have and the stable types they are translated to by
  * the translators of os/linux/lib (io.d, net.d).
  *
@@ -25,8 +25,9 @@ typedef struct dtrace_hdl dtrace_hdl_t;
 typedef enum dt_kprov_src {
 	DT_KPROV_ZERO,		/* 0: Linux does not say */
 	DT_KPROV_RAW,		/* RAWTP: TP_PROTO argument ks_index */
-	DT_KPROV_ARGS,		/* RAWTP: the address of the argument words
-				   (a struct of u64s the D library declares) */
+	DT_KPROV_ADDR,		/* TP: the address of field ks_field: the
+				   record from there, as a struct the D
+				   library declares */
 	DT_KPROV_FIELD,		/* TP: field ks_field, ks_size bytes from
 				   its offset if not 0 (two adjacent ints
 				   read as one 64-bit word) */
@@ -38,6 +39,8 @@ typedef struct dt_kprov_arg {
 	uint8_t ks_index;	/* RAW */
 	uint8_t ks_size;	/* FIELD: 0 = the field's own size */
 	const char *ks_field;	/* FIELD */
+	const char *ks_check;	/* FIELD, ADDR: a field that must be */
+	uint8_t ks_checkoff;	/* ks_checkoff bytes after ks_field */
 	const char *ks_native;	/* its D type; NULL: a hidden argument,
 				   computed for a filter, not in args[] */
 	const char *ks_xlate;	/* the stable type, or NULL */
@@ -62,14 +65,19 @@ typedef struct dt_kprov_probe {
 #define DT_KPROV_A_RAW(i, native, xl) \
 	{ .ks_src = DT_KPROV_RAW, .ks_index = (i), .ks_native = (native), \
 	  .ks_xlate = (xl) }
-#define DT_KPROV_A_ARGS(native, xl) \
-	{ .ks_src = DT_KPROV_ARGS, .ks_native = (native), .ks_xlate = (xl) }
+/* The record from field f, whose field c must be off bytes after f. */
+#define DT_KPROV_A_ADDR(f, c, off, native, xl) \
+	{ .ks_src = DT_KPROV_ADDR, .ks_field = (f), .ks_check = (c), \
+	  .ks_checkoff = (off), .ks_native = (native), .ks_xlate = (xl) }
 #define DT_KPROV_A_FIELD(f, native, xl) \
 	{ .ks_src = DT_KPROV_FIELD, .ks_field = (f), .ks_native = (native), \
 	  .ks_xlate = (xl) }
-/* A hidden argument for a filter: size bytes from field f. */
-#define DT_KPROV_A_TEST(f, size) \
-	{ .ks_src = DT_KPROV_FIELD, .ks_field = (f), .ks_size = (size) }
+/* A hidden argument for a filter: field f. */
+#define DT_KPROV_A_TEST(f) { .ks_src = DT_KPROV_FIELD, .ks_field = (f) }
+/* The same, two adjacent 32-bit fields f and c as one 64-bit word. */
+#define DT_KPROV_A_TEST2(f, c) \
+	{ .ks_src = DT_KPROV_FIELD, .ks_field = (f), .ks_size = 8, \
+	  .ks_check = (c), .ks_checkoff = 4 }
 /* An argument Linux cannot give: "void *", always 0. */
 #define DT_KPROV_A_NONE { .ks_src = DT_KPROV_ZERO, .ks_native = "void *" }
 #define DT_KPROV_F(arg, op, val) \
