@@ -41,6 +41,7 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/prov/dt_prov_io.c \
 	%reldir%/prov/dt_prov_tcp.c \
 	%reldir%/prov/dt_prov_udp.c \
+	%reldir%/prov/dt_prov_lockstat.c \
 	%reldir%/ptrace/dt_ptrace.h \
 	%reldir%/ptrace/dt_ptrace.c
 EXTRA_DIST += %reldir%/README.md

@@ -162,5 +162,6 @@ int
 dt_prov_ionet_init(dtrace_hdl_t *dtp)
 {
 	return dt_prov_io_init(dtp) != 0 || dt_prov_tcp_init(dtp) != 0 ||
-	    dt_prov_udp_init(dtp) != 0 ? -1 : 0;
+	    dt_prov_udp_init(dtp) != 0 || dt_prov_lockstat_init(dtp) != 0 ?
+	    -1 : 0;
 }

@@ -52,6 +52,7 @@ extern int dt_prov_ionet_init(dtrace_hdl_t *dtp);
 extern int dt_prov_io_init(dtrace_hdl_t *dtp);
 extern int dt_prov_tcp_init(dtrace_hdl_t *dtp);
 extern int dt_prov_udp_init(dtrace_hdl_t *dtp);
+extern int dt_prov_lockstat_init(dtrace_hdl_t *dtp);
 
 /* The pid provider (dt_prov_pid.c). */
 extern int dt_prov_pid_init(dtrace_hdl_t *dtp);
