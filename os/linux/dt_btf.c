@@ -270,6 +270,25 @@ dt_btf_import_ref(dt_btf_mod_t *bm, uint32_t id, int depth)
 	return ctf_add_forward(bm->bm_ctf, CTF_ADD_ROOT, name, kind);
 }
 
+/*
+ * If type id is a struct or union (under any qualifiers), import its
+ * definition now; else nothing.  Returns CTF_ERR only on failure.
+ */
+static ctf_id_t
+dt_btf_byvalue_sou(dt_btf_mod_t *bm, uint32_t id, int depth)
+{
+	const struct btf_type *t = dt_btf_type(bm, id);
+
+	while (t != NULL && id != 0 && (btf_is_mod(t) || btf_is_typedef(t) ||
+	    btf_kind(t) == BTF_KIND_TYPE_TAG)) {
+		id = t->type;
+		t = dt_btf_type(bm, id);
+	}
+	if (id == 0 || t == NULL || (!btf_is_struct(t) && !btf_is_union(t)))
+		return 0;
+	return dt_btf_import(bm, id, depth);
+}
+
 static ctf_id_t
 dt_btf_import_int(dt_btf_mod_t *bm, const struct btf_type *t,
     const char *name)
@@ -317,7 +336,13 @@ dt_btf_import_sou(dt_btf_mod_t *bm, uint32_t id, const struct btf_type *t,
 		ctf_id_t mct;
 		int r;
 
-		if ((mct = dt_btf_import_ref(bm, m->type, depth + 1)) ==
+		/*
+		 * A struct held by value (struct tcp_sock's inet_conn) must
+		 * be defined, not a forward: its size places the members
+		 * after it, and "." reaches into it.
+		 */
+		if (dt_btf_byvalue_sou(bm, m->type, depth + 1) == CTF_ERR ||
+		    (mct = dt_btf_import_ref(bm, m->type, depth + 1)) ==
 		    CTF_ERR)
 			return CTF_ERR;
 		mt = dt_btf_type(bm, m->type);
@@ -334,6 +359,9 @@ dt_btf_import_sou(dt_btf_mod_t *bm, uint32_t id, const struct btf_type *t,
 				e.cte_format = CTF_INT_SIGNED;
 			e.cte_offset = 0;
 			e.cte_bits = bits;
+			/* libctf slices the base type, not a typedef (u8). */
+			if (base != CTF_ERR)
+				mct = base;
 			r = ctf_add_member_encoded(fp, ct, mname, mct, off, e);
 		} else
 			r = ctf_add_member_offset(fp, ct, mname, mct, off);
