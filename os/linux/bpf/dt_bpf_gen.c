@@ -766,12 +766,20 @@ dt_bpf_cg_glue_skip(dt_bpf_cg_t *cg)
  * return address is still on top of the stack; so it does at a return
  * site, where the frame is gone again.  There, as DTrace does at entry,
  * the frames are the probe site, the word at the stack pointer, then the
- * walk from the caller's frame.  r0 as for dt_bpf_cg_getstack().
+ * walk from the caller's frame.  r0 as for dt_bpf_cg_getstack().  When
+ * the engine has the process's CFI rows, the walk follows them instead
+ * and needs no frame pointers (dt_bpf_cg_ustack_cfi()).
  */
 static void
 dt_bpf_cg_getustack(dt_bpf_cg_t *cg, uint32_t off, uint32_t size)
 {
 	bool entry = cg->cg_ps->ps_uatret && size >= 16;
+
+	/* With the process's CFI, the caller is found by its rules. */
+	if (cg->cg_ps->ps_ucfi_n > 0) {
+		dt_bpf_cg_ustack_cfi(cg, off, size / 8);
+		return;
+	}
 
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R6));
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R7));

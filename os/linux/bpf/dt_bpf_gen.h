@@ -267,6 +267,13 @@ typedef struct dt_bpf_progspec {
 	 */
 	bool ps_uatret;
 	/*
+	 * uprobes: the unwind rows of the process (os/linux/dt_cfi.h), an
+	 * array map of ps_ucfi_n dt_cfi_row_t; 0 rows: user stacks follow
+	 * the frame pointers (bpf_get_stack()).
+	 */
+	int ps_ucfi_fd;
+	uint32_t ps_ucfi_n;
+	/*
 	 * USDT: the runtime address of each site (ps_ufunc + file offset)
 	 * and its argument operands; sites whose operands differ are told
 	 * apart by the instruction pointer.
