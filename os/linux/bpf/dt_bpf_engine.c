@@ -785,6 +785,31 @@ dt_bpf_ucfi(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, int pid,
 	ps->ps_ucfi_n = uc->uc_n;
 }
 
+/* The conditional return sites of a pid return probe, for the program. */
+static int
+dt_bpf_uconds(const dt_pid_probe_t *pi, dt_bpf_progspec_t *ps)
+{
+	uint64_t *pcs = calloc(pi->pi_nsites, sizeof (*pcs));
+	uint8_t *conds = calloc(pi->pi_nsites, 1);
+	size_t n = 0;
+
+	if (pcs == NULL || conds == NULL) {
+		free(pcs);
+		free(conds);
+		return -1;
+	}
+	for (size_t i = 0; i < pi->pi_nsites; i++) {
+		if (pi->pi_conds[i] == 0)
+			continue;
+		pcs[n] = pi->pi_base + pi->pi_sites[i];
+		conds[n++] = pi->pi_conds[i];
+	}
+	ps->ps_ucondpc = pcs;
+	ps->ps_uconds = conds;
+	ps->ps_nuconds = n;
+	return 0;
+}
+
 static int
 dt_bpf_build(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 {
@@ -834,6 +859,9 @@ dt_bpf_build(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 		    pi->pi_kind == DT_PID_RETURN;
 		if (dt_bpf_wants_ustack(be, pl))
 			dt_bpf_ucfi(dtp, be, pi->pi_pid, &ps);
+		if (pi->pi_kind == DT_PID_RETURN && pi->pi_conds != NULL &&
+		    dt_bpf_uconds(pi, &ps) != 0)
+			return dt_set_errno(dtp, EDT_NOMEM);
 		type = BPF_PROG_TYPE_KPROBE;
 		if (pi->pi_kind == DT_PID_USDT) {
 			if ((usites = calloc(pi->pi_nsites,
@@ -892,6 +920,8 @@ dt_bpf_build(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 	dt_bpf_buf_init(&b);
 	rc = dt_bpf_gen(lay, &ps, &b, err, sizeof (err));
 	free(usites);
+	free((void *) ps.ps_ucondpc);
+	free((void *) ps.ps_uconds);
 	if (rc != 0) {
 		dt_bpf_buf_fini(&b);
 		return dt_bpf_fail(dtp, EDT_NOTSUP, "%s:%s:%s:%s: %s",

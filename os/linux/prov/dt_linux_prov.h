@@ -91,6 +91,13 @@ typedef struct dt_pid_probe {
 	uint64_t pi_base;	/* runtime address of file offset 0 */
 	uint64_t *pi_sites;	/* file offsets of its uprobes */
 	size_t pi_nsites;
+	/*
+	 * pid return probes, per site, or NULL when every site always
+	 * returns: 0 for a ret or jmp, cc + 1 for a jcc out of the function
+	 * (a conditional tail call), which returns only when condition cc
+	 * (x86_cond()) holds.
+	 */
+	uint8_t *pi_conds;
 	/* USDT probes, per site: */
 	uint64_t *pi_semas;	/* the semaphore's file offset, or 0 */
 	dt_usdt_args_t *pi_args; /* how the arguments are passed */

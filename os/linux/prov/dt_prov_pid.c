@@ -32,8 +32,12 @@
  * rest Private.
  *
  * A tail call through a conditional branch (jcc out of the function)
- * returns only when taken; without the fasttrap emulator's view of the
- * flags a uprobe cannot tell, so such sites are not return sites here.
+ * returns only when taken: such a site is a return site with its
+ * condition (pi_conds), and the engines fire its return probe only when
+ * the flags at the branch say it is taken -- the BPF program reads them
+ * from the uprobe's registers, the ptrace engine from the stopped
+ * thread's.  loop and jrcxz out of a function (which no compiler emits as
+ * a tail call) are not return sites.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -184,6 +188,25 @@ dt_pid_addsite(dt_pid_probe_t *pi, uint64_t fileoff)
 		return -1;
 	pi->pi_sites = p;
 	p[pi->pi_nsites++] = fileoff;
+	if (pi->pi_conds != NULL) {
+		uint8_t *c = realloc(pi->pi_conds, pi->pi_nsites);
+
+		if (c == NULL)
+			return -1;
+		pi->pi_conds = c;
+		c[pi->pi_nsites - 1] = 0;
+	}
+	return 0;
+}
+
+/* The last site added returns only when condition cc holds. */
+static int
+dt_pid_sitecond(dt_pid_probe_t *pi, unsigned cc)
+{
+	if (pi->pi_conds == NULL &&
+	    (pi->pi_conds = calloc(pi->pi_nsites, 1)) == NULL)
+		return -1;
+	pi->pi_conds[pi->pi_nsites - 1] = (uint8_t) (cc + 1);
 	return 0;
 }
 
@@ -196,6 +219,7 @@ dt_pid_create(dtrace_hdl_t *dtp, dt_provider_t *pvp, const dt_pid_module_t *pm,
 
 	if (prp == NULL) {
 		free(pi->pi_sites);
+		free(pi->pi_conds);
 		free(pi);
 		return -1;
 	}
@@ -274,7 +298,6 @@ dt_pid_function(dtrace_hdl_t *dtp, dt_provider_t *pvp, dt_pid_prov_t *pp,
 			x86_sites_free(&sites);
 		return 0;	/* refused: the entry probe only */
 	}
-	free(code);
 
 	if (want_return && !(*made & DT_PID_MADE_RETURN)) {
 		dt_pid_probe_t *pi = dt_pid_probe_new(pm, pp, es,
@@ -283,10 +306,17 @@ dt_pid_function(dtrace_hdl_t *dtp, dt_provider_t *pvp, dt_pid_prov_t *pp,
 		for (size_t i = 0; pi != NULL && i < sites.nsites; i++) {
 			const x86_site_t *s = &sites.sites[i];
 
-			if (s->kind != X86_SITE_RETURN ||
-			    (s->tailcall && s->cf != X86_CF_JMP))
+			x86_insn_t in;
+
+			if (s->kind != X86_SITE_RETURN || (s->tailcall &&
+			    s->cf != X86_CF_JMP && s->cf != X86_CF_JCC))
 				continue;
 			if (dt_pid_addsite(pi, (uint64_t) foff + s->off) != 0)
+				rc = -1;
+			else if (s->tailcall && s->cf == X86_CF_JCC &&
+			    (x86_decode(code + s->off, es->es_size - s->off,
+			    es->es_addr + s->off, 0, &in) != 0 ||
+			    dt_pid_sitecond(pi, in.opcode & 0x0f) != 0))
 				rc = -1;
 		}
 		if (pi == NULL || rc != 0 ||
@@ -311,6 +341,7 @@ dt_pid_function(dtrace_hdl_t *dtp, dt_provider_t *pvp, dt_pid_prov_t *pp,
 		    dt_pid_create(dtp, pvp, pm, es, name, pi) != 0)
 			rc = -1;
 	}
+	free(code);
 	if (want_offsets && (nglob[0] == '\0' || strcmp(nglob, "*") == 0))
 		*made |= DT_PID_MADE_OFFSETS;
 	else if (want_offsets)
@@ -503,6 +534,7 @@ dt_pid_probe_fini(dtrace_hdl_t *dtp, dt_probe_t *prp)
 
 	(void) dtp;
 	free(pi->pi_sites);
+	free(pi->pi_conds);
 	free(pi);
 }
 

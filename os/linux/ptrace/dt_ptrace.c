@@ -913,6 +913,10 @@ dt_pt_fire(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_thread_t *t,
 			r->r9 };
 
 		if (f->pf_kind == DT_PID_RETURN) {
+			/* A jcc out of the function returns when taken. */
+			if (s->ps_in.cf == X86_CF_JCC &&
+			    !x86_cond(s->ps_in.opcode & 0x0f, r->eflags))
+				continue;
 			args[0] = s->ps_addr - f->pf_func;
 			args[1] = r->rax;
 			dt_interp_fire_ctx(dtp, f->pf_id, args, 2, &ctx);
