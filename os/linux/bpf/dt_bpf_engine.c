@@ -1246,6 +1246,7 @@ dt_bpf_procev(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
 		    &img) == 0 && (uint32_t) img != 0)
 			owner = (int) (uint32_t) img;
 		if (dt_prov_pid_refresh(dtp, owner, pid, exec) != 0 ||
+		    dt_prov_usdt_refresh(dtp, owner, pid, exec) != 0 ||
 		    dt_work_rematch(dtp, owner) != 0)
 			(void) fprintf(stderr, "dtrace: pid %d: probes not "
 			    "placed after %s: %s\n", pid, exec ? "exec" :

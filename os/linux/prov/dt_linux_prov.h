@@ -132,6 +132,12 @@ extern int dt_prov_pid_refresh(dtrace_hdl_t *dtp, int pid, int from,
 /* The current image of pid<N> (0 until its first exec), for pi_gen. */
 extern uint32_t dt_prov_pid_gen(dtrace_hdl_t *dtp, int pid);
 /*
+ * The same for the USDT providers of pid: the notes of the files process
+ * from maps now that were not read yet.  0, or -1 (EDT_NOMEM).
+ */
+extern int dt_prov_usdt_refresh(dtrace_hdl_t *dtp, int pid, int from,
+    bool exec);
+/*
  * Where the dynamic linker of a process tells debuggers that its list of
  * libraries changes (_dl_debug_state, r_debug.r_brk): the file, into
  * path, and the offset in it.  0, or -1 (a static program: none).
