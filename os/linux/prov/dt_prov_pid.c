@@ -4,8 +4,8 @@
  *
  *	pid<N>:<module>:<function>:entry	the function's first instruction
  *	pid<N>:<module>:<function>:return	every return site: each ret,
- *						and each jmp out of the function
- *						(a tail call)
+ *						and each jmp or jcc out of the
+ *						function (a tail call)
  *	pid<N>:<module>:<function>:<hex>	the instruction at that offset
  *
  * <module> is the basename of a file the process maps executable
