@@ -116,8 +116,9 @@ rd_u(dt_cfi_rd_t *r, size_t n)
 	return v;
 }
 
+/* A LEB128 number, sign-extended when sgn. */
 static uint64_t
-rd_uleb(dt_cfi_rd_t *r)
+rd_leb(dt_cfi_rd_t *r, bool sgn)
 {
 	uint64_t v = 0;
 	unsigned shift = 0;
@@ -133,30 +134,13 @@ rd_uleb(dt_cfi_rd_t *r)
 			v |= (uint64_t) (b & 0x7f) << shift;
 		shift += 7;
 	} while (b & 0x80);
+	if (sgn && shift < 64 && (b & 0x40))
+		v |= ~(uint64_t) 0 << shift;
 	return v;
 }
 
-static int64_t
-rd_sleb(dt_cfi_rd_t *r)
-{
-	uint64_t v = 0;
-	unsigned shift = 0;
-	uint8_t b;
-
-	do {
-		if (r->bad || r->p >= r->end) {
-			r->bad = true;
-			return 0;
-		}
-		b = *r->p++;
-		if (shift < 64)
-			v |= (uint64_t) (b & 0x7f) << shift;
-		shift += 7;
-	} while (b & 0x80);
-	if (shift < 64 && (b & 0x40))
-		v |= ~(uint64_t) 0 << shift;
-	return (int64_t) v;
-}
+#define rd_uleb(r) rd_leb((r), false)
+#define rd_sleb(r) ((int64_t) rd_leb((r), true))
 
 /*
  * A pointer in DW_EH_PE encoding enc; pc-relative ones are relative to

@@ -12,27 +12,10 @@ command -v cc >/dev/null || { echo "needs a C compiler (cc)"; exit 77; }
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+. "$top_srcdir/tests/shell/lib.sh"
 cc -O2 -o "$tmp/tc" "$top_srcdir/tests/shell/data/pid-tailcall.c" || exit 1
-fail=0
 
-engines=ptrace
-if [ "$(id -u)" -eq 0 ] && [ -r /sys/bus/event_source/devices/uprobe/type ]
-then
-	engines="bpf ptrace"
-else
-	echo "note: the bpf engine needs root and uprobes; ptrace only"
-fi
-
-check() {
-	local what=$1 want=$2 got=$3
-	if [ "$got" != "$want" ]; then
-		printf 'FAIL: %s\n--- want\n%s\n--- got\n%s\n' "$what" "$want" \
-		    "$got"
-		fail=1
-	else
-		echo "ok: $what"
-	fi
-}
+pid_engines
 
 # The offsets of tc's jne and ret, from the bytes the .s gives it:
 # test $1,%edi (6 bytes), jne (2), lea (3), ret.

@@ -15,23 +15,12 @@ echo '#include <sys/sdt.h>' | cc -E - >/dev/null 2>&1 ||
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+. "$top_srcdir/tests/shell/lib.sh"
 src="$top_srcdir/tests/shell/data/usdt-late.c"
 cc -O2 -shared -fPIC -DLIB -o "$tmp/liblate.so" "$src" &&
     cc -O2 -DMAIN -o "$tmp/main" "$src" -ldl &&
     cc -O2 -DLOOP -o "$tmp/loop" "$src" &&
     cc -O2 -DFORK -o "$tmp/fork" "$src" || exit 1
-fail=0
-
-check() {
-	local what=$1 want=$2 got=$3
-	if [ "$got" != "$want" ]; then
-		printf 'FAIL: %s\n--- want\n%s\n--- got\n%s\n' "$what" "$want" \
-		    "$got"
-		fail=1
-	else
-		echo "ok: $what"
-	fi
-}
 
 count() { tr -d ' ' | grep .; }
 

@@ -1358,6 +1358,22 @@ dt_bpf_cg_subr(dt_bpf_cg_t *cg, uint32_t subr, unsigned rd)
 #define DT_UV_LO  5	/* the search's base row, then the CFA */
 #define DT_UV_RBP 6	/* the row's cr_rbp_off */
 
+/* r0 = row (base row + add) of the rows map; leaves the loop on NULL. */
+static void
+dt_bpf_cg_ucfi_row(dt_bpf_cg_t *cg, dt_bpf_loop_t *lp, uint32_t add)
+{
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, DT_UV_LO)));
+	if (add != 0)
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, (int32_t) add));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_W, DT_FP, DT_R1, DT_FP_KEY));
+	dt_bpf_emit_map_fd(cg->cg_b, DT_R1, cg->cg_ps->ps_ucfi_fd);
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_FP));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2, DT_FP_KEY));
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_map_lookup_elem));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R0, 0, 0),
+	    lp->lp_done);
+}
+
 void
 dt_bpf_cg_ustack_cfi(dt_bpf_cg_t *cg, uint32_t off, uint32_t nframes)
 {
@@ -1401,17 +1417,7 @@ dt_bpf_cg_ustack_cfi(dt_bpf_cg_t *cg, uint32_t off, uint32_t nframes)
 	 */
 	for (uint32_t len = ps->ps_ucfi_n; len > 1; len -= len / 2) {
 		lkeep = dt_bpf_label_new(cg->cg_b);
-		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7,
-		    DT_VAR(cg, DT_UV_LO)));
-		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1,
-		    (int32_t) (len / 2)));
-		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_W, DT_FP, DT_R1, DT_FP_KEY));
-		dt_bpf_emit_map_fd(cg->cg_b, DT_R1, ps->ps_ucfi_fd);
-		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_FP));
-		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2, DT_FP_KEY));
-		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_map_lookup_elem));
-		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R0, 0,
-		    0), lp.lp_done);
+		dt_bpf_cg_ucfi_row(cg, &lp, len / 2);
 		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R0, 0));
 		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R7,
 		    DT_VAR(cg, DT_UV_X)));
@@ -1422,14 +1428,7 @@ dt_bpf_cg_ustack_cfi(dt_bpf_cg_t *cg, uint32_t off, uint32_t nframes)
 		    DT_VAR(cg, DT_UV_LO)));
 		dt_bpf_label_here(cg->cg_b, lkeep);
 	}
-	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, DT_UV_LO)));
-	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_W, DT_FP, DT_R1, DT_FP_KEY));
-	dt_bpf_emit_map_fd(cg->cg_b, DT_R1, ps->ps_ucfi_fd);
-	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_FP));
-	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2, DT_FP_KEY));
-	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_map_lookup_elem));
-	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R0, 0, 0),
-	    lp.lp_done);
+	dt_bpf_cg_ucfi_row(cg, &lp, 0);
 	/* The row: cfa_off (s32) at 8, cfa_reg (u8) at 12, rbp_off at 14. */
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_B, DT_R3, DT_R0, 12));
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R3, DT_CFI_STOP,

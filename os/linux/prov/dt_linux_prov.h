@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "os/linux/dt_elfsym.h"
 
@@ -152,6 +153,14 @@ extern int dt_pid_rtld_brk(int pid, char *path, size_t len,
 extern int dt_pid_read_maps(int pid, dt_pid_module_t **modsp,
     size_t *nmodsp);
 extern void dt_pid_modules_free(dt_pid_module_t *mods, size_t nmods);
+/*
+ * Add to *modsp the files process from maps now, as image gen; after a
+ * dlopen (!exec) only those not there already for gen.  Returns the
+ * index of the first one added (*nmodsp when none), or -1 with errno
+ * (ENOMEM; another errno: from's maps could not be read, nothing added).
+ */
+extern ssize_t dt_pid_modules_merge(dt_pid_module_t **modsp, size_t *nmodsp,
+    int from, uint32_t gen, bool exec);
 
 /* The USDT providers (dt_prov_usdt.c). */
 extern int dt_prov_usdt_init(dtrace_hdl_t *dtp);

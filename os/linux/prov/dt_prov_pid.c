@@ -429,8 +429,6 @@ dt_prov_pid_refresh(dtrace_hdl_t *dtp, int pid, int from, bool exec)
 {
 	char name[24];
 	dt_provider_t *pvp;
-	dt_pid_module_t *mods = NULL, *p;
-	size_t nmods = 0, n;
 	dt_pid_prov_t *pp;
 
 	(void) snprintf(name, sizeof (name), "pid%d", pid);
@@ -438,42 +436,54 @@ dt_prov_pid_refresh(dtrace_hdl_t *dtp, int pid, int from, bool exec)
 	    pvp->pv_ops != &dt_pid_ops)
 		return 0;	/* made from what it maps when first named */
 	pp = pvp->pv_data;
-	if (dt_pid_read_maps(from, &mods, &nmods) != 0) {
-		dt_pid_modules_free(mods, nmods);
-		return errno == ENOMEM ? dt_set_errno(dtp, EDT_NOMEM) : 0;
-	}
-	if (exec)
-		pp->pp_gen++;
 	/*
 	 * After a dlopen, a file already seen keeps its probes: uprobes are
 	 * placed per file, so they fire wherever this process maps it.
 	 */
+	if (dt_pid_modules_merge(&pp->pp_mods, &pp->pp_nmods, from,
+	    pp->pp_gen + (exec ? 1 : 0), exec) < 0)
+		return errno == ENOMEM ? dt_set_errno(dtp, EDT_NOMEM) : 0;
+	if (exec)
+		pp->pp_gen++;
+	return 0;
+}
+
+ssize_t
+dt_pid_modules_merge(dt_pid_module_t **modsp, size_t *nmodsp, int from,
+    uint32_t gen, bool exec)
+{
+	dt_pid_module_t *mods = NULL, *p;
+	size_t nmods = 0, n0 = *nmodsp, n = n0;
+
+	if (dt_pid_read_maps(from, &mods, &nmods) != 0) {
+		dt_pid_modules_free(mods, nmods);
+		return -1;
+	}
 	for (size_t i = 0; !exec && i < nmods; i++) {
-		for (size_t m = 0; m < pp->pp_nmods; m++) {
-			if (pp->pp_mods[m].pm_gen == pp->pp_gen &&
+		for (size_t m = 0; m < n0; m++) {
+			if ((*modsp)[m].pm_gen == gen &&
 			    mods[i].pm_path != NULL && strcmp(mods[i].pm_path,
-			    pp->pp_mods[m].pm_path) == 0) {
+			    (*modsp)[m].pm_path) == 0) {
 				free(mods[i].pm_path);
 				mods[i].pm_path = NULL;
 			}
 		}
 	}
-	if ((p = realloc(pp->pp_mods, (pp->pp_nmods + nmods) *
-	    sizeof (*p))) == NULL) {
+	if ((p = realloc(*modsp, (n0 + nmods) * sizeof (*p))) == NULL) {
 		dt_pid_modules_free(mods, nmods);
-		return dt_set_errno(dtp, EDT_NOMEM);
+		errno = ENOMEM;
+		return -1;
 	}
-	pp->pp_mods = p;
-	n = pp->pp_nmods;
+	*modsp = p;
 	for (size_t i = 0; i < nmods; i++) {
 		if (mods[i].pm_path == NULL)
 			continue;
-		mods[i].pm_gen = pp->pp_gen;
+		mods[i].pm_gen = gen;
 		p[n++] = mods[i];
 	}
-	pp->pp_nmods = n;
+	*nmodsp = n;
 	free(mods);
-	return 0;
+	return (ssize_t) n0;
 }
 
 uint32_t

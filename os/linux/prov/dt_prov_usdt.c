@@ -709,9 +709,8 @@ int
 dt_prov_usdt_refresh(dtrace_hdl_t *dtp, int pid, int from, bool exec)
 {
 	dt_provider_t *fam = dt_provider_lookup(dtp, "usdt");
-	dt_pid_module_t *mods = NULL, *p;
-	size_t nmods = 0, n0;
 	dt_usdt_proc_t *up;
+	ssize_t n0;
 
 	if (fam == NULL || fam->pv_ops != &dt_usdt_family_ops)
 		return 0;
@@ -720,38 +719,12 @@ dt_prov_usdt_refresh(dtrace_hdl_t *dtp, int pid, int from, bool exec)
 		;
 	if (up == NULL)
 		return 0;	/* read in full when first named */
-	if (dt_pid_read_maps(from, &mods, &nmods) != 0) {
-		dt_pid_modules_free(mods, nmods);
-		return errno == ENOMEM ? dt_set_errno(dtp, EDT_NOMEM) : 0;
-	}
 	if (exec)
 		up->up_gen = dt_prov_pid_gen(dtp, pid);
-	for (size_t i = 0; !exec && i < nmods; i++) {
-		for (size_t m = 0; m < up->up_nmods; m++) {
-			if (mods[i].pm_path != NULL &&
-			    up->up_mods[m].pm_gen == up->up_gen &&
-			    strcmp(mods[i].pm_path, up->up_mods[m].pm_path) ==
-			    0) {
-				free(mods[i].pm_path);
-				mods[i].pm_path = NULL;
-			}
-		}
-	}
-	if ((p = realloc(up->up_mods, (up->up_nmods + nmods) *
-	    sizeof (*p))) == NULL) {
-		dt_pid_modules_free(mods, nmods);
-		return dt_set_errno(dtp, EDT_NOMEM);
-	}
-	up->up_mods = p;
-	n0 = up->up_nmods;
-	for (size_t i = 0; i < nmods; i++) {
-		if (mods[i].pm_path == NULL)
-			continue;
-		mods[i].pm_gen = up->up_gen;
-		p[up->up_nmods++] = mods[i];
-	}
-	free(mods);
-	for (size_t m = n0; m < up->up_nmods; m++) {
+	if ((n0 = dt_pid_modules_merge(&up->up_mods, &up->up_nmods, from,
+	    up->up_gen, exec)) < 0)
+		return errno == ENOMEM ? dt_set_errno(dtp, EDT_NOMEM) : 0;
+	for (size_t m = (size_t) n0; m < up->up_nmods; m++) {
 		if (dt_usdt_read_notes(up, m) != 0)
 			return dt_set_errno(dtp, EDT_NOMEM);
 	}
