@@ -59,7 +59,10 @@ typedef enum dt_rectype {
 	DT_REC_STRING,	/* NUL-terminated string in rd_size (strsize) bytes */
 	DT_REC_BYTES,	/* raw memory of rd_size bytes (tracemem, structs) */
 	DT_REC_STACK,	/* kernel stack: rd_arg frames of uint64_t PCs */
-	DT_REC_USTACK,	/* user stack: uint64_t pid, then rd_arg PCs */
+	DT_REC_USTACK,	/* user stack: uint64_t pid, then rd_arg PCs, the
+			   probe site first, 0 after the last frame; how
+			   the engine walked the stack (frame pointers,
+			   CFI) does not show in the record */
 	DT_REC_SYM,	/* uint64_t kernel address printed as sym() / %a */
 	DT_REC_MOD,	/* uint64_t kernel address printed as mod() */
 	DT_REC_USYM,	/* uint64_t pid, uint64_t user address: usym() */

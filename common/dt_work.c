@@ -508,9 +508,15 @@ dt_work_consume_setup(dtrace_hdl_t *dtp)
 	dt_cprobe_t *cps;
 	int rc;
 
-	if (dtp->dt_neprobes == 0)
+	/*
+	 * With none enabled yet (-Z), the consumer is still set up when
+	 * probes of a -c/-p process may come later (a dlopen()ed library's,
+	 * an exec'd program's): their records need the program.
+	 */
+	if (dtp->dt_neprobes == 0 &&
+	    !(dtp->dt_nprocs > 0 && dt_work_names_procs(dtp)))
 		return 0;
-	if ((cps = calloc(dtp->dt_neprobes, sizeof (*cps))) == NULL)
+	if ((cps = calloc(dtp->dt_neprobes + 1, sizeof (*cps))) == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	for (uint32_t i = 0; i < dtp->dt_neprobes; i++)
 		dt_work_cprobe(dtp->dt_eprobes[i + 1], &cps[i]);

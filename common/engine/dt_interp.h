@@ -23,13 +23,18 @@ typedef struct dtrace_hdl dtrace_hdl_t;
  * user memory and the built-in variables it knows (pid, tid, uregs[],
  * execname, ...); whatever it refuses falls back to the interpreter
  * engine's own answer (cpu, timestamps).  ic_pid names the process in
- * ustack()/usym() records; ic_tid keys self-> variables.
+ * ustack()/usym() records; ic_tid keys self-> variables.  ic_ustack, when
+ * set, walks the firing thread's user stack: up to max PCs into pcs, the
+ * probe site first; it returns how many (ustack() records them, as the
+ * other engines do, and the engine's ustackdepth and ucaller come from
+ * the same walk).
  */
 typedef struct dt_interp_ctx {
 	const dif_ops_t *ic_ops;
 	void *ic_arg;
 	uint64_t ic_pid;
 	uint64_t ic_tid;
+	uint32_t (*ic_ustack)(void *arg, uint64_t *pcs, uint32_t max);
 } dt_interp_ctx_t;
 
 /* Fire probe id with the given arguments in context ctx. */

@@ -467,6 +467,16 @@ dt_interp_store(dt_interp_t *ip, dif_mstate_t *ms, const dt_recdesc_t *rd,
 		return 0;
 	case DT_REC_USTACK:
 		memcpy(dst, &pid, sizeof (pid));
+		if (ip->ip_ctx != NULL && ip->ip_ctx->ic_ustack != NULL &&
+		    rd->rd_size > 8) {
+			uint64_t n = (rd->rd_size - 8) / 8;
+
+			if (n > rd->rd_arg)
+				n = rd->rd_arg;
+			/* The record is 8-aligned; unused frames stay 0. */
+			(void) ip->ip_ctx->ic_ustack(ip->ip_ctx->ic_arg,
+			    (uint64_t *) (void *) (dst + 8), (uint32_t) n);
+		}
 		return 0;
 	case DT_REC_USYM:
 	case DT_REC_UMOD:

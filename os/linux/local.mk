@@ -13,6 +13,8 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/dt_elfsym.c \
 	%reldir%/dt_usyms.h \
 	%reldir%/dt_usyms.c \
+	%reldir%/dt_cfi.h \
+	%reldir%/dt_cfi.c \
 	%reldir%/dt_usdt_gen.c \
 	%reldir%/bpf/dt_bpf_insn.h \
 	%reldir%/bpf/dt_bpf_insn.c \
@@ -70,6 +72,11 @@ tests_unit_ksyms_test_LDADD = libdtrace_core.la
 UNIT_TESTS += tests/unit/usyms_test
 tests_unit_usyms_test_SOURCES = tests/unit/usyms_test.c tests/unit/unit.h
 tests_unit_usyms_test_LDADD = libdtrace_core.la
+
+# Unwind tables from CFI, over a synthetic stack and the test's own.
+UNIT_TESTS += tests/unit/cfi_test
+tests_unit_cfi_test_SOURCES = tests/unit/cfi_test.c tests/unit/unit.h
+tests_unit_cfi_test_LDADD = libdtrace_core.la
 
 UNIT_TESTS += tests/unit/bpf_features_test tests/unit/bpf_engine_test \
 	tests/unit/bpf_translate_test tests/unit/bpf_layout_test \

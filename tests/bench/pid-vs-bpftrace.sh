@@ -12,6 +12,12 @@
 #   dtrace    -c './t loop N' -n 'pid$target::bench_fn:entry { @ = count(); }'
 #   bpftrace  -c './t loop N' -e 'uprobe:./t:bench_fn { @ = count(); }'
 #
+# and the same for a USDT probe (usdt_loop.c, N passes over <sys/sdt.h>'s
+# DTRACE_PROBE1(bench, tick, i); needs systemtap-sdt-dev):
+#
+#   dtrace    -c './u N' -n 'bench$target:::tick { @ = count(); }'
+#   bpftrace  -c './u N' -e 'usdt:./u:bench:tick { @ = count(); }'
+#
 # Each tracer's count is checked against N (OK / MISMATCH).  Run as root:
 #
 #   tests/bench/pid-vs-bpftrace.sh [path/to/dtrace]
@@ -57,5 +63,22 @@ if command -v "$BPFTRACE" >/dev/null; then
 	    if (b > 0) printf("dtrace/bpftrace per firing: %.2f\n", d / b) }'
 else
 	echo "bpftrace: not installed (apt-get install bpftrace)"
+fi
+
+# USDT: the same measure on a <sys/sdt.h> probe.
+if ! "$CC" -O2 -o "$tmp/u" "$here/usdt_loop.c" 2>/dev/null; then
+	echo "usdt: cannot compile usdt_loop.c (apt-get install" \
+	    "systemtap-sdt-dev)"
+	exit 0
+fi
+echo "workload: $N passes over the USDT probe bench:tick"
+cost usdt_dtrace dcount "$DTRACE" -q -c "./u @N@" \
+    -n 'bench$target:::tick { @ = count(); }'
+if command -v "$BPFTRACE" >/dev/null; then
+	cost usdt_bpftrace bcount "$BPFTRACE" -c "./u @N@" \
+	    -e "usdt:$tmp/u:bench:tick { @ = count(); }"
+	awk -v d="$cost_usdt_dtrace" -v b="$cost_usdt_bpftrace" 'BEGIN {
+	    if (b > 0) printf("dtrace/bpftrace per USDT firing: %.2f\n",
+	    d / b) }'
 fi
 exit 0

@@ -71,6 +71,7 @@
 #include "os/linux/bpf/dt_bpf_attach.h"
 #include "os/linux/bpf/dt_bpf_engine.h"
 #include "os/linux/bpf/dt_bpf_gen.h"
+#include "os/linux/dt_cfi.h"
 #include "os/linux/dt_linux_features.h"
 #include "os/linux/prov/dt_kevent.h"
 #include "os/linux/prov/dt_linux_prov.h"
@@ -141,6 +142,8 @@ typedef struct dt_bpf_engine {
 	uint64_t *be_evs;	/* events read, not yet handled */
 	uint32_t be_nevs;
 	dtrace_hdl_t *be_dtp;
+	struct dt_bpf_ucfi *be_ucfi;	/* per process: its CFI rows map */
+	uint32_t be_nucfi;
 	uint32_t be_usites;	/* uprobes placed */
 	uint32_t be_urefused;	/* sites the kernel would not probe */
 	char be_errmsg[1024];
@@ -241,6 +244,7 @@ dt_bpf_close(dtrace_hdl_t *dtp)
 	for (uint32_t i = 0; i < be->be_nmapfds; i++)
 		(void) close(be->be_mapfds[i]);
 	free(be->be_mapfds);
+	free(be->be_ucfi);
 	if (be->be_laid)
 		dt_bpf_layout_fini(&be->be_lay);
 	for (int c = 0; c < be->be_ncpus; c++)
@@ -669,6 +673,143 @@ dt_bpf_load(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl,
 
 static dt_bpf_plan_t *dt_bpf_find(dt_bpf_engine_t *be, uint32_t id);
 
+/*
+ * User stacks through CFI.  A program on a uprobe whose clauses want the
+ * user stack (ustack(), jstack(), ustackdepth, ucaller) gets the unwind
+ * rows of its process (os/linux/dt_cfi.h) in an array map, built the
+ * first time and shared by the process's programs; a process's libraries
+ * loaded later get new rows with the programs made for them.  When the
+ * rows cannot be had, the program walks frame pointers as before.
+ */
+typedef struct dt_bpf_ucfi {
+	int uc_pid;
+	int uc_fd;
+	uint32_t uc_n;
+} dt_bpf_ucfi_t;
+
+static bool
+dt_bpf_difo_ustack(const dif_object_t *difo)
+{
+	for (uint32_t pc = 0; difo != NULL && pc < difo->dif_len; pc++) {
+		dif_instr_t in = difo->dif_buf[pc];
+
+		if (DIF_INSTR_OP(in) == DIF_OP_LDGS &&
+		    (DIF_INSTR_VAR(in) == DIF_VAR_USTACKDEPTH ||
+		    DIF_INSTR_VAR(in) == DIF_VAR_UCALLER))
+			return true;
+	}
+	return false;
+}
+
+static bool
+dt_bpf_wants_ustack(const dt_bpf_engine_t *be, const dt_bpf_plan_t *pl)
+{
+	const dt_program_t *pg = be->be_lay.bl_prog;
+
+	for (uint32_t j = 0; j < pl->pl_nstmts; j++) {
+		const dt_stmt_t *stp = pl->pl_stmts[j];
+
+		if (dt_bpf_difo_ustack(stp->st_pred))
+			return true;
+		for (uint32_t a = 0; a < stp->st_nactions; a++) {
+			const dt_action_t *ap = &stp->st_actions[a];
+
+			for (uint32_t i = 0; i < ap->ac_nargs; i++) {
+				if (ap->ac_args[i].aa_rec.rd_type ==
+				    DT_REC_USTACK ||
+				    dt_bpf_difo_ustack(ap->ac_args[i].aa_difo))
+					return true;
+			}
+			for (uint32_t k = 0; k < ap->ac_nkeys; k++) {
+				if (dt_bpf_difo_ustack(ap->ac_keys[k]))
+					return true;
+			}
+			if (ap->ac_kind != DT_ACT_AGGREGATE || pg == NULL ||
+			    ap->ac_aggid >= pg->pg_naggs)
+				continue;
+			for (uint32_t k = 0; k < pg->pg_aggs[ap->ac_aggid].ag_nkeys;
+			    k++) {
+				if (pg->pg_aggs[ap->ac_aggid].ag_keys[k].rd_type ==
+				    DT_REC_USTACK)
+					return true;
+			}
+		}
+	}
+	return false;
+}
+
+/* The rows of pid into ps (none when they cannot be had). */
+static void
+dt_bpf_ucfi(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, int pid,
+    dt_bpf_progspec_t *ps)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = BPF_F_MMAPABLE);
+	dt_bpf_ucfi_t *uc;
+	dt_cfi_table_t ct;
+	size_t len;
+	void *m;
+	int fd;
+
+	for (uint32_t i = 0; i < be->be_nucfi; i++) {
+		if (be->be_ucfi[i].uc_pid == pid) {
+			ps->ps_ucfi_fd = be->be_ucfi[i].uc_fd;
+			ps->ps_ucfi_n = be->be_ucfi[i].uc_n;
+			return;
+		}
+	}
+	if ((uc = realloc(be->be_ucfi, (be->be_nucfi + 1) *
+	    sizeof (*uc))) == NULL)
+		return;
+	be->be_ucfi = uc;
+	uc += be->be_nucfi;
+	*uc = (dt_bpf_ucfi_t) { pid, -1, 0 };
+	if (dt_cfi_proc(pid, &ct) != 0)
+		return;
+	be->be_nucfi++;	/* even if it fails below: tried once */
+	len = ct.ct_nrows * sizeof (dt_cfi_row_t);
+	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "dt_ucfi", 4,
+	    sizeof (dt_cfi_row_t), (uint32_t) ct.ct_nrows, &opts);
+	if (fd >= 0 && (m = mmap(NULL, len, PROT_READ | PROT_WRITE,
+	    MAP_SHARED, fd, 0)) != MAP_FAILED) {
+		memcpy(m, ct.ct_rows, len);
+		(void) munmap(m, len);
+		if (dt_bpf_mapfd(dtp, be, fd, "unwind rows") >= 0) {
+			uc->uc_fd = fd;
+			uc->uc_n = (uint32_t) ct.ct_nrows;
+		}
+	} else if (fd >= 0) {
+		(void) close(fd);
+	}
+	dt_cfi_free(&ct);
+	ps->ps_ucfi_fd = uc->uc_fd;
+	ps->ps_ucfi_n = uc->uc_n;
+}
+
+/* The conditional return sites of a pid return probe, for the program. */
+static int
+dt_bpf_uconds(const dt_pid_probe_t *pi, dt_bpf_progspec_t *ps)
+{
+	uint64_t *pcs = calloc(pi->pi_nsites, sizeof (*pcs));
+	uint8_t *conds = calloc(pi->pi_nsites, 1);
+	size_t n = 0;
+
+	if (pcs == NULL || conds == NULL) {
+		free(pcs);
+		free(conds);
+		return -1;
+	}
+	for (size_t i = 0; i < pi->pi_nsites; i++) {
+		if (pi->pi_conds[i] == 0)
+			continue;
+		pcs[n] = pi->pi_base + pi->pi_sites[i];
+		conds[n++] = pi->pi_conds[i];
+	}
+	ps->ps_ucondpc = pcs;
+	ps->ps_uconds = conds;
+	ps->ps_nuconds = n;
+	return 0;
+}
+
 static int
 dt_bpf_build(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 {
@@ -716,6 +857,11 @@ dt_bpf_build(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 		ps.ps_ufunc = pi->pi_func;
 		ps.ps_uatret = pi->pi_kind == DT_PID_ENTRY ||
 		    pi->pi_kind == DT_PID_RETURN;
+		if (dt_bpf_wants_ustack(be, pl))
+			dt_bpf_ucfi(dtp, be, pi->pi_pid, &ps);
+		if (pi->pi_kind == DT_PID_RETURN && pi->pi_conds != NULL &&
+		    dt_bpf_uconds(pi, &ps) != 0)
+			return dt_set_errno(dtp, EDT_NOMEM);
 		type = BPF_PROG_TYPE_KPROBE;
 		if (pi->pi_kind == DT_PID_USDT) {
 			if ((usites = calloc(pi->pi_nsites,
@@ -774,6 +920,8 @@ dt_bpf_build(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 	dt_bpf_buf_init(&b);
 	rc = dt_bpf_gen(lay, &ps, &b, err, sizeof (err));
 	free(usites);
+	free((void *) ps.ps_ucondpc);
+	free((void *) ps.ps_uconds);
 	if (rc != 0) {
 		dt_bpf_buf_fini(&b);
 		return dt_bpf_fail(dtp, EDT_NOTSUP, "%s:%s:%s:%s: %s",
@@ -1098,6 +1246,7 @@ dt_bpf_procev(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
 		    &img) == 0 && (uint32_t) img != 0)
 			owner = (int) (uint32_t) img;
 		if (dt_prov_pid_refresh(dtp, owner, pid, exec) != 0 ||
+		    dt_prov_usdt_refresh(dtp, owner, pid, exec) != 0 ||
 		    dt_work_rematch(dtp, owner) != 0)
 			(void) fprintf(stderr, "dtrace: pid %d: probes not "
 			    "placed after %s: %s\n", pid, exec ? "exec" :
@@ -1142,6 +1291,8 @@ dt_bpf_late(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, uint32_t first)
 {
 	uint32_t p0 = be->be_nplans;
 
+	/* Libraries have come (or the image changed): rows made anew. */
+	be->be_nucfi = 0;
 	for (uint32_t e = first; e < be->be_neps; e++) {
 		dt_probe_t *prp = be->be_eps[e]->ep_probe;
 		dt_bpf_plan_t *pl = NULL;

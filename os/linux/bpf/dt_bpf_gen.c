@@ -766,12 +766,20 @@ dt_bpf_cg_glue_skip(dt_bpf_cg_t *cg)
  * return address is still on top of the stack; so it does at a return
  * site, where the frame is gone again.  There, as DTrace does at entry,
  * the frames are the probe site, the word at the stack pointer, then the
- * walk from the caller's frame.  r0 as for dt_bpf_cg_getstack().
+ * walk from the caller's frame.  r0 as for dt_bpf_cg_getstack().  When
+ * the engine has the process's CFI rows, the walk follows them instead
+ * and needs no frame pointers (dt_bpf_cg_ustack_cfi()).
  */
 static void
 dt_bpf_cg_getustack(dt_bpf_cg_t *cg, uint32_t off, uint32_t size)
 {
 	bool entry = cg->cg_ps->ps_uatret && size >= 16;
+
+	/* With the process's CFI, the caller is found by its rules. */
+	if (cg->cg_ps->ps_ucfi_n > 0) {
+		dt_bpf_cg_ustack_cfi(cg, off, size / 8);
+		return;
+	}
 
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R6));
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R7));
@@ -2128,6 +2136,80 @@ dt_bpf_prog_reads_args(const dt_bpf_progspec_t *ps)
 	return false;
 }
 
+/*
+ * A return probe at a conditional tail call (jcc out of the function)
+ * fires only when the branch is taken: at such a site, the flags the
+ * uprobe saw (pt_regs.flags) are tested as the jcc tests them, and the
+ * program goes to lexit when the branch falls through.  The condition
+ * codes are x86_cond()'s: bit 0 negates the one below it.
+ */
+static void
+dt_bpf_cg_ucond(dt_bpf_cg_t *cg, uint32_t lexit)
+{
+#if defined(__x86_64__)
+	const dt_bpf_progspec_t *ps = cg->cg_ps;
+	uint32_t ldone = dt_bpf_label_new(cg->cg_b);
+
+	for (size_t i = 0; i < ps->ps_nuconds; i++) {
+		uint32_t lnext = dt_bpf_label_new(cg->cg_b);
+		unsigned cc = (unsigned) ps->ps_uconds[i] - 1;
+
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R6, 128));
+		dt_bpf_emit_imm64(cg->cg_b, DT_R2, ps->ps_ucondpc[i]);
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JNE, DT_R1,
+		    DT_R2, 0), lnext);
+		/* r3 = flags; r1 = the condition's bit in bit 0 */
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_R6, 144));
+		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R3));
+		switch (cc >> 1) {
+		case 0:		/* o: OF */
+			DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R1, 11));
+			break;
+		case 1:		/* b: CF */
+			break;
+		case 2:		/* e: ZF */
+			DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R1, 6));
+			break;
+		case 3:		/* be: CF | ZF */
+			DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R1, 6));
+			DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_OR, DT_R1, DT_R3));
+			break;
+		case 4:		/* s: SF */
+			DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R1, 7));
+			break;
+		case 5:		/* p: PF */
+			DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R1, 2));
+			break;
+		case 6:		/* l: SF != OF */
+		case 7:		/* le: ZF | (SF != OF) */
+			DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R3));
+			DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R1, 7));
+			DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R2, 11));
+			DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_XOR, DT_R1, DT_R2));
+			if ((cc >> 1) == 7) {
+				DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R3,
+				    6));
+				DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_OR, DT_R1,
+				    DT_R3));
+			}
+			break;
+		}
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_AND, DT_R1, 1));
+		if (cc & 1)
+			DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_XOR, DT_R1, 1));
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R1, 0, 0),
+		    lexit);
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), ldone);
+		dt_bpf_label_here(cg->cg_b, lnext);
+	}
+	dt_bpf_label_here(cg->cg_b, ldone);
+#else
+	(void) lexit;
+	dt_bpf_cg_error(cg, "conditional tail calls need this "
+	    "architecture's flags");
+#endif
+}
+
 static void
 dt_bpf_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 {
@@ -2157,6 +2239,8 @@ dt_bpf_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R0,
 		    (int32_t) ps->ps_upid, 0), lexit);
 	}
+	if (ps->ps_nuconds > 0)
+		dt_bpf_cg_ucond(cg, lexit);
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_W, DT_FP, DT_FP_KEY, 0));
 	dt_bpf_cg_lookup0(cg, lay->bl_scratch_fd, lexit);
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R7, DT_R0));

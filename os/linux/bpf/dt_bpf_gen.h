@@ -267,6 +267,22 @@ typedef struct dt_bpf_progspec {
 	 */
 	bool ps_uatret;
 	/*
+	 * uprobes: the unwind rows of the process (os/linux/dt_cfi.h), an
+	 * array map of ps_ucfi_n dt_cfi_row_t; 0 rows: user stacks follow
+	 * the frame pointers (bpf_get_stack()).
+	 */
+	int ps_ucfi_fd;
+	uint32_t ps_ucfi_n;
+	/*
+	 * pid return probes at conditional tail calls: the runtime address
+	 * of each such site and its condition (a jcc's cc + 1, as
+	 * dt_pid_probe_t.pi_conds): the program ends there, without
+	 * firing, unless the branch is taken.
+	 */
+	const uint64_t *ps_ucondpc;
+	const uint8_t *ps_uconds;
+	size_t ps_nuconds;
+	/*
 	 * USDT: the runtime address of each site (ps_ufunc + file offset)
 	 * and its argument operands; sites whose operands differ are told
 	 * apart by the instruction pointer.

@@ -21,6 +21,7 @@
 #include "common/dif/dif_interp.h"
 #include "common/dif/dif_verify.h"
 #include "os/linux/bpf/dt_bpf_impl.h"
+#include "os/linux/dt_cfi.h"
 #include "os/linux/dt_linux_features.h"
 
 #define DT_TUP(cg, i)                                                        \
@@ -1332,4 +1333,152 @@ dt_bpf_cg_subr(dt_bpf_cg_t *cg, uint32_t subr, unsigned rd)
 		    "engine yet", name != NULL ? name : "?");
 		return;
 	}
+}
+
+/*
+ * ustack(), ustackdepth and ucaller through CFI (os/linux/dt_cfi.h): the
+ * frames walked from the probed instruction's registers with the unwind
+ * rows of the process, in the array map ps_ucfi_fd (ps_ucfi_n rows of
+ * dt_cfi_row_t, sorted, row 0 at address 0), written as up to nframes
+ * words at r7 + off.  r0 = the bytes written, as bpf_get_stack() answers.
+ *
+ * Each frame is one iteration: store the PC, find its row by a binary
+ * search unrolled over the known row count (the last row at or below the
+ * PC; below the first frame, the return address minus one, the call),
+ * compute the CFA, read the return address below it and the saved %rbp
+ * if the row says where it is.  The walk is dt_cfi_unwind()'s, step for
+ * step, so the ptrace engine's stacks are the same.  Everything that
+ * lasts between iterations is a loop variable in scratch:
+ */
+#define DT_UV_PC  0	/* the frame's PC */
+#define DT_UV_SP  1	/* its %rsp */
+#define DT_UV_BP  2	/* its %rbp */
+#define DT_UV_N	  3	/* frames written */
+#define DT_UV_X	  4	/* the address looked up */
+#define DT_UV_LO  5	/* the search's base row, then the CFA */
+#define DT_UV_RBP 6	/* the row's cr_rbp_off */
+
+/* r0 = row (base row + add) of the rows map; leaves the loop on NULL. */
+static void
+dt_bpf_cg_ucfi_row(dt_bpf_cg_t *cg, dt_bpf_loop_t *lp, uint32_t add)
+{
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, DT_UV_LO)));
+	if (add != 0)
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, (int32_t) add));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_W, DT_FP, DT_R1, DT_FP_KEY));
+	dt_bpf_emit_map_fd(cg->cg_b, DT_R1, cg->cg_ps->ps_ucfi_fd);
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_FP));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2, DT_FP_KEY));
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_map_lookup_elem));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R0, 0, 0),
+	    lp->lp_done);
+}
+
+void
+dt_bpf_cg_ustack_cfi(dt_bpf_cg_t *cg, uint32_t off, uint32_t nframes)
+{
+	const dt_bpf_progspec_t *ps = cg->cg_ps;
+	dt_bpf_loop_t lp;
+	uint32_t lkeep, lnorbp;
+
+	if (nframes == 0) {
+		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R0, 0));
+		return;
+	}
+	/* pt_regs: ip at 128, sp at 152, bp at 32. */
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R6, 128));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_VAR(cg, DT_UV_PC)));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R6, 152));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_VAR(cg, DT_UV_SP)));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R6, 32));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_VAR(cg, DT_UV_BP)));
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, DT_UV_N), 0));
+
+	dt_bpf_loop_begin(cg, &lp, DT_R9, nframes, 1);
+	/* pcs[n] = pc; n++ */
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, DT_UV_N)));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JGE, DT_R1,
+	    (int32_t) nframes, 0), lp.lp_done);
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R1));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_LSH, DT_R2, 3));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R2, DT_R7));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_R7, DT_VAR(cg, DT_UV_PC)));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R2, DT_R3, (int16_t) off));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, 1));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_VAR(cg, DT_UV_N)));
+	/* x = n > 1 ? pc - 1 : pc */
+	DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JLE, DT_R1, 1, 1));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_SUB, DT_R3, 1));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R3, DT_VAR(cg, DT_UV_X)));
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, DT_UV_LO), 0));
+	/*
+	 * The search: the same steps as dt_cfi_find(), whose halves
+	 * depend only on the row count.
+	 */
+	for (uint32_t len = ps->ps_ucfi_n; len > 1; len -= len / 2) {
+		lkeep = dt_bpf_label_new(cg->cg_b);
+		dt_bpf_cg_ucfi_row(cg, &lp, len / 2);
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R0, 0));
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R7,
+		    DT_VAR(cg, DT_UV_X)));
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JGT, DT_R1,
+		    DT_R2, 0), lkeep);
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_W, DT_R1, DT_FP, DT_FP_KEY));
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1,
+		    DT_VAR(cg, DT_UV_LO)));
+		dt_bpf_label_here(cg->cg_b, lkeep);
+	}
+	dt_bpf_cg_ucfi_row(cg, &lp, 0);
+	/* The row: cfa_off (s32) at 8, cfa_reg (u8) at 12, rbp_off at 14. */
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_B, DT_R3, DT_R0, 12));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R3, DT_CFI_STOP,
+	    0), lp.lp_done);
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_W, DT_R4, DT_R0, 8));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_LSH, DT_R4, 32));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ARSH, DT_R4, 32));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_H, DT_R5, DT_R0, 14));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_LSH, DT_R5, 48));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ARSH, DT_R5, 48));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R5, DT_VAR(cg, DT_UV_RBP)));
+	/* cfa = (reg == rbp ? bp : sp) + off; it must move up the stack */
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, DT_UV_SP)));
+	DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JNE, DT_R3, DT_CFI_RBP, 1));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, DT_UV_BP)));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R1, DT_R4));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R7, DT_VAR(cg, DT_UV_SP)));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JLE, DT_R1, DT_R2, 0),
+	    lp.lp_done);
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_VAR(cg, DT_UV_LO)));
+	/* pc = the word at cfa - 8 */
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R3, DT_R1));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_SUB, DT_R3, 8));
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R7));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, DT_VAR(cg, DT_UV_PC)));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, 8));
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_probe_read_user));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R0, 0, 0),
+	    lp.lp_done);
+	/* bp = the word at cfa + rbp_off, when the row says it was saved */
+	lnorbp = dt_bpf_label_new(cg->cg_b);
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_R7, DT_VAR(cg, DT_UV_RBP)));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R3, 0, 0),
+	    lnorbp);
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, DT_UV_LO)));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R3, DT_R1));
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R7));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, DT_VAR(cg, DT_UV_BP)));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, 8));
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_probe_read_user));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R0, 0, 0),
+	    lp.lp_done);
+	dt_bpf_label_here(cg->cg_b, lnorbp);
+	/* sp = cfa; a zero return address ends the stack */
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, DT_UV_LO)));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_VAR(cg, DT_UV_SP)));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, DT_UV_PC)));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R1, 0, 0),
+	    lp.lp_done);
+	dt_bpf_loop_end(cg, &lp);
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R0, DT_R7, DT_VAR(cg, DT_UV_N)));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_LSH, DT_R0, 3));
 }

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "os/linux/dt_elfsym.h"
 
@@ -102,6 +103,13 @@ typedef struct dt_pid_probe {
 	uint64_t pi_base;	/* runtime address of file offset 0 */
 	uint64_t *pi_sites;	/* file offsets of its uprobes */
 	size_t pi_nsites;
+	/*
+	 * pid return probes, per site, or NULL when every site always
+	 * returns: 0 for a ret or jmp, cc + 1 for a jcc out of the function
+	 * (a conditional tail call), which returns only when condition cc
+	 * (x86_cond()) holds.
+	 */
+	uint8_t *pi_conds;
 	/* USDT probes, per site: */
 	uint64_t *pi_semas;	/* the semaphore's file offset, or 0 */
 	dt_usdt_args_t *pi_args; /* how the arguments are passed */
@@ -136,6 +144,12 @@ extern int dt_prov_pid_refresh(dtrace_hdl_t *dtp, int pid, int from,
 /* The current image of pid<N> (0 until its first exec), for pi_gen. */
 extern uint32_t dt_prov_pid_gen(dtrace_hdl_t *dtp, int pid);
 /*
+ * The same for the USDT providers of pid: the notes of the files process
+ * from maps now that were not read yet.  0, or -1 (EDT_NOMEM).
+ */
+extern int dt_prov_usdt_refresh(dtrace_hdl_t *dtp, int pid, int from,
+    bool exec);
+/*
  * Where the dynamic linker of a process tells debuggers that its list of
  * libraries changes (_dl_debug_state, r_debug.r_brk): the file, into
  * path, and the offset in it.  0, or -1 (a static program: none).
@@ -150,6 +164,14 @@ extern int dt_pid_rtld_brk(int pid, char *path, size_t len,
 extern int dt_pid_read_maps(int pid, dt_pid_module_t **modsp,
     size_t *nmodsp);
 extern void dt_pid_modules_free(dt_pid_module_t *mods, size_t nmods);
+/*
+ * Add to *modsp the files process from maps now, as image gen; after a
+ * dlopen (!exec) only those not there already for gen.  Returns the
+ * index of the first one added (*nmodsp when none), or -1 with errno
+ * (ENOMEM; another errno: from's maps could not be read, nothing added).
+ */
+extern ssize_t dt_pid_modules_merge(dt_pid_module_t **modsp, size_t *nmodsp,
+    int from, uint32_t gen, bool exec);
 
 /* The USDT providers (dt_prov_usdt.c). */
 extern int dt_prov_usdt_init(dtrace_hdl_t *dtp);

@@ -4,8 +4,8 @@
  *
  *	pid<N>:<module>:<function>:entry	the function's first instruction
  *	pid<N>:<module>:<function>:return	every return site: each ret,
- *						and each jmp out of the function
- *						(a tail call)
+ *						and each jmp or jcc out of the
+ *						function (a tail call)
  *	pid<N>:<module>:<function>:<hex>	the instruction at that offset
  *
  * <module> is the basename of a file the process maps executable
@@ -32,8 +32,12 @@
  * rest Private.
  *
  * A tail call through a conditional branch (jcc out of the function)
- * returns only when taken; without the fasttrap emulator's view of the
- * flags a uprobe cannot tell, so such sites are not return sites here.
+ * returns only when taken: such a site is a return site with its
+ * condition (pi_conds), and the engines fire its return probe only when
+ * the flags at the branch say it is taken -- the BPF program reads them
+ * from the uprobe's registers, the ptrace engine from the stopped
+ * thread's.  loop and jrcxz out of a function (which no compiler emits as
+ * a tail call) are not return sites.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -184,6 +188,25 @@ dt_pid_addsite(dt_pid_probe_t *pi, uint64_t fileoff)
 		return -1;
 	pi->pi_sites = p;
 	p[pi->pi_nsites++] = fileoff;
+	if (pi->pi_conds != NULL) {
+		uint8_t *c = realloc(pi->pi_conds, pi->pi_nsites);
+
+		if (c == NULL)
+			return -1;
+		pi->pi_conds = c;
+		c[pi->pi_nsites - 1] = 0;
+	}
+	return 0;
+}
+
+/* The last site added returns only when condition cc holds. */
+static int
+dt_pid_sitecond(dt_pid_probe_t *pi, unsigned cc)
+{
+	if (pi->pi_conds == NULL &&
+	    (pi->pi_conds = calloc(pi->pi_nsites, 1)) == NULL)
+		return -1;
+	pi->pi_conds[pi->pi_nsites - 1] = (uint8_t) (cc + 1);
 	return 0;
 }
 
@@ -196,6 +219,7 @@ dt_pid_create(dtrace_hdl_t *dtp, dt_provider_t *pvp, const dt_pid_module_t *pm,
 
 	if (prp == NULL) {
 		free(pi->pi_sites);
+		free(pi->pi_conds);
 		free(pi);
 		return -1;
 	}
@@ -274,7 +298,6 @@ dt_pid_function(dtrace_hdl_t *dtp, dt_provider_t *pvp, dt_pid_prov_t *pp,
 			x86_sites_free(&sites);
 		return 0;	/* refused: the entry probe only */
 	}
-	free(code);
 
 	if (want_return && !(*made & DT_PID_MADE_RETURN)) {
 		dt_pid_probe_t *pi = dt_pid_probe_new(pm, pp, es,
@@ -283,10 +306,17 @@ dt_pid_function(dtrace_hdl_t *dtp, dt_provider_t *pvp, dt_pid_prov_t *pp,
 		for (size_t i = 0; pi != NULL && i < sites.nsites; i++) {
 			const x86_site_t *s = &sites.sites[i];
 
-			if (s->kind != X86_SITE_RETURN ||
-			    (s->tailcall && s->cf != X86_CF_JMP))
+			x86_insn_t in;
+
+			if (s->kind != X86_SITE_RETURN || (s->tailcall &&
+			    s->cf != X86_CF_JMP && s->cf != X86_CF_JCC))
 				continue;
 			if (dt_pid_addsite(pi, (uint64_t) foff + s->off) != 0)
+				rc = -1;
+			else if (s->tailcall && s->cf == X86_CF_JCC &&
+			    (x86_decode(code + s->off, es->es_size - s->off,
+			    es->es_addr + s->off, 0, &in) != 0 ||
+			    dt_pid_sitecond(pi, in.opcode & 0x0f) != 0))
 				rc = -1;
 		}
 		if (pi == NULL || rc != 0 ||
@@ -311,6 +341,7 @@ dt_pid_function(dtrace_hdl_t *dtp, dt_provider_t *pvp, dt_pid_prov_t *pp,
 		    dt_pid_create(dtp, pvp, pm, es, name, pi) != 0)
 			rc = -1;
 	}
+	free(code);
 	if (want_offsets && (nglob[0] == '\0' || strcmp(nglob, "*") == 0))
 		*made |= DT_PID_MADE_OFFSETS;
 	else if (want_offsets)
@@ -398,8 +429,6 @@ dt_prov_pid_refresh(dtrace_hdl_t *dtp, int pid, int from, bool exec)
 {
 	char name[24];
 	dt_provider_t *pvp;
-	dt_pid_module_t *mods = NULL, *p;
-	size_t nmods = 0, n;
 	dt_pid_prov_t *pp;
 
 	(void) snprintf(name, sizeof (name), "pid%d", pid);
@@ -407,42 +436,54 @@ dt_prov_pid_refresh(dtrace_hdl_t *dtp, int pid, int from, bool exec)
 	    pvp->pv_ops != &dt_pid_ops)
 		return 0;	/* made from what it maps when first named */
 	pp = pvp->pv_data;
-	if (dt_pid_read_maps(from, &mods, &nmods) != 0) {
-		dt_pid_modules_free(mods, nmods);
-		return errno == ENOMEM ? dt_set_errno(dtp, EDT_NOMEM) : 0;
-	}
-	if (exec)
-		pp->pp_gen++;
 	/*
 	 * After a dlopen, a file already seen keeps its probes: uprobes are
 	 * placed per file, so they fire wherever this process maps it.
 	 */
+	if (dt_pid_modules_merge(&pp->pp_mods, &pp->pp_nmods, from,
+	    pp->pp_gen + (exec ? 1 : 0), exec) < 0)
+		return errno == ENOMEM ? dt_set_errno(dtp, EDT_NOMEM) : 0;
+	if (exec)
+		pp->pp_gen++;
+	return 0;
+}
+
+ssize_t
+dt_pid_modules_merge(dt_pid_module_t **modsp, size_t *nmodsp, int from,
+    uint32_t gen, bool exec)
+{
+	dt_pid_module_t *mods = NULL, *p;
+	size_t nmods = 0, n0 = *nmodsp, n = n0;
+
+	if (dt_pid_read_maps(from, &mods, &nmods) != 0) {
+		dt_pid_modules_free(mods, nmods);
+		return -1;
+	}
 	for (size_t i = 0; !exec && i < nmods; i++) {
-		for (size_t m = 0; m < pp->pp_nmods; m++) {
-			if (pp->pp_mods[m].pm_gen == pp->pp_gen &&
+		for (size_t m = 0; m < n0; m++) {
+			if ((*modsp)[m].pm_gen == gen &&
 			    mods[i].pm_path != NULL && strcmp(mods[i].pm_path,
-			    pp->pp_mods[m].pm_path) == 0) {
+			    (*modsp)[m].pm_path) == 0) {
 				free(mods[i].pm_path);
 				mods[i].pm_path = NULL;
 			}
 		}
 	}
-	if ((p = realloc(pp->pp_mods, (pp->pp_nmods + nmods) *
-	    sizeof (*p))) == NULL) {
+	if ((p = realloc(*modsp, (n0 + nmods) * sizeof (*p))) == NULL) {
 		dt_pid_modules_free(mods, nmods);
-		return dt_set_errno(dtp, EDT_NOMEM);
+		errno = ENOMEM;
+		return -1;
 	}
-	pp->pp_mods = p;
-	n = pp->pp_nmods;
+	*modsp = p;
 	for (size_t i = 0; i < nmods; i++) {
 		if (mods[i].pm_path == NULL)
 			continue;
-		mods[i].pm_gen = pp->pp_gen;
+		mods[i].pm_gen = gen;
 		p[n++] = mods[i];
 	}
-	pp->pp_nmods = n;
+	*nmodsp = n;
 	free(mods);
-	return 0;
+	return (ssize_t) n0;
 }
 
 uint32_t
@@ -503,6 +544,7 @@ dt_pid_probe_fini(dtrace_hdl_t *dtp, dt_probe_t *prp)
 
 	(void) dtp;
 	free(pi->pi_sites);
+	free(pi->pi_conds);
 	free(pi);
 }
 

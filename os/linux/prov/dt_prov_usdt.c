@@ -57,6 +57,8 @@ typedef struct dt_usdt_note {
 	uint64_t un_off;	/* file offset of the site */
 	uint64_t un_sema;	/* file offset of the semaphore, or 0 */
 	dt_usdt_args_t un_args;
+	uint32_t un_gen;	/* the image of the process it was read in */
+	bool un_made;		/* its provider has its probe */
 } dt_usdt_note_t;
 
 /* What one process's files say, read once. */
@@ -66,10 +68,12 @@ typedef struct dt_usdt_proc {
 	size_t up_nmods;
 	dt_usdt_note_t *up_notes;
 	size_t up_nnotes;
+	uint32_t up_gen;	/* the image read last (followfork) */
 	struct dt_usdt_proc *up_next;
 } dt_usdt_proc_t;
 
 static const dt_provops_t dt_usdt_ops;
+static const dt_provops_t dt_usdt_family_ops;
 
 /* As the pid provider's: names evolving, the rest private to the program. */
 static const dt_provattr_t dt_usdt_attr = {
@@ -299,6 +303,8 @@ dt_usdt_add_note(dt_usdt_proc_t *up, size_t m, const char *prov,
 	un->un_off = (uint64_t) off;
 	un->un_sema = (uint64_t) soff;
 	un->un_func = dt_usdt_func(&pm->pm_syms, pc);
+	un->un_gen = up->up_gen;
+	un->un_made = false;
 	dt_usdt_parse_args(args, &un->un_args);
 	if ((un->un_prov = strdup(prov)) == NULL ||
 	    (un->un_name = dt_usdt_probename(name)) == NULL) {
@@ -484,13 +490,19 @@ dt_usdt_find(dtrace_hdl_t *dtp, dt_provider_t *pvp, const char *mod,
 
 		if (prp->pr_prov == pvp && strcmp(prp->pr_name, un->un_name) ==
 		    0 && strcmp(prp->pr_func, un->un_func) == 0 &&
-		    strcmp(prp->pr_mod, mod) == 0)
+		    strcmp(prp->pr_mod, mod) == 0 &&
+		    ((const dt_pid_probe_t *) prp->pr_data)->pi_gen ==
+		    un->un_gen)
 			return prp;
 	}
 	return NULL;
 }
 
-/* Make the provider <prov><pid> with every probe its notes name. */
+/*
+ * Make the provider <prov><pid> with every probe its notes name, or add
+ * to it the probes of notes read since (a library loaded, an image
+ * exec'd: dt_prov_usdt_refresh()).
+ */
 static int
 dt_usdt_make(dtrace_hdl_t *dtp, dt_usdt_proc_t *up, const char *prov)
 {
@@ -499,31 +511,36 @@ dt_usdt_make(dtrace_hdl_t *dtp, dt_usdt_proc_t *up, const char *prov)
 	bool any = false;
 
 	if ((size_t) snprintf(name, sizeof (name), "%s%d", prov,
-	    up->up_pid) >= sizeof (name) ||
-	    dt_provider_lookup(dtp, name) != NULL)
+	    up->up_pid) >= sizeof (name))
 		return 0;
 	for (size_t i = 0; i < up->up_nnotes && !any; i++)
-		any = strcmp(up->up_notes[i].un_prov, prov) == 0;
+		any = !up->up_notes[i].un_made &&
+		    strcmp(up->up_notes[i].un_prov, prov) == 0;
 	if (!any)
 		return 0;
+	if ((pvp = dt_provider_lookup(dtp, name)) != NULL &&
+	    pvp->pv_ops != &dt_usdt_ops)
+		return 0;
 	/* the provider keeps its name: its data */
-	if ((pname = strdup(name)) == NULL)
+	if (pvp == NULL && (pname = strdup(name)) == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
-	if (dt_provider_register(dtp, pname, &dt_usdt_ops, &dt_usdt_attr,
-	    DT_ENGINE_F_BPF, pname) != 0) {
+	if (pvp == NULL && dt_provider_register(dtp, pname, &dt_usdt_ops,
+	    &dt_usdt_attr, DT_ENGINE_F_BPF, pname) != 0) {
 		free(pname);
 		return -1;
 	}
-	pvp = dt_provider_lookup(dtp, pname);
+	if (pvp == NULL)
+		pvp = dt_provider_lookup(dtp, pname);
 
 	for (size_t i = 0; i < up->up_nnotes; i++) {
-		const dt_usdt_note_t *un = &up->up_notes[i];
+		dt_usdt_note_t *un = &up->up_notes[i];
 		const dt_pid_module_t *pm = &up->up_mods[un->un_mod];
 		dt_pid_probe_t *pi;
 		dt_probe_t *prp;
 
-		if (strcmp(un->un_prov, prov) != 0)
+		if (un->un_made || strcmp(un->un_prov, prov) != 0)
 			continue;
+		un->un_made = true;
 		if ((prp = dt_usdt_find(dtp, pvp, pm->pm_name, un)) != NULL) {
 			pi = prp->pr_data;
 			if (dt_usdt_addsite(pi, un) != 0)
@@ -533,6 +550,7 @@ dt_usdt_make(dtrace_hdl_t *dtp, dt_usdt_proc_t *up, const char *prov)
 		if ((pi = calloc(1, sizeof (*pi))) == NULL)
 			return dt_set_errno(dtp, EDT_NOMEM);
 		pi->pi_pid = up->up_pid;
+		pi->pi_gen = un->un_gen;
 		pi->pi_kind = DT_PID_USDT;
 		pi->pi_path = pm->pm_path;
 		pi->pi_func = pm->pm_base;
@@ -678,6 +696,39 @@ dt_usdt_prov_fini(dtrace_hdl_t *dtp, dt_provider_t *pvp)
 {
 	(void) dtp;
 	free(pvp->pv_data);
+}
+
+/*
+ * After process from (pid itself, or with followfork one of its
+ * descendants) loaded a library or exec'd: read the notes of the files
+ * it maps now that pid's notes do not have yet, for the next
+ * description matched against <prov><pid>.  After an exec every file is
+ * new: the image is the pid provider's next generation.
+ */
+int
+dt_prov_usdt_refresh(dtrace_hdl_t *dtp, int pid, int from, bool exec)
+{
+	dt_provider_t *fam = dt_provider_lookup(dtp, "usdt");
+	dt_usdt_proc_t *up;
+	ssize_t n0;
+
+	if (fam == NULL || fam->pv_ops != &dt_usdt_family_ops)
+		return 0;
+	for (up = fam->pv_data; up != NULL && up->up_pid != pid;
+	    up = up->up_next)
+		;
+	if (up == NULL)
+		return 0;	/* read in full when first named */
+	if (exec)
+		up->up_gen = dt_prov_pid_gen(dtp, pid);
+	if ((n0 = dt_pid_modules_merge(&up->up_mods, &up->up_nmods, from,
+	    up->up_gen, exec)) < 0)
+		return errno == ENOMEM ? dt_set_errno(dtp, EDT_NOMEM) : 0;
+	for (size_t m = (size_t) n0; m < up->up_nmods; m++) {
+		if (dt_usdt_read_notes(up, m) != 0)
+			return dt_set_errno(dtp, EDT_NOMEM);
+	}
+	return 0;
 }
 
 /* <prov><N> providers: their probes, made by the family. */

@@ -75,6 +75,7 @@
 #include "common/probe/dt_probe.h"
 #include "isa/x86_64/x86_decode.h"
 #include "isa/x86_64/x86_emulate.h"
+#include "os/linux/dt_cfi.h"
 #include "os/linux/prov/dt_linux_prov.h"
 #include "os/linux/ptrace/dt_ptrace.h"
 
@@ -126,6 +127,8 @@ struct dt_pt_proc {
 	uint8_t pp_slotused[DT_PT_NTSLOTS];
 	uint64_t pp_ppid, pp_uid, pp_gid;
 	char pp_execname[16];
+	dt_cfi_table_t pp_cfi;	/* unwind rows, read at the first ustack */
+	bool pp_cfi_read;
 };
 
 /* A fork or vfork child seen from one side (event or first stop). */
@@ -443,6 +446,35 @@ dt_pt_ctx_read(void *arg, dif_as_t as, uint64_t addr, void *buf, size_t size)
 	return dt_pt_vm_read(pt->pt_cur->pt_proc->pp_pid, addr, buf, size);
 }
 
+/*
+ * The user stack of the firing thread, walked with its process's CFI
+ * rows (os/linux/dt_cfi.h, the BPF engine's walk): from the probe site
+ * (%rip is one past the int3 at a hit), reading the stack through
+ * process_vm_readv().
+ */
+#define DT_PT_MAXFRAMES 1024	/* ustackdepth counts this far */
+
+static int
+dt_pt_stack_read(void *arg, uint64_t addr, uint64_t *valp)
+{
+	return dt_pt_vm_read(*(const int *) arg, addr, valp, sizeof (*valp));
+}
+
+static uint32_t
+dt_pt_ustack(void *arg, uint64_t *pcs, uint32_t max)
+{
+	dt_ptrace_t *pt = arg;
+	dt_pt_proc_t *pp = pt->pt_cur->pt_proc;
+	const struct user_regs_struct *r = &pt->pt_regs;
+
+	if (!pp->pp_cfi_read) {
+		pp->pp_cfi_read = true;
+		(void) dt_cfi_proc(pp->pp_pid, &pp->pp_cfi);
+	}
+	return dt_cfi_unwind(&pp->pp_cfi, r->rip - 1, r->rsp, r->rbp,
+	    dt_pt_stack_read, &pp->pp_pid, pcs, max);
+}
+
 static int
 dt_pt_ctx_var(void *arg, uint32_t id, uint64_t ndx, uint64_t *valp)
 {
@@ -471,6 +503,18 @@ dt_pt_ctx_var(void *arg, uint32_t id, uint64_t ndx, uint64_t *valp)
 			return -1;
 		*valp = ((const unsigned long long *) &pt->pt_regs)[ndx];
 		return 0;
+	case DIF_VAR_USTACKDEPTH:
+	case DIF_VAR_UCALLER: {
+		uint64_t pcs[DT_PT_MAXFRAMES];
+		uint32_t n = dt_pt_ustack(pt, pcs, id == DIF_VAR_UCALLER ? 2 :
+		    DT_PT_MAXFRAMES);
+
+		if (id == DIF_VAR_USTACKDEPTH)
+			*valp = n;
+		else
+			*valp = n > 1 ? pcs[1] : 0;
+		return 0;
+	}
 	default:
 		return -1;
 	}
@@ -859,7 +903,8 @@ dt_pt_fire(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_thread_t *t,
 {
 	const struct user_regs_struct *r = &pt->pt_regs;
 	dt_interp_ctx_t ctx = { &dt_pt_ctx_ops, pt,
-		(uint64_t) t->pt_proc->pp_pid, (uint64_t) t->pt_tid };
+		(uint64_t) t->pt_proc->pp_pid, (uint64_t) t->pt_tid,
+		dt_pt_ustack };
 
 	pt->pt_cur = t;
 	for (uint32_t i = 0; i < s->ps_nfires; i++) {
@@ -868,6 +913,10 @@ dt_pt_fire(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_thread_t *t,
 			r->r9 };
 
 		if (f->pf_kind == DT_PID_RETURN) {
+			/* A jcc out of the function returns when taken. */
+			if (s->ps_in.cf == X86_CF_JCC &&
+			    !x86_cond(s->ps_in.opcode & 0x0f, r->eflags))
+				continue;
 			args[0] = s->ps_addr - f->pf_func;
 			args[1] = r->rax;
 			dt_interp_fire_ctx(dtp, f->pf_id, args, 2, &ctx);
@@ -1268,6 +1317,7 @@ dt_ptrace_close(dtrace_hdl_t *dtp)
 		for (size_t i = 0; i < pp->pp_nsites; i++)
 			free(pp->pp_sites[i].ps_fires);
 		free(pp->pp_sites);
+		dt_cfi_free(&pp->pp_cfi);
 		if (pp->pp_memfd >= 0)
 			(void) close(pp->pp_memfd);
 		free(pp);

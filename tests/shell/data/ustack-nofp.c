@@ -1,0 +1,65 @@
+/*
+ * ustack-nofp.c: the program of tests/shell/ustack-cfi.sh, built without
+ * frame pointers: main -> a -> b -> c -> probe_here, each call followed
+ * by work so that no call is a tail call; with a second argument, qsort()
+ * calls cmp(), which calls probe_here() too.
+ */
+#include <stdlib.h>
+
+volatile int sink;
+
+__attribute__((noinline)) int
+probe_here(int x)
+{
+	sink = x;
+	return x + 1;
+}
+
+__attribute__((noinline)) int
+c(int x)
+{
+	int r = probe_here(x) * 3;
+
+	__asm__ volatile("" ::: "memory");
+	return r;
+}
+
+__attribute__((noinline)) int
+b(int x)
+{
+	int r = c(x + 1) * 5;
+
+	__asm__ volatile("" ::: "memory");
+	return r;
+}
+
+__attribute__((noinline)) int
+a(int x)
+{
+	int r = b(x + 2) * 7;
+
+	__asm__ volatile("" ::: "memory");
+	return r;
+}
+
+__attribute__((noinline)) static int
+cmp(const void *l, const void *r)
+{
+	int x = *(const int *) l, y = *(const int *) r;
+
+	probe_here(x);
+	return x < y ? -1 : x > y;
+}
+
+int
+main(int argc, char **argv)
+{
+	int n = argc > 1 ? atoi(argv[1]) : 1;
+	int v[2] = { 2, 1 };
+
+	for (int i = 0; i < n; i++)
+		sink += a(i);
+	if (argc > 2)
+		qsort(v, 2, sizeof (int), cmp);
+	return 0;
+}

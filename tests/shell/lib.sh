@@ -1,0 +1,28 @@
+# lib.sh: helpers sourced by the shell tests of user-space tracing
+# (ustack-cfi.sh, pid-tailcall.sh, usdt-late.sh); not a test itself.
+
+fail=0
+
+# check WHAT WANT GOT: "ok: WHAT", or FAIL with both texts (sets fail=1).
+check() {
+	local what=$1 want=$2 got=$3
+	if [ "$got" != "$want" ]; then
+		printf 'FAIL: %s\n--- want\n%s\n--- got\n%s\n' "$what" "$want" \
+		    "$got"
+		fail=1
+	else
+		echo "ok: $what"
+	fi
+}
+
+# The engines that fire pid probes here, in $engines: ptrace always, bpf
+# as root with uprobes.
+pid_engines() {
+	engines=ptrace
+	if [ "$(id -u)" -eq 0 ] &&
+	    [ -r /sys/bus/event_source/devices/uprobe/type ]; then
+		engines="bpf ptrace"
+	else
+		echo "note: the bpf engine needs root and uprobes; ptrace only"
+	fi
+}

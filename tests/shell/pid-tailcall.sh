@@ -1,0 +1,39 @@
+#!/bin/bash
+# pid-tailcall.sh: return probes at conditional tail calls.  tc() returns
+# through "jne leaf" (a jcc out of the function) for odd arguments and
+# through ret for even ones: tc:return must fire exactly once per call --
+# at the jne only when the branch is taken, never when it falls through
+# to the ret -- with arg0 the offset of the site that returned, on each
+# engine that fires pid probes.
+set -u
+
+command -v cc >/dev/null || { echo "needs a C compiler (cc)"; exit 77; }
+[ "$(uname -m)" = x86_64 ] || { echo "the test function is x86-64"; exit 77; }
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+. "$top_srcdir/tests/shell/lib.sh"
+cc -O2 -o "$tmp/tc" "$top_srcdir/tests/shell/data/pid-tailcall.c" || exit 1
+
+pid_engines
+
+# The offsets of tc's jne and ret, from the bytes the .s gives it:
+# test $1,%edi (6 bytes), jne (2), lea (3), ret.
+jne=6 ret=11
+n=1000
+for e in $engines; do
+	got=$("$DTRACE" -x engine="$e" -q -c "$tmp/tc $n" -n '
+	    pid$target::tc:entry { @calls = count(); }
+	    pid$target::tc:return { @ret[arg0] = count(); }
+	    pid$target::leaf:return { @leaf = count(); }
+	    END { printa("calls %@d\n", @calls); printa("at %d: %@d\n", @ret);
+	    printa("leaf %@d\n", @leaf); }' 2>&1 | grep .)
+	want="calls $n
+at $jne: $((n / 2))
+at $ret: $((n / 2))
+leaf $((n / 2))"
+	check "$e: tc:return once per call, at the jne only when taken" \
+	    "$want" "$got"
+done
+
+exit $fail

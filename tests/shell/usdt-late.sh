@@ -1,0 +1,45 @@
+#!/bin/bash
+# usdt-late.sh: probes that appear after tracing starts, matched by -Z
+# descriptions of the -c process: USDT probes (and pid probes) of a
+# library the program dlopen()s, and, with -x followfork, the USDT probes
+# of programs its children exec.  Counts are exact: each process is
+# stopped at the dlopen or exec until its new probes are in place.
+set -u
+
+[ "$(id -u)" -eq 0 ] || { echo "needs root to load BPF programs"; exit 77; }
+command -v cc >/dev/null || { echo "needs a C compiler (cc)"; exit 77; }
+[ -r /sys/bus/event_source/devices/uprobe/type ] ||
+	{ echo "the kernel has no uprobe PMU"; exit 77; }
+echo '#include <sys/sdt.h>' | cc -E - >/dev/null 2>&1 ||
+	{ echo "needs <sys/sdt.h> (systemtap-sdt-dev)"; exit 77; }
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+. "$top_srcdir/tests/shell/lib.sh"
+src="$top_srcdir/tests/shell/data/usdt-late.c"
+cc -O2 -shared -fPIC -DLIB -o "$tmp/liblate.so" "$src" &&
+    cc -O2 -DMAIN -o "$tmp/main" "$src" -ldl &&
+    cc -O2 -DLOOP -o "$tmp/loop" "$src" &&
+    cc -O2 -DFORK -o "$tmp/fork" "$src" || exit 1
+
+count() { tr -d ' ' | grep .; }
+
+got=$("$DTRACE" -Z -q -c "$tmp/main 37 $tmp/liblate.so" \
+    -n 'latelib$target:::tick { @ = count(); }' 2>&1 | count)
+check "USDT probe of a dlopen()ed library, none matched at start" 37 "$got"
+
+got=$("$DTRACE" -Z -q -c "$tmp/main 37 $tmp/liblate.so" \
+    -n 'pid$target:liblate.so:lib_work:entry { @ = count(); }' 2>&1 | count)
+check "pid probe of a dlopen()ed library, none matched at start" 1 "$got"
+
+got=$("$DTRACE" -Z -q -c "$tmp/main 37 $tmp/liblate.so" -n '
+    pid$target::main:entry { @m = count(); }
+    latelib$target:::tick { @t = count(); }
+    END { printa("%@d ", @m); printa("%@d\n", @t); }' 2>&1 | grep .)
+check "dlopen()ed USDT probe beside a probe matched at start" "1 37" "$got"
+
+got=$("$DTRACE" -Z -q -x followfork -c "$tmp/fork $tmp/loop 3 11" \
+    -n 'latebin$target:::tick { @ = count(); }' 2>&1 | count)
+check "followfork: USDT probes of exec'd children (3 x 11)" 33 "$got"
+
+exit $fail
