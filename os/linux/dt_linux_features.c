@@ -61,6 +61,8 @@ static const char *const dt_lf_names[DT_LF_NFEATURES] = {
 	[DT_LF_GET_FUNC_IP] = "get_func_ip",
 	[DT_LF_GET_STACK] = "get_stack",
 	[DT_LF_TEST_RUN] = "test_run",
+	[DT_LF_FENTRY] = "fentry",
+	[DT_LF_KPROBE] = "kprobe",
 };
 
 const char *
@@ -572,6 +574,59 @@ dt_lf_probe_tp_btf(dt_linux_features_t *lfp)
 	    "tp_btf programs: load failed: %s", strerror(err));
 }
 
+/*
+ * The fbt provider's two mechanisms.  fentry: a tracing program loaded
+ * for a function every kernel has (vfs_read), which needs its BTF ID
+ * (parsing kernel BTF, ~0.1 s); some kernels refuse it before the
+ * verifier runs (EPERM).  kprobes: a kprobe perf event on the same
+ * function, opened and closed without a program (the kprobe PMU is
+ * missing where the kernel has no kprobes).
+ */
+static void
+dt_lf_probe_fbt(dt_linux_features_t *lfp)
+{
+	static const struct bpf_insn ret0[] = {
+		DT_BPF_MOV64_IMM(DT_R0, 0),
+		DT_BPF_EXIT(),
+	};
+	struct btf *btf = NULL;
+	int id = -1, fd, err;
+
+	if (!lfp->lf_have[DT_LF_BTF] ||
+	    (btf = btf__load_vmlinux_btf()) == NULL) {
+		dt_lf_set(lfp, DT_LF_FENTRY, false,
+		    "fentry needs kernel BTF, which cannot be read");
+	} else if ((id = btf__find_by_name_kind(btf, "vfs_read",
+	    BTF_KIND_FUNC)) < 0) {
+		dt_lf_set(lfp, DT_LF_FENTRY, false,
+		    "fentry: no vfs_read in kernel BTF");
+	} else {
+		LIBBPF_OPTS(bpf_prog_load_opts, opts,
+		    .expected_attach_type = BPF_TRACE_FENTRY,
+		    .attach_btf_id = (uint32_t) id);
+
+		fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, "dt_probe", "GPL",
+		    ret0, 2, &opts);
+		err = errno;
+		if (fd >= 0)
+			(void) close(fd);
+		dt_lf_set(lfp, DT_LF_FENTRY, fd >= 0,
+		    "the kernel refuses fentry programs (%s)", strerror(err));
+	}
+	btf__free(btf);
+
+	fd = dt_bpf_attach_kprobe(-1, "vfs_read", 0);
+	err = errno;
+	if (fd >= 0)
+		(void) close(fd);
+	if (fd < 0 && err == ENOENT)
+		dt_lf_set(lfp, DT_LF_KPROBE, false, "the kernel has no kprobes "
+		    "(no kprobe PMU in /sys/bus/event_source/devices)");
+	else
+		dt_lf_set(lfp, DT_LF_KPROBE, fd >= 0,
+		    "the kernel refuses kprobes (%s)", strerror(err));
+}
+
 static void
 dt_lf_probe_tracefs(dt_linux_features_t *lfp)
 {
@@ -714,13 +769,14 @@ dt_linux_features_probe(dt_linux_features_t *lfp)
 	dt_lf_probe_tp_btf(lfp);
 	dt_lf_probe_raw_tp_attach(lfp);
 	dt_lf_probe_uprobes(lfp);
+	dt_lf_probe_fbt(lfp);
 }
 
 /*
- * The cache.  Three groups are probed apart and only when asked for:
+ * The cache.  Four groups are probed apart and only when asked for:
  * uprobes (placing and removing one costs about 0.2 s on some kernels),
- * tp_btf (parsing kernel BTF, about 0.1 s) and attaching a raw
- * tracepoint.  A script that uses none should not pay for them at
+ * tp_btf (parsing kernel BTF, about 0.1 s), attaching a raw tracepoint,
+ * and fbt's fentry and kprobes (BTF again, and a kprobe to place).  A script that uses none should not pay for them at
  * start-up.
  */
 static dt_linux_features_t dt_lf_cache;
@@ -728,6 +784,7 @@ static pthread_once_t dt_lf_once = PTHREAD_ONCE_INIT;
 static pthread_once_t dt_lf_uonce = PTHREAD_ONCE_INIT;
 static pthread_once_t dt_lf_bonce = PTHREAD_ONCE_INIT;
 static pthread_once_t dt_lf_ronce = PTHREAD_ONCE_INIT;
+static pthread_once_t dt_lf_fonce = PTHREAD_ONCE_INIT;
 
 static int
 dt_lf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
@@ -764,6 +821,12 @@ dt_lf_rinit(void)
 	dt_lf_probe_raw_tp_attach(&dt_lf_cache);
 }
 
+static void
+dt_lf_finit(void)
+{
+	dt_lf_probe_fbt(&dt_lf_cache);
+}
+
 const dt_linux_features_t *
 dt_linux_features(void)
 {
@@ -771,6 +834,7 @@ dt_linux_features(void)
 	(void) pthread_once(&dt_lf_uonce, dt_lf_uinit);
 	(void) pthread_once(&dt_lf_bonce, dt_lf_binit);
 	(void) pthread_once(&dt_lf_ronce, dt_lf_rinit);
+	(void) pthread_once(&dt_lf_fonce, dt_lf_finit);
 	return &dt_lf_cache;
 }
 
@@ -784,6 +848,8 @@ dt_linux_feature(dt_linux_feature_t f)
 		(void) pthread_once(&dt_lf_bonce, dt_lf_binit);
 	if (f == DT_LF_RAW_TP_ATTACH)
 		(void) pthread_once(&dt_lf_ronce, dt_lf_rinit);
+	if (f == DT_LF_FENTRY || f == DT_LF_KPROBE)
+		(void) pthread_once(&dt_lf_fonce, dt_lf_finit);
 	return (unsigned) f < DT_LF_NFEATURES && dt_lf_cache.lf_have[f];
 }
 

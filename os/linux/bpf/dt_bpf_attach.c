@@ -180,6 +180,56 @@ dt_bpf_attach_uprobe(int prog_fd, const char *path, uint64_t off, pid_t pid,
 }
 
 int
+dt_bpf_attach_kprobe(int prog_fd, const char *func, int retprobe)
+{
+	struct perf_event_attr attr;
+	int type, pfd;
+
+	if (dt_bpf_read_int("/sys/bus/event_source/devices/kprobe/type",
+	    &type) != 0)
+		return -1;
+	memset(&attr, 0, sizeof (attr));
+	attr.type = (uint32_t) type;
+	attr.size = sizeof (attr);
+	/* As for uprobes: bit 0 of config asks for a return probe. */
+	attr.config = retprobe ? 1 : 0;
+	attr.config1 = (uint64_t) (uintptr_t) func;
+	attr.config2 = 0;
+	attr.sample_period = 1;
+	attr.disabled = 1;
+	if ((pfd = dt_bpf_perf_event_open(&attr, -1, 0, -1, 0)) < 0)
+		return -1;
+	if (prog_fd < 0)
+		return pfd;
+	return dt_bpf_perf_set(pfd, prog_fd);
+}
+
+int
+dt_bpf_btf_obj_fd(const char *name)
+{
+	uint32_t id = 0;
+
+	while (bpf_btf_get_next_id(id, &id) == 0) {
+		struct bpf_btf_info info;
+		uint32_t len = sizeof (info);
+		char buf[64];
+		int fd;
+
+		if ((fd = bpf_btf_get_fd_by_id(id)) < 0)
+			continue;
+		memset(&info, 0, sizeof (info));
+		info.name = (uint64_t) (uintptr_t) buf;
+		info.name_len = sizeof (buf);
+		if (bpf_obj_get_info_by_fd(fd, &info, &len) == 0 &&
+		    info.kernel_btf && strcmp(buf, name) == 0)
+			return fd;
+		(void) close(fd);
+	}
+	errno = ENOENT;
+	return -1;
+}
+
+int
 dt_bpf_attach_cpu_clock(int prog_fd, int cpu, uint64_t period_ns)
 {
 	struct perf_event_attr attr;

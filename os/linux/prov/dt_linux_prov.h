@@ -43,6 +43,10 @@ extern int dt_prov_syscall_nargs(dtrace_hdl_t *dtp, dt_probe_t *prp);
 extern int dt_prov_sdt_init(dtrace_hdl_t *dtp);
 extern int dt_prov_rawtp_init(dtrace_hdl_t *dtp);
 
+/* The fbt provider (dt_prov_fbt.c), and why it has no probes, or NULL. */
+extern int dt_prov_fbt_init(dtrace_hdl_t *dtp);
+extern const char *dt_prov_fbt_why(void);
+
 /* The pid provider (dt_prov_pid.c). */
 extern int dt_prov_pid_init(dtrace_hdl_t *dtp);
 
