@@ -18,7 +18,8 @@
 #   - a module's function (9p, which the guest's files are on) fires;
 #   - the mechanism: the kernel's kprobe list names do_sys_openat2 only
 #     in the kprobe run.
-# And: dtrace -l lists thousands of fbt probes; -lv shows BTF types.
+# And: dtrace -l lists thousands of fbt probes; -lv shows BTF types; the
+# suite's tests/shell/fbt.sh passes.
 set -u
 
 D=$1
@@ -140,6 +141,10 @@ for mode in fentry kprobe; do
 		    grep -qx 'kprobes: 0' <<<"$out"
 	fi
 done
+
+# The test suite's own fbt test, which takes the other branch here.
+check "tests/shell/fbt.sh" env DTRACE="$D" \
+    bash "$(dirname "$0")/../shell/fbt.sh"
 
 echo "fbt lab on $(uname -r): $pass passed, $fail failed"
 [ "$fail" -gt 125 ] && fail=125
