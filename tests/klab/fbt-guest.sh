@@ -15,6 +15,9 @@
 #   - stack() starts at the caller: no BPF or trampoline frame, not
 #     do_sys_openat2 itself, the system call entry below; caller is
 #     that first frame, at entry and at return;
+#   - do_mmap's arguments, 8 or 9 of them (past the sixth on the stack
+#     for kprobes; 6.1 takes no fentry on a function with more than six:
+#     the kprobe fallback);
 #   - a module's function (9p, which the guest's files are on) fires;
 #   - the mechanism: the kernel's kprobe list names do_sys_openat2 only
 #     in the kprobe run.
@@ -86,6 +89,12 @@ fbt::do_sys_openat2:entry
 	printf("depth: %d\n", stackdepth);
 }
 
+fbt::do_mmap:entry
+/pid == $target && args[2] == 0x7000/
+{
+	@mmap[args[3], args[4], arg5, arg6] = count();
+}
+
 fbt:9p:v9fs_vfs_getattr*:entry
 /pid == $target/
 {
@@ -99,6 +108,7 @@ END
 	printa("flags %x %@d\n", @flags);
 	printa("ret %d %d %@d\n", @ret);
 	printa("mod %@d\n", @mod);
+	printa("mmap %d %x %d %d %@d\n", @mmap);
 }'
 
 for mode in fentry kprobe; do
@@ -118,6 +128,9 @@ for mode in fentry kprobe; do
 	    grep -qx -- "dfd -100 $N" <<<"$out"
 	check "$mode: args[2]->flags has O_WRONLY|O_APPEND" \
 	    grep -qx "flags 401 $N" <<<"$out"
+	# pgoff 3 is arg5 on 6.1, arg6 (on the stack) since vm_flags came.
+	check "$mode: do_mmap (8+ arguments): prot, flags, pgoff" \
+	    grep -qE '^mmap 1 2 (3 -?[0-9]+|-?[0-9]+ 3) 1$' <<<"$out"
 	check "$mode: a module's function (9p) fired" \
 	    grep -qE '^mod [1-9][0-9]*$' <<<"$out"
 	first=$(sed -n '/^stack:$/,/^caller:/{/^ *vmlinux`/p;}' <<<"$out" |

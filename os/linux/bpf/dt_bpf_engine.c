@@ -1264,6 +1264,28 @@ dt_bpf_urefused(const dt_probe_t *prp, const dt_pid_probe_t *pi, size_t i)
 	return true;
 }
 
+/*
+ * An fbt probe whose fentry or fexit program the kernel refused, to load
+ * or to attach (6.1's BPF trampolines take at most six arguments), is
+ * traced with a kprobe instead where there are kprobes: true when the
+ * provider has made it one, and its program is to be built again.
+ */
+static bool
+dt_bpf_fbt_kprobe(dtrace_hdl_t *dtp, dt_bpf_plan_t *pl)
+{
+	dt_probe_t *prp = pl->pl_probes[0];
+	const dt_kevent_t *ke = prp->pr_data;
+
+	if (pl->pl_kind != DT_BPF_P_KEVENT || (ke->ke_kind !=
+	    DT_KEVENT_FENTRY && ke->ke_kind != DT_KEVENT_FEXIT) ||
+	    dt_prov_fbt_kprobe(dtp, prp) != 0)
+		return false;
+	if (pl->pl_fd >= 0)
+		(void) close(pl->pl_fd);
+	pl->pl_fd = -1;
+	return true;
+}
+
 static int
 dt_bpf_attach(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 {
@@ -1354,6 +1376,7 @@ dt_bpf_attach(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 fail:
 	return dt_bpf_fail(dtp, EDT_NOTSUP, "attaching %s:%s:%s:%s: %s",
 	    prp->pr_prov->pv_name, prp->pr_mod, prp->pr_func, prp->pr_name,
+	    errno == DT_BPF_ENOTSUPP ? "the kernel does not support it here" :
 	    strerror(errno));
 }
 
@@ -1503,7 +1526,9 @@ dt_bpf_go(dtrace_hdl_t *dtp)
 		if (pl->pl_kind == DT_BPF_P_SYSGROUP &&
 		    dt_bpf_table(dtp, be, pl) != 0)
 			return -1;
-		if (dt_bpf_build(dtp, be, pl) != 0)
+		if (dt_bpf_build(dtp, be, pl) != 0 &&
+		    (!dt_bpf_fbt_kprobe(dtp, pl) ||
+		    dt_bpf_build(dtp, be, pl) != 0))
 			return -1;
 	}
 	if ((be->be_rb = ring_buffer__new(lay->bl_rb_fd, dt_bpf_rb_record, be,
@@ -1511,7 +1536,12 @@ dt_bpf_go(dtrace_hdl_t *dtp)
 		return dt_bpf_fail(dtp, EDT_NOTSUP, "ring buffer: %s",
 		    strerror(errno));
 	for (uint32_t i = 0; i < be->be_nplans; i++) {
-		if (dt_bpf_attach(dtp, be, &be->be_plans[i]) != 0)
+		dt_bpf_plan_t *pl = &be->be_plans[i];
+
+		if (dt_bpf_attach(dtp, be, pl) != 0 &&
+		    (!dt_bpf_fbt_kprobe(dtp, pl) ||
+		    dt_bpf_build(dtp, be, pl) != 0 ||
+		    dt_bpf_attach(dtp, be, pl) != 0))
 			return -1;
 	}
 	if (be->be_urefused > 0 && be->be_usites == 0)

@@ -46,6 +46,12 @@ extern int dt_prov_rawtp_init(dtrace_hdl_t *dtp);
 /* The fbt provider (dt_prov_fbt.c), and why it has no probes, or NULL. */
 extern int dt_prov_fbt_init(dtrace_hdl_t *dtp);
 extern const char *dt_prov_fbt_why(void);
+/*
+ * Trace an fbt probe the kernel would not take through fentry/fexit with
+ * a kprobe instead (same argument types, new recipes): 0, or -1 when
+ * there are no kprobes (the handle's error untouched).
+ */
+extern int dt_prov_fbt_kprobe(dtrace_hdl_t *dtp, dt_probe_t *prp);
 
 /* The pid provider (dt_prov_pid.c). */
 extern int dt_prov_pid_init(dtrace_hdl_t *dtp);

@@ -20,7 +20,10 @@
  * and dt_prov_fbt_why() says why (dtrace(1) prints it after "does not
  * match any probes").  A function the BTF of its module describes is
  * traced with fentry/fexit when the kernel allows them, otherwise with
- * kprobes; DTRACE_LINUX_NOFEATURE=fentry forces the kprobes.
+ * kprobes; DTRACE_LINUX_NOFEATURE=fentry forces the kprobes.  When the
+ * kernel refuses one function's fentry program (6.1's trampolines take
+ * at most six arguments: do_mmap's fexit cannot attach), the engine asks
+ * for a kprobe instead (dt_prov_fbt_kprobe()), where there are kprobes.
  *
  * Probes are made on demand: some 40,000 functions make 80,000 probes,
  * which only a description naming fbt (or any provider) pays for.
@@ -477,8 +480,13 @@ dt_fbt_recipe(dt_kevent_arg_t *ka, bool kprobe, int w, int size, bool sgn)
 #endif
 }
 
+/*
+ * Describe a probe: its mechanism (fentry/fexit when its module's BTF
+ * has the function and the kernel allows them, unless forced to
+ * kprobes), the recipes of its arguments and their types.
+ */
 static int
-dt_prov_fbt_probe_args(dtrace_hdl_t *dtp, dt_probe_t *prp)
+dt_fbt_describe(dtrace_hdl_t *dtp, dt_probe_t *prp, bool force_kprobe)
 {
 	dt_fbt_t *fp = prp->pr_prov->pv_data;
 	dt_kevent_t *ke = prp->pr_data;
@@ -498,7 +506,8 @@ dt_prov_fbt_probe_args(dtrace_hdl_t *dtp, dt_probe_t *prp)
 		proto = btf__type_by_id(fb->fb_btf, fn->type);
 	if (proto != NULL && !btf_is_func_proto(proto))
 		proto = NULL;
-	kprobe = proto == NULL || !dt_linux_feature(DT_LF_FENTRY);
+	kprobe = force_kprobe || proto == NULL ||
+	    !dt_linux_feature(DT_LF_FENTRY);
 	if (kprobe && !dt_linux_feature(DT_LF_KPROBE))
 		return dt_set_errno(dtp, EDT_NOTSUP);
 	ke->ke_kind = kprobe ? (ret ? DT_KEVENT_KRETPROBE : DT_KEVENT_KPROBE) :
@@ -561,6 +570,20 @@ dt_prov_fbt_probe_args(dtrace_hdl_t *dtp, dt_probe_t *prp)
 	for (int i = 0; i < nargs; i++)
 		tp[i] = types[i];
 	return dt_probe_set_args(dtp, prp, nargs, tp, NULL);
+}
+
+static int
+dt_prov_fbt_probe_args(dtrace_hdl_t *dtp, dt_probe_t *prp)
+{
+	return dt_fbt_describe(dtp, prp, false);
+}
+
+int
+dt_prov_fbt_kprobe(dtrace_hdl_t *dtp, dt_probe_t *prp)
+{
+	if (!dt_linux_feature(DT_LF_KPROBE))
+		return -1;
+	return dt_fbt_describe(dtp, prp, true);
 }
 
 static void
