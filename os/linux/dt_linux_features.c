@@ -534,87 +534,79 @@ dt_lf_probe_raw_tp_attach(dt_linux_features_t *lfp)
 	    strerror(err));
 }
 
-/* tp_btf needs a type ID from the parsed kernel BTF (~0.1 s to parse). */
-static void
-dt_lf_probe_tp_btf(dt_linux_features_t *lfp)
+/*
+ * Load a tracing program of attach type eat (what: "tp_btf", "fentry")
+ * for the kernel BTF type name of kind; tp_btf and fentry need a type ID
+ * from the parsed kernel BTF (~0.1 s to parse).  True if the kernel
+ * takes it; else why says what failed.
+ */
+static bool
+dt_lf_tracing(const dt_linux_features_t *lfp, const char *what,
+    enum bpf_attach_type eat, const char *name, int kind, char *why,
+    size_t len)
 {
 	static const struct bpf_insn ret0[] = {
 		DT_BPF_MOV64_IMM(DT_R0, 0),
 		DT_BPF_EXIT(),
 	};
 	struct btf *btf;
-	int id, fd, err;
+	int id, fd;
 
 	if (!lfp->lf_have[DT_LF_BTF] ||
 	    (btf = btf__load_vmlinux_btf()) == NULL) {
-		dt_lf_set(lfp, DT_LF_TP_BTF, false,
-		    "tp_btf needs kernel BTF");
-		return;
+		snprintf(why, len, "%s needs kernel BTF, which cannot be read",
+		    what);
+		return false;
 	}
-	id = btf__find_by_name_kind(btf, "btf_trace_sys_enter",
-	    BTF_KIND_TYPEDEF);
+	id = btf__find_by_name_kind(btf, name, kind);
 	btf__free(btf);
 	if (id < 0) {
-		dt_lf_set(lfp, DT_LF_TP_BTF, false,
-		    "tp_btf: no btf_trace_sys_enter in kernel BTF");
-		return;
+		snprintf(why, len, "%s: no %s in kernel BTF", what, name);
+		return false;
 	}
 	{
 		LIBBPF_OPTS(bpf_prog_load_opts, opts,
-		    .expected_attach_type = BPF_TRACE_RAW_TP,
+		    .expected_attach_type = eat,
 		    .attach_btf_id = (uint32_t) id);
 
 		fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, "dt_probe", "GPL",
 		    ret0, 2, &opts);
-		err = errno;
 	}
-	if (fd >= 0)
-		(void) close(fd);
-	dt_lf_set(lfp, DT_LF_TP_BTF, fd >= 0,
-	    "tp_btf programs: load failed: %s", strerror(err));
+	if (fd < 0) {
+		snprintf(why, len, "the kernel refuses %s programs (%s)", what,
+		    strerror(errno));
+		return false;
+	}
+	(void) close(fd);
+	return true;
+}
+
+static void
+dt_lf_probe_tp_btf(dt_linux_features_t *lfp)
+{
+	char why[DT_LF_WHYLEN];
+	bool ok = dt_lf_tracing(lfp, "tp_btf", BPF_TRACE_RAW_TP,
+	    "btf_trace_sys_enter", BTF_KIND_TYPEDEF, why, sizeof (why));
+
+	dt_lf_set(lfp, DT_LF_TP_BTF, ok, "%s", why);
 }
 
 /*
  * The fbt provider's two mechanisms.  fentry: a tracing program loaded
- * for a function every kernel has (vfs_read), which needs its BTF ID
- * (parsing kernel BTF, ~0.1 s); some kernels refuse it before the
- * verifier runs (EPERM).  kprobes: a kprobe perf event on the same
- * function, opened and closed without a program (the kprobe PMU is
+ * for a function every kernel has (vfs_read); some kernels refuse it
+ * before the verifier runs (EPERM).  kprobes: a kprobe perf event on the
+ * same function, opened and closed without a program (the kprobe PMU is
  * missing where the kernel has no kprobes).
  */
 static void
 dt_lf_probe_fbt(dt_linux_features_t *lfp)
 {
-	static const struct bpf_insn ret0[] = {
-		DT_BPF_MOV64_IMM(DT_R0, 0),
-		DT_BPF_EXIT(),
-	};
-	struct btf *btf = NULL;
-	int id = -1, fd, err;
+	char why[DT_LF_WHYLEN];
+	bool ok = dt_lf_tracing(lfp, "fentry", BPF_TRACE_FENTRY, "vfs_read",
+	    BTF_KIND_FUNC, why, sizeof (why));
+	int fd, err;
 
-	if (!lfp->lf_have[DT_LF_BTF] ||
-	    (btf = btf__load_vmlinux_btf()) == NULL) {
-		dt_lf_set(lfp, DT_LF_FENTRY, false,
-		    "fentry needs kernel BTF, which cannot be read");
-	} else if ((id = btf__find_by_name_kind(btf, "vfs_read",
-	    BTF_KIND_FUNC)) < 0) {
-		dt_lf_set(lfp, DT_LF_FENTRY, false,
-		    "fentry: no vfs_read in kernel BTF");
-	} else {
-		LIBBPF_OPTS(bpf_prog_load_opts, opts,
-		    .expected_attach_type = BPF_TRACE_FENTRY,
-		    .attach_btf_id = (uint32_t) id);
-
-		fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, "dt_probe", "GPL",
-		    ret0, 2, &opts);
-		err = errno;
-		if (fd >= 0)
-			(void) close(fd);
-		dt_lf_set(lfp, DT_LF_FENTRY, fd >= 0,
-		    "the kernel refuses fentry programs (%s)", strerror(err));
-	}
-	btf__free(btf);
-
+	dt_lf_set(lfp, DT_LF_FENTRY, ok, "%s", why);
 	fd = dt_bpf_attach_kprobe(-1, "vfs_read", 0);
 	err = errno;
 	if (fd >= 0)

@@ -719,27 +719,38 @@ dt_bpf_cg_has_kstack(const dt_bpf_cg_t *cg)
 	return cg->cg_ps->ps_ctx != DT_BPF_CTX_RAWTP;
 }
 
+/*
+ * The top n kernel frames into the stack scratch (the rest of those
+ * words zeroed), r5 = its address; r4 = 0 (r0-r3 clobbered).
+ */
+static void
+dt_bpf_cg_topframes(dt_bpf_cg_t *cg, int n)
+{
+	const dt_bpf_layout_t *lay = cg->cg_lay;
+
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R6));
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R7));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2,
+	    (int32_t) lay->bl_kstack_off));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R3, 8 * n));
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_stack));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, 0));
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R5, DT_R7));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R5,
+	    (int32_t) lay->bl_kstack_off));
+}
+
 /* r4 = the number of leading glue frames (r0-r5 clobbered). */
 static void
 dt_bpf_cg_glue_skip(dt_bpf_cg_t *cg)
 {
-	const dt_bpf_layout_t *lay = cg->cg_lay;
 	uint32_t ldone = dt_bpf_label_new(cg->cg_b);
 
 	(void) pthread_once(&dt_bpf_glue_once, dt_bpf_glue_init);
 	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, 0));
 	if (dt_bpf_nglue == 0)
 		return;
-	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R6));
-	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R7));
-	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2,
-	    (int32_t) lay->bl_kstack_off));
-	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R3, 8 * DT_BPF_GLUE_FRAMES));
-	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_stack));
-	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, 0));
-	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R5, DT_R7));
-	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R5,
-	    (int32_t) lay->bl_kstack_off));
+	dt_bpf_cg_topframes(cg, DT_BPF_GLUE_FRAMES);
 	for (int i = 0; i < DT_BPF_GLUE_FRAMES; i++) {
 		uint32_t lglue = dt_bpf_label_new(cg->cg_b);
 
@@ -774,7 +785,6 @@ dt_bpf_cg_glue_skip(dt_bpf_cg_t *cg)
 static void
 dt_bpf_cg_func_skip(dt_bpf_cg_t *cg)
 {
-	const dt_bpf_layout_t *lay = cg->cg_lay;
 	const dt_ksyms_t *ks = dt_linux_ksyms();
 	uint32_t ldone = dt_bpf_label_new(cg->cg_b);
 	uint64_t start, end;
@@ -783,15 +793,7 @@ dt_bpf_cg_func_skip(dt_bpf_cg_t *cg)
 	if (ks == NULL || dt_ksyms_range(ks, cg->cg_ps->ps_kevent->ke_event,
 	    &start, &end) != 0)
 		return;
-	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R6));
-	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R7));
-	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2,
-	    (int32_t) lay->bl_kstack_off));
-	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R3, 8 * DT_BPF_FUNC_FRAMES));
-	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_stack));
-	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R5, DT_R7));
-	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R5,
-	    (int32_t) lay->bl_kstack_off));
+	dt_bpf_cg_topframes(cg, DT_BPF_FUNC_FRAMES);
 	for (int i = 0; i < DT_BPF_FUNC_FRAMES; i++) {
 		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R5,
 		    (int16_t) (8 * i)));
