@@ -248,6 +248,15 @@ extern int dt_kevent_names(dt_kevent_name_t **namesp);
 extern void dt_kevent_names_free(dt_kevent_name_t *names, int n);
 
 /*
+ * A probe <group>::<event> of pvp, of the given kind, for each of
+ * dt_kevent_names(), with deferred arguments (nargs -1: the provider's
+ * po_probe_args fills them in).  0, or -1 with the handle's error set.
+ */
+typedef struct dt_provider dt_provider_t;
+extern int dt_kevent_populate_all(dtrace_hdl_t *dtp, dt_provider_t *pvp,
+    dt_kevent_kind_t kind);
+
+/*
  * The C declaration of BTF type id with no name ("struct file *",
  * "const char *"), as D parses it, into buf; "uint64_t" when it cannot
  * be written out.  For providers typing arguments from kernel BTF.
