@@ -31,3 +31,5 @@ SHELL_TESTS += tests/shell/unprivileged.sh tests/shell/syscall-count.sh \
 	tests/shell/execargs.sh tests/shell/curcpu.sh tests/shell/fbt.sh
 
 EXTRA_DIST += %reldir%/run-tests.sh %reldir%/shell %reldir%/d %reldir%/cmd
+# Run by hand in the kernel lab (tests/klab/run-fbt.sh), not by make check.
+EXTRA_DIST += %reldir%/klab

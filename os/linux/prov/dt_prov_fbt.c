@@ -101,12 +101,10 @@ static const dt_provattr_t dt_prov_fbt_attr = {
  * BTF.
  */
 
-static const struct btf *dt_fbt_sort_btf;
-
 static int
-dt_fbt_func_cmp(const void *a, const void *b)
+dt_fbt_func_cmp(const void *a, const void *b, void *arg)
 {
-	const struct btf *btf = dt_fbt_sort_btf;
+	const struct btf *btf = arg;
 
 	return strcmp(btf__name_by_offset(btf, btf__type_by_id(btf,
 	    *(const uint32_t *) a)->name_off), btf__name_by_offset(btf,
@@ -160,9 +158,8 @@ dt_fbt_btf(dt_fbt_t *fp, const char *mod)
 		if (btf_is_func(btf__type_by_id(fb->fb_btf, id)))
 			fb->fb_funcs[fb->fb_nfuncs++] = id;
 	}
-	dt_fbt_sort_btf = fb->fb_btf;
-	qsort(fb->fb_funcs, fb->fb_nfuncs, sizeof (uint32_t),
-	    dt_fbt_func_cmp);
+	qsort_r(fb->fb_funcs, fb->fb_nfuncs, sizeof (uint32_t),
+	    dt_fbt_func_cmp, fb->fb_btf);
 	return fb;
 }
 
