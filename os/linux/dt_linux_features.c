@@ -768,8 +768,8 @@ dt_linux_features_probe(dt_linux_features_t *lfp)
  * The cache.  Four groups are probed apart and only when asked for:
  * uprobes (placing and removing one costs about 0.2 s on some kernels),
  * tp_btf (parsing kernel BTF, about 0.1 s), attaching a raw tracepoint,
- * and fbt's fentry and kprobes (BTF again, and a kprobe to place).  A script that uses none should not pay for them at
- * start-up.
+ * and fbt's fentry and kprobes (BTF again, and a kprobe to place).  A
+ * script that uses none should not pay for them at start-up.
  */
 static dt_linux_features_t dt_lf_cache;
 static pthread_once_t dt_lf_once = PTHREAD_ONCE_INIT;

@@ -24,7 +24,8 @@
  *				ke_btf_id, in the module's BTF): the context
  *				is the function's arguments, one 64-bit
  *				word each (two for a 9-16 byte struct)
- *	DT_KEVENT_FEXIT		fexit: the same words, then the return value
+ *	DT_KEVENT_FEXIT		fexit: the same words, then the return
+ *				value
  *	DT_KEVENT_KPROBE	a kprobe perf event on the function: the
  *				context is struct pt_regs at its entry
  *	DT_KEVENT_KRETPROBE	a kretprobe: struct pt_regs as it returns

@@ -46,8 +46,8 @@
  * does: the engine skips the BPF trampoline's frames and the function's
  * own (dt_bpf_gen.c); `caller` is that first frame.
  *
- * Stability as DTrace's fbt: names and arguments Private (they are the
- * kernel's implementation).
+ * Stability as DTrace's fbt: modules, functions and arguments Private
+ * (they are the kernel's implementation).
  */
 #include <errno.h>
 #include <limits.h>
@@ -89,11 +89,12 @@ typedef struct dt_fbt {
 	size_t fp_nbtfs;
 } dt_fbt_t;
 
+/* The Dynamic Tracing Guide's table for fbt. */
 static const dt_provattr_t dt_prov_fbt_attr = {
-	{ DT_STAB_EVOLVING, DT_STAB_EVOLVING, DT_CLASS_COMMON },
+	{ DT_STAB_EVOLVING, DT_STAB_EVOLVING, DT_CLASS_ISA },
 	{ DT_STAB_PRIVATE, DT_STAB_PRIVATE, DT_CLASS_UNKNOWN },
 	{ DT_STAB_PRIVATE, DT_STAB_PRIVATE, DT_CLASS_ISA },
-	{ DT_STAB_EVOLVING, DT_STAB_EVOLVING, DT_CLASS_COMMON },
+	{ DT_STAB_EVOLVING, DT_STAB_EVOLVING, DT_CLASS_ISA },
 	{ DT_STAB_PRIVATE, DT_STAB_PRIVATE, DT_CLASS_ISA },
 };
 
@@ -209,7 +210,7 @@ static void
 dt_fbt_funcs_free(dt_fbt_t *fp)
 {
 	for (size_t i = 0; i < fp->fp_nfuncs; i++)
-		free(fp->fp_funcs[i].ff_name);	/* one block with ff_mod */
+		free(fp->fp_funcs[i].ff_name);	/* ff_mod is in it */
 	free(fp->fp_funcs);
 	fp->fp_funcs = NULL;
 	fp->fp_nfuncs = 0;
