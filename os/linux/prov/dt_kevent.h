@@ -67,7 +67,10 @@
  * event and fire on different values: it fires only when argument
  * ke_filt_arg (after the recipes ran) compares with ke_filt_val as
  * ke_filt (signed), e.g. proc:::exec-failure on syscalls:sys_exit_execve
- * when arg0 < 0.
+ * when arg0 < 0.  A second condition (ke_filt2: ke_filt2_arg against
+ * ke_filt2_val), when set, must hold too: tcp:::connect-established is
+ * sock:inet_sock_set_state for TCP sockets going from SYN_SENT to
+ * ESTABLISHED.
  *
  * Writing a provider on this interface:
  *
@@ -170,6 +173,9 @@ typedef struct dt_kevent {
 	dt_kevent_filt_t ke_filt;
 	uint8_t ke_filt_arg;
 	int64_t ke_filt_val;
+	dt_kevent_filt_t ke_filt2;	/* and-ed with ke_filt; NONE: none */
+	uint8_t ke_filt2_arg;
+	int64_t ke_filt2_val;
 	uint32_t ke_btf_id;	/* FENTRY, FEXIT: the function in BTF */
 	void *ke_priv;		/* the provider's; free()d with the probe */
 } dt_kevent_t;

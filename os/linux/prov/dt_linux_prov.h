@@ -52,6 +52,16 @@ extern const char *dt_prov_fbt_why(void);
  * there are no kprobes (the handle's error untouched).
  */
 extern int dt_prov_fbt_kprobe(dtrace_hdl_t *dtp, dt_probe_t *prp);
+/*
+ * The stable io, ip, tcp, udp and lockstat providers (dt_prov_io.c,
+ * dt_prov_ip.c, dt_prov_tcp.c, dt_prov_udp.c, dt_prov_lockstat.c), all
+ * registered by dt_prov_ionet_init() (dt_kprov.c).
+ */
+extern int dt_prov_ionet_init(dtrace_hdl_t *dtp);
+extern int dt_prov_io_init(dtrace_hdl_t *dtp);
+extern int dt_prov_tcp_init(dtrace_hdl_t *dtp);
+extern int dt_prov_udp_init(dtrace_hdl_t *dtp);
+extern int dt_prov_lockstat_init(dtrace_hdl_t *dtp);
 
 /* The pid provider (dt_prov_pid.c). */
 extern int dt_prov_pid_init(dtrace_hdl_t *dtp);
