@@ -61,6 +61,8 @@ static const char *const dt_lf_names[DT_LF_NFEATURES] = {
 	[DT_LF_GET_FUNC_IP] = "get_func_ip",
 	[DT_LF_GET_STACK] = "get_stack",
 	[DT_LF_TEST_RUN] = "test_run",
+	[DT_LF_FENTRY] = "fentry",
+	[DT_LF_KPROBE] = "kprobe",
 };
 
 const char *
@@ -532,44 +534,89 @@ dt_lf_probe_raw_tp_attach(dt_linux_features_t *lfp)
 	    strerror(err));
 }
 
-/* tp_btf needs a type ID from the parsed kernel BTF (~0.1 s to parse). */
-static void
-dt_lf_probe_tp_btf(dt_linux_features_t *lfp)
+/*
+ * Load a tracing program of attach type eat (what: "tp_btf", "fentry")
+ * for the kernel BTF type name of kind; tp_btf and fentry need a type ID
+ * from the parsed kernel BTF (~0.1 s to parse).  True if the kernel
+ * takes it; else why says what failed.
+ */
+static bool
+dt_lf_tracing(const dt_linux_features_t *lfp, const char *what,
+    enum bpf_attach_type eat, const char *name, int kind, char *why,
+    size_t len)
 {
 	static const struct bpf_insn ret0[] = {
 		DT_BPF_MOV64_IMM(DT_R0, 0),
 		DT_BPF_EXIT(),
 	};
 	struct btf *btf;
-	int id, fd, err;
+	int id, fd;
 
 	if (!lfp->lf_have[DT_LF_BTF] ||
 	    (btf = btf__load_vmlinux_btf()) == NULL) {
-		dt_lf_set(lfp, DT_LF_TP_BTF, false,
-		    "tp_btf needs kernel BTF");
-		return;
+		snprintf(why, len, "%s needs kernel BTF, which cannot be read",
+		    what);
+		return false;
 	}
-	id = btf__find_by_name_kind(btf, "btf_trace_sys_enter",
-	    BTF_KIND_TYPEDEF);
+	id = btf__find_by_name_kind(btf, name, kind);
 	btf__free(btf);
 	if (id < 0) {
-		dt_lf_set(lfp, DT_LF_TP_BTF, false,
-		    "tp_btf: no btf_trace_sys_enter in kernel BTF");
-		return;
+		snprintf(why, len, "%s: no %s in kernel BTF", what, name);
+		return false;
 	}
 	{
 		LIBBPF_OPTS(bpf_prog_load_opts, opts,
-		    .expected_attach_type = BPF_TRACE_RAW_TP,
+		    .expected_attach_type = eat,
 		    .attach_btf_id = (uint32_t) id);
 
 		fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, "dt_probe", "GPL",
 		    ret0, 2, &opts);
-		err = errno;
 	}
+	if (fd < 0) {
+		snprintf(why, len, "the kernel refuses %s programs (%s)", what,
+		    strerror(errno));
+		return false;
+	}
+	(void) close(fd);
+	return true;
+}
+
+static void
+dt_lf_probe_tp_btf(dt_linux_features_t *lfp)
+{
+	char why[DT_LF_WHYLEN];
+	bool ok = dt_lf_tracing(lfp, "tp_btf", BPF_TRACE_RAW_TP,
+	    "btf_trace_sys_enter", BTF_KIND_TYPEDEF, why, sizeof (why));
+
+	dt_lf_set(lfp, DT_LF_TP_BTF, ok, "%s", why);
+}
+
+/*
+ * The fbt provider's two mechanisms.  fentry: a tracing program loaded
+ * for a function every kernel has (vfs_read); some kernels refuse it
+ * before the verifier runs (EPERM).  kprobes: a kprobe perf event on the
+ * same function, opened and closed without a program (the kprobe PMU is
+ * missing where the kernel has no kprobes).
+ */
+static void
+dt_lf_probe_fbt(dt_linux_features_t *lfp)
+{
+	char why[DT_LF_WHYLEN];
+	bool ok = dt_lf_tracing(lfp, "fentry", BPF_TRACE_FENTRY, "vfs_read",
+	    BTF_KIND_FUNC, why, sizeof (why));
+	int fd, err;
+
+	dt_lf_set(lfp, DT_LF_FENTRY, ok, "%s", why);
+	fd = dt_bpf_attach_kprobe(-1, "vfs_read", 0);
+	err = errno;
 	if (fd >= 0)
 		(void) close(fd);
-	dt_lf_set(lfp, DT_LF_TP_BTF, fd >= 0,
-	    "tp_btf programs: load failed: %s", strerror(err));
+	if (fd < 0 && err == ENOENT)
+		dt_lf_set(lfp, DT_LF_KPROBE, false, "the kernel has no kprobes "
+		    "(no kprobe PMU in /sys/bus/event_source/devices)");
+	else
+		dt_lf_set(lfp, DT_LF_KPROBE, fd >= 0,
+		    "the kernel refuses kprobes (%s)", strerror(err));
 }
 
 static void
@@ -714,20 +761,22 @@ dt_linux_features_probe(dt_linux_features_t *lfp)
 	dt_lf_probe_tp_btf(lfp);
 	dt_lf_probe_raw_tp_attach(lfp);
 	dt_lf_probe_uprobes(lfp);
+	dt_lf_probe_fbt(lfp);
 }
 
 /*
- * The cache.  Three groups are probed apart and only when asked for:
+ * The cache.  Four groups are probed apart and only when asked for:
  * uprobes (placing and removing one costs about 0.2 s on some kernels),
- * tp_btf (parsing kernel BTF, about 0.1 s) and attaching a raw
- * tracepoint.  A script that uses none should not pay for them at
- * start-up.
+ * tp_btf (parsing kernel BTF, about 0.1 s), attaching a raw tracepoint,
+ * and fbt's fentry and kprobes (BTF again, and a kprobe to place).  A
+ * script that uses none should not pay for them at start-up.
  */
 static dt_linux_features_t dt_lf_cache;
 static pthread_once_t dt_lf_once = PTHREAD_ONCE_INIT;
 static pthread_once_t dt_lf_uonce = PTHREAD_ONCE_INIT;
 static pthread_once_t dt_lf_bonce = PTHREAD_ONCE_INIT;
 static pthread_once_t dt_lf_ronce = PTHREAD_ONCE_INIT;
+static pthread_once_t dt_lf_fonce = PTHREAD_ONCE_INIT;
 
 static int
 dt_lf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
@@ -764,6 +813,12 @@ dt_lf_rinit(void)
 	dt_lf_probe_raw_tp_attach(&dt_lf_cache);
 }
 
+static void
+dt_lf_finit(void)
+{
+	dt_lf_probe_fbt(&dt_lf_cache);
+}
+
 const dt_linux_features_t *
 dt_linux_features(void)
 {
@@ -771,6 +826,7 @@ dt_linux_features(void)
 	(void) pthread_once(&dt_lf_uonce, dt_lf_uinit);
 	(void) pthread_once(&dt_lf_bonce, dt_lf_binit);
 	(void) pthread_once(&dt_lf_ronce, dt_lf_rinit);
+	(void) pthread_once(&dt_lf_fonce, dt_lf_finit);
 	return &dt_lf_cache;
 }
 
@@ -784,6 +840,8 @@ dt_linux_feature(dt_linux_feature_t f)
 		(void) pthread_once(&dt_lf_bonce, dt_lf_binit);
 	if (f == DT_LF_RAW_TP_ATTACH)
 		(void) pthread_once(&dt_lf_ronce, dt_lf_rinit);
+	if (f == DT_LF_FENTRY || f == DT_LF_KPROBE)
+		(void) pthread_once(&dt_lf_fonce, dt_lf_finit);
 	return (unsigned) f < DT_LF_NFEATURES && dt_lf_cache.lf_have[f];
 }
 

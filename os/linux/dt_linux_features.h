@@ -37,6 +37,8 @@ typedef enum dt_linux_feature {
 	DT_LF_GET_FUNC_IP,	/* bpf_get_func_ip() in uprobes */
 	DT_LF_GET_STACK,	/* bpf_get_stack() */
 	DT_LF_TEST_RUN,		/* test runs of raw_tp programs */
+	DT_LF_FENTRY,		/* fentry/fexit tracing programs (BTF) */
+	DT_LF_KPROBE,		/* kprobe/kretprobe perf events */
 	DT_LF_NFEATURES
 } dt_linux_feature_t;
 

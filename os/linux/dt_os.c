@@ -206,10 +206,18 @@ dt_os_provider_hint(const char *provider)
 	static const char *const kernel[] = { "syscall", "sdt", "rawtp",
 		"fbt", "proc", "sched", "io", "ip", "tcp", "udp", "lockstat",
 		"usdt" };
-	static char hint[256];
+	static char hint[512];
+	const char *why;
 
-	if (dt_linux_feature(DT_LF_BPF))
-		return NULL;
+	if (dt_linux_feature(DT_LF_BPF)) {
+		/* fbt needs fentry or kprobes besides. */
+		if (strcmp(provider, "fbt") != 0 ||
+		    (why = dt_prov_fbt_why()) == NULL)
+			return NULL;
+		snprintf(hint, sizeof (hint), "fbt probes unavailable: %s",
+		    why);
+		return hint;
+	}
 	for (size_t i = 0; i < sizeof (kernel) / sizeof (kernel[0]); i++) {
 		size_t n = strlen(kernel[i]);
 

@@ -35,6 +35,7 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/prov/dt_kevent.c \
 	%reldir%/prov/dt_prov_sdt.c \
 	%reldir%/prov/dt_prov_rawtp.c \
+	%reldir%/prov/dt_prov_fbt.c \
 	%reldir%/prov/dt_prov_syscall.c \
 	%reldir%/prov/dt_prov_pid.c \
 	%reldir%/prov/dt_prov_usdt.c \

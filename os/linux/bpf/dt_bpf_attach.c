@@ -1,11 +1,12 @@
 /*
- * dt_bpf_attach.c: attaching BPF programs to tracepoints, uprobes, perf
- * cpu-clock events and raw tracepoints (see dt_bpf_attach.h).
+ * dt_bpf_attach.c: attaching BPF programs to tracepoints, uprobes,
+ * kprobes, perf cpu-clock events and raw tracepoints (see
+ * dt_bpf_attach.h).
  *
  * Programs are set on perf events with PERF_EVENT_IOC_SET_BPF rather than
  * BPF links, which works on every kernel with BPF tracing; closing the
- * event's descriptor detaches.  The uprobe PMU's type number is read from
- * sysfs, as the kernel publishes it there.
+ * event's descriptor detaches.  The uprobe and kprobe PMUs' type numbers
+ * are read from sysfs, as the kernel publishes them there.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -149,34 +150,82 @@ dt_bpf_attach_raw_tp(int prog_fd, const char *name)
 	return bpf_raw_tracepoint_open(name, prog_fd);
 }
 
-int
-dt_bpf_attach_uprobe(int prog_fd, const char *path, uint64_t off, pid_t pid,
-    int retprobe, uint64_t ref_ctr_off)
+/*
+ * An event of a dynamic PMU (uprobe, kprobe: its type number is in
+ * sysfs) with the program set on it; with prog_fd -1, the event only.
+ * Bit 0 of config asks for a return probe (format/retprobe).
+ */
+static int
+dt_bpf_attach_pmu(const char *pmu, uint64_t config, uint64_t config1,
+    uint64_t config2, pid_t pid, int cpu, int prog_fd)
 {
 	struct perf_event_attr attr;
+	char path[PATH_MAX];
 	int type, pfd;
 
-	if (dt_bpf_read_int("/sys/bus/event_source/devices/uprobe/type",
-	    &type) != 0)
+	snprintf(path, sizeof (path), "/sys/bus/event_source/devices/%s/type",
+	    pmu);
+	if (dt_bpf_read_int(path, &type) != 0)
 		return -1;
 	memset(&attr, 0, sizeof (attr));
 	attr.type = (uint32_t) type;
 	attr.size = sizeof (attr);
-	/* Bit 0 of config asks for a return probe (format/retprobe). */
-	attr.config = retprobe ? 1 : 0;
-	/*
-	 * Bits 32-63: the file offset of a USDT semaphore, which the kernel
-	 * counts up while the uprobe is in place (format/ref_ctr_offset).
-	 */
-	attr.config |= ref_ctr_off << 32;
-	attr.config1 = (uint64_t) (uintptr_t) path;
-	attr.config2 = off;
+	attr.config = config;
+	attr.config1 = config1;
+	attr.config2 = config2;
 	attr.sample_period = 1;
 	attr.disabled = 1;
-	if ((pfd = dt_bpf_perf_event_open(&attr, pid > 0 ? pid : -1,
-	    pid > 0 ? -1 : 0, -1, 0)) < 0)
+	if ((pfd = dt_bpf_perf_event_open(&attr, pid, cpu, -1, 0)) < 0)
 		return -1;
+	if (prog_fd < 0)
+		return pfd;
 	return dt_bpf_perf_set(pfd, prog_fd);
+}
+
+int
+dt_bpf_attach_uprobe(int prog_fd, const char *path, uint64_t off, pid_t pid,
+    int retprobe, uint64_t ref_ctr_off)
+{
+	/*
+	 * Bits 32-63 of config: the file offset of a USDT semaphore, which
+	 * the kernel counts up while the uprobe is in place
+	 * (format/ref_ctr_offset).
+	 */
+	return dt_bpf_attach_pmu("uprobe", (retprobe ? 1 : 0) |
+	    ref_ctr_off << 32, (uint64_t) (uintptr_t) path, off,
+	    pid > 0 ? pid : -1, pid > 0 ? -1 : 0, prog_fd);
+}
+
+int
+dt_bpf_attach_kprobe(int prog_fd, const char *func, int retprobe)
+{
+	return dt_bpf_attach_pmu("kprobe", retprobe ? 1 : 0,
+	    (uint64_t) (uintptr_t) func, 0, -1, 0, prog_fd);
+}
+
+int
+dt_bpf_btf_obj_fd(const char *name)
+{
+	uint32_t id = 0;
+
+	while (bpf_btf_get_next_id(id, &id) == 0) {
+		struct bpf_btf_info info;
+		uint32_t len = sizeof (info);
+		char buf[64];
+		int fd;
+
+		if ((fd = bpf_btf_get_fd_by_id(id)) < 0)
+			continue;
+		memset(&info, 0, sizeof (info));
+		info.name = (uint64_t) (uintptr_t) buf;
+		info.name_len = sizeof (buf);
+		if (bpf_obj_get_info_by_fd(fd, &info, &len) == 0 &&
+		    info.kernel_btf && strcmp(buf, name) == 0)
+			return fd;
+		(void) close(fd);
+	}
+	errno = ENOENT;
+	return -1;
 }
 
 int

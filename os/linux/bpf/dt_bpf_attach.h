@@ -11,6 +11,10 @@
  *			optionally for one process only
  *	cpu-clock	perf_event_open(PERF_COUNT_SW_CPU_CLOCK) per CPU
  *	raw tracepoint	bpf(BPF_RAW_TRACEPOINT_OPEN)
+ *	kprobe		perf_event_open(kprobe PMU, function name), all
+ *			CPUs and tasks, or a kretprobe
+ *	fentry/fexit	bpf(BPF_RAW_TRACEPOINT_OPEN) without a name: the
+ *			tracing program's own attach_btf_id says where
  *
  * Each function returns a file descriptor whose close() detaches, or -1
  * with errno set.
@@ -37,6 +41,16 @@ extern int dt_bpf_attach_tracepoint(int prog_fd, const char *group,
 extern int dt_bpf_attach_raw_tp(int prog_fd, const char *name);
 extern int dt_bpf_attach_uprobe(int prog_fd, const char *path, uint64_t off,
     pid_t pid, int retprobe, uint64_t ref_ctr_off);
+/*
+ * A kprobe (or kretprobe) on a kernel function, "name" or "module:name";
+ * with prog_fd -1, the event only (to try whether kprobes work).
+ */
+extern int dt_bpf_attach_kprobe(int prog_fd, const char *func, int retprobe);
+/*
+ * The file descriptor of the kernel's BTF object called name ("vmlinux"
+ * or a module's), for attach_btf_obj_fd; -1 with errno (ENOENT).
+ */
+extern int dt_bpf_btf_obj_fd(const char *name);
 /* A cpu-clock sampling event on one CPU, every period_ns. */
 extern int dt_bpf_attach_cpu_clock(int prog_fd, int cpu, uint64_t period_ns);
 

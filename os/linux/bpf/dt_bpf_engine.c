@@ -456,6 +456,11 @@ dt_bpf_plan(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
 				    dtrace_errmsg(dtp, dtrace_errno(dtp)));
 			if (ke->ke_kind == DT_KEVENT_RAWTP)
 				f = DT_LF_RAW_TP_ATTACH;
+			else if (ke->ke_kind == DT_KEVENT_FENTRY ||
+			    ke->ke_kind == DT_KEVENT_FEXIT)
+				f = DT_LF_FENTRY;
+			else if (DT_KEVENT_ISFUNC(ke->ke_kind))
+				f = DT_LF_KPROBE;
 			if (!dt_linux_feature(f))
 				return dt_bpf_fail(dtp, EDT_NOTSUP, "%s",
 				    dt_linux_feature_why(f));
@@ -608,6 +613,13 @@ dt_bpf_log_excerpt(const char *log, char *buf, size_t len)
 		snprintf(buf, len, "%.*s", (int) (end - line), line);
 }
 
+/* What a tracing program (fentry, fexit) is loaded for. */
+typedef struct dt_bpf_target {
+	enum bpf_attach_type tg_type;
+	uint32_t tg_btf_id;	/* the function, in the BTF of: */
+	int tg_obj_fd;		/* a module's BTF object; -1: vmlinux */
+} dt_bpf_target_t;
+
 /*
  * Loads the program in b; a program with subprograms (bpf_loop()
  * callbacks) describes its functions in BTF, as the kernel requires.
@@ -615,7 +627,8 @@ dt_bpf_log_excerpt(const char *log, char *buf, size_t len)
  */
 static int
 dt_bpf_load(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl,
-    enum bpf_prog_type type, const dt_bpf_buf_t *b)
+    enum bpf_prog_type type, const dt_bpf_target_t *tg,
+    const dt_bpf_buf_t *b)
 {
 	const dt_probe_t *prp = pl->pl_probes[0];
 	uint32_t nf = b->b_nfuncs + 1;
@@ -626,6 +639,12 @@ dt_bpf_load(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl,
 	int fd, err;
 	LIBBPF_OPTS(bpf_prog_load_opts, opts);
 
+	if (tg != NULL) {
+		opts.expected_attach_type = tg->tg_type;
+		opts.attach_btf_id = tg->tg_btf_id;
+		opts.attach_btf_obj_fd = (uint32_t) (tg->tg_obj_fd < 0 ? 0 :
+		    tg->tg_obj_fd);
+	}
 	if (b->b_nfuncs > 0) {
 		uint32_t *offs = calloc(nf, sizeof (uint32_t));
 
@@ -818,6 +837,7 @@ dt_bpf_build(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 	const dt_bpf_plan_t *epl;
 	dt_bpf_progspec_t ps;
 	enum bpf_prog_type type;
+	dt_bpf_target_t tg = { 0, 0, -1 }, *tgp = NULL;
 	uint64_t *usites = NULL;
 	char err[512];
 	dt_bpf_buf_t b;
@@ -885,6 +905,25 @@ dt_bpf_build(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 		if (ke->ke_kind == DT_KEVENT_RAWTP) {
 			ps.ps_ctx = DT_BPF_CTX_KRAWTP;
 			type = BPF_PROG_TYPE_RAW_TRACEPOINT;
+		} else if (ke->ke_kind == DT_KEVENT_FENTRY ||
+		    ke->ke_kind == DT_KEVENT_FEXIT) {
+			ps.ps_ctx = DT_BPF_CTX_FBT;
+			type = BPF_PROG_TYPE_TRACING;
+			tg.tg_type = ke->ke_kind == DT_KEVENT_FENTRY ?
+			    BPF_TRACE_FENTRY : BPF_TRACE_FEXIT;
+			tg.tg_btf_id = ke->ke_btf_id;
+			if (strcmp(ke->ke_group, "vmlinux") != 0 &&
+			    (tg.tg_obj_fd = dt_bpf_btf_obj_fd(
+			    ke->ke_group)) < 0)
+				return dt_bpf_fail(dtp, EDT_NOTSUP, "%s:%s:%s:"
+				    "%s: no BTF object for module %s: %s",
+				    prp->pr_prov->pv_name, prp->pr_mod,
+				    prp->pr_func, prp->pr_name, ke->ke_group,
+				    strerror(errno));
+			tgp = &tg;
+		} else if (DT_KEVENT_ISFUNC(ke->ke_kind)) {
+			ps.ps_ctx = DT_BPF_CTX_FBT;
+			type = BPF_PROG_TYPE_KPROBE;
 		} else {
 			ps.ps_ctx = DT_BPF_CTX_KTP;
 			type = BPF_PROG_TYPE_TRACEPOINT;
@@ -924,12 +963,16 @@ dt_bpf_build(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 	free((void *) ps.ps_uconds);
 	if (rc != 0) {
 		dt_bpf_buf_fini(&b);
+		if (tg.tg_obj_fd >= 0)
+			(void) close(tg.tg_obj_fd);
 		return dt_bpf_fail(dtp, EDT_NOTSUP, "%s:%s:%s:%s: %s",
 		    prp->pr_prov->pv_name, prp->pr_mod, prp->pr_func,
 		    prp->pr_name, err);
 	}
-	rc = dt_bpf_load(dtp, be, pl, type, &b);
+	rc = dt_bpf_load(dtp, be, pl, type, tgp, &b);
 	dt_bpf_buf_fini(&b);
+	if (tg.tg_obj_fd >= 0)
+		(void) close(tg.tg_obj_fd);
 	if (rc < 0)
 		return -1;
 	pl->pl_fd = rc;
@@ -1372,6 +1415,28 @@ dt_bpf_urefused(const dt_probe_t *prp, const dt_pid_probe_t *pi, size_t i)
 	return true;
 }
 
+/*
+ * An fbt probe whose fentry or fexit program the kernel refused, to load
+ * or to attach (6.1's BPF trampolines take at most six arguments), is
+ * traced with a kprobe instead where there are kprobes: true when the
+ * provider has made it one, and its program is to be built again.
+ */
+static bool
+dt_bpf_fbt_kprobe(dtrace_hdl_t *dtp, dt_bpf_plan_t *pl)
+{
+	dt_probe_t *prp = pl->pl_probes[0];
+	const dt_kevent_t *ke = prp->pr_data;
+
+	if (pl->pl_kind != DT_BPF_P_KEVENT || (ke->ke_kind !=
+	    DT_KEVENT_FENTRY && ke->ke_kind != DT_KEVENT_FEXIT) ||
+	    dt_prov_fbt_kprobe(dtp, prp) != 0)
+		return false;
+	if (pl->pl_fd >= 0)
+		(void) close(pl->pl_fd);
+	pl->pl_fd = -1;
+	return true;
+}
+
 static int
 dt_bpf_attach(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 {
@@ -1413,11 +1478,26 @@ dt_bpf_attach(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 	case DT_BPF_P_KEVENT: {
 		const dt_kevent_t *ke = prp->pr_data;
 
-		if (ke->ke_kind == DT_KEVENT_RAWTP)
+		if (ke->ke_kind == DT_KEVENT_RAWTP) {
 			fd = dt_bpf_attach_raw_tp(pl->pl_fd, ke->ke_event);
-		else
+		} else if (ke->ke_kind == DT_KEVENT_FENTRY ||
+		    ke->ke_kind == DT_KEVENT_FEXIT) {
+			/* Where is in the program's attach_btf_id. */
+			fd = dt_bpf_attach_raw_tp(pl->pl_fd, NULL);
+		} else if (DT_KEVENT_ISFUNC(ke->ke_kind)) {
+			/* A module's function by module:name (kallsyms). */
+			if (strcmp(ke->ke_group, "vmlinux") == 0)
+				snprintf(event, sizeof (event), "%s",
+				    ke->ke_event);
+			else
+				snprintf(event, sizeof (event), "%s:%s",
+				    ke->ke_group, ke->ke_event);
+			fd = dt_bpf_attach_kprobe(pl->pl_fd, event,
+			    ke->ke_kind == DT_KEVENT_KRETPROBE);
+		} else {
 			fd = dt_bpf_attach_tracepoint(pl->pl_fd, ke->ke_group,
 			    ke->ke_event);
+		}
 		if (fd < 0 || dt_bpf_addlink(pl, fd) != 0)
 			goto fail;
 		return 0;
@@ -1447,6 +1527,7 @@ dt_bpf_attach(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 fail:
 	return dt_bpf_fail(dtp, EDT_NOTSUP, "attaching %s:%s:%s:%s: %s",
 	    prp->pr_prov->pv_name, prp->pr_mod, prp->pr_func, prp->pr_name,
+	    errno == DT_BPF_ENOTSUPP ? "the kernel does not support it here" :
 	    strerror(errno));
 }
 
@@ -1596,7 +1677,9 @@ dt_bpf_go(dtrace_hdl_t *dtp)
 		if (pl->pl_kind == DT_BPF_P_SYSGROUP &&
 		    dt_bpf_table(dtp, be, pl) != 0)
 			return -1;
-		if (dt_bpf_build(dtp, be, pl) != 0)
+		if (dt_bpf_build(dtp, be, pl) != 0 &&
+		    (!dt_bpf_fbt_kprobe(dtp, pl) ||
+		    dt_bpf_build(dtp, be, pl) != 0))
 			return -1;
 	}
 	if ((be->be_rb = ring_buffer__new(lay->bl_rb_fd, dt_bpf_rb_record, be,
@@ -1604,7 +1687,12 @@ dt_bpf_go(dtrace_hdl_t *dtp)
 		return dt_bpf_fail(dtp, EDT_NOTSUP, "ring buffer: %s",
 		    strerror(errno));
 	for (uint32_t i = 0; i < be->be_nplans; i++) {
-		if (dt_bpf_attach(dtp, be, &be->be_plans[i]) != 0)
+		dt_bpf_plan_t *pl = &be->be_plans[i];
+
+		if (dt_bpf_attach(dtp, be, pl) != 0 &&
+		    (!dt_bpf_fbt_kprobe(dtp, pl) ||
+		    dt_bpf_build(dtp, be, pl) != 0 ||
+		    dt_bpf_attach(dtp, be, pl) != 0))
 			return -1;
 	}
 	if (be->be_urefused > 0 && be->be_usites == 0)

@@ -719,27 +719,38 @@ dt_bpf_cg_has_kstack(const dt_bpf_cg_t *cg)
 	return cg->cg_ps->ps_ctx != DT_BPF_CTX_RAWTP;
 }
 
+/*
+ * The top n kernel frames into the stack scratch (the rest of those
+ * words zeroed), r5 = its address; r4 = 0 (r0-r3 clobbered).
+ */
+static void
+dt_bpf_cg_topframes(dt_bpf_cg_t *cg, int n)
+{
+	const dt_bpf_layout_t *lay = cg->cg_lay;
+
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R6));
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R7));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2,
+	    (int32_t) lay->bl_kstack_off));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R3, 8 * n));
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_stack));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, 0));
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R5, DT_R7));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R5,
+	    (int32_t) lay->bl_kstack_off));
+}
+
 /* r4 = the number of leading glue frames (r0-r5 clobbered). */
 static void
 dt_bpf_cg_glue_skip(dt_bpf_cg_t *cg)
 {
-	const dt_bpf_layout_t *lay = cg->cg_lay;
 	uint32_t ldone = dt_bpf_label_new(cg->cg_b);
 
 	(void) pthread_once(&dt_bpf_glue_once, dt_bpf_glue_init);
 	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, 0));
 	if (dt_bpf_nglue == 0)
 		return;
-	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R6));
-	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R7));
-	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2,
-	    (int32_t) lay->bl_kstack_off));
-	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R3, 8 * DT_BPF_GLUE_FRAMES));
-	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_stack));
-	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, 0));
-	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R5, DT_R7));
-	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R5,
-	    (int32_t) lay->bl_kstack_off));
+	dt_bpf_cg_topframes(cg, DT_BPF_GLUE_FRAMES);
 	for (int i = 0; i < DT_BPF_GLUE_FRAMES; i++) {
 		uint32_t lglue = dt_bpf_label_new(cg->cg_b);
 
@@ -756,6 +767,44 @@ dt_bpf_cg_glue_skip(dt_bpf_cg_t *cg)
 		dt_bpf_label_here(cg->cg_b, lglue);
 		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, i + 1));
 	}
+	dt_bpf_label_here(cg->cg_b, ldone);
+}
+
+/*
+ * At an fbt probe, DTrace's stack starts at the function's caller.  The
+ * walk starts inside the program: under fentry/fexit, the program's and
+ * the BPF trampoline's frames come first, then the return address of the
+ * trampoline's call in the function's first instruction; under a kprobe,
+ * the function's own address.  Either way the frames up to and including
+ * the first one inside the function are skipped; a kretprobe has none
+ * there (its first frame is already the caller).  r4 = how many (r0-r5
+ * clobbered).
+ */
+#define DT_BPF_FUNC_FRAMES 8 /* leading frames that may be ours */
+
+static void
+dt_bpf_cg_func_skip(dt_bpf_cg_t *cg)
+{
+	const dt_ksyms_t *ks = dt_linux_ksyms();
+	uint32_t ldone = dt_bpf_label_new(cg->cg_b);
+	uint64_t start, end;
+
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, 0));
+	if (ks == NULL || dt_ksyms_range(ks, cg->cg_ps->ps_kevent->ke_event,
+	    &start, &end) != 0)
+		return;
+	dt_bpf_cg_topframes(cg, DT_BPF_FUNC_FRAMES);
+	for (int i = 0; i < DT_BPF_FUNC_FRAMES; i++) {
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R5,
+		    (int16_t) (8 * i)));
+		dt_bpf_emit_imm64(cg->cg_b, DT_R2, start);
+		DT_EMIT(cg, DT_BPF_JMP_REG(BPF_JLT, DT_R1, DT_R2, 5));
+		dt_bpf_emit_imm64(cg->cg_b, DT_R2, end);
+		DT_EMIT(cg, DT_BPF_JMP_REG(BPF_JGE, DT_R1, DT_R2, 2));
+		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, i + 1));
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), ldone);
+	}
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, 0));
 	dt_bpf_label_here(cg->cg_b, ldone);
 }
 
@@ -907,6 +956,8 @@ dt_bpf_cg_getstack(dt_bpf_cg_t *cg, uint32_t off, uint32_t size, bool user)
 	if (ctx == DT_BPF_CTX_SYSCALL_ENTRY ||
 	    ctx == DT_BPF_CTX_SYSCALL_RETURN)
 		dt_bpf_cg_glue_skip(cg);
+	else if (ctx == DT_BPF_CTX_FBT)
+		dt_bpf_cg_func_skip(cg);
 	else
 		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, 0));
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R6));
@@ -1074,7 +1125,10 @@ dt_bpf_cg_builtin(dt_bpf_cg_t *cg, uint32_t id, unsigned rd)
 		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R1, 3));
 		break;
 	case DIF_VAR_CALLER:
-		/* The frame after the probe site's; 0 when there is none. */
+		/*
+		 * The frame after the probe site's; 0 when there is none.
+		 * At fbt probes the stack starts at the caller already.
+		 */
 		if (!dt_bpf_cg_has_kstack(cg)) {
 			DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 0));
 			break;
@@ -1083,7 +1137,8 @@ dt_bpf_cg_builtin(dt_bpf_cg_t *cg, uint32_t id, unsigned rd)
 		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R7));
 		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1,
 		    (int32_t) lay->bl_kstack_off));
-		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R1, 8));
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R1,
+		    cg->cg_ps->ps_ctx == DT_BPF_CTX_FBT ? 0 : 8));
 		break;
 	case DIF_VAR_USTACKDEPTH:
 		/* The frames ustack() would record (the scratch is shared). */
@@ -2404,6 +2459,7 @@ dt_bpf_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 	}
 	case DT_BPF_CTX_KTP:
 	case DT_BPF_CTX_KRAWTP:
+	case DT_BPF_CTX_FBT:
 		if (!args && ps->ps_kevent->ke_filt == DT_KEVENT_FILT_NONE &&
 		    ps->ps_kevent->ke_filt2 == DT_KEVENT_FILT_NONE)
 			break;

@@ -64,6 +64,9 @@ typedef enum dt_bpf_ctxkind {
 				      tracepoint: the format record */
 	DT_BPF_CTX_KRAWTP,	   /* kernel event on a raw tracepoint: the
 				      u64 TP_PROTO arguments */
+	DT_BPF_CTX_FBT,		   /* kernel event on a function: fentry/
+				      fexit's u64 arguments, or a kprobe's
+				      struct pt_regs */
 } dt_bpf_ctxkind_t;
 
 /* A variable of the program, from the DIF variable tables. */

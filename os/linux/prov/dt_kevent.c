@@ -13,10 +13,13 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+
+#include <bpf/btf.h>
 
 #include "common/dt_impl.h"
 #include "common/probe/dt_probe.h"
@@ -470,4 +473,43 @@ nomem:
 	dt_kevent_names_free(names, n);
 	errno = ENOMEM;
 	return -1;
+}
+
+/* The declaration btf_dump writes, collected into a string. */
+typedef struct dt_kevent_decl {
+	char *kd_buf;
+	size_t kd_size;
+	size_t kd_len;
+} dt_kevent_decl_t;
+
+static void
+dt_kevent_printf(void *ctx, const char *fmt, va_list ap)
+{
+	dt_kevent_decl_t *kd = ctx;
+	int n;
+
+	if (kd->kd_len >= kd->kd_size)
+		return;
+	n = vsnprintf(kd->kd_buf + kd->kd_len, kd->kd_size - kd->kd_len, fmt,
+	    ap);
+	if (n > 0)
+		kd->kd_len += (size_t) n;
+}
+
+void
+dt_kevent_btf_decl(const struct btf *btf, uint32_t id, char *buf,
+    size_t len)
+{
+	LIBBPF_OPTS(btf_dump_emit_type_decl_opts, opts, .field_name = "");
+	dt_kevent_decl_t kd = { buf, len, 0 };
+	struct btf_dump *d;
+	int rc = -1;
+
+	buf[0] = '\0';
+	if ((d = btf_dump__new(btf, dt_kevent_printf, &kd, NULL)) != NULL) {
+		rc = btf_dump__emit_type_decl(d, id, &opts);
+		btf_dump__free(d);
+	}
+	if (rc != 0 || kd.kd_len == 0 || kd.kd_len >= len)
+		snprintf(buf, len, "uint64_t");
 }

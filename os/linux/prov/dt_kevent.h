@@ -16,6 +16,24 @@
  *			arguments as an array of 64-bit words, as the
  *			kernel's btf_trace_<event> typedef describes them
  *
+ * or of one of four more on a kernel function (the fbt provider), where
+ * ke_group is the module ("vmlinux" for the kernel itself) and ke_event
+ * the function:
+ *
+ *	DT_KEVENT_FENTRY	an fentry tracing program (attach_btf_id:
+ *				ke_btf_id, in the module's BTF): the context
+ *				is the function's arguments, one 64-bit
+ *				word each (two for a 9-16 byte struct)
+ *	DT_KEVENT_FEXIT		fexit: the same words, then the return
+ *				value
+ *	DT_KEVENT_KPROBE	a kprobe perf event on the function: the
+ *				context is struct pt_regs at its entry
+ *	DT_KEVENT_KRETPROBE	a kretprobe: struct pt_regs as it returns
+ *
+ * so RAW recipes read a word of an array context (FENTRY, FEXIT) or a
+ * register of pt_regs (KPROBE, KRETPROBE: ka_index = its byte offset / 8),
+ * and RAWMEM memory it points to (the stack, through pt_regs' sp).
+ *
  * and says, per argument N (arg0..arg9, at most DT_KEVENT_MAXARGS), how
  * the value is obtained -- a recipe, dt_kevent_arg_t:
  *
@@ -77,12 +95,14 @@
  *	script naming it gets "does not match any probes".
  *
  * How the BPF engine runs them (os/linux/bpf/dt_bpf_engine.c): one
- * program per probe, a tracepoint program (ctx: the record) or a raw_tp
- * program (ctx: the u64 arguments), whose prologue computes arg0..arg9
- * from the recipes, then applies the filter; it is attached with a perf
- * tracepoint event (cpu 0, all tasks) or bpf_raw_tracepoint_open().  Two
- * probes on one event get two programs on it, which the kernel runs one
- * after the other.
+ * program per probe, a tracepoint program (ctx: the record), a raw_tp
+ * program (ctx: the u64 arguments), a tracing program (fentry, fexit) or
+ * a kprobe program, whose prologue computes arg0..arg9 from the recipes,
+ * then applies the filter; it is attached with a perf tracepoint event
+ * (cpu 0, all tasks), bpf_raw_tracepoint_open() (by name, or for
+ * tracing programs without one) or a kprobe perf event.  Two probes on
+ * one event get two programs on it, which the kernel runs one after the
+ * other.
  *
  * The tracefs format parser lives here too (dt_kevent_format()), for
  * every provider that reads format files (sdt, syscall).
@@ -102,7 +122,17 @@ typedef struct dt_probe dt_probe_t;
 typedef enum dt_kevent_kind {
 	DT_KEVENT_TP,		/* perf tracepoint: ctx = format record */
 	DT_KEVENT_RAWTP,	/* raw tracepoint: ctx = u64 TP_PROTO args */
+	DT_KEVENT_FENTRY,	/* function entry: ctx = u64 arguments */
+	DT_KEVENT_FEXIT,	/* function return: u64 arguments, return */
+	DT_KEVENT_KPROBE,	/* kprobe: ctx = struct pt_regs */
+	DT_KEVENT_KRETPROBE,	/* kretprobe: ctx = struct pt_regs */
 } dt_kevent_kind_t;
+
+/* A kind on a kernel function (the fbt provider's). */
+#define DT_KEVENT_ISFUNC(k) ((k) >= DT_KEVENT_FENTRY)
+/* A return probe on a kernel function. */
+#define DT_KEVENT_ISRET(k) ((k) == DT_KEVENT_FEXIT || \
+	(k) == DT_KEVENT_KRETPROBE)
 
 typedef enum dt_kevent_argkind {
 	DT_KEVENT_ARG_ZERO,
@@ -146,6 +176,7 @@ typedef struct dt_kevent {
 	dt_kevent_filt_t ke_filt2;	/* and-ed with ke_filt; NONE: none */
 	uint8_t ke_filt2_arg;
 	int64_t ke_filt2_val;
+	uint32_t ke_btf_id;	/* FENTRY, FEXIT: the function in BTF */
 	void *ke_priv;		/* the provider's; free()d with the probe */
 } dt_kevent_t;
 
@@ -231,5 +262,14 @@ extern void dt_kevent_names_free(dt_kevent_name_t *names, int n);
 typedef struct dt_provider dt_provider_t;
 extern int dt_kevent_populate_all(dtrace_hdl_t *dtp, dt_provider_t *pvp,
     dt_kevent_kind_t kind);
+
+/*
+ * The C declaration of BTF type id with no name ("struct file *",
+ * "const char *"), as D parses it, into buf; "uint64_t" when it cannot
+ * be written out.  For providers typing arguments from kernel BTF.
+ */
+struct btf;
+extern void dt_kevent_btf_decl(const struct btf *btf, uint32_t id,
+    char *buf, size_t len);
 
 #endif /* DT_KEVENT_H */

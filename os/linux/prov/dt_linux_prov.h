@@ -44,6 +44,15 @@ extern int dt_prov_syscall_nargs(dtrace_hdl_t *dtp, dt_probe_t *prp);
 extern int dt_prov_sdt_init(dtrace_hdl_t *dtp);
 extern int dt_prov_rawtp_init(dtrace_hdl_t *dtp);
 
+/* The fbt provider (dt_prov_fbt.c), and why it has no probes, or NULL. */
+extern int dt_prov_fbt_init(dtrace_hdl_t *dtp);
+extern const char *dt_prov_fbt_why(void);
+/*
+ * Trace an fbt probe the kernel would not take through fentry/fexit with
+ * a kprobe instead (same argument types, new recipes): 0, or -1 when
+ * there are no kprobes (the handle's error untouched).
+ */
+extern int dt_prov_fbt_kprobe(dtrace_hdl_t *dtp, dt_probe_t *prp);
 /*
  * The stable io, ip, tcp, udp and lockstat providers (dt_prov_io.c,
  * dt_prov_ip.c, dt_prov_tcp.c, dt_prov_udp.c, dt_prov_lockstat.c), all

@@ -25,7 +25,6 @@
  * asked for, and kept for the life of the handle.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,26 +58,6 @@ static int
 dt_prov_rawtp_populate(dtrace_hdl_t *dtp, dt_provider_t *pvp)
 {
 	return dt_kevent_populate_all(dtp, pvp, DT_KEVENT_RAWTP);
-}
-
-/* The declaration btf_dump writes, collected into a string. */
-typedef struct dt_rawtp_decl {
-	char rd_buf[256];
-	size_t rd_len;
-} dt_rawtp_decl_t;
-
-static void
-dt_rawtp_printf(void *ctx, const char *fmt, va_list ap)
-{
-	dt_rawtp_decl_t *rd = ctx;
-	int n;
-
-	if (rd->rd_len >= sizeof (rd->rd_buf))
-		return;
-	n = vsnprintf(rd->rd_buf + rd->rd_len, sizeof (rd->rd_buf) -
-	    rd->rd_len, fmt, ap);
-	if (n > 0)
-		rd->rd_len += (size_t) n;
 }
 
 /* The BTF describing group's tracepoints: the kernel's, or a module's. */
@@ -126,8 +105,7 @@ dt_prov_rawtp_probe_args(dtrace_hdl_t *dtp, dt_probe_t *prp)
 	char *types[DT_KEVENT_MAXARGS];
 	const struct btf_param *pa;
 	const struct btf_type *t = NULL;
-	dt_rawtp_decl_t rd;
-	struct btf_dump *d;
+	char decl[256];
 	struct btf *btf;
 	int nargs = 0, rc = 0, vlen;
 	uint32_t id;
@@ -141,21 +119,13 @@ dt_prov_rawtp_probe_args(dtrace_hdl_t *dtp, dt_probe_t *prp)
 		ke->ke_nargs = 0;
 		return dt_probe_set_args(dtp, prp, 0, NULL, NULL);
 	}
-	if ((d = btf_dump__new(btf, dt_rawtp_printf, &rd, NULL)) == NULL)
-		return dt_set_errno(dtp, EDT_NOMEM);
 	pa = btf_params(t);
 	vlen = btf_vlen(t);
 	for (int i = 1; i < vlen && nargs < DT_KEVENT_MAXARGS; i++) {
-		LIBBPF_OPTS(btf_dump_emit_type_decl_opts, opts,
-		    .field_name = "");
 		dt_kevent_arg_t *ka = &ke->ke_args[nargs];
 
-		rd.rd_len = 0;
-		rd.rd_buf[0] = '\0';
-		if (btf_dump__emit_type_decl(d, pa[i].type, &opts) != 0 ||
-		    rd.rd_len == 0 || rd.rd_len >= sizeof (rd.rd_buf))
-			snprintf(rd.rd_buf, sizeof (rd.rd_buf), "uint64_t");
-		if ((types[nargs] = strdup(rd.rd_buf)) == NULL) {
+		dt_kevent_btf_decl(btf, pa[i].type, decl, sizeof (decl));
+		if ((types[nargs] = strdup(decl)) == NULL) {
 			rc = dt_set_errno(dtp, EDT_NOMEM);
 			break;
 		}
@@ -166,7 +136,6 @@ dt_prov_rawtp_probe_args(dtrace_hdl_t *dtp, dt_probe_t *prp)
 		ka->ka_index = (uint8_t) (i - 1);
 		nargs++;
 	}
-	btf_dump__free(d);
 	if (rc == 0 && (rc = dt_probe_set_args(dtp, prp, nargs,
 	    (const char *const *) types, NULL)) == 0)
 		ke->ke_nargs = nargs;
