@@ -12,6 +12,7 @@
 #ifndef DT_INTERP_H
 #define DT_INTERP_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "common/dif/dif_interp.h"
@@ -30,6 +31,12 @@ typedef struct dt_interp_ctx {
 	void *ic_arg;
 	uint64_t ic_pid;
 	uint64_t ic_tid;
+	/*
+	 * raise(sig) and stop(): send sig to the thread that fired (proc
+	 * false) or to its whole process (stop(): SIGSTOP, proc true).
+	 * NULL: the context cannot be signalled (the action faults).
+	 */
+	int (*ic_signal)(void *arg, int sig, bool proc);
 } dt_interp_ctx_t;
 
 /* Fire probe id with the given arguments in context ctx. */

@@ -62,6 +62,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/ptrace.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/user.h>
 #include <sys/wait.h>
@@ -502,8 +503,38 @@ dt_pt_ctx_varstr(void *arg, uint32_t id, char *buf, size_t size)
 	}
 }
 
+/* copyout(), copyoutstr(): as the target could, protections respected. */
+static int
+dt_pt_ctx_write(void *arg, uint64_t addr, const void *buf, size_t size)
+{
+	dt_ptrace_t *pt = arg;
+
+	if (pt->pt_cur == NULL)
+		return -1;
+	return dt_pt_vm_write(pt->pt_cur->pt_proc->pp_pid, addr, buf, size);
+}
+
+/*
+ * raise(), stop(): queued for the stopped thread (or its process), and
+ * delivered as it runs on -- through its signal-delivery stop, which
+ * passes any signal on to the program.
+ */
+static int
+dt_pt_signal(void *arg, int sig, bool proc)
+{
+	dt_ptrace_t *pt = arg;
+	dt_pt_thread_t *t = pt->pt_cur;
+
+	if (t == NULL)
+		return -1;
+	if (proc)
+		return kill(t->pt_proc->pp_pid, sig);
+	return (int) syscall(SYS_tgkill, t->pt_proc->pp_pid, t->pt_tid, sig);
+}
+
 static const dif_ops_t dt_pt_ctx_ops = {
 	.do_read = dt_pt_ctx_read,
+	.do_write = dt_pt_ctx_write,
 	.do_var = dt_pt_ctx_var,
 	.do_varstr = dt_pt_ctx_varstr,
 };
@@ -859,7 +890,8 @@ dt_pt_fire(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_thread_t *t,
 {
 	const struct user_regs_struct *r = &pt->pt_regs;
 	dt_interp_ctx_t ctx = { &dt_pt_ctx_ops, pt,
-		(uint64_t) t->pt_proc->pp_pid, (uint64_t) t->pt_tid };
+		(uint64_t) t->pt_proc->pp_pid, (uint64_t) t->pt_tid,
+		dt_pt_signal };
 
 	pt->pt_cur = t;
 	for (uint32_t i = 0; i < s->ps_nfires; i++) {
