@@ -27,7 +27,8 @@ SHELL_TESTS += tests/shell/unprivileged.sh tests/shell/syscall-count.sh \
 	tests/shell/list-syscall-args.sh tests/shell/syscall-typed-args.sh \
 	tests/shell/syscall-builtins.sh \
 	tests/shell/usdt.sh tests/shell/kevent.sh tests/shell/pid-refused.sh \
-	tests/shell/ptrace-engine.sh tests/shell/bpf-loop.sh \
+	tests/shell/ptrace-engine.sh tests/shell/ptrace-syscall.sh \
+	tests/shell/destructive.sh tests/shell/bpf-loop.sh \
 	tests/shell/execargs.sh tests/shell/curcpu.sh
 
 EXTRA_DIST += %reldir%/run-tests.sh %reldir%/shell %reldir%/d %reldir%/cmd

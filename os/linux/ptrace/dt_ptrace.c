@@ -389,7 +389,8 @@ dt_pt_ctx_read(void *arg, dif_as_t as, uint64_t addr, void *buf, size_t size)
 
 		if (addr >= lo && size <= kmem[i].n &&
 		    addr - lo <= kmem[i].n - size) {
-			memcpy(buf, kmem[i].p, size);
+			memcpy(buf, (const char *) kmem[i].p + (addr - lo),
+			    size);
 			return 0;
 		}
 	}

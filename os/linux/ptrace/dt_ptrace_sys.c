@@ -384,6 +384,7 @@ dt_pt_info_set(dtrace_hdl_t *dtp, unsigned char *buf, const char *type,
 	size_t off;
 
 	if (dt_type_lookup(dtp->dt_cc, type, &fp, &t) != 0 ||
+	    (t = ctf_type_resolve(fp, t)) == CTF_ERR ||
 	    ctf_member_info(fp, t, member, &mi) != 0)
 		return;
 	off = (size_t) mi.ctm_offset / 8;
