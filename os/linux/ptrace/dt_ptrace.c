@@ -661,6 +661,84 @@ dt_pt_seize_all(dt_ptrace_t *pt, dt_pt_proc_t *pp)
 	return 0;
 }
 
+/* A USDT semaphore of pp to raise: its file offset in path. */
+static int
+dt_pt_sema_add(dt_pt_proc_t *pp, const char *path, uint64_t off)
+{
+	uint64_t *v;
+	const char **p;
+
+	for (size_t i = 0; i < pp->pp_nsemas; i++) {
+		if (pp->pp_semas[i] == off &&
+		    strcmp(pp->pp_semapath[i], path) == 0)
+			return 0;
+	}
+	if ((v = realloc(pp->pp_semas, (pp->pp_nsemas + 1) * sizeof (*v))) ==
+	    NULL)
+		return -1;
+	pp->pp_semas = v;
+	if ((p = realloc(pp->pp_semapath, (pp->pp_nsemas + 1) *
+	    sizeof (*p))) == NULL)
+		return -1;
+	pp->pp_semapath = p;
+	v[pp->pp_nsemas] = off;
+	p[pp->pp_nsemas++] = path;
+	return 0;
+}
+
+/*
+ * Where file offset off of path is mapped in pid (/proc/<pid>/maps: the
+ * mapping of that file whose file range holds it), or 0.  A semaphore
+ * lives in a data segment, mapped at another bias than the text.
+ */
+static uint64_t
+dt_pt_file_addr(int pid, const char *path, uint64_t off)
+{
+	char mpath[64], line[4096 + 128];
+	uint64_t addr = 0;
+	FILE *fp;
+
+	(void) snprintf(mpath, sizeof (mpath), "/proc/%d/maps", pid);
+	if ((fp = fopen(mpath, "re")) == NULL)
+		return 0;
+	while (addr == 0 && fgets(line, sizeof (line), fp) != NULL) {
+		unsigned long long lo, hi, pgoff;
+		int n = 0;
+
+		if (sscanf(line, "%llx-%llx %*s %llx %*s %*s %n", &lo, &hi,
+		    &pgoff, &n) != 3 || n == 0)
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		if (strcmp(line + n, path) == 0 && off >= pgoff &&
+		    off - pgoff < hi - lo)
+			addr = lo + (off - pgoff);
+	}
+	(void) fclose(fp);
+	return addr;
+}
+
+/*
+ * Raise (by 1) or lower every USDT semaphore of pp, so that the program's
+ * FOO_ENABLED() tests say whether the probe is traced.  On raising, the
+ * offsets become addresses.
+ */
+static void
+dt_pt_semas(dt_pt_proc_t *pp, int delta)
+{
+	for (size_t i = 0; i < pp->pp_nsemas; i++) {
+		uint16_t v;
+
+		if (delta > 0)
+			pp->pp_semas[i] = dt_pt_file_addr(pp->pp_pid,
+			    pp->pp_semapath[i], pp->pp_semas[i]);
+		if (pp->pp_semas[i] == 0 ||
+		    dt_pt_text_read(pp, pp->pp_semas[i], &v, sizeof (v)) != 0)
+			continue;
+		v = (uint16_t) (v + delta);
+		(void) dt_pt_text_write(pp, pp->pp_semas[i], &v, sizeof (v));
+	}
+}
+
 /* Decode the sites, map the scratch area, write the copies and int3s. */
 static int
 dt_pt_arm(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_proc_t *pp)
@@ -739,6 +817,7 @@ dt_pt_arm(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_proc_t *pp)
 			    s->ps_addr);
 		s->ps_armed = true;
 	}
+	dt_pt_semas(pp, 1);
 	return pt->pt_any ? dt_pt_sys_arm(dtp, pt, pp, t) : 0;
 }
 
@@ -1369,8 +1448,11 @@ dt_pt_detach_all(dt_ptrace_t *pt)
 	for (size_t p = 0; p < pt->pt_nprocs; p++) {
 		dt_pt_proc_t *pp = pt->pt_procs[p];
 
-		if (!pp->pp_gone && pp->pp_memfd >= 0)
+		if (!pp->pp_gone && pp->pp_memfd >= 0) {
 			dt_pt_disarm(pp, pp->pp_memfd);
+			if (!pp->pp_child)
+				dt_pt_semas(pp, -1);
+		}
 	}
 	while (pt->pt_nthreads > 0) {
 		dt_pt_thread_t *t = &pt->pt_threads[pt->pt_nthreads - 1];
@@ -1455,9 +1537,15 @@ dt_ptrace_enable(dtrace_hdl_t *dtp, dt_eprobe_t *const *eps, size_t n)
 		if ((pp = dt_pt_proc_add(dtp, pt, pi->pi_pid)) == NULL)
 			return -1;
 		for (size_t k = 0; k < pi->pi_nsites; k++) {
-			if (dt_pt_site_add(pp, pi->pi_base + pi->pi_sites[k],
+			/* A USDT probe's base is pi_func. */
+			uint64_t base = pi->pi_kind == DT_PID_USDT ?
+			    pi->pi_func : pi->pi_base;
+
+			if (dt_pt_site_add(pp, base + pi->pi_sites[k],
 			    prp, pi, pi->pi_args != NULL ? &pi->pi_args[k] :
-			    NULL) != 0)
+			    NULL) != 0 || (pi->pi_semas != NULL &&
+			    pi->pi_semas[k] != 0 && dt_pt_sema_add(pp,
+			    pi->pi_path, pi->pi_semas[k]) != 0))
 				return dt_set_errno(dtp, EDT_NOMEM);
 		}
 	}
@@ -1532,6 +1620,8 @@ dt_ptrace_close(dtrace_hdl_t *dtp)
 		for (size_t i = 0; i < pp->pp_nsites; i++)
 			free(pp->pp_sites[i].ps_fires);
 		free(pp->pp_sites);
+		free(pp->pp_semas);
+		free(pp->pp_semapath);
 		if (pp->pp_memfd >= 0)
 			(void) close(pp->pp_memfd);
 		free(pp);

@@ -102,6 +102,10 @@ struct dt_pt_proc {
 	uint64_t pp_ppid, pp_uid, pp_gid;
 	char pp_execname[16];
 	dt_pt_sysmode_t pp_sysmode;
+	/* USDT semaphores: file offsets in pp_semapath[i], then addresses. */
+	uint64_t *pp_semas;
+	const char **pp_semapath;
+	size_t pp_nsemas;
 	bool pp_child;		/* a descendant, traced for syscall/proc */
 	bool pp_exitfired;	/* proc:::exit has fired */
 };
