@@ -27,34 +27,8 @@ cc -O1 -pthread -o "$tmp/t" "$src" || exit 1
 static=true
 cc -O1 -static -pthread -o "$tmp/ts" "$src" 2>/dev/null || static=false
 
-asroot=false
-if [ "$(id -u)" -eq 0 ]; then
-	command -v setpriv >/dev/null || {
-		echo "needs setpriv (util-linux) to drop privileges"
-		exit 77
-	}
-	asroot=true
-	cp "$top_builddir/cmd/.libs/dtrace" "$tmp/" &&
-	    cp -a "$top_builddir"/.libs/libdtrace.so* "$tmp/" || exit 1
-	as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups
-	    env LD_LIBRARY_PATH="$tmp")
-	dt=(./dtrace)
-else
-	as_user=()
-	dt=("$top_builddir/cmd/dtrace")
-fi
-user() { (cd "$tmp" && exec "${as_user[@]}" "$@"); }
+. "$top_srcdir/tests/shell/data/as-nobody.sh"
 run() { user "${dt[@]}" -x engine=ptrace "$@"; }
-
-fail=0
-check() {
-	if [ "$2" != "$3" ]; then
-		printf 'FAIL: %s\n--- want\n%s\n--- got\n%s\n' "$1" "$2" "$3"
-		fail=1
-	else
-		echo "ok: $1"
-	fi
-}
 
 # Every call, as strace -c -f counts them.
 if ! $static; then
@@ -91,14 +65,17 @@ openat 0 2
 openat 1 0
 write 1 5" "$got"
 
-# proc probes: the child's life, then the threads'.
+# proc probes: the child's life, then the threads'.  Lines are numbered
+# in firing order and sorted by it: records of different CPUs' buffers
+# are printed CPU by CPU, and dtrace may change CPUs between firings.
 got=$(run -q -c "./t exec" -n '
-    proc::: { printf("%d %s %s\n", pid == $target, probename, execname); }
-    proc:::create { printf(" child %d %d\n", args[0]->pr_pid > $target,
-	args[0]->pr_ppid == $target); }
-    proc:::exec { printf(" path %s\n", stringof(args[0])); }
-    proc:::exec-failure, proc:::exit { printf(" arg %d\n", args[0]); }' \
-    2>&1 | grep -v '^dtrace:' | grep .)
+    proc::: { printf("%d %d %s %s\n", ++n, pid == $target, probename,
+	execname); }
+    proc:::create { printf("%d  child %d %d\n", ++n,
+	args[0]->pr_pid > $target, args[0]->pr_ppid == $target); }
+    proc:::exec { printf("%d  path %s\n", ++n, stringof(args[0])); }
+    proc:::exec-failure, proc:::exit { printf("%d  arg %d\n", ++n,
+	args[0]); }' 2>&1 | grep '^[0-9]' | sort -n | sed 's/^[0-9]* //')
 check "proc: fork, exec, exit" "1 create t
  child 1 1
 0 start t
@@ -114,10 +91,11 @@ check "proc: fork, exec, exit" "1 create t
 1 exit t
  arg 1" "$got"
 got=$(run -q -c "./t calls 1" -n '
-    proc:::lwp-create { printf("%s %d %d\n", probename,
+    proc:::lwp-create { printf("%d %s %d %d\n", ++n, probename,
 	args[0]->pr_lwpid > pid, args[1]->pr_pid == pid); }
-    proc:::lwp-start, proc:::lwp-exit { printf("%s %d\n", probename,
-	tid != pid); }' 2>&1 | grep '^lwp')
+    proc:::lwp-start, proc:::lwp-exit { printf("%d %s %d\n", ++n,
+	probename, tid != pid); }' 2>&1 | grep '^[0-9]* lwp' | sort -n |
+    sed 's/^[0-9]* //')
 check "proc: threads" "lwp-create 1 1
 lwp-start 1
 lwp-exit 1" "$got"
