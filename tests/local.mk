@@ -29,6 +29,8 @@ SHELL_TESTS += tests/shell/unprivileged.sh tests/shell/syscall-count.sh \
 	tests/shell/usdt.sh tests/shell/kevent.sh tests/shell/pid-refused.sh \
 	tests/shell/ptrace-engine.sh tests/shell/ptrace-syscall.sh \
 	tests/shell/destructive.sh tests/shell/bpf-loop.sh \
-	tests/shell/execargs.sh tests/shell/curcpu.sh
+	tests/shell/execargs.sh tests/shell/curcpu.sh \
+	tests/shell/io-provider.sh tests/shell/net-providers.sh \
+	tests/shell/lockstat-provider.sh
 
 EXTRA_DIST += %reldir%/run-tests.sh %reldir%/shell %reldir%/d %reldir%/cmd

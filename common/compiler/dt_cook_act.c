@@ -272,7 +272,8 @@ dt_pf_compat(dt_cc_t *cc, dt_pfkind_t k, dt_node_t *a)
 	case DT_PF_STACK:
 		return dt_node_is_stack(cc, a);
 	case DT_PF_TIME:
-		return dt_node_is_integer(a);
+		/* As DTrace: a 64-bit integer, which the record then is. */
+		return dt_node_is_integer(a) && dt_node_sizeof(cc, a) == 8;
 	case DT_PF_FLOAT:
 		return dt_node_is_arith(a);
 	case DT_PF_WSTR:

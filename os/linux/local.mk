@@ -36,6 +36,12 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/prov/dt_prov_syscall.c \
 	%reldir%/prov/dt_prov_pid.c \
 	%reldir%/prov/dt_prov_usdt.c \
+	%reldir%/prov/dt_kprov.h \
+	%reldir%/prov/dt_kprov.c \
+	%reldir%/prov/dt_prov_io.c \
+	%reldir%/prov/dt_prov_tcp.c \
+	%reldir%/prov/dt_prov_udp.c \
+	%reldir%/prov/dt_prov_lockstat.c \
 	%reldir%/ptrace/dt_ptrace.h \
 	%reldir%/ptrace/dt_ptrace_impl.h \
 	%reldir%/ptrace/dt_ptrace.c \
@@ -44,6 +50,7 @@ EXTRA_DIST += %reldir%/README.md
 
 # D library files: compiled before every program (common/compiler/dt_lib.c).
 dist_dtracelib_DATA = %reldir%/lib/psinfo.d
+dist_dtracelib_DATA += %reldir%/lib/io.d %reldir%/lib/net.d
 
 # System call numbers by name, from the C library's headers:
 # { "read", 0 }, ...  (dt_prov_syscall.c includes it).

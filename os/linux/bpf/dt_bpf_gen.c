@@ -2026,7 +2026,7 @@ dt_bpf_cg_kevent_args(dt_bpf_cg_t *cg, const dt_kevent_t *ke)
 	}
 }
 
-/* Leave unless the kernel event's filter holds. */
+/* Leave unless the kernel event's filter (both its conditions) holds. */
 static void
 dt_bpf_cg_kevent_filter(dt_bpf_cg_t *cg, const dt_kevent_t *ke,
     uint32_t lexit)
@@ -2037,15 +2037,26 @@ dt_bpf_cg_kevent_filter(dt_bpf_cg_t *cg, const dt_kevent_t *ke,
 		[DT_KEVENT_FILT_LT] = BPF_JSGE,
 		[DT_KEVENT_FILT_GE] = BPF_JSLT,
 	};
+	const struct {
+		dt_kevent_filt_t op;
+		uint8_t arg;
+		int64_t val;
+	} conds[] = {
+		{ ke->ke_filt, ke->ke_filt_arg, ke->ke_filt_val },
+		{ ke->ke_filt2, ke->ke_filt2_arg, ke->ke_filt2_val },
+	};
 
-	if (ke->ke_filt == DT_KEVENT_FILT_NONE ||
-	    (unsigned) ke->ke_filt >= sizeof (notop))
-		return;
-	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7,
-	    (int16_t) (DT_SC_ARGS + 8 * (ke->ke_filt_arg % DT_BPF_NARGS))));
-	dt_bpf_emit_imm64(cg->cg_b, DT_R2, (uint64_t) ke->ke_filt_val);
-	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(notop[ke->ke_filt], DT_R1,
-	    DT_R2, 0), lexit);
+	for (size_t i = 0; i < sizeof (conds) / sizeof (conds[0]); i++) {
+		if (conds[i].op == DT_KEVENT_FILT_NONE ||
+		    (unsigned) conds[i].op >= sizeof (notop))
+			continue;
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7,
+		    (int16_t) (DT_SC_ARGS + 8 * (conds[i].arg %
+		    DT_BPF_NARGS))));
+		dt_bpf_emit_imm64(cg->cg_b, DT_R2, (uint64_t) conds[i].val);
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(notop[conds[i].op],
+		    DT_R1, DT_R2, 0), lexit);
+	}
 }
 
 #if defined(__x86_64__)
@@ -2397,7 +2408,8 @@ dt_bpf_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 	}
 	case DT_BPF_CTX_KTP:
 	case DT_BPF_CTX_KRAWTP:
-		if (!args && ps->ps_kevent->ke_filt == DT_KEVENT_FILT_NONE)
+		if (!args && ps->ps_kevent->ke_filt == DT_KEVENT_FILT_NONE &&
+		    ps->ps_kevent->ke_filt2 == DT_KEVENT_FILT_NONE)
 			break;
 		dt_bpf_cg_kevent_args(cg, ps->ps_kevent);
 		dt_bpf_cg_kevent_filter(cg, ps->ps_kevent, lexit);

@@ -317,6 +317,39 @@ dt_kevent_names_free(dt_kevent_name_t *names, int n)
 	free(names);
 }
 
+/*
+ * One probe <group>::<event> of provider pvp for every static tracepoint,
+ * of the given kind, its arguments left for the provider's po_probe_args.
+ * No tracefs means no probes, not an error.
+ */
+int
+dt_kevent_populate_all(dtrace_hdl_t *dtp, dt_provider_t *pvp,
+    dt_kevent_kind_t kind)
+{
+	dt_kevent_name_t *names;
+	int n, rc = 0;
+
+	if ((n = dt_kevent_names(&names)) < 0)
+		return 0;
+	for (int i = 0; i < n && rc == 0; i++) {
+		dt_kevent_t *ke = dt_kevent_new(kind, names[i].kn_group,
+		    names[i].kn_event);
+
+		if (ke == NULL) {
+			rc = dt_set_errno(dtp, EDT_NOMEM);
+			break;
+		}
+		ke->ke_nargs = -1;
+		if (dt_probe_create(dtp, pvp, names[i].kn_group, "",
+		    names[i].kn_event, -1, NULL, ke) == NULL) {
+			dt_kevent_free(ke);
+			rc = -1;
+		}
+	}
+	dt_kevent_names_free(names, n);
+	return rc;
+}
+
 static int
 dt_kevent_name_cmp(const void *a, const void *b)
 {

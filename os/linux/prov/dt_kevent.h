@@ -49,7 +49,10 @@
  * event and fire on different values: it fires only when argument
  * ke_filt_arg (after the recipes ran) compares with ke_filt_val as
  * ke_filt (signed), e.g. proc:::exec-failure on syscalls:sys_exit_execve
- * when arg0 < 0.
+ * when arg0 < 0.  A second condition (ke_filt2: ke_filt2_arg against
+ * ke_filt2_val), when set, must hold too: tcp:::connect-established is
+ * sock:inet_sock_set_state for TCP sockets going from SYN_SENT to
+ * ESTABLISHED.
  *
  * Writing a provider on this interface:
  *
@@ -140,6 +143,9 @@ typedef struct dt_kevent {
 	dt_kevent_filt_t ke_filt;
 	uint8_t ke_filt_arg;
 	int64_t ke_filt_val;
+	dt_kevent_filt_t ke_filt2;	/* and-ed with ke_filt; NONE: none */
+	uint8_t ke_filt2_arg;
+	int64_t ke_filt2_val;
 	void *ke_priv;		/* the provider's; free()d with the probe */
 } dt_kevent_t;
 
@@ -216,5 +222,14 @@ typedef struct dt_kevent_name {
  */
 extern int dt_kevent_names(dt_kevent_name_t **namesp);
 extern void dt_kevent_names_free(dt_kevent_name_t *names, int n);
+
+/*
+ * A probe <group>::<event> of pvp, of the given kind, for each of
+ * dt_kevent_names(), with deferred arguments (nargs -1: the provider's
+ * po_probe_args fills them in).  0, or -1 with the handle's error set.
+ */
+typedef struct dt_provider dt_provider_t;
+extern int dt_kevent_populate_all(dtrace_hdl_t *dtp, dt_provider_t *pvp,
+    dt_kevent_kind_t kind);
 
 #endif /* DT_KEVENT_H */

@@ -43,6 +43,17 @@ extern int dt_prov_syscall_nargs(dtrace_hdl_t *dtp, dt_probe_t *prp);
 extern int dt_prov_sdt_init(dtrace_hdl_t *dtp);
 extern int dt_prov_rawtp_init(dtrace_hdl_t *dtp);
 
+/*
+ * The stable io, ip, tcp, udp and lockstat providers (dt_prov_io.c,
+ * dt_prov_ip.c, dt_prov_tcp.c, dt_prov_udp.c, dt_prov_lockstat.c), all
+ * registered by dt_prov_ionet_init() (dt_kprov.c).
+ */
+extern int dt_prov_ionet_init(dtrace_hdl_t *dtp);
+extern int dt_prov_io_init(dtrace_hdl_t *dtp);
+extern int dt_prov_tcp_init(dtrace_hdl_t *dtp);
+extern int dt_prov_udp_init(dtrace_hdl_t *dtp);
+extern int dt_prov_lockstat_init(dtrace_hdl_t *dtp);
+
 /* The pid provider (dt_prov_pid.c). */
 extern int dt_prov_pid_init(dtrace_hdl_t *dtp);
 

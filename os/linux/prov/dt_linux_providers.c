@@ -17,5 +17,7 @@ dt_linux_providers_init(dtrace_hdl_t *dtp)
 	    dt_prov_usdt_init(dtp) != 0 || dt_prov_sdt_init(dtp) != 0 ||
 	    dt_prov_rawtp_init(dtp) != 0 || dt_ptrace_providers_init(dtp) != 0)
 		return -1;
+	if (dt_prov_ionet_init(dtp) != 0)	/* io ip tcp udp lockstat */
+		return -1;
 	return 0;
 }

@@ -54,31 +54,11 @@ static const dt_provattr_t dt_prov_rawtp_attr = {
 	{ DT_STAB_PRIVATE, DT_STAB_PRIVATE, DT_CLASS_ISA },
 };
 
+/* Every tracepoint; arguments on first use (dt_prov_rawtp_probe_args()). */
 static int
 dt_prov_rawtp_populate(dtrace_hdl_t *dtp, dt_provider_t *pvp)
 {
-	dt_kevent_name_t *names;
-	int n, rc = 0;
-
-	if ((n = dt_kevent_names(&names)) < 0)
-		return 0;	/* no tracefs: no rawtp probes */
-	for (int i = 0; i < n && rc == 0; i++) {
-		dt_kevent_t *ke = dt_kevent_new(DT_KEVENT_RAWTP,
-		    names[i].kn_group, names[i].kn_event);
-
-		if (ke == NULL) {
-			rc = dt_set_errno(dtp, EDT_NOMEM);
-			break;
-		}
-		ke->ke_nargs = -1;	/* dt_prov_rawtp_probe_args() */
-		if (dt_probe_create(dtp, pvp, names[i].kn_group, "",
-		    names[i].kn_event, -1, NULL, ke) == NULL) {
-			dt_kevent_free(ke);
-			rc = -1;
-		}
-	}
-	dt_kevent_names_free(names, n);
-	return rc;
+	return dt_kevent_populate_all(dtp, pvp, DT_KEVENT_RAWTP);
 }
 
 /* The declaration btf_dump writes, collected into a string. */

@@ -1,0 +1,99 @@
+/*
+ * dt_kprov.h: DTrace's stable kernel providers (io, ip, tcp, udp,
+ * lockstat) made from tables: each probe is one kernel event
+ * (dt_kevent.h) whose arguments are said symbolically -- a raw
+ * tracepoint argument, a tracepoint field found by name in the event's
+ * format file, the address of a tracepoint's record from a field -- with
+ * the D types they have and the stable types they are translated to by
+ * the translators of os/linux/lib (io.d, net.d).
+ *
+ * A provider file holds one table of dt_kprov_probe_t and registers it
+ * with dt_kprov_register().  Probes whose kernel event is missing are
+ * not listed; the recipes are found on first use of each probe (a
+ * format file read), so listing costs one stat() per probe.
+ */
+#ifndef DT_KPROV_H
+#define DT_KPROV_H
+
+#include <stdint.h>
+
+#include "os/linux/prov/dt_kevent.h"
+
+typedef struct dtrace_hdl dtrace_hdl_t;
+
+/* Where an argument's value comes from. */
+typedef enum dt_kprov_src {
+	DT_KPROV_ZERO,		/* 0: Linux does not say */
+	DT_KPROV_RAW,		/* RAWTP: TP_PROTO argument ks_index */
+	DT_KPROV_ADDR,		/* TP: the address of field ks_field: the
+				   record from there, as a struct the D
+				   library declares */
+	DT_KPROV_FIELD,		/* TP: field ks_field, ks_size bytes from
+				   its offset if not 0 (two adjacent ints
+				   read as one 64-bit word) */
+	DT_KPROV_CURTASK,	/* the current task */
+} dt_kprov_src_t;
+
+typedef struct dt_kprov_arg {
+	dt_kprov_src_t ks_src;
+	uint8_t ks_index;	/* RAW */
+	uint8_t ks_size;	/* FIELD: 0 = the field's own size */
+	const char *ks_field;	/* FIELD */
+	const char *ks_check;	/* FIELD, ADDR: a field that must be */
+	uint8_t ks_checkoff;	/* ks_checkoff bytes after ks_field */
+	const char *ks_native;	/* its D type; NULL: a hidden argument,
+				   computed for a filter, not in args[] */
+	const char *ks_xlate;	/* the stable type, or NULL */
+} dt_kprov_arg_t;
+
+typedef struct dt_kprov_filt {
+	dt_kevent_filt_t kf_op;	/* NONE: no condition */
+	uint8_t kf_arg;		/* the argument (by its index) tested */
+	int64_t kf_val;
+} dt_kprov_filt_t;
+
+typedef struct dt_kprov_probe {
+	const char *kp_name;	/* "state-change" */
+	dt_kevent_kind_t kp_kind;
+	const char *kp_group;	/* "sock" */
+	const char *kp_event;	/* "inet_sock_set_state" */
+	dt_kprov_arg_t kp_args[DT_KEVENT_MAXARGS]; /* typed ones first */
+	dt_kprov_filt_t kp_filt[2];	/* both must hold */
+} dt_kprov_probe_t;
+
+/* Table rows' arguments, briefly. */
+#define DT_KPROV_A_RAW(i, native, xl) \
+	{ .ks_src = DT_KPROV_RAW, .ks_index = (i), .ks_native = (native), \
+	  .ks_xlate = (xl) }
+/* The record from field f, whose field c must be off bytes after f. */
+#define DT_KPROV_A_ADDR(f, c, off, native, xl) \
+	{ .ks_src = DT_KPROV_ADDR, .ks_field = (f), .ks_check = (c), \
+	  .ks_checkoff = (off), .ks_native = (native), .ks_xlate = (xl) }
+#define DT_KPROV_A_FIELD(f, native, xl) \
+	{ .ks_src = DT_KPROV_FIELD, .ks_field = (f), .ks_native = (native), \
+	  .ks_xlate = (xl) }
+/* A hidden argument for a filter: field f. */
+#define DT_KPROV_A_TEST(f) { .ks_src = DT_KPROV_FIELD, .ks_field = (f) }
+/* The same, two adjacent 32-bit fields f and c as one 64-bit word. */
+#define DT_KPROV_A_TEST2(f, c) \
+	{ .ks_src = DT_KPROV_FIELD, .ks_field = (f), .ks_size = 8, \
+	  .ks_check = (c), .ks_checkoff = 4 }
+/* An argument Linux cannot give: "void *", always 0. */
+#define DT_KPROV_A_NONE { .ks_src = DT_KPROV_ZERO, .ks_native = "void *" }
+#define DT_KPROV_F(arg, op, val) \
+	{ .kf_op = DT_KEVENT_FILT_##op, .kf_arg = (arg), .kf_val = (val) }
+
+typedef struct dt_kprov {
+	const char *kv_name;	/* "tcp" */
+	const dt_kprov_probe_t *kv_probes;
+	int kv_nprobes;
+} dt_kprov_t;
+
+/*
+ * Register a stable provider: its probes are vmlinux::<name>, with the
+ * stability DTrace gives these providers (Evolving names and arguments,
+ * ISA dependency class).  0, or -1 with the handle's error set.
+ */
+extern int dt_kprov_register(dtrace_hdl_t *dtp, const dt_kprov_t *kv);
+
+#endif /* DT_KPROV_H */

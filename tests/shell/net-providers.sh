@@ -1,0 +1,142 @@
+#!/bin/bash
+# net-providers.sh: the tcp and udp providers -- their probes and stable
+# argument types (dtrace -lv, "void *" where Linux has no value), and
+# exact firings for known loopback traffic (tests/shell/data/
+# net-loopback.c): one TCP connection to a listener on PORT, whose
+# client socket goes CLOSED, SYN_SENT, ESTABLISHED, FIN_WAIT_1,
+# FIN_WAIT_2, CLOSED (the TIME_WAIT is the kernel's separate mini
+# socket); one connect-request, -established and accept-established;
+# one connection refused at PORT + 1; 3 UDP datagrams of 100 bytes sent
+# and received.
+set -u
+
+[ "$(id -u)" -eq 0 ] || { echo "needs root to load BPF programs"; exit 77; }
+command -v cc >/dev/null || { echo "needs a C compiler (cc)"; exit 77; }
+[ -r /sys/kernel/btf/vmlinux ] || { echo "needs kernel BTF"; exit 77; }
+lib=(-x "syslibdir=$top_srcdir/os/linux/lib")
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() {
+	echo "$1"
+	[ -f "$tmp/err" ] && cat "$tmp/err"
+	exit 1
+}
+
+"$DTRACE" "${lib[@]}" -l -n 'tcp:::' -n 'udp:::' >"$tmp/l" 2>"$tmp/err"
+grep -q ' tcp  *vmlinux  *state-change$' "$tmp/l" &&
+    grep -q ' udp  *vmlinux  *send$' "$tmp/l" || {
+	echo "no tcp:::state-change or udp:::send here (no sock tracepoints)"
+	exit 77
+}
+
+# 1. Argument types.
+"$DTRACE" "${lib[@]}" -lv -n tcp:::state-change -n tcp:::connect-request \
+    -n udp:::receive 2>"$tmp/err" |
+    sed -n 's/^ *[0-9][0-9]* *//p; /args\[/p' >"$tmp/lv"
+cat >"$tmp/lv.want" <<'EOW'
+tcp           vmlinux                                   state-change
+		args[0]: void *
+		args[1]: csinfo_t *
+		args[2]: void *
+		args[3]: tcpsinfo_t *
+		args[4]: void *
+		args[5]: tcplsinfo_t *
+tcp           vmlinux                                   connect-request
+		args[0]: void *
+		args[1]: csinfo_t *
+		args[2]: void *
+		args[3]: tcpsinfo_t *
+		args[4]: void *
+udp           vmlinux                                   receive
+		args[0]: void *
+		args[1]: csinfo_t *
+		args[2]: void *
+		args[3]: udpsinfo_t *
+		args[4]: udpinfo_t *
+EOW
+diff -u "$tmp/lv.want" "$tmp/lv" || fail "dtrace -lv differs"
+
+# 2. The traffic, on a port nothing listens on (nor on the next).
+cc -o "$tmp/net-loopback" "$top_srcdir/tests/shell/data/net-loopback.c" ||
+    fail "cannot build net-loopback"
+port=
+for try in 1 2 3 4 5 6 7 8; do
+	p=$((20000 + RANDOM % 20000))
+	ss -Htan "( sport = :$p or sport = :$((p + 1)) )" 2>/dev/null |
+	    grep -q . || { port=$p; break; }
+done
+[ -n "$port" ] || fail "no free port"
+
+"$DTRACE" "${lib[@]}" -q -c "$tmp/net-loopback $port" -s /dev/stdin \
+    "$port" >"$tmp/out" 2>"$tmp/err" <<'EOD' || fail "dtrace failed"
+tcp:::state-change
+/args[3]->tcps_rport == $1 && args[3]->tcps_lport != $1/
+{
+	printf("client %d -> %d\n", args[5]->tcps_state, args[3]->tcps_state);
+}
+tcp:::state-change
+/args[3]->tcps_lport == $1 && args[5]->tcps_state != TCP_STATE_LISTEN &&
+ args[3]->tcps_state == TCP_STATE_LISTEN/
+{
+	printf("listen\n");
+}
+tcp:::connect-request, tcp:::connect-established
+/args[3]->tcps_rport == $1/
+{
+	@c[probename] = count();
+}
+tcp:::accept-established
+/args[3]->tcps_lport == $1/
+{
+	@c[probename] = count();
+}
+tcp:::connect-refused
+/args[3]->tcps_rport == $1 + 1/
+{
+	@c[probename] = count();
+}
+tcp:::receive
+/args[3]->tcps_lport == $1 || args[3]->tcps_rport == $1/
+{
+	@r = count();
+}
+udp:::send
+/pid == $target/
+{
+	@u[probename, args[4]->udp_length] = count();
+}
+udp:::receive
+/args[1]->cs_pid == $target && args[4]->udp_dport == $1/
+{
+	@u[probename, args[4]->udp_length] = count();
+}
+END
+{
+	printa("%s %@d\n", @c);
+	printa("%s %d %@d\n", @u);
+	printa("tcp-receive %@d\n", @r);
+}
+EOD
+
+cat >"$tmp/want" <<'EOW'
+listen
+client 0 -> 4
+client 4 -> 6
+client 6 -> 8
+client 8 -> 11
+client 11 -> 0
+accept-established 1
+connect-established 1
+connect-refused 1
+connect-request 1
+receive 108 3
+send 108 3
+EOW
+grep -v '^tcp-receive \|^$' "$tmp/out" >"$tmp/got"
+diff -u "$tmp/want" "$tmp/got" || fail "unexpected tcp/udp firings"
+# Segments arrive on the established connection: the two data ones, and
+# ACKs, as the kernel sends them.
+n=$(sed -n 's/^tcp-receive //p' "$tmp/out")
+[ "${n:-0}" -ge 2 ] || fail "tcp:::receive fired ${n:-0} times, want >= 2"
+exit 0
