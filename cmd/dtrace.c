@@ -681,7 +681,12 @@ run_programs(void)
 {
 	struct sigaction sa;
 	int done = 0, status = E_SUCCESS;
+	dtrace_optval_t w = DTRACEOPT_UNSET;
 
+	/* As DTrace says it, before the programs' banners. */
+	if (!g_quiet && dtrace_getopt(g_dtp, "destructive", &w) == 0 &&
+	    w != DTRACEOPT_UNSET)
+		fprintf(stderr, "%s: allowing destructive actions\n", g_pname);
 	exec_programs();
 
 	memset(&sa, 0, sizeof (sa));

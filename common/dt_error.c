@@ -28,6 +28,8 @@ static const char *const dt_errmsgs[EDT_MAX - EDT_BASE] = {
 	[EDT_BADAGG - EDT_BASE] = "Invalid aggregation ID",
 	[EDT_BADNORMAL - EDT_BASE] = "Invalid normalization",
 	[EDT_PROC - EDT_BASE] = "Failed to control a process",
+	/* DTrace's words, lower case as dtrace(1) prints them. */
+	[EDT_DESTRUCTIVE - EDT_BASE] = "destructive actions not allowed",
 };
 
 int

@@ -29,6 +29,7 @@ enum {
 	EDT_BADAGG,		/* unknown aggregation ID */
 	EDT_BADNORMAL,		/* normalize() by zero */
 	EDT_PROC,		/* process control (-c, -p) failed */
+	EDT_DESTRUCTIVE,	/* destructive actions without -w */
 	EDT_MAX
 };
 

@@ -102,6 +102,12 @@ extern int dt_os_usym(int pid, uint64_t addr, const char **modp,
     const char **namep, uint64_t *valuep, uint64_t *basep);
 extern void dt_os_usym_hold(int pid);
 
+/*
+ * Why this OS refuses an action (a dt_actkind_t) on every engine, as one
+ * line ("breakpoint() is not available on Linux: ..."), or NULL.
+ */
+extern const char *dt_os_action_refused(int kind);
+
 /* More detail on the last failure of the in-kernel engine, or NULL. */
 extern const char *dt_os_engine_detail(dtrace_hdl_t *dtp);
 

@@ -12,6 +12,7 @@
 #ifndef DT_INTERP_H
 #define DT_INTERP_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "common/dif/dif_interp.h"
@@ -35,6 +36,12 @@ typedef struct dt_interp_ctx {
 	uint64_t ic_pid;
 	uint64_t ic_tid;
 	uint32_t (*ic_ustack)(void *arg, uint64_t *pcs, uint32_t max);
+	/*
+	 * raise(sig) and stop(): send sig to the thread that fired (proc
+	 * false) or to its whole process (stop(): SIGSTOP, proc true).
+	 * NULL: the context cannot be signalled (the action faults).
+	 */
+	int (*ic_signal)(void *arg, int sig, bool proc);
 } dt_interp_ctx_t;
 
 /* Fire probe id with the given arguments in context ctx. */

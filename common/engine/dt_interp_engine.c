@@ -26,11 +26,19 @@
  *			read from the OS at its first use; clauses may load
  *			from it as from their own storage
  *
+ * Destructive actions act in the probe context: raise() and stop() signal
+ * the thread (process) that fired -- for BEGIN, END, ERROR and timers,
+ * which fire in the consumer's own process as DTrace's BEGIN does, that
+ * is dtrace itself -- and chill() spins, at most 500 ms in any second, as
+ * DTrace bounds it.  copyout() writes only where a firing context can
+ * write (a traced process), never into dtrace's own memory.
+ *
  * A clause that faults loses its record; a fault record (DT_EPID_FAULT)
  * tells the consumer, and the ERROR probe fires so ERROR clauses run.
  * After exit() no probe but END fires, as in DTrace.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -106,7 +114,12 @@ typedef struct dt_interp {
 	const dt_interp_ctx_t *ip_ctx; /* firing in another process */
 	dt_interp_wait_f *ip_wait;
 	dt_engine_status_t ip_status;
+	uint64_t ip_chill_start;   /* the one-second window of chill() */
+	uint64_t ip_chill_ns;	   /* spun in it so far */
 } dt_interp_t;
+
+/* DTrace spins for chill() at most this long in any one second. */
+#define DT_INTERP_CHILL_MAX 500000000ULL
 
 static dt_interp_t *
 dt_interp(dtrace_hdl_t *dtp)
@@ -143,6 +156,17 @@ dt_interp_read(void *arg, dif_as_t as, uint64_t addr, void *buf, size_t size)
 	(void) addr;
 	(void) buf;
 	(void) size;
+	return -1;
+}
+
+/* copyout(), copyoutstr(): only into the memory of a traced process. */
+static int
+dt_interp_write(void *arg, uint64_t addr, const void *buf, size_t size)
+{
+	const dt_interp_ctx_t *ctx = dt_interp(arg)->ip_ctx;
+
+	if (ctx != NULL && ctx->ic_ops->do_write != NULL)
+		return ctx->ic_ops->do_write(ctx->ic_arg, addr, buf, size);
 	return -1;
 }
 
@@ -271,6 +295,7 @@ dt_interp_subr(void *arg, uint32_t subr, const uint64_t *args, int nargs,
 
 static const dif_ops_t dt_interp_dif_ops = {
 	.do_read = dt_interp_read,
+	.do_write = dt_interp_write,
 	.do_var = dt_interp_var,
 	.do_varstr = dt_interp_varstr,
 	.do_subr = dt_interp_subr,
@@ -640,6 +665,47 @@ dt_interp_spec(dt_interp_t *ip, dt_actkind_t kind, uint64_t id,
 	return ok ? DT_SPEC_OK : DT_SPEC_ILLOP;
 }
 
+/*
+ * stop(), raise(sig) and chill(ns), in the probe context: 0, or a fault.
+ * Without a context of another process, the probe fired in dtrace's own
+ * (BEGIN, END, timers), so that is the one signalled.
+ */
+static int
+dt_interp_destructive(dt_interp_t *ip, dt_actkind_t kind, uint64_t v)
+{
+	const dt_interp_ctx_t *ctx = ip->ip_ctx;
+	uint64_t now, until;
+	int sig = kind == DT_ACT_STOP ? SIGSTOP : (int) v;
+
+	switch (kind) {
+	case DT_ACT_STOP:
+	case DT_ACT_RAISE:
+		if (sig <= 0 || sig >= 65)
+			return DIF_FLT_ILLOP;
+		if (ctx != NULL)
+			return ctx->ic_signal != NULL &&
+			    ctx->ic_signal(ctx->ic_arg, sig,
+			    kind == DT_ACT_STOP) == 0 ? 0 : DIF_FLT_ILLOP;
+		return (kind == DT_ACT_STOP ? kill(getpid(), sig) :
+		    raise(sig)) == 0 ? 0 : DIF_FLT_ILLOP;
+	case DT_ACT_CHILL:
+		now = dt_os_timestamp();
+		if (now - ip->ip_chill_start >= 1000000000ULL) {
+			ip->ip_chill_start = now;
+			ip->ip_chill_ns = 0;
+		}
+		if (v > DT_INTERP_CHILL_MAX - ip->ip_chill_ns)
+			return DIF_FLT_ILLOP;
+		ip->ip_chill_ns += v;
+		until = now + v;
+		while (dt_os_timestamp() < until)
+			continue;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
 /* Run one enabled probe's clause for the current firing. */
 static void
 dt_interp_clause(dtrace_hdl_t *dtp, dt_interp_t *ip, dif_mstate_t *ms,
@@ -650,7 +716,7 @@ dt_interp_clause(dtrace_hdl_t *dtp, dt_interp_t *ip, dif_mstate_t *ms,
 	size_t reclen = 0;
 	dif_fault_t fault;
 	const dif_fault_t *fp = NULL;
-	uint64_t v;
+	uint64_t v = 0;
 	int rc;
 
 	dif_mstate_clause(ms, ep->ep_epid);
@@ -716,6 +782,15 @@ dt_interp_clause(dtrace_hdl_t *dtp, dt_interp_t *ip, dif_mstate_t *ms,
 					dt_interp_unreserve(ip, cpu, reclen);
 				return;
 			}
+		}
+		if (rc == 0 && (ap->ac_kind == DT_ACT_STOP ||
+		    ap->ac_kind == DT_ACT_RAISE ||
+		    ap->ac_kind == DT_ACT_CHILL) &&
+		    (rc = dt_interp_destructive(ip, ap->ac_kind, v)) != 0) {
+			fault.df_kind = rc;
+			fault.df_addr = 0;
+			fault.df_offset = -1;
+			fp = &fault;
 		}
 		if (rc != 0) {
 			if (rec != NULL)

@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/dt_program.h"
 #include "common/dt_os.h"
 #include "os/linux/bpf/dt_bpf_engine.h"
 #include "os/linux/dt_ksyms.h"
@@ -194,6 +195,26 @@ dt_os_user_engine(const char **whyp)
 	*whyp = "breakpoints are implemented for x86-64 only";
 	return NULL;
 #endif
+}
+
+const char *
+dt_os_action_refused(int kind)
+{
+	/*
+	 * illumos enters the kernel debugger (kmdb) or panics the system;
+	 * Linux has no debugger for DTrace to enter, and no BPF helper nor
+	 * user-space request that panics the kernel (nor should there be).
+	 */
+	switch (kind) {
+	case DT_ACT_BREAKPOINT:
+		return "breakpoint() is not available on Linux: there is no "
+		    "kernel debugger to enter";
+	case DT_ACT_PANIC:
+		return "panic() is not available on Linux: tracing cannot "
+		    "panic the kernel";
+	default:
+		return NULL;
+	}
 }
 
 const char *

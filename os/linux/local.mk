@@ -46,7 +46,9 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/prov/dt_prov_udp.c \
 	%reldir%/prov/dt_prov_lockstat.c \
 	%reldir%/ptrace/dt_ptrace.h \
-	%reldir%/ptrace/dt_ptrace.c
+	%reldir%/ptrace/dt_ptrace_impl.h \
+	%reldir%/ptrace/dt_ptrace.c \
+	%reldir%/ptrace/dt_ptrace_sys.c
 EXTRA_DIST += %reldir%/README.md
 
 # D library files: compiled before every program (common/compiler/dt_lib.c).

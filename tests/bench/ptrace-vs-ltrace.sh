@@ -16,6 +16,13 @@
 #   uftrace record -P bench_fn ./tu loop N (the same program built with
 #                                          -fpatchable-function-entry=5)
 #
+# Then the syscall provider: N getppid() calls (tests/bench/getppid_loop.c)
+#
+#   dtrace  -x engine=ptrace -c './g N'
+#           -n 'syscall::getppid:entry { @ = count(); }'   (seccomp filter:
+#                                          only getppid stops)
+#   strace  -f -c -e trace=getppid ./g N
+#
 # Each tracer's count is checked against N (OK / MISMATCH).  Run it as any
 # user, from anywhere:
 #
@@ -78,5 +85,20 @@ if command -v uftrace >/dev/null &&
 	    if (u > 0) printf("dtrace/uftrace per firing: %.1f\n", d / u) }'
 else
 	echo "uftrace: not installed, or cannot patch the workload"
+fi
+
+echo
+echo "workload: $N getppid() calls, median of $RUNS runs"
+"$CC" -O2 -o "$tmp/g" "$here/getppid_loop.c" || die "cannot compile"
+cost dtrace_sys dcount "$DTRACE" -q -x engine=ptrace -c "./g @N@" \
+    -n 'syscall::getppid:entry { @ = count(); }'
+if command -v strace >/dev/null; then
+	scount() { awk '$NF == "getppid" { print $4 }' "$tmp/st"; }
+	str() { strace -f -c -e trace=getppid -o "$tmp/st" "$@"; }
+	cost strace scount str ./g @N@
+	awk -v d="$cost_dtrace_sys" -v s="$cost_strace" 'BEGIN {
+	    if (s > 0) printf("dtrace/strace per system call: %.2f\n", d / s) }'
+else
+	echo "strace: not installed (apt-get install strace)"
 fi
 exit 0

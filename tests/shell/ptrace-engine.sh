@@ -24,38 +24,9 @@ chmod 755 "$tmp"
 cc -O1 -fno-inline -pthread -o "$tmp/t" \
     "$top_srcdir/tests/shell/data/ptrace-target.c" || exit 1
 
-asroot=false
-if [ "$(id -u)" -eq 0 ]; then
-	command -v setpriv >/dev/null || {
-		echo "needs setpriv (util-linux) to drop privileges"
-		exit 77
-	}
-	asroot=true
-	# The build tree may not be readable by nobody: copy what runs.
-	cp "$top_builddir/cmd/.libs/dtrace" "$tmp/" &&
-	    cp -a "$top_builddir"/.libs/libdtrace.so* "$tmp/" || exit 1
-	as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups
-	    env LD_LIBRARY_PATH="$tmp")
-	dt=(./dtrace)
-else
-	as_user=()
-	dt=("$top_builddir/cmd/dtrace")
-fi
-# Background commands are started as (cd "$tmp" && exec ...) & so that $!
-# is the process itself.
-user() { (cd "$tmp" && exec "${as_user[@]}" "$@"); }
+. "$top_srcdir/tests/shell/data/as-nobody.sh"
 run() { user "${dt[@]}" "$@"; }
 bpf() { (cd "$tmp" && "$top_builddir/cmd/dtrace" -x engine=bpf "$@"); }
-
-fail=0
-check() {
-	if [ "$2" != "$3" ]; then
-		printf 'FAIL: %s\n--- want\n%s\n--- got\n%s\n' "$1" "$2" "$3"
-		fail=1
-	else
-		echo "ok: $1"
-	fi
-}
 
 # Exact counts, and the one line saying which engine runs and why.
 n=20000

@@ -2,8 +2,9 @@
 # unprivileged.sh: dtrace(1) for a user who may not load BPF programs.
 #
 # Kernel probes get DTrace's "does not match any probes" error plus one
-# line naming what is missing; a script that needs no kernel probe runs on
-# the interpreter.  As root, the test drops to user nobody with setpriv.
+# line naming what is missing (syscall probes need -c or -p, whose
+# processes the ptrace engine traces); a script that needs no kernel
+# probe runs on the interpreter.  As root, the test drops to user nobody with setpriv.
 set -u
 
 tmp=$(mktemp -d)
@@ -33,16 +34,23 @@ check() {
 	fi
 }
 
-got=$(run -n 'syscall:::entry { @[execname] = count(); }' 2>&1)
+got=$(run -n 'sdt:::sched_switch { @[execname] = count(); }' 2>&1)
 status=$?
 check "exit status for kernel probes" 1 "$status"
-check "first line" "dtrace: invalid probe specifier syscall:::entry { @[execname] = count(); }: probe description syscall:::entry does not match any probes" "$(echo "$got" | sed -n 1p)"
+check "first line" "dtrace: invalid probe specifier sdt:::sched_switch { @[execname] = count(); }: probe description sdt:::sched_switch does not match any probes" "$(echo "$got" | sed -n 1p)"
 case $(echo "$got" | sed -n 2p) in
-"dtrace: syscall probes need the BPF engine, which is not available: "?*) ;;
-*) check "second line" "dtrace: syscall probes need the BPF engine, ..." \
+"dtrace: sdt probes need the BPF engine, which is not available: "?*) ;;
+*) check "second line" "dtrace: sdt probes need the BPF engine, ..." \
 	"$(echo "$got" | sed -n 2p)" ;;
 esac
 check "line count" 2 "$(echo "$got" | wc -l)"
+
+# syscall probes exist (the ptrace engine fires them for -c and -p
+# processes), but not for every process.
+got=$(run -n 'syscall:::entry { @[execname] = count(); }' 2>&1)
+check "exit status for syscall probes without a process" 1 "$?"
+check "syscall probes without a process" "dtrace: description 'syscall:::entry ' matched $(run -l -n 'syscall:::entry' 2>/dev/null | tail -n +2 | wc -l) probes
+dtrace: could not enable tracing: syscall probes on the ptrace engine see only the processes of -c and -p, and none is given" "$got"
 
 got=$(run -q -n 'BEGIN { printf("%d\n", 6 * 7); exit(0); }' 2>&1)
 check "interpreter exit status" 0 "$?"

@@ -6,12 +6,27 @@
 # dtrace -l listing them, globs over the traced processes, and a program
 # built the DTrace way (dtrace -h, dtrace -G) firing its probes, and
 # -x followfork counting the probes of forked children.
+#
+# It runs on the BPF engine (uprobes), then again on the ptrace engine
+# (breakpoints, semaphores written into the process): USDT_ENGINE names
+# the engine of a run, and the BPF run starts the ptrace one.
 set -u
 
-[ "$(id -u)" -eq 0 ] || { echo "needs root to load BPF programs"; exit 77; }
+engine=${USDT_ENGINE:-bpf}
 command -v cc >/dev/null || { echo "needs a C compiler (cc)"; exit 77; }
-[ -r /sys/bus/event_source/devices/uprobe/type ] ||
-	{ echo "the kernel has no uprobe PMU"; exit 77; }
+if [ "$engine" = bpf ]; then
+	if [ "$(id -u)" -ne 0 ] ||
+	    [ ! -r /sys/bus/event_source/devices/uprobe/type ]; then
+		echo "skip: the BPF engine needs root and the uprobe PMU"
+		USDT_ENGINE=ptrace exec bash "$0"
+	fi
+elif [ "$(uname -m)" != x86_64 ]; then
+	echo "the ptrace engine is x86-64 only"
+	exit 77
+fi
+echo "engine: $engine"
+DTRACE_BIN=$DTRACE
+dt() { "$DTRACE_BIN" -x engine="$engine" "$@"; }
 echo '#include <sys/sdt.h>' | cc -E - >/dev/null 2>&1 ||
 	{ echo "needs <sys/sdt.h> (systemtap-sdt-dev)"; exit 77; }
 
@@ -110,7 +125,7 @@ neg 1 $((n - 1))
 max $((n - 1)) min -$((n - 1))
 two 8"
 for p in prog prog0; do
-	got=$("$DTRACE" -q -c "$tmp/$p $n" -n "$script" 2>&1)
+	got=$(dt -q -c "$tmp/$p $n" -n "$script" 2>&1)
 	check "$p: counts and arguments" "$want" "$got"
 done
 # The two sites of myprov:::two do pass their argument differently.
@@ -119,12 +134,12 @@ ops=$(readelf -n "$tmp/prog" | grep -A3 'Name: two' |
 check "two sites, two operands" "2" "$ops"
 
 # args[] are typed from the operands: int32_t for -4@, uint64_t for 8@.
-got=$("$DTRACE" -lv -c "$tmp/prog" -n 'myprov$target:::str-arg' 2>&1 |
+got=$(dt -lv -c "$tmp/prog" -n 'myprov$target:::str-arg' 2>&1 |
     sed -n 's/^[[:space:]]*args\[\([0-9]\)\]: /\1 /p')
 check "-lv argument types" "0 uint64_t
 1 int64_t
 2 int64_t" "$got"
-got=$("$DTRACE" -q -c "$tmp/prog 3" -n 'myprov$target:::tick {
+got=$(dt -q -c "$tmp/prog 3" -n 'myprov$target:::tick {
 	printf("%d %d\n", args[0], args[1]); }' 2>&1)
 check "typed args[]" "0 0
 1 -1
@@ -132,30 +147,30 @@ check "typed args[]" "0 0
 0 7" "$got"
 
 # The semaphore: set while the probe is enabled, so the guarded code runs.
-got=$("$DTRACE" -q -c "$tmp/prog 100" -n 'myprov$target:::guarded {
+got=$(dt -q -c "$tmp/prog 100" -n 'myprov$target:::guarded {
 	@ = count(); } END { printa("guarded %@d\n", @); }' 2>&1)
 check "semaphore set while enabled" "100 7
 guarded 100" "$got"
-got=$("$DTRACE" -q -c "$tmp/prog 100" -n 'myprov$target:::tick {
+got=$(dt -q -c "$tmp/prog 100" -n 'myprov$target:::tick {
 	@ = count(); } END { printa("ticks %@d\n", @); }' 2>&1)
 check "semaphore clear while not enabled" "0 7
 ticks 100" "$got"
 
 # dtrace -l of the target's probes; a glob names the traced processes'.
-got=$("$DTRACE" -l -c "$tmp/prog" -n 'myprov$target:::' 2>&1 |
+got=$(dt -l -c "$tmp/prog" -n 'myprov$target:::' 2>&1 |
     awk 'NR > 1 { sub(/[0-9]+$/, "N", $2); print $2, $3, $5 }' | sort)
 check "-l lists the probes" "myprovN prog guarded
 myprovN prog str-arg
 myprovN prog tick
 myprovN prog two" "$got"
-got=$("$DTRACE" -l -c "$tmp/prog" -n 'myprov*:a.out:work*:tick' 2>&1 |
+got=$(dt -l -c "$tmp/prog" -n 'myprov*:a.out:work*:tick' 2>&1 |
     awk 'NR > 1 { print $5 }')
 check "myprov* glob, a.out and the function" "tick" "$got"
-got=$("$DTRACE" -l -c "$tmp/prog" -n 'myprov*:::' 2>&1 | awk 'NR > 1' |
+got=$(dt -l -c "$tmp/prog" -n 'myprov*:::' 2>&1 | awk 'NR > 1' |
     wc -l)
 check "myprov* matches every probe" "4" "$got"
 # A provider with no notes in the process matches nothing.
-got=$("$DTRACE" -l -c "$tmp/prog" -n 'nosuch$target:::' 2>&1 |
+got=$(dt -l -c "$tmp/prog" -n 'nosuch$target:::' 2>&1 |
     sed 's/nosuch[0-9][0-9]*/nosuchN/')
 check "an unknown provider" "dtrace: invalid probe specifier nosuch\$target:::: probe description nosuchN::: does not match any probes" "$got"
 
@@ -181,7 +196,7 @@ main(void)
 }
 C
 cc -O2 -o "$tmp/fork" "$tmp/fork.c" || exit 1
-got=$("$DTRACE" -q -x followfork -c "$tmp/fork" -n 'fk$target:::hit {
+got=$(dt -q -x followfork -c "$tmp/fork" -n 'fk$target:::hit {
 	@ = count(); } END { printa("hits %@d\n", @); }' 2>&1)
 check "followfork: the children's probes" "hits 1000" "$got"
 
@@ -216,8 +231,8 @@ main(int argc, char **argv)
 	return 0;
 }
 C
-(cd "$tmp" && "$DTRACE" -h -s app.d && cc -O2 -c app.c &&
-    "$DTRACE" -G -s app.d -o app-probes.o app.o &&
+(cd "$tmp" && dt -h -s app.d && cc -O2 -c app.c &&
+    dt -G -s app.d -o app-probes.o app.o &&
     cc -o app app.o app-probes.o && cc -O2 -o app-h app.c) || {
 	echo "FAIL: building with dtrace -h and -G"
 	exit 1
@@ -227,7 +242,7 @@ appscript='myapp$target:::tick { @t = count(); @n = min(arg1); }
 	myapp$target:::guarded { @g = count(); }
 	END { printa("%@d %@d %@d\n", @t, @n, @g); }'
 for p in app app-h; do
-	got=$("$DTRACE" -q -c "$tmp/$p 50" -n "$appscript" 2>&1)
+	got=$(dt -q -c "$tmp/$p 50" -n "$appscript" 2>&1)
 	check "$p fires its probes" "app
 50
 50 -49 50" "$got"
@@ -238,11 +253,14 @@ py=/usr/bin/python3
 [ -x "$py" ] || py=$(command -v python3)
 if [ -n "$py" ] && readelf -n "$(readlink -f "$py")" 2>/dev/null |
     grep -q 'Provider: python'; then
-	got=$("$DTRACE" -l -c "$py -c pass" -n 'python$target:::function-entry' \
+	got=$(dt -l -c "$py -c pass" -n 'python$target:::function-entry' \
 	    2>&1 | awk 'NR > 1 { print $NF }')
 	check "python's function-entry probe" "function-entry" "$got"
 else
 	echo "skip: no python3 with static probes installed"
 fi
 
+if [ "$engine" = bpf ]; then
+	USDT_ENGINE=ptrace bash "$0" || fail=1
+fi
 exit $fail

@@ -29,6 +29,7 @@
  * the comments say where BPF needs a different route to the same result.
  */
 #include <errno.h>
+#include <signal.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -1733,6 +1734,90 @@ dt_bpf_cg_fault_handler(dt_bpf_cg_t *cg, uint32_t lnext)
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lnext);
 }
 
+/*
+ * stop(), raise(sig), chill(ns), in the probe context.  The argument of
+ * raise() and chill() was stored in its record and is still in slot T0.
+ *
+ *	stop()		bpf_send_signal(SIGSTOP): the current process stops
+ *			as it returns to user space
+ *	raise(sig)	bpf_send_signal(sig), to the current process
+ *	chill(ns)	a bpf_loop() whose callback returns once
+ *			bpf_ktime_get_ns() has passed the deadline: at most
+ *			500 ms per call (DTrace's bound, checked per call
+ *			here, not per second), and at most bpf_loop()'s
+ *			2^23 iterations
+ *
+ * An invalid signal or a chill() over the bound is an illegal operation,
+ * as in DTrace; a signal the kernel cannot send from this context (an
+ * error from the helper) likewise.
+ */
+static void
+dt_bpf_cg_destructive(dt_bpf_cg_t *cg, const dt_action_t *ap, bool rec)
+{
+	uint32_t lcb, ldone;
+
+	if (ap->ac_kind != DT_ACT_STOP && !rec) {
+		dt_bpf_cg_error(cg, "internal error: %s( ) without a record",
+		    ap->ac_kind == DT_ACT_RAISE ? "raise" : "chill");
+		return;
+	}
+	switch (ap->ac_kind) {
+	case DT_ACT_STOP:
+	case DT_ACT_RAISE:
+		if (ap->ac_kind == DT_ACT_STOP) {
+			DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, SIGSTOP));
+		} else {
+			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_FP,
+			    DT_FP_T0));
+			DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_LSH, DT_R1, 32));
+			DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ARSH, DT_R1, 32));
+			dt_bpf_cg_fault_if(cg, BPF_JSLE, DT_R1, 0,
+			    DIF_FLT_ILLOP, -1);
+			dt_bpf_cg_fault_if(cg, BPF_JSGT, DT_R1, 64,
+			    DIF_FLT_ILLOP, -1);
+		}
+		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_send_signal));
+		dt_bpf_cg_fault_if(cg, BPF_JNE, DT_R0, 0, DIF_FLT_ILLOP, -1);
+		return;
+	default:
+		break;
+	}
+	if (!cg->cg_bpf_loop) {
+		dt_bpf_cg_error(cg, "chill() is unavailable: this kernel has "
+		    "no bpf_loop() helper to spin with");
+		return;
+	}
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_FP, DT_FP_T0));
+	dt_bpf_cg_fault_if(cg, BPF_JGT, DT_R1, 500000000, DIF_FLT_ILLOP, -1);
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_ktime_get_ns));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_FP, DT_FP_T0));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R0, DT_R1));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R0, DT_FP_T1));
+	lcb = dt_bpf_label_new(cg->cg_b);
+	ldone = dt_bpf_label_new(cg->cg_b);
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 1 << 23));
+	dt_bpf_emit_func_addr(cg->cg_b, DT_R2, lcb);
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R3, DT_FP));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R3, DT_FP_T1));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, 0));
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_loop));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), ldone);
+
+	/* The callback: r2 is the deadline's address; 1 stops the loop. */
+	dt_bpf_func_begin(cg->cg_b);
+	dt_bpf_label_here(cg->cg_b, lcb);
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R6, DT_R2));
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_ktime_get_ns));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R6, 0));
+	DT_EMIT(cg, DT_BPF_JMP_REG(BPF_JGE, DT_R0, DT_R1, 2));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R0, 0));
+	DT_EMIT(cg, DT_BPF_EXIT());
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R0, 1));
+	DT_EMIT(cg, DT_BPF_EXIT());
+	dt_bpf_func_end(cg->cg_b);
+	dt_bpf_label_here(cg->cg_b, ldone);
+}
+
 static void
 dt_bpf_cg_clause(dt_bpf_cg_t *cg, uint32_t j, const dt_stmt_t *stp)
 {
@@ -1835,6 +1920,9 @@ dt_bpf_cg_clause(dt_bpf_cg_t *cg, uint32_t j, const dt_stmt_t *stp)
 			DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R8,
 			    (int16_t) (lay->bl_cnt_off + 8 * DT_BPF_CNT_EXITED),
 			    1));
+		if (ap->ac_kind == DT_ACT_STOP || ap->ac_kind == DT_ACT_RAISE ||
+		    ap->ac_kind == DT_ACT_CHILL)
+			dt_bpf_cg_destructive(cg, ap, rec);
 	}
 	if (rec) {
 		uint32_t lok = dt_bpf_label_new(cg->cg_b);

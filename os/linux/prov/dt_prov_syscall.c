@@ -134,6 +134,55 @@ dt_syscall_cmp(const void *a, const void *b)
 	return strcmp(*(const char *const *) a, *(const char *const *) b);
 }
 
+/* The entry and return probes of system call name. */
+static int
+dt_prov_syscall_create(dtrace_hdl_t *dtp, dt_provider_t *pvp,
+    const char *name)
+{
+	for (int ret = 0; ret < 2; ret++) {
+		dt_syscall_probe_t *sp = calloc(1, sizeof (*sp));
+
+		if (sp == NULL || (sp->sp_name = strdup(name)) == NULL) {
+			free(sp);
+			return dt_set_errno(dtp, EDT_NOMEM);
+		}
+		sp->sp_nr = dt_syscall_number(name);
+		sp->sp_return = ret != 0;
+		if (dt_probe_create(dtp, pvp, "vmlinux", name,
+		    ret ? "return" : "entry", -1, NULL, sp) == NULL) {
+			free((char *) sp->sp_name);
+			free(sp);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Every call of the C library's headers, named as tracefs names them. */
+static int
+dt_prov_syscall_populate_nrs(dtrace_hdl_t *dtp, dt_provider_t *pvp)
+{
+	size_t n = sizeof (dt_syscall_nrs) / sizeof (dt_syscall_nrs[0]) - 1;
+	const char **names = calloc(n + 1, sizeof (*names));
+	int rc = 0;
+
+	if (names == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	for (size_t i = 0; i < n; i++) {
+		names[i] = dt_syscall_nrs[i].sn_name;
+		for (size_t k = 0; k < sizeof (dt_syscall_aliases) /
+		    sizeof (dt_syscall_aliases[0]); k++) {
+			if (strcmp(dt_syscall_aliases[k].name, names[i]) == 0)
+				names[i] = dt_syscall_aliases[k].alias;
+		}
+	}
+	qsort(names, n, sizeof (*names), dt_syscall_cmp);
+	for (size_t i = 0; rc == 0 && i < n; i++)
+		rc = dt_prov_syscall_create(dtp, pvp, names[i]);
+	free(names);
+	return rc;
+}
+
 static int
 dt_prov_syscall_populate(dtrace_hdl_t *dtp, dt_provider_t *pvp)
 {
@@ -145,11 +194,15 @@ dt_prov_syscall_populate(dtrace_hdl_t *dtp, dt_provider_t *pvp)
 	int rc = 0;
 	DIR *d;
 
-	if (tfs == NULL)
-		return 0;	/* no tracefs: no syscall probes */
-	snprintf(path, sizeof (path), "%s/events/syscalls", tfs);
-	if ((d = opendir(path)) == NULL)
-		return 0;
+	/*
+	 * Without tracefs (a user who may not read it), the names are the C
+	 * library's, as tracefs would spell them: the ptrace engine fires
+	 * them by number for the processes it traces.
+	 */
+	snprintf(path, sizeof (path), "%s/events/syscalls", tfs != NULL ? tfs :
+	    "/nonexistent");
+	if (tfs == NULL || (d = opendir(path)) == NULL)
+		return dt_prov_syscall_populate_nrs(dtp, pvp);
 	while ((de = readdir(d)) != NULL) {
 		if (strncmp(de->d_name, "sys_enter_", 10) != 0)
 			continue;
@@ -173,26 +226,8 @@ dt_prov_syscall_populate(dtrace_hdl_t *dtp, dt_provider_t *pvp)
 	/* tracefs lists in no useful order: list probes by name. */
 	if (rc == 0 && n > 0)
 		qsort(names, n, sizeof (*names), dt_syscall_cmp);
-	for (size_t i = 0; rc == 0 && i < n; i++) {
-		for (int ret = 0; ret < 2 && rc == 0; ret++) {
-			dt_syscall_probe_t *sp = calloc(1, sizeof (*sp));
-
-			if (sp == NULL || (sp->sp_name = strdup(names[i])) ==
-			    NULL) {
-				free(sp);
-				rc = dt_set_errno(dtp, EDT_NOMEM);
-				break;
-			}
-			sp->sp_nr = dt_syscall_number(names[i]);
-			sp->sp_return = ret != 0;
-			if (dt_probe_create(dtp, pvp, "vmlinux", names[i],
-			    ret ? "return" : "entry", -1, NULL, sp) == NULL) {
-				free((char *) sp->sp_name);
-				free(sp);
-				rc = -1;
-			}
-		}
-	}
+	for (size_t i = 0; rc == 0 && i < n; i++)
+		rc = dt_prov_syscall_create(dtp, pvp, names[i]);
 	for (size_t i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
@@ -250,8 +285,9 @@ static const dt_provops_t dt_prov_syscall_ops = {
 int
 dt_prov_syscall_init(dtrace_hdl_t *dtp)
 {
+	/* The ptrace engine fires them for the processes it traces. */
 	return dt_provider_register(dtp, "syscall", &dt_prov_syscall_ops,
-	    &dt_prov_syscall_attr, DT_ENGINE_F_BPF, NULL);
+	    &dt_prov_syscall_attr, DT_ENGINE_F_BPF | DT_ENGINE_F_PTRACE, NULL);
 }
 
 const dt_syscall_probe_t *

@@ -62,6 +62,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/ptrace.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/user.h>
 #include <sys/wait.h>
@@ -78,79 +79,8 @@
 #include "os/linux/dt_cfi.h"
 #include "os/linux/prov/dt_linux_prov.h"
 #include "os/linux/ptrace/dt_ptrace.h"
+#include "os/linux/ptrace/dt_ptrace_impl.h"
 
-#define DT_PT_OPTS                                                       \
-	(PTRACE_O_TRACECLONE | PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK | \
-	    PTRACE_O_TRACEEXEC)
-#define DT_PT_SLOT	  128	/* bytes of one out-of-line copy */
-#define DT_PT_NTSLOTS	  1024	/* per-thread copy slots in a process */
-
-/* One probe firing at a site. */
-typedef struct dt_pt_fire {
-	uint32_t pf_id;
-	dt_pid_kind_t pf_kind;
-	uint64_t pf_func;	/* the function's address, for return arg0 */
-} dt_pt_fire_t;
-
-typedef struct dt_pt_site {
-	uint64_t ps_addr;
-	uint8_t ps_insn[X86_MAX_INSN_LEN + 1]; /* original bytes */
-	x86_insn_t ps_in;
-	x86_strategy_t ps_strategy;
-	uint64_t ps_ool;	/* its shared copy, or 0: per thread */
-	bool ps_armed;		/* the int3 is written */
-	dt_pt_fire_t *ps_fires;
-	uint32_t ps_nfires;
-} dt_pt_site_t;
-
-typedef struct dt_pt_proc dt_pt_proc_t;
-
-typedef struct dt_pt_thread {
-	int pt_tid;
-	dt_pt_proc_t *pt_proc;
-	int pt_slot;		/* its per-thread copy slot, or -1 */
-	int pt_sig;		/* a signal to deliver when resumed */
-	bool pt_stopped;	/* in a ptrace stop we have seen */
-	bool pt_vfork;		/* a vfork child: runs, never fires */
-} dt_pt_thread_t;
-
-struct dt_pt_proc {
-	int pp_pid;
-	int pp_memfd;		/* /proc/<pid>/mem */
-	bool pp_created;	/* our -c child, already attached */
-	bool pp_gone;		/* exited, or its image replaced */
-	dt_pt_site_t *pp_sites;	/* sorted by address */
-	size_t pp_nsites;
-	uint64_t pp_scratch;
-	size_t pp_scratchsz;
-	uint64_t pp_tslots;	/* the per-thread slots in the scratch */
-	uint8_t pp_slotused[DT_PT_NTSLOTS];
-	uint64_t pp_ppid, pp_uid, pp_gid;
-	char pp_execname[16];
-	dt_cfi_table_t pp_cfi;	/* unwind rows, read at the first ustack */
-	bool pp_cfi_read;
-};
-
-/* A fork or vfork child seen from one side (event or first stop). */
-typedef struct dt_pt_child {
-	int pc_pid;
-	dt_pt_proc_t *pc_parent; /* set by the parent's event */
-	bool pc_vfork;
-	bool pc_stopped;	 /* its first stop was seen */
-} dt_pt_child_t;
-
-typedef struct dt_ptrace {
-	dt_pt_proc_t **pt_procs;
-	size_t pt_nprocs;
-	dt_pt_thread_t *pt_threads;
-	size_t pt_nthreads;
-	dt_pt_child_t *pt_children;
-	size_t pt_nchildren;
-	bool pt_attached;
-	/* The firing in progress, for the context callbacks. */
-	dt_pt_thread_t *pt_cur;
-	struct user_regs_struct pt_regs;
-} dt_ptrace_t;
 
 /*
  * The processes the engine keeps, for os/linux/dt_proc.c: per process of
@@ -229,7 +159,7 @@ dt_pt(void)
 }
 
 /* Target memory. */
-static int
+int
 dt_pt_vm_read(int pid, uint64_t addr, void *buf, size_t len)
 {
 	struct iovec l = { buf, len }, r = { (void *) (uintptr_t) addr, len };
@@ -249,7 +179,7 @@ dt_pt_vm_write(int pid, uint64_t addr, const void *buf, size_t len)
 }
 
 /* Text and the scratch area: /proc/<pid>/mem writes past protections. */
-static int
+int
 dt_pt_text_write(dt_pt_proc_t *pp, uint64_t addr, const void *buf,
     size_t len)
 {
@@ -277,7 +207,7 @@ dt_pt_emu_write(void *arg, uint64_t addr, const void *buf, size_t len)
 }
 
 /* Threads. */
-static dt_pt_thread_t *
+dt_pt_thread_t *
 dt_pt_thread(dt_ptrace_t *pt, int tid)
 {
 	for (size_t i = 0; i < pt->pt_nthreads; i++) {
@@ -317,7 +247,7 @@ dt_pt_thread_del(dt_ptrace_t *pt, dt_pt_thread_t *t)
 }
 
 /* A field of /proc/<pid>/status ("PPid:", "Tgid:"...), or -1. */
-static long
+long
 dt_pt_status_field(int pid, const char *field)
 {
 	char path[64], line[256];
@@ -357,7 +287,7 @@ dt_pt_site(dt_pt_proc_t *pp, uint64_t addr)
 	return NULL;
 }
 
-static dt_pt_proc_t *
+dt_pt_proc_t *
 dt_pt_proc(dt_ptrace_t *pt, int pid)
 {
 	for (size_t i = 0; i < pt->pt_nprocs; i++) {
@@ -391,7 +321,7 @@ dt_pt_proc_add(dtrace_hdl_t *dtp, dt_ptrace_t *pt, int pid)
 /* Add the firing of probe prp at address addr. */
 static int
 dt_pt_site_add(dt_pt_proc_t *pp, uint64_t addr, const dt_probe_t *prp,
-    const dt_pid_probe_t *pi)
+    const dt_pid_probe_t *pi, const dt_usdt_args_t *args)
 {
 	dt_pt_site_t *s = NULL;
 	dt_pt_fire_t *f;
@@ -418,7 +348,7 @@ dt_pt_site_add(dt_pt_proc_t *pp, uint64_t addr, const dt_probe_t *prp,
 		return -1;
 	s->ps_fires = f;
 	f[s->ps_nfires++] = (dt_pt_fire_t) { prp->pr_id, pi->pi_kind,
-		pi->pi_func };
+		pi->pi_func, args };
 	return 0;
 }
 
@@ -439,11 +369,33 @@ static int
 dt_pt_ctx_read(void *arg, dif_as_t as, uint64_t addr, void *buf, size_t size)
 {
 	dt_ptrace_t *pt = arg;
+	const struct {
+		const void *p;
+		size_t n;
+	} kmem[] = { { pt->pt_psinfo, sizeof (pt->pt_psinfo) },
+		{ pt->pt_lwpsinfo, sizeof (pt->pt_lwpsinfo) },
+		{ pt->pt_str, sizeof (pt->pt_str) } };
 
-	/* A firing in user space has no kernel memory to read. */
-	if (as != DIF_AS_USER || pt->pt_cur == NULL)
+	if (pt->pt_cur == NULL)
 		return -1;
-	return dt_pt_vm_read(pt->pt_cur->pt_proc->pp_pid, addr, buf, size);
+	if (as == DIF_AS_USER)
+		return dt_pt_vm_read(pt->pt_cur->pt_proc->pp_pid, addr, buf,
+		    size);
+	/*
+	 * No kernel memory, but what proc probes' args[] point to: the
+	 * psinfo_t, lwpsinfo_t and path the engine filled.
+	 */
+	for (size_t i = 0; i < sizeof (kmem) / sizeof (kmem[0]); i++) {
+		uint64_t lo = (uint64_t) (uintptr_t) kmem[i].p;
+
+		if (addr >= lo && size <= kmem[i].n &&
+		    addr - lo <= kmem[i].n - size) {
+			memcpy(buf, (const char *) kmem[i].p + (addr - lo),
+			    size);
+			return 0;
+		}
+	}
+	return -1;
 }
 
 /*
@@ -497,6 +449,9 @@ dt_pt_ctx_var(void *arg, uint32_t id, uint64_t ndx, uint64_t *valp)
 	case DIF_VAR_GID:
 		*valp = pp->pp_gid;
 		return 0;
+	case DIF_VAR_ERRNO:
+		*valp = pt->pt_errno;
+		return 0;
 	case DIF_VAR_UREGS:
 		/* Indexed as struct user_regs_struct (pt_regs order). */
 		if (ndx >= sizeof (pt->pt_regs) / sizeof (uint64_t))
@@ -546,8 +501,38 @@ dt_pt_ctx_varstr(void *arg, uint32_t id, char *buf, size_t size)
 	}
 }
 
+/* copyout(), copyoutstr(): as the target could, protections respected. */
+static int
+dt_pt_ctx_write(void *arg, uint64_t addr, const void *buf, size_t size)
+{
+	dt_ptrace_t *pt = arg;
+
+	if (pt->pt_cur == NULL)
+		return -1;
+	return dt_pt_vm_write(pt->pt_cur->pt_proc->pp_pid, addr, buf, size);
+}
+
+/*
+ * raise(), stop(): queued for the stopped thread (or its process), and
+ * delivered as it runs on -- through its signal-delivery stop, which
+ * passes any signal on to the program.
+ */
+static int
+dt_pt_signal(void *arg, int sig, bool proc)
+{
+	dt_ptrace_t *pt = arg;
+	dt_pt_thread_t *t = pt->pt_cur;
+
+	if (t == NULL)
+		return -1;
+	if (proc)
+		return kill(t->pt_proc->pp_pid, sig);
+	return (int) syscall(SYS_tgkill, t->pt_proc->pp_pid, t->pt_tid, sig);
+}
+
 static const dif_ops_t dt_pt_ctx_ops = {
 	.do_read = dt_pt_ctx_read,
+	.do_write = dt_pt_ctx_write,
 	.do_var = dt_pt_ctx_var,
 	.do_varstr = dt_pt_ctx_varstr,
 };
@@ -590,33 +575,40 @@ dt_pt_wait_tid(int tid, int *stp)
 }
 
 /*
- * Inject mmap(2) through stopped thread tid of pp, at the program's entry
- * point (which has run already; every thread is stopped meanwhile).
+ * Run system call nr in stopped thread t of pp: a "syscall; int3" written
+ * over the program's entry point (every thread of pp is stopped, and the
+ * entry point runs once, at the start: a -c child stopped there runs it
+ * afterwards, restored), registers set for the call with orig_rax = -1
+ * so that an interrupted system call is not restarted into ours, then
+ * everything restored.  Returns what the call returned (-errno on
+ * failure), or -ENOEXEC if it could not be run.
  */
-static uint64_t
-dt_pt_inject_mmap(dt_pt_proc_t *pp, dt_pt_thread_t *t, size_t len)
+int64_t
+dt_pt_inject_syscall(dt_pt_proc_t *pp, dt_pt_thread_t *t, long nr,
+    const uint64_t *args)
 {
 	static const uint8_t code[8] = { 0x0f, 0x05, 0xcc, 0xcc, 0xcc, 0xcc,
 		0xcc, 0xcc };	/* syscall; int3 */
 	struct user_regs_struct saved, r;
-	uint64_t entry = dt_linux_proc_entry(pp->pp_pid), ret = 0;
+	uint64_t entry = dt_linux_proc_entry(pp->pp_pid);
+	int64_t ret = -ENOEXEC;
 	uint8_t orig[8];
 	int st;
 
 	if (entry == 0 || ptrace(PTRACE_GETREGS, t->pt_tid, 0, &saved) != 0 ||
 	    dt_pt_text_read(pp, entry, orig, sizeof (orig)) != 0 ||
 	    dt_pt_text_write(pp, entry, code, sizeof (code)) != 0)
-		return 0;
+		return ret;
 	r = saved;
 	r.rip = entry;
-	r.rax = 9;		/* mmap */
+	r.rax = (unsigned long long) nr;
 	r.orig_rax = (unsigned long long) -1; /* no syscall restart */
-	r.rdi = 0;
-	r.rsi = len;
-	r.rdx = PROT_READ | PROT_WRITE | PROT_EXEC;
-	r.r10 = MAP_PRIVATE | MAP_ANONYMOUS;
-	r.r8 = (unsigned long long) -1;
-	r.r9 = 0;
+	r.rdi = args[0];
+	r.rsi = args[1];
+	r.rdx = args[2];
+	r.r10 = args[3];
+	r.r8 = args[4];
+	r.r9 = args[5];
 	if (ptrace(PTRACE_SETREGS, t->pt_tid, 0, &r) != 0)
 		goto out;
 	for (;;) {
@@ -626,16 +618,28 @@ dt_pt_inject_mmap(dt_pt_proc_t *pp, dt_pt_thread_t *t, size_t len)
 		if ((st >> 16) == 0 && WSTOPSIG(st) == SIGTRAP)
 			break;
 		/* A signal on the way: deliver it once we are done. */
-		if ((st >> 16) == 0)
+		if ((st >> 16) == 0 && WSTOPSIG(st) != (SIGTRAP | 0x80))
 			t->pt_sig = WSTOPSIG(st);
+		/* Event stops (our own filter's, say) just go on. */
 	}
 	if (ptrace(PTRACE_GETREGS, t->pt_tid, 0, &r) == 0 &&
-	    r.rip == entry + 3 && (int64_t) r.rax > 0)
-		ret = r.rax;
+	    r.rip == entry + 3)
+		ret = (int64_t) r.rax;
 out:
 	(void) dt_pt_text_write(pp, entry, orig, sizeof (orig));
 	(void) ptrace(PTRACE_SETREGS, t->pt_tid, 0, &saved);
 	return ret;
+}
+
+/* Map len bytes, readable, writable and executable, in pp: 0 on failure. */
+static uint64_t
+dt_pt_inject_mmap(dt_pt_proc_t *pp, dt_pt_thread_t *t, size_t len)
+{
+	uint64_t a[6] = { 0, len, PROT_READ | PROT_WRITE | PROT_EXEC,
+		MAP_PRIVATE | MAP_ANONYMOUS, (uint64_t) -1, 0 };
+	int64_t ret = dt_pt_inject_syscall(pp, t, 9 /* mmap */, a);
+
+	return ret > 0 ? (uint64_t) ret : 0;
 }
 
 /*
@@ -655,6 +659,7 @@ dt_pt_seize_all(dt_ptrace_t *pt, dt_pt_proc_t *pp)
 		    (void *) (long) (DT_PT_OPTS | PTRACE_O_EXITKILL)) != 0)
 			return -1;
 		t->pt_stopped = true;
+		t->pt_started = true;
 		return 0;
 	}
 	(void) snprintf(path, sizeof (path), "/proc/%d/task", pp->pp_pid);
@@ -686,14 +691,94 @@ dt_pt_seize_all(dt_ptrace_t *pt, dt_pt_proc_t *pp)
 					t->pt_sig = WSTOPSIG(st);
 				(void) ptrace(PTRACE_CONT, tid, 0, 0);
 			}
-			if (rc != 0)
+			if (rc != 0) {
 				dt_pt_thread_del(pt, t);
-			else
+			} else {
 				t->pt_stopped = true;
+				t->pt_started = true;
+			}
 		}
 		(void) closedir(d);
 	}
 	return 0;
+}
+
+/* A USDT semaphore of pp to raise: its file offset in path. */
+static int
+dt_pt_sema_add(dt_pt_proc_t *pp, const char *path, uint64_t off)
+{
+	uint64_t *v;
+	const char **p;
+
+	for (size_t i = 0; i < pp->pp_nsemas; i++) {
+		if (pp->pp_semas[i] == off &&
+		    strcmp(pp->pp_semapath[i], path) == 0)
+			return 0;
+	}
+	if ((v = realloc(pp->pp_semas, (pp->pp_nsemas + 1) * sizeof (*v))) ==
+	    NULL)
+		return -1;
+	pp->pp_semas = v;
+	if ((p = realloc(pp->pp_semapath, (pp->pp_nsemas + 1) *
+	    sizeof (*p))) == NULL)
+		return -1;
+	pp->pp_semapath = p;
+	v[pp->pp_nsemas] = off;
+	p[pp->pp_nsemas++] = path;
+	return 0;
+}
+
+/*
+ * Where file offset off of path is mapped in pid (/proc/<pid>/maps: the
+ * mapping of that file whose file range holds it), or 0.  A semaphore
+ * lives in a data segment, mapped at another bias than the text.
+ */
+static uint64_t
+dt_pt_file_addr(int pid, const char *path, uint64_t off)
+{
+	char mpath[64], line[4096 + 128];
+	uint64_t addr = 0;
+	FILE *fp;
+
+	(void) snprintf(mpath, sizeof (mpath), "/proc/%d/maps", pid);
+	if ((fp = fopen(mpath, "re")) == NULL)
+		return 0;
+	while (addr == 0 && fgets(line, sizeof (line), fp) != NULL) {
+		unsigned long long lo, hi, pgoff;
+		int n = 0;
+
+		if (sscanf(line, "%llx-%llx %*s %llx %*s %*s %n", &lo, &hi,
+		    &pgoff, &n) != 3 || n == 0)
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		if (strcmp(line + n, path) == 0 && off >= pgoff &&
+		    off - pgoff < hi - lo)
+			addr = lo + (off - pgoff);
+	}
+	(void) fclose(fp);
+	return addr;
+}
+
+/*
+ * Raise (by 1) or lower every USDT semaphore of pp, so that the program's
+ * FOO_ENABLED() tests say whether the probe is traced.  On raising, the
+ * offsets become addresses.
+ */
+static void
+dt_pt_semas(dt_pt_proc_t *pp, int delta)
+{
+	for (size_t i = 0; i < pp->pp_nsemas; i++) {
+		uint16_t v;
+
+		if (delta > 0)
+			pp->pp_semas[i] = dt_pt_file_addr(pp->pp_pid,
+			    pp->pp_semapath[i], pp->pp_semas[i]);
+		if (pp->pp_semas[i] == 0 ||
+		    dt_pt_text_read(pp, pp->pp_semas[i], &v, sizeof (v)) != 0)
+			continue;
+		v = (uint16_t) (v + delta);
+		(void) dt_pt_text_write(pp, pp->pp_semas[i], &v, sizeof (v));
+	}
 }
 
 /* Decode the sites, map the scratch area, write the copies and int3s. */
@@ -710,8 +795,9 @@ dt_pt_arm(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_proc_t *pp)
 		return dt_set_errdetail(dtp, EDT_PROC, "failed to open the "
 		    "memory of pid %d: %s", pp->pp_pid, strerror(errno));
 	dt_pt_proc_facts(pp);
-	qsort(pp->pp_sites, pp->pp_nsites, sizeof (*pp->pp_sites),
-	    dt_pt_site_cmp);
+	if (pp->pp_nsites > 0)
+		qsort(pp->pp_sites, pp->pp_nsites, sizeof (*pp->pp_sites),
+		    dt_pt_site_cmp);
 	for (size_t i = 0; i < pp->pp_nsites; i++) {
 		dt_pt_site_t *s = &pp->pp_sites[i];
 
@@ -731,6 +817,9 @@ dt_pt_arm(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_proc_t *pp)
 	}
 	if (t == NULL)
 		t = &pt->pt_threads[0];
+	/* A process traced only for syscall or proc probes needs none. */
+	if (pp->pp_nsites == 0)
+		return pt->pt_any ? dt_pt_sys_arm(dtp, pt, pp, t) : 0;
 	pp->pp_scratchsz = (nool + DT_PT_NTSLOTS) * DT_PT_SLOT;
 	pp->pp_scratchsz = (pp->pp_scratchsz + 4095) & ~(size_t) 4095;
 	if ((pp->pp_scratch = dt_pt_inject_mmap(pp, t, pp->pp_scratchsz)) ==
@@ -770,15 +859,16 @@ dt_pt_arm(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_proc_t *pp)
 			    s->ps_addr);
 		s->ps_armed = true;
 	}
-	return 0;
+	dt_pt_semas(pp, 1);
+	return pt->pt_any ? dt_pt_sys_arm(dtp, pt, pp, t) : 0;
 }
 
 /* Write back every original byte of pp's sites into process pid. */
 static void
-dt_pt_disarm(dt_pt_proc_t *pp, int memfd)
+dt_pt_disarm(const dt_pt_proc_t *pp, int memfd)
 {
 	for (size_t i = 0; i < pp->pp_nsites; i++) {
-		dt_pt_site_t *s = &pp->pp_sites[i];
+		const dt_pt_site_t *s = &pp->pp_sites[i];
 
 		if (s->ps_armed)
 			(void) pwrite(memfd, s->ps_insn, 1, (off_t) s->ps_addr);
@@ -831,6 +921,17 @@ dt_pt_regs_from_x86(const x86_regs_t *x, struct user_regs_struct *r)
 	r->r15 = x->r[X86_R15];
 	r->rip = x->rip;
 	r->eflags = x->rflags;
+}
+
+void
+dt_pt_cont(dt_pt_thread_t *t, int sig)
+{
+	/* Every system call stops a process traced by steps. */
+	int req = t->pt_proc != NULL &&
+	    t->pt_proc->pp_sysmode == DT_PT_SYS_STEP ? PTRACE_SYSCALL :
+	    PTRACE_CONT;
+
+	(void) ptrace(req, t->pt_tid, 0, (void *) (long) sig);
 }
 
 /* A slot of the scratch area for this thread's private copies, or -1. */
@@ -893,7 +994,65 @@ dt_pt_step_over(dt_pt_thread_t *t, dt_pt_site_t *s,
 		sig = SIGSEGV;
 	}
 	(void) ptrace(PTRACE_SETREGS, t->pt_tid, 0, r);
-	(void) ptrace(PTRACE_CONT, t->pt_tid, 0, (void *) (long) sig);
+	dt_pt_cont(t, sig);
+}
+
+void
+dt_pt_fire_probe(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_thread_t *t,
+    uint32_t id, const uint64_t *args, int nargs)
+{
+	dt_interp_ctx_t ctx = {
+		.ic_ops = &dt_pt_ctx_ops,
+		.ic_arg = pt,
+		.ic_pid = (uint64_t) t->pt_proc->pp_pid,
+		.ic_tid = (uint64_t) t->pt_tid,
+		.ic_ustack = dt_pt_ustack,
+		.ic_signal = dt_pt_signal,
+	};
+
+	pt->pt_cur = t;
+	dt_interp_fire_ctx(dtp, id, args, nargs, &ctx);
+	pt->pt_cur = NULL;
+}
+
+/*
+ * A USDT argument as the site's note says it is passed: a constant, a
+ * register (struct pt_regs offsets are those of user_regs_struct), or
+ * memory at a register plus a displacement.
+ */
+static uint64_t
+dt_pt_usdt_arg(const dt_pt_proc_t *pp, const struct user_regs_struct *r,
+    const dt_usdt_arg_t *ua)
+{
+	uint64_t v = 0, reg = 0;
+
+	if (ua->ua_kind == DT_USDT_ARG_REG || ua->ua_kind == DT_USDT_ARG_MEM) {
+		if (ua->ua_reg < 0 || (size_t) ua->ua_reg + 8 > sizeof (*r))
+			return 0;
+		memcpy(&reg, (const char *) r + ua->ua_reg, 8);
+	}
+	switch (ua->ua_kind) {
+	case DT_USDT_ARG_CONST:
+		return (uint64_t) ua->ua_val;
+	case DT_USDT_ARG_REG:
+		v = reg >> ua->ua_shift;
+		break;
+	case DT_USDT_ARG_MEM:
+		if (dt_pt_vm_read(pp->pp_pid, reg + (uint64_t) ua->ua_val, &v,
+		    ua->ua_size) != 0)
+			return 0;
+		break;
+	default:
+		return 0;
+	}
+	if (ua->ua_size < 8) {
+		unsigned bits = 8U * ua->ua_size;
+
+		v &= (1ULL << bits) - 1;
+		if (ua->ua_signed && (v >> (bits - 1)) != 0)
+			v |= ~0ULL << bits;
+	}
+	return v;
 }
 
 /* Fire the probes of site s for thread t. */
@@ -902,15 +1061,11 @@ dt_pt_fire(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_thread_t *t,
     const dt_pt_site_t *s)
 {
 	const struct user_regs_struct *r = &pt->pt_regs;
-	dt_interp_ctx_t ctx = { &dt_pt_ctx_ops, pt,
-		(uint64_t) t->pt_proc->pp_pid, (uint64_t) t->pt_tid,
-		dt_pt_ustack };
 
-	pt->pt_cur = t;
 	for (uint32_t i = 0; i < s->ps_nfires; i++) {
 		const dt_pt_fire_t *f = &s->ps_fires[i];
-		uint64_t args[6] = { r->rdi, r->rsi, r->rdx, r->rcx, r->r8,
-			r->r9 };
+		uint64_t args[DT_USDT_MAXARGS] = { r->rdi, r->rsi, r->rdx,
+			r->rcx, r->r8, r->r9 };
 
 		if (f->pf_kind == DT_PID_RETURN) {
 			/* A jcc out of the function returns when taken. */
@@ -919,20 +1074,83 @@ dt_pt_fire(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_thread_t *t,
 				continue;
 			args[0] = s->ps_addr - f->pf_func;
 			args[1] = r->rax;
-			dt_interp_fire_ctx(dtp, f->pf_id, args, 2, &ctx);
+			dt_pt_fire_probe(dtp, pt, t, f->pf_id, args, 2);
+		} else if (f->pf_kind == DT_PID_USDT && f->pf_args != NULL) {
+			int n = f->pf_args->ua_nargs;
+
+			for (int k = 0; k < n && k < DT_USDT_MAXARGS; k++)
+				args[k] = dt_pt_usdt_arg(t->pt_proc, r,
+				    &f->pf_args->ua_args[k]);
+			dt_pt_fire_probe(dtp, pt, t, f->pf_id, args,
+			    n < DIF_NARGS ? n : DIF_NARGS);
 		} else {
-			dt_interp_fire_ctx(dtp, f->pf_id, args, 6, &ctx);
+			dt_pt_fire_probe(dtp, pt, t, f->pf_id, args, 6);
 		}
 	}
-	pt->pt_cur = NULL;
+}
+
+/* The memory of process pid, opened for writing: -1 on failure. */
+static int
+dt_pt_memfd(int pid)
+{
+	char path[64];
+
+	(void) snprintf(path, sizeof (path), "/proc/%d/mem", pid);
+	return open(path, O_RDWR | O_CLOEXEC);
+}
+
+/*
+ * A fork child traced on: the syscall and proc probes see it, and with
+ * -x followfork its breakpoints (a copy of its parent's, at the same
+ * addresses, with the same scratch area) fire the parent's pid probes.
+ */
+static dt_pt_proc_t *
+dt_pt_child_keep(dtrace_hdl_t *dtp, dt_ptrace_t *pt, int pid,
+    const dt_pt_proc_t *parent)
+{
+	dt_pt_proc_t *pp = dt_pt_proc_add(dtp, pt, pid);
+
+	if (pp == NULL || (pp->pp_memfd = dt_pt_memfd(pid)) < 0)
+		return NULL;
+	pp->pp_child = true;
+	pp->pp_sysmode = parent->pp_sysmode;
+	dt_pt_proc_facts(pp);
+	if (!pt->pt_follow || parent->pp_nsites == 0) {
+		dt_pt_disarm(parent, pp->pp_memfd);
+		return pp;
+	}
+	if ((pp->pp_sites = calloc(parent->pp_nsites,
+	    sizeof (*pp->pp_sites))) == NULL)
+		return NULL;
+	for (size_t i = 0; i < parent->pp_nsites; i++) {
+		dt_pt_site_t *s = &pp->pp_sites[i];
+
+		*s = parent->pp_sites[i];
+		s->ps_fires = NULL;
+		if (s->ps_nfires > 0 && (s->ps_fires = malloc(s->ps_nfires *
+		    sizeof (*s->ps_fires))) == NULL) {
+			s->ps_nfires = 0;
+			return NULL;
+		}
+		if (s->ps_nfires > 0)
+			memcpy(s->ps_fires, parent->pp_sites[i].ps_fires,
+			    s->ps_nfires * sizeof (*s->ps_fires));
+		pp->pp_nsites++;
+	}
+	pp->pp_scratch = parent->pp_scratch;
+	pp->pp_scratchsz = parent->pp_scratchsz;
+	pp->pp_tslots = parent->pp_tslots;
+	return pp;
 }
 
 /* A fork or vfork child: both its event and its first stop are needed. */
 static void
-dt_pt_child(dt_ptrace_t *pt, int pid, dt_pt_proc_t *parent, bool vfork,
-    bool stopped)
+dt_pt_child(dtrace_hdl_t *dtp, dt_ptrace_t *pt, int pid,
+    dt_pt_proc_t *parent, bool vfork, bool stopped)
 {
 	dt_pt_child_t *c = NULL;
+	dt_pt_proc_t *pp;
+	dt_pt_thread_t *t;
 
 	for (size_t i = 0; i < pt->pt_nchildren; i++) {
 		if (pt->pt_children[i].pc_pid == pid)
@@ -958,25 +1176,36 @@ dt_pt_child(dt_ptrace_t *pt, int pid, dt_pt_proc_t *parent, bool vfork,
 	c->pc_stopped |= stopped;
 	if (c->pc_parent == NULL || !c->pc_stopped)
 		return;
-	if (c->pc_vfork) {
+	parent = c->pc_parent;
+	vfork = c->pc_vfork;
+	*c = pt->pt_children[--pt->pt_nchildren];
+	if (vfork) {
 		/* Shares the parent's memory, breakpoints and copies. */
-		dt_pt_thread_t *t = dt_pt_thread_add(pt, c->pc_parent, pid);
-
-		if (t != NULL)
+		if ((t = dt_pt_thread_add(pt, parent, pid)) != NULL) {
 			t->pt_vfork = true;
-		(void) ptrace(PTRACE_CONT, pid, 0, 0);
-	} else {
-		char path[64];
-		int fd;
+			dt_pt_cont(t, 0);
+		} else {
+			(void) ptrace(PTRACE_CONT, pid, 0, 0);
+		}
+		return;
+	}
+	if ((pt->pt_any || pt->pt_follow) &&
+	    (pp = dt_pt_child_keep(dtp, pt, pid, parent)) != NULL &&
+	    (t = dt_pt_thread_add(pt, pp, pid)) != NULL) {
+		t->pt_started = true;
+		dt_pt_proc_fire(dtp, pt, t, DT_PT_START, 0, 0);
+		dt_pt_cont(t, 0);
+		return;
+	}
+	{
+		int fd = dt_pt_memfd(pid);
 
-		(void) snprintf(path, sizeof (path), "/proc/%d/mem", pid);
-		if ((fd = open(path, O_RDWR | O_CLOEXEC)) >= 0) {
-			dt_pt_disarm(c->pc_parent, fd);
+		if (fd >= 0) {
+			dt_pt_disarm(parent, fd);
 			(void) close(fd);
 		}
-		(void) ptrace(PTRACE_DETACH, pid, 0, 0);
 	}
-	*c = pt->pt_children[--pt->pt_nchildren];
+	(void) ptrace(PTRACE_DETACH, pid, 0, 0);
 }
 
 /* The end of a thread, or of a whole process when it is the leader. */
@@ -997,6 +1226,63 @@ dt_pt_exited(dt_ptrace_t *pt, int tid, int st)
 		pk->pk_ended = true;
 		pk->pk_status = pp->pp_created ? st : -1;
 	}
+}
+
+/*
+ * PTRACE_EVENT_EXIT of thread t: proc:::exit for the last thread of its
+ * process to go, lwp-exit for the others.
+ */
+static void
+dt_pt_exiting(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_thread_t *t)
+{
+	unsigned long msg = 0;
+	size_t live = 0;
+	int st, why;
+
+	t->pt_exiting = true;
+	if (t->pt_vfork)
+		return;
+	for (size_t i = 0; i < pt->pt_nthreads; i++)
+		live += pt->pt_threads[i].pt_proc == t->pt_proc &&
+		    !pt->pt_threads[i].pt_exiting &&
+		    !pt->pt_threads[i].pt_vfork;
+	if (live > 0) {
+		dt_pt_proc_fire(dtp, pt, t, DT_PT_LWP_EXIT, 0, 0);
+		return;
+	}
+	if (t->pt_proc->pp_exitfired)
+		return;
+	t->pt_proc->pp_exitfired = true;
+	(void) ptrace(PTRACE_GETEVENTMSG, t->pt_tid, 0, &msg);
+	st = (int) msg;
+	/* As DTrace: CLD_EXITED, CLD_KILLED or CLD_DUMPED. */
+	why = WIFSIGNALED(st) ? (WCOREDUMP(st) ? CLD_DUMPED : CLD_KILLED) :
+	    CLD_EXITED;
+	dt_pt_proc_fire(dtp, pt, t, DT_PT_EXIT, 0, why);
+}
+
+/* Does thread tid catch signal sig (SigCgt of /proc/<tid>/status)? */
+static bool
+dt_pt_catches(int tid, int sig)
+{
+	char path[64], line[256];
+	bool caught = false;
+	FILE *fp;
+
+	(void) snprintf(path, sizeof (path), "/proc/%d/status", tid);
+	if ((fp = fopen(path, "re")) == NULL)
+		return false;
+	while (fgets(line, sizeof (line), fp) != NULL) {
+		if (strncmp(line, "SigCgt:", 7) == 0) {
+			unsigned long long m = strtoull(line + 7, NULL, 16);
+
+			caught = sig >= 1 && sig <= 64 &&
+			    (m >> (sig - 1) & 1) != 0;
+			break;
+		}
+	}
+	(void) fclose(fp);
+	return caught;
 }
 
 /* Handle one wait status of a traced thread. */
@@ -1028,24 +1314,43 @@ dt_pt_event(dtrace_hdl_t *dtp, dt_ptrace_t *pt, int tid, int st)
 				return;
 			}
 		} else {
-			dt_pt_child(pt, tid, NULL, false, true);
+			dt_pt_child(dtp, pt, tid, NULL, false, true);
 			return;
 		}
 	}
 	t->pt_stopped = false;
+	if (!t->pt_started && ev == PTRACE_EVENT_STOP) {
+		/* A new thread's first stop. */
+		t->pt_started = true;
+		if (t->pt_tid != t->pt_proc->pp_pid)
+			dt_pt_proc_fire(dtp, pt, t, DT_PT_LWP_START, 0, 0);
+	}
+	t->pt_started = true;
 	switch (ev) {
 	case PTRACE_EVENT_CLONE:
 		if (ptrace(PTRACE_GETEVENTMSG, tid, 0, &msg) == 0 &&
-		    dt_pt_thread(pt, (int) msg) == NULL)
-			(void) dt_pt_thread_add(pt, t->pt_proc, (int) msg);
-		(void) ptrace(PTRACE_CONT, tid, 0, 0);
+		    dt_pt_thread(pt, (int) msg) == NULL) {
+			dt_pt_thread_t *nt = dt_pt_thread_add(pt, t->pt_proc,
+			    (int) msg);
+
+			/* Re-found: the table may have moved. */
+			t = dt_pt_thread(pt, tid);
+			(void) nt;
+		}
+		dt_pt_proc_fire(dtp, pt, t, DT_PT_LWP_CREATE, (int) msg, 0);
+		dt_pt_cont(t, 0);
 		return;
 	case PTRACE_EVENT_FORK:
 	case PTRACE_EVENT_VFORK:
-		if (ptrace(PTRACE_GETEVENTMSG, tid, 0, &msg) == 0)
-			dt_pt_child(pt, (int) msg, t->pt_proc,
+		if (ptrace(PTRACE_GETEVENTMSG, tid, 0, &msg) == 0) {
+			dt_pt_proc_fire(dtp, pt, t, DT_PT_CREATE, (int) msg,
+			    0);
+			dt_pt_child(dtp, pt, (int) msg, t->pt_proc,
 			    ev == PTRACE_EVENT_VFORK, false);
-		(void) ptrace(PTRACE_CONT, tid, 0, 0);
+			t = dt_pt_thread(pt, tid);
+		}
+		if (t != NULL)
+			dt_pt_cont(t, 0);
 		return;
 	case PTRACE_EVENT_EXEC:
 		if (t->pt_vfork) {
@@ -1057,7 +1362,16 @@ dt_pt_event(dtrace_hdl_t *dtp, dt_ptrace_t *pt, int tid, int st)
 		/* The image, and every breakpoint with it, is gone. */
 		for (size_t i = 0; i < t->pt_proc->pp_nsites; i++)
 			t->pt_proc->pp_sites[i].ps_armed = false;
-		(void) ptrace(PTRACE_CONT, tid, 0, 0);
+		dt_pt_proc_facts(t->pt_proc);
+		dt_pt_proc_fire(dtp, pt, t, DT_PT_EXEC_SUCCESS, 0, 0);
+		dt_pt_cont(t, 0);
+		return;
+	case PTRACE_EVENT_EXIT:
+		dt_pt_exiting(dtp, pt, t);
+		dt_pt_cont(t, 0);
+		return;
+	case PTRACE_EVENT_SECCOMP:
+		dt_pt_sys_stop(dtp, pt, t, st);
 		return;
 	case PTRACE_EVENT_STOP:
 		/* A group-stop keeps it stopped; a new thread starts. */
@@ -1065,12 +1379,16 @@ dt_pt_event(dtrace_hdl_t *dtp, dt_ptrace_t *pt, int tid, int st)
 		    sig == SIGTTOU)
 			(void) ptrace(PTRACE_LISTEN, tid, 0, 0);
 		else
-			(void) ptrace(PTRACE_CONT, tid, 0, 0);
+			dt_pt_cont(t, 0);
 		return;
 	case 0:
 		break;
 	default:
-		(void) ptrace(PTRACE_CONT, tid, 0, 0);
+		dt_pt_cont(t, 0);
+		return;
+	}
+	if (sig == (SIGTRAP | 0x80)) {
+		dt_pt_sys_stop(dtp, pt, t, st);
 		return;
 	}
 	if (sig == SIGTRAP &&
@@ -1083,7 +1401,9 @@ dt_pt_event(dtrace_hdl_t *dtp, dt_ptrace_t *pt, int tid, int st)
 		return;
 	}
 	/* Any other signal is the program's. */
-	(void) ptrace(PTRACE_CONT, tid, 0, (void *) (long) sig);
+	if (pt->pt_procp[DT_PT_SIGNAL_HANDLE] != 0 && dt_pt_catches(tid, sig))
+		dt_pt_proc_fire(dtp, pt, t, DT_PT_SIGNAL_HANDLE, 0, sig);
+	dt_pt_cont(t, sig);
 }
 
 /*
@@ -1179,8 +1499,11 @@ dt_pt_detach_all(dt_ptrace_t *pt)
 	for (size_t p = 0; p < pt->pt_nprocs; p++) {
 		dt_pt_proc_t *pp = pt->pt_procs[p];
 
-		if (!pp->pp_gone && pp->pp_memfd >= 0)
+		if (!pp->pp_gone && pp->pp_memfd >= 0) {
 			dt_pt_disarm(pp, pp->pp_memfd);
+			if (!pp->pp_child)
+				dt_pt_semas(pp, -1);
+		}
 	}
 	while (pt->pt_nthreads > 0) {
 		dt_pt_thread_t *t = &pt->pt_threads[pt->pt_nthreads - 1];
@@ -1205,11 +1528,17 @@ dt_ptrace_resume(int pid)
 	if (dt_pt_state != NULL &&
 	    (t = dt_pt_thread(dt_pt_state, pid)) != NULL) {
 		t->pt_stopped = false;
-		(void) ptrace(PTRACE_CONT, pid, 0, (void *) (long) t->pt_sig);
+		dt_pt_cont(t, t->pt_sig);
 		t->pt_sig = 0;
 		return 0;
 	}
 	return ptrace(PTRACE_CONT, pid, 0, 0) == 0 ? 0 : -1;
+}
+
+int
+dt_ptrace_providers_init(dtrace_hdl_t *dtp)
+{
+	return dt_pt_proc_provider_init(dtp);
 }
 
 static int
@@ -1242,14 +1571,32 @@ dt_ptrace_enable(dtrace_hdl_t *dtp, dt_eprobe_t *const *eps, size_t n)
 		const dt_probe_t *prp = eps[i]->ep_probe;
 		const dt_pid_probe_t *pi = dt_prov_pid_info(prp);
 		dt_pt_proc_t *pp;
+		int rc;
 
 		if (pi == NULL)
+			pi = dt_prov_usdt_info(prp);
+		if (pi == NULL) {
+			if ((rc = dt_pt_sys_enable(dtp, pt, prp)) < 0)
+				return -1;
+			if (rc > 0 && dtp->dt_nprocs == 0)
+				return dt_set_errdetail(dtp, EDT_NOENGINE,
+				    "%s probes on the ptrace engine see only "
+				    "the processes of -c and -p, and none is "
+				    "given", prp->pr_prov->pv_name);
 			continue;
+		}
 		if ((pp = dt_pt_proc_add(dtp, pt, pi->pi_pid)) == NULL)
 			return -1;
 		for (size_t k = 0; k < pi->pi_nsites; k++) {
-			if (dt_pt_site_add(pp, pi->pi_base + pi->pi_sites[k],
-			    prp, pi) != 0)
+			/* A USDT probe's base is pi_func. */
+			uint64_t base = pi->pi_kind == DT_PID_USDT ?
+			    pi->pi_func : pi->pi_base;
+
+			if (dt_pt_site_add(pp, base + pi->pi_sites[k],
+			    prp, pi, pi->pi_args != NULL ? &pi->pi_args[k] :
+			    NULL) != 0 || (pi->pi_semas != NULL &&
+			    pi->pi_semas[k] != 0 && dt_pt_sema_add(pp,
+			    pi->pi_path, pi->pi_semas[k]) != 0))
 				return dt_set_errno(dtp, EDT_NOMEM);
 		}
 	}
@@ -1260,8 +1607,16 @@ static int
 dt_ptrace_go(dtrace_hdl_t *dtp)
 {
 	dt_ptrace_t *pt = dt_pt();
+	size_t nprocs;
 
-	for (size_t p = 0; p < pt->pt_nprocs; p++) {
+	pt->pt_follow = dtp->dt_options[DT_OPT_FOLLOWFORK] != DTRACEOPT_UNSET;
+	/* syscall and proc probes see every process of -c and -p. */
+	for (uint32_t i = 0; pt->pt_any && i < dtp->dt_nprocs; i++) {
+		if (dt_pt_proc_add(dtp, pt, dt_proc_pid(dtp, i)) == NULL)
+			return -1;
+	}
+	nprocs = pt->pt_nprocs;
+	for (size_t p = 0; p < nprocs; p++) {
 		dt_pt_proc_t *pp = pt->pt_procs[p];
 
 		/* Our -c child is attached already (dt_proc.c). */
@@ -1284,8 +1639,7 @@ dt_ptrace_go(dtrace_hdl_t *dtp)
 		if (t->pt_proc->pp_created)
 			continue;
 		t->pt_stopped = false;
-		(void) ptrace(PTRACE_CONT, t->pt_tid, 0,
-		    (void *) (long) t->pt_sig);
+		dt_pt_cont(t, t->pt_sig);
 		t->pt_sig = 0;
 	}
 	return dt_interp_engine_ops.eo_go(dtp);
@@ -1318,6 +1672,8 @@ dt_ptrace_close(dtrace_hdl_t *dtp)
 			free(pp->pp_sites[i].ps_fires);
 		free(pp->pp_sites);
 		dt_cfi_free(&pp->pp_cfi);
+		free(pp->pp_semas);
+		free(pp->pp_semapath);
 		if (pp->pp_memfd >= 0)
 			(void) close(pp->pp_memfd);
 		free(pp);

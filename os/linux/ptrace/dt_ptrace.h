@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 struct dt_engine_ops;
+typedef struct dtrace_hdl dtrace_hdl_t;
 
 extern const struct dt_engine_ops dt_ptrace_engine_ops;
 
@@ -28,6 +29,12 @@ extern int dt_ptrace_resume(int pid);
  * -1 if it was not our child), else 0.
  */
 extern int dt_ptrace_ended(int pid, int *statusp);
+
+/*
+ * Register the providers only this engine fires (proc, until an in-kernel
+ * proc provider exists): after every other Linux provider.
+ */
+extern int dt_ptrace_providers_init(dtrace_hdl_t *dtp);
 
 /* The entry point (AT_ENTRY) of a process, or 0 (os/linux/dt_proc.c). */
 extern uint64_t dt_linux_proc_entry(int pid);

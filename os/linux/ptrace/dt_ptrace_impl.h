@@ -1,0 +1,181 @@
+/*
+ * dt_ptrace_impl.h: the ptrace engine's state, shared by its two files:
+ * dt_ptrace.c (attaching, breakpoints, the wait loop, detaching) and
+ * dt_ptrace_sys.c (the syscall and proc providers through ptrace stops).
+ *
+ * dt_ptrace_t is the engine: the processes it holds (dt_pt_proc_t, each
+ * with its probe sites sorted by address), every thread it holds
+ * (dt_pt_thread_t, whatever its process), fork children seen from one side
+ * only so far, and the system calls and proc probes enabled.
+ */
+#ifndef DT_PTRACE_IMPL_H
+#define DT_PTRACE_IMPL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/ptrace.h>
+#include <sys/user.h>
+
+#include "common/engine/dt_interp.h"
+#include "isa/x86_64/x86_decode.h"
+#include "isa/x86_64/x86_emulate.h"
+#include "os/linux/dt_cfi.h"
+#include "os/linux/prov/dt_linux_prov.h"
+
+#define DT_PT_NSYS	  512	/* system call numbers traced: 0..511 */
+#define DT_PT_NEED_ENTRY  0x1	/* the entry stop of the call */
+#define DT_PT_NEED_RETURN 0x2	/* and its exit stop */
+#define DT_PT_INFOSZ	  256	/* room for a psinfo_t or lwpsinfo_t */
+
+/* The proc provider's probes, by index into pt_procp[]. */
+typedef enum dt_pt_procprobe {
+	DT_PT_CREATE,
+	DT_PT_EXEC,
+	DT_PT_EXEC_SUCCESS,
+	DT_PT_EXEC_FAILURE,
+	DT_PT_EXIT,
+	DT_PT_START,
+	DT_PT_LWP_CREATE,
+	DT_PT_LWP_START,
+	DT_PT_LWP_EXIT,
+	DT_PT_SIGNAL_SEND,
+	DT_PT_SIGNAL_HANDLE,
+	DT_PT_PROC_NPROBES
+} dt_pt_procprobe_t;
+
+#define DT_PT_OPTS                                                       \
+	(PTRACE_O_TRACECLONE | PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK | \
+	    PTRACE_O_TRACEEXEC | PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEEXIT)
+#define DT_PT_SLOT	  128	/* bytes of one out-of-line copy */
+#define DT_PT_NTSLOTS	  1024	/* per-thread copy slots in a process */
+
+/* One probe firing at a site. */
+typedef struct dt_pt_fire {
+	uint32_t pf_id;
+	dt_pid_kind_t pf_kind;
+	uint64_t pf_func;	/* the function's address, for return arg0 */
+	const dt_usdt_args_t *pf_args; /* USDT: how the site passes them */
+} dt_pt_fire_t;
+
+typedef struct dt_pt_site {
+	uint64_t ps_addr;
+	uint8_t ps_insn[X86_MAX_INSN_LEN + 1]; /* original bytes */
+	x86_insn_t ps_in;
+	x86_strategy_t ps_strategy;
+	uint64_t ps_ool;	/* its shared copy, or 0: per thread */
+	bool ps_armed;		/* the int3 is written */
+	dt_pt_fire_t *ps_fires;
+	uint32_t ps_nfires;
+} dt_pt_site_t;
+
+typedef struct dt_pt_proc dt_pt_proc_t;
+
+typedef struct dt_pt_thread {
+	int pt_tid;
+	dt_pt_proc_t *pt_proc;
+	int pt_slot;		/* its per-thread copy slot, or -1 */
+	int pt_sig;		/* a signal to deliver when resumed */
+	bool pt_stopped;	/* in a ptrace stop we have seen */
+	bool pt_vfork;		/* a vfork child: runs, never fires */
+	bool pt_sysexit;	/* a seccomp stop asked for the exit stop */
+	bool pt_started;	/* its first stop was seen (lwp-start) */
+	bool pt_exiting;	/* its PTRACE_EVENT_EXIT was seen */
+} dt_pt_thread_t;
+
+/* How the system calls of a process are seen. */
+typedef enum dt_pt_sysmode {
+	DT_PT_SYS_NONE,		/* not at all */
+	DT_PT_SYS_SECCOMP,	/* a filter stops only the probed ones */
+	DT_PT_SYS_STEP,		/* PTRACE_SYSCALL: every one stops */
+} dt_pt_sysmode_t;
+
+struct dt_pt_proc {
+	int pp_pid;
+	int pp_memfd;		/* /proc/<pid>/mem */
+	bool pp_created;	/* our -c child, already attached */
+	bool pp_gone;		/* exited, or its image replaced */
+	dt_pt_site_t *pp_sites;	/* sorted by address */
+	size_t pp_nsites;
+	uint64_t pp_scratch;
+	size_t pp_scratchsz;
+	uint64_t pp_tslots;	/* the per-thread slots in the scratch */
+	uint8_t pp_slotused[DT_PT_NTSLOTS];
+	uint64_t pp_ppid, pp_uid, pp_gid;
+	char pp_execname[16];
+	dt_cfi_table_t pp_cfi;	/* unwind rows, read at the first ustack */
+	bool pp_cfi_read;
+	dt_pt_sysmode_t pp_sysmode;
+	/* USDT semaphores: file offsets in pp_semapath[i], then addresses. */
+	uint64_t *pp_semas;
+	const char **pp_semapath;
+	size_t pp_nsemas;
+	bool pp_child;		/* a descendant, traced for syscall/proc */
+	bool pp_exitfired;	/* proc:::exit has fired */
+};
+
+/* A fork or vfork child seen from one side (event or first stop). */
+typedef struct dt_pt_child {
+	int pc_pid;
+	dt_pt_proc_t *pc_parent; /* set by the parent's event */
+	bool pc_vfork;
+	bool pc_stopped;	 /* its first stop was seen */
+} dt_pt_child_t;
+
+typedef struct dt_ptrace {
+	dt_pt_proc_t **pt_procs;
+	size_t pt_nprocs;
+	dt_pt_thread_t *pt_threads;
+	size_t pt_nthreads;
+	dt_pt_child_t *pt_children;
+	size_t pt_nchildren;
+	bool pt_attached;
+	/* The firing in progress, for the context callbacks. */
+	dt_pt_thread_t *pt_cur;
+	struct user_regs_struct pt_regs;
+	uint64_t pt_errno;	/* errno of a syscall return firing */
+	/* The syscall and proc providers (dt_ptrace_sys.c). */
+	bool pt_follow;		/* -x followfork */
+	bool pt_any;		/* syscall or proc probes: trace descendants */
+	uint32_t pt_sysent[DT_PT_NSYS]; /* entry probe of each call, or 0 */
+	uint32_t pt_sysret[DT_PT_NSYS]; /* return probe */
+	uint8_t pt_sysneed[DT_PT_NSYS]; /* DT_PT_NEED_*: stops wanted */
+	uint32_t pt_procp[DT_PT_PROC_NPROBES]; /* proc probe IDs, or 0 */
+	/* proc:::*'s psinfo_t and lwpsinfo_t of the firing, for args[]. */
+	unsigned char pt_psinfo[DT_PT_INFOSZ];
+	unsigned char pt_lwpsinfo[DT_PT_INFOSZ];
+	char pt_str[1024];	/* proc:::exec's path */
+} dt_ptrace_t;
+
+/* dt_ptrace.c, for dt_ptrace_sys.c. */
+extern dt_pt_thread_t *dt_pt_thread(dt_ptrace_t *pt, int tid);
+extern dt_pt_proc_t *dt_pt_proc(dt_ptrace_t *pt, int pid);
+extern long dt_pt_status_field(int pid, const char *field);
+extern int dt_pt_vm_read(int pid, uint64_t addr, void *buf, size_t len);
+extern int dt_pt_text_write(dt_pt_proc_t *pp, uint64_t addr, const void *buf,
+    size_t len);
+/* Run a system call in stopped thread t: its return value, or -errno. */
+extern int64_t dt_pt_inject_syscall(dt_pt_proc_t *pp, dt_pt_thread_t *t,
+    long nr, const uint64_t *args);
+/* Let thread t run on (with signal sig), as its process is traced. */
+extern void dt_pt_cont(dt_pt_thread_t *t, int sig);
+/* Fire probe id for thread t, whose registers are in pt->pt_regs. */
+extern void dt_pt_fire_probe(dtrace_hdl_t *dtp, dt_ptrace_t *pt,
+    dt_pt_thread_t *t, uint32_t id, const uint64_t *args, int nargs);
+
+/* dt_ptrace_sys.c */
+/* Take an enabled syscall or proc probe: 1, 0 if it is neither, -1. */
+extern int dt_pt_sys_enable(dtrace_hdl_t *dtp, dt_ptrace_t *pt,
+    const dt_probe_t *prp);
+/* Start seeing the system calls of pp, stopped (t: its stopped thread). */
+extern int dt_pt_sys_arm(dtrace_hdl_t *dtp, dt_ptrace_t *pt,
+    dt_pt_proc_t *pp, dt_pt_thread_t *t);
+/* A seccomp or syscall stop of t (status st): handled, t resumed. */
+extern void dt_pt_sys_stop(dtrace_hdl_t *dtp, dt_ptrace_t *pt,
+    dt_pt_thread_t *t, int st);
+/* Fire proc probe which for thread t (args[] as the probe defines). */
+extern void dt_pt_proc_fire(dtrace_hdl_t *dtp, dt_ptrace_t *pt,
+    dt_pt_thread_t *t, dt_pt_procprobe_t which, int other, int64_t val);
+/* Register the proc provider for the ptrace engine, if none is. */
+extern int dt_pt_proc_provider_init(dtrace_hdl_t *dtp);
+
+#endif /* DT_PTRACE_IMPL_H */

@@ -1,0 +1,41 @@
+# as-nobody.sh: sourced by the ptrace engine's tests (ptrace-engine.sh,
+# ptrace-syscall.sh) once they have made $tmp.  As root it drops to user
+# nobody (setpriv), so that the ptrace engine runs as it would for any
+# user; otherwise it runs as the caller.  It sets:
+#
+#	asroot		true when the test runs as root
+#	as_user		the command prefix that runs as that user
+#	dt		dtrace as that user sees it, run from $tmp
+#	user CMD...	CMD as that user, in $tmp
+#	check WHAT WANT GOT	prints ok or the difference; failures set fail=1
+asroot=false
+if [ "$(id -u)" -eq 0 ]; then
+	command -v setpriv >/dev/null || {
+		echo "needs setpriv (util-linux) to drop privileges"
+		exit 77
+	}
+	asroot=true
+	chmod 755 "$tmp"
+	# The build tree may not be readable by nobody: copy what runs.
+	cp "$top_builddir/cmd/.libs/dtrace" "$tmp/" &&
+	    cp -a "$top_builddir"/.libs/libdtrace.so* "$tmp/" || exit 1
+	as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups
+	    env LD_LIBRARY_PATH="$tmp")
+	dt=(./dtrace)
+else
+	as_user=()
+	dt=("$top_builddir/cmd/dtrace")
+fi
+# Background commands are started as (cd "$tmp" && exec ...) & so that $!
+# is the process itself.
+user() { (cd "$tmp" && exec "${as_user[@]}" "$@"); }
+
+fail=0
+check() {
+	if [ "$2" != "$3" ]; then
+		printf 'FAIL: %s\n--- want\n%s\n--- got\n%s\n' "$1" "$2" "$3"
+		fail=1
+	else
+		echo "ok: $1"
+	fi
+}
