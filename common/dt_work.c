@@ -216,6 +216,45 @@ dt_probe_needs_kernel(const dt_probe_t *prp)
 	return pt != NULL && pt->pt_percpu;
 }
 
+/* Does DIF object dp read curthread (the kernel's view of the thread)? */
+static bool
+dt_difo_reads_curthread(const dif_object_t *dp)
+{
+	for (uint32_t i = 0; dp != NULL && i < dp->dif_len; i++) {
+		dif_instr_t in = dp->dif_buf[i];
+
+		if (DIF_INSTR_OP(in) == DIF_OP_LDGS &&
+		    DIF_INSTR_VAR(in) == DIF_VAR_CURTHREAD)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Does the clause read kernel memory through curthread (curpsinfo and
+ * curlwpsinfo translate from it)?  Only the in-kernel engine gives it a
+ * value, so such a clause wants that engine even at BEGIN or a tick.
+ */
+static bool
+dt_stmt_reads_kernel(const dt_stmt_t *stp)
+{
+	if (dt_difo_reads_curthread(stp->st_pred))
+		return true;
+	for (uint32_t a = 0; a < stp->st_nactions; a++) {
+		const dt_action_t *ap = &stp->st_actions[a];
+
+		for (uint32_t i = 0; i < ap->ac_nargs; i++) {
+			if (dt_difo_reads_curthread(ap->ac_args[i].aa_difo))
+				return true;
+		}
+		for (uint32_t k = 0; k < ap->ac_nkeys; k++) {
+			if (dt_difo_reads_curthread(ap->ac_keys[k]))
+				return true;
+		}
+	}
+	return false;
+}
+
 /* Can engine eng fire every probe of eps[0..n-1]? */
 static bool
 dt_engine_fires_all(const dt_engine_ops_t *eng, dt_eprobe_t *const *eps,
@@ -248,7 +287,8 @@ dt_engine_select(dtrace_hdl_t *dtp, dt_eprobe_t *const *eps, size_t n)
 	bool need_kernel = false;
 
 	for (size_t i = 0; i < n && !need_kernel; i++)
-		need_kernel = dt_probe_needs_kernel(eps[i]->ep_probe);
+		need_kernel = dt_probe_needs_kernel(eps[i]->ep_probe) ||
+		    dt_stmt_reads_kernel(eps[i]->ep_stmt);
 	/* Probes of a traced process may appear later (-Z, dlopen, exec). */
 	if (dtp->dt_nprocs > 0 && dt_work_names_procs(dtp))
 		need_kernel = true;

@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/compiler/dt_cc.h"
 #include "common/dt_os.h"
@@ -249,7 +250,14 @@ dt_lib_load(dtrace_hdl_t *dtp)
 	int rv = 0;
 
 	cc->cc_libs_loaded = true;
-	dt_lib_scan(&ls, sys != NULL ? sys : DTRACE_LIBDIR);
+	/*
+	 * Not installed yet (dtrace run from its build tree): the library
+	 * files are where the sources are.
+	 */
+	if (sys == NULL)
+		sys = access(DTRACE_LIBDIR, F_OK) == 0 ? DTRACE_LIBDIR :
+		    DTRACE_SRC_LIBDIR;
+	dt_lib_scan(&ls, sys);
 	if (user != NULL) {
 		char *dirs = strdup(user), *save = NULL;
 
