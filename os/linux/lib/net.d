@@ -30,10 +30,55 @@ typedef struct csinfo {
 
 typedef struct ipinfo {
 	uint8_t ip_ver;			/* IP version (4, 6) */
-	uint32_t ip_plength;		/* payload length */
+	uint16_t ip_plength;		/* payload length */
 	string ip_saddr;		/* source address */
 	string ip_daddr;		/* destination address */
 } ipinfo_t;
+
+typedef uint32_t ipaddr_t;		/* IPv4 address, network order */
+typedef int netstackid_t;		/* network namespace (its inode) */
+typedef struct in6_addr in6_addr_t;
+
+typedef struct ifinfo {
+	string if_name;			/* interface name */
+	int8_t if_local;		/* is delivered locally */
+	netstackid_t if_ipstack;	/* ipstack ID */
+	uintptr_t if_addr;		/* pointer to the struct net_device */
+} ifinfo_t;
+
+typedef struct ipv4info {
+	uint8_t ipv4_ver;		/* IP version (4) */
+	uint8_t ipv4_ihl;		/* header length, bytes */
+	uint8_t ipv4_tos;		/* type of service field */
+	uint16_t ipv4_length;		/* length (header + payload) */
+	uint16_t ipv4_ident;		/* identification */
+	uint8_t ipv4_flags;		/* IP flags */
+	uint16_t ipv4_offset;		/* fragment offset */
+	uint8_t ipv4_ttl;		/* time to live */
+	uint8_t ipv4_protocol;		/* next level protocol */
+	string ipv4_protostr;		/* next level protocol, as a string */
+	uint16_t ipv4_checksum;		/* header checksum */
+	ipaddr_t ipv4_src;		/* source address */
+	ipaddr_t ipv4_dst;		/* destination address */
+	string ipv4_saddr;		/* source address, string */
+	string ipv4_daddr;		/* destination address, string */
+	struct iphdr *ipv4_hdr;		/* pointer to raw header */
+} ipv4info_t;
+
+typedef struct ipv6info {
+	uint8_t ipv6_ver;		/* IP version (6) */
+	uint8_t ipv6_tclass;		/* traffic class */
+	uint32_t ipv6_flow;		/* flow label */
+	uint16_t ipv6_plen;		/* payload length */
+	uint8_t ipv6_nexthdr;		/* next header protocol */
+	string ipv6_nextstr;		/* next header protocol, as a string */
+	uint8_t ipv6_hlim;		/* hop limit */
+	in6_addr_t *ipv6_src;		/* source address */
+	in6_addr_t *ipv6_dst;		/* destination address */
+	string ipv6_saddr;		/* source address, string */
+	string ipv6_daddr;		/* destination address, string */
+	struct ipv6hdr *ipv6_hdr;	/* pointer to raw header */
+} ipv6info_t;
 
 typedef struct conninfo {
 	string ci_local;		/* local host address */
@@ -87,6 +132,9 @@ typedef struct udpinfo {
 	uint16_t udp_checksum;		/* headers + data checksum */
 	uintptr_t udp_hdr;		/* raw UDP header */
 } udpinfo_t;
+
+inline uint8_t IPH_DF = 0x40;		/* don't fragment (ipv4_flags) */
+inline uint8_t IPH_MF = 0x20;		/* more fragments */
 
 inline int AF_INET = 2;
 inline int AF_INET6 = 10;
@@ -249,4 +297,89 @@ translator udpinfo_t < dt_sock_recv_length_t *P > {
 	udp_length = P->ret + 8;
 	udp_checksum = 0;
 	udp_hdr = 0;
+};
+
+/*
+ * The ip provider's packets (os/linux/prov/dt_prov_ip.c): the struct
+ * sk_buff, and its IP header, an IPv4 or IPv6 one as its first four bits
+ * say (the native type is struct iphdr * for both).
+ */
+translator pktinfo_t < struct sk_buff *S > {
+	pkt_addr = 0;
+};
+
+translator csinfo_t < struct sk_buff *S > {
+	cs_addr = (uintptr_t)S->sk;
+	cs_cid = (uint64_t)S->sk;
+	cs_pid = 0;		/* a device sends and receives for no process */
+	cs_zoneid = 0;
+};
+
+translator ipinfo_t < struct iphdr *I > {
+	ip_ver = *(uint8_t *)I >> 4;
+	ip_plength = *(uint8_t *)I >> 4 == 6 ?
+	    ntohs(((struct ipv6hdr *)I)->payload_len) :
+	    ntohs(I->tot_len) - ((*(uint8_t *)I & 0xf) << 2);
+	ip_saddr = *(uint8_t *)I >> 4 == 6 ?
+	    inet_ntoa6(&((struct ipv6hdr *)I)->saddr) : inet_ntoa(&I->saddr);
+	ip_daddr = *(uint8_t *)I >> 4 == 6 ?
+	    inet_ntoa6(&((struct ipv6hdr *)I)->daddr) : inet_ntoa(&I->daddr);
+};
+
+/* Loopback devices (IFF_LOOPBACK) deliver locally. */
+translator ifinfo_t < struct sk_buff *S > {
+	if_name = S->dev != 0 ? stringof(S->dev->name) : "<null>";
+	if_local = S->dev != 0 ? (S->dev->flags & 0x8) != 0 : -1;
+	if_ipstack = S->dev != 0 ? S->dev->nd_net.net->ns.inum : 0;
+	if_addr = (uintptr_t)S->dev;
+};
+
+translator ipv4info_t < struct iphdr *I > {
+	ipv4_ver = *(uint8_t *)I >> 4;
+	ipv4_ihl = (*(uint8_t *)I & 0xf) << 2;
+	ipv4_tos = I->tos;
+	ipv4_length = ntohs(I->tot_len);
+	ipv4_ident = ntohs(I->id);
+	ipv4_flags = (ntohs(I->frag_off) & 0xe000) >> 8;
+	ipv4_offset = ntohs(I->frag_off) & 0x1fff;
+	ipv4_ttl = I->ttl;
+	ipv4_protocol = I->protocol;
+	ipv4_protostr = I->protocol == 6 ? "TCP" : I->protocol == 17 ? "UDP" :
+	    I->protocol == 0 ? "IP" : I->protocol == 1 ? "ICMP" :
+	    I->protocol == 2 ? "IGMP" : I->protocol == 8 ? "EGP" :
+	    I->protocol == 41 ? "IPV6" : I->protocol == 43 ? "ROUTING" :
+	    I->protocol == 47 ? "GRE" : I->protocol == 50 ? "ESP" :
+	    I->protocol == 51 ? "AH" : I->protocol == 58 ? "ICMPV6" :
+	    I->protocol == 89 ? "OSPF" : I->protocol == 132 ? "SCTP" :
+	    I->protocol == 255 ? "RAW" : "<unknown>";
+	ipv4_checksum = ntohs(I->check);
+	ipv4_src = I->saddr;
+	ipv4_dst = I->daddr;
+	ipv4_saddr = inet_ntoa(&I->saddr);
+	ipv4_daddr = inet_ntoa(&I->daddr);
+	ipv4_hdr = I;
+};
+
+translator ipv6info_t < struct ipv6hdr *I > {
+	ipv6_ver = *(uint8_t *)I >> 4;
+	ipv6_tclass = (ntohl(*(uint32_t *)I) >> 20) & 0xff;
+	ipv6_flow = ntohl(*(uint32_t *)I) & 0xfffff;
+	ipv6_plen = ntohs(I->payload_len);
+	ipv6_nexthdr = I->nexthdr;
+	ipv6_nextstr = I->nexthdr == 6 ? "TCP" : I->nexthdr == 17 ? "UDP" :
+	    I->nexthdr == 0 ? "HOPOPTS" : I->nexthdr == 1 ? "ICMP" :
+	    I->nexthdr == 2 ? "IGMP" : I->nexthdr == 8 ? "EGP" :
+	    I->nexthdr == 41 ? "IPV6" : I->nexthdr == 43 ? "ROUTING" :
+	    I->nexthdr == 44 ? "FRAGMENT" : I->nexthdr == 47 ? "GRE" :
+	    I->nexthdr == 50 ? "ESP" : I->nexthdr == 51 ? "AH" :
+	    I->nexthdr == 58 ? "ICMPV6" : I->nexthdr == 59 ? "NONE" :
+	    I->nexthdr == 60 ? "DSTOPTS" : I->nexthdr == 89 ? "OSPF" :
+	    I->nexthdr == 132 ? "SCTP" : I->nexthdr == 255 ? "RAW" :
+	    "<unknown>";
+	ipv6_hlim = I->hop_limit;
+	ipv6_src = &I->saddr;
+	ipv6_dst = &I->daddr;
+	ipv6_saddr = inet_ntoa6(&I->saddr);
+	ipv6_daddr = inet_ntoa6(&I->daddr);
+	ipv6_hdr = I;
 };

@@ -56,6 +56,20 @@
  *				member of a struct the argument points to);
  *				0 when unreadable
  *	DT_KEVENT_ARG_CURTASK	the current task (struct task_struct *)
+ *	DT_KEVENT_ARG_SUM	ka_off plus the arguments whose bits are set
+ *				in ka_val (bit N: argument N): an address
+ *				made of parts (an sk_buff's head plus its
+ *				network_header), or a copy of one argument
+ *	DT_KEVENT_ARG_DEREF	kernel memory at that sum, ka_size bytes,
+ *				sign- or zero-extended; 0 when unreadable:
+ *				a member of a struct another argument points
+ *				to, so reads chain to any depth (skb, then
+ *				skb->head, then a byte of the IP header)
+ *
+ * SUM and DEREF read other arguments: the prologue computes every
+ * argument after those it reads, whatever their order (a typed argument
+ * may be made from hidden ones after it); the arguments must not read
+ * each other in a cycle.
  *
  * Several arguments may use the same source (sched:::off-cpu's args[0]
  * and args[1] are both raw argument 2 of sched_switch, translated to
@@ -143,17 +157,25 @@ typedef enum dt_kevent_argkind {
 	DT_KEVENT_ARG_RAW,
 	DT_KEVENT_ARG_RAWMEM,
 	DT_KEVENT_ARG_CURTASK,
+	DT_KEVENT_ARG_SUM,
+	DT_KEVENT_ARG_DEREF,
 } dt_kevent_argkind_t;
+
+/* The arguments a recipe reads (SUM, DEREF): bit N for argument N. */
+#define DT_KEVENT_ARGBIT(n)	(1LL << (n))
 
 /* How one argument is obtained (see the top comment). */
 typedef struct dt_kevent_arg {
 	uint8_t ka_kind;	/* dt_kevent_argkind_t */
-	uint8_t ka_size;	/* FIELD, RAW, RAWMEM: 1, 2, 4 or 8 bytes */
-	bool ka_signed;		/* FIELD, RAW, RAWMEM: sign-extend */
+	uint8_t ka_size;	/* FIELD, RAW, RAWMEM, DEREF: 1, 2, 4 or 8
+				   bytes */
+	bool ka_signed;		/* FIELD, RAW, RAWMEM, DEREF: sign-extend */
 	uint8_t ka_index;	/* RAW, RAWMEM: the TP_PROTO argument */
 	uint32_t ka_off;	/* FIELD, ADDR, DATALOC: in the record;
-				   RAWMEM: from the pointer */
-	int64_t ka_val;		/* CONST */
+				   RAWMEM: from the pointer; SUM, DEREF:
+				   added to the arguments */
+	int64_t ka_val;		/* CONST; SUM, DEREF: the arguments added
+				   (DT_KEVENT_ARGBIT) */
 } dt_kevent_arg_t;
 
 typedef enum dt_kevent_filt {
