@@ -2150,7 +2150,7 @@ dt_bpf_cg_kevent_args(dt_bpf_cg_t *cg, const dt_kevent_t *ke)
 	}
 }
 
-/* Leave unless the kernel event's filter (both its conditions) holds. */
+/* Leave unless the kernel event's filter (all its conditions) holds. */
 static void
 dt_bpf_cg_kevent_filter(dt_bpf_cg_t *cg, const dt_kevent_t *ke,
     uint32_t lexit)
@@ -2161,24 +2161,39 @@ dt_bpf_cg_kevent_filter(dt_bpf_cg_t *cg, const dt_kevent_t *ke,
 		[DT_KEVENT_FILT_LT] = BPF_JSGE,
 		[DT_KEVENT_FILT_GE] = BPF_JSLT,
 	};
-	const struct {
-		dt_kevent_filt_t op;
-		uint8_t arg;
-		int64_t val;
-	} conds[] = {
-		{ ke->ke_filt, ke->ke_filt_arg, ke->ke_filt_val },
-		{ ke->ke_filt2, ke->ke_filt2_arg, ke->ke_filt2_val },
-	};
+	dt_kevent_cond_t c[1 + DT_KEVENT_MAXCONDS];
+	int n = 0;
 
-	for (size_t i = 0; i < sizeof (conds) / sizeof (conds[0]); i++) {
-		if (conds[i].op == DT_KEVENT_FILT_NONE ||
-		    (unsigned) conds[i].op >= sizeof (notop))
-			continue;
-		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7,
-		    (int16_t) (DT_SC_ARGS + 8 * (conds[i].arg %
-		    DT_BPF_NARGS))));
-		dt_bpf_emit_imm64(cg->cg_b, DT_R2, (uint64_t) conds[i].val);
-		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(notop[conds[i].op],
+	if (ke->ke_filt != DT_KEVENT_FILT_NONE) {
+		memset(&c[0], 0, sizeof (c[0]));
+		c[0].kc_op = (uint8_t) ke->ke_filt;
+		c[0].kc_arg = ke->ke_filt_arg;
+		c[0].kc_val = ke->ke_filt_val;
+		n = 1;
+	}
+	for (int i = 0; i < DT_KEVENT_MAXCONDS &&
+	    ke->ke_conds[i].kc_op != DT_KEVENT_FILT_NONE; i++)
+		c[n++] = ke->ke_conds[i];
+	for (int i = 0; i < n; i++) {
+		if (c[i].kc_op >= sizeof (notop) || notop[c[i].kc_op] == 0) {
+			dt_bpf_cg_error(cg, "%s:%s: unknown filter %u",
+			    ke->ke_group, ke->ke_event, c[i].kc_op);
+			return;
+		}
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, (int16_t)
+		    (DT_SC_ARGS + 8 * (c[i].kc_arg % DT_BPF_NARGS))));
+		if (c[i].kc_mask != 0) {
+			dt_bpf_emit_imm64(cg->cg_b, DT_R2, c[i].kc_mask);
+			DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_AND, DT_R1, DT_R2));
+		}
+		if (c[i].kc_vsarg)
+			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R7,
+			    (int16_t) (DT_SC_ARGS + 8 * ((uint64_t)
+			    c[i].kc_val % DT_BPF_NARGS))));
+		else
+			dt_bpf_emit_imm64(cg->cg_b, DT_R2,
+			    (uint64_t) c[i].kc_val);
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(notop[c[i].kc_op],
 		    DT_R1, DT_R2, 0), lexit);
 	}
 }
@@ -2609,8 +2624,7 @@ dt_bpf_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 	case DT_BPF_CTX_KTP:
 	case DT_BPF_CTX_KRAWTP:
 	case DT_BPF_CTX_FBT:
-		if (!args && ps->ps_kevent->ke_filt == DT_KEVENT_FILT_NONE &&
-		    ps->ps_kevent->ke_filt2 == DT_KEVENT_FILT_NONE)
+		if (!args && !dt_kevent_filtered(ps->ps_kevent))
 			break;
 		dt_bpf_cg_kevent_args(cg, ps->ps_kevent);
 		dt_bpf_cg_kevent_filter(cg, ps->ps_kevent, lexit);

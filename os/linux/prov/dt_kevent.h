@@ -81,10 +81,13 @@
  * event and fire on different values: it fires only when argument
  * ke_filt_arg (after the recipes ran) compares with ke_filt_val as
  * ke_filt (signed), e.g. proc:::exec-failure on syscalls:sys_exit_execve
- * when arg0 < 0.  A second condition (ke_filt2: ke_filt2_arg against
- * ke_filt2_val), when set, must hold too: tcp:::connect-established is
- * sock:inet_sock_set_state for TCP sockets going from SYN_SENT to
- * ESTABLISHED.
+ * when arg0 < 0.  More conditions, all of which must hold too, go in
+ * ke_conds[] (the first with kc_op DT_KEVENT_FILT_NONE ends them): each
+ * compares argument kc_arg, masked with kc_mask when that is not 0,
+ * with the constant kc_val, or with argument kc_val when kc_vsarg.
+ * tcp:::connect-established is sock:inet_sock_set_state for TCP sockets
+ * going from SYN_SENT to ESTABLISHED; tcp:::accept-refused a reset sent
+ * for no socket in answer to a segment whose flags, masked, are SYN.
  *
  * Writing a provider on this interface:
  *
@@ -186,6 +189,17 @@ typedef enum dt_kevent_filt {
 	DT_KEVENT_FILT_GE,	/* signed */
 } dt_kevent_filt_t;
 
+/* One more condition of a probe's filter (see the top comment). */
+typedef struct dt_kevent_cond {
+	uint8_t kc_op;		/* dt_kevent_filt_t; NONE: no more */
+	uint8_t kc_arg;		/* the argument compared */
+	bool kc_vsarg;		/* with argument kc_val, not constant */
+	uint64_t kc_mask;	/* not 0: compare kc_arg & kc_mask */
+	int64_t kc_val;
+} dt_kevent_cond_t;
+
+#define DT_KEVENT_MAXCONDS 4
+
 typedef struct dt_kevent {
 	dt_kevent_kind_t ke_kind;
 	char *ke_group;		/* "sched" (TP; informative for RAWTP) */
@@ -195,9 +209,7 @@ typedef struct dt_kevent {
 	dt_kevent_filt_t ke_filt;
 	uint8_t ke_filt_arg;
 	int64_t ke_filt_val;
-	dt_kevent_filt_t ke_filt2;	/* and-ed with ke_filt; NONE: none */
-	uint8_t ke_filt2_arg;
-	int64_t ke_filt2_val;
+	dt_kevent_cond_t ke_conds[DT_KEVENT_MAXCONDS];
 	uint32_t ke_btf_id;	/* FENTRY, FEXIT: the function in BTF */
 	void *ke_priv;		/* the provider's; free()d with the probe */
 } dt_kevent_t;
@@ -206,6 +218,14 @@ typedef struct dt_kevent {
 extern dt_kevent_t *dt_kevent_new(dt_kevent_kind_t kind, const char *group,
     const char *event);
 extern void dt_kevent_free(dt_kevent_t *ke);
+
+/* Whether the probe fires only when its filter holds. */
+static inline bool
+dt_kevent_filtered(const dt_kevent_t *ke)
+{
+	return ke->ke_filt != DT_KEVENT_FILT_NONE ||
+	    ke->ke_conds[0].kc_op != DT_KEVENT_FILT_NONE;
+}
 
 /* The po_probe_fini of every kernel event provider: frees pr_data. */
 extern void dt_kevent_probe_fini(dtrace_hdl_t *dtp, dt_probe_t *prp);

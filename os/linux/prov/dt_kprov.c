@@ -189,9 +189,15 @@ dt_kprov_probe_args(dtrace_hdl_t *dtp, dt_probe_t *prp)
 	ke->ke_filt = kp->kp_filt[0].kf_op;
 	ke->ke_filt_arg = kp->kp_filt[0].kf_arg;
 	ke->ke_filt_val = kp->kp_filt[0].kf_val;
-	ke->ke_filt2 = kp->kp_filt[1].kf_op;
-	ke->ke_filt2_arg = kp->kp_filt[1].kf_arg;
-	ke->ke_filt2_val = kp->kp_filt[1].kf_val;
+	for (int i = 1; i < DT_KPROV_MAXFILT &&
+	    kp->kp_filt[i].kf_op != DT_KEVENT_FILT_NONE; i++) {
+		dt_kevent_cond_t *kc = &ke->ke_conds[i - 1];
+
+		kc->kc_op = (uint8_t) kp->kp_filt[i].kf_op;
+		kc->kc_arg = kp->kp_filt[i].kf_arg;
+		kc->kc_mask = kp->kp_filt[i].kf_mask;
+		kc->kc_val = kp->kp_filt[i].kf_val;
+	}
 	if (dt_probe_set_args(dtp, prp, nargs, native, xlate) != 0)
 		return -1;
 	ke->ke_nargs = nrecipes;

@@ -62,8 +62,12 @@ typedef struct dt_kprov_arg {
 typedef struct dt_kprov_filt {
 	dt_kevent_filt_t kf_op;	/* NONE: no condition */
 	uint8_t kf_arg;		/* the argument (by its index) tested */
+	uint64_t kf_mask;	/* not 0: the argument & kf_mask is */
 	int64_t kf_val;
 } dt_kprov_filt_t;
+
+/* The conditions of a row: ke_filt, then ke_conds[]. */
+#define DT_KPROV_MAXFILT	(1 + DT_KEVENT_MAXCONDS)
 
 typedef struct dt_kprov_probe {
 	const char *kp_name;	/* "state-change" */
@@ -76,7 +80,7 @@ typedef struct dt_kprov_probe {
 	const char *kp_group;	/* "sock" */
 	const char *kp_event;	/* "inet_sock_set_state" */
 	dt_kprov_arg_t kp_args[DT_KEVENT_MAXARGS]; /* typed ones first */
-	dt_kprov_filt_t kp_filt[2];	/* both must hold */
+	dt_kprov_filt_t kp_filt[DT_KPROV_MAXFILT]; /* all must hold */
 } dt_kprov_probe_t;
 
 /* Table rows' arguments, briefly. */
@@ -116,6 +120,10 @@ typedef struct dt_kprov_probe {
 #define DT_KPROV_A_NONE { .ks_src = DT_KPROV_ZERO, .ks_native = "void *" }
 #define DT_KPROV_F(arg, op, val) \
 	{ .kf_op = DT_KEVENT_FILT_##op, .kf_arg = (arg), .kf_val = (val) }
+/* Argument arg & mask compared with val. */
+#define DT_KPROV_FM(arg, mask, op, val) \
+	{ .kf_op = DT_KEVENT_FILT_##op, .kf_arg = (arg), .kf_mask = (mask), \
+	  .kf_val = (val) }
 
 /*
  * Packets (the ip and tcp providers): a struct sk_buff's members, and
