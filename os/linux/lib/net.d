@@ -113,6 +113,19 @@ typedef struct tcpsinfo {
 	int tcps_retransmit;		/* retransmit send event, boolean */
 } tcpsinfo_t;
 
+typedef struct tcpinfo {
+	uint16_t tcp_sport;		/* source port */
+	uint16_t tcp_dport;		/* destination port */
+	uint32_t tcp_seq;		/* sequence number */
+	uint32_t tcp_ack;		/* acknowledgment number */
+	uint8_t tcp_offset;		/* data offset, in bytes */
+	uint8_t tcp_flags;		/* flags */
+	uint16_t tcp_window;		/* window size */
+	uint16_t tcp_checksum;		/* checksum */
+	uint16_t tcp_urgent;		/* urgent data pointer */
+	struct tcphdr *tcp_hdr;		/* raw TCP header */
+} tcpinfo_t;
+
 typedef struct tcplsinfo {
 	int32_t tcps_state;		/* previous TCP state */
 } tcplsinfo_t;
@@ -135,6 +148,15 @@ typedef struct udpinfo {
 
 inline uint8_t IPH_DF = 0x40;		/* don't fragment (ipv4_flags) */
 inline uint8_t IPH_MF = 0x20;		/* more fragments */
+
+inline uint8_t TH_FIN = 0x01;		/* tcp_flags */
+inline uint8_t TH_SYN = 0x02;
+inline uint8_t TH_RST = 0x04;
+inline uint8_t TH_PUSH = 0x08;
+inline uint8_t TH_ACK = 0x10;
+inline uint8_t TH_URG = 0x20;
+inline uint8_t TH_ECE = 0x40;
+inline uint8_t TH_CWR = 0x80;
 
 inline int AF_INET = 2;
 inline int AF_INET6 = 10;
@@ -189,6 +211,13 @@ typedef struct dt_sock_recv_length {
  */
 inline uint64_t dt_tcp_state_map = 0x593a70cb85460;
 
+/*
+ * A socket with TCP's state (struct tcp_sock): not a connection request
+ * (TCP_NEW_SYN_RECV, 12) nor a TIME_WAIT socket (6), which are smaller
+ * structs, nor the kernel's raw control socket that sends resets and
+ * TIME_WAIT acknowledgments (not SOCK_STREAM).  Others' sequence
+ * numbers, windows and timers are 0.
+ */
 translator tcpsinfo_t < struct sock *S > {
 	tcps_addr = (uintptr_t)S;
 	tcps_local = S->__sk_common.skc_family == AF_INET ?
@@ -206,21 +235,53 @@ translator tcpsinfo_t < struct sock *S > {
 	tcps_state = S->__sk_common.skc_state <= 12 ?
 	    (dt_tcp_state_map >> 4 * S->__sk_common.skc_state) & 0xf : 0;
 	tcps_iss = 0;
-	tcps_suna = 0;
-	tcps_snxt = 0;
-	tcps_rack = 0;
-	tcps_rnxt = 0;
-	tcps_swnd = ((struct tcp_sock *)S)->snd_wnd;
-	tcps_snd_ws = 0;
-	tcps_rwnd = 0;
-	tcps_rcv_ws = 0;
-	tcps_cwnd = ((struct tcp_sock *)S)->snd_cwnd;
-	tcps_cwnd_ssthresh = 0;
+	tcps_suna = S->__sk_common.skc_state == 12 ||
+	    S->__sk_common.skc_state == 6 || S->sk_type != 1 ? 0 :
+	    ((struct tcp_sock *)S)->snd_una;
+	tcps_snxt = S->__sk_common.skc_state == 12 ||
+	    S->__sk_common.skc_state == 6 || S->sk_type != 1 ? 0 :
+	    ((struct tcp_sock *)S)->snd_nxt;
+	tcps_rack = S->__sk_common.skc_state == 12 ||
+	    S->__sk_common.skc_state == 6 || S->sk_type != 1 ? 0 :
+	    ((struct tcp_sock *)S)->rcv_wup;
+	tcps_rnxt = S->__sk_common.skc_state == 12 ||
+	    S->__sk_common.skc_state == 6 || S->sk_type != 1 ? 0 :
+	    ((struct tcp_sock *)S)->rcv_nxt;
+	tcps_swnd = S->__sk_common.skc_state == 12 ||
+	    S->__sk_common.skc_state == 6 || S->sk_type != 1 ? 0 :
+	    ((struct tcp_sock *)S)->snd_wnd;
+	tcps_snd_ws = S->__sk_common.skc_state == 12 ||
+	    S->__sk_common.skc_state == 6 || S->sk_type != 1 ? 0 :
+	    ((struct tcp_sock *)S)->rx_opt.snd_wscale;
+	tcps_rwnd = S->__sk_common.skc_state == 12 ||
+	    S->__sk_common.skc_state == 6 || S->sk_type != 1 ? 0 :
+	    ((struct tcp_sock *)S)->rcv_wnd;
+	tcps_rcv_ws = S->__sk_common.skc_state == 12 ||
+	    S->__sk_common.skc_state == 6 || S->sk_type != 1 ? 0 :
+	    ((struct tcp_sock *)S)->rx_opt.rcv_wscale;
+	tcps_cwnd = S->__sk_common.skc_state == 12 ||
+	    S->__sk_common.skc_state == 6 || S->sk_type != 1 ? 0 :
+	    ((struct tcp_sock *)S)->snd_cwnd;
+	tcps_cwnd_ssthresh = S->__sk_common.skc_state == 12 ||
+	    S->__sk_common.skc_state == 6 || S->sk_type != 1 ? 0 :
+	    ((struct tcp_sock *)S)->snd_ssthresh;
 	tcps_sack_fack = 0;
 	tcps_sack_snxt = 0;
-	tcps_rto = 0;
-	tcps_mss = ((struct tcp_sock *)S)->mss_cache;
-	tcps_retransmit = 0;
+	/*
+	 * icsk_rto is in jiffies; a socket's delayed-ACK ceiling starts as
+	 * HZ / 5 jiffies (TCP_DELACK_MAX), so this is the RTO in ms.
+	 */
+	tcps_rto = S->__sk_common.skc_state == 12 ||
+	    S->__sk_common.skc_state == 6 || S->sk_type != 1 ||
+	    ((struct tcp_sock *)S)->inet_conn.icsk_delack_max == 0 ? 0 :
+	    ((struct tcp_sock *)S)->inet_conn.icsk_rto * 200 /
+	    ((struct tcp_sock *)S)->inet_conn.icsk_delack_max;
+	tcps_mss = S->__sk_common.skc_state == 12 ||
+	    S->__sk_common.skc_state == 6 || S->sk_type != 1 ? 0 :
+	    ((struct tcp_sock *)S)->mss_cache;
+	tcps_retransmit = S->__sk_common.skc_state == 12 ||
+	    S->__sk_common.skc_state == 6 || S->sk_type != 1 ? 0 :
+	    ((struct tcp_sock *)S)->inet_conn.icsk_retransmits != 0;
 };
 
 /* At a state change the socket still has the old state: use the new. */
@@ -382,4 +443,21 @@ translator ipv6info_t < struct ipv6hdr *I > {
 	ipv6_saddr = inet_ntoa6(&I->saddr);
 	ipv6_daddr = inet_ntoa6(&I->daddr);
 	ipv6_hdr = I;
+};
+
+/*
+ * A TCP segment's header (tcp:::send and tcp:::receive): the data
+ * offset and flags are the bytes 12 and 13 of the header.
+ */
+translator tcpinfo_t < struct tcphdr *T > {
+	tcp_sport = ntohs(T->source);
+	tcp_dport = ntohs(T->dest);
+	tcp_seq = ntohl(T->seq);
+	tcp_ack = ntohl(T->ack_seq);
+	tcp_offset = (*((uint8_t *)T + 12) >> 4) << 2;
+	tcp_flags = *((uint8_t *)T + 13);
+	tcp_window = ntohs(T->window);
+	tcp_checksum = ntohs(T->check);
+	tcp_urgent = ntohs(T->urg_ptr);
+	tcp_hdr = T;
 };

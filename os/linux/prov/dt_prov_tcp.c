@@ -58,6 +58,35 @@
 	  .kp_filt = { DT_KPROV_F(5, EQ, DT_IPPROTO_TCP), \
 	  DT_KPROV_F(arg, EQ, val) } }
 
+/*
+ * Segments: the sk_buff, its socket, and its IP and TCP headers at the
+ * buffer's head plus network_header and transport_header (the hidden
+ * arguments h, h + 1, h + 2, read with the members' BTF offsets).
+ */
+#define DT_TCP_SKB	"struct sk_buff *"
+#define DT_TCP_SOCK	"struct sock *"
+#define DT_TCP_IPHDR(h, nh) DT_KPROV_A_SUM(DT_KEVENT_ARGBIT(h) | \
+	DT_KEVENT_ARGBIT(nh), 0, "struct iphdr *", "ipinfo_t *")
+#define DT_TCP_TCPHDR(h, th) DT_KPROV_A_SUM(DT_KEVENT_ARGBIT(h) | \
+	DT_KEVENT_ARGBIT(th), 0, "struct tcphdr *", "tcpinfo_t *")
+
+/*
+ * send, one probe per IP version: a packet of that Ethernet type, whose
+ * IP header (struct hdr) says TCP in member proto, from a socket.
+ */
+#define DT_TCP_SEND(func, ethtype, hdr, proto) \
+	{ .kp_name = "send", .kp_func = (func), .kp_kind = DT_KEVENT_RAWTP, \
+	  .kp_group = "net", .kp_event = "net_dev_queue", \
+	  .kp_args = { DT_KPROV_A_RAW(0, DT_TCP_SKB, "pktinfo_t *"), \
+	  DT_KPROV_A_MEMBER(0, "sk_buff", "sk", DT_TCP_SOCK, "csinfo_t *"), \
+	  DT_TCP_IPHDR(6, 7), DT_KPROV_A_COPY(1, DT_TCP_SOCK, "tcpsinfo_t *"), \
+	  DT_TCP_TCPHDR(6, 8), DT_KPROV_A_SKB(0, "protocol"), \
+	  DT_KPROV_A_SKB(0, "head"), DT_KPROV_A_SKB(0, "network_header"), \
+	  DT_KPROV_A_SKB(0, "transport_header"), \
+	  DT_KPROV_A_MTEST(2, hdr, proto) }, \
+	  .kp_filt = { DT_KPROV_F(5, EQ, ethtype), \
+	  DT_KPROV_F(9, EQ, DT_IPPROTO_TCP), DT_KPROV_F(1, NE, 0) } }
+
 static const dt_kprov_probe_t dt_tcp_probes[] = {
 	{ .kp_name = "state-change", .kp_kind = DT_KEVENT_TP,
 	  .kp_group = "sock", .kp_event = "inet_sock_set_state",
@@ -72,13 +101,15 @@ static const dt_kprov_probe_t dt_tcp_probes[] = {
 	    DT_TCP_MOVE(DT_TCP_SYN_SENT, DT_TCP_CLOSE)),
 	DT_TCP_PROBE("accept-established", 6,
 	    DT_TCP_MOVE(DT_TCP_SYN_RECV, DT_TCP_ESTABLISHED)),
-	{ .kp_name = "receive", .kp_kind = DT_KEVENT_TP,
+	DT_TCP_SEND("ipv4", DT_KPROV_ETH_P_IP, "iphdr", "protocol"),
+	DT_TCP_SEND("ipv6", DT_KPROV_ETH_P_IPV6, "ipv6hdr", "nexthdr"),
+	{ .kp_name = "receive", .kp_kind = DT_KEVENT_RAWTP,
 	  .kp_group = "tcp", .kp_event = "tcp_probe",
-	  .kp_args = { DT_KPROV_A_NONE,
-	  DT_KPROV_A_FIELD("skaddr", "struct sock *", "csinfo_t *"),
-	  DT_KPROV_A_NONE,
-	  DT_KPROV_A_FIELD("skaddr", "struct sock *", "tcpsinfo_t *"),
-	  DT_KPROV_A_NONE } },
+	  .kp_args = { DT_KPROV_A_RAW(1, DT_TCP_SKB, "pktinfo_t *"),
+	  DT_KPROV_A_RAW(0, DT_TCP_SOCK, "csinfo_t *"), DT_TCP_IPHDR(5, 6),
+	  DT_KPROV_A_RAW(0, DT_TCP_SOCK, "tcpsinfo_t *"), DT_TCP_TCPHDR(5, 7),
+	  DT_KPROV_A_SKB(0, "head"), DT_KPROV_A_SKB(0, "network_header"),
+	  DT_KPROV_A_SKB(0, "transport_header") } },
 };
 
 static const dt_kprov_t dt_tcp_prov = {
