@@ -7,7 +7,9 @@
 # with its IP header's fields; one TCP connection, whose SYN, SYN-ACK,
 # two 5-byte data segments and two FINs tcp:::send sees, and whose data
 # tcp:::receive sees, each with sequence numbers matching the sockets'
-# (tcpsinfo_t) as TCP keeps them.
+# (tcpsinfo_t) as TCP keeps them; one connection refused, which
+# tcp:::accept-refused sees as the reset answering it, where the kernel
+# traces resets sent for no socket.
 set -u
 
 [ "$(id -u)" -eq 0 ] || { echo "needs root to load BPF programs"; exit 77; }
@@ -65,7 +67,7 @@ cc -o "$tmp/ip-loopback" "$top_srcdir/tests/shell/data/ip-loopback.c" ||
 port=
 for try in 1 2 3 4 5 6 7 8; do
 	p=$((20000 + RANDOM % 20000))
-	ss -Hantu "( sport = :$p or sport = :$((p + 1)) )" 2>/dev/null |
+	ss -Hantu "( sport >= :$p and sport <= :$((p + 2)) )" 2>/dev/null |
 	    grep -q . || { port=$p; break; }
 done
 [ -n "$port" ] || fail "no free port"
@@ -128,6 +130,24 @@ tcp:::receive
 {
 	@t["receive", "data"] = count();
 }
+EOD
+refused=
+if "$DTRACE" "${lib[@]}" -l -n tcp:::accept-refused >/dev/null 2>&1; then
+	refused=1
+	cat >>"$tmp/d" <<'EOD'
+/* The reset: from the refused port, acknowledging the SYN. */
+tcp:::accept-refused
+/args[4]->tcp_sport == $1 + 2 && args[3]->tcps_lport == $1 + 2 &&
+ args[4]->tcp_flags == (TH_RST | TH_ACK) && args[4]->tcp_seq == 0 &&
+ args[3]->tcps_state == TCP_STATE_CLOSED/
+{
+	@t[probefunc, "accept-refused"] = count();
+}
+EOD
+else
+	echo "no tcp:::accept-refused here: part skipped"
+fi
+cat >>"$tmp/d" <<'EOD'
 END
 {
 	printa("%s %s %d %d %s %d %d %s %d %@d\n", @ip);
@@ -136,7 +156,7 @@ END
 EOD
 
 want() {
-	sort <<EOW
+	grep . <<EOW | sort
 ipv$1 receive $1 17 UDP $2 $3 lo 1 3
 ipv$1 send $1 17 UDP $2 $3 lo 1 3
 tcp receive data 2
@@ -144,6 +164,7 @@ tcp ipv$1 data 2
 tcp ipv$1 fin 2
 tcp ipv$1 syn 1
 tcp ipv$1 syn-ack 1
+${refused:+tcp  accept-refused 1}
 EOW
 }
 

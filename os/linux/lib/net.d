@@ -461,3 +461,70 @@ translator tcpinfo_t < struct tcphdr *T > {
 	tcp_urgent = ntohs(T->urg_ptr);
 	tcp_hdr = T;
 };
+
+/*
+ * tcp:::accept-refused: a connection request (a SYN) that found no
+ * socket, which the kernel answers with a reset.  The native argument is
+ * the request's struct sk_buff; the arguments describe the reset, made
+ * from the request: its addresses and ports swapped, sequence number 0,
+ * acknowledging the SYN (one that carries no data), header 20 bytes.
+ * The (closed) local end is the request's destination.
+ */
+typedef struct dt_tcp_refused {
+	uint8_t rf_skb;		/* stands for the struct sk_buff */
+} dt_tcp_refused_t;
+
+translator ipinfo_t < dt_tcp_refused_t *P > {
+	ip_ver = *(uint8_t *)(((struct sk_buff *)P)->head +
+	    ((struct sk_buff *)P)->network_header) >> 4;
+	ip_plength = 20;
+	ip_saddr = xlate<ipinfo_t *>((struct iphdr *)
+	    (((struct sk_buff *)P)->head +
+	    ((struct sk_buff *)P)->network_header))->ip_daddr;
+	ip_daddr = xlate<ipinfo_t *>((struct iphdr *)
+	    (((struct sk_buff *)P)->head +
+	    ((struct sk_buff *)P)->network_header))->ip_saddr;
+};
+
+translator tcpinfo_t < dt_tcp_refused_t *P > {
+	tcp_sport = ntohs(((struct tcphdr *)(((struct sk_buff *)P)->head +
+	    ((struct sk_buff *)P)->transport_header))->dest);
+	tcp_dport = ntohs(((struct tcphdr *)(((struct sk_buff *)P)->head +
+	    ((struct sk_buff *)P)->transport_header))->source);
+	tcp_seq = 0;
+	tcp_ack = ntohl(((struct tcphdr *)(((struct sk_buff *)P)->head +
+	    ((struct sk_buff *)P)->transport_header))->seq) + 1;
+	tcp_offset = 20;
+	tcp_flags = TH_RST | TH_ACK;
+	tcp_window = 0;
+	tcp_checksum = 0;
+	tcp_urgent = 0;
+	tcp_hdr = 0;		/* the reset is not made yet */
+};
+
+translator tcpsinfo_t < dt_tcp_refused_t *P > {
+	tcps_addr = 0;
+	tcps_local = 0;
+	tcps_active = 0;
+	tcps_lport = xlate<tcpinfo_t *>(P)->tcp_sport;
+	tcps_rport = xlate<tcpinfo_t *>(P)->tcp_dport;
+	tcps_laddr = xlate<ipinfo_t *>(P)->ip_saddr;
+	tcps_raddr = xlate<ipinfo_t *>(P)->ip_daddr;
+	tcps_state = TCP_STATE_CLOSED;
+	tcps_iss = 0;
+	tcps_suna = 0;
+	tcps_snxt = 0;
+	tcps_rack = 0;
+	tcps_rnxt = 0;
+	tcps_swnd = 0;
+	tcps_snd_ws = 0;
+	tcps_rwnd = 0;
+	tcps_rcv_ws = 0;
+	tcps_cwnd = 0;
+	tcps_cwnd_ssthresh = 0;
+	tcps_sack_fack = 0;
+	tcps_sack_snxt = 0;
+	tcps_rto = 0;
+	tcps_mss = 0;
+	tcps_retransmit = 0;
+};

@@ -112,7 +112,10 @@ dt_kprov_recipe(dtrace_hdl_t *dtp, const dt_kprov_probe_t *kp,
 		ka->ka_kind = DT_KEVENT_ARG_CURTASK;
 		return 0;
 	case DT_KPROV_SUM:
-		ka->ka_kind = DT_KEVENT_ARG_SUM;
+	case DT_KPROV_MEM:
+		ka->ka_kind = ks->ks_src == DT_KPROV_SUM ? DT_KEVENT_ARG_SUM :
+		    DT_KEVENT_ARG_DEREF;
+		ka->ka_size = ks->ks_size;
 		ka->ka_val = ks->ks_mask;
 		ka->ka_off = ks->ks_off;
 		return 0;

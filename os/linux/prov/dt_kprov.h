@@ -42,16 +42,19 @@ typedef enum dt_kprov_src {
 	DT_KPROV_SUM,		/* ks_off plus the arguments in ks_mask
 				   (DT_KEVENT_ARGBIT): an address in parts,
 				   or a copy of one argument */
+	DT_KPROV_MEM,		/* ks_size bytes of kernel memory there (a
+				   byte of a wire format: no kernel layout) */
 } dt_kprov_src_t;
 
 typedef struct dt_kprov_arg {
 	dt_kprov_src_t ks_src;
 	uint8_t ks_index;	/* RAW; MEMBER: the argument pointing */
-	uint8_t ks_size;	/* FIELD, MEMBER: 0 = the field's own size */
+	uint8_t ks_size;	/* FIELD, MEMBER: 0 = the field's own size;
+				   MEM: 1, 2, 4 or 8 */
 	const char *ks_field;	/* FIELD, MEMBER */
 	const char *ks_sou;	/* MEMBER: "sk_buff" (a struct) */
-	uint16_t ks_mask;	/* SUM */
-	uint32_t ks_off;	/* SUM */
+	uint16_t ks_mask;	/* SUM, MEM */
+	uint32_t ks_off;	/* SUM, MEM */
 	const char *ks_check;	/* FIELD, ADDR: a field that must be */
 	uint8_t ks_checkoff;	/* ks_checkoff bytes after ks_field */
 	const char *ks_native;	/* its D type; NULL: a hidden argument,
@@ -110,6 +113,10 @@ typedef struct dt_kprov_probe {
 	{ .ks_src = DT_KPROV_SUM, .ks_mask = (m), .ks_off = (off), \
 	  .ks_native = (native), .ks_xlate = (xl) }
 #define DT_KPROV_A_HSUM(m) DT_KPROV_A_SUM(m, 0, NULL, NULL)
+/* Hidden: size bytes at the sum of the arguments in mask m, plus off. */
+#define DT_KPROV_A_HMEM(m, off, size) \
+	{ .ks_src = DT_KPROV_MEM, .ks_mask = (m), .ks_off = (off), \
+	  .ks_size = (size) }
 /* The same value as argument i. */
 #define DT_KPROV_A_COPY(i, native, xl) \
 	DT_KPROV_A_SUM(DT_KEVENT_ARGBIT(i), 0, native, xl)

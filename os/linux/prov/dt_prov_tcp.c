@@ -64,6 +64,11 @@
  * arguments h, h + 1, h + 2, read with the members' BTF offsets).
  */
 #define DT_TCP_SKB	"struct sk_buff *"
+#define DT_TCP_REFUSED	"dt_tcp_refused_t *"
+/* TCP header flags (byte 13 of the header). */
+#define DT_TH_SYN	0x02
+#define DT_TH_RST	0x04
+#define DT_TH_ACK	0x10
 #define DT_TCP_SOCK	"struct sock *"
 #define DT_TCP_IPHDR(h, nh) DT_KPROV_A_SUM(DT_KEVENT_ARGBIT(h) | \
 	DT_KEVENT_ARGBIT(nh), 0, "struct iphdr *", "ipinfo_t *")
@@ -103,6 +108,17 @@ static const dt_kprov_probe_t dt_tcp_probes[] = {
 	    DT_TCP_MOVE(DT_TCP_SYN_RECV, DT_TCP_ESTABLISHED)),
 	DT_TCP_SEND("ipv4", DT_KPROV_ETH_P_IP, "iphdr", "protocol"),
 	DT_TCP_SEND("ipv6", DT_KPROV_ETH_P_IPV6, "ipv6hdr", "nexthdr"),
+	{ .kp_name = "accept-refused", .kp_kind = DT_KEVENT_RAWTP,
+	  .kp_group = "tcp", .kp_event = "tcp_send_reset", .kp_need = "reason",
+	  .kp_args = { DT_KPROV_A_RAW(1, DT_TCP_SKB, "pktinfo_t *"),
+	  DT_KPROV_A_RAW(0, DT_TCP_SOCK, "csinfo_t *"),
+	  DT_KPROV_A_COPY(0, DT_TCP_REFUSED, "ipinfo_t *"),
+	  DT_KPROV_A_COPY(0, DT_TCP_REFUSED, "tcpsinfo_t *"),
+	  DT_KPROV_A_COPY(0, DT_TCP_REFUSED, "tcpinfo_t *"),
+	  DT_KPROV_A_SKB(0, "head"), DT_KPROV_A_SKB(0, "transport_header"),
+	  DT_KPROV_A_HMEM(DT_KEVENT_ARGBIT(5) | DT_KEVENT_ARGBIT(6), 13, 1) },
+	  .kp_filt = { DT_KPROV_F(1, EQ, 0),
+	  DT_KPROV_FM(7, DT_TH_SYN | DT_TH_ACK | DT_TH_RST, EQ, DT_TH_SYN) } },
 	{ .kp_name = "receive", .kp_kind = DT_KEVENT_RAWTP,
 	  .kp_group = "tcp", .kp_event = "tcp_probe",
 	  .kp_args = { DT_KPROV_A_RAW(1, DT_TCP_SKB, "pktinfo_t *"),

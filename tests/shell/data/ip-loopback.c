@@ -7,7 +7,8 @@
  * Over IPv4 (127.0.0.1) or IPv6 (::1): N UDP datagrams of 1234 bytes
  * from one socket to another bound to PORT, each received; then one TCP
  * connection to a listener on PORT + 1: 5 bytes each way, closed by the
- * client first.  Exits 0 when all went as described.
+ * client first; then one connect() to PORT + 2, where nothing listens
+ * (refused).  Exits 0 when all went as described.
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -89,5 +90,13 @@ main(int argc, char **argv)
 		return 1;
 	close(s);
 	close(l);
+
+	len = addr(&ss, port + 2);
+	if ((c = socket(family, SOCK_STREAM, 0)) < 0 ||
+	    connect(c, (struct sockaddr *) &ss, len) == 0) {
+		fprintf(stderr, "port %d is open\n", port + 2);
+		return 1;
+	}
+	close(c);
 	return 0;
 }
