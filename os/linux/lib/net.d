@@ -1,17 +1,21 @@
 /*
  * net.d: the stable types of the ip, tcp and udp providers as DTrace
- * defines them -- pktinfo_t, csinfo_t, ipinfo_t, tcpsinfo_t,
- * tcplsinfo_t, udpsinfo_t, udpinfo_t, and conninfo_t -- the TCP state
- * constants, and their translators from the Linux kernel's struct sock
- * and from the tracepoint records the providers pass
- * (os/linux/prov/dt_prov_tcp.c, dt_prov_udp.c).
+ * defines them -- pktinfo_t, csinfo_t, ipinfo_t, ifinfo_t, ipv4info_t,
+ * ipv6info_t, tcpsinfo_t, tcplsinfo_t, tcpinfo_t, udpsinfo_t,
+ * udpinfo_t, and conninfo_t -- their constants, and their translators
+ * from the Linux kernel's struct sock, struct sk_buff, the IP and TCP
+ * headers, and the tracepoint records the providers pass
+ * (os/linux/prov/dt_prov_ip.c, dt_prov_tcp.c, dt_prov_udp.c).
  *
  * What Linux cannot give is 0 (or "<unknown>"), and dtrace -lv shows an
  * argument no kernel event provides as "void *":
- *   - csinfo_t: cs_cid is the socket's address, cs_pid 0;
- *   - tcpsinfo_t: the sequence numbers, windows' scales, tcps_rto and
- *     tcps_retransmit are 0, tcps_active is 0 (the kernel does not keep
- *     which side opened);
+ *   - pktinfo_t: pkt_addr is 0, as DTrace has it;
+ *   - csinfo_t: cs_cid is the socket's address; cs_pid is the process
+ *     for udp's probes, 0 where a device sends or receives;
+ *   - tcpsinfo_t: tcps_iss, the SACK numbers and tcps_active are 0 (the
+ *     kernel keeps none of them); tcps_rack is the last acknowledgment
+ *     sent (rcv_wup), tcps_retransmit says the connection is
+ *     retransmitting after a timeout;
  *   - the address strings need inet_ntoa() and inet_ntoa6() in the
  *     engine running the script.
  */

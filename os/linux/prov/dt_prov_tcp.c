@@ -1,7 +1,8 @@
 /*
  * dt_prov_tcp.c: the tcp provider -- TCP connections' state changes and
- * their opening, from the socket state tracepoint, and segments received,
- * with DTrace's stable argument types (os/linux/lib/net.d).
+ * their opening, from the socket state tracepoint, and the segments
+ * sent and received, with DTrace's stable argument types
+ * (os/linux/lib/net.d).
  *
  *	tcp:vmlinux::state-change	sock:inet_sock_set_state, protocol
  *					TCP: every state change
@@ -12,8 +13,15 @@
  *					(or given up)
  *	tcp:vmlinux::accept-established	... SYN_RECV to ESTABLISHED: a
  *					connection to a listener completed
- *	tcp:vmlinux::receive		tcp:tcp_probe: a segment arrived on
- *					an established connection
+ *	tcp:vmlinux::accept-refused	raw tcp_send_reset(sk, skb, ...), no
+ *					socket, skb's flags SYN: the reset
+ *					answering a SYN to a closed port
+ *	tcp:vmlinux:ipv4:send		raw net_dev_queue(skb), an IPv4
+ *	tcp:vmlinux:ipv6:send		(IPv6) packet whose protocol is
+ *					TCP, from a socket: a segment goes
+ *					to a device
+ *	tcp:vmlinux::receive		raw tcp_probe(sk, skb): a segment
+ *					arrived on an established connection
  *
  * The state probes are tracepoints (perf, the event's record), filtered
  * in the kernel on the record's protocol and its old and new states
@@ -23,11 +31,21 @@
  * first fields (dt_inet_sock_set_state_t in net.d, its layout checked
  * against the event's format); the packet they would describe (args[0]
  * pktinfo_t *, args[2] ipinfo_t *, args[4] tcpinfo_t *) is not known
- * there, and they are "void *" (0).  receive's args are from the
- * socket; its packet arguments are "void *" likewise.
+ * there, and they are "void *" (0).
  *
- * Not listed: send, and accept-refused (no tracepoint sees every
- * segment sent, nor a SYN refused).
+ * send and receive describe the segment: args[0] its sk_buff, args[2]
+ * its IP header and args[4] its TCP header, at the buffer's head plus
+ * its network_header and transport_header offsets (members found by
+ * name in the kernel's BTF), args[1] and args[3] its socket.  send has
+ * a probe per IP version, as ip:::send (dt_prov_ip.c) and for the same
+ * reason; packets without a socket (forwarded) are not TCP's own and do
+ * not fire it.  receive fires where the kernel traces segments, on
+ * established connections only.
+ *
+ * accept-refused's arguments describe the reset, made from the SYN (its
+ * sk_buff, typed dt_tcp_refused_t * in net.d).  Kernels before the
+ * tracepoint said why a reset is sent (its "reason" field) traced resets
+ * only for sockets, so there the probe is not listed.
  */
 #include "os/linux/prov/dt_kprov.h"
 #include "os/linux/prov/dt_linux_prov.h"
