@@ -43,6 +43,10 @@ extern int dt_prov_syscall_nargs(dtrace_hdl_t *dtp, dt_probe_t *prp);
 extern int dt_prov_sdt_init(dtrace_hdl_t *dtp);
 extern int dt_prov_rawtp_init(dtrace_hdl_t *dtp);
 
+/* The proc and sched providers (dt_prov_proc.c, dt_prov_sched.c). */
+extern int dt_prov_proc_init(dtrace_hdl_t *dtp);
+extern int dt_prov_sched_init(dtrace_hdl_t *dtp);
+
 /* The pid provider (dt_prov_pid.c). */
 extern int dt_prov_pid_init(dtrace_hdl_t *dtp);
 

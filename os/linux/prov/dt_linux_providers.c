@@ -16,5 +16,7 @@ dt_linux_providers_init(dtrace_hdl_t *dtp)
 	    dt_prov_usdt_init(dtp) != 0 || dt_prov_sdt_init(dtp) != 0 ||
 	    dt_prov_rawtp_init(dtp) != 0)
 		return -1;
+	if (dt_prov_proc_init(dtp) != 0 || dt_prov_sched_init(dtp) != 0)
+		return -1;
 	return 0;
 }
