@@ -49,7 +49,8 @@
  *			about to act on the signal (its handler or the
  *			default action).  args[0] int: the signal, args[1]
  *			siginfo_t * (os/linux/lib/signal.d), args[2] the
- *			handler's address (void (*)(void))
+ *			handler's address (void *: D names no
+ *			function pointer type; DTrace's is void (*)(void))
  *	signal-clear	syscalls:sys_exit_rt_sigtimedwait returning a
  *			signal (sigwait(), sigwaitinfo(), sigtimedwait()
  *			took a pending signal).  args[0] int: the signal
@@ -78,14 +79,20 @@
 #define COND(op, a, v) { .kc_op = DT_KEVENT_FILT_ ## op, .kc_arg = (a), \
 	.kc_val = (v) }
 
-/* start and lwp-start: the first run of a task, in its context. */
+/*
+ * start and lwp-start: the first run of a task, in its context -- a
+ * switch to a task never switched out (the scheduler may also return
+ * into a task it kept running: is_switch false).
+ */
 #define FIRST_RUN_ARGS { CURMEM("task_struct.nvcsw"), \
 	CURMEM("task_struct.nivcsw"), CURMEM("task_struct.group_leader"), \
-	{ .kr_kind = DT_KEVENT_ARG_CURTASK } }
+	{ .kr_kind = DT_KEVENT_ARG_CURTASK }, \
+	{ .kr_kind = DT_KEVENT_ARG_RAW, .kr_index = 0, .kr_size = 1 } }
+#define FIRST_RUN_CONDS COND(EQ, 0, 0), COND(EQ, 1, 0), COND(NE, 4, 0)
 
 #define EXEC(sys) { \
 	.kp_name = "exec", .kp_kind = DT_KEVENT_TP, .kp_group = "syscalls", \
-	.kp_event = "sys_enter_" sys, .kp_ntyped = 1, \
+	.kp_event = "sys_enter_" sys, .kp_ntyped = 1, .kp_alt = true, \
 	.kp_native = { "string" }, \
 	.kp_args = { { .kr_kind = DT_KEVENT_ARG_USTR, \
 	    .kr_where = "filename" } } }
@@ -119,6 +126,11 @@ static const dt_kprov_probe_t dt_prov_proc_table[] = {
 	  .kp_args = { RAW(0), RAW(1) },
 	  .kp_conds = { { .kc_op = DT_KEVENT_FILT_EQ, .kc_arg = 1,
 	      .kc_mask = DT_CLONE_THREAD, .kc_val = 0 } } },
+	{ .kp_name = "exec", .kp_kind = DT_KEVENT_RAWTP, .kp_group = "sched",
+	  .kp_event = "sched_prepare_exec", .kp_ntyped = 1,
+	  .kp_native = { "string" },
+	  .kp_args = { { .kr_kind = DT_KEVENT_ARG_RAWMEM, .kr_index = 1,
+	      .kr_where = "linux_binprm.filename" } } },
 	EXEC("execve"),
 	EXEC("execveat"),
 	{ .kp_name = "exec-success", .kp_kind = DT_KEVENT_RAWTP,
@@ -151,17 +163,17 @@ static const dt_kprov_probe_t dt_prov_proc_table[] = {
 	      .kc_vsarg = true, .kc_val = 1 } } },
 	{ .kp_name = "start", .kp_kind = DT_KEVENT_RAWTP, .kp_group = "",
 	  .kp_event = "sched_exit_tp", .kp_args = FIRST_RUN_ARGS,
-	  .kp_conds = { COND(EQ, 0, 0), COND(EQ, 1, 0),
+	  .kp_conds = { FIRST_RUN_CONDS,
 	      { .kc_op = DT_KEVENT_FILT_EQ, .kc_arg = 2, .kc_vsarg = true,
 	      .kc_val = 3 } } },
 	{ .kp_name = "lwp-start", .kp_kind = DT_KEVENT_RAWTP, .kp_group = "",
 	  .kp_event = "sched_exit_tp", .kp_args = FIRST_RUN_ARGS,
-	  .kp_conds = { COND(EQ, 0, 0), COND(EQ, 1, 0) } },
+	  .kp_conds = { FIRST_RUN_CONDS } },
 	SIGNAL_SEND("signal-send", NE),
 	SIGNAL_SEND("signal-discard", EQ),
 	{ .kp_name = "signal-handle", .kp_kind = DT_KEVENT_RAWTP,
 	  .kp_group = "signal", .kp_event = "signal_deliver", .kp_ntyped = 3,
-	  .kp_native = { "int", "struct kernel_siginfo *", "void (*)(void)" },
+	  .kp_native = { "int", "struct kernel_siginfo *", "void *" },
 	  .kp_xlate = { NULL, "siginfo_t *" },
 	  .kp_args = { RAWINT(0), RAW(1),
 	      { .kr_kind = DT_KEVENT_ARG_RAWMEM, .kr_index = 2,
