@@ -58,7 +58,7 @@
  * Linux has no exact twin of some of DTrace's moments: exec-failure
  * fires also for an exec that failed before finding the program, as
  * DTrace's does after exec; start and lwp-start need the kernel's
- * sched_exit_tp (Linux 6.16 and later) and are not listed without it;
+ * sched_exit_tp (recent kernels only) and are not listed without it;
  * signal-clear does not see a signal taken through signalfd.  pr_psargs
  * of a psinfo_t is the current process's command line (psinfo.d), so
  * create's args[0]->pr_psargs is the parent's, which the child shares

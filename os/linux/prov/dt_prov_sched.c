@@ -39,7 +39,7 @@
  *			running there
  *	tick		tracepoint timer:hrtimer_expire_entry when the timer
  *			expiring is the scheduler tick's (tick_nohz_handler,
- *			tick_sched_timer before Linux 6.9): the clock
+ *			tick_sched_timer in older kernels): the clock
  *			interrupt that charges the running thread.  args[0]
  *			lwpsinfo_t *, args[1] psinfo_t * of that thread
  *
@@ -48,8 +48,8 @@
  * and dequeue_task() are functions: fbt), and its only priority
  * tracepoint, sched_pi_setprio, sees priority inheritance alone and not
  * the new priority of a thread whose boost ends.  A probe whose kernel
- * mechanism is missing (sched_exit_tp and sched_entry_tp came with Linux
- * 6.16) is not listed either.  tick does not fire on an idle CPU whose
+ * mechanism is missing (sched_exit_tp and sched_entry_tp are recent) is
+ * not listed either.  tick does not fire on an idle CPU whose
  * tick is stopped (NO_HZ), nor on a kernel without high-resolution
  * timers.
  */
