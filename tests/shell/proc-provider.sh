@@ -6,23 +6,7 @@
 # statuses, a kill, threads, a handled, a waited-for and an ignored
 # signal.  Also the must-show one-liner: exec-success printing
 # curpsinfo->pr_psargs.
-set -u
-
-[ "$(id -u)" -eq 0 ] || { echo "needs root to load BPF programs"; exit 77; }
-command -v cc >/dev/null || { echo "needs a C compiler (cc)"; exit 77; }
-[ -r /sys/kernel/btf/vmlinux ] || { echo "needs kernel BTF"; exit 77; }
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() {
-	echo "$1"
-	[ -f "$tmp/err" ] && cat "$tmp/err"
-	exit 1
-}
-lib=(-x "syslibdir=$top_srcdir/os/linux/lib")
-# Whether the kernel declares a tracepoint (bare ones have no tracefs
-# event): the provider lists the probes on it only then.
-declared() { grep -qa "btf_trace_$1" /sys/kernel/btf/vmlinux; }
+. "$top_srcdir/tests/shell/data/kprov-common.sh"
 
 # 1. Listing: every probe name, each with the events it maps to.
 "$DTRACE" -l -P proc >"$tmp/list" 2>"$tmp/err" || fail "dtrace -l -P proc"

@@ -4,24 +4,10 @@
 # (tests/shell/data/proc-work.c: N one-millisecond sleeps, then 0.3 s of
 # CPU) seen through it: every switch to the workload's thread is one
 # on-cpu in its context and one off-cpu whose args[] name it, it sleeps
-# at least N times and is woken as often, clock ticks charge it, curcpu
-# is the CPU the probe fires on.  Also the must-show one-liner,
+# at least N times and is woken about as often, clock ticks charge it,
+# curcpu is the CPU the probe fires on.  Also the must-show one-liner,
 # sched:::on-cpu { @[execname] = count(); }.
-set -u
-
-[ "$(id -u)" -eq 0 ] || { echo "needs root to load BPF programs"; exit 77; }
-command -v cc >/dev/null || { echo "needs a C compiler (cc)"; exit 77; }
-[ -r /sys/kernel/btf/vmlinux ] || { echo "needs kernel BTF"; exit 77; }
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() {
-	echo "$1"
-	[ -f "$tmp/err" ] && cat "$tmp/err"
-	exit 1
-}
-lib=(-x "syslibdir=$top_srcdir/os/linux/lib")
-declared() { grep -qa "btf_trace_$1" /sys/kernel/btf/vmlinux; }
+. "$top_srcdir/tests/shell/data/kprov-common.sh"
 
 # 1. Listing.
 "$DTRACE" -l -P sched >"$tmp/list" 2>"$tmp/err" || fail "dtrace -l -P sched"
