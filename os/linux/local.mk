@@ -36,8 +36,8 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/prov/dt_prov_syscall.c \
 	%reldir%/prov/dt_prov_pid.c \
 	%reldir%/prov/dt_prov_usdt.c \
-	%reldir%/prov/dt_kprov.h \
-	%reldir%/prov/dt_kprov.c \
+	%reldir%/prov/dt_ktab.h \
+	%reldir%/prov/dt_ktab.c \
 	%reldir%/prov/dt_prov_proc.c \
 	%reldir%/prov/dt_prov_sched.c \
 	%reldir%/ptrace/dt_ptrace.h \

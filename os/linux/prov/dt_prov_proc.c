@@ -65,7 +65,7 @@
  * until it execs.
  */
 #include "common/dt_impl.h"
-#include "os/linux/prov/dt_kprov.h"
+#include "os/linux/prov/dt_ktab.h"
 #include "os/linux/prov/dt_linux_prov.h"
 
 #define DT_CLONE_THREAD 0x00010000	/* <linux/sched.h>: uapi, stable */
@@ -114,7 +114,7 @@
 	.kp_conds = { COND(op, 3, DT_SIGNAL_IGNORED) } }
 
 /* In the order DTrace fires probes that share an event. */
-static const dt_kprov_probe_t dt_prov_proc_table[] = {
+static const dt_ktab_probe_t dt_prov_proc_table[] = {
 	{ .kp_name = "lwp-create", .kp_kind = DT_KEVENT_RAWTP,
 	  .kp_group = "task", .kp_event = "task_newtask", .kp_ntyped = 2,
 	  .kp_native = { TASK, TASK },
@@ -188,7 +188,7 @@ static const dt_kprov_probe_t dt_prov_proc_table[] = {
 int
 dt_prov_proc_init(dtrace_hdl_t *dtp)
 {
-	return dt_kprov_register(dtp, "proc", dt_prov_proc_table,
+	return dt_ktab_register(dtp, "proc", dt_prov_proc_table,
 	    (int) (sizeof (dt_prov_proc_table) /
 	    sizeof (dt_prov_proc_table[0])));
 }

@@ -54,7 +54,7 @@
  * timers.
  */
 #include "common/dt_impl.h"
-#include "os/linux/prov/dt_kprov.h"
+#include "os/linux/prov/dt_ktab.h"
 #include "os/linux/prov/dt_linux_prov.h"
 
 /* sched:sched_switch's prev_state as the tracepoint reports it. */
@@ -75,7 +75,7 @@
 	.kp_event = (event), .kp_ntyped = 2, .kp_native = { TASK, TASK }, \
 	.kp_xlate = TASK_XLATE, .kp_args = { RAW(i), RAW(i) } }
 
-static const dt_kprov_probe_t dt_prov_sched_table[] = {
+static const dt_ktab_probe_t dt_prov_sched_table[] = {
 	{ .kp_name = "preempt", .kp_kind = DT_KEVENT_RAWTP, .kp_group = "",
 	  .kp_event = "sched_entry_tp", .kp_args = { RAWBOOL(0) },
 	  .kp_conds = { COND(NE, 0, 0) } },
@@ -109,7 +109,7 @@ static const dt_kprov_probe_t dt_prov_sched_table[] = {
 int
 dt_prov_sched_init(dtrace_hdl_t *dtp)
 {
-	return dt_kprov_register(dtp, "sched", dt_prov_sched_table,
+	return dt_ktab_register(dtp, "sched", dt_prov_sched_table,
 	    (int) (sizeof (dt_prov_sched_table) /
 	    sizeof (dt_prov_sched_table[0])));
 }

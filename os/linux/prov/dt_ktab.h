@@ -1,5 +1,5 @@
 /*
- * dt_kprov.h: DTrace's stable kernel providers (proc, sched) described
+ * dt_ktab.h: DTrace's stable kernel providers (proc, sched) described
  * as tables, made into kernel event probes (dt_kevent.h) by one piece of
  * code.
  *
@@ -23,8 +23,8 @@
  * several events fire (proc:::exec: execve and execveat) is one probe
  * per event, all matched by proc:::exec.
  */
-#ifndef DT_KPROV_H
-#define DT_KPROV_H
+#ifndef DT_KTAB_H
+#define DT_KTAB_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -33,21 +33,21 @@
 
 typedef struct dt_provattr dt_provattr_t;
 
-#define DT_KPROV_MAXARGS 6	/* recipes of one row */
-#define DT_KPROV_MAXTYPED 4	/* typed arguments (DTrace's most) */
-#define DT_KPROV_MAXBARE 16	/* rows on bare raw tracepoints */
+#define DT_KTAB_MAXARGS 6	/* recipes of one row */
+#define DT_KTAB_MAXTYPED 4	/* typed arguments (DTrace's most) */
+#define DT_KTAB_MAXBARE 16	/* rows on bare raw tracepoints */
 
 /* How one argument word is obtained (dt_kevent_arg_t, places by name). */
-typedef struct dt_kprov_recipe {
+typedef struct dt_ktab_recipe {
 	uint8_t kr_kind;	/* dt_kevent_argkind_t */
 	uint8_t kr_index;	/* RAW, RAWMEM: the TP_PROTO argument */
 	uint8_t kr_size;	/* RAW, RAWMEM, CURMEM: 1, 2, 4; 0: 8 */
 	bool kr_signed;
 	uint8_t kr_xform;	/* dt_kevent_xform_t */
 	const char *kr_where;	/* see the top comment */
-} dt_kprov_recipe_t;
+} dt_ktab_recipe_t;
 
-typedef struct dt_kprov_probe {
+typedef struct dt_ktab_probe {
 	const char *kp_name;	/* "exec-success" */
 	dt_kevent_kind_t kp_kind;
 	const char *kp_group;	/* "sched"; "" for a bare raw tracepoint */
@@ -55,15 +55,15 @@ typedef struct dt_kprov_probe {
 	const char *kp_needfield; /* a format field the event must have for
 				   this row, or NULL (kernel versions) */
 	int kp_ntyped;		/* typed arguments (args[]) */
-	const char *kp_native[DT_KPROV_MAXTYPED];
-	const char *kp_xlate[DT_KPROV_MAXTYPED]; /* NULL: not translated */
-	dt_kprov_recipe_t kp_args[DT_KPROV_MAXARGS];
+	const char *kp_native[DT_KTAB_MAXTYPED];
+	const char *kp_xlate[DT_KTAB_MAXTYPED]; /* NULL: not translated */
+	dt_ktab_recipe_t kp_args[DT_KTAB_MAXARGS];
 	dt_kevent_cond_t kp_conds[DT_KEVENT_MAXCONDS];
 	const char *kp_sym;	/* kernel function whose address is the
 				   first condition's value ("a|b": the
 				   first the kernel has), or NULL */
 	bool kp_alt;		/* only if no earlier row of the name */
-} dt_kprov_probe_t;
+} dt_ktab_probe_t;
 
 /*
  * Registers provider name with the stable attributes of DTrace's proc
@@ -72,7 +72,7 @@ typedef struct dt_kprov_probe {
  * was: the way older kernels give a probe follows the preferred one).
  * 0, or -1 with the handle's error set.
  */
-extern int dt_kprov_register(dtrace_hdl_t *dtp, const char *name,
-    const dt_kprov_probe_t *table, int n);
+extern int dt_ktab_register(dtrace_hdl_t *dtp, const char *name,
+    const dt_ktab_probe_t *table, int n);
 
-#endif /* DT_KPROV_H */
+#endif /* DT_KTAB_H */

@@ -1,6 +1,6 @@
 /*
- * dt_kprov.c: the stable kernel providers' tables made into kernel event
- * probes (see dt_kprov.h for the table, dt_kevent.h for what the engine
+ * dt_ktab.c: the stable kernel providers' tables made into kernel event
+ * probes (see dt_ktab.h for the table, dt_kevent.h for what the engine
  * does with the probes).
  *
  * Listing must stay cheap, since every dtrace run lists: a row's event
@@ -19,10 +19,10 @@
 #include "common/probe/dt_probe.h"
 #include "os/linux/dt_ksyms.h"
 #include "os/linux/dt_linux_features.h"
-#include "os/linux/prov/dt_kprov.h"
+#include "os/linux/prov/dt_ktab.h"
 
 /* DTrace's attributes of the proc and sched providers. */
-static const dt_provattr_t dt_kprov_attr = {
+static const dt_provattr_t dt_ktab_attr = {
 	{ DT_STAB_EVOLVING, DT_STAB_EVOLVING, DT_CLASS_ISA },
 	{ DT_STAB_PRIVATE, DT_STAB_PRIVATE, DT_CLASS_UNKNOWN },
 	{ DT_STAB_PRIVATE, DT_STAB_PRIVATE, DT_CLASS_UNKNOWN },
@@ -31,21 +31,21 @@ static const dt_provattr_t dt_kprov_attr = {
 };
 
 /* A provider's data: its table and the struct member offsets found. */
-typedef struct dt_kprov {
-	const dt_kprov_probe_t *kv_table;
+typedef struct dt_ktab {
+	const dt_ktab_probe_t *kv_table;
 	int kv_n;
 	bool kv_tried;		/* kv_offs looked up */
 	uint32_t *kv_offs;	/* per row, per recipe; UINT32_MAX: none */
-} dt_kprov_t;
+} dt_ktab_t;
 
 /* The row a probe was made from, kept in its kernel event's ke_priv. */
-typedef struct dt_kprov_row {
-	const dt_kprov_probe_t *kw_row;
+typedef struct dt_ktab_row {
+	const dt_ktab_probe_t *kw_row;
 	int kw_index;
-} dt_kprov_row_t;
+} dt_ktab_row_t;
 
 static bool
-dt_kprov_member_recipe(const dt_kprov_recipe_t *kr)
+dt_ktab_member_recipe(const dt_ktab_recipe_t *kr)
 {
 	return kr->kr_where != NULL && (kr->kr_kind == DT_KEVENT_ARG_RAWMEM ||
 	    kr->kr_kind == DT_KEVENT_ARG_CURMEM);
@@ -53,10 +53,10 @@ dt_kprov_member_recipe(const dt_kprov_recipe_t *kr)
 
 /* The offsets of every row's struct members, in one pass over BTF. */
 static int
-dt_kprov_offsets(dtrace_hdl_t *dtp, dt_kprov_t *kv)
+dt_ktab_offsets(dtrace_hdl_t *dtp, dt_ktab_t *kv)
 {
 	const char **paths;
-	int n = kv->kv_n * DT_KPROV_MAXARGS;
+	int n = kv->kv_n * DT_KTAB_MAXARGS;
 
 	if (kv->kv_tried)
 		return kv->kv_offs != NULL ? 0 : -1;
@@ -67,12 +67,12 @@ dt_kprov_offsets(dtrace_hdl_t *dtp, dt_kprov_t *kv)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	}
 	for (int i = 0; i < kv->kv_n; i++) {
-		for (int j = 0; j < DT_KPROV_MAXARGS; j++) {
-			const dt_kprov_recipe_t *kr = &kv->kv_table[i].kp_args[j];
+		for (int j = 0; j < DT_KTAB_MAXARGS; j++) {
+			const dt_ktab_recipe_t *kr = &kv->kv_table[i].kp_args[j];
 
 			/* A path naming no struct finds nothing: "". */
-			paths[i * DT_KPROV_MAXARGS + j] =
-			    dt_kprov_member_recipe(kr) ? kr->kr_where : "";
+			paths[i * DT_KTAB_MAXARGS + j] =
+			    dt_ktab_member_recipe(kr) ? kr->kr_where : "";
 		}
 	}
 	if (dt_linux_btf_offsets(paths, kv->kv_offs, n) != 0) {
@@ -87,11 +87,11 @@ dt_kprov_offsets(dtrace_hdl_t *dtp, dt_kprov_t *kv)
 
 /* Recipe kr of row kw as a kernel event argument. */
 static int
-dt_kprov_recipe(dtrace_hdl_t *dtp, dt_kprov_t *kv, const dt_kprov_row_t *kw,
+dt_ktab_recipe(dtrace_hdl_t *dtp, dt_ktab_t *kv, const dt_ktab_row_t *kw,
     int j, dt_kevent_arg_t *ka)
 {
-	const dt_kprov_probe_t *kp = kw->kw_row;
-	const dt_kprov_recipe_t *kr = &kp->kp_args[j];
+	const dt_ktab_probe_t *kp = kw->kw_row;
+	const dt_ktab_recipe_t *kr = &kp->kp_args[j];
 
 	memset(ka, 0, sizeof (*ka));
 	switch (kr->kr_kind) {
@@ -106,9 +106,9 @@ dt_kprov_recipe(dtrace_hdl_t *dtp, dt_kprov_t *kv, const dt_kprov_row_t *kw,
 		break;
 	case DT_KEVENT_ARG_RAWMEM:
 	case DT_KEVENT_ARG_CURMEM:
-		if (dt_kprov_offsets(dtp, kv) != 0)
+		if (dt_ktab_offsets(dtp, kv) != 0)
 			return -1;
-		ka->ka_off = kv->kv_offs[kw->kw_index * DT_KPROV_MAXARGS + j];
+		ka->ka_off = kv->kv_offs[kw->kw_index * DT_KTAB_MAXARGS + j];
 		if (ka->ka_off == UINT32_MAX)
 			return dt_set_errno(dtp, ENOENT);
 		/* FALLTHROUGH */
@@ -125,17 +125,17 @@ dt_kprov_recipe(dtrace_hdl_t *dtp, dt_kprov_t *kv, const dt_kprov_row_t *kw,
 
 /* The row's recipes, conditions and argument types, on first use. */
 static int
-dt_kprov_probe_args(dtrace_hdl_t *dtp, dt_probe_t *prp)
+dt_ktab_probe_args(dtrace_hdl_t *dtp, dt_probe_t *prp)
 {
-	dt_kprov_t *kv = prp->pr_prov->pv_data;
+	dt_ktab_t *kv = prp->pr_prov->pv_data;
 	dt_kevent_t *ke = prp->pr_data;
-	const dt_kprov_row_t *kw = ke->ke_priv;
-	const dt_kprov_probe_t *kp = kw->kw_row;
+	const dt_ktab_row_t *kw = ke->ke_priv;
+	const dt_ktab_probe_t *kp = kw->kw_row;
 	int nargs = 0;
 
-	for (int j = 0; j < DT_KPROV_MAXARGS &&
+	for (int j = 0; j < DT_KTAB_MAXARGS &&
 	    kp->kp_args[j].kr_kind != DT_KEVENT_ARG_ZERO; j++) {
-		if (dt_kprov_recipe(dtp, kv, kw, j, &ke->ke_args[j]) != 0)
+		if (dt_ktab_recipe(dtp, kv, kw, j, &ke->ke_args[j]) != 0)
 			return -1;
 		nargs = j + 1;
 	}
@@ -165,7 +165,7 @@ dt_kprov_probe_args(dtrace_hdl_t *dtp, dt_probe_t *prp)
 }
 
 static bool
-dt_kprov_field_exists(const char *group, const char *event, const char *f)
+dt_ktab_field_exists(const char *group, const char *event, const char *f)
 {
 	dt_kevent_arg_t ka;
 
@@ -173,15 +173,15 @@ dt_kprov_field_exists(const char *group, const char *event, const char *f)
 }
 
 static int
-dt_kprov_populate(dtrace_hdl_t *dtp, dt_provider_t *pvp)
+dt_ktab_populate(dtrace_hdl_t *dtp, dt_provider_t *pvp)
 {
-	dt_kprov_t *kv = pvp->pv_data;
-	const char *bare[DT_KPROV_MAXBARE];
-	bool have[DT_KPROV_MAXBARE], *made;
+	dt_ktab_t *kv = pvp->pv_data;
+	const char *bare[DT_KTAB_MAXBARE];
+	bool have[DT_KTAB_MAXBARE], *made;
 	int nbare = 0, rc = 0;
 
 	/* Bare raw tracepoints: one look at the kernel's BTF for all. */
-	for (int i = 0; i < kv->kv_n && nbare < DT_KPROV_MAXBARE; i++)
+	for (int i = 0; i < kv->kv_n && nbare < DT_KTAB_MAXBARE; i++)
 		if (kv->kv_table[i].kp_group[0] == '\0')
 			bare[nbare++] = kv->kv_table[i].kp_event;
 	if (nbare > 0)
@@ -189,8 +189,8 @@ dt_kprov_populate(dtrace_hdl_t *dtp, dt_provider_t *pvp)
 	if ((made = calloc((size_t) kv->kv_n, sizeof (bool))) == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	for (int i = 0, b = 0; i < kv->kv_n && rc == 0; i++) {
-		const dt_kprov_probe_t *kp = &kv->kv_table[i];
-		dt_kprov_row_t *kw;
+		const dt_ktab_probe_t *kp = &kv->kv_table[i];
+		dt_ktab_row_t *kw;
 		dt_kevent_t *ke;
 		bool exists, done = false;
 
@@ -198,7 +198,7 @@ dt_kprov_populate(dtrace_hdl_t *dtp, dt_provider_t *pvp)
 			exists = b < nbare && have[b++];
 		else
 			exists = dt_kevent_exists(kp->kp_group, kp->kp_event) &&
-			    (kp->kp_needfield == NULL || dt_kprov_field_exists(
+			    (kp->kp_needfield == NULL || dt_ktab_field_exists(
 			    kp->kp_group, kp->kp_event, kp->kp_needfield));
 		for (int j = 0; j < i && kp->kp_alt; j++)
 			done |= made[j] &&
@@ -228,9 +228,9 @@ dt_kprov_populate(dtrace_hdl_t *dtp, dt_provider_t *pvp)
 }
 
 static void
-dt_kprov_fini(dtrace_hdl_t *dtp, dt_provider_t *pvp)
+dt_ktab_fini(dtrace_hdl_t *dtp, dt_provider_t *pvp)
 {
-	dt_kprov_t *kv = pvp->pv_data;
+	dt_ktab_t *kv = pvp->pv_data;
 
 	(void) dtp;
 	if (kv == NULL)
@@ -240,25 +240,25 @@ dt_kprov_fini(dtrace_hdl_t *dtp, dt_provider_t *pvp)
 	pvp->pv_data = NULL;
 }
 
-static const dt_provops_t dt_kprov_ops = {
-	.po_populate = dt_kprov_populate,
+static const dt_provops_t dt_ktab_ops = {
+	.po_populate = dt_ktab_populate,
 	.po_probe_fini = dt_kevent_probe_fini,
-	.po_probe_args = dt_kprov_probe_args,
-	.po_fini = dt_kprov_fini,
+	.po_probe_args = dt_ktab_probe_args,
+	.po_fini = dt_ktab_fini,
 };
 
 int
-dt_kprov_register(dtrace_hdl_t *dtp, const char *name,
-    const dt_kprov_probe_t *table, int n)
+dt_ktab_register(dtrace_hdl_t *dtp, const char *name,
+    const dt_ktab_probe_t *table, int n)
 {
-	dt_kprov_t *kv = calloc(1, sizeof (*kv));
+	dt_ktab_t *kv = calloc(1, sizeof (*kv));
 
 	if (kv == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	kv->kv_table = table;
 	kv->kv_n = n;
 	/* Once registered, even if populating failed, the provider owns kv. */
-	if (dt_provider_register(dtp, name, &dt_kprov_ops, &dt_kprov_attr,
+	if (dt_provider_register(dtp, name, &dt_ktab_ops, &dt_ktab_attr,
 	    DT_ENGINE_F_BPF, kv) != 0) {
 		if (dt_provider_lookup(dtp, name) == NULL)
 			free(kv);
