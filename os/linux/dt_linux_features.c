@@ -885,3 +885,93 @@ dt_linux_tracefs(void)
 		return where[0];
 	return NULL;
 }
+
+/*
+ * Tracepoints without a tracefs event (DECLARE_TRACE: sched_exit_tp,
+ * sched_entry_tp) can be reached only as raw tracepoints, and tracefs
+ * does not list them; the kernel's BTF does, as btf_trace_<name>.  Only
+ * the BTF string section is read and searched (about 1.5 ms for 2 MB),
+ * not the whole of BTF parsed (about 0.1 s), since the sched and proc
+ * providers ask each time they list their probes.
+ */
+int
+dt_linux_tps_declared(const char *const *names, bool *have, int n)
+{
+	struct btf_header h;
+	char *strs = NULL;
+	size_t got = 0;
+	int fd;
+
+	for (int i = 0; i < n; i++)
+		have[i] = false;
+	if ((fd = open("/sys/kernel/btf/vmlinux", O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	if (read(fd, &h, sizeof (h)) != (ssize_t) sizeof (h) ||
+	    h.magic != BTF_MAGIC || (strs = malloc((size_t) h.str_len +
+	    2)) == NULL) {
+		(void) close(fd);
+		return -1;
+	}
+	/* NUL on both sides, so every name is found between two NULs. */
+	strs[0] = '\0';
+	while (got < h.str_len) {
+		ssize_t r = pread(fd, strs + 1 + got, h.str_len - got,
+		    (off_t) (h.hdr_len + h.str_off + got));
+
+		if (r <= 0)
+			break;
+		got += (size_t) r;
+	}
+	(void) close(fd);
+	strs[1 + got] = '\0';
+	for (int i = 0; i < n; i++) {
+		char key[128];
+		int len = snprintf(key + 1, sizeof (key) - 1, "btf_trace_%s",
+		    names[i]);
+
+		key[0] = '\0';
+		if (len > 0 && (size_t) len < sizeof (key) - 1)
+			have[i] = memmem(strs, got + 2, key, (size_t) len +
+			    2) != NULL;
+	}
+	free(strs);
+	return 0;
+}
+
+int
+dt_linux_btf_offsets(const char *const *paths, uint32_t *offs, int n)
+{
+	struct btf *btf;
+
+	for (int i = 0; i < n; i++)
+		offs[i] = UINT32_MAX;
+	if ((btf = btf__load_vmlinux_btf()) == NULL)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		const char *p = paths[i], *dot = strchr(p, '.');
+		char name[64];
+		int32_t cur, next;
+		int64_t total = 0, o;
+
+		if (dot == NULL || dot - p >= (ptrdiff_t) sizeof (name))
+			continue;
+		snprintf(name, sizeof (name), "%.*s", (int) (dot - p), p);
+		cur = btf__find_by_name_kind(btf, name, BTF_KIND_STRUCT);
+		/* "k_sigaction.sa.sa_handler": member by member. */
+		for (p = dot + 1; cur > 0; p = dot + 1) {
+			dot = strchr(p, '.');
+			snprintf(name, sizeof (name), "%.*s", dot != NULL ?
+			    (int) (dot - p) : (int) strlen(p), p);
+			if ((o = dt_lf_member_off(btf, cur, name, &next)) < 0)
+				break;
+			total += o;
+			if (dot == NULL) {
+				offs[i] = (uint32_t) total;
+				break;
+			}
+			cur = btf__resolve_type(btf, (uint32_t) next);
+		}
+	}
+	btf__free(btf);
+	return 0;
+}

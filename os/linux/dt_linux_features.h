@@ -104,4 +104,22 @@ typedef struct dt_linux_task_offs {
 
 extern const dt_linux_task_offs_t *dt_linux_task_offs(void);
 
+/*
+ * Whether the kernel declares each of n tracepoints (raw tracepoints
+ * included, which have no tracefs event), from its BTF: have[i] for
+ * names[i] ("sched_exit_tp").  0, or -1 (no kernel BTF: all false).
+ */
+extern int dt_linux_tps_declared(const char *const *names, bool *have,
+    int n);
+
+/*
+ * The byte offsets of n kernel struct members, each named by a path from
+ * the struct through nested members ("task_struct.exit_code",
+ * "k_sigaction.sa.sa_handler"), from the kernel's BTF (parsed for the
+ * call, about 0.1 s): offs[i], or UINT32_MAX where the kernel has no such
+ * member.  0, or -1 when there is no kernel BTF.
+ */
+extern int dt_linux_btf_offsets(const char *const *paths, uint32_t *offs,
+    int n);
+
 #endif /* DT_LINUX_FEATURES_H */

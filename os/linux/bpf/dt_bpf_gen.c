@@ -1996,6 +1996,55 @@ dt_bpf_cg_memarg(dt_bpf_cg_t *cg, int size, bool user)
 }
 
 /*
+ * A user string (a system call's path) whose address is the 8-byte
+ * record field at ka_off, copied into the kernel event string buffer:
+ * r1 = the copy's address, "" when it cannot be read.
+ */
+static void
+dt_bpf_cg_kevent_ustr(dt_bpf_cg_t *cg, const dt_kevent_arg_t *ka)
+{
+	uint32_t off = cg->cg_lay->bl_kstr_off;
+
+	if (ka->ka_off % 8 != 0) {
+		dt_bpf_cg_error(cg, "a user string's address at record offset "
+		    "%u is not aligned", ka->ka_off);
+		return;
+	}
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R7));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, (int32_t) off));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, (int32_t) cg->cg_lay->bl_strsize));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_R6, (int16_t) ka->ka_off));
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_probe_read_user_str));
+	DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JSGT, DT_R0, 0, 1));
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_B, DT_R7, (int16_t) off, 0));
+	dt_bpf_cg_saddr(cg, DT_R1, off);
+}
+
+/* r1 turned into what a stable argument means (dt_kevent_xform_t). */
+static void
+dt_bpf_cg_kevent_xform(dt_bpf_cg_t *cg, uint8_t xform)
+{
+	switch (xform) {
+	case DT_KEVENT_XF_NEG:
+		DT_EMIT(cg, DT_BPF_NEG64(DT_R1));
+		break;
+	case DT_KEVENT_XF_CLD:
+		/* No signal: CLD_EXITED; else CLD_KILLED, +1 if it dumped. */
+		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R1));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_AND, DT_R2, 0x7f));
+		DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JNE, DT_R2, 0, 2));
+		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 1));
+		DT_EMIT(cg, DT_BPF_JA(3));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_AND, DT_R1, 0x80));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R1, 7));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, 2));
+		break;
+	default:
+		break;
+	}
+}
+
+/*
  * A kernel event's arguments, from its recipes (dt_kevent.h): the
  * tracepoint's record or the raw tracepoint's u64 arguments in r6.
  * Fields a direct load cannot read (misaligned) are copied with
@@ -2079,12 +2128,24 @@ dt_bpf_cg_kevent_args(dt_bpf_cg_t *cg, const dt_kevent_t *ke)
 			DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_current_task));
 			DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R0));
 			break;
+		case DT_KEVENT_ARG_CURMEM:
+			DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_current_task));
+			DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R3, DT_R0));
+			DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R3,
+			    (int32_t) ka->ka_off));
+			dt_bpf_cg_memarg(cg, size, false);
+			dt_bpf_cg_extend(cg, size, ka->ka_signed);
+			break;
+		case DT_KEVENT_ARG_USTR:
+			dt_bpf_cg_kevent_ustr(cg, ka);
+			break;
 		default:
 			dt_bpf_cg_error(cg, "argument %d of %s:%s: unknown "
 			    "recipe %u", i, ke->ke_group, ke->ke_event,
 			    ka->ka_kind);
 			return;
 		}
+		dt_bpf_cg_kevent_xform(cg, ka->ka_xform);
 		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, o));
 	}
 }
@@ -2100,24 +2161,40 @@ dt_bpf_cg_kevent_filter(dt_bpf_cg_t *cg, const dt_kevent_t *ke,
 		[DT_KEVENT_FILT_LT] = BPF_JSGE,
 		[DT_KEVENT_FILT_GE] = BPF_JSLT,
 	};
-	const struct {
-		dt_kevent_filt_t op;
-		uint8_t arg;
-		int64_t val;
-	} conds[] = {
-		{ ke->ke_filt, ke->ke_filt_arg, ke->ke_filt_val },
-		{ ke->ke_filt2, ke->ke_filt2_arg, ke->ke_filt2_val },
-	};
 
-	for (size_t i = 0; i < sizeof (conds) / sizeof (conds[0]); i++) {
-		if (conds[i].op == DT_KEVENT_FILT_NONE ||
-		    (unsigned) conds[i].op >= sizeof (notop))
-			continue;
-		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7,
-		    (int16_t) (DT_SC_ARGS + 8 * (conds[i].arg %
-		    DT_BPF_NARGS))));
-		dt_bpf_emit_imm64(cg->cg_b, DT_R2, (uint64_t) conds[i].val);
-		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(notop[conds[i].op],
+	dt_kevent_cond_t c[1 + DT_KEVENT_MAXCONDS];
+	int n = 0;
+
+	if (ke->ke_filt != DT_KEVENT_FILT_NONE) {
+		memset(&c[0], 0, sizeof (c[0]));
+		c[0].kc_op = (uint8_t) ke->ke_filt;
+		c[0].kc_arg = ke->ke_filt_arg;
+		c[0].kc_val = ke->ke_filt_val;
+		n = 1;
+	}
+	for (int i = 0; i < DT_KEVENT_MAXCONDS &&
+	    ke->ke_conds[i].kc_op != DT_KEVENT_FILT_NONE; i++)
+		c[n++] = ke->ke_conds[i];
+	for (int i = 0; i < n; i++) {
+		if (c[i].kc_op >= sizeof (notop) || notop[c[i].kc_op] == 0) {
+			dt_bpf_cg_error(cg, "%s:%s: unknown filter %u",
+			    ke->ke_group, ke->ke_event, c[i].kc_op);
+			return;
+		}
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, (int16_t)
+		    (DT_SC_ARGS + 8 * (c[i].kc_arg % DT_BPF_NARGS))));
+		if (c[i].kc_mask != 0) {
+			dt_bpf_emit_imm64(cg->cg_b, DT_R2, c[i].kc_mask);
+			DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_AND, DT_R1, DT_R2));
+		}
+		if (c[i].kc_vsarg)
+			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R7,
+			    (int16_t) (DT_SC_ARGS + 8 * ((uint64_t)
+			    c[i].kc_val % DT_BPF_NARGS))));
+		else
+			dt_bpf_emit_imm64(cg->cg_b, DT_R2,
+			    (uint64_t) c[i].kc_val);
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(notop[c[i].kc_op],
 		    DT_R1, DT_R2, 0), lexit);
 	}
 }
@@ -2548,8 +2625,7 @@ dt_bpf_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 	case DT_BPF_CTX_KTP:
 	case DT_BPF_CTX_KRAWTP:
 	case DT_BPF_CTX_FBT:
-		if (!args && ps->ps_kevent->ke_filt == DT_KEVENT_FILT_NONE &&
-		    ps->ps_kevent->ke_filt2 == DT_KEVENT_FILT_NONE)
+		if (!args && !dt_kevent_filtered(ps->ps_kevent))
 			break;
 		dt_bpf_cg_kevent_args(cg, ps->ps_kevent);
 		dt_bpf_cg_kevent_filter(cg, ps->ps_kevent, lexit);

@@ -170,6 +170,7 @@ typedef struct dt_bpf_layout {
 	uint32_t bl_worksize;
 	uint32_t bl_strbuf_off;	/* execname */
 	uint32_t bl_argsbuf_off; /* execargs */
+	uint32_t bl_kstr_off;	/* a kernel event's copied user string */
 	uint32_t bl_dynkey_off;
 	uint32_t bl_dynval_off;
 	uint32_t bl_aggkey_off;

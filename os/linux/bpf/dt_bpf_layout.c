@@ -660,6 +660,8 @@ dt_bpf_layout_finish(dt_bpf_layout_t *lay, char *errbuf, size_t errlen)
 	off += ss;
 	lay->bl_argsbuf_off = off;
 	off += ss;
+	lay->bl_kstr_off = off;
+	off += ss;
 	lay->bl_dynkey_off = off;
 	off += (lay->bl_maxdynkey + 7) & ~7U;
 	lay->bl_dynval_off = off;

@@ -983,6 +983,12 @@ dt_bpf_cg_execargs(dt_bpf_cg_t *cg)
 		    "supported by the bpf engine here: %s", lt->lt_why);
 		return;
 	}
+	/*
+	 * Zeroed first: a char array it is copied into whole (psinfo_t's
+	 * pr_psargs) must show no bytes of an earlier, longer command line
+	 * after the NUL.
+	 */
+	dt_bpf_cg_zero(cg, off, ss & ~7U);
 	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_current_task));
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R3, DT_R0));
 	dt_bpf_cg_kread(cg, lt->lt_mm, 8);

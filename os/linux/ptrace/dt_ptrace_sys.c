@@ -126,7 +126,11 @@ static const dt_provops_t dt_pt_proc_ops = {
 int
 dt_pt_proc_provider_init(dtrace_hdl_t *dtp)
 {
-	/* An in-kernel proc provider, when there is one, names them all. */
+	/*
+	 * The in-kernel proc provider, registered first when BPF is usable
+	 * (dt_ktab.c), names them all: its arguments are kernel types this
+	 * engine cannot give.  Without BPF, these are the proc probes.
+	 */
 	if (dt_provider_lookup(dtp, "proc") != NULL)
 		return 0;
 	return dt_provider_register(dtp, "proc", &dt_pt_proc_ops,
