@@ -1616,6 +1616,42 @@ dt_bpf_cg_difo_rec(dt_bpf_cg_t *cg, const dif_object_t *difo,
  * Clauses and programs.
  */
 
+/*
+ * Sends the size bytes of the record buffer to the consumer: into the
+ * ring buffer, or without one (DT_LF_RINGBUF) into this CPU's perf
+ * buffer, with the program's context (r6) as bpf_perf_event_output()
+ * wants it.  Either way a full buffer is a drop on this CPU.
+ */
+static void
+dt_bpf_cg_output(dt_bpf_cg_t *cg, uint32_t size)
+{
+	const dt_bpf_layout_t *lay = cg->cg_lay;
+	uint32_t lok = dt_bpf_label_new(cg->cg_b);
+
+	if (lay->bl_perfbuf) {
+		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R6));
+		dt_bpf_emit_map_fd(cg->cg_b, DT_R2, lay->bl_rb_fd);
+		/* BPF_F_CURRENT_CPU, zero-extended: no other flag bits */
+		DT_EMIT(cg, DT_BPF_MOV32_IMM(DT_R3, -1));
+		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R4, DT_R7));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R4,
+		    (int32_t) lay->bl_rec_off));
+		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R5, (int32_t) size));
+		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_perf_event_output));
+	} else {
+		dt_bpf_emit_map_fd(cg->cg_b, DT_R1, lay->bl_rb_fd);
+		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R7));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2,
+		    (int32_t) lay->bl_rec_off));
+		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R3, (int32_t) size));
+		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, 0));
+		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_ringbuf_output));
+	}
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R0, 0, 0), lok);
+	dt_bpf_cg_cpudrop(cg, DT_BPF_CNT_DROPS);
+	dt_bpf_label_here(cg->cg_b, lok);
+}
+
 static void
 dt_bpf_cg_fault_handler(dt_bpf_cg_t *cg, uint32_t lnext)
 {
@@ -1623,7 +1659,6 @@ dt_bpf_cg_fault_handler(dt_bpf_cg_t *cg, uint32_t lnext)
 	uint32_t r = lay->bl_rec_off;
 	uint32_t size = DT_BPF_RECPREFIX + sizeof (dt_rechdr_t) +
 	    sizeof (dt_faultrec_t);
-	uint32_t lok = dt_bpf_label_new(cg->cg_b);
 
 	dt_bpf_label_here(cg->cg_b, cg->cg_lfault);
 	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_smp_processor_id));
@@ -1646,16 +1681,7 @@ dt_bpf_cg_fault_handler(dt_bpf_cg_t *cg, uint32_t lnext)
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_SC_FADDR));
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, (int16_t) (r + 16)));
 	dt_bpf_cg_counter(cg, DT_BPF_CNT_ERRORS);
-	dt_bpf_emit_map_fd(cg->cg_b, DT_R1, lay->bl_rb_fd);
-	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R7));
-	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2,
-	    (int32_t) lay->bl_rec_off));
-	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R3, (int32_t) size));
-	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, 0));
-	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_ringbuf_output));
-	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R0, 0, 0), lok);
-	dt_bpf_cg_cpudrop(cg, DT_BPF_CNT_DROPS);
-	dt_bpf_label_here(cg->cg_b, lok);
+	dt_bpf_cg_output(cg, size);
 	/*
 	 * Then the ERROR probe fires in this context, unless the fault was
 	 * in an ERROR clause: DTrace drops those silently.
@@ -1773,23 +1799,9 @@ dt_bpf_cg_clause(dt_bpf_cg_t *cg, uint32_t j, const dt_stmt_t *stp)
 			    (int16_t) (lay->bl_cnt_off + 8 * DT_BPF_CNT_EXITED),
 			    1));
 	}
-	if (rec) {
-		uint32_t lok = dt_bpf_label_new(cg->cg_b);
-
-		dt_bpf_emit_map_fd(cg->cg_b, DT_R1, lay->bl_rb_fd);
-		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R7));
-		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2,
-		    (int32_t) lay->bl_rec_off));
-		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R3,
-		    (int32_t) (DT_BPF_RECPREFIX + sizeof (dt_rechdr_t) +
-		    stp->st_size)));
-		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, 0));
-		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_ringbuf_output));
-		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R0, 0, 0),
-		    lok);
-		dt_bpf_cg_cpudrop(cg, DT_BPF_CNT_DROPS);
-		dt_bpf_label_here(cg->cg_b, lok);
-	}
+	if (rec)
+		dt_bpf_cg_output(cg, DT_BPF_RECPREFIX + sizeof (dt_rechdr_t) +
+		    stp->st_size);
 	if (stubs.ss_n > 0) {
 		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lnext);
 		dt_bpf_cg_emit_stubs(cg);

@@ -184,7 +184,8 @@ typedef struct dt_bpf_layout {
 	/* maps, created by the engine from the sizes above */
 	int bl_state_fd;
 	int bl_scratch_fd;
-	int bl_rb_fd;
+	int bl_rb_fd;		/* the records: ring buffer or perf array */
+	bool bl_perfbuf;	/* bl_rb_fd is a BPF_MAP_TYPE_PERF_EVENT_ARRAY */
 } dt_bpf_layout_t;
 
 /* Counters in the state map, as 64-bit words from bl_cnt_off. */
