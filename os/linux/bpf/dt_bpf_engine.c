@@ -32,17 +32,17 @@
  *					program on a raw tracepoint
  *	layout	   the translator's layout of the maps (dt_bpf_gen.h)
  *	maps	   state (mmap'ed: counters and the exit flag are read and
- *		   written in place), scratch, ring buffer, one hash map per
- *		   dynamic variable, one per-CPU hash per aggregation, the
+ *		   written in place), scratch, ring (or perf) buffer, one
+ *		   hash map per dynamic variable, one per-CPU hash per aggregation, the
  *		   probe tables
  *	load	   generate each program and load it; a refusal becomes
  *		   one line quoting the verifier, the whole log kept for
  *		   -x debug
  *	attach	   then BEGIN fires
  *
- * Records arrive through one ring buffer, each with the writing CPU in
- * an 8-byte prefix; eo_poll/eo_drain sort them into per-CPU runs for the
- * consumer.  eo_stop sets the exit flag (so no probe but END runs any
+ * Records arrive through one ring buffer (or, on kernels without one,
+ * per-CPU perf buffers), each with the writing CPU in an 8-byte prefix;
+ * eo_poll/eo_drain sort them into per-CPU runs for the consumer.  eo_stop sets the exit flag (so no probe but END runs any
  * more) and fires END.
  */
 #include <errno.h>

@@ -2176,6 +2176,10 @@ dt_bpf_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R8));
 	dt_bpf_cg_ptr2num(cg, DT_R1);
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_SC_GBASE));
+	/* strtok(NULL, ...) continues only within one firing. */
+	if (lay->bl_strtok)
+		DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7,
+		    (int16_t) lay->bl_strtok_off, 0));
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_FP, DT_FP_CCA, 0));
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_FP, DT_FP_CCB, 0));
 

@@ -167,6 +167,8 @@ typedef struct dt_bpf_layout {
 	uint32_t bl_worksize;
 	uint32_t bl_strbuf_off;	/* execname */
 	uint32_t bl_argsbuf_off; /* execargs */
+	uint32_t bl_strtok_off;	/* strtok(): valid, position, the string */
+	bool bl_strtok;		/* some clause calls strtok() */
 	uint32_t bl_dynkey_off;
 	uint32_t bl_dynval_off;
 	uint32_t bl_aggkey_off;

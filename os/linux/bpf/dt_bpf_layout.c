@@ -232,6 +232,9 @@ dt_bpf_layout_difo(dt_bpf_layout_t *lay, const dif_object_t *difo)
 		if (DIF_INSTR_OP(in) == DIF_OP_LDGS &&
 		    DIF_INSTR_VAR(in) == DIF_VAR_CURCPU)
 			lay->bl_curcpu = true;
+		if (DIF_INSTR_OP(in) == DIF_OP_CALL &&
+		    DIF_INSTR_SUBR(in) == DIF_SUBR_STRTOK)
+			lay->bl_strtok = true;
 	}
 	/* A trailing NUL so a string at the very end still terminates. */
 	dc->dc_off = dt_bpf_layout_bytes(lay, difo->dif_strtab,
@@ -652,14 +655,21 @@ dt_bpf_layout_finish(dt_bpf_layout_t *lay, char *errbuf, size_t errlen)
 	off += lay->bl_maxaggkey + 8;
 	lay->bl_tuple_off = off;
 	off += 16 * DIF_DTR_NREGS;
-	/* lltostr() builds its digits in 72 bytes of work buffer 0. */
-	lay->bl_worksize = ss + 8 < 80 ? 80 : ss + 8;
+	/*
+	 * lltostr() builds its digits in 72 bytes of work buffer 0; the
+	 * loop variables (80 bytes) and strtok()'s delimiter bitmap (32)
+	 * are in work buffer 2.
+	 */
+	lay->bl_worksize = ss + 8 < 112 ? 112 : ss + 8;
 	lay->bl_work_off = off;
 	off += DT_BPF_NWORK * lay->bl_worksize;
 	lay->bl_strbuf_off = off;
 	off += ss;
 	lay->bl_argsbuf_off = off;
 	off += ss;
+	lay->bl_strtok_off = off;
+	if (lay->bl_strtok)
+		off += 16 + ss + 8;
 	lay->bl_dynkey_off = off;
 	off += (lay->bl_maxdynkey + 7) & ~7U;
 	lay->bl_dynval_off = off;
