@@ -33,8 +33,8 @@
  *	layout	   the translator's layout of the maps (dt_bpf_gen.h)
  *	maps	   state (mmap'ed: counters and the exit flag are read and
  *		   written in place), scratch, ring (or perf) buffer, one
- *		   hash map per dynamic variable, one per-CPU hash per aggregation, the
- *		   probe tables
+ *		   hash map per dynamic variable, one per-CPU hash per
+ *		   aggregation, the probe tables
  *	load	   generate each program and load it; a refusal becomes
  *		   one line quoting the verifier, the whole log kept for
  *		   -x debug
