@@ -28,6 +28,6 @@ SHELL_TESTS += tests/shell/unprivileged.sh tests/shell/syscall-count.sh \
 	tests/shell/syscall-builtins.sh \
 	tests/shell/usdt.sh tests/shell/kevent.sh tests/shell/pid-refused.sh \
 	tests/shell/ptrace-engine.sh tests/shell/bpf-loop.sh \
-	tests/shell/execargs.sh tests/shell/curcpu.sh
+	tests/shell/execargs.sh tests/shell/curcpu.sh tests/shell/cwd.sh
 
 EXTRA_DIST += %reldir%/run-tests.sh %reldir%/shell %reldir%/d %reldir%/cmd

@@ -1051,6 +1051,9 @@ dt_bpf_cg_builtin(dt_bpf_cg_t *cg, uint32_t id, unsigned rd)
 	case DIF_VAR_EXECARGS:
 		dt_bpf_cg_execargs(cg);
 		break;
+	case DIF_VAR_CWD:
+		dt_bpf_cg_cwd(cg);
+		break;
 	case DIF_VAR_PPID:
 	case DIF_VAR_VTIMESTAMP:
 		if (dt_bpf_cg_task(cg, id) != 0)
@@ -2089,6 +2092,7 @@ dt_bpf_difo_reads_args(const dif_object_t *difo)
 		case DIF_VAR_USTACKDEPTH: case DIF_VAR_UCALLER:
 		case DIF_VAR_UID: case DIF_VAR_GID: case DIF_VAR_ERRNO:
 		case DIF_VAR_CURCPU: case DIF_VAR_CPU: case DIF_VAR_EXECARGS:
+		case DIF_VAR_CWD:
 			break;
 		default:
 			return true;

@@ -169,6 +169,8 @@ typedef struct dt_bpf_layout {
 	uint32_t bl_argsbuf_off; /* execargs */
 	uint32_t bl_strtok_off;	/* strtok(): valid, position, the string */
 	bool bl_strtok;		/* some clause calls strtok() */
+	uint32_t bl_cwd_off;	/* cwd: the walk's state, names, text */
+	bool bl_cwd;		/* some clause reads cwd */
 	uint32_t bl_dynkey_off;
 	uint32_t bl_dynval_off;
 	uint32_t bl_aggkey_off;
@@ -205,6 +207,14 @@ enum {
 };
 
 #define DT_BPF_NWORK 3
+
+/*
+ * cwd's part of scratch: the walk's dentry, vfsmount, mount and count of
+ * names, DT_BPF_CWD_NAMES name addresses (the deepest directories shown),
+ * then the text.
+ */
+#define DT_BPF_CWD_NAMES 32
+#define DT_BPF_CWD_TEXT (32 + 8 * DT_BPF_CWD_NAMES)
 
 /*
  * The deepest kernel stack stackdepth counts: the default of the kernel's

@@ -180,6 +180,8 @@ extern void dt_bpf_cg_subr(dt_bpf_cg_t *cg, uint32_t subr, unsigned rd);
 extern void dt_bpf_cg_sarg(dt_bpf_cg_t *cg, int i, int w, int lenslot);
 /* execargs, built in its scratch slot; its address in r1. */
 extern void dt_bpf_cg_execargs(dt_bpf_cg_t *cg);
+/* cwd, built in its scratch slot; its address in r1. */
+extern void dt_bpf_cg_cwd(dt_bpf_cg_t *cg);
 /* SCMP: compares the strings in DIF regs r1, r2; result in CC slots. */
 extern void dt_bpf_cg_scmp(dt_bpf_cg_t *cg, unsigned r1, unsigned r2);
 

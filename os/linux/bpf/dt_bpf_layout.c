@@ -232,6 +232,9 @@ dt_bpf_layout_difo(dt_bpf_layout_t *lay, const dif_object_t *difo)
 		if (DIF_INSTR_OP(in) == DIF_OP_LDGS &&
 		    DIF_INSTR_VAR(in) == DIF_VAR_CURCPU)
 			lay->bl_curcpu = true;
+		if (DIF_INSTR_OP(in) == DIF_OP_LDGS &&
+		    DIF_INSTR_VAR(in) == DIF_VAR_CWD)
+			lay->bl_cwd = true;
 		if (DIF_INSTR_OP(in) == DIF_OP_CALL &&
 		    DIF_INSTR_SUBR(in) == DIF_SUBR_STRTOK)
 			lay->bl_strtok = true;
@@ -670,6 +673,9 @@ dt_bpf_layout_finish(dt_bpf_layout_t *lay, char *errbuf, size_t errlen)
 	lay->bl_strtok_off = off;
 	if (lay->bl_strtok)
 		off += 16 + ss + 8;
+	lay->bl_cwd_off = off;
+	if (lay->bl_cwd)
+		off += DT_BPF_CWD_TEXT + ss + 8;
 	lay->bl_dynkey_off = off;
 	off += (lay->bl_maxdynkey + 7) & ~7U;
 	lay->bl_dynval_off = off;
