@@ -551,8 +551,12 @@ dt_bpf_maps(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
 	    ((int64_t) real.tv_sec - mono.tv_sec) * 1000000000LL +
 	    (real.tv_nsec - mono.tv_nsec);
 
-	fd = bpf_map_create(BPF_MAP_TYPE_PERCPU_ARRAY, "dt_scratch", 4,
-	    lay->bl_scratch_size, 1, NULL);
+	if (lay->bl_scratch_shared)
+		fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "dt_scratch", 4,
+		    lay->bl_scratch_size, (uint32_t) be->be_ncpus, NULL);
+	else
+		fd = bpf_map_create(BPF_MAP_TYPE_PERCPU_ARRAY, "dt_scratch",
+		    4, lay->bl_scratch_size, 1, NULL);
 	if ((lay->bl_scratch_fd = dt_bpf_mapfd(dtp, be, fd, "scratch")) < 0)
 		return -1;
 	/* The records: a ring buffer, or else a perf buffer per CPU. */

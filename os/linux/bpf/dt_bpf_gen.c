@@ -2162,7 +2162,13 @@ dt_bpf_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R0,
 		    (int32_t) ps->ps_upid, 0), lexit);
 	}
-	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_W, DT_FP, DT_FP_KEY, 0));
+	if (lay->bl_scratch_shared) {
+		/* A firing stays on its CPU: the entry is its own. */
+		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_smp_processor_id));
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_W, DT_FP, DT_R0, DT_FP_KEY));
+	} else {
+		DT_EMIT(cg, DT_BPF_ST_MEM(BPF_W, DT_FP, DT_FP_KEY, 0));
+	}
 	dt_bpf_cg_lookup0(cg, lay->bl_scratch_fd, lexit);
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R7, DT_R0));
 	dt_bpf_cg_lookup0(cg, lay->bl_state_fd, lexit);

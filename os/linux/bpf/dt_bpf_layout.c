@@ -716,6 +716,23 @@ dt_bpf_layout_finish(dt_bpf_layout_t *lay, char *errbuf, size_t errlen)
 	 * a bounded offset, which the verifier checks against the value. */
 	off += lay->bl_dscratch_size;
 	lay->bl_scratch_size = off;
+	/*
+	 * The kernel refuses per-CPU values over 32k (PCPU_MIN_UNIT_SIZE,
+	 * E2BIG), which a large strsize passes: then scratch is an array
+	 * with one entry per CPU, looked up by the CPU's number.
+	 */
+	lay->bl_scratch_shared = lay->bl_scratch_size > 32768;
+	/*
+	 * BPF instructions address the maps' fields with 16-bit signed
+	 * offsets: every field but the far ends of DIF scratch and of the
+	 * state map's zero block must lie within them.
+	 */
+	if (lay->bl_dscratch_off > INT16_MAX || lay->bl_state_size >
+	    INT16_MAX)
+		return dt_lay_error(errbuf, errlen,
+		    "strsize %u is too large for the bpf engine: its maps' "
+		    "fields would lie past the 32k that BPF instructions "
+		    "address (lower strsize)", (unsigned) lay->bl_strsize);
 	if (lay->bl_scratch_size > 32768 * 16)
 		return dt_lay_error(errbuf, errlen,
 		    "the program needs %u bytes of scratch per CPU, too many "
