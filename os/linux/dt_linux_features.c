@@ -843,6 +843,14 @@ dt_linux_features(void)
 	return &dt_lf_cache;
 }
 
+/* The possible CPUs, without the probes that are made only on demand. */
+int
+dt_linux_ncpus(void)
+{
+	(void) pthread_once(&dt_lf_once, dt_lf_init);
+	return dt_lf_cache.lf_ncpus;
+}
+
 bool
 dt_linux_feature(dt_linux_feature_t f)
 {

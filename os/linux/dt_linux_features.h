@@ -51,6 +51,8 @@ typedef struct dt_linux_features {
 
 /* Every feature of the running kernel, probed once per process. */
 extern const dt_linux_features_t *dt_linux_features(void);
+/* The number of possible CPUs (the core probes only: cheap). */
+extern int dt_linux_ncpus(void);
 
 /*
  * Whether one feature is there, and if not why (""). These probe only

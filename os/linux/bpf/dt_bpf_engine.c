@@ -195,7 +195,8 @@ dt_bpf_open(dtrace_hdl_t *dtp)
 		return dt_set_errno(dtp, EDT_NOENGINE);
 	if ((be = calloc(1, sizeof (*be))) == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
-	be->be_ncpus = dt_linux_features()->lf_ncpus;
+	/* (not dt_linux_features(): it makes every on-demand probe) */
+	be->be_ncpus = dt_linux_ncpus();
 	be->be_procset_fd = be->be_fork_fd = be->be_fork_link = -1;
 	be->be_ev_fd = be->be_ev_progs[0] = be->be_ev_progs[1] = -1;
 	be->be_dtp = dtp;

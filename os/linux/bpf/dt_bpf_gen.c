@@ -1591,17 +1591,23 @@ dt_bpf_cg_store_rec(dt_bpf_cg_t *cg, const dt_recdesc_t *rd, uint32_t base)
  * helper pads with NULs to the size it is given, as a string record is
  * padded, and the object has nothing else to do.
  */
-void
-dt_bpf_cg_difo_rec(dt_bpf_cg_t *cg, const dif_object_t *difo,
-    const dt_recdesc_t *rd, uint32_t base)
+bool
+dt_bpf_difo_rec_comm(const dif_object_t *difo, const dt_recdesc_t *rd)
 {
-	if (rd->rd_type == DT_REC_STRING && rd->rd_size > 0 &&
+	return rd->rd_type == DT_REC_STRING && rd->rd_size > 0 &&
 	    difo->dif_len == 2 &&
 	    DIF_INSTR_OP(difo->dif_buf[0]) == DIF_OP_LDGS &&
 	    DIF_INSTR_VAR(difo->dif_buf[0]) == DIF_VAR_EXECNAME &&
 	    DIF_INSTR_OP(difo->dif_buf[1]) == DIF_OP_RET &&
 	    (DIF_INSTR_RD(difo->dif_buf[0]) & (DIF_DIR_NREGS - 1)) != 0 &&
-	    DIF_INSTR_RD(difo->dif_buf[1]) == DIF_INSTR_RD(difo->dif_buf[0])) {
+	    DIF_INSTR_RD(difo->dif_buf[1]) == DIF_INSTR_RD(difo->dif_buf[0]);
+}
+
+void
+dt_bpf_cg_difo_rec(dt_bpf_cg_t *cg, const dif_object_t *difo,
+    const dt_recdesc_t *rd, uint32_t base)
+{
+	if (dt_bpf_difo_rec_comm(difo, rd)) {
 		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R7));
 		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1,
 		    (int32_t) (base + rd->rd_offset)));
@@ -1618,6 +1624,23 @@ dt_bpf_cg_difo_rec(dt_bpf_cg_t *cg, const dif_object_t *difo,
 /*
  * Clauses and programs.
  */
+
+/*
+ * Whether every clause's EPID is a constant of the program: a program of
+ * one probe, each of whose clauses is enabled.  (A group program's come
+ * from its table, per probe.)
+ */
+static bool
+dt_bpf_epids_const(const dt_bpf_progspec_t *ps)
+{
+	if (ps->ps_table_fd >= 0)
+		return false;
+	for (uint32_t j = 0; j < ps->ps_nclauses; j++) {
+		if (ps->ps_epids[j] == 0)
+			return false;
+	}
+	return true;
+}
 
 /*
  * Sends the size bytes of the record buffer to the consumer: into the
@@ -1717,6 +1740,9 @@ dt_bpf_cg_clause(dt_bpf_cg_t *cg, uint32_t j, const dt_stmt_t *stp)
 		/* The ERROR probe's clauses all run: EPIDs are constants. */
 		DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_SC_EPID,
 		    (int32_t) cg->cg_ps->ps_err_epids[j]));
+	} else if (dt_bpf_epids_const(cg->cg_ps)) {
+		DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_SC_EPID,
+		    (int32_t) cg->cg_ps->ps_epids[j]));
 	} else {
 		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_W, DT_R1, DT_R7,
 		    (int16_t) (lay->bl_epids_off + 4 * j)));
@@ -2171,15 +2197,23 @@ dt_bpf_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 	}
 	dt_bpf_cg_lookup0(cg, lay->bl_scratch_fd, lexit);
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R7, DT_R0));
-	dt_bpf_cg_lookup0(cg, lay->bl_state_fd, lexit);
-	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R8, DT_R0));
+	/* The state map's one value, by address: no lookup (kernel 5.2). */
+	DT_EMIT(cg, DT_BPF_LD_IMM64_LO(DT_R8, BPF_PSEUDO_MAP_VALUE,
+	    lay->bl_state_fd));
+	DT_EMIT(cg, DT_BPF_LD_IMM64_HI(0));
 	if (!ps->ps_always) {
 		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R8,
 		    (int16_t) (lay->bl_cnt_off + 8 * DT_BPF_CNT_EXITED)));
 		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R1, 0, 0),
 		    lexit);
 	}
-	/* The map values' addresses as numbers: DIF addresses. */
+	/*
+	 * The map values' addresses as numbers: DIF addresses.  They never
+	 * change while the maps live, so each CPU's scratch (zeroed when
+	 * the map was made) keeps them from its first firing on.
+	 */
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_SC_SBASE));
+	DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JNE, DT_R1, 0, 8));
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R7));
 	dt_bpf_cg_ptr2num(cg, DT_R1);
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_SC_SBASE));
@@ -2220,9 +2254,12 @@ dt_bpf_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 	} else {
 		DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_SC_ID,
 		    (int32_t) ps->ps_id));
-		DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_FP, DT_FP_T3,
-		    ps->ps_nargs));
-		for (uint32_t j = 0; j < ps->ps_nclauses; j++)
+		if (dt_bpf_prog_reads_args(ps))
+			DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_FP, DT_FP_T3,
+			    ps->ps_nargs));
+		/* (constants in each clause, unless one is 0) */
+		for (uint32_t j = 0; !dt_bpf_epids_const(ps) &&
+		    j < ps->ps_nclauses; j++)
 			DT_EMIT(cg, DT_BPF_ST_MEM(BPF_W, DT_R7,
 			    (int16_t) (lay->bl_epids_off + 4 * j),
 			    (int32_t) ps->ps_epids[j]));
