@@ -49,8 +49,7 @@ if [ "$(id -u)" -eq 0 ]; then
 	want=$(cd "$deep" && pwd -P)
 	printf 'cd "%s" && exec cat /dev/null\n' "$deep" >"$tmp/run.sh"
 	got=$(cd / && "$DTRACE" -q -x engine=bpf -c "sh $tmp/run.sh" \
-	    -n 'syscall::openat:entry /pid == $target &&
-	    copyinstr(arg1) == "/dev/null"/ {
+	    -n 'syscall::openat:entry /pid == $target && execname == "cat"/ {
 	    printf("%s\n", cwd); exit(0); }' 2>&1)
 	check "bpf, syscall::openat:entry of a traced command" "$want" "$got"
 fi
