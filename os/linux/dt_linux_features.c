@@ -339,6 +339,18 @@ dt_lf_member_off(const struct btf *btf, int32_t id, const char *name,
 	return -1;
 }
 
+/* The kernel's BTF, or NULL with why it cannot be had in why. */
+static struct btf *
+dt_lf_vmlinux_btf(char *why, size_t len)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+
+	if (btf == NULL)
+		snprintf(why, len, "kernel BTF (/sys/kernel/btf/vmlinux) "
+		    "cannot be read");
+	return btf;
+}
+
 const dt_linux_task_offs_t *
 dt_linux_task_offs(void)
 {
@@ -351,11 +363,8 @@ dt_linux_task_offs(void)
 	if (done)
 		return &lt;
 	done = true;
-	if ((btf = btf__load_vmlinux_btf()) == NULL) {
-		snprintf(lt.lt_why, sizeof (lt.lt_why),
-		    "kernel BTF (/sys/kernel/btf/vmlinux) cannot be read");
+	if ((btf = dt_lf_vmlinux_btf(lt.lt_why, sizeof (lt.lt_why))) == NULL)
 		return &lt;
-	}
 	task = btf__find_by_name_kind(btf, "task_struct", BTF_KIND_STRUCT);
 	rp = dt_lf_member_off(btf, task, "real_parent", NULL);
 	tg = dt_lf_member_off(btf, task, "tgid", NULL);
@@ -430,11 +439,8 @@ dt_linux_path_offs(void)
 	if (done)
 		return &lp;
 	done = true;
-	if ((btf = btf__load_vmlinux_btf()) == NULL) {
-		snprintf(lp.lp_why, sizeof (lp.lp_why),
-		    "kernel BTF (/sys/kernel/btf/vmlinux) cannot be read");
+	if ((btf = dt_lf_vmlinux_btf(lp.lp_why, sizeof (lp.lp_why))) == NULL)
 		return &lp;
-	}
 	for (size_t i = 0; i < sizeof (m) / sizeof (m[0]); i++) {
 		int64_t off = dt_lf_path_off(btf, m[i].sname, m[i].path);
 

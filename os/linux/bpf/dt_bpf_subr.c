@@ -1052,6 +1052,23 @@ dt_bpf_cg_execargs(dt_bpf_cg_t *cg)
  */
 #define DT_BPF_CWD_STEPS 40
 
+/*
+ * T1 = the parent (the pointer at off) of the object whose address is
+ * in scratch at slot; to lend at the top, where it is its own parent,
+ * or when it cannot be read.
+ */
+static void
+dt_bpf_cg_cwd_up(dt_bpf_cg_t *cg, int16_t slot, uint32_t off, uint32_t lend)
+{
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_R7, slot));
+	dt_bpf_cg_kread(cg, off, 8);
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R7, slot));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JEQ, DT_R1, DT_R2, 0),
+	    lend);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R1, 0, 0), lend);
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R1, DT_FP_T1));
+}
+
 void
 dt_bpf_cg_cwd(dt_bpf_cg_t *cg)
 {
@@ -1095,14 +1112,7 @@ dt_bpf_cg_cwd(dt_bpf_cg_t *cg)
 		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JNE, DT_R1, DT_R2,
 		    0), lname);
 		/* The root of a mount: on to where it is mounted. */
-		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_R7, mnt));
-		dt_bpf_cg_kread(cg, lp->lp_mnt_parent, 8);
-		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R7, mnt));
-		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JEQ, DT_R1, DT_R2,
-		    0), lend);
-		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R1, 0, 0),
-		    lend);
-		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R1, DT_FP_T1));
+		dt_bpf_cg_cwd_up(cg, mnt, lp->lp_mnt_parent, lend);
 		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_R7, mnt));
 		dt_bpf_cg_kread(cg, lp->lp_mnt_mountpoint, 8);
 		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, dent));
@@ -1114,14 +1124,7 @@ dt_bpf_cg_cwd(dt_bpf_cg_t *cg)
 		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lnext);
 		/* A directory: its name, then its parent. */
 		dt_bpf_label_here(cg->cg_b, lname);
-		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_R7, dent));
-		dt_bpf_cg_kread(cg, lp->lp_d_parent, 8);
-		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R7, dent));
-		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JEQ, DT_R1, DT_R2,
-		    0), lend);
-		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R1, 0, 0),
-		    lend);
-		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R1, DT_FP_T1));
+		dt_bpf_cg_cwd_up(cg, dent, lp->lp_d_parent, lend);
 		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, cnt));
 		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JGE, DT_R1,
 		    DT_BPF_CWD_NAMES, 0), lend);
@@ -1572,6 +1575,24 @@ dt_bpf_cg_inet(dt_bpf_cg_t *cg, uint32_t subr, unsigned rd)
 }
 
 /*
+ * The end of a cleanpath() step: text out (cut at strsize - 1), then on
+ * at the input adv bytes further, or done when adv is 0.
+ */
+static void
+dt_bpf_cg_clean_step(dt_bpf_cg_t *cg, dt_bpf_loop_t *lp, const char *text,
+    int32_t adv)
+{
+	for (; *text != '\0'; text++)
+		dt_bpf_cg_put(cg, -1, *text, cg->cg_lay->bl_strsize - 1);
+	if (adv == 0) {
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lp->lp_done);
+		return;
+	}
+	dt_bpf_cg_addvar(cg, 1, adv);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lp->lp_next);
+}
+
+/*
  * cleanpath(), as dif_cleanpath(), one step of a small machine per
  * iteration: in mode 0 the step reads what follows the input position
  * (loop variable 1) and copies it, or skips "//" and "/./"; "/../"
@@ -1622,11 +1643,9 @@ dt_bpf_cg_cleanpath(dt_bpf_cg_t *cg, unsigned rd)
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, 2), 0));
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, 3)));
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R1, 0, 0), lre);
-	dt_bpf_cg_put(cg, -1, '/', max);
-	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lp.lp_done);
+	dt_bpf_cg_clean_step(cg, &lp, "/", 0);
 	dt_bpf_label_here(cg->cg_b, lre);
-	dt_bpf_cg_addvar(cg, 1, 3);
-	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lp.lp_next);
+	dt_bpf_cg_clean_step(cg, &lp, "", 3);
 
 	/* mode 0: s[i], s[i + 1], ... (the buffer has 8 bytes past ss);
 	 * r4 = &s[i] lasts as dt_bpf_cg_put() uses only r1 and r2. */
@@ -1649,41 +1668,29 @@ dt_bpf_cg_cleanpath(dt_bpf_cg_t *cg, unsigned rd)
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_B, DT_R3, DT_R4,
 	    (int16_t) (DT_WORK(cg, 0) + 1)));
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R3, '/', 0), l1);
-	dt_bpf_cg_addvar(cg, 1, 1);		/* "//" */
-	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lp.lp_next);
+	dt_bpf_cg_clean_step(cg, &lp, "", 1);	/* "//" */
 	dt_bpf_label_here(cg->cg_b, l1);
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R3, '.', 0),
 	    ldot);
-	dt_bpf_cg_put(cg, -1, '/', max);
-	dt_bpf_cg_addvar(cg, 1, 1);
-	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lp.lp_next);
+	dt_bpf_cg_clean_step(cg, &lp, "/", 1);
 	dt_bpf_label_here(cg->cg_b, ldot);
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_B, DT_R3, DT_R4,
 	    (int16_t) (DT_WORK(cg, 0) + 2)));
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R3, '/', 0), l2);
-	dt_bpf_cg_addvar(cg, 1, 2);		/* "/./" */
-	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lp.lp_next);
+	dt_bpf_cg_clean_step(cg, &lp, "", 2);	/* "/./" */
 	dt_bpf_label_here(cg->cg_b, l2);
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R3, 0, 0), l3);
-	dt_bpf_cg_put(cg, -1, '/', max);	/* trailing "/." */
-	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lp.lp_done);
+	dt_bpf_cg_clean_step(cg, &lp, "/", 0);	/* trailing "/." */
 	dt_bpf_label_here(cg->cg_b, l3);
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R3, '.', 0),
 	    ldd);
-	dt_bpf_cg_put(cg, -1, '/', max);
-	dt_bpf_cg_put(cg, -1, '.', max);
-	dt_bpf_cg_addvar(cg, 1, 2);
-	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lp.lp_next);
+	dt_bpf_cg_clean_step(cg, &lp, "/.", 2);
 	dt_bpf_label_here(cg->cg_b, ldd);
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_B, DT_R3, DT_R4,
 	    (int16_t) (DT_WORK(cg, 0) + 3)));
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R3, '/', 0), lup);
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R3, 0, 0), lup);
-	dt_bpf_cg_put(cg, -1, '/', max);
-	dt_bpf_cg_put(cg, -1, '.', max);
-	dt_bpf_cg_put(cg, -1, '.', max);
-	dt_bpf_cg_addvar(cg, 1, 3);
-	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lp.lp_next);
+	dt_bpf_cg_clean_step(cg, &lp, "/..", 3);
 	dt_bpf_label_here(cg->cg_b, lup);
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R3, DT_VAR(cg, 3)));
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, 2), 1));
