@@ -42,8 +42,9 @@
  *
  * Records arrive through one ring buffer (or, on kernels without one,
  * per-CPU perf buffers), each with the writing CPU in an 8-byte prefix;
- * eo_poll/eo_drain sort them into per-CPU runs for the consumer.  eo_stop sets the exit flag (so no probe but END runs any
- * more) and fires END.
+ * eo_poll/eo_drain sort them into per-CPU runs for the consumer.
+ * eo_stop sets the exit flag (so no probe but END runs any more) and
+ * fires END.
  */
 #include <errno.h>
 #include <inttypes.h>

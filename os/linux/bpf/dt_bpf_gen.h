@@ -191,7 +191,7 @@ typedef struct dt_bpf_layout {
 	int bl_state_fd;
 	int bl_scratch_fd;
 	int bl_rb_fd;		/* the records: ring buffer or perf array */
-	bool bl_perfbuf;	/* bl_rb_fd is a BPF_MAP_TYPE_PERF_EVENT_ARRAY */
+	bool bl_perfbuf;	/* bl_rb_fd is a PERF_EVENT_ARRAY map */
 } dt_bpf_layout_t;
 
 /* Counters in the state map, as 64-bit words from bl_cnt_off. */

@@ -1099,7 +1099,8 @@ dt_bpf_cg_cwd(dt_bpf_cg_t *cg)
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_FP, DT_FP_T1));
 	dt_bpf_cg_kread(cg, lp->lp_pwd_mnt, 8);
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, vmnt));
-	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_SUB, DT_R1, (int32_t) lp->lp_mount_mnt));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_SUB, DT_R1,
+	    (int32_t) lp->lp_mount_mnt));
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, mnt));
 
 	for (int step = 0; step < DT_BPF_CWD_STEPS; step++) {
@@ -1172,8 +1173,8 @@ dt_bpf_cg_cwd(dt_bpf_cg_t *cg)
 		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_R7,
 		    (int16_t) (names + 8 * k)));
 		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_probe_read_kernel_str));
-		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JSLT, DT_R0, 1, 0),
-		    lskip);
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JSLT, DT_R0, 1,
+		    0), lskip);
 		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_SUB, DT_R0, 1));
 		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_FP, DT_FP_T3));
 		DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R1, DT_R0));
