@@ -35,7 +35,8 @@ SHELL_TESTS += tests/shell/unprivileged.sh tests/shell/syscall-count.sh \
 	tests/shell/io-provider.sh tests/shell/net-providers.sh \
 	tests/shell/lockstat-provider.sh tests/shell/fbt.sh \
 	tests/shell/engine-choice.sh \
-	tests/shell/proc-provider.sh tests/shell/sched-provider.sh
+	tests/shell/proc-provider.sh tests/shell/sched-provider.sh \
+	tests/shell/cwd.sh
 
 EXTRA_DIST += %reldir%/run-tests.sh %reldir%/shell %reldir%/d %reldir%/cmd
 # Run by hand in the kernel lab (tests/klab/run-fbt.sh), not by make check.

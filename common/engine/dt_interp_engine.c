@@ -39,6 +39,7 @@
  */
 #include <errno.h>
 #include <signal.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -262,10 +263,15 @@ dt_interp_varstr(void *arg, uint32_t id, char *buf, size_t size)
 	case DIF_VAR_ROOT:
 		snprintf(buf, size, "/");
 		return 0;
-	case DIF_VAR_CWD:
-		if (getcwd(buf, size) == NULL)
+	case DIF_VAR_CWD: {
+		/* Cut to strsize, as the other engines' cwd is. */
+		char path[PATH_MAX];
+
+		if (getcwd(path, sizeof (path)) == NULL)
 			return -1;
+		snprintf(buf, size, "%s", path);
 		return 0;
+	}
 	case DIF_VAR_EXECARGS:
 		return dt_os_proc_args((int) getpid(), buf, size);
 	default:

@@ -18,6 +18,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -340,6 +341,18 @@ dt_lf_member_off(const struct btf *btf, int32_t id, const char *name,
 	return -1;
 }
 
+/* The kernel's BTF, or NULL with why it cannot be had in why. */
+static struct btf *
+dt_lf_vmlinux_btf(char *why, size_t len)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+
+	if (btf == NULL)
+		snprintf(why, len, "kernel BTF (/sys/kernel/btf/vmlinux) "
+		    "cannot be read");
+	return btf;
+}
+
 const dt_linux_task_offs_t *
 dt_linux_task_offs(void)
 {
@@ -352,11 +365,8 @@ dt_linux_task_offs(void)
 	if (done)
 		return &lt;
 	done = true;
-	if ((btf = btf__load_vmlinux_btf()) == NULL) {
-		snprintf(lt.lt_why, sizeof (lt.lt_why),
-		    "kernel BTF (/sys/kernel/btf/vmlinux) cannot be read");
+	if ((btf = dt_lf_vmlinux_btf(lt.lt_why, sizeof (lt.lt_why))) == NULL)
 		return &lt;
-	}
 	task = btf__find_by_name_kind(btf, "task_struct", BTF_KIND_STRUCT);
 	rp = dt_lf_member_off(btf, task, "real_parent", NULL);
 	tg = dt_lf_member_off(btf, task, "tgid", NULL);
@@ -383,6 +393,71 @@ dt_linux_task_offs(void)
 	lt.lt_exec_runtime = (uint32_t) (seo + rt);
 	lt.lt_ok = true;
 	return &lt;
+}
+
+/* The offset of the member path (a.b.c) of struct sname, or -1. */
+static int64_t
+dt_lf_path_off(const struct btf *btf, const char *sname, const char *path)
+{
+	int32_t id = btf__find_by_name_kind(btf, sname, BTF_KIND_STRUCT);
+	char buf[64], *name, *next;
+	int64_t off = 0, o;
+
+	snprintf(buf, sizeof (buf), "%s", path);
+	for (name = buf; id >= 0 && name != NULL; name = next) {
+		if ((next = strchr(name, '.')) != NULL)
+			*next++ = '\0';
+		if ((o = dt_lf_member_off(btf, id, name, &id)) < 0)
+			return -1;
+		off += o;
+		id = btf__resolve_type(btf, (uint32_t) id);
+	}
+	return id < 0 ? -1 : off;
+}
+
+const dt_linux_path_offs_t *
+dt_linux_path_offs(void)
+{
+	static dt_linux_path_offs_t lp;
+	static bool done;
+	static const struct {
+		const char *sname, *path;
+		size_t off;
+	} m[] = {
+#define DT_LP(s, p, f) { s, p, offsetof(dt_linux_path_offs_t, f) }
+		DT_LP("task_struct", "fs", lp_fs),
+		DT_LP("fs_struct", "pwd.mnt", lp_pwd_mnt),
+		DT_LP("fs_struct", "pwd.dentry", lp_pwd_dentry),
+		DT_LP("dentry", "d_parent", lp_d_parent),
+		DT_LP("dentry", "d_name.name", lp_d_name),
+		DT_LP("vfsmount", "mnt_root", lp_mnt_root),
+		DT_LP("mount", "mnt", lp_mount_mnt),
+		DT_LP("mount", "mnt_parent", lp_mnt_parent),
+		DT_LP("mount", "mnt_mountpoint", lp_mnt_mountpoint),
+#undef DT_LP
+	};
+	struct btf *btf;
+
+	if (done)
+		return &lp;
+	done = true;
+	if ((btf = dt_lf_vmlinux_btf(lp.lp_why, sizeof (lp.lp_why))) == NULL)
+		return &lp;
+	for (size_t i = 0; i < sizeof (m) / sizeof (m[0]); i++) {
+		int64_t off = dt_lf_path_off(btf, m[i].sname, m[i].path);
+
+		if (off < 0) {
+			snprintf(lp.lp_why, sizeof (lp.lp_why), "kernel BTF "
+			    "has no struct %s member %s", m[i].sname,
+			    m[i].path);
+			btf__free(btf);
+			return &lp;
+		}
+		*(uint32_t *) ((char *) &lp + m[i].off) = (uint32_t) off;
+	}
+	btf__free(btf);
+	lp.lp_ok = true;
+	return &lp;
 }
 
 void
@@ -828,6 +903,14 @@ dt_linux_features(void)
 	(void) pthread_once(&dt_lf_ronce, dt_lf_rinit);
 	(void) pthread_once(&dt_lf_fonce, dt_lf_finit);
 	return &dt_lf_cache;
+}
+
+/* The possible CPUs, without the probes that are made only on demand. */
+int
+dt_linux_ncpus(void)
+{
+	(void) pthread_once(&dt_lf_once, dt_lf_init);
+	return dt_lf_cache.lf_ncpus;
 }
 
 bool

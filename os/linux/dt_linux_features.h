@@ -53,6 +53,8 @@ typedef struct dt_linux_features {
 
 /* Every feature of the running kernel, probed once per process. */
 extern const dt_linux_features_t *dt_linux_features(void);
+/* The number of possible CPUs (the core probes only: cheap). */
+extern int dt_linux_ncpus(void);
 
 /*
  * Whether one feature is there, and if not why (""). These probe only
@@ -121,5 +123,27 @@ extern int dt_linux_tps_declared(const char *const *names, bool *have,
  */
 extern int dt_linux_btf_offsets(const char *const *paths, uint32_t *offs,
     int n);
+
+/*
+ * As dt_linux_task_offs(), for the walk from a task's working
+ * directory up to the root (cwd): the dentries' parents and names, and
+ * at the root of a mount, the mount it sits on (struct mount holds the
+ * vfsmount of the path).
+ */
+typedef struct dt_linux_path_offs {
+	bool lp_ok;
+	uint32_t lp_fs;			/* task_struct.fs */
+	uint32_t lp_pwd_mnt;		/* fs_struct.pwd.mnt */
+	uint32_t lp_pwd_dentry;		/* fs_struct.pwd.dentry */
+	uint32_t lp_d_parent;		/* dentry.d_parent */
+	uint32_t lp_d_name;		/* dentry.d_name.name */
+	uint32_t lp_mnt_root;		/* vfsmount.mnt_root */
+	uint32_t lp_mount_mnt;		/* mount.mnt (the vfsmount) */
+	uint32_t lp_mnt_parent;		/* mount.mnt_parent */
+	uint32_t lp_mnt_mountpoint;	/* mount.mnt_mountpoint */
+	char lp_why[DT_LF_WHYLEN];
+} dt_linux_path_offs_t;
+
+extern const dt_linux_path_offs_t *dt_linux_path_offs(void);
 
 #endif /* DT_LINUX_FEATURES_H */
