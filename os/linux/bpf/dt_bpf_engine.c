@@ -2043,6 +2043,8 @@ dt_bpf_status(dtrace_hdl_t *dtp, dt_engine_status_t *stp)
 	    __ATOMIC_RELAXED);
 	stp->es_specunavail = __atomic_load_n(&cnt[DT_BPF_CNT_SPECUNAVAIL],
 	    __ATOMIC_RELAXED);
+	stp->es_exited = __atomic_load_n(&cnt[DT_BPF_CNT_EXITED],
+	    __ATOMIC_RELAXED) != 0;
 }
 
 static void
