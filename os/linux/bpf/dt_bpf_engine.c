@@ -529,6 +529,34 @@ dt_bpf_pow2(uint64_t v, uint32_t min)
 	return (uint32_t) p;
 }
 
+/*
+ * The ring buffer: bufsize rounded up to a power of two pages, at most
+ * 1g (the kernel's limit is near 2g).  With bufresize=auto, a size the
+ * kernel cannot allocate is halved until it can, and bufsize lowered to
+ * what was made (dtrace(1) says "buffer size lowered to ..."); with
+ * manual, that is an error.  The map's fd, or -1 with errno.
+ */
+static int
+dt_bpf_ringbuf(dtrace_hdl_t *dtp, uint32_t pg)
+{
+	uint64_t want = (uint64_t) dtp->dt_options[DT_OPT_BUFSIZE];
+	uint32_t size = dt_bpf_pow2(want, pg);
+	bool resize = dtp->dt_options[DT_OPT_BUFRESIZE] != DT_BUFRESIZE_MANUAL;
+	int fd;
+
+	if (size < want && !resize) {
+		errno = E2BIG;
+		return -1;
+	}
+	while ((fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "dt_buf", 0, 0,
+	    size, NULL)) < 0 && (errno == ENOMEM || errno == E2BIG) &&
+	    resize && size > pg)
+		size /= 2;
+	if (fd >= 0 && size < want)
+		dtp->dt_options[DT_OPT_BUFSIZE] = size;
+	return fd;
+}
+
 static int
 dt_bpf_maps(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
 {
@@ -576,9 +604,7 @@ dt_bpf_maps(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
 		fd = bpf_map_create(BPF_MAP_TYPE_PERF_EVENT_ARRAY, "dt_buf",
 		    4, 4, (uint32_t) be->be_ncpus, NULL);
 	else
-		fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "dt_buf", 0, 0,
-		    dt_bpf_pow2((uint64_t) dtp->dt_options[DT_OPT_BUFSIZE],
-		    pg), NULL);
+		fd = dt_bpf_ringbuf(dtp, pg);
 	if ((lay->bl_rb_fd = dt_bpf_mapfd(dtp, be, fd, lay->bl_perfbuf ?
 	    "perf buffer" : "ring buffer")) < 0)
 		return -1;

@@ -187,6 +187,8 @@ dt_ktab_populate(dtrace_hdl_t *dtp, dt_provider_t *pvp)
 			bare[nbare++] = kv->kv_table[i].kp_event;
 	if (nbare > 0)
 		(void) dt_linux_tps_declared(bare, have, nbare);
+	if (kv->kv_n <= 0)
+		return 0;
 	if ((made = calloc((size_t) kv->kv_n, sizeof (bool))) == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	for (int i = 0, b = 0; i < kv->kv_n && rc == 0; i++) {
