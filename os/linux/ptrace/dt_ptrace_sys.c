@@ -295,7 +295,7 @@ dt_pt_sys_fire(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_thread_t *t,
 	uint64_t args[6] = { r->rdi, r->rsi, r->rdx, r->r10, r->r8, r->r9 };
 	int64_t rv = (int64_t) r->rax;
 
-	if (t->pt_vfork || t->pt_proc->pp_gone)
+	if (t->pt_proc->pp_gone)
 		return;
 	if (!exit) {
 		if (pt->pt_sysent[nr] != 0)
@@ -451,7 +451,7 @@ dt_pt_proc_fire(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_thread_t *t,
 	uint64_t args[3] = { 0 };
 	long tgid;
 
-	if (pt->pt_procp[which] == 0 || t->pt_vfork)
+	if (pt->pt_procp[which] == 0)
 		return;
 	switch (which) {
 	case DT_PT_CREATE:
