@@ -997,6 +997,38 @@ dt_pt_exiting(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_thread_t *t)
 	dt_pt_proc_fire(dtp, pt, t, DT_PT_EXIT, 0, why);
 }
 
+static void dt_pt_event(dtrace_hdl_t *, dt_ptrace_t *, int, int);
+
+/*
+ * PTRACE_EVENT_EXEC of thread t: its process runs a new image, and its
+ * probes are placed at execve's exit stop, waited for here -- the event
+ * stop comes before execve returns, which would overwrite %rax of a
+ * system call injected now.  That exit stop is then handled as any
+ * other (syscall::execve:return); any other stop instead (the thread
+ * killed) as well, with nothing placed.
+ */
+static void
+dt_pt_exec_stop(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_thread_t *t)
+{
+	int tid = t->pt_tid, st;
+
+	if (ptrace(PTRACE_SYSCALL, tid, 0, 0) != 0)
+		return;
+	if (dt_pt_wait_tid(tid, &st) != 0) {
+		dt_pt_event(dtp, pt, tid, st);
+		return;
+	}
+	if ((st >> 16) != 0 || WSTOPSIG(st) != (SIGTRAP | 0x80)) {
+		dt_pt_event(dtp, pt, tid, st);
+		return;
+	}
+	dt_pt_exec(dtp, pt, t);
+	if (t->pt_proc->pp_sysmode == DT_PT_SYS_STEP || t->pt_sysexit)
+		dt_pt_sys_stop(dtp, pt, t, st);
+	else
+		dt_pt_cont(t, 0);
+}
+
 /* Does thread tid catch signal sig (SigCgt of /proc/<tid>/status)? */
 static bool
 dt_pt_catches(int tid, int sig)
@@ -1103,9 +1135,8 @@ dt_pt_event(dtrace_hdl_t *dtp, dt_ptrace_t *pt, int tid, int st)
 			(void) ptrace(PTRACE_DETACH, tid, 0, 0);
 			return;
 		}
-		dt_pt_exec(dtp, pt, t);
 		dt_pt_proc_fire(dtp, pt, t, DT_PT_EXEC_SUCCESS, 0, 0);
-		dt_pt_cont(t, 0);
+		dt_pt_exec_stop(dtp, pt, t);
 		return;
 	case PTRACE_EVENT_EXIT:
 		dt_pt_exiting(dtp, pt, t);

@@ -381,22 +381,27 @@ dt_pt_disarm(const dt_pt_proc_t *pp, int memfd)
 }
 
 /*
- * Files unmapped (dlclose): their sites are forgotten as placed -- the
- * address may hold another file's code by now -- and their semaphores
- * as raised.  Mapped again, they are placed again.
+ * Files unmapped (dlclose): their sites are forgotten, not written back
+ * -- the address may hold another file's code by now -- and their
+ * semaphores are no longer raised.  Mapped again, they are collected and
+ * placed again.
  */
 static void
 dt_pt_sites_unmapped(dt_pt_proc_t *pp, const dt_pt_maps_t *ms)
 {
+	size_t n = 0;
+
 	for (size_t i = 0; i < pp->pp_nsites; i++) {
 		dt_pt_site_t *s = &pp->pp_sites[i];
 
-		if (s->ps_path == NULL || (!s->ps_armed && !s->ps_bad) ||
-		    dt_pt_maps_has(ms, s->ps_path, s->ps_addr))
+		if (s->ps_path != NULL &&
+		    !dt_pt_maps_has(ms, s->ps_path, s->ps_addr)) {
+			free(s->ps_fires);
 			continue;
-		s->ps_armed = s->ps_decoded = s->ps_bad = false;
-		s->ps_ool = 0;
+		}
+		pp->pp_sites[n++] = *s;
 	}
+	pp->pp_nsites = n;
 	for (size_t i = 0; i < pp->pp_nsemas; i++) {
 		if (dt_pt_maps_base(ms, pp->pp_semas[i].sm_path) == 0)
 			pp->pp_semas[i].sm_addr = 0;
@@ -495,16 +500,19 @@ dt_pt_site_bad(dtrace_hdl_t *dtp, const dt_pt_proc_t *pp, dt_pt_site_t *s,
 static int
 dt_pt_decode(dt_pt_proc_t *pp, dt_pt_site_t *s)
 {
-	if (dt_pt_text_read(pp, s->ps_addr, s->ps_insn, X86_MAX_INSN_LEN) !=
-	    0)
+	/* Short near the end of the text: decoding says if it is enough. */
+	ssize_t n = pread(pp->pp_memfd, s->ps_insn, X86_MAX_INSN_LEN,
+	    (off_t) s->ps_addr);
+
+	if (n <= 0)
 		return -1;
+	memset(s->ps_insn + n, 0, X86_MAX_INSN_LEN - (size_t) n);
 	for (const dt_pt_site_t *o = s + 1; o < pp->pp_sites +
 	    pp->pp_nsites && o->ps_addr < s->ps_addr + X86_MAX_INSN_LEN; o++) {
 		if (o->ps_armed)
 			s->ps_insn[o->ps_addr - s->ps_addr] = o->ps_insn[0];
 	}
-	if (x86_decode(s->ps_insn, X86_MAX_INSN_LEN, s->ps_addr, 0,
-	    &s->ps_in) != 0)
+	if (x86_decode(s->ps_insn, (size_t) n, s->ps_addr, 0, &s->ps_in) != 0)
 		return -1;
 	s->ps_strategy = x86_strategy(&s->ps_in);
 	s->ps_decoded = true;
@@ -525,7 +533,7 @@ dt_pt_place(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_proc_t *pp,
 	size_t nool = 0, nplace = 0, sz;
 	uint8_t buf[DT_PT_SLOT];
 	dt_pt_maps_t ms;
-	uint64_t area;
+	uint64_t area = 0;
 	int rc = 0;
 
 	if (pp->pp_mm != pp)
@@ -558,7 +566,7 @@ dt_pt_place(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_proc_t *pp,
 		sz = (nool + (pp->pp_tslots == 0 ? DT_PT_NTSLOTS : 0)) *
 		    DT_PT_SLOT;
 		sz = (sz + 4095) & ~(size_t) 4095;
-		if ((area = dt_pt_inject_mmap(pp, t, sz)) == 0)
+		if (sz > 0 && (area = dt_pt_inject_mmap(pp, t, sz)) == 0)
 			return dt_set_errdetail(dtp, EDT_PROC, "pid %d: failed "
 			    "to map a scratch area for probes", pp->pp_pid);
 		if (pp->pp_tslots == 0) {
