@@ -1029,28 +1029,39 @@ dt_pt_exec_stop(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_thread_t *t)
 		dt_pt_cont(t, 0);
 }
 
-/* Does thread tid catch signal sig (SigCgt of /proc/<tid>/status)? */
-static bool
-dt_pt_catches(int tid, int sig)
+/* What thread tid does with signal sig, from /proc/<tid>/status. */
+typedef enum dt_pt_sigdisp {
+	DT_PT_SIG_CAUGHT,	/* a handler runs */
+	DT_PT_SIG_IGNORED,	/* discarded when delivered */
+	DT_PT_SIG_OTHER		/* its default action */
+} dt_pt_sigdisp_t;
+
+static dt_pt_sigdisp_t
+dt_pt_sigdisp(int tid, int sig)
 {
 	char path[64], line[256];
-	bool caught = false;
+	unsigned long long ign = 0, cgt = 0, bit;
 	FILE *fp;
 
+	if (sig < 1 || sig > 64)
+		return DT_PT_SIG_OTHER;
+	bit = 1ULL << (sig - 1);
 	(void) snprintf(path, sizeof (path), "/proc/%d/status", tid);
 	if ((fp = fopen(path, "re")) == NULL)
-		return false;
+		return DT_PT_SIG_OTHER;
 	while (fgets(line, sizeof (line), fp) != NULL) {
-		if (strncmp(line, "SigCgt:", 7) == 0) {
-			unsigned long long m = strtoull(line + 7, NULL, 16);
-
-			caught = sig >= 1 && sig <= 64 &&
-			    (m >> (sig - 1) & 1) != 0;
-			break;
-		}
+		if (strncmp(line, "SigIgn:", 7) == 0)
+			ign = strtoull(line + 7, NULL, 16);
+		else if (strncmp(line, "SigCgt:", 7) == 0)
+			cgt = strtoull(line + 7, NULL, 16);
 	}
 	(void) fclose(fp);
-	return caught;
+	if (cgt & bit)
+		return DT_PT_SIG_CAUGHT;
+	/* SIG_IGN, or the default action is to ignore it. */
+	if ((ign & bit) || sig == SIGCHLD || sig == SIGURG || sig == SIGWINCH)
+		return DT_PT_SIG_IGNORED;
+	return DT_PT_SIG_OTHER;
 }
 
 /* Handle one wait status of a traced thread. */
@@ -1135,6 +1146,7 @@ dt_pt_event(dtrace_hdl_t *dtp, dt_ptrace_t *pt, int tid, int st)
 			(void) ptrace(PTRACE_DETACH, tid, 0, 0);
 			return;
 		}
+		dt_pt_proc_facts(t->pt_proc);
 		dt_pt_proc_fire(dtp, pt, t, DT_PT_EXEC_SUCCESS, 0, 0);
 		dt_pt_exec_stop(dtp, pt, t);
 		return;
@@ -1188,8 +1200,21 @@ dt_pt_event(dtrace_hdl_t *dtp, dt_ptrace_t *pt, int tid, int st)
 		return;
 	}
 	/* Any other signal is the program's. */
-	if (pt->pt_procp[DT_PT_SIGNAL_HANDLE] != 0 && dt_pt_catches(tid, sig))
-		dt_pt_proc_fire(dtp, pt, t, DT_PT_SIGNAL_HANDLE, 0, sig);
+	if (pt->pt_procp[DT_PT_SIGNAL_HANDLE] != 0 ||
+	    pt->pt_procp[DT_PT_SIGNAL_DISCARD] != 0) {
+		switch (dt_pt_sigdisp(tid, sig)) {
+		case DT_PT_SIG_CAUGHT:
+			dt_pt_proc_fire(dtp, pt, t, DT_PT_SIGNAL_HANDLE, 0,
+			    sig);
+			break;
+		case DT_PT_SIG_IGNORED:
+			dt_pt_proc_fire(dtp, pt, t, DT_PT_SIGNAL_DISCARD, tid,
+			    sig);
+			break;
+		default:
+			break;
+		}
+	}
 	dt_pt_cont(t, sig);
 }
 

@@ -54,6 +54,8 @@ typedef enum dt_pt_procprobe {
 	DT_PT_LWP_EXIT,
 	DT_PT_SIGNAL_SEND,
 	DT_PT_SIGNAL_HANDLE,
+	DT_PT_SIGNAL_DISCARD,
+	DT_PT_SIGNAL_CLEAR,
 	DT_PT_PROC_NPROBES
 } dt_pt_procprobe_t;
 

@@ -10,6 +10,7 @@
  *	exec PROG ARG	bench_fn once, then exec "PROG loop ARG"
  *	dlopen LIB N	dlopen()s LIB and calls its lib_fn N times, closes
  *			it, then does it all again
+ *	forkdl LIB N	the same in a fork child
  *	signals		SIGUSR2 ignored and raised (discarded); SIGUSR1
  *			blocked, raised and taken by sigwait() (cleared)
  *
@@ -137,10 +138,21 @@ main(int argc, char **argv)
 	}
 	if (strcmp(mode, "dlopen") == 0 && argc > 3)
 		return dlopen_twice(argv[2], atoi(argv[3]));
+	if (strcmp(mode, "forkdl") == 0 && argc > 3) {
+		pid_t p = fork();
+		int st;
+
+		if (p == 0) {
+			st = dlopen_twice(argv[2], atoi(argv[3]));
+			(void) fflush(stdout);
+			_exit(st);
+		}
+		return p > 0 && waitpid(p, &st, 0) == p && st == 0 ? 0 : 1;
+	}
 	if (strcmp(mode, "signals") == 0)
 		return signals();
-	fprintf(stderr, "usage: %s loop|fork|vfork|spawn|exec|dlopen|signals "
-	    "...\n", argv[0]);
+	fprintf(stderr, "usage: %s loop|fork|vfork|spawn|exec|dlopen|forkdl|"
+	    "signals ...\n", argv[0]);
 	return 2;
 }
 #endif
