@@ -32,11 +32,13 @@
  *
  * Threads: PTRACE_O_TRACECLONE attaches each new thread before it runs.
  * fork(2): the child gets a copy of the breakpoints but no tracer, so it
- * is caught (PTRACE_O_TRACEFORK), its bytes restored and it is let go.  A
+ * is caught (PTRACE_O_TRACEFORK), and either kept (-x followfork, or
+ * syscall and proc probes) or has its bytes restored and is let go.  A
  * vfork(2) child shares the memory and so the breakpoints: it stays
- * attached, its hits run the instruction without firing, until it execs
- * or exits.  exec(2) in a traced process replaces the image and with it
- * every breakpoint: its probes stop firing (not re-resolved yet).
+ * attached as a process whose sites are its parent's until it execs.
+ * exec(2) replaces the image and every breakpoint with it: the probes of
+ * the new image are placed before it runs (dt_ptrace_sites.c), as are
+ * those of the libraries it loads.
  *
  * Detaching (dtrace_stop: exit(), ^C, SIGTERM, or the end of the run):
  * every thread is stopped, a thread stopped on a breakpoint not yet
