@@ -1134,12 +1134,22 @@ dt_pt_event(dtrace_hdl_t *dtp, dt_ptrace_t *pt, int tid, int st)
 			dt_pt_cont(t, 0);
 		return;
 	case PTRACE_EVENT_EXEC:
-		/* A thread but the leader exec'd: it has the leader's tid. */
+		/*
+		 * A thread but the leader exec'd: it has the leader's tid
+		 * now, and the leader, which may have reported its exit, is
+		 * that thread.
+		 */
 		if (ptrace(PTRACE_GETEVENTMSG, tid, 0, &msg) == 0 &&
 		    (int) msg != tid && dt_pt_thread(pt, (int) msg) != NULL) {
+			dt_pt_proc_t *pp = t->pt_proc;
+
 			dt_pt_thread_del(pt, dt_pt_thread(pt, (int) msg));
-			t = dt_pt_thread(pt, tid);
+			if ((t = dt_pt_thread_add(pt, pp, tid)) == NULL) {
+				(void) ptrace(PTRACE_DETACH, tid, 0, 0);
+				return;
+			}
 		}
+		t->pt_exiting = false;
 		if (t->pt_proc->pp_mm != t->pt_proc && !pt->pt_any &&
 		    !t->pt_proc->pp_follow) {
 			/* A vfork child's image of its own: nothing to see. */

@@ -547,13 +547,25 @@ dt_pt_place(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_proc_t *pp,
 		return -1;
 	for (size_t i = 0; i < pp->pp_nsites; i++) {
 		dt_pt_site_t *s = &pp->pp_sites[i];
+		const char *why = NULL;
 
 		if (s->ps_armed || s->ps_bad)
 			continue;
 		if (!s->ps_decoded && dt_pt_decode(pp, s) != 0)
-			rc = dt_pt_site_bad(dtp, pp, s, "cannot be decoded");
+			why = "cannot be decoded";
 		else if (s->ps_strategy == X86_STRAT_REFUSE)
-			rc = dt_pt_site_bad(dtp, pp, s, "cannot be probed");
+			why = "cannot be probed";
+		/*
+		 * The dynamic linker's breakpoint is the engine's own: where
+		 * it cannot go (another tracer's breakpoint, a uprobe, is
+		 * there already), libraries loaded later go unseen.
+		 */
+		if (why != NULL && s->ps_nfires == 0) {
+			s->ps_bad = true;
+			continue;
+		}
+		if (why != NULL)
+			rc = dt_pt_site_bad(dtp, pp, s, why);
 		if (rc != 0 && !late)
 			return -1;
 		if (!dt_pt_to_place(s))
