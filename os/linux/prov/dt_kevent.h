@@ -56,6 +56,15 @@
  *				member of a struct the argument points to);
  *				0 when unreadable
  *	DT_KEVENT_ARG_CURTASK	the current task (struct task_struct *)
+ *	DT_KEVENT_ARG_CURMEM	kernel memory at the current task plus
+ *				ka_off, ka_size bytes (a member of its
+ *				task_struct); 0 when unreadable
+ *	DT_KEVENT_ARG_USTR	TP: the user string whose address is the
+ *				8-byte record field at ka_off (a system
+ *				call's path), copied while the probe fires
+ *				into a buffer of its own (strsize bytes,
+ *				"" when unreadable): the argument is the
+ *				copy's address, so it is a D string
  *	DT_KEVENT_ARG_SUM	ka_off plus the arguments whose bits are set
  *				in ka_val (bit N: argument N): an address
  *				made of parts (an sk_buff's head plus its
@@ -65,6 +74,16 @@
  *				a member of a struct another argument points
  *				to, so reads chain to any depth (skb, then
  *				skb->head, then a byte of the IP header)
+ *
+ * and then, per ka_xform, turned into what the stable argument means:
+ *
+ *	DT_KEVENT_XF_NONE	as read
+ *	DT_KEVENT_XF_NEG	negated (errno from a -errno return value)
+ *	DT_KEVENT_XF_CLD	a wait status (task_struct.exit_code) as the
+ *				SIGCHLD code saying why a process ended:
+ *				CLD_EXITED (1) when no signal ended it,
+ *				CLD_DUMPED (3) when a signal did and dumped
+ *				core, CLD_KILLED (2) for another signal
  *
  * SUM and DEREF read other arguments: the prologue computes every
  * argument after those it reads, whatever their order (a typed argument
@@ -84,7 +103,9 @@
  * when arg0 < 0.  More conditions, all of which must hold too, go in
  * ke_conds[] (the first with kc_op DT_KEVENT_FILT_NONE ends them): each
  * compares argument kc_arg, masked with kc_mask when that is not 0,
- * with the constant kc_val, or with argument kc_val when kc_vsarg.
+ * with the constant kc_val, or with argument kc_val when kc_vsarg
+ * (proc:::start: the current task is its group's leader).  Arguments
+ * past the probe's typed ones can be computed only for its conditions.
  * tcp:::connect-established is sock:inet_sock_set_state for TCP sockets
  * going from SYN_SENT to ESTABLISHED; tcp:::accept-refused a reset sent
  * for no socket in answer to a segment whose flags, masked, are SYN.
@@ -160,12 +181,20 @@ typedef enum dt_kevent_argkind {
 	DT_KEVENT_ARG_RAW,
 	DT_KEVENT_ARG_RAWMEM,
 	DT_KEVENT_ARG_CURTASK,
+	DT_KEVENT_ARG_CURMEM,
+	DT_KEVENT_ARG_USTR,
 	DT_KEVENT_ARG_SUM,
 	DT_KEVENT_ARG_DEREF,
 } dt_kevent_argkind_t;
 
 /* The arguments a recipe reads (SUM, DEREF): bit N for argument N. */
 #define DT_KEVENT_ARGBIT(n)	(1LL << (n))
+
+typedef enum dt_kevent_xform {
+	DT_KEVENT_XF_NONE,
+	DT_KEVENT_XF_NEG,
+	DT_KEVENT_XF_CLD,
+} dt_kevent_xform_t;
 
 /* How one argument is obtained (see the top comment). */
 typedef struct dt_kevent_arg {
@@ -174,9 +203,10 @@ typedef struct dt_kevent_arg {
 				   bytes */
 	bool ka_signed;		/* FIELD, RAW, RAWMEM, DEREF: sign-extend */
 	uint8_t ka_index;	/* RAW, RAWMEM: the TP_PROTO argument */
-	uint32_t ka_off;	/* FIELD, ADDR, DATALOC: in the record;
-				   RAWMEM: from the pointer; SUM, DEREF:
-				   added to the arguments */
+	uint8_t ka_xform;	/* dt_kevent_xform_t */
+	uint32_t ka_off;	/* FIELD, ADDR, DATALOC, USTR: in the record;
+				   RAWMEM, CURMEM: from the pointer; SUM,
+				   DEREF: added to the arguments */
 	int64_t ka_val;		/* CONST; SUM, DEREF: the arguments added
 				   (DT_KEVENT_ARGBIT) */
 } dt_kevent_arg_t;
@@ -209,8 +239,8 @@ typedef struct dt_kevent {
 	dt_kevent_filt_t ke_filt;
 	uint8_t ke_filt_arg;
 	int64_t ke_filt_val;
-	dt_kevent_cond_t ke_conds[DT_KEVENT_MAXCONDS];
 	uint32_t ke_btf_id;	/* FENTRY, FEXIT: the function in BTF */
+	dt_kevent_cond_t ke_conds[DT_KEVENT_MAXCONDS];
 	void *ke_priv;		/* the provider's; free()d with the probe */
 } dt_kevent_t;
 
