@@ -10,20 +10,7 @@
 # (tcpsinfo_t) as TCP keeps them; one connection refused, which
 # tcp:::accept-refused sees as the reset answering it, where the kernel
 # traces resets sent for no socket.
-set -u
-
-[ "$(id -u)" -eq 0 ] || { echo "needs root to load BPF programs"; exit 77; }
-command -v cc >/dev/null || { echo "needs a C compiler (cc)"; exit 77; }
-[ -r /sys/kernel/btf/vmlinux ] || { echo "needs kernel BTF"; exit 77; }
-lib=(-x "syslibdir=$top_srcdir/os/linux/lib")
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() {
-	echo "$1"
-	[ -f "$tmp/err" ] && cat "$tmp/err"
-	exit 1
-}
+. "$top_srcdir/tests/shell/data/kprov-common.sh"
 
 "$DTRACE" "${lib[@]}" -l -n 'ip:::' >"$tmp/l" 2>"$tmp/err"
 grep -q ' ip  *vmlinux  *ipv4 send$' "$tmp/l" || {

@@ -1,7 +1,7 @@
 # kprov-common.sh: what the kernel provider tests share, sourced by
-# tests/shell/{proc,sched,io,lockstat}-provider.sh and net-providers.sh:
-# their requirements (skipping with the reason), a work directory,
-# fail(), the D library options and declared().
+# tests/shell/{proc,sched,io,ip,lockstat}-provider.sh and
+# net-providers.sh: their requirements (skipping with the reason), a work
+# directory, fail(), the D library options and declared().
 set -u
 
 [ "$(id -u)" -eq 0 ] || { echo "needs root to load BPF programs"; exit 77; }
