@@ -51,13 +51,7 @@ diff -u "$tmp/lv.want" "$tmp/lv" || fail "dtrace -lv differs"
 # 2. The traffic, on ports nothing listens on.
 cc -o "$tmp/ip-loopback" "$top_srcdir/tests/shell/data/ip-loopback.c" ||
     fail "cannot build ip-loopback"
-port=
-for try in 1 2 3 4 5 6 7 8; do
-	p=$((20000 + RANDOM % 20000))
-	ss -Hantu "( sport >= :$p and sport <= :$((p + 2)) )" 2>/dev/null |
-	    grep -q . || { port=$p; break; }
-done
-[ -n "$port" ] || fail "no free port"
+free_ports 3
 
 cat >"$tmp/d" <<'EOD'
 ip:::send, ip:::receive
