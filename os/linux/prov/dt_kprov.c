@@ -3,12 +3,15 @@
  * listing a provider's table as probes on kernel events, and turning a
  * probe's symbolic arguments into kernel event recipes on first use.
  *
- * Each table row becomes vmlinux::<name> when its event exists (tracefs
- * events/<group>/<event>).  Its arguments and filters are made when the
+ * Each table row becomes vmlinux:<func>:<name> when its event exists
+ * (tracefs events/<group>/<event>) and, for a row naming one, has the
+ * field that shows the event means what the row maps (a format file
+ * read, for that row only).  Its arguments and filters are made when the
  * compiler or the engine first asks (po_probe_args): tracepoint fields
- * are looked up by name in the event's format file then, so a kernel
- * whose event lacks a field fails that probe's use with a clear error
- * rather than slowing every listing.
+ * are looked up by name in the event's format file then, and kernel
+ * struct members in the kernel's BTF, so a kernel whose event lacks a
+ * field fails that probe's use with a clear error rather than slowing
+ * every listing.
  */
 #include <errno.h>
 #include <string.h>
@@ -37,9 +40,9 @@ dt_kprov_populate(dtrace_hdl_t *dtp, dt_provider_t *pvp)
 	for (int i = 0; i < kv->kv_nprobes; i++) {
 		const dt_kprov_probe_t *kp = &kv->kv_probes[i];
 		dt_kevent_t *ke;
-
 		dt_kevent_arg_t ka;
 
+		/* kp_need: a field that says the event is what we map. */
 		if (!dt_kevent_exists(kp->kp_group, kp->kp_event) ||
 		    (kp->kp_need != NULL && dt_kevent_field(kp->kp_group,
 		    kp->kp_event, kp->kp_need, &ka) != 0))
