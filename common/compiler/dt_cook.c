@@ -326,11 +326,20 @@ dt_cook_op1(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
 		} else
 			dt_cc_error(pcb, D_DEREF_NONPTR,
 			    "cannot dereference non-pointer type");
-		dt_node_type_assign(dnp, cp->dn_ctfp, type);
-		base = ctf_type_resolve(cp->dn_ctfp, type);
+		ctfp = cp->dn_ctfp;
+		base = ctf_type_resolve(ctfp, type);
+		/* *p of a pointer to a tag: the tag's definition. */
+		if (base != CTF_ERR &&
+		    ctf_type_kind(ctfp, base) == CTF_K_FORWARD &&
+		    dt_type_complete(cc, &ctfp, &base))
+			type = base;
+		else
+			ctfp = cp->dn_ctfp;
+		dt_node_type_assign(dnp, ctfp, type);
+		base = ctf_type_resolve(ctfp, type);
 		kind = base == CTF_ERR ? CTF_K_UNKNOWN :
-		    ctf_type_kind(cp->dn_ctfp, base);
-		if (dt_type_is_void(cp->dn_ctfp, type))
+		    ctf_type_kind(ctfp, base);
+		if (dt_type_is_void(ctfp, type))
 			dt_cc_error(pcb, D_DEREF_VOID,
 			    "cannot dereference pointer to void");
 		if (kind == CTF_K_FUNCTION)
