@@ -691,6 +691,29 @@ dt_node_is_pointer(const dt_node_t *dnp)
 	return kind == CTF_K_POINTER || kind == CTF_K_ARRAY;
 }
 
+/*
+ * A translated pointer: xlate<T *>(e) (args[N] of a translated argument
+ * is one), an inline defined by one (curpsinfo), or a variable assigned
+ * one.  Its value is e's; its members are the translator's.
+ */
+bool
+dt_node_is_xlptr(const dt_node_t *dnp)
+{
+	const dt_ident_t *idp = dnp->dn_ident;
+
+	if (dnp->dn_xlator == NULL ||
+	    dt_kind(dnp->dn_ctfp, dnp->dn_type, NULL) != CTF_K_POINTER)
+		return false;
+	if (dnp->dn_kind == DT_NODE_OP2)
+		return dnp->dn_op == DT_OP_XLATE;
+	if (dnp->dn_kind != DT_NODE_VAR || idp == NULL)
+		return false;
+	if (idp->di_flags & DT_IDFLG_XLPTR)
+		return true;
+	return (idp->di_flags & DT_IDFLG_INLINE) && idp->di_inline != NULL &&
+	    dt_node_is_xlptr(idp->di_inline);
+}
+
 bool
 dt_node_is_vfptr(const dt_node_t *dnp)
 {

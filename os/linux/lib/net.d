@@ -204,9 +204,9 @@ translator tcpsinfo_t < dt_inet_sock_set_state_t *P > {
 	tcps_retransmit = 0;
 };
 
-translator tcplsinfo_t < dt_inet_sock_set_state_t *P > {
-	tcps_state = P->oldstate >= 0 && P->oldstate <= 12 ?
-	    (dt_tcp_state_map >> 4 * P->oldstate) & 0xf : 0;
+/* The old state, the record's oldstate field. */
+translator tcplsinfo_t < int S > {
+	tcps_state = S >= 0 && S <= 12 ? (dt_tcp_state_map >> 4 * S) & 0xf : 0;
 };
 
 translator csinfo_t < dt_inet_sock_set_state_t *P > {
