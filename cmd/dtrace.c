@@ -675,11 +675,60 @@ exec_programs(void)
 	}
 }
 
+/* The sizes an engine may lower when it cannot allocate them (bufresize). */
+static const struct {
+	const char *bs_opt;
+	const char *bs_name;
+} g_bufsizes[] = {
+	{ "bufsize", "buffer size" },
+	{ "aggsize", "aggregation size" },
+	{ "specsize", "speculation size" },
+	{ "dynvarsize", "dynamic variable size" },
+};
+#define NBUFSIZES (sizeof (g_bufsizes) / sizeof (g_bufsizes[0]))
+
+static void
+get_bufsizes(dtrace_optval_t *vals)
+{
+	for (size_t i = 0; i < NBUFSIZES; i++) {
+		if (dtrace_getopt(g_dtp, g_bufsizes[i].bs_opt, &vals[i]) != 0)
+			vals[i] = 0;
+	}
+}
+
+/* "dtrace: buffer size lowered to 1g", for each size the engine cut. */
+static void
+report_lowered(const dtrace_optval_t *before)
+{
+	dtrace_optval_t after[NBUFSIZES];
+
+	get_bufsizes(after);
+	for (size_t i = 0; i < NBUFSIZES; i++) {
+		const char *units = "kmgt";
+		dtrace_optval_t v = after[i];
+		int u = -1;
+
+		if (v <= 0 || v >= before[i])
+			continue;
+		while (u < 3 && v >= 1024 && v % 1024 == 0) {
+			v /= 1024;
+			u++;
+		}
+		if (u < 0)
+			fprintf(stderr, "%s: %s lowered to %lld\n", g_pname,
+			    g_bufsizes[i].bs_name, (long long) v);
+		else
+			fprintf(stderr, "%s: %s lowered to %lld%c\n", g_pname,
+			    g_bufsizes[i].bs_name, (long long) v, units[u]);
+	}
+}
+
 /* Trace until exit(), a signal or an error; returns the exit status. */
 static int
 run_programs(void)
 {
 	struct sigaction sa;
+	dtrace_optval_t sizes[NBUFSIZES];
 	int done = 0, status = E_SUCCESS;
 	dtrace_optval_t w = DTRACEOPT_UNSET;
 
@@ -697,8 +746,10 @@ run_programs(void)
 	(void) sigaction(SIGHUP, &sa, NULL);
 	(void) sigaction(SIGPIPE, &sa, NULL);
 
+	get_bufsizes(sizes);
 	if (dtrace_go(g_dtp) != 0)
 		dfatal("could not enable tracing");
+	report_lowered(sizes);
 	if (dtrace_engine_notice(g_dtp) != NULL)
 		fprintf(stderr, "%s: %s\n", g_pname,
 		    dtrace_engine_notice(g_dtp));

@@ -48,7 +48,8 @@ struct dtrace_hdl {
 	uint32_t dt_eprobes_cap;	/* allocated slots in dt_eprobes */
 	bool dt_active;			/* between dtrace_go and dtrace_stop */
 	bool dt_stopped;
-	bool dt_exited;			/* an exit() record was consumed */
+	bool dt_exited;			/* exit() ran: tracing ends */
+	bool dt_exitrec;		/* its record was consumed */
 	uint64_t dt_laststatus;		/* dt_os_timestamp() of the last
 					   drop report */
 	int dt_exitstatus;		/* its status */

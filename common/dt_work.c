@@ -704,8 +704,8 @@ dt_work_drain(dtrace_hdl_t *dtp, uint32_t cpu, const void *buf, size_t len,
 
 	if (rc < 0) {
 		wa->wa_rc = -1;
-	} else if (rc == DT_CONSUME_EXIT && !dtp->dt_exited) {
-		dtp->dt_exited = true;
+	} else if (rc == DT_CONSUME_EXIT && !dtp->dt_exitrec) {
+		dtp->dt_exited = dtp->dt_exitrec = true;
 		dtp->dt_exitstatus = dt_consume_exitstatus(dtp);
 	}
 	return 0;
@@ -735,6 +735,18 @@ dtrace_work(dtrace_hdl_t *dtp, FILE *fp)
 		return DTRACE_WORKSTATUS_DONE;
 	if (dt_work_status(dtp, false) != 0 || dt_work_drain_all(dtp, fp) != 0)
 		return DTRACE_WORKSTATUS_ERROR;
+	/*
+	 * exit() ran but its record was dropped (a full buffer): end all
+	 * the same, with status 0 unless the record turns up in the last
+	 * drain, rather than trace for ever.
+	 */
+	if (!dtp->dt_exited && !dtp->dt_stopped) {
+		dt_engine_status_t st;
+
+		memset(&st, 0, sizeof (st));
+		dtp->dt_engine->eo_status(dtp, &st);
+		dtp->dt_exited = st.es_exited;
+	}
 	/*
 	 * After exit(), tracing stops: END fires, and what it records is
 	 * printed now, as the last output of the run.

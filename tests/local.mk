@@ -30,11 +30,14 @@ SHELL_TESTS += tests/shell/unprivileged.sh tests/shell/syscall-count.sh \
 	tests/shell/syscall-builtins.sh \
 	tests/shell/usdt.sh tests/shell/kevent.sh tests/shell/pid-refused.sh \
 	tests/shell/ptrace-engine.sh tests/shell/ptrace-syscall.sh \
+	tests/shell/ptrace-follow.sh \
 	tests/shell/destructive.sh tests/shell/bpf-loop.sh \
 	tests/shell/execargs.sh tests/shell/curcpu.sh \
 	tests/shell/io-provider.sh tests/shell/net-providers.sh \
 	tests/shell/lockstat-provider.sh tests/shell/fbt.sh \
-	tests/shell/engine-choice.sh
+	tests/shell/engine-choice.sh \
+	tests/shell/proc-provider.sh tests/shell/sched-provider.sh \
+	tests/shell/cwd.sh
 
 EXTRA_DIST += %reldir%/run-tests.sh %reldir%/shell %reldir%/d %reldir%/cmd
 # Run by hand in the kernel lab (tests/klab/run-fbt.sh), not by make check.

@@ -45,6 +45,8 @@ typedef struct dt_engine_status {
 	uint64_t es_specbusy;	   /* failed speculation(): buffers busy */
 	uint64_t es_specunavail;   /* failed speculation(): none free */
 	uint64_t es_errors;	   /* clauses that faulted */
+	bool es_exited;		   /* exit() ran, even if its record was
+				      dropped: tracing must end */
 } dt_engine_status_t;
 
 /* CPUs an engine counts principal buffer drops for (eo_cpudrops). */

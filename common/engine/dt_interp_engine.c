@@ -39,6 +39,7 @@
  */
 #include <errno.h>
 #include <signal.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -262,10 +263,15 @@ dt_interp_varstr(void *arg, uint32_t id, char *buf, size_t size)
 	case DIF_VAR_ROOT:
 		snprintf(buf, size, "/");
 		return 0;
-	case DIF_VAR_CWD:
-		if (getcwd(buf, size) == NULL)
+	case DIF_VAR_CWD: {
+		/* Cut to strsize, as the other engines' cwd is. */
+		char path[PATH_MAX];
+
+		if (getcwd(path, sizeof (path)) == NULL)
 			return -1;
+		snprintf(buf, size, "%s", path);
 		return 0;
+	}
 	case DIF_VAR_EXECARGS:
 		return dt_os_proc_args((int) getpid(), buf, size);
 	default:
@@ -737,8 +743,19 @@ dt_interp_clause(dtrace_hdl_t *dtp, dt_interp_t *ip, dif_mstate_t *ms,
 	 */
 	if (stp->st_nactions == 0 || stp->st_size > 0) {
 		reclen = sizeof (dt_rechdr_t) + stp->st_size;
-		if ((rec = dt_interp_reserve(ip, cpu, reclen)) == NULL)
+		if ((rec = dt_interp_reserve(ip, cpu, reclen)) == NULL) {
+			/*
+			 * Dropped.  An exit() in it still ends tracing (its
+			 * status is lost), as on the BPF engine, which runs
+			 * the clause and loses only the record: waiting for
+			 * an exit record that can never come would hang.
+			 */
+			for (uint32_t a = 0; a < stp->st_nactions; a++) {
+				if (stp->st_actions[a].ac_kind == DT_ACT_EXIT)
+					ip->ip_exited = true;
+			}
 			return;
+		}
 		((dt_rechdr_t *) rec)->rh_epid = ep->ep_epid;
 		((dt_rechdr_t *) rec)->rh_size = stp->st_size;
 		((dt_rechdr_t *) rec)->rh_timestamp = ts;
@@ -1039,6 +1056,7 @@ dt_interp_status(dtrace_hdl_t *dtp, dt_engine_status_t *stp)
 
 	*stp = ip->ip_status;
 	stp->es_dyndrops = dif_state_dyndrops(ip->ip_state);
+	stp->es_exited = ip->ip_exited;
 }
 
 static void

@@ -18,6 +18,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -340,6 +341,18 @@ dt_lf_member_off(const struct btf *btf, int32_t id, const char *name,
 	return -1;
 }
 
+/* The kernel's BTF, or NULL with why it cannot be had in why. */
+static struct btf *
+dt_lf_vmlinux_btf(char *why, size_t len)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+
+	if (btf == NULL)
+		snprintf(why, len, "kernel BTF (/sys/kernel/btf/vmlinux) "
+		    "cannot be read");
+	return btf;
+}
+
 const dt_linux_task_offs_t *
 dt_linux_task_offs(void)
 {
@@ -352,11 +365,8 @@ dt_linux_task_offs(void)
 	if (done)
 		return &lt;
 	done = true;
-	if ((btf = btf__load_vmlinux_btf()) == NULL) {
-		snprintf(lt.lt_why, sizeof (lt.lt_why),
-		    "kernel BTF (/sys/kernel/btf/vmlinux) cannot be read");
+	if ((btf = dt_lf_vmlinux_btf(lt.lt_why, sizeof (lt.lt_why))) == NULL)
 		return &lt;
-	}
 	task = btf__find_by_name_kind(btf, "task_struct", BTF_KIND_STRUCT);
 	rp = dt_lf_member_off(btf, task, "real_parent", NULL);
 	tg = dt_lf_member_off(btf, task, "tgid", NULL);
@@ -383,6 +393,71 @@ dt_linux_task_offs(void)
 	lt.lt_exec_runtime = (uint32_t) (seo + rt);
 	lt.lt_ok = true;
 	return &lt;
+}
+
+/* The offset of the member path (a.b.c) of struct sname, or -1. */
+static int64_t
+dt_lf_path_off(const struct btf *btf, const char *sname, const char *path)
+{
+	int32_t id = btf__find_by_name_kind(btf, sname, BTF_KIND_STRUCT);
+	char buf[64], *name, *next;
+	int64_t off = 0, o;
+
+	snprintf(buf, sizeof (buf), "%s", path);
+	for (name = buf; id >= 0 && name != NULL; name = next) {
+		if ((next = strchr(name, '.')) != NULL)
+			*next++ = '\0';
+		if ((o = dt_lf_member_off(btf, id, name, &id)) < 0)
+			return -1;
+		off += o;
+		id = btf__resolve_type(btf, (uint32_t) id);
+	}
+	return id < 0 ? -1 : off;
+}
+
+const dt_linux_path_offs_t *
+dt_linux_path_offs(void)
+{
+	static dt_linux_path_offs_t lp;
+	static bool done;
+	static const struct {
+		const char *sname, *path;
+		size_t off;
+	} m[] = {
+#define DT_LP(s, p, f) { s, p, offsetof(dt_linux_path_offs_t, f) }
+		DT_LP("task_struct", "fs", lp_fs),
+		DT_LP("fs_struct", "pwd.mnt", lp_pwd_mnt),
+		DT_LP("fs_struct", "pwd.dentry", lp_pwd_dentry),
+		DT_LP("dentry", "d_parent", lp_d_parent),
+		DT_LP("dentry", "d_name.name", lp_d_name),
+		DT_LP("vfsmount", "mnt_root", lp_mnt_root),
+		DT_LP("mount", "mnt", lp_mount_mnt),
+		DT_LP("mount", "mnt_parent", lp_mnt_parent),
+		DT_LP("mount", "mnt_mountpoint", lp_mnt_mountpoint),
+#undef DT_LP
+	};
+	struct btf *btf;
+
+	if (done)
+		return &lp;
+	done = true;
+	if ((btf = dt_lf_vmlinux_btf(lp.lp_why, sizeof (lp.lp_why))) == NULL)
+		return &lp;
+	for (size_t i = 0; i < sizeof (m) / sizeof (m[0]); i++) {
+		int64_t off = dt_lf_path_off(btf, m[i].sname, m[i].path);
+
+		if (off < 0) {
+			snprintf(lp.lp_why, sizeof (lp.lp_why), "kernel BTF "
+			    "has no struct %s member %s", m[i].sname,
+			    m[i].path);
+			btf__free(btf);
+			return &lp;
+		}
+		*(uint32_t *) ((char *) &lp + m[i].off) = (uint32_t) off;
+	}
+	btf__free(btf);
+	lp.lp_ok = true;
+	return &lp;
 }
 
 void
@@ -830,6 +905,14 @@ dt_linux_features(void)
 	return &dt_lf_cache;
 }
 
+/* The possible CPUs, without the probes that are made only on demand. */
+int
+dt_linux_ncpus(void)
+{
+	(void) pthread_once(&dt_lf_once, dt_lf_init);
+	return dt_lf_cache.lf_ncpus;
+}
+
 bool
 dt_linux_feature(dt_linux_feature_t f)
 {
@@ -884,4 +967,94 @@ dt_linux_tracefs(void)
 	    dt_lf_is_tracefs(where[0]))
 		return where[0];
 	return NULL;
+}
+
+/*
+ * Tracepoints without a tracefs event (DECLARE_TRACE: sched_exit_tp,
+ * sched_entry_tp) can be reached only as raw tracepoints, and tracefs
+ * does not list them; the kernel's BTF does, as btf_trace_<name>.  Only
+ * the BTF string section is read and searched (about 1.5 ms for 2 MB),
+ * not the whole of BTF parsed (about 0.1 s), since the sched and proc
+ * providers ask each time they list their probes.
+ */
+int
+dt_linux_tps_declared(const char *const *names, bool *have, int n)
+{
+	struct btf_header h;
+	char *strs = NULL;
+	size_t got = 0;
+	int fd;
+
+	for (int i = 0; i < n; i++)
+		have[i] = false;
+	if ((fd = open("/sys/kernel/btf/vmlinux", O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	if (read(fd, &h, sizeof (h)) != (ssize_t) sizeof (h) ||
+	    h.magic != BTF_MAGIC || (strs = malloc((size_t) h.str_len +
+	    2)) == NULL) {
+		(void) close(fd);
+		return -1;
+	}
+	/* NUL on both sides, so every name is found between two NULs. */
+	strs[0] = '\0';
+	while (got < h.str_len) {
+		ssize_t r = pread(fd, strs + 1 + got, h.str_len - got,
+		    (off_t) (h.hdr_len + h.str_off + got));
+
+		if (r <= 0)
+			break;
+		got += (size_t) r;
+	}
+	(void) close(fd);
+	strs[1 + got] = '\0';
+	for (int i = 0; i < n; i++) {
+		char key[128];
+		int len = snprintf(key + 1, sizeof (key) - 1, "btf_trace_%s",
+		    names[i]);
+
+		key[0] = '\0';
+		if (len > 0 && (size_t) len < sizeof (key) - 1)
+			have[i] = memmem(strs, got + 2, key, (size_t) len +
+			    2) != NULL;
+	}
+	free(strs);
+	return 0;
+}
+
+int
+dt_linux_btf_offsets(const char *const *paths, uint32_t *offs, int n)
+{
+	struct btf *btf;
+
+	for (int i = 0; i < n; i++)
+		offs[i] = UINT32_MAX;
+	if ((btf = btf__load_vmlinux_btf()) == NULL)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		const char *p = paths[i], *dot = strchr(p, '.');
+		char name[64];
+		int32_t cur, next;
+		int64_t total = 0, o;
+
+		if (dot == NULL || dot - p >= (ptrdiff_t) sizeof (name))
+			continue;
+		snprintf(name, sizeof (name), "%.*s", (int) (dot - p), p);
+		cur = btf__find_by_name_kind(btf, name, BTF_KIND_STRUCT);
+		/* "k_sigaction.sa.sa_handler": member by member. */
+		for (p = dot + 1; cur > 0; p = dot + 1) {
+			dot = strchr(p, '.');
+			snprintf(name, sizeof (name), "%.*s", dot != NULL ?
+			    (int) (dot - p) : (int) strlen(p), p);
+			if ((o = dt_lf_member_off(btf, cur, name, &next)) < 0)
+				break;
+			total += o;
+			if (dot == NULL) {
+				offs[i] = (uint32_t) total;
+				break;
+			}
+			cur = btf__resolve_type(btf, (uint32_t) next);
+		}
+	}
+	btf__free(btf);
+	return 0;
 }

@@ -53,6 +53,8 @@ typedef struct dt_linux_features {
 
 /* Every feature of the running kernel, probed once per process. */
 extern const dt_linux_features_t *dt_linux_features(void);
+/* The number of possible CPUs (the core probes only: cheap). */
+extern int dt_linux_ncpus(void);
 
 /*
  * Whether one feature is there, and if not why (""). These probe only
@@ -103,5 +105,45 @@ typedef struct dt_linux_task_offs {
 } dt_linux_task_offs_t;
 
 extern const dt_linux_task_offs_t *dt_linux_task_offs(void);
+
+/*
+ * Whether the kernel declares each of n tracepoints (raw tracepoints
+ * included, which have no tracefs event), from its BTF: have[i] for
+ * names[i] ("sched_exit_tp").  0, or -1 (no kernel BTF: all false).
+ */
+extern int dt_linux_tps_declared(const char *const *names, bool *have,
+    int n);
+
+/*
+ * The byte offsets of n kernel struct members, each named by a path from
+ * the struct through nested members ("task_struct.exit_code",
+ * "k_sigaction.sa.sa_handler"), from the kernel's BTF (parsed for the
+ * call, about 0.1 s): offs[i], or UINT32_MAX where the kernel has no such
+ * member.  0, or -1 when there is no kernel BTF.
+ */
+extern int dt_linux_btf_offsets(const char *const *paths, uint32_t *offs,
+    int n);
+
+/*
+ * As dt_linux_task_offs(), for the walk from a task's working
+ * directory up to the root (cwd): the dentries' parents and names, and
+ * at the root of a mount, the mount it sits on (struct mount holds the
+ * vfsmount of the path).
+ */
+typedef struct dt_linux_path_offs {
+	bool lp_ok;
+	uint32_t lp_fs;			/* task_struct.fs */
+	uint32_t lp_pwd_mnt;		/* fs_struct.pwd.mnt */
+	uint32_t lp_pwd_dentry;		/* fs_struct.pwd.dentry */
+	uint32_t lp_d_parent;		/* dentry.d_parent */
+	uint32_t lp_d_name;		/* dentry.d_name.name */
+	uint32_t lp_mnt_root;		/* vfsmount.mnt_root */
+	uint32_t lp_mount_mnt;		/* mount.mnt (the vfsmount) */
+	uint32_t lp_mnt_parent;		/* mount.mnt_parent */
+	uint32_t lp_mnt_mountpoint;	/* mount.mnt_mountpoint */
+	char lp_why[DT_LF_WHYLEN];
+} dt_linux_path_offs_t;
+
+extern const dt_linux_path_offs_t *dt_linux_path_offs(void);
 
 #endif /* DT_LINUX_FEATURES_H */

@@ -45,14 +45,19 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/prov/dt_prov_tcp.c \
 	%reldir%/prov/dt_prov_udp.c \
 	%reldir%/prov/dt_prov_lockstat.c \
+	%reldir%/prov/dt_ktab.h \
+	%reldir%/prov/dt_ktab.c \
+	%reldir%/prov/dt_prov_proc.c \
+	%reldir%/prov/dt_prov_sched.c \
 	%reldir%/ptrace/dt_ptrace.h \
 	%reldir%/ptrace/dt_ptrace_impl.h \
 	%reldir%/ptrace/dt_ptrace.c \
+	%reldir%/ptrace/dt_ptrace_sites.c \
 	%reldir%/ptrace/dt_ptrace_sys.c
 EXTRA_DIST += %reldir%/README.md
 
 # D library files: compiled before every program (common/compiler/dt_lib.c).
-dist_dtracelib_DATA = %reldir%/lib/psinfo.d
+dist_dtracelib_DATA = %reldir%/lib/psinfo.d %reldir%/lib/signal.d
 dist_dtracelib_DATA += %reldir%/lib/io.d %reldir%/lib/net.d
 
 # System call numbers by name, from the C library's headers:

@@ -20,10 +20,15 @@ for d in "$dir"/string-*.d "$dir"/strjoin-strlen.d; do
 	for nf in "" bpf_loop; do
 		# shellcheck disable=SC2086
 		DTRACE_LINUX_NOFEATURE=$nf "$DTRACE" -x engine=bpf $opts \
-		    -s "$d" >"$tmp/out" 2>&1
-		if ! cmp -s "$tmp/out" "${d%.d}.out"; then
+		    -s "$d" >"$tmp/out" 2>"$tmp/err"
+		# stderr is empty unless the test expects faults (NAME.err)
+		want_err=/dev/null
+		[ -f "${d%.d}.err" ] && want_err=${d%.d}.err
+		if ! cmp -s "$tmp/out" "${d%.d}.out" ||
+		    ! cmp -s "$tmp/err" "$want_err"; then
 			echo "FAIL: $(basename "$d") (nofeature '$nf'):"
 			diff "${d%.d}.out" "$tmp/out" | head -20
+			diff "$want_err" "$tmp/err" | head -20
 			rc=1
 		fi
 	done

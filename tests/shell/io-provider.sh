@@ -5,21 +5,10 @@
 # overwrites 1 MiB of a file with O_DIRECT writes, so the writes io:::start
 # sees in it add up to exactly 1 MiB, on the disk holding the file, whose
 # name (dev_statname) is the one /sys/block gives.
-set -u
-
-[ "$(id -u)" -eq 0 ] || { echo "needs root to load BPF programs"; exit 77; }
-[ -r /sys/kernel/btf/vmlinux ] || { echo "needs kernel BTF"; exit 77; }
+. "$top_srcdir/tests/shell/data/kprov-common.sh"
 command -v dd >/dev/null || { echo "needs dd"; exit 77; }
-lib=(-x "syslibdir=$top_srcdir/os/linux/lib")
-
-tmp=$(mktemp -d)
 dir=$(mktemp -d /var/tmp/io-provider.XXXXXX)
 trap 'rm -rf "$tmp" "$dir"' EXIT
-fail() {
-	echo "$1"
-	[ -f "$tmp/err" ] && cat "$tmp/err"
-	exit 1
-}
 
 "$DTRACE" "${lib[@]}" -l -n 'io:::' >"$tmp/l" 2>"$tmp/err"
 grep -q ' io  *vmlinux  *start$' "$tmp/l" || {

@@ -97,8 +97,11 @@ grep -Ev "$frame" "$tmp/out2" | grep -Evq '^( +[0-9]+|ready|)$' &&
 	fail "unexpected lines in the aggregation"
 
 # 3. profile: arg0 is the first frame of the interrupted kernel code.
+# Another CPU may sample before exit() takes effect: each sample ends its
+# last line, so the first one's five lines stay whole.
 "$DTRACE" -q -n 'profile-997 /arg0 != 0/ {
 	printf("%a\n", arg0); stack(1); sym(arg0); printf("\n"); mod(arg0);
+	printf("\n");
 	exit(0);
     }' >"$tmp/out3" 2>"$tmp/err3" &
 dpid=$!

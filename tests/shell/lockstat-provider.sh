@@ -4,19 +4,7 @@
 # probes load and run, a probe it cannot offer is DTrace's ordinary
 # "does not match any probes", and args[1] (the time blocked, unknown
 # when contention begins) is refused at compile time.
-set -u
-
-[ "$(id -u)" -eq 0 ] || { echo "needs root to load BPF programs"; exit 77; }
-[ -r /sys/kernel/btf/vmlinux ] || { echo "needs kernel BTF"; exit 77; }
-lib=(-x "syslibdir=$top_srcdir/os/linux/lib")
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() {
-	echo "$1"
-	[ -f "$tmp/err" ] && cat "$tmp/err"
-	exit 1
-}
+. "$top_srcdir/tests/shell/data/kprov-common.sh"
 
 "$DTRACE" "${lib[@]}" -l -n 'lockstat:::' >"$tmp/l" 2>"$tmp/err"
 grep -q ' lockstat  *vmlinux  *spin-spin$' "$tmp/l" || {

@@ -8,20 +8,7 @@
 # socket); one connect-request, -established and accept-established;
 # one connection refused at PORT + 1; 3 UDP datagrams of 100 bytes sent
 # and received.
-set -u
-
-[ "$(id -u)" -eq 0 ] || { echo "needs root to load BPF programs"; exit 77; }
-command -v cc >/dev/null || { echo "needs a C compiler (cc)"; exit 77; }
-[ -r /sys/kernel/btf/vmlinux ] || { echo "needs kernel BTF"; exit 77; }
-lib=(-x "syslibdir=$top_srcdir/os/linux/lib")
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() {
-	echo "$1"
-	[ -f "$tmp/err" ] && cat "$tmp/err"
-	exit 1
-}
+. "$top_srcdir/tests/shell/data/kprov-common.sh"
 
 "$DTRACE" "${lib[@]}" -l -n 'tcp:::' -n 'udp:::' >"$tmp/l" 2>"$tmp/err"
 grep -q ' tcp  *vmlinux  *state-change$' "$tmp/l" &&

@@ -32,18 +32,19 @@
  *					program on a raw tracepoint
  *	layout	   the translator's layout of the maps (dt_bpf_gen.h)
  *	maps	   state (mmap'ed: counters and the exit flag are read and
- *		   written in place), scratch, ring buffer, one hash map per
- *		   dynamic variable, one per-CPU hash per aggregation, the
- *		   probe tables
+ *		   written in place), scratch, ring (or perf) buffer, one
+ *		   hash map per dynamic variable, one per-CPU hash per
+ *		   aggregation, the probe tables
  *	load	   generate each program and load it; a refusal becomes
  *		   one line quoting the verifier, the whole log kept for
  *		   -x debug
  *	attach	   then BEGIN fires
  *
- * Records arrive through one ring buffer, each with the writing CPU in
- * an 8-byte prefix; eo_poll/eo_drain sort them into per-CPU runs for the
- * consumer.  eo_stop sets the exit flag (so no probe but END runs any
- * more) and fires END.
+ * Records arrive through one ring buffer (or, on kernels without one,
+ * per-CPU perf buffers), each with the writing CPU in an 8-byte prefix;
+ * eo_poll/eo_drain sort them into per-CPU runs for the consumer.
+ * eo_stop sets the exit flag (so no probe but END runs any more) and
+ * fires END.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -126,6 +127,7 @@ typedef struct dt_bpf_engine {
 	unsigned char *be_state;	/* the state map, mmap'ed */
 	size_t be_statelen;
 	struct ring_buffer *be_rb;
+	struct perf_buffer *be_pb;	/* instead, without a ring buffer */
 	dt_bpf_stage_t *be_stage;	/* per CPU */
 	int be_ncpus;
 	bool be_active;
@@ -157,6 +159,7 @@ dt_bpf(dtrace_hdl_t *dtp)
 }
 
 static void dt_bpf_procev_stop(dt_bpf_engine_t *be);
+static void dt_bpf_consume(dt_bpf_engine_t *be);
 static int dt_bpf_attach(dtrace_hdl_t *dtp, dt_bpf_engine_t *be,
     dt_bpf_plan_t *pl);
 static int dt_bpf_late(dtrace_hdl_t *dtp, dt_bpf_engine_t *be,
@@ -190,12 +193,14 @@ dt_bpf_open(dtrace_hdl_t *dtp)
 	dt_bpf_engine_t *be;
 
 	if (!dt_linux_feature(DT_LF_BPF) || !dt_linux_feature(DT_LF_PTR_LEAKS)
-	    || !dt_linux_feature(DT_LF_RINGBUF) ||
+	    || (!dt_linux_feature(DT_LF_RINGBUF) &&
+	    !dt_linux_feature(DT_LF_PERFBUF)) ||
 	    !dt_linux_feature(DT_LF_TEST_RUN))
 		return dt_set_errno(dtp, EDT_NOENGINE);
 	if ((be = calloc(1, sizeof (*be))) == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
-	be->be_ncpus = dt_linux_features()->lf_ncpus;
+	/* (not dt_linux_features(): it makes every on-demand probe) */
+	be->be_ncpus = dt_linux_ncpus();
 	be->be_procset_fd = be->be_fork_fd = be->be_fork_link = -1;
 	be->be_ev_fd = be->be_ev_progs[0] = be->be_ev_progs[1] = -1;
 	be->be_dtp = dtp;
@@ -239,6 +244,8 @@ dt_bpf_close(dtrace_hdl_t *dtp)
 		(void) close(be->be_fork_fd);
 	if (be->be_rb != NULL)
 		ring_buffer__free(be->be_rb);
+	if (be->be_pb != NULL)
+		perf_buffer__free(be->be_pb);
 	if (be->be_state != NULL)
 		(void) munmap(be->be_state, be->be_statelen);
 	for (uint32_t i = 0; i < be->be_nmapfds; i++)
@@ -522,6 +529,34 @@ dt_bpf_pow2(uint64_t v, uint32_t min)
 	return (uint32_t) p;
 }
 
+/*
+ * The ring buffer: bufsize rounded up to a power of two pages, at most
+ * 1g (the kernel's limit is near 2g).  With bufresize=auto, a size the
+ * kernel cannot allocate is halved until it can, and bufsize lowered to
+ * what was made (dtrace(1) says "buffer size lowered to ..."); with
+ * manual, that is an error.  The map's fd, or -1 with errno.
+ */
+static int
+dt_bpf_ringbuf(dtrace_hdl_t *dtp, uint32_t pg)
+{
+	uint64_t want = (uint64_t) dtp->dt_options[DT_OPT_BUFSIZE];
+	uint32_t size = dt_bpf_pow2(want, pg);
+	bool resize = dtp->dt_options[DT_OPT_BUFRESIZE] != DT_BUFRESIZE_MANUAL;
+	int fd;
+
+	if (size < want && !resize) {
+		errno = E2BIG;
+		return -1;
+	}
+	while ((fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "dt_buf", 0, 0,
+	    size, NULL)) < 0 && (errno == ENOMEM || errno == E2BIG) &&
+	    resize && size > pg)
+		size /= 2;
+	if (fd >= 0 && size < want)
+		dtp->dt_options[DT_OPT_BUFSIZE] = size;
+	return fd;
+}
+
 static int
 dt_bpf_maps(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
 {
@@ -555,13 +590,23 @@ dt_bpf_maps(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
 	    ((int64_t) real.tv_sec - mono.tv_sec) * 1000000000LL +
 	    (real.tv_nsec - mono.tv_nsec);
 
-	fd = bpf_map_create(BPF_MAP_TYPE_PERCPU_ARRAY, "dt_scratch", 4,
-	    lay->bl_scratch_size, 1, NULL);
+	if (lay->bl_scratch_shared)
+		fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "dt_scratch", 4,
+		    lay->bl_scratch_size, (uint32_t) be->be_ncpus, NULL);
+	else
+		fd = bpf_map_create(BPF_MAP_TYPE_PERCPU_ARRAY, "dt_scratch",
+		    4, lay->bl_scratch_size, 1, NULL);
 	if ((lay->bl_scratch_fd = dt_bpf_mapfd(dtp, be, fd, "scratch")) < 0)
 		return -1;
-	fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "dt_buf", 0, 0,
-	    dt_bpf_pow2((uint64_t) dtp->dt_options[DT_OPT_BUFSIZE], pg), NULL);
-	if ((lay->bl_rb_fd = dt_bpf_mapfd(dtp, be, fd, "ring buffer")) < 0)
+	/* The records: a ring buffer, or else a perf buffer per CPU. */
+	lay->bl_perfbuf = !dt_linux_feature(DT_LF_RINGBUF);
+	if (lay->bl_perfbuf)
+		fd = bpf_map_create(BPF_MAP_TYPE_PERF_EVENT_ARRAY, "dt_buf",
+		    4, 4, (uint32_t) be->be_ncpus, NULL);
+	else
+		fd = dt_bpf_ringbuf(dtp, pg);
+	if ((lay->bl_rb_fd = dt_bpf_mapfd(dtp, be, fd, lay->bl_perfbuf ?
+	    "perf buffer" : "ring buffer")) < 0)
 		return -1;
 	for (uint32_t i = 0; i < lay->bl_nvars; i++) {
 		dt_bpf_var_t *bv = &lay->bl_vars[i];
@@ -1071,9 +1116,10 @@ static int
 dt_bpf_procev_prog(dt_bpf_engine_t *be, uint32_t kind,
     enum bpf_prog_type type)
 {
-	struct bpf_insn prog[40];
+	struct bpf_insn prog[48];
 	uint32_t n = 0, jeq;
 
+	prog[n++] = DT_BPF_MOV64_REG(DT_R6, DT_R1);
 	prog[n++] = DT_BPF_CALL(BPF_FUNC_get_current_pid_tgid);
 	prog[n++] = DT_BPF_ALU64_IMM(BPF_RSH, DT_R0, 32);
 	prog[n++] = DT_BPF_STX_MEM(BPF_W, DT_FP, DT_R0, -8);
@@ -1089,13 +1135,28 @@ dt_bpf_procev_prog(dt_bpf_engine_t *be, uint32_t kind,
 		prog[n++] = DT_BPF_ST_MEM(BPF_DW, DT_R0, 0, 0);
 	prog[n++] = DT_BPF_MOV64_IMM(DT_R1, SIGSTOP);
 	prog[n++] = DT_BPF_CALL(BPF_FUNC_send_signal);
-	prog[n++] = DT_BPF_LD_IMM64_LO(DT_R1, BPF_PSEUDO_MAP_FD, be->be_ev_fd);
-	prog[n++] = DT_BPF_LD_IMM64_HI(0);
-	prog[n++] = DT_BPF_MOV64_REG(DT_R2, DT_FP);
-	prog[n++] = DT_BPF_ALU64_IMM(BPF_ADD, DT_R2, -8);
-	prog[n++] = DT_BPF_MOV64_IMM(DT_R3, 8);
-	prog[n++] = DT_BPF_MOV64_IMM(DT_R4, 0);
-	prog[n++] = DT_BPF_CALL(BPF_FUNC_ringbuf_output);
+	if (be->be_lay.bl_perfbuf) {
+		/* With the records, behind a prefix no CPU number has. */
+		prog[n++] = DT_BPF_ST_MEM(BPF_DW, DT_FP, -16, -1);
+		prog[n++] = DT_BPF_MOV64_REG(DT_R1, DT_R6);
+		prog[n++] = DT_BPF_LD_IMM64_LO(DT_R2, BPF_PSEUDO_MAP_FD,
+		    be->be_ev_fd);
+		prog[n++] = DT_BPF_LD_IMM64_HI(0);
+		prog[n++] = DT_BPF_MOV32_IMM(DT_R3, -1);
+		prog[n++] = DT_BPF_MOV64_REG(DT_R4, DT_FP);
+		prog[n++] = DT_BPF_ALU64_IMM(BPF_ADD, DT_R4, -16);
+		prog[n++] = DT_BPF_MOV64_IMM(DT_R5, 16);
+		prog[n++] = DT_BPF_CALL(BPF_FUNC_perf_event_output);
+	} else {
+		prog[n++] = DT_BPF_LD_IMM64_LO(DT_R1, BPF_PSEUDO_MAP_FD,
+		    be->be_ev_fd);
+		prog[n++] = DT_BPF_LD_IMM64_HI(0);
+		prog[n++] = DT_BPF_MOV64_REG(DT_R2, DT_FP);
+		prog[n++] = DT_BPF_ALU64_IMM(BPF_ADD, DT_R2, -8);
+		prog[n++] = DT_BPF_MOV64_IMM(DT_R3, 8);
+		prog[n++] = DT_BPF_MOV64_IMM(DT_R4, 0);
+		prog[n++] = DT_BPF_CALL(BPF_FUNC_ringbuf_output);
+	}
 	prog[jeq] = DT_BPF_JMP_IMM(BPF_JEQ, DT_R0, 0, (int16_t) (n - jeq - 1));
 	prog[n++] = DT_BPF_MOV64_IMM(DT_R0, 0);
 	prog[n++] = DT_BPF_EXIT();
@@ -1190,12 +1251,16 @@ dt_bpf_follow(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
 				(void) dt_bpf_procset_add(be, pi->pi_pid);
 		}
 	}
-	if (be->be_late) {
+	if (be->be_late && be->be_lay.bl_perfbuf) {
+		be->be_ev_fd = be->be_lay.bl_rb_fd;
+	} else if (be->be_late) {
 		fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "dt_procev", 0, 0,
 		    (uint32_t) sysconf(_SC_PAGESIZE) * 4, NULL);
 		if ((be->be_ev_fd = dt_bpf_mapfd(dtp, be, fd,
 		    "process event")) < 0)
 			return -1;
+	}
+	if (be->be_late) {
 		if ((be->be_follow && (be->be_ev_progs[0] = dt_bpf_procev_prog(
 		    be, DT_BPF_EV_EXEC, BPF_PROG_TYPE_TRACEPOINT)) < 0) ||
 		    (be->be_ev_progs[1] = dt_bpf_procev_prog(be,
@@ -1255,8 +1320,8 @@ dt_bpf_procev_start(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
 
 	if (!be->be_late)
 		return 0;
-	if (ring_buffer__add(be->be_rb, be->be_ev_fd, dt_bpf_ev_record, be) !=
-	    0)
+	if (be->be_rb != NULL && ring_buffer__add(be->be_rb, be->be_ev_fd,
+	    dt_bpf_ev_record, be) != 0)
 		return dt_bpf_fail(dtp, EDT_NOTSUP, "process event ring "
 		    "buffer: %s", strerror(errno));
 	if (be->be_follow) {
@@ -1312,8 +1377,8 @@ dt_bpf_procev_stop(dt_bpf_engine_t *be)
 	free(be->be_ev_links);
 	be->be_ev_links = NULL;
 	be->be_nev_links = 0;
-	if (be->be_rb != NULL && be->be_ev_fd >= 0)
-		(void) ring_buffer__consume(be->be_rb);
+	if (be->be_ev_fd >= 0)
+		dt_bpf_consume(be);
 	for (uint32_t i = 0; i < be->be_nevs; i++)
 		(void) kill((pid_t) (uint32_t) be->be_evs[i], SIGCONT);
 	free(be->be_evs);
@@ -1564,6 +1629,45 @@ dt_bpf_rb_record(void *ctx, void *data, size_t size)
 	return 0;
 }
 
+/*
+ * A sample of the perf buffer (no ring buffer): a record, whose size
+ * the kernel has rounded up (a sample's raw data ends on an 8-byte
+ * boundary, counting its 4-byte size), so it is cut back to what the
+ * record header says; or a process event, behind an all-ones prefix.
+ */
+static void
+dt_bpf_pb_record(void *ctx, int cpu, void *data, uint32_t size)
+{
+	dt_rechdr_t hdr;
+	uint64_t prefix;
+
+	(void) cpu;	/* the prefix has it, as in the ring buffer */
+	if (size < sizeof (prefix))
+		return;
+	memcpy(&prefix, data, sizeof (prefix));
+	if (prefix == UINT64_MAX) {
+		(void) dt_bpf_ev_record(ctx, (char *) data + sizeof (prefix),
+		    size - sizeof (prefix));
+		return;
+	}
+	if (size < DT_BPF_RECPREFIX + sizeof (hdr))
+		return;
+	memcpy(&hdr, (char *) data + DT_BPF_RECPREFIX, sizeof (hdr));
+	if (hdr.rh_size <= size - DT_BPF_RECPREFIX - sizeof (hdr))
+		size = DT_BPF_RECPREFIX + sizeof (hdr) + hdr.rh_size;
+	(void) dt_bpf_rb_record(ctx, data, size);
+}
+
+/* Everything the programs have written so far, into the stages. */
+static void
+dt_bpf_consume(dt_bpf_engine_t *be)
+{
+	if (be->be_rb != NULL)
+		(void) ring_buffer__consume(be->be_rb);
+	if (be->be_pb != NULL)
+		(void) perf_buffer__consume(be->be_pb);
+}
+
 /* Run a BEGIN/END/ERROR program now, in this thread. */
 static int
 dt_bpf_run(dt_bpf_plan_t *pl, const uint64_t *args, int nargs)
@@ -1682,10 +1786,20 @@ dt_bpf_go(dtrace_hdl_t *dtp)
 		    dt_bpf_build(dtp, be, pl) != 0))
 			return -1;
 	}
-	if ((be->be_rb = ring_buffer__new(lay->bl_rb_fd, dt_bpf_rb_record, be,
-	    NULL)) == NULL)
+	if (lay->bl_perfbuf) {
+		size_t pages = dt_bpf_pow2((uint64_t)
+		    dtp->dt_options[DT_OPT_BUFSIZE], 4096) /
+		    (size_t) sysconf(_SC_PAGESIZE);
+
+		if ((be->be_pb = perf_buffer__new(lay->bl_rb_fd, pages ? pages :
+		    1, dt_bpf_pb_record, NULL, be, NULL)) == NULL)
+			return dt_bpf_fail(dtp, EDT_NOTSUP, "perf buffer: %s",
+			    strerror(errno));
+	} else if ((be->be_rb = ring_buffer__new(lay->bl_rb_fd,
+	    dt_bpf_rb_record, be, NULL)) == NULL) {
 		return dt_bpf_fail(dtp, EDT_NOTSUP, "ring buffer: %s",
 		    strerror(errno));
+	}
 	for (uint32_t i = 0; i < be->be_nplans; i++) {
 		dt_bpf_plan_t *pl = &be->be_plans[i];
 
@@ -1713,7 +1827,7 @@ dt_bpf_poll(dtrace_hdl_t *dtp, int64_t timeout_ns)
 	dt_spec_t *specs;
 	uint32_t nspec;
 
-	if (!be->be_active || be->be_rb == NULL)
+	if (!be->be_active || (be->be_rb == NULL && be->be_pb == NULL))
 		return 0;
 	/* Busy speculations are free again within cleanrate. */
 	specs = (dt_spec_t *) (be->be_state + be->be_lay.bl_spec_off);
@@ -1722,8 +1836,9 @@ dt_bpf_poll(dtrace_hdl_t *dtp, int64_t timeout_ns)
 	    ms > dtp->dt_options[DT_OPT_CLEANRATE] / 1000000)
 		ms = (int) (dtp->dt_options[DT_OPT_CLEANRATE] / 1000000);
 	/* A signal (^C) ends the wait early; the caller checks. */
-	if (ring_buffer__poll(be->be_rb, ms > 0 ? ms : 0) < 0 && errno !=
-	    EINTR)
+	if ((be->be_rb != NULL ? ring_buffer__poll(be->be_rb, ms > 0 ? ms : 0) :
+	    perf_buffer__poll(be->be_pb, ms > 0 ? ms : 0)) < 0 &&
+	    errno != EINTR)
 		return -1;
 	if (be->be_nevs > 0 && !be->be_stopped)
 		dt_bpf_procev(dtp, be);
@@ -1737,8 +1852,7 @@ dt_bpf_drain(dtrace_hdl_t *dtp, dt_drain_f *fn, void *arg)
 	dt_bpf_engine_t *be = dt_bpf(dtp);
 	int rc = 0;
 
-	if (be->be_rb != NULL)
-		(void) ring_buffer__consume(be->be_rb);
+	dt_bpf_consume(be);
 	for (int c = 0; c < be->be_ncpus; c++) {
 		dt_bpf_stage_t *sg = &be->be_stage[c];
 
@@ -1955,6 +2069,8 @@ dt_bpf_status(dtrace_hdl_t *dtp, dt_engine_status_t *stp)
 	    __ATOMIC_RELAXED);
 	stp->es_specunavail = __atomic_load_n(&cnt[DT_BPF_CNT_SPECUNAVAIL],
 	    __ATOMIC_RELAXED);
+	stp->es_exited = __atomic_load_n(&cnt[DT_BPF_CNT_EXITED],
+	    __ATOMIC_RELAXED) != 0;
 }
 
 static void

@@ -1111,6 +1111,9 @@ dt_bpf_cg_builtin(dt_bpf_cg_t *cg, uint32_t id, unsigned rd)
 	case DIF_VAR_EXECARGS:
 		dt_bpf_cg_execargs(cg);
 		break;
+	case DIF_VAR_CWD:
+		dt_bpf_cg_cwd(cg);
+		break;
 	case DIF_VAR_PPID:
 	case DIF_VAR_VTIMESTAMP:
 		if (dt_bpf_cg_task(cg, id) != 0)
@@ -1652,17 +1655,23 @@ dt_bpf_cg_store_rec(dt_bpf_cg_t *cg, const dt_recdesc_t *rd, uint32_t base)
  * helper pads with NULs to the size it is given, as a string record is
  * padded, and the object has nothing else to do.
  */
-void
-dt_bpf_cg_difo_rec(dt_bpf_cg_t *cg, const dif_object_t *difo,
-    const dt_recdesc_t *rd, uint32_t base)
+bool
+dt_bpf_difo_rec_comm(const dif_object_t *difo, const dt_recdesc_t *rd)
 {
-	if (rd->rd_type == DT_REC_STRING && rd->rd_size > 0 &&
+	return rd->rd_type == DT_REC_STRING && rd->rd_size > 0 &&
 	    difo->dif_len == 2 &&
 	    DIF_INSTR_OP(difo->dif_buf[0]) == DIF_OP_LDGS &&
 	    DIF_INSTR_VAR(difo->dif_buf[0]) == DIF_VAR_EXECNAME &&
 	    DIF_INSTR_OP(difo->dif_buf[1]) == DIF_OP_RET &&
 	    (DIF_INSTR_RD(difo->dif_buf[0]) & (DIF_DIR_NREGS - 1)) != 0 &&
-	    DIF_INSTR_RD(difo->dif_buf[1]) == DIF_INSTR_RD(difo->dif_buf[0])) {
+	    DIF_INSTR_RD(difo->dif_buf[1]) == DIF_INSTR_RD(difo->dif_buf[0]);
+}
+
+void
+dt_bpf_cg_difo_rec(dt_bpf_cg_t *cg, const dif_object_t *difo,
+    const dt_recdesc_t *rd, uint32_t base)
+{
+	if (dt_bpf_difo_rec_comm(difo, rd)) {
 		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R7));
 		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1,
 		    (int32_t) (base + rd->rd_offset)));
@@ -1680,6 +1689,59 @@ dt_bpf_cg_difo_rec(dt_bpf_cg_t *cg, const dif_object_t *difo,
  * Clauses and programs.
  */
 
+/*
+ * Whether every clause's EPID is a constant of the program: a program of
+ * one probe, each of whose clauses is enabled.  (A group program's come
+ * from its table, per probe.)
+ */
+static bool
+dt_bpf_epids_const(const dt_bpf_progspec_t *ps)
+{
+	if (ps->ps_table_fd >= 0)
+		return false;
+	for (uint32_t j = 0; j < ps->ps_nclauses; j++) {
+		if (ps->ps_epids[j] == 0)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Sends the size bytes of the record buffer to the consumer: into the
+ * ring buffer, or without one (DT_LF_RINGBUF) into this CPU's perf
+ * buffer, with the program's context (r6) as bpf_perf_event_output()
+ * wants it.  Either way a full buffer is a drop on this CPU.
+ */
+static void
+dt_bpf_cg_output(dt_bpf_cg_t *cg, uint32_t size)
+{
+	const dt_bpf_layout_t *lay = cg->cg_lay;
+	uint32_t lok = dt_bpf_label_new(cg->cg_b);
+
+	if (lay->bl_perfbuf) {
+		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R6));
+		dt_bpf_emit_map_fd(cg->cg_b, DT_R2, lay->bl_rb_fd);
+		/* BPF_F_CURRENT_CPU, zero-extended: no other flag bits */
+		DT_EMIT(cg, DT_BPF_MOV32_IMM(DT_R3, -1));
+		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R4, DT_R7));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R4,
+		    (int32_t) lay->bl_rec_off));
+		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R5, (int32_t) size));
+		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_perf_event_output));
+	} else {
+		dt_bpf_emit_map_fd(cg->cg_b, DT_R1, lay->bl_rb_fd);
+		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R7));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2,
+		    (int32_t) lay->bl_rec_off));
+		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R3, (int32_t) size));
+		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, 0));
+		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_ringbuf_output));
+	}
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R0, 0, 0), lok);
+	dt_bpf_cg_cpudrop(cg, DT_BPF_CNT_DROPS);
+	dt_bpf_label_here(cg->cg_b, lok);
+}
+
 static void
 dt_bpf_cg_fault_handler(dt_bpf_cg_t *cg, uint32_t lnext)
 {
@@ -1687,7 +1749,6 @@ dt_bpf_cg_fault_handler(dt_bpf_cg_t *cg, uint32_t lnext)
 	uint32_t r = lay->bl_rec_off;
 	uint32_t size = DT_BPF_RECPREFIX + sizeof (dt_rechdr_t) +
 	    sizeof (dt_faultrec_t);
-	uint32_t lok = dt_bpf_label_new(cg->cg_b);
 
 	dt_bpf_label_here(cg->cg_b, cg->cg_lfault);
 	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_smp_processor_id));
@@ -1710,16 +1771,7 @@ dt_bpf_cg_fault_handler(dt_bpf_cg_t *cg, uint32_t lnext)
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_SC_FADDR));
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, (int16_t) (r + 16)));
 	dt_bpf_cg_counter(cg, DT_BPF_CNT_ERRORS);
-	dt_bpf_emit_map_fd(cg->cg_b, DT_R1, lay->bl_rb_fd);
-	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R7));
-	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2,
-	    (int32_t) lay->bl_rec_off));
-	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R3, (int32_t) size));
-	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, 0));
-	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_ringbuf_output));
-	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R0, 0, 0), lok);
-	dt_bpf_cg_cpudrop(cg, DT_BPF_CNT_DROPS);
-	dt_bpf_label_here(cg->cg_b, lok);
+	dt_bpf_cg_output(cg, size);
 	/*
 	 * Then the ERROR probe fires in this context, unless the fault was
 	 * in an ERROR clause: DTrace drops those silently.
@@ -1836,6 +1888,9 @@ dt_bpf_cg_clause(dt_bpf_cg_t *cg, uint32_t j, const dt_stmt_t *stp)
 		/* The ERROR probe's clauses all run: EPIDs are constants. */
 		DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_SC_EPID,
 		    (int32_t) cg->cg_ps->ps_err_epids[j]));
+	} else if (dt_bpf_epids_const(cg->cg_ps)) {
+		DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_SC_EPID,
+		    (int32_t) cg->cg_ps->ps_epids[j]));
 	} else {
 		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_W, DT_R1, DT_R7,
 		    (int16_t) (lay->bl_epids_off + 4 * j)));
@@ -1924,23 +1979,9 @@ dt_bpf_cg_clause(dt_bpf_cg_t *cg, uint32_t j, const dt_stmt_t *stp)
 		    ap->ac_kind == DT_ACT_CHILL)
 			dt_bpf_cg_destructive(cg, ap, rec);
 	}
-	if (rec) {
-		uint32_t lok = dt_bpf_label_new(cg->cg_b);
-
-		dt_bpf_emit_map_fd(cg->cg_b, DT_R1, lay->bl_rb_fd);
-		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R7));
-		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2,
-		    (int32_t) lay->bl_rec_off));
-		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R3,
-		    (int32_t) (DT_BPF_RECPREFIX + sizeof (dt_rechdr_t) +
-		    stp->st_size)));
-		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, 0));
-		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_ringbuf_output));
-		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R0, 0, 0),
-		    lok);
-		dt_bpf_cg_cpudrop(cg, DT_BPF_CNT_DROPS);
-		dt_bpf_label_here(cg->cg_b, lok);
-	}
+	if (rec)
+		dt_bpf_cg_output(cg, DT_BPF_RECPREFIX + sizeof (dt_rechdr_t) +
+		    stp->st_size);
 	if (stubs.ss_n > 0) {
 		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lnext);
 		dt_bpf_cg_emit_stubs(cg);
@@ -1993,6 +2034,55 @@ dt_bpf_cg_memarg(dt_bpf_cg_t *cg, int size, bool user)
 	DT_EMIT(cg, DT_BPF_CALL(user ? BPF_FUNC_probe_read_user :
 	    BPF_FUNC_probe_read_kernel));
 	DT_EMIT(cg, DT_BPF_LDX_MEM(bsz[size], DT_R1, DT_FP, DT_FP_T0));
+}
+
+/*
+ * A user string (a system call's path) whose address is the 8-byte
+ * record field at ka_off, copied into the kernel event string buffer:
+ * r1 = the copy's address, "" when it cannot be read.
+ */
+static void
+dt_bpf_cg_kevent_ustr(dt_bpf_cg_t *cg, const dt_kevent_arg_t *ka)
+{
+	uint32_t off = cg->cg_lay->bl_kstr_off;
+
+	if (ka->ka_off % 8 != 0) {
+		dt_bpf_cg_error(cg, "a user string's address at record offset "
+		    "%u is not aligned", ka->ka_off);
+		return;
+	}
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R7));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, (int32_t) off));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, (int32_t) cg->cg_lay->bl_strsize));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_R6, (int16_t) ka->ka_off));
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_probe_read_user_str));
+	DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JSGT, DT_R0, 0, 1));
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_B, DT_R7, (int16_t) off, 0));
+	dt_bpf_cg_saddr(cg, DT_R1, off);
+}
+
+/* r1 turned into what a stable argument means (dt_kevent_xform_t). */
+static void
+dt_bpf_cg_kevent_xform(dt_bpf_cg_t *cg, uint8_t xform)
+{
+	switch (xform) {
+	case DT_KEVENT_XF_NEG:
+		DT_EMIT(cg, DT_BPF_NEG64(DT_R1));
+		break;
+	case DT_KEVENT_XF_CLD:
+		/* No signal: CLD_EXITED; else CLD_KILLED, +1 if it dumped. */
+		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R1));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_AND, DT_R2, 0x7f));
+		DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JNE, DT_R2, 0, 2));
+		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 1));
+		DT_EMIT(cg, DT_BPF_JA(3));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_AND, DT_R1, 0x80));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R1, 7));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, 2));
+		break;
+	default:
+		break;
+	}
 }
 
 /*
@@ -2079,12 +2169,24 @@ dt_bpf_cg_kevent_args(dt_bpf_cg_t *cg, const dt_kevent_t *ke)
 			DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_current_task));
 			DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R0));
 			break;
+		case DT_KEVENT_ARG_CURMEM:
+			DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_current_task));
+			DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R3, DT_R0));
+			DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R3,
+			    (int32_t) ka->ka_off));
+			dt_bpf_cg_memarg(cg, size, false);
+			dt_bpf_cg_extend(cg, size, ka->ka_signed);
+			break;
+		case DT_KEVENT_ARG_USTR:
+			dt_bpf_cg_kevent_ustr(cg, ka);
+			break;
 		default:
 			dt_bpf_cg_error(cg, "argument %d of %s:%s: unknown "
 			    "recipe %u", i, ke->ke_group, ke->ke_event,
 			    ka->ka_kind);
 			return;
 		}
+		dt_bpf_cg_kevent_xform(cg, ka->ka_xform);
 		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, o));
 	}
 }
@@ -2100,24 +2202,40 @@ dt_bpf_cg_kevent_filter(dt_bpf_cg_t *cg, const dt_kevent_t *ke,
 		[DT_KEVENT_FILT_LT] = BPF_JSGE,
 		[DT_KEVENT_FILT_GE] = BPF_JSLT,
 	};
-	const struct {
-		dt_kevent_filt_t op;
-		uint8_t arg;
-		int64_t val;
-	} conds[] = {
-		{ ke->ke_filt, ke->ke_filt_arg, ke->ke_filt_val },
-		{ ke->ke_filt2, ke->ke_filt2_arg, ke->ke_filt2_val },
-	};
 
-	for (size_t i = 0; i < sizeof (conds) / sizeof (conds[0]); i++) {
-		if (conds[i].op == DT_KEVENT_FILT_NONE ||
-		    (unsigned) conds[i].op >= sizeof (notop))
-			continue;
-		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7,
-		    (int16_t) (DT_SC_ARGS + 8 * (conds[i].arg %
-		    DT_BPF_NARGS))));
-		dt_bpf_emit_imm64(cg->cg_b, DT_R2, (uint64_t) conds[i].val);
-		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(notop[conds[i].op],
+	dt_kevent_cond_t c[1 + DT_KEVENT_MAXCONDS];
+	int n = 0;
+
+	if (ke->ke_filt != DT_KEVENT_FILT_NONE) {
+		memset(&c[0], 0, sizeof (c[0]));
+		c[0].kc_op = (uint8_t) ke->ke_filt;
+		c[0].kc_arg = ke->ke_filt_arg;
+		c[0].kc_val = ke->ke_filt_val;
+		n = 1;
+	}
+	for (int i = 0; i < DT_KEVENT_MAXCONDS &&
+	    ke->ke_conds[i].kc_op != DT_KEVENT_FILT_NONE; i++)
+		c[n++] = ke->ke_conds[i];
+	for (int i = 0; i < n; i++) {
+		if (c[i].kc_op >= sizeof (notop) || notop[c[i].kc_op] == 0) {
+			dt_bpf_cg_error(cg, "%s:%s: unknown filter %u",
+			    ke->ke_group, ke->ke_event, c[i].kc_op);
+			return;
+		}
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, (int16_t)
+		    (DT_SC_ARGS + 8 * (c[i].kc_arg % DT_BPF_NARGS))));
+		if (c[i].kc_mask != 0) {
+			dt_bpf_emit_imm64(cg->cg_b, DT_R2, c[i].kc_mask);
+			DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_AND, DT_R1, DT_R2));
+		}
+		if (c[i].kc_vsarg)
+			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R7,
+			    (int16_t) (DT_SC_ARGS + 8 * ((uint64_t)
+			    c[i].kc_val % DT_BPF_NARGS))));
+		else
+			dt_bpf_emit_imm64(cg->cg_b, DT_R2,
+			    (uint64_t) c[i].kc_val);
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(notop[c[i].kc_op],
 		    DT_R1, DT_R2, 0), lexit);
 	}
 }
@@ -2239,6 +2357,7 @@ dt_bpf_difo_reads_args(const dif_object_t *difo)
 		case DIF_VAR_USTACKDEPTH: case DIF_VAR_UCALLER:
 		case DIF_VAR_UID: case DIF_VAR_GID: case DIF_VAR_ERRNO:
 		case DIF_VAR_CURCPU: case DIF_VAR_CPU: case DIF_VAR_EXECARGS:
+		case DIF_VAR_CWD:
 			break;
 		default:
 			return true;
@@ -2384,24 +2503,42 @@ dt_bpf_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 	}
 	if (ps->ps_nuconds > 0)
 		dt_bpf_cg_ucond(cg, lexit);
-	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_W, DT_FP, DT_FP_KEY, 0));
+	if (lay->bl_scratch_shared) {
+		/* A firing stays on its CPU: the entry is its own. */
+		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_smp_processor_id));
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_W, DT_FP, DT_R0, DT_FP_KEY));
+	} else {
+		DT_EMIT(cg, DT_BPF_ST_MEM(BPF_W, DT_FP, DT_FP_KEY, 0));
+	}
 	dt_bpf_cg_lookup0(cg, lay->bl_scratch_fd, lexit);
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R7, DT_R0));
-	dt_bpf_cg_lookup0(cg, lay->bl_state_fd, lexit);
-	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R8, DT_R0));
+	/* The state map's one value, by address: no lookup (kernel 5.2). */
+	DT_EMIT(cg, DT_BPF_LD_IMM64_LO(DT_R8, BPF_PSEUDO_MAP_VALUE,
+	    lay->bl_state_fd));
+	DT_EMIT(cg, DT_BPF_LD_IMM64_HI(0));
 	if (!ps->ps_always) {
 		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R8,
 		    (int16_t) (lay->bl_cnt_off + 8 * DT_BPF_CNT_EXITED)));
 		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R1, 0, 0),
 		    lexit);
 	}
-	/* The map values' addresses as numbers: DIF addresses. */
+	/*
+	 * The map values' addresses as numbers: DIF addresses.  They never
+	 * change while the maps live, so each CPU's scratch (zeroed when
+	 * the map was made) keeps them from its first firing on.
+	 */
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_SC_SBASE));
+	DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JNE, DT_R1, 0, 8));
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R7));
 	dt_bpf_cg_ptr2num(cg, DT_R1);
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_SC_SBASE));
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R8));
 	dt_bpf_cg_ptr2num(cg, DT_R1);
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_SC_GBASE));
+	/* strtok(NULL, ...) continues only within one firing. */
+	if (lay->bl_strtok)
+		DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7,
+		    (int16_t) lay->bl_strtok_off, 0));
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_FP, DT_FP_CCA, 0));
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_FP, DT_FP_CCB, 0));
 
@@ -2432,9 +2569,12 @@ dt_bpf_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 	} else {
 		DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_SC_ID,
 		    (int32_t) ps->ps_id));
-		DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_FP, DT_FP_T3,
-		    ps->ps_nargs));
-		for (uint32_t j = 0; j < ps->ps_nclauses; j++)
+		if (dt_bpf_prog_reads_args(ps))
+			DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_FP, DT_FP_T3,
+			    ps->ps_nargs));
+		/* (constants in each clause, unless one is 0) */
+		for (uint32_t j = 0; !dt_bpf_epids_const(ps) &&
+		    j < ps->ps_nclauses; j++)
 			DT_EMIT(cg, DT_BPF_ST_MEM(BPF_W, DT_R7,
 			    (int16_t) (lay->bl_epids_off + 4 * j),
 			    (int32_t) ps->ps_epids[j]));
@@ -2548,8 +2688,7 @@ dt_bpf_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 	case DT_BPF_CTX_KTP:
 	case DT_BPF_CTX_KRAWTP:
 	case DT_BPF_CTX_FBT:
-		if (!args && ps->ps_kevent->ke_filt == DT_KEVENT_FILT_NONE &&
-		    ps->ps_kevent->ke_filt2 == DT_KEVENT_FILT_NONE)
+		if (!args && !dt_kevent_filtered(ps->ps_kevent))
 			break;
 		dt_bpf_cg_kevent_args(cg, ps->ps_kevent);
 		dt_bpf_cg_kevent_filter(cg, ps->ps_kevent, lexit);

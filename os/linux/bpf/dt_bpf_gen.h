@@ -170,6 +170,11 @@ typedef struct dt_bpf_layout {
 	uint32_t bl_worksize;
 	uint32_t bl_strbuf_off;	/* execname */
 	uint32_t bl_argsbuf_off; /* execargs */
+	uint32_t bl_kstr_off;	/* a kernel event's copied user string */
+	uint32_t bl_strtok_off;	/* strtok(): valid, position, the string */
+	bool bl_strtok;		/* some clause calls strtok() */
+	uint32_t bl_cwd_off;	/* cwd: the walk's state, names, text */
+	bool bl_cwd;		/* some clause reads cwd */
 	uint32_t bl_dynkey_off;
 	uint32_t bl_dynval_off;
 	uint32_t bl_aggkey_off;
@@ -183,11 +188,14 @@ typedef struct dt_bpf_layout {
 	uint32_t bl_dscratch_off;
 	uint32_t bl_dscratch_size;
 	uint32_t bl_scratch_size; /* includes a guard of dscratch_size */
+	bool bl_scratch_shared;	/* too big for a per-CPU array: a plain
+				 * array with an entry per CPU instead */
 
 	/* maps, created by the engine from the sizes above */
 	int bl_state_fd;
 	int bl_scratch_fd;
-	int bl_rb_fd;
+	int bl_rb_fd;		/* the records: ring buffer or perf array */
+	bool bl_perfbuf;	/* bl_rb_fd is a PERF_EVENT_ARRAY map */
 } dt_bpf_layout_t;
 
 /* Counters in the state map, as 64-bit words from bl_cnt_off. */
@@ -205,6 +213,14 @@ enum {
 };
 
 #define DT_BPF_NWORK 3
+
+/*
+ * cwd's part of scratch: the walk's dentry, vfsmount, mount and count of
+ * names, DT_BPF_CWD_NAMES name addresses (the deepest directories shown),
+ * then the text.
+ */
+#define DT_BPF_CWD_NAMES 32
+#define DT_BPF_CWD_TEXT (32 + 8 * DT_BPF_CWD_NAMES)
 
 /*
  * The deepest kernel stack stackdepth counts: the default of the kernel's

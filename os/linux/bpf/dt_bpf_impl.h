@@ -164,6 +164,13 @@ extern void dt_bpf_cg_cpudrop(dt_bpf_cg_t *cg, int which);
 
 /* Inlines one DIF object; its value ends in r0. */
 extern void dt_bpf_cg_difo(dt_bpf_cg_t *cg, const dif_object_t *difo);
+/*
+ * Whether the DIF object only returns execname, which a string record
+ * rd then takes with one bpf_get_current_comm(): min(rd_size, 16)
+ * bytes, NUL-padded.
+ */
+extern bool dt_bpf_difo_rec_comm(const dif_object_t *difo,
+    const dt_recdesc_t *rd);
 /* Runs a DIF object and stores its value as record rd at r7 + base. */
 extern void dt_bpf_cg_difo_rec(dt_bpf_cg_t *cg, const dif_object_t *difo,
     const dt_recdesc_t *rd, uint32_t base);
@@ -186,6 +193,8 @@ extern void dt_bpf_cg_execargs(dt_bpf_cg_t *cg);
  */
 extern void dt_bpf_cg_ustack_cfi(dt_bpf_cg_t *cg, uint32_t off,
     uint32_t nframes);
+/* cwd, built in its scratch slot; its address in r1. */
+extern void dt_bpf_cg_cwd(dt_bpf_cg_t *cg);
 /* SCMP: compares the strings in DIF regs r1, r2; result in CC slots. */
 extern void dt_bpf_cg_scmp(dt_bpf_cg_t *cg, unsigned r1, unsigned r2);
 

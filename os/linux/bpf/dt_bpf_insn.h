@@ -49,6 +49,7 @@
 	DT_BPF_INSN(BPF_ALU | BPF_OP(op) | BPF_K, d, 0, 0, imm)
 #define DT_BPF_MOV64_REG(d, s)	 DT_BPF_ALU64_REG(BPF_MOV, d, s)
 #define DT_BPF_MOV64_IMM(d, imm) DT_BPF_ALU64_IMM(BPF_MOV, d, imm)
+#define DT_BPF_MOV32_IMM(d, imm) DT_BPF_ALU32_IMM(BPF_MOV, d, imm)
 #define DT_BPF_NEG64(d)	DT_BPF_INSN(BPF_ALU64 | BPF_NEG, d, 0, 0, 0)
 
 /* Memory: *(size *)(s + off) and stores to (d + off). */

@@ -232,6 +232,12 @@ dt_bpf_layout_difo(dt_bpf_layout_t *lay, const dif_object_t *difo)
 		if (DIF_INSTR_OP(in) == DIF_OP_LDGS &&
 		    DIF_INSTR_VAR(in) == DIF_VAR_CURCPU)
 			lay->bl_curcpu = true;
+		if (DIF_INSTR_OP(in) == DIF_OP_LDGS &&
+		    DIF_INSTR_VAR(in) == DIF_VAR_CWD)
+			lay->bl_cwd = true;
+		if (DIF_INSTR_OP(in) == DIF_OP_CALL &&
+		    DIF_INSTR_SUBR(in) == DIF_SUBR_STRTOK)
+			lay->bl_strtok = true;
 	}
 	/* A trailing NUL so a string at the very end still terminates. */
 	dc->dc_off = dt_bpf_layout_bytes(lay, difo->dif_strtab,
@@ -652,14 +658,26 @@ dt_bpf_layout_finish(dt_bpf_layout_t *lay, char *errbuf, size_t errlen)
 	off += lay->bl_maxaggkey + 8;
 	lay->bl_tuple_off = off;
 	off += 16 * DIF_DTR_NREGS;
-	/* lltostr() builds its digits in 72 bytes of work buffer 0. */
-	lay->bl_worksize = ss + 8 < 80 ? 80 : ss + 8;
+	/*
+	 * lltostr() builds its digits in 72 bytes of work buffer 0; the
+	 * loop variables (80 bytes) and strtok()'s delimiter bitmap (32)
+	 * are in work buffer 2.
+	 */
+	lay->bl_worksize = ss + 8 < 112 ? 112 : ss + 8;
 	lay->bl_work_off = off;
 	off += DT_BPF_NWORK * lay->bl_worksize;
 	lay->bl_strbuf_off = off;
 	off += ss;
 	lay->bl_argsbuf_off = off;
 	off += ss;
+	lay->bl_kstr_off = off;
+	off += ss;
+	lay->bl_strtok_off = off;
+	if (lay->bl_strtok)
+		off += 16 + ss + 8;
+	lay->bl_cwd_off = off;
+	if (lay->bl_cwd)
+		off += DT_BPF_CWD_TEXT + ss + 8;
 	lay->bl_dynkey_off = off;
 	off += (lay->bl_maxdynkey + 7) & ~7U;
 	lay->bl_dynval_off = off;
@@ -700,6 +718,23 @@ dt_bpf_layout_finish(dt_bpf_layout_t *lay, char *errbuf, size_t errlen)
 	 * a bounded offset, which the verifier checks against the value. */
 	off += lay->bl_dscratch_size;
 	lay->bl_scratch_size = off;
+	/*
+	 * The kernel refuses per-CPU values over 32k (PCPU_MIN_UNIT_SIZE,
+	 * E2BIG), which a large strsize passes: then scratch is an array
+	 * with one entry per CPU, looked up by the CPU's number.
+	 */
+	lay->bl_scratch_shared = lay->bl_scratch_size > 32768;
+	/*
+	 * BPF instructions address the maps' fields with 16-bit signed
+	 * offsets: every field but the far ends of DIF scratch and of the
+	 * state map's zero block must lie within them.
+	 */
+	if (lay->bl_dscratch_off > INT16_MAX || lay->bl_state_size >
+	    INT16_MAX)
+		return dt_lay_error(errbuf, errlen,
+		    "strsize %u is too large for the bpf engine: its maps' "
+		    "fields would lie past the 32k that BPF instructions "
+		    "address (lower strsize)", (unsigned) lay->bl_strsize);
 	if (lay->bl_scratch_size > 32768 * 16)
 		return dt_lay_error(errbuf, errlen,
 		    "the program needs %u bytes of scratch per CPU, too many "

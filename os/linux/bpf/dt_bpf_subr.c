@@ -983,6 +983,12 @@ dt_bpf_cg_execargs(dt_bpf_cg_t *cg)
 		    "supported by the bpf engine here: %s", lt->lt_why);
 		return;
 	}
+	/*
+	 * Zeroed first: a char array it is copied into whole (psinfo_t's
+	 * pr_psargs) must show no bytes of an earlier, longer command line
+	 * after the NUL.
+	 */
+	dt_bpf_cg_zero(cg, off, ss & ~7U);
 	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_current_task));
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R3, DT_R0));
 	dt_bpf_cg_kread(cg, lt->lt_mm, 8);
@@ -1039,6 +1045,156 @@ dt_bpf_cg_execargs(dt_bpf_cg_t *cg)
 }
 
 /* The word at a kernel address (mutex and rwlock subroutines). */
+/*
+ * cwd: the current task's working directory, fs->pwd walked up to the
+ * root as the kernel's d_path() does: a dentry's name, then its parent,
+ * and at the root of a mount the dentry it is mounted on in the parent
+ * mount, until the root of the root mount.  The walk keeps up to
+ * DT_BPF_CWD_NAMES name addresses (a deeper directory loses its top
+ * ones) in DT_BPF_CWD_STEPS unrolled steps (a mount crossed takes one),
+ * as its loop body calls helpers; then the names are read into the text
+ * from the top down, each after a '/', bounded by strsize.  Leaves the
+ * text's address in r1.  Offsets come from the kernel's BTF
+ * (dt_linux_path_offs()).
+ */
+#define DT_BPF_CWD_STEPS 40
+
+/*
+ * T1 = the parent (the pointer at off) of the object whose address is
+ * in scratch at slot; to lend at the top, where it is its own parent,
+ * or when it cannot be read.
+ */
+static void
+dt_bpf_cg_cwd_up(dt_bpf_cg_t *cg, int16_t slot, uint32_t off, uint32_t lend)
+{
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_R7, slot));
+	dt_bpf_cg_kread(cg, off, 8);
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R7, slot));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JEQ, DT_R1, DT_R2, 0),
+	    lend);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R1, 0, 0), lend);
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R1, DT_FP_T1));
+}
+
+void
+dt_bpf_cg_cwd(dt_bpf_cg_t *cg)
+{
+	const dt_linux_path_offs_t *lp = dt_linux_path_offs();
+	uint32_t ss = cg->cg_lay->bl_strsize, base = cg->cg_lay->bl_cwd_off;
+	int16_t dent = (int16_t) base, vmnt = (int16_t) (base + 8);
+	int16_t mnt = (int16_t) (base + 16), cnt = (int16_t) (base + 24);
+	int16_t names = (int16_t) (base + 32);
+	int16_t text = (int16_t) (base + DT_BPF_CWD_TEXT);
+	uint32_t lend = dt_bpf_label_new(cg->cg_b);
+	uint32_t lroot = dt_bpf_label_new(cg->cg_b);
+	uint32_t ldone = dt_bpf_label_new(cg->cg_b);
+
+	if (!lp->lp_ok) {
+		dt_bpf_cg_error(cg, "built-in variable cwd is not supported "
+		    "by the bpf engine here: %s", lp->lp_why);
+		return;
+	}
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, cnt, 0));
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_current_task));
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R3, DT_R0));
+	dt_bpf_cg_kread(cg, lp->lp_fs, 8);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R1, 0, 0), lend);
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R1, DT_FP_T1));
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R3, DT_R1));
+	dt_bpf_cg_kread(cg, lp->lp_pwd_dentry, 8);
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, dent));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_FP, DT_FP_T1));
+	dt_bpf_cg_kread(cg, lp->lp_pwd_mnt, 8);
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, vmnt));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_SUB, DT_R1,
+	    (int32_t) lp->lp_mount_mnt));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, mnt));
+
+	for (int step = 0; step < DT_BPF_CWD_STEPS; step++) {
+		uint32_t lname = dt_bpf_label_new(cg->cg_b);
+		uint32_t lnext = dt_bpf_label_new(cg->cg_b);
+
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_R7, vmnt));
+		dt_bpf_cg_kread(cg, lp->lp_mnt_root, 8);
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R7, dent));
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JNE, DT_R1, DT_R2,
+		    0), lname);
+		/* The root of a mount: on to where it is mounted. */
+		dt_bpf_cg_cwd_up(cg, mnt, lp->lp_mnt_parent, lend);
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_R7, mnt));
+		dt_bpf_cg_kread(cg, lp->lp_mnt_mountpoint, 8);
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, dent));
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_FP, DT_FP_T1));
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, mnt));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1,
+		    (int32_t) lp->lp_mount_mnt));
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, vmnt));
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lnext);
+		/* A directory: its name, then its parent. */
+		dt_bpf_label_here(cg->cg_b, lname);
+		dt_bpf_cg_cwd_up(cg, dent, lp->lp_d_parent, lend);
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, cnt));
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JGE, DT_R1,
+		    DT_BPF_CWD_NAMES, 0), lend);
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_R7, dent));
+		dt_bpf_cg_kread(cg, lp->lp_d_name, 8);
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R7, cnt));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_AND, DT_R2,
+		    DT_BPF_CWD_NAMES - 1));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_LSH, DT_R2, 3));
+		DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R2, DT_R7));
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R2, DT_R1, names));
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, cnt));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, 1));
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, cnt));
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_FP, DT_FP_T1));
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, dent));
+		dt_bpf_label_here(cg->cg_b, lnext);
+	}
+
+	/* The text: "/name" for each name from the top; "/" for none. */
+	dt_bpf_label_here(cg->cg_b, lend);
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_FP, DT_FP_T3, 0));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, cnt));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R1, 0, 0), lroot);
+	for (int k = DT_BPF_CWD_NAMES - 1; k >= 0; k--) {
+		uint32_t lskip = dt_bpf_label_new(cg->cg_b);
+
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, cnt));
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JLE, DT_R1, k, 0),
+		    lskip);
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_FP, DT_FP_T3));
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JGT, DT_R1,
+		    (int32_t) ss - 2, 0), lskip);
+		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R7));
+		DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R2, DT_R1));
+		DT_EMIT(cg, DT_BPF_ST_MEM(BPF_B, DT_R2, text, '/'));
+		DT_EMIT(cg, DT_BPF_ST_MEM(BPF_B, DT_R2, text + 1, 0));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, 1));
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R1, DT_FP_T3));
+		/* read at most strsize - pos bytes, the NUL included */
+		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, (int32_t) ss));
+		DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_SUB, DT_R2, DT_R1));
+		DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R1, DT_R7));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, text));
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_R7,
+		    (int16_t) (names + 8 * k)));
+		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_probe_read_kernel_str));
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JSLT, DT_R0, 1,
+		    0), lskip);
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_SUB, DT_R0, 1));
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_FP, DT_FP_T3));
+		DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R1, DT_R0));
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R1, DT_FP_T3));
+		dt_bpf_label_here(cg->cg_b, lskip);
+	}
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), ldone);
+	dt_bpf_label_here(cg->cg_b, lroot);
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_H, DT_R7, text, '/'));
+	dt_bpf_label_here(cg->cg_b, ldone);
+	dt_bpf_cg_saddr(cg, DT_R1, (uint32_t) text);
+}
+
 static void
 dt_bpf_cg_kword(dt_bpf_cg_t *cg)
 {
@@ -1106,6 +1262,565 @@ dt_bpf_cg_progenyof(dt_bpf_cg_t *cg, unsigned rd)
 	dt_bpf_cg_streg(cg, rd, DT_R1);
 }
 
+/*
+ * Text built byte by byte (inet_ntoa(), inet_ntop(), cleanpath()): into
+ * work buffer 1, at the position in loop variable DT_VAR_POS.  A byte
+ * at or past limit is dropped, as dif_cleanpath() drops what does not
+ * fit.  Uses r1 and r2; the byte is creg's, or c when creg < 0.
+ */
+#define DT_VAR_POS 0
+
+static void
+dt_bpf_cg_put(dt_bpf_cg_t *cg, int creg, char c, uint32_t limit)
+{
+	uint32_t lskip = dt_bpf_label_new(cg->cg_b);
+
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg,
+	    DT_VAR_POS)));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JGE, DT_R1,
+	    (int32_t) limit, 0), lskip);
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R7));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R2, DT_R1));
+	if (creg >= 0)
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_B, DT_R2, creg,
+		    (int16_t) DT_WORK(cg, 1)));
+	else
+		DT_EMIT(cg, DT_BPF_ST_MEM(BPF_B, DT_R2,
+		    (int16_t) DT_WORK(cg, 1), c));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, 1));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_VAR(cg,
+	    DT_VAR_POS)));
+	dt_bpf_label_here(cg->cg_b, lskip);
+}
+
+/* Loop variable v += n (r1). */
+static void
+dt_bpf_cg_addvar(dt_bpf_cg_t *cg, int v, int32_t n)
+{
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, v)));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, n));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_VAR(cg, v)));
+}
+
+/* rd = a new string of the text built in work buffer 1. */
+static void
+dt_bpf_cg_put_ret(dt_bpf_cg_t *cg, unsigned rd)
+{
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg,
+	    DT_VAR_POS)));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R1, DT_FP_T0));
+	dt_bpf_cg_sret(cg, rd, 1, 0, DT_FP_T0);
+}
+
+#define DT_INET_LIMIT 64	/* the longest address text is 45 bytes */
+
+/* The decimal digits of the byte in r3 (kept), without leading zeros. */
+static void
+dt_bpf_cg_put_dec(dt_bpf_cg_t *cg)
+{
+	static const int32_t div[] = { 100, 10 };
+
+	for (size_t i = 0; i < sizeof (div) / sizeof (div[0]); i++) {
+		uint32_t lskip = dt_bpf_label_new(cg->cg_b);
+
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JLT, DT_R3,
+		    div[i], 0), lskip);
+		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R4, DT_R3));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_DIV, DT_R4, div[i]));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_MOD, DT_R4, 10));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R4, '0'));
+		dt_bpf_cg_put(cg, DT_R4, 0, DT_INET_LIMIT);
+		dt_bpf_label_here(cg->cg_b, lskip);
+	}
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R4, DT_R3));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_MOD, DT_R4, 10));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R4, '0'));
+	dt_bpf_cg_put(cg, DT_R4, 0, DT_INET_LIMIT);
+}
+
+/*
+ * "a.b.c.d" of the four bytes at work buffer 0 + loop variable 5 (0 or
+ * 12): one loop, so an inet subroutine has one copy of it.
+ */
+static void
+dt_bpf_cg_put_dotted(dt_bpf_cg_t *cg)
+{
+	uint32_t lfirst = dt_bpf_label_new(cg->cg_b);
+	dt_bpf_loop_t lp;
+
+	dt_bpf_loop_begin(cg, &lp, DT_R5, 4, 1);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R5, 0, 0),
+	    lfirst);
+	dt_bpf_cg_put(cg, -1, '.', DT_INET_LIMIT);
+	dt_bpf_label_here(cg->cg_b, lfirst);
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R7, DT_VAR(cg, 5)));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_AND, DT_R2, 15));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R2, DT_R5));
+	DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JLE, DT_R2, 15, 1));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, 0));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R2, DT_R7));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_B, DT_R3, DT_R2,
+	    (int16_t) DT_WORK(cg, 0)));
+	dt_bpf_cg_put_dec(cg);
+	dt_bpf_loop_end(cg, &lp);
+}
+
+/* r3 = 16-bit group r5 of the address in work buffer 0 (big-endian). */
+static void
+dt_bpf_cg_group(dt_bpf_cg_t *cg)
+{
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R5));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_AND, DT_R2, 7));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_LSH, DT_R2, 1));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R2, DT_R7));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_B, DT_R3, DT_R2,
+	    (int16_t) DT_WORK(cg, 0)));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_B, DT_R4, DT_R2,
+	    (int16_t) (DT_WORK(cg, 0) + 1)));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_LSH, DT_R3, 8));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_OR, DT_R3, DT_R4));
+}
+
+/* The hex digits of the group in r3, without leading zeros (r0, r4). */
+static void
+dt_bpf_cg_put_hex(dt_bpf_cg_t *cg)
+{
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R0, 0));	/* a digit put */
+	for (int shift = 12; shift >= 0; shift -= 4) {
+		uint32_t lskip = dt_bpf_label_new(cg->cg_b);
+
+		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R4, DT_R3));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R4, shift));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_AND, DT_R4, 15));
+		if (shift > 0) {
+			DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JNE, DT_R4, 0, 1));
+			dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ,
+			    DT_R0, 0, 0), lskip);
+		}
+		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R0, 1));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R4, '0'));
+		DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JLE, DT_R4, '9', 1));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R4, 'a' - '0' - 10));
+		dt_bpf_cg_put(cg, DT_R4, 0, DT_INET_LIMIT);
+		dt_bpf_label_here(cg->cg_b, lskip);
+	}
+}
+
+/*
+ * The IPv6 address in work buffer 0, as dif_ntoa6(): the first longest
+ * run of zero groups (even one) as "::", and an IPv4-mapped or
+ * -compatible address with its last four bytes dotted (only those when
+ * v4only, for inet_ntoa6()).  Loop variables: 1 the best run's start
+ * (-1: none), 2 its length, 3 the current run, 4 the groups shown in
+ * hex (8, or 6 before a dotted tail), 5 = 12 for the dotted tail; T1:
+ * the address ends dotted.  Goes on at ldotted for the dotted tail,
+ * else at lend.
+ */
+static void
+dt_bpf_cg_put_ipv6(dt_bpf_cg_t *cg, bool v4only, uint32_t ldotted,
+    uint32_t lend)
+{
+	uint32_t lplain = dt_bpf_label_new(cg->cg_b);
+	uint32_t lv4 = dt_bpf_label_new(cg->cg_b);
+	uint32_t lhex = dt_bpf_label_new(cg->cg_b);
+	uint32_t lgroups = dt_bpf_label_new(cg->cg_b);
+	uint32_t lnz = dt_bpf_label_new(cg->cg_b);
+	uint32_t lbest = dt_bpf_label_new(cg->cg_b);
+	uint32_t lprint = dt_bpf_label_new(cg->cg_b);
+	uint32_t lcolon = dt_bpf_label_new(cg->cg_b);
+	dt_bpf_loop_t lp;
+
+	/* mapped: ::ffff:a.b.c.d; compatible: ::a.b.c.d but not :: or ::1 */
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_FP, DT_FP_T1, 0));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7,
+	    (int16_t) DT_WORK(cg, 0)));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R1, 0, 0),
+	    lplain);
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_W, DT_R2, DT_R7,
+	    (int16_t) (DT_WORK(cg, 0) + 8)));
+	DT_EMIT(cg, DT_BPF_MOV32_IMM(DT_R4, (int32_t) 0xffff0000U));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JEQ, DT_R2, DT_R4, 0),
+	    lv4);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R2, 0, 0),
+	    lplain);
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_W, DT_R3, DT_R7,
+	    (int16_t) (DT_WORK(cg, 0) + 12)));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R3, 0, 0),
+	    lplain);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R3, 0x01000000,
+	    0), lplain);
+	dt_bpf_label_here(cg->cg_b, lv4);
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, 5), 12));
+	if (v4only) {
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), ldotted);
+	} else {
+		DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_FP, DT_FP_T1, 1));
+		DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, 4), 6));
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lgroups);
+	}
+	dt_bpf_label_here(cg->cg_b, lplain);
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, 4), 8));
+	dt_bpf_label_here(cg->cg_b, lgroups);
+
+	/* The first longest run of zero groups. */
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, 1), -1));
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, 2), 0));
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, 3), 0));
+	dt_bpf_loop_begin(cg, &lp, DT_R5, 8, 1);
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, 4)));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JGE, DT_R5, DT_R1, 0),
+	    lp.lp_done);
+	dt_bpf_cg_group(cg);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R3, 0, 0), lnz);
+	dt_bpf_cg_addvar(cg, 3, 1);
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R7, DT_VAR(cg, 2)));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JLE, DT_R1, DT_R2, 0),
+	    lp.lp_next);
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_VAR(cg, 2)));
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R5));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_SUB, DT_R2, DT_R1));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2, 1));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R2, DT_VAR(cg, 1)));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lp.lp_next);
+	dt_bpf_label_here(cg->cg_b, lnz);
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, 3), 0));
+	dt_bpf_loop_end(cg, &lp);
+
+	/* The groups: "::" for the run, ':' between the others. */
+	dt_bpf_loop_begin(cg, &lp, DT_R5, 8, 1);
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, 4)));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JGE, DT_R5, DT_R1, 0),
+	    lp.lp_done);
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, 1)));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_R7, DT_VAR(cg, 2)));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R3, DT_R1));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JEQ, DT_R5, DT_R1, 0),
+	    lbest);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JSLT, DT_R5, DT_R1, 0),
+	    lprint);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JSLT, DT_R5, DT_R3, 0),
+	    lp.lp_next);
+	dt_bpf_label_here(cg->cg_b, lprint);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R5, 0, 0), lhex);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JEQ, DT_R5, DT_R3, 0),
+	    lhex);
+	dt_bpf_cg_put(cg, -1, ':', DT_INET_LIMIT);
+	dt_bpf_label_here(cg->cg_b, lhex);
+	dt_bpf_cg_group(cg);
+	dt_bpf_cg_put_hex(cg);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lp.lp_next);
+	dt_bpf_label_here(cg->cg_b, lbest);
+	dt_bpf_cg_put(cg, -1, ':', DT_INET_LIMIT);
+	dt_bpf_cg_put(cg, -1, ':', DT_INET_LIMIT);
+	dt_bpf_loop_end(cg, &lp);
+
+	/* The dotted tail, after a ':' unless the run ends the groups. */
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_FP, DT_FP_T1));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R1, 0, 0), lend);
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, 1)));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_R7, DT_VAR(cg, 2)));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R3, DT_R1));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R3, 6, 0),
+	    lcolon);
+	dt_bpf_cg_put(cg, -1, ':', DT_INET_LIMIT);
+	dt_bpf_label_here(cg->cg_b, lcolon);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), ldotted);
+}
+
+/*
+ * Copies n bytes at the address in tuple entry i into work buffer 0;
+ * an unreadable address faults "invalid address" with it.
+ */
+static void
+dt_bpf_cg_bytes_arg(dt_bpf_cg_t *cg, int i, int32_t n)
+{
+	DT_LDTUP(cg, DT_R3, i);
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R3, DT_FP_T4));
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R7));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, (int32_t) DT_WORK(cg, 0)));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, n));
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_probe_read_kernel));
+	dt_bpf_cg_fault_if_slot(cg, BPF_JNE, DT_R0, 0, DIF_FLT_BADADDR,
+	    DT_FP_T4);
+}
+
+/* inet_ntoa(), inet_ntoa6(), inet_ntop(af, addr), as dif_inet(). */
+static void
+dt_bpf_cg_inet(dt_bpf_cg_t *cg, uint32_t subr, unsigned rd)
+{
+	uint32_t lv6 = dt_bpf_label_new(cg->cg_b);
+	uint32_t ldotted = dt_bpf_label_new(cg->cg_b);
+	uint32_t ldone = dt_bpf_label_new(cg->cg_b);
+	int a = subr == DIF_SUBR_INET_NTOP ? 1 : 0;
+
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, DT_VAR_POS), 0));
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, 5), 0));
+	if (subr == DIF_SUBR_INET_NTOP) {
+		uint32_t lv4 = dt_bpf_label_new(cg->cg_b);
+
+		DT_LDTUP(cg, DT_R1, 0);
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R1, 2,
+		    0), lv4);
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R1, 10,
+		    0), lv6);
+		dt_bpf_cg_fault(cg, DIF_FLT_ILLOP, 0);
+		dt_bpf_label_here(cg->cg_b, lv4);
+	}
+	if (subr != DIF_SUBR_INET_NTOA6) {
+		dt_bpf_cg_bytes_arg(cg, a, 4);
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), ldotted);
+	}
+	dt_bpf_label_here(cg->cg_b, lv6);
+	if (subr != DIF_SUBR_INET_NTOA) {
+		dt_bpf_cg_bytes_arg(cg, a, 16);
+		dt_bpf_cg_put_ipv6(cg, subr == DIF_SUBR_INET_NTOA6, ldotted,
+		    ldone);
+	}
+	dt_bpf_label_here(cg->cg_b, ldotted);
+	dt_bpf_cg_put_dotted(cg);
+	dt_bpf_label_here(cg->cg_b, ldone);
+	dt_bpf_cg_put_ret(cg, rd);
+}
+
+/*
+ * The end of a cleanpath() step: text out (cut at strsize - 1), then on
+ * at the input adv bytes further, or done when adv is 0.
+ */
+static void
+dt_bpf_cg_clean_step(dt_bpf_cg_t *cg, dt_bpf_loop_t *lp, const char *text,
+    int32_t adv)
+{
+	for (; *text != '\0'; text++)
+		dt_bpf_cg_put(cg, -1, *text, cg->cg_lay->bl_strsize - 1);
+	if (adv == 0) {
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lp->lp_done);
+		return;
+	}
+	dt_bpf_cg_addvar(cg, 1, adv);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lp->lp_next);
+}
+
+/*
+ * cleanpath(), as dif_cleanpath(), one step of a small machine per
+ * iteration: in mode 0 the step reads what follows the input position
+ * (loop variable 1) and copies it, or skips "//" and "/./"; "/../"
+ * (or a trailing "/..") enters mode 1, whose steps drop the output's
+ * last component one byte at a time.  Each mode-0 step takes at least
+ * one input byte and each mode-1 step drops one output byte, so
+ * 2 * strsize + 8 steps finish any string.  Loop variables: 2 the mode,
+ * 3 the byte after "/.." (0 or '/').
+ */
+static void
+dt_bpf_cg_cleanpath(dt_bpf_cg_t *cg, unsigned rd)
+{
+	uint32_t ss = cg->cg_lay->bl_strsize, max = ss - 1;
+	uint32_t lnormal = dt_bpf_label_new(cg->cg_b);
+	uint32_t lendback = dt_bpf_label_new(cg->cg_b);
+	uint32_t lslash = dt_bpf_label_new(cg->cg_b);
+	uint32_t l1 = dt_bpf_label_new(cg->cg_b);
+	uint32_t l2 = dt_bpf_label_new(cg->cg_b);
+	uint32_t l3 = dt_bpf_label_new(cg->cg_b);
+	uint32_t ldot = dt_bpf_label_new(cg->cg_b);
+	uint32_t ldd = dt_bpf_label_new(cg->cg_b);
+	uint32_t lup = dt_bpf_label_new(cg->cg_b);
+	uint32_t lre = dt_bpf_label_new(cg->cg_b);
+	dt_bpf_loop_t lp;
+
+	dt_bpf_cg_sarg(cg, 0, 0, DT_FP_T0);
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, DT_VAR_POS), 0));
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, 1), 0));
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, 2), 0));
+	dt_bpf_loop_begin(cg, &lp, DT_R5, 2 * ss + 8, 1);
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, 2)));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R1, 0, 0),
+	    lnormal);
+	/* while (j != 0 && d[--j] != '/') */
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg,
+	    DT_VAR_POS)));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R1, 0, 0),
+	    lendback);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JGT, DT_R1, (int32_t) ss,
+	    0), lendback);
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_SUB, DT_R1, 1));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_VAR(cg,
+	    DT_VAR_POS)));
+	dt_bpf_cg_wbyte(cg, DT_R3, 1, DT_R1);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R3, '/', 0),
+	    lp.lp_next);
+	dt_bpf_label_here(cg->cg_b, lendback);
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, 2), 0));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, 3)));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R1, 0, 0), lre);
+	dt_bpf_cg_clean_step(cg, &lp, "/", 0);
+	dt_bpf_label_here(cg->cg_b, lre);
+	dt_bpf_cg_clean_step(cg, &lp, "", 3);
+
+	/* mode 0: s[i], s[i + 1], ... (the buffer has 8 bytes past ss);
+	 * r4 = &s[i] lasts as dt_bpf_cg_put() uses only r1 and r2. */
+	dt_bpf_label_here(cg->cg_b, lnormal);
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, 1)));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JGT, DT_R1, (int32_t) ss,
+	    0), lp.lp_done);
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R4, DT_R7));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R4, DT_R1));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_B, DT_R3, DT_R4,
+	    (int16_t) DT_WORK(cg, 0)));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R3, 0, 0),
+	    lp.lp_done);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R3, '/', 0),
+	    lslash);
+	dt_bpf_cg_put(cg, DT_R3, 0, max);
+	dt_bpf_cg_addvar(cg, 1, 1);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lp.lp_next);
+	dt_bpf_label_here(cg->cg_b, lslash);
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_B, DT_R3, DT_R4,
+	    (int16_t) (DT_WORK(cg, 0) + 1)));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R3, '/', 0), l1);
+	dt_bpf_cg_clean_step(cg, &lp, "", 1);	/* "//" */
+	dt_bpf_label_here(cg->cg_b, l1);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R3, '.', 0),
+	    ldot);
+	dt_bpf_cg_clean_step(cg, &lp, "/", 1);
+	dt_bpf_label_here(cg->cg_b, ldot);
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_B, DT_R3, DT_R4,
+	    (int16_t) (DT_WORK(cg, 0) + 2)));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R3, '/', 0), l2);
+	dt_bpf_cg_clean_step(cg, &lp, "", 2);	/* "/./" */
+	dt_bpf_label_here(cg->cg_b, l2);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R3, 0, 0), l3);
+	dt_bpf_cg_clean_step(cg, &lp, "/", 0);	/* trailing "/." */
+	dt_bpf_label_here(cg->cg_b, l3);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R3, '.', 0),
+	    ldd);
+	dt_bpf_cg_clean_step(cg, &lp, "/.", 2);
+	dt_bpf_label_here(cg->cg_b, ldd);
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_B, DT_R3, DT_R4,
+	    (int16_t) (DT_WORK(cg, 0) + 3)));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R3, '/', 0), lup);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R3, 0, 0), lup);
+	dt_bpf_cg_clean_step(cg, &lp, "/..", 3);
+	dt_bpf_label_here(cg->cg_b, lup);
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R3, DT_VAR(cg, 3)));
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, 2), 1));
+	dt_bpf_loop_end(cg, &lp);
+	dt_bpf_cg_put_ret(cg, rd);
+}
+
+/*
+ * strtok(s, delim), as dif_strtok(): the string of the last non-NULL s
+ * and the position reached in it are in scratch (bl_strtok_off: a valid
+ * word, cleared by each firing's prologue, the position, the string).
+ * The delimiters become a 256-bit map in work buffer 2 after the loop
+ * variables; loop variable 0 is the index.
+ */
+static void
+dt_bpf_cg_strtok(dt_bpf_cg_t *cg, unsigned rd)
+{
+	const dt_bpf_layout_t *lay = cg->cg_lay;
+	uint32_t ss = lay->bl_strsize;
+	int16_t valid = (int16_t) lay->bl_strtok_off;
+	int16_t pos = (int16_t) (lay->bl_strtok_off + 8);
+	uint32_t str = lay->bl_strtok_off + 16;
+	int16_t map = (int16_t) (DT_WORK(cg, 2) + 80);
+	uint32_t lcont = dt_bpf_label_new(cg->cg_b);
+	uint32_t lnull = dt_bpf_label_new(cg->cg_b);
+	uint32_t ldone = dt_bpf_label_new(cg->cg_b);
+	dt_bpf_loop_t lp;
+
+	DT_LDTUP(cg, DT_R3, 0);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R3, 0, 0), lcont);
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R3, DT_FP_T4));
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R7));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, (int32_t) str));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, (int32_t) ss));
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_probe_read_kernel_str));
+	dt_bpf_cg_fault_if_slot(cg, BPF_JSLT, DT_R0, 0, DIF_FLT_BADADDR,
+	    DT_FP_T4);
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, valid, 1));
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, pos, 0));
+	dt_bpf_label_here(cg->cg_b, lcont);
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, valid));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R1, 0, 0), lnull);
+	dt_bpf_cg_sarg(cg, 1, 1, DT_FP_T0);
+	for (int16_t k = 0; k < 32; k += 8)
+		DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, map + k, 0));
+	dt_bpf_loop_begin(cg, &lp, DT_R5, ss, 1);
+	dt_bpf_cg_wbyte(cg, DT_R3, 1, DT_R5);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R3, 0, 0),
+	    lp.lp_done);
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R3));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R2, 3));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R2, DT_R7));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_B, DT_R4, DT_R2, map));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_AND, DT_R3, 7));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 1));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_LSH, DT_R1, DT_R3));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_OR, DT_R4, DT_R1));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_B, DT_R2, DT_R4, map));
+	dt_bpf_loop_end(cg, &lp);
+
+	/*
+	 * Two scans from the position: over delimiters (skip 1), then to
+	 * the next delimiter or the end (skip 0); r4 = whether s[i] is one.
+	 */
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, pos));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_VAR(cg, 0)));
+	for (int skip = 1; skip >= 0; skip--) {
+		dt_bpf_loop_begin(cg, &lp, DT_R5, ss, 1);
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg,
+		    0)));
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JGE, DT_R1,
+		    (int32_t) ss, 0), lp.lp_done);
+		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R7));
+		DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R2, DT_R1));
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_B, DT_R3, DT_R2, (int16_t) str));
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R3, 0, 0),
+		    lp.lp_done);
+		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R3));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R2, 3));
+		DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R2, DT_R7));
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_B, DT_R4, DT_R2, map));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_AND, DT_R3, 7));
+		DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_RSH, DT_R4, DT_R3));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_AND, DT_R4, 1));
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R4, skip,
+		    0), lp.lp_done);
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, 1));
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_VAR(cg,
+		    0)));
+		dt_bpf_loop_end(cg, &lp);
+		if (skip == 0)
+			break;
+		/* At the end: no token, and no more. */
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg,
+		    0)));
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R1, DT_FP_T3));
+		DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JGE, DT_R1, (int32_t) ss, 3));
+		DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R1, DT_R7));
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_B, DT_R3, DT_R1, (int16_t) str));
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R3, 0, 0),
+		    ldone);
+		DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, valid, 0));
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lnull);
+		dt_bpf_label_here(cg->cg_b, ldone);
+		ldone = dt_bpf_label_new(cg->cg_b);
+	}
+	/* The token: s[start .. i), a new string; the position is i. */
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, 0)));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, pos));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_FP, DT_FP_T3));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_SUB, DT_R1, DT_R2));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R1, DT_FP_T1));
+	dt_bpf_cg_alloc(cg, 0, ss, DT_FP_T2);
+	dt_bpf_cg_copy(cg, DT_FP_T2, 0, DT_FP_T1, str, DT_FP_T3);
+	dt_bpf_cg_dsaddr(cg, rd, DT_FP_T2);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), ldone);
+	dt_bpf_label_here(cg->cg_b, lnull);
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 0));
+	dt_bpf_cg_streg(cg, rd, DT_R1);
+	dt_bpf_label_here(cg->cg_b, ldone);
+}
+
 void
 dt_bpf_cg_subr(dt_bpf_cg_t *cg, uint32_t subr, unsigned rd)
 {
@@ -1162,6 +1877,17 @@ dt_bpf_cg_subr(dt_bpf_cg_t *cg, uint32_t subr, unsigned rd)
 		return;
 	case DIF_SUBR_STRTOLL:
 		dt_bpf_cg_strtoll(cg, nargs, rd);
+		return;
+	case DIF_SUBR_STRTOK:
+		dt_bpf_cg_strtok(cg, rd);
+		return;
+	case DIF_SUBR_CLEANPATH:
+		dt_bpf_cg_cleanpath(cg, rd);
+		return;
+	case DIF_SUBR_INET_NTOA:
+	case DIF_SUBR_INET_NTOA6:
+	case DIF_SUBR_INET_NTOP:
+		dt_bpf_cg_inet(cg, subr, rd);
 		return;
 	case DIF_SUBR_ALLOCA:
 		DT_LDTUP(cg, DT_R1, 0);

@@ -56,6 +56,25 @@
  *				member of a struct the argument points to);
  *				0 when unreadable
  *	DT_KEVENT_ARG_CURTASK	the current task (struct task_struct *)
+ *	DT_KEVENT_ARG_CURMEM	kernel memory at the current task plus
+ *				ka_off, ka_size bytes (a member of its
+ *				task_struct); 0 when unreadable
+ *	DT_KEVENT_ARG_USTR	TP: the user string whose address is the
+ *				8-byte record field at ka_off (a system
+ *				call's path), copied while the probe fires
+ *				into a buffer of its own (strsize bytes,
+ *				"" when unreadable): the argument is the
+ *				copy's address, so it is a D string
+ *
+ * and then, per ka_xform, turned into what the stable argument means:
+ *
+ *	DT_KEVENT_XF_NONE	as read
+ *	DT_KEVENT_XF_NEG	negated (errno from a -errno return value)
+ *	DT_KEVENT_XF_CLD	a wait status (task_struct.exit_code) as the
+ *				SIGCHLD code saying why a process ended:
+ *				CLD_EXITED (1) when no signal ended it,
+ *				CLD_DUMPED (3) when a signal did and dumped
+ *				core, CLD_KILLED (2) for another signal
  *
  * Several arguments may use the same source (sched:::off-cpu's args[0]
  * and args[1] are both raw argument 2 of sched_switch, translated to
@@ -67,10 +86,12 @@
  * event and fire on different values: it fires only when argument
  * ke_filt_arg (after the recipes ran) compares with ke_filt_val as
  * ke_filt (signed), e.g. proc:::exec-failure on syscalls:sys_exit_execve
- * when arg0 < 0.  A second condition (ke_filt2: ke_filt2_arg against
- * ke_filt2_val), when set, must hold too: tcp:::connect-established is
- * sock:inet_sock_set_state for TCP sockets going from SYN_SENT to
- * ESTABLISHED.
+ * when arg0 < 0.  More conditions, all of which must hold too, go in
+ * ke_conds[] (the first with kc_op DT_KEVENT_FILT_NONE ends them): each
+ * compares argument kc_arg, masked with kc_mask when that is not 0,
+ * with the constant kc_val, or with argument kc_val when kc_vsarg
+ * (proc:::start: the current task is its group's leader).  Arguments
+ * past the probe's typed ones can be computed only for its conditions.
  *
  * Writing a provider on this interface:
  *
@@ -143,7 +164,15 @@ typedef enum dt_kevent_argkind {
 	DT_KEVENT_ARG_RAW,
 	DT_KEVENT_ARG_RAWMEM,
 	DT_KEVENT_ARG_CURTASK,
+	DT_KEVENT_ARG_CURMEM,
+	DT_KEVENT_ARG_USTR,
 } dt_kevent_argkind_t;
+
+typedef enum dt_kevent_xform {
+	DT_KEVENT_XF_NONE,
+	DT_KEVENT_XF_NEG,
+	DT_KEVENT_XF_CLD,
+} dt_kevent_xform_t;
 
 /* How one argument is obtained (see the top comment). */
 typedef struct dt_kevent_arg {
@@ -151,8 +180,9 @@ typedef struct dt_kevent_arg {
 	uint8_t ka_size;	/* FIELD, RAW, RAWMEM: 1, 2, 4 or 8 bytes */
 	bool ka_signed;		/* FIELD, RAW, RAWMEM: sign-extend */
 	uint8_t ka_index;	/* RAW, RAWMEM: the TP_PROTO argument */
-	uint32_t ka_off;	/* FIELD, ADDR, DATALOC: in the record;
-				   RAWMEM: from the pointer */
+	uint8_t ka_xform;	/* dt_kevent_xform_t */
+	uint32_t ka_off;	/* FIELD, ADDR, DATALOC, USTR: in the record;
+				   RAWMEM, CURMEM: from the pointer */
 	int64_t ka_val;		/* CONST */
 } dt_kevent_arg_t;
 
@@ -164,6 +194,17 @@ typedef enum dt_kevent_filt {
 	DT_KEVENT_FILT_GE,	/* signed */
 } dt_kevent_filt_t;
 
+/* One more condition of a probe's filter (see the top comment). */
+typedef struct dt_kevent_cond {
+	uint8_t kc_op;		/* dt_kevent_filt_t; NONE: no more */
+	uint8_t kc_arg;		/* the argument compared */
+	bool kc_vsarg;		/* with argument kc_val, not constant */
+	uint64_t kc_mask;	/* not 0: compare kc_arg & kc_mask */
+	int64_t kc_val;
+} dt_kevent_cond_t;
+
+#define DT_KEVENT_MAXCONDS 4
+
 typedef struct dt_kevent {
 	dt_kevent_kind_t ke_kind;
 	char *ke_group;		/* "sched" (TP; informative for RAWTP) */
@@ -173,10 +214,8 @@ typedef struct dt_kevent {
 	dt_kevent_filt_t ke_filt;
 	uint8_t ke_filt_arg;
 	int64_t ke_filt_val;
-	dt_kevent_filt_t ke_filt2;	/* and-ed with ke_filt; NONE: none */
-	uint8_t ke_filt2_arg;
-	int64_t ke_filt2_val;
 	uint32_t ke_btf_id;	/* FENTRY, FEXIT: the function in BTF */
+	dt_kevent_cond_t ke_conds[DT_KEVENT_MAXCONDS];
 	void *ke_priv;		/* the provider's; free()d with the probe */
 } dt_kevent_t;
 
@@ -184,6 +223,14 @@ typedef struct dt_kevent {
 extern dt_kevent_t *dt_kevent_new(dt_kevent_kind_t kind, const char *group,
     const char *event);
 extern void dt_kevent_free(dt_kevent_t *ke);
+
+/* Whether the probe fires only when its filter holds. */
+static inline bool
+dt_kevent_filtered(const dt_kevent_t *ke)
+{
+	return ke->ke_filt != DT_KEVENT_FILT_NONE ||
+	    ke->ke_conds[0].kc_op != DT_KEVENT_FILT_NONE;
+}
 
 /* The po_probe_fini of every kernel event provider: frees pr_data. */
 extern void dt_kevent_probe_fini(dtrace_hdl_t *dtp, dt_probe_t *prp);

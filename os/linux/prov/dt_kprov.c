@@ -135,9 +135,9 @@ dt_kprov_probe_args(dtrace_hdl_t *dtp, dt_probe_t *prp)
 	ke->ke_filt = kp->kp_filt[0].kf_op;
 	ke->ke_filt_arg = kp->kp_filt[0].kf_arg;
 	ke->ke_filt_val = kp->kp_filt[0].kf_val;
-	ke->ke_filt2 = kp->kp_filt[1].kf_op;
-	ke->ke_filt2_arg = kp->kp_filt[1].kf_arg;
-	ke->ke_filt2_val = kp->kp_filt[1].kf_val;
+	ke->ke_conds[0].kc_op = (uint8_t) kp->kp_filt[1].kf_op;
+	ke->ke_conds[0].kc_arg = kp->kp_filt[1].kf_arg;
+	ke->ke_conds[0].kc_val = kp->kp_filt[1].kf_val;
 	if (dt_probe_set_args(dtp, prp, nargs, native, xlate) != 0)
 		return -1;
 	ke->ke_nargs = nrecipes;

@@ -63,6 +63,9 @@ extern int dt_prov_io_init(dtrace_hdl_t *dtp);
 extern int dt_prov_tcp_init(dtrace_hdl_t *dtp);
 extern int dt_prov_udp_init(dtrace_hdl_t *dtp);
 extern int dt_prov_lockstat_init(dtrace_hdl_t *dtp);
+/* The proc and sched providers (dt_prov_proc.c, dt_prov_sched.c). */
+extern int dt_prov_proc_init(dtrace_hdl_t *dtp);
+extern int dt_prov_sched_init(dtrace_hdl_t *dtp);
 
 /* The pid provider (dt_prov_pid.c). */
 extern int dt_prov_pid_init(dtrace_hdl_t *dtp);

@@ -15,10 +15,14 @@ dt_linux_providers_init(dtrace_hdl_t *dtp)
 {
 	if (dt_prov_syscall_init(dtp) != 0 || dt_prov_pid_init(dtp) != 0 ||
 	    dt_prov_usdt_init(dtp) != 0 || dt_prov_sdt_init(dtp) != 0 ||
-	    dt_prov_rawtp_init(dtp) != 0 || dt_prov_fbt_init(dtp) != 0 ||
-	    dt_ptrace_providers_init(dtp) != 0)
+	    dt_prov_rawtp_init(dtp) != 0 || dt_prov_fbt_init(dtp) != 0)
 		return -1;
 	if (dt_prov_ionet_init(dtp) != 0)	/* io ip tcp udp lockstat */
+		return -1;
+	if (dt_prov_proc_init(dtp) != 0 || dt_prov_sched_init(dtp) != 0)
+		return -1;
+	/* After the in-kernel proc provider, which it gives way to. */
+	if (dt_ptrace_providers_init(dtp) != 0)
 		return -1;
 	return 0;
 }
