@@ -215,8 +215,8 @@ typedef enum dt_idkind {
 #define DT_IDFLG_DIFR	0x0100	/* built-in with dynamic type (args[]) */
 #define DT_IDFLG_USER	0x0200	/* holds user-space data */
 #define DT_IDFLG_DESTRUCT 0x0400 /* destructive action or subroutine */
-#define DT_IDFLG_XLPTR	0x0800	/* holds a translated pointer: the input
-				   value, translated by di_data */
+#define DT_IDFLG_XLPTR	0x0800	/* holds a translated pointer (the
+				   input value); di_data: its xlator */
 
 /*
  * A function or array signature: argument (or key) types in di_sig.  A

@@ -95,7 +95,7 @@ typedef struct dt_cg {
 	uint8_t cg_regs;	/* bit n: %rn in use */
 	const dt_node_t *cg_node; /* for the line of an error */
 	const dt_ident_t *cg_xlarg; /* translator input being inlined ... */
-	int cg_xlreg;		/* ... and the register holding its value, */
+	int cg_xlreg;		/* ... and the register holding it, */
 	uint32_t cg_xlvar;	/* ... or the hidden clause-local (0: none) */
 	uint32_t cg_xldepth;	/* translators being inlined, nested */
 	uint32_t cg_xlvars[DT_CG_XLDEPTH]; /* each depth's hidden local */
