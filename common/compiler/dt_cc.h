@@ -215,6 +215,8 @@ typedef enum dt_idkind {
 #define DT_IDFLG_DIFR	0x0100	/* built-in with dynamic type (args[]) */
 #define DT_IDFLG_USER	0x0200	/* holds user-space data */
 #define DT_IDFLG_DESTRUCT 0x0400 /* destructive action or subroutine */
+#define DT_IDFLG_XLPTR	0x0800	/* holds a translated pointer (the
+				   input value); di_data: its xlator */
 
 /*
  * A function or array signature: argument (or key) types in di_sig.  A
@@ -474,6 +476,7 @@ extern bool dt_node_is_integer(const dt_node_t *dnp);
 extern bool dt_node_is_arith(const dt_node_t *dnp);
 extern bool dt_node_is_scalar(const dt_node_t *dnp);
 extern bool dt_node_is_pointer(const dt_node_t *dnp);
+extern bool dt_node_is_xlptr(const dt_node_t *dnp);
 extern bool dt_node_is_vfptr(const dt_node_t *dnp);
 extern bool dt_node_is_void(const dt_node_t *dnp);
 extern bool dt_node_is_string(const dt_cc_t *cc, const dt_node_t *dnp);

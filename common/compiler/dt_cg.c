@@ -991,6 +991,8 @@ dt_cg_tuple(dt_cg_t *cg, dt_node_t *list)
 	}
 }
 
+static void dt_cg_xlate_var(dt_cg_t *cg, uint32_t id, uint16_t flags);
+
 static int
 dt_cg_var_load(dt_cg_t *cg, dt_node_t *dnp)
 {
@@ -1005,7 +1007,12 @@ dt_cg_var_load(dt_cg_t *cg, dt_node_t *dnp)
 	}
 	if (idp == cg->cg_xlarg) {
 		r = dt_cg_reg_alloc(cg);
-		dt_cg_emit(cg, DIF_INSTR_MOV(cg->cg_xlreg, r));
+		if (cg->cg_xlvar != 0) {
+			dt_cg_xlate_var(cg, cg->cg_xlvar, DIFV_F_REF);
+			dt_cg_emit(cg, DIF_INSTR_LDV(DIF_OP_LDLS, cg->cg_xlvar,
+			    r));
+		} else
+			dt_cg_emit(cg, DIF_INSTR_MOV(cg->cg_xlreg, r));
 		return r;
 	}
 	if ((idp->di_flags & (DT_IDFLG_BUILTIN | DT_IDFLG_INLINE)) ==
@@ -1160,7 +1167,7 @@ dt_cg_copyref(dt_cg_t *cg, int reg, const dt_cg_tinfo_t *ti, int dst)
 /*
  * Translators are inlined: a member of xlate<T>(e), or of a translated
  * pointer, is the translator's expression for that member evaluated with
- * the input parameter bound to the value of e (in a register).
+ * the input parameter bound to the value of e.
  */
 static dt_node_t *
 dt_cg_xlate_member(const dt_xlator_t *dxp, const char *name)
@@ -1172,21 +1179,82 @@ dt_cg_xlate_member(const dt_xlator_t *dxp, const char *name)
 	return NULL;
 }
 
-static int
-dt_cg_xlate_eval(dt_cg_t *cg, const dt_xlator_t *dxp, dt_node_t *input,
-    dt_node_t *mexpr, const dt_node_t *dnp)
+/* The hidden clause-local id, in the DIF object's variable table. */
+static void
+dt_cg_xlate_var(dt_cg_t *cg, uint32_t id, uint16_t flags)
 {
-	const dt_ident_t *sarg = cg->cg_xlarg;
-	int sreg = cg->cg_xlreg, rin, r;
-	dt_cg_tinfo_t mt, nt;
+	dif_type_t type = { 0 };
+	char name[32];
 
-	rin = dt_cg_expr(cg, input);
+	type.dt_kind = DIF_TYPE_CTF;
+	type.dt_size = 8;
+	snprintf(name, sizeof (name), "%%xl%u", id - DIF_VAR_OTHER_UBASE);
+	(void) dt_cg_var(cg, name, id, DIFV_KIND_SCALAR, DIFV_SCOPE_LOCAL,
+	    flags, &type);
+}
+
+typedef struct dt_cg_xlbind {
+	const dt_ident_t *xb_arg;
+	int xb_reg;
+	uint32_t xb_var;
+} dt_cg_xlbind_t;
+
+/*
+ * Bind the translator's input parameter to the value of input.  A scalar
+ * or pointer waits in a hidden clause-local, one per nesting depth, and is
+ * loaded where the translator reads it: held in a register instead, the
+ * inputs of nested translations (tcpsinfo_t from a record, then from its
+ * socket) used up DIF's seven registers before the members' own
+ * expressions were evaluated.  A by-reference input stays in a register.
+ */
+static void
+dt_cg_xlate_bind(dt_cg_t *cg, const dt_xlator_t *dxp, dt_node_t *input,
+    dt_cg_xlbind_t *save)
+{
+	dt_cg_tinfo_t ti;
+	int r;
+
+	save->xb_arg = cg->cg_xlarg;
+	save->xb_reg = cg->cg_xlreg;
+	save->xb_var = cg->cg_xlvar;
+	r = dt_cg_expr(cg, input);
+	dt_cg_node_tinfo(cg, input, &ti);
+	if (ti.ti_byref || cg->cg_xldepth >= DT_CG_XLDEPTH) {
+		cg->cg_xlreg = r;
+		cg->cg_xlvar = 0;
+	} else {
+		uint32_t *idp = &cg->cg_xlvars[cg->cg_xldepth];
+
+		if (*idp == 0)
+			*idp = cg->cg_nextlocal++;
+		dt_cg_xlate_var(cg, *idp, DIFV_F_MOD);
+		dt_cg_emit(cg, DIF_INSTR_STV(DIF_OP_STLS, *idp, r));
+		dt_cg_reg_free(cg, r);
+		cg->cg_xlreg = -1;
+		cg->cg_xlvar = *idp;
+	}
 	cg->cg_xlarg = dxp->dx_argid;
-	cg->cg_xlreg = rin;
-	r = dt_cg_expr(cg, mexpr);
-	cg->cg_xlarg = sarg;
-	cg->cg_xlreg = sreg;
-	dt_cg_reg_free(cg, rin);
+	cg->cg_xldepth++;
+}
+
+static void
+dt_cg_xlate_unbind(dt_cg_t *cg, const dt_cg_xlbind_t *save)
+{
+	if (cg->cg_xlvar == 0)
+		dt_cg_reg_free(cg, cg->cg_xlreg);
+	cg->cg_xldepth--;
+	cg->cg_xlarg = save->xb_arg;
+	cg->cg_xlreg = save->xb_reg;
+	cg->cg_xlvar = save->xb_var;
+}
+
+/* Member expression mexpr with the input bound, converted to dnp's type. */
+static int
+dt_cg_xlate_mexpr(dt_cg_t *cg, dt_node_t *mexpr, const dt_node_t *dnp)
+{
+	dt_cg_tinfo_t mt, nt;
+	int r = dt_cg_expr(cg, mexpr);
+
 	dt_cg_node_tinfo(cg, mexpr, &mt);
 	dt_cg_node_tinfo(cg, dnp, &nt);
 	if (!nt.ti_ptr)
@@ -1194,22 +1262,36 @@ dt_cg_xlate_eval(dt_cg_t *cg, const dt_xlator_t *dxp, dt_node_t *input,
 	return r;
 }
 
-/* xlate<T>(e) as a whole: a T built in scratch, or e for xlate<T *>. */
 static int
-dt_cg_xlate(dt_cg_t *cg, dt_node_t *dnp)
+dt_cg_xlate_eval(dt_cg_t *cg, const dt_xlator_t *dxp, dt_node_t *input,
+    dt_node_t *mexpr, const dt_node_t *dnp)
 {
-	const dt_xlator_t *dxp = dnp->dn_xlator;
+	dt_cg_xlbind_t save;
+	int r;
+
+	dt_cg_xlate_bind(cg, dxp, input, &save);
+	r = dt_cg_xlate_mexpr(cg, mexpr, dnp);
+	dt_cg_xlate_unbind(cg, &save);
+	return r;
+}
+
+/*
+ * The translated struct T of input, built in scratch memory (dnp is of
+ * type T): xlate<T>(e), or *p of a translated pointer p.
+ */
+static int
+dt_cg_xlate_build(dt_cg_t *cg, const dt_xlator_t *dxp, dt_node_t *input,
+    const dt_node_t *dnp)
+{
+	dt_cg_xlbind_t save;
 	dt_cg_tinfo_t ti, mt;
 	ctf_membinfo_t mi;
 	ctf_id_t type;
 	int rbase, rv, ra;
 
-	if (dxp == NULL)
-		dt_cg_fail(cg, dnp, D_XLATE_NONE, "translator not found");
 	dt_cg_node_tinfo(cg, dnp, &ti);
-	if (!ti.ti_byref)
-		return dt_cg_expr(cg, dnp->dn_right);
 	type = ctf_type_resolve(dxp->dx_dst_ctfp, dxp->dx_dst_type);
+	dt_cg_xlate_bind(cg, dxp, input, &save);
 	rbase = dt_cg_reg_alloc(cg);
 	dt_cg_setx(cg, ti.ti_size, rbase);
 	dt_cg_emit(cg, DIF_INSTR_ALLOCS(rbase, rbase));
@@ -1219,8 +1301,7 @@ dt_cg_xlate(dt_cg_t *cg, dt_node_t *dnp)
 			dt_cg_fail(cg, dnp, D_XLATE_MEMB, "cannot translate "
 			    "member %s", m->dn_membname);
 		dt_cg_typeinfo(cg, dxp->dx_dst_ctfp, mi.ctm_type, 0, &mt);
-		rv = dt_cg_xlate_eval(cg, dxp, dnp->dn_right, m->dn_membexpr,
-		    m->dn_membexpr);
+		rv = dt_cg_xlate_mexpr(cg, m->dn_membexpr, m->dn_membexpr);
 		ra = dt_cg_reg_alloc(cg);
 		dt_cg_setx(cg, (int64_t) (mi.ctm_offset / 8), ra);
 		dt_cg_emit(cg, DIF_INSTR_FMT(DIF_OP_ADD, rbase, ra, ra));
@@ -1234,7 +1315,22 @@ dt_cg_xlate(dt_cg_t *cg, dt_node_t *dnp)
 		dt_cg_reg_free(cg, ra);
 		dt_cg_reg_free(cg, rv);
 	}
+	dt_cg_xlate_unbind(cg, &save);
 	return rbase;
+}
+
+/* xlate<T>(e) as a whole: a T built in scratch, or e for xlate<T *>. */
+static int
+dt_cg_xlate(dt_cg_t *cg, dt_node_t *dnp)
+{
+	dt_cg_tinfo_t ti;
+
+	if (dnp->dn_xlator == NULL)
+		dt_cg_fail(cg, dnp, D_XLATE_NONE, "translator not found");
+	dt_cg_node_tinfo(cg, dnp, &ti);
+	if (!ti.ti_byref)
+		return dt_cg_expr(cg, dnp->dn_right);
+	return dt_cg_xlate_build(cg, dnp->dn_xlator, dnp->dn_right, dnp);
 }
 
 static int
@@ -1247,9 +1343,12 @@ dt_cg_member(dt_cg_t *cg, dt_node_t *dnp)
 
 	if (dnp->dn_xlator != NULL && dnp->dn_right != NULL) {
 		bool xl = lp->dn_kind == DT_NODE_OP2 && lp->dn_op == DT_OP_XLATE;
+		bool xd = lp->dn_kind == DT_NODE_OP1 &&
+		    lp->dn_op == DT_OP_DEREF && lp->dn_xlator != NULL;
 
+		/* xlate<T>(e).m, p->m and (*p).m of a translated p. */
 		dt_cg_node_tinfo(cg, lp, &ti);
-		if (xl || ti.ti_ptr) {
+		if (xl || xd || ti.ti_ptr) {
 			mexpr = dt_cg_xlate_member(dnp->dn_xlator,
 			    dnp->dn_right->dn_string);
 			if (mexpr == NULL)
@@ -1257,7 +1356,8 @@ dt_cg_member(dt_cg_t *cg, dt_node_t *dnp)
 				    "does not define conversion for member: %s",
 				    dnp->dn_right->dn_string);
 			return dt_cg_xlate_eval(cg, dnp->dn_xlator,
-			    xl ? lp->dn_right : lp, mexpr, dnp);
+			    xl ? lp->dn_right : xd ? lp->dn_child : lp, mexpr,
+			    dnp);
 		}
 	}
 	r = dt_cg_member_addr(cg, dnp, &bf);
@@ -1748,6 +1848,10 @@ dt_cg_op1(dt_cg_t *cg, dt_node_t *dnp)
 	case DT_OP_ADDROF:
 		return dt_cg_addrof(cg, dnp);
 	case DT_OP_DEREF:
+		/* *p of a translated pointer: the translated struct. */
+		if (dnp->dn_xlator != NULL)
+			return dt_cg_xlate_build(cg, dnp->dn_xlator,
+			    dnp->dn_child, dnp);
 		r = dt_cg_expr(cg, dnp->dn_child);
 		dt_cg_load_node(cg, dnp, r);
 		return r;

@@ -70,6 +70,9 @@ typedef struct dt_cg_tinfo {
 	bool ti_ptr;		/* pointer (or array used as one) */
 } dt_cg_tinfo_t;
 
+/* Nested translators whose inputs wait in clause-locals, not registers. */
+#define DT_CG_XLDEPTH	16
+
 typedef struct dt_cg {
 	dtrace_hdl_t *cg_hdl;
 	dt_program_t *cg_prog;	/* being built; freed on error */
@@ -92,7 +95,10 @@ typedef struct dt_cg {
 	uint8_t cg_regs;	/* bit n: %rn in use */
 	const dt_node_t *cg_node; /* for the line of an error */
 	const dt_ident_t *cg_xlarg; /* translator input being inlined ... */
-	int cg_xlreg;		/* ... and the register holding its value */
+	int cg_xlreg;		/* ... and the register holding it, */
+	uint32_t cg_xlvar;	/* ... or the hidden clause-local (0: none) */
+	uint32_t cg_xldepth;	/* translators being inlined, nested */
+	uint32_t cg_xlvars[DT_CG_XLDEPTH]; /* each depth's hidden local */
 
 	/* The statement being built (dt_cg_act.c). */
 	dt_stmt_t *cg_stmt;

@@ -1058,7 +1058,14 @@ dt_cg_program(dtrace_hdl_t *dtp, dt_node_t *root, dt_program_t **pgpp,
 		dt_cg_fail(cg, root, D_UNKNOWN, "internal error: code "
 		    "generation needs a program node");
 
-	maxlocal = dt_cg_max_local(root->dn_body);
+	/* Hidden locals come after every clause's own (not the first's). */
+	maxlocal = 0;
+	for (dnp = root->dn_body; dnp != NULL; dnp = dnp->dn_list) {
+		uint32_t m = dt_cg_max_local(dnp);
+
+		if (m > maxlocal)
+			maxlocal = m;
+	}
 	cg->cg_nextlocal = maxlocal >= DIF_VAR_OTHER_UBASE ? maxlocal + 1 :
 	    DIF_VAR_OTHER_UBASE;
 	for (dnp = root->dn_body; dnp != NULL; dnp = dnp->dn_list) {

@@ -78,10 +78,15 @@ dt_node_var(dt_pcb_t *pcb, dt_node_t *dnp, dt_ident_t *idp)
 			dt_cook_builtin_type(pcb->pcb_cc, idp);
 		dt_node_type_assign(dnp, idp->di_ctfp, idp->di_type);
 	}
-	/* An inline defined by xlate: its members are translated. */
+	/*
+	 * An inline defined by xlate, or a variable holding a translated
+	 * pointer: its members are translated.
+	 */
 	if ((idp->di_flags & DT_IDFLG_INLINE) && idp->di_inline != NULL &&
 	    idp->di_inline->dn_xlator != NULL)
 		dnp->dn_xlator = idp->di_inline->dn_xlator;
+	else if (idp->di_flags & DT_IDFLG_XLPTR)
+		dnp->dn_xlator = idp->di_data;
 	if (dnp->dn_flags & DT_NF_REF)
 		dnp->dn_flags |= DT_NF_DPTR;
 	return dnp;
@@ -326,11 +331,24 @@ dt_cook_op1(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
 		} else
 			dt_cc_error(pcb, D_DEREF_NONPTR,
 			    "cannot dereference non-pointer type");
-		dt_node_type_assign(dnp, cp->dn_ctfp, type);
-		base = ctf_type_resolve(cp->dn_ctfp, type);
+		ctfp = cp->dn_ctfp;
+		base = ctf_type_resolve(ctfp, type);
+		/* *p of a pointer to a tag: the tag's definition. */
+		if (base != CTF_ERR &&
+		    ctf_type_kind(ctfp, base) == CTF_K_FORWARD &&
+		    dt_type_complete(cc, &ctfp, &base))
+			type = base;
+		else
+			ctfp = cp->dn_ctfp;
+		dt_node_type_assign(dnp, ctfp, type);
+		if (dt_node_is_xlptr(cp)) {
+			dnp->dn_xlator = cp->dn_xlator;
+			dnp->dn_flags |= DT_NF_XLATED;
+		}
+		base = ctf_type_resolve(ctfp, type);
 		kind = base == CTF_ERR ? CTF_K_UNKNOWN :
-		    ctf_type_kind(cp->dn_ctfp, base);
-		if (dt_type_is_void(cp->dn_ctfp, type))
+		    ctf_type_kind(ctfp, base);
+		if (dt_type_is_void(ctfp, type))
 			dt_cc_error(pcb, D_DEREF_VOID,
 			    "cannot dereference pointer to void");
 		if (kind == CTF_K_FUNCTION)
@@ -471,11 +489,47 @@ dt_cook_op1(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
 	return dnp;
 }
 
+/*
+ * A variable assigned a translated pointer keeps its translator, so that
+ * its members are translated wherever it is used, as args[N]'s are (its
+ * value is the translator's input).  It may then hold only pointers of
+ * that translation, or 0 (which frees a thread-local).
+ */
+static void
+dt_asgn_xlptr(dt_pcb_t *pcb, dt_node_t *lp, dt_node_t *rp)
+{
+	dt_ident_t *idp = lp->dn_ident;
+	bool xl = dt_node_is_xlptr(rp);
+
+	if (!xl && (lp->dn_kind != DT_NODE_VAR || idp == NULL ||
+	    !(idp->di_flags & DT_IDFLG_XLPTR)))
+		return;
+	if (lp->dn_kind != DT_NODE_VAR || idp == NULL ||
+	    idp->di_kind != DT_IDENT_SCALAR)
+		dt_cc_error(pcb, D_XLATE_INCOMPAT, "a translated pointer may "
+		    "only be assigned to a scalar variable");
+	if (xl && dt_ident_unref(idp)) {
+		idp->di_flags |= DT_IDFLG_XLPTR;
+		return;
+	}
+	if (idp->di_flags & DT_IDFLG_XLPTR) {
+		if (xl ? rp->dn_xlator == idp->di_data :
+		    rp->dn_kind == DT_NODE_INT && rp->dn_value == 0)
+			return;
+		dt_cc_error(pcb, D_XLATE_INCOMPAT, "%s holds a translated "
+		    "pointer and may only be assigned the same translation "
+		    "or 0", idp->di_name);
+	}
+	dt_cc_error(pcb, D_XLATE_INCOMPAT, "%s may not be assigned a "
+	    "translated pointer: it holds other values", idp->di_name);
+}
+
 static void
 dt_asgn_typeset(dt_pcb_t *pcb, dt_node_t *lp, dt_node_t *rp)
 {
 	dt_ident_t *idp = lp->dn_ident;
 
+	dt_asgn_xlptr(pcb, lp, rp);
 	/*
 	 * The right side may have typed the variable already (x = x = 0):
 	 * the left node then takes the type it was given.

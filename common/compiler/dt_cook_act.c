@@ -453,6 +453,9 @@ dt_cook_action(dt_pcb_t *pcb, dt_node_t *stmt)
 		if (dt_node_is_dynamic(cc, args))
 			dt_cc_nerror(pcb, fn, D_TRACE_DYN, "%s( ) may not be "
 			    "applied to a dynamic expression", name);
+		if (dt_node_is_xlptr(args))
+			dt_cc_nerror(pcb, fn, D_TRACE_DYN, "%s( ) may not be "
+			    "applied to a translated pointer", name);
 		break;
 	case DT_ACT_TRACEMEM:
 		if (!dt_node_is_pointer(args) && !dt_node_is_integer(args))

@@ -382,8 +382,65 @@ dt_node_type_name(const dt_cc_t *cc, const dt_node_t *dnp, char *buf,
 }
 
 /*
+ * A pointer of another dictionary (with any pointers and qualifiers
+ * between) to a named struct or union, made in D's as a pointer to the
+ * tag: D's own struct of that name, or a forward declaration that
+ * dt_type_complete() resolves by name when the pointer is dereferenced.
+ * Copying the kernel's definition instead would copy all it holds by
+ * value, as it stood then: a snapshot of struct sock in D's dictionary
+ * that later lookups of "struct sock" would find before the kernel's.
+ * CTF_ERR (and nothing made) for any other type.
+ */
+static ctf_id_t
+dt_type_import_ptr(dt_cc_t *cc, ctf_dict_t *ctfp, ctf_id_t type, int depth)
+{
+	ctf_dict_t *dfp = cc->cc_ctf;
+	int kind = ctf_type_kind(ctfp, type);
+	char name[512];
+	ctf_id_t ref, t;
+
+	if (depth > 8)
+		return CTF_ERR;
+	switch (kind) {
+	case CTF_K_STRUCT:
+	case CTF_K_UNION:
+	case CTF_K_FORWARD:
+		if (depth == 0 || ctf_type_name(ctfp, type, name,
+		    sizeof (name)) == NULL || name[strlen(name) - 1] == ' ')
+			return CTF_ERR;		/* anonymous: copy it */
+		if ((t = ctf_lookup_by_name(dfp, name)) != CTF_ERR)
+			return t;
+		if (kind == CTF_K_FORWARD)
+			kind = ctf_type_kind_forwarded(ctfp, type);
+		return ctf_add_forward(dfp, CTF_ADD_ROOT, strchr(name, ' ') + 1,
+		    kind);
+	case CTF_K_POINTER:
+		if ((ref = dt_type_import_ptr(cc, ctfp,
+		    ctf_type_reference(ctfp, type), depth + 1)) == CTF_ERR)
+			return CTF_ERR;
+		if ((t = ctf_type_pointer(dfp, ref)) != CTF_ERR)
+			return t;
+		return ctf_add_pointer(dfp, CTF_ADD_ROOT, ref);
+	case CTF_K_CONST:
+	case CTF_K_VOLATILE:
+	case CTF_K_RESTRICT:
+		if (depth == 0 || (ref = dt_type_import_ptr(cc, ctfp,
+		    ctf_type_reference(ctfp, type), depth + 1)) == CTF_ERR)
+			return CTF_ERR;
+		return kind == CTF_K_CONST ?
+		    ctf_add_const(dfp, CTF_ADD_NONROOT, ref) :
+		    kind == CTF_K_VOLATILE ?
+		    ctf_add_volatile(dfp, CTF_ADD_NONROOT, ref) :
+		    ctf_add_restrict(dfp, CTF_ADD_NONROOT, ref);
+	default:
+		return CTF_ERR;
+	}
+}
+
+/*
  * Copy a type from another dictionary into the D dictionary, so that
- * derived types (pointers, arrays) can be made of it.
+ * derived types (pointers, arrays) can be made of it.  Pointers to
+ * structs and unions refer to them by tag (dt_type_import_ptr()).
  */
 ctf_id_t
 dt_type_import(dt_pcb_t *pcb, ctf_dict_t *ctfp, ctf_id_t type)
@@ -393,6 +450,8 @@ dt_type_import(dt_pcb_t *pcb, ctf_dict_t *ctfp, ctf_id_t type)
 
 	if (ctfp == cc->cc_ctf)
 		return type;
+	if ((t = dt_type_import_ptr(cc, ctfp, type, 0)) != CTF_ERR)
+		return t;
 	if ((t = ctf_add_type(cc->cc_ctf, ctfp, type)) == CTF_ERR)
 		dt_cc_error(pcb, D_TYPE_ERR, "failed to copy type: %s",
 		    ctf_errmsg(ctf_errno(cc->cc_ctf)));
@@ -630,6 +689,29 @@ dt_node_is_pointer(const dt_node_t *dnp)
 	int kind = dt_kind(dnp->dn_ctfp, dnp->dn_type, NULL);
 
 	return kind == CTF_K_POINTER || kind == CTF_K_ARRAY;
+}
+
+/*
+ * A translated pointer: xlate<T *>(e) (args[N] of a translated argument
+ * is one), an inline defined by one (curpsinfo), or a variable assigned
+ * one.  Its value is e's; its members are the translator's.
+ */
+bool
+dt_node_is_xlptr(const dt_node_t *dnp)
+{
+	const dt_ident_t *idp = dnp->dn_ident;
+
+	if (dnp->dn_xlator == NULL ||
+	    dt_kind(dnp->dn_ctfp, dnp->dn_type, NULL) != CTF_K_POINTER)
+		return false;
+	if (dnp->dn_kind == DT_NODE_OP2)
+		return dnp->dn_op == DT_OP_XLATE;
+	if (dnp->dn_kind != DT_NODE_VAR || idp == NULL)
+		return false;
+	if (idp->di_flags & DT_IDFLG_XLPTR)
+		return true;
+	return (idp->di_flags & DT_IDFLG_INLINE) && idp->di_inline != NULL &&
+	    dt_node_is_xlptr(idp->di_inline);
 }
 
 bool

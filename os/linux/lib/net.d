@@ -183,7 +183,7 @@ inline int32_t TCP_STATE_TIME_WAIT = 12;
  * provider checks this layout against the event's format).
  */
 typedef struct dt_inet_sock_set_state {
-	uintptr_t skaddr;	/* struct sock * */
+	struct sock *skaddr;
 	int oldstate;
 	int newstate;
 } dt_inet_sock_set_state_t;
@@ -193,14 +193,14 @@ typedef struct dt_inet_sock_set_state {
  * passes, and of sock:sock_recv_length's, the same, for udp:::receive.
  */
 typedef struct dt_sock_send_length {
-	uintptr_t sk;		/* struct sock * */
+	struct sock *sk;
 	uint16_t family;
 	uint16_t protocol;
 	int ret;
 } dt_sock_send_length_t;
 
 typedef struct dt_sock_recv_length {
-	uintptr_t sk;		/* struct sock * */
+	struct sock *sk;
 	uint16_t family;
 	uint16_t protocol;
 	int ret;
@@ -288,13 +288,13 @@ translator tcpsinfo_t < struct sock *S > {
 
 /* At a state change the socket still has the old state: use the new. */
 translator tcpsinfo_t < dt_inet_sock_set_state_t *P > {
-	tcps_addr = P->skaddr;
-	tcps_local = xlate<tcpsinfo_t *>((struct sock *)P->skaddr)->tcps_local;
+	tcps_addr = (uintptr_t)P->skaddr;
+	tcps_local = xlate<tcpsinfo_t *>(P->skaddr)->tcps_local;
 	tcps_active = 0;
-	tcps_lport = xlate<tcpsinfo_t *>((struct sock *)P->skaddr)->tcps_lport;
-	tcps_rport = xlate<tcpsinfo_t *>((struct sock *)P->skaddr)->tcps_rport;
-	tcps_laddr = xlate<tcpsinfo_t *>((struct sock *)P->skaddr)->tcps_laddr;
-	tcps_raddr = xlate<tcpsinfo_t *>((struct sock *)P->skaddr)->tcps_raddr;
+	tcps_lport = xlate<tcpsinfo_t *>(P->skaddr)->tcps_lport;
+	tcps_rport = xlate<tcpsinfo_t *>(P->skaddr)->tcps_rport;
+	tcps_laddr = xlate<tcpsinfo_t *>(P->skaddr)->tcps_laddr;
+	tcps_raddr = xlate<tcpsinfo_t *>(P->skaddr)->tcps_raddr;
 	tcps_state = P->newstate >= 0 && P->newstate <= 12 ?
 	    (dt_tcp_state_map >> 4 * P->newstate) & 0xf : 0;
 	tcps_iss = 0;
@@ -302,26 +302,26 @@ translator tcpsinfo_t < dt_inet_sock_set_state_t *P > {
 	tcps_snxt = 0;
 	tcps_rack = 0;
 	tcps_rnxt = 0;
-	tcps_swnd = xlate<tcpsinfo_t *>((struct sock *)P->skaddr)->tcps_swnd;
+	tcps_swnd = xlate<tcpsinfo_t *>(P->skaddr)->tcps_swnd;
 	tcps_snd_ws = 0;
 	tcps_rwnd = 0;
 	tcps_rcv_ws = 0;
-	tcps_cwnd = xlate<tcpsinfo_t *>((struct sock *)P->skaddr)->tcps_cwnd;
+	tcps_cwnd = xlate<tcpsinfo_t *>(P->skaddr)->tcps_cwnd;
 	tcps_cwnd_ssthresh = 0;
 	tcps_sack_fack = 0;
 	tcps_sack_snxt = 0;
 	tcps_rto = 0;
-	tcps_mss = xlate<tcpsinfo_t *>((struct sock *)P->skaddr)->tcps_mss;
+	tcps_mss = xlate<tcpsinfo_t *>(P->skaddr)->tcps_mss;
 	tcps_retransmit = 0;
 };
 
-translator tcplsinfo_t < dt_inet_sock_set_state_t *P > {
-	tcps_state = P->oldstate >= 0 && P->oldstate <= 12 ?
-	    (dt_tcp_state_map >> 4 * P->oldstate) & 0xf : 0;
+/* The old state, the record's oldstate field. */
+translator tcplsinfo_t < int S > {
+	tcps_state = S >= 0 && S <= 12 ? (dt_tcp_state_map >> 4 * S) & 0xf : 0;
 };
 
 translator csinfo_t < dt_inet_sock_set_state_t *P > {
-	cs_addr = P->skaddr;
+	cs_addr = (uintptr_t)P->skaddr;
 	cs_cid = (uint64_t)P->skaddr;
 	cs_pid = 0;
 	cs_zoneid = 0;
@@ -347,16 +347,16 @@ translator udpsinfo_t < struct sock *S > {
  * one is 0 for a socket not connect()ed) and length.
  */
 translator udpinfo_t < dt_sock_send_length_t *P > {
-	udp_sport = ((struct sock *)P->sk)->__sk_common.skc_num;
-	udp_dport = ntohs(((struct sock *)P->sk)->__sk_common.skc_dport);
+	udp_sport = P->sk->__sk_common.skc_num;
+	udp_dport = ntohs(P->sk->__sk_common.skc_dport);
 	udp_length = P->ret + 8;
 	udp_checksum = 0;
 	udp_hdr = 0;
 };
 
 translator udpinfo_t < dt_sock_recv_length_t *P > {
-	udp_sport = ntohs(((struct sock *)P->sk)->__sk_common.skc_dport);
-	udp_dport = ((struct sock *)P->sk)->__sk_common.skc_num;
+	udp_sport = ntohs(P->sk->__sk_common.skc_dport);
+	udp_dport = P->sk->__sk_common.skc_num;
 	udp_length = P->ret + 8;
 	udp_checksum = 0;
 	udp_hdr = 0;

@@ -27,9 +27,10 @@
  * in the kernel on the record's protocol and its old and new states
  * (read as one 64-bit word).  Their arguments are DTrace's: args[1]
  * csinfo_t *, args[3] tcpsinfo_t * (the new state), and for
- * state-change args[5] tcplsinfo_t * (the old one), from the record's
- * first fields (dt_inet_sock_set_state_t in net.d, its layout checked
- * against the event's format); the packet they would describe (args[0]
+ * state-change args[5] tcplsinfo_t * (the old one, translated from
+ * the record's oldstate field), from the record's first fields
+ * (dt_inet_sock_set_state_t in net.d, its layout checked against the
+ * event's format); the packet they would describe (args[0]
  * pktinfo_t *, args[2] ipinfo_t *, args[4] tcpinfo_t *) is not known
  * there, and they are "void *" (0).
  *
@@ -115,7 +116,8 @@ static const dt_kprov_probe_t dt_tcp_probes[] = {
 	  .kp_group = "sock", .kp_event = "inet_sock_set_state",
 	  .kp_args = { DT_KPROV_A_NONE, DT_TCP_STATE("csinfo_t *"),
 	  DT_KPROV_A_NONE, DT_TCP_STATE("tcpsinfo_t *"), DT_KPROV_A_NONE,
-	  DT_TCP_STATE("tcplsinfo_t *"), DT_KPROV_A_TEST("protocol") },
+	  DT_KPROV_A_FIELD("oldstate", "int", "tcplsinfo_t *"),
+	  DT_KPROV_A_TEST("protocol") },
 	  .kp_filt = { DT_KPROV_F(6, EQ, DT_IPPROTO_TCP) } },
 	DT_TCP_PROBE("connect-request", 7, DT_TCP_SYN_SENT),
 	DT_TCP_PROBE("connect-established", 6,
