@@ -886,13 +886,16 @@ dt_bpf_ucfi(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, int pid,
  * library load (the process events below, which then also come without
  * pid probes, but stop the process only for them), and the rows of
  * processes that have gone are dropped then.  Without the kernel
- * features, user stacks there follow frame pointers.
+ * features (bpf_loop() among them: the walk's search is unrolled over
+ * DT_CFI_MAXROWS, too many branches for the verifier to walk once per
+ * frame), user stacks there follow frame pointers.
  */
 static bool
 dt_bpf_ustk_wanted(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
 {
 	if (dtp->dt_nprocs == 0 || !dt_linux_feature(DT_LF_TASK_PT_REGS) ||
-	    !dt_linux_feature(DT_LF_MAP_IN_MAP))
+	    !dt_linux_feature(DT_LF_MAP_IN_MAP) ||
+	    !dt_linux_feature(DT_LF_BPF_LOOP))
 		return false;
 	for (uint32_t i = 0; i < be->be_nplans; i++) {
 		if (be->be_plans[i].pl_kind != DT_BPF_P_UPROBE &&
