@@ -6,8 +6,9 @@
 # (ustackdepth and ucaller agreeing), counted exactly as an aggregation
 # key; profile-N's hottest stack in a CPU-bound function called from c();
 # the same in a child that a script forks and that execs the program
-# (-x followfork), and in a target that execs it; and with the kernel
-# features hidden, the frame-pointer walk as before.
+# (-x followfork), and in a target that execs it; through a library
+# loaded with dlopen() while tracing; and with the kernel features
+# hidden, the frame-pointer walk as before.
 set -u
 
 [ "$(id -u)" -eq 0 ] || { echo "needs root to load BPF programs"; exit 77; }
@@ -22,8 +23,10 @@ done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$top_srcdir/tests/shell/lib.sh"
-cc -O2 -fomit-frame-pointer -fasynchronous-unwind-tables -o "$tmp/nofp" \
-    "$top_srcdir/tests/shell/data/ustack-nofp.c" || exit 1
+cflags=(-O2 -fomit-frame-pointer -fasynchronous-unwind-tables)
+cc "${cflags[@]}" -o "$tmp/nofp" "$top_srcdir/tests/shell/data/ustack-nofp.c" &&
+    cc "${cflags[@]}" -shared -fPIC -o "$tmp/libhop.so" \
+    "$top_srcdir/tests/shell/data/ustack-hop.c" || exit 1
 
 # Frame lines with offsets blanked and indentation dropped.
 shape() {
@@ -93,6 +96,16 @@ check "followfork: a forked child's exec" "$hot" "$got"
 got=$("${dt[@]}" -c "$tmp/exec.sh" -n 'profile-997 /pid == $target/ {
     @[ustack(5)] = count(); } END { trunc(@, 1); }' 2>&1 | hottest)
 check "the target's exec" "$hot" "$got"
+
+# A library loaded later (dlopen): its rows come with it.  The program
+# calls through it every 2 ms, 100 times; dtrace reads the new rows in a
+# few milliseconds, without stopping the process.
+got=$("${dt[@]}" -c "$tmp/nofp 100 d $tmp/libhop.so" -n 'syscall::getppid:entry
+    /pid == $target/ { @[ustack(6)] = count(); } END { trunc(@, 1); }' \
+    2>&1 | shape | grep . | sed '$d')
+check "dlopen: the library's frame" "$(printf '%s\n' "$chain" | sed '$d')
+libhop.so\`hop+0x..
+nofp\`main+0x.." "$got"
 
 # Without the kernel features: frame pointers, which find the first
 # frame only here (whatever follows is not c()).

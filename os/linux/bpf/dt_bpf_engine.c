@@ -74,6 +74,7 @@
 #include "os/linux/bpf/dt_bpf_gen.h"
 #include "os/linux/dt_cfi.h"
 #include "os/linux/dt_linux_features.h"
+#include "os/linux/dt_usyms.h"
 #include "os/linux/prov/dt_kevent.h"
 #include "os/linux/prov/dt_linux_prov.h"
 
@@ -1506,6 +1507,8 @@ dt_bpf_procev(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
 			    "dlopen", dt_bpf_engine_detail(dtp)[0] != '\0' ?
 			    dt_bpf_engine_detail(dtp) : dtrace_errmsg(dtp,
 			    dtrace_errno(dtp)));
+		/* Its new addresses resolve even after it has exited. */
+		dt_linux_usym_refresh(pid);
 		/*
 		 * The rows of an address space: a child that has not exec'd
 		 * shares its parent's, so its own library loads wait for its

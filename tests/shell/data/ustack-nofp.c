@@ -4,10 +4,16 @@
  * probe_here, each call followed by work so that no call is a tail call.
  * A second argument picks more: "q", qsort() calls cmp(), which calls
  * probe_here() too; "s", c() also makes the getppid() system call; "p",
- * c() also calls spin(), which keeps the CPU busy for a few milliseconds.
+ * c() also calls spin(), which keeps the CPU busy for a few milliseconds;
+ * "d", as "s", but main loads the library named by the third argument
+ * (ustack-hop.c) with dlopen() and calls a() through its hop(), every
+ * 2 ms.
  */
+#include <dlfcn.h>
 #include <stdlib.h>
 #include <unistd.h>
+
+typedef int hop_f(int (*)(int), int);
 
 volatile int sink;
 static char mode;
@@ -31,7 +37,7 @@ c(int x)
 {
 	int r = probe_here(x) * 3;
 
-	if (mode == 's')
+	if (mode == 's' || mode == 'd')
 		sink += getppid();
 	else if (mode == 'p')
 		spin();
@@ -74,6 +80,18 @@ main(int argc, char **argv)
 
 	if (argc > 2)
 		mode = argv[2][0];
+	if (mode == 'd') {
+		void *h = argc > 3 ? dlopen(argv[3], RTLD_NOW) : NULL;
+		hop_f *hop = h != NULL ? (hop_f *) dlsym(h, "hop") : NULL;
+
+		if (hop == NULL)
+			return 1;
+		for (int i = 0; i < n; i++) {
+			usleep(2000);
+			sink += hop(a, i);
+		}
+		return 0;
+	}
 	for (int i = 0; i < n; i++)
 		sink += a(i);
 	if (mode == 'q')
