@@ -9,7 +9,8 @@
 #    starts it; strace also counts the execve that dtrace -c makes before
 #    tracing starts);
 #  - return probes: arg1 and errno;
-#  - proc probes of fork, exec (failed, then done), threads and exit;
+#  - proc probes of fork, exec (failed, then done), threads and exit (and
+#    the parent's SIGCHLD, ignored by default: signal-discard);
 #  - -p (PTRACE_SYSCALL stepping): counted, and the process runs on
 #    untraced after dtrace ends on SIGTERM or is killed with SIGKILL;
 #  - raise(), stop() and copyoutstr() on the traced process (-w);
@@ -88,6 +89,7 @@ check "proc: fork, exec, exit" "1 create t
 0 exec-success true
 0 exit true
  arg 1
+1 signal-discard t
 1 exit t
  arg 1" "$got"
 got=$(run -q -c "./t calls 1" -n '

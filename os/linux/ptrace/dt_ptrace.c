@@ -32,11 +32,13 @@
  *
  * Threads: PTRACE_O_TRACECLONE attaches each new thread before it runs.
  * fork(2): the child gets a copy of the breakpoints but no tracer, so it
- * is caught (PTRACE_O_TRACEFORK), its bytes restored and it is let go.  A
+ * is caught (PTRACE_O_TRACEFORK), and either kept (-x followfork, or
+ * syscall and proc probes) or has its bytes restored and is let go.  A
  * vfork(2) child shares the memory and so the breakpoints: it stays
- * attached, its hits run the instruction without firing, until it execs
- * or exits.  exec(2) in a traced process replaces the image and with it
- * every breakpoint: its probes stop firing (not re-resolved yet).
+ * attached as a process whose sites are its parent's until it execs.
+ * exec(2) replaces the image and every breakpoint with it: the probes of
+ * the new image are placed before it runs (dt_ptrace_sites.c), as are
+ * those of the libraries it loads.
  *
  * Detaching (dtrace_stop: exit(), ^C, SIGTERM, or the end of the run):
  * every thread is stopped, a thread stopped on a breakpoint not yet
@@ -71,6 +73,7 @@
 
 #include "common/dt_impl.h"
 #include "common/dt_os.h"
+#include "common/dt_work.h"
 #include "common/engine/dt_engine.h"
 #include "common/engine/dt_interp.h"
 #include "common/probe/dt_probe.h"
@@ -187,7 +190,7 @@ dt_pt_text_write(dt_pt_proc_t *pp, uint64_t addr, const void *buf,
 	    0 : -1;
 }
 
-static int
+int
 dt_pt_text_read(dt_pt_proc_t *pp, uint64_t addr, void *buf, size_t len)
 {
 	return pread(pp->pp_memfd, buf, len, (off_t) addr) == (ssize_t) len ?
@@ -240,7 +243,7 @@ static void
 dt_pt_thread_del(dt_ptrace_t *pt, dt_pt_thread_t *t)
 {
 	if (t->pt_slot >= 0 && t->pt_proc != NULL)
-		t->pt_proc->pp_slotused[t->pt_slot] = 0;
+		t->pt_proc->pp_mm->pp_slotused[t->pt_slot] = 0;
 	*t = pt->pt_threads[--pt->pt_nthreads];
 	if (pt->pt_cur == &pt->pt_threads[pt->pt_nthreads])
 		pt->pt_cur = NULL;
@@ -268,25 +271,6 @@ dt_pt_status_field(int pid, const char *field)
 	return v;
 }
 
-/* Sites. */
-static dt_pt_site_t *
-dt_pt_site(dt_pt_proc_t *pp, uint64_t addr)
-{
-	size_t lo = 0, hi = pp->pp_nsites;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (pp->pp_sites[mid].ps_addr == addr)
-			return &pp->pp_sites[mid];
-		if (pp->pp_sites[mid].ps_addr < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
-}
-
 dt_pt_proc_t *
 dt_pt_proc(dt_ptrace_t *pt, int pid)
 {
@@ -297,7 +281,7 @@ dt_pt_proc(dt_ptrace_t *pt, int pid)
 	return NULL;
 }
 
-static dt_pt_proc_t *
+dt_pt_proc_t *
 dt_pt_proc_add(dtrace_hdl_t *dtp, dt_ptrace_t *pt, int pid)
 {
 	dt_pt_proc_t *pp = dt_pt_proc(pt, pid), **pv;
@@ -315,50 +299,9 @@ dt_pt_proc_add(dtrace_hdl_t *dtp, dt_ptrace_t *pt, int pid)
 	pv[pt->pt_nprocs++] = pp;
 	pp->pp_pid = pid;
 	pp->pp_memfd = -1;
+	pp->pp_owner = pid;
+	pp->pp_mm = pp;
 	return pp;
-}
-
-/* Add the firing of probe prp at address addr. */
-static int
-dt_pt_site_add(dt_pt_proc_t *pp, uint64_t addr, const dt_probe_t *prp,
-    const dt_pid_probe_t *pi, const dt_usdt_args_t *args)
-{
-	dt_pt_site_t *s = NULL;
-	dt_pt_fire_t *f;
-
-	for (size_t i = 0; i < pp->pp_nsites; i++) {
-		if (pp->pp_sites[i].ps_addr == addr)
-			s = &pp->pp_sites[i];
-	}
-	if (s == NULL) {
-		s = realloc(pp->pp_sites, (pp->pp_nsites + 1) * sizeof (*s));
-		if (s == NULL)
-			return -1;
-		pp->pp_sites = s;
-		s += pp->pp_nsites++;
-		memset(s, 0, sizeof (*s));
-		s->ps_addr = addr;
-	}
-	for (uint32_t i = 0; i < s->ps_nfires; i++) {
-		if (s->ps_fires[i].pf_id == prp->pr_id)
-			return 0;
-	}
-	f = realloc(s->ps_fires, (s->ps_nfires + 1) * sizeof (*f));
-	if (f == NULL)
-		return -1;
-	s->ps_fires = f;
-	f[s->ps_nfires++] = (dt_pt_fire_t) { prp->pr_id, pi->pi_kind,
-		pi->pi_func, args };
-	return 0;
-}
-
-static int
-dt_pt_site_cmp(const void *a, const void *b)
-{
-	uint64_t x = ((const dt_pt_site_t *) a)->ps_addr;
-	uint64_t y = ((const dt_pt_site_t *) b)->ps_addr;
-
-	return x < y ? -1 : x > y;
 }
 
 /*
@@ -537,8 +480,8 @@ static const dif_ops_t dt_pt_ctx_ops = {
 	.do_varstr = dt_pt_ctx_varstr,
 };
 
-/* Process facts the built-in variables show, read once at attach. */
-static void
+/* Read at attach, and again at exec. */
+void
 dt_pt_proc_facts(dt_pt_proc_t *pp)
 {
 	char path[64];
@@ -631,17 +574,6 @@ out:
 	return ret;
 }
 
-/* Map len bytes, readable, writable and executable, in pp: 0 on failure. */
-static uint64_t
-dt_pt_inject_mmap(dt_pt_proc_t *pp, dt_pt_thread_t *t, size_t len)
-{
-	uint64_t a[6] = { 0, len, PROT_READ | PROT_WRITE | PROT_EXEC,
-		MAP_PRIVATE | MAP_ANONYMOUS, (uint64_t) -1, 0 };
-	int64_t ret = dt_pt_inject_syscall(pp, t, 9 /* mmap */, a);
-
-	return ret > 0 ? (uint64_t) ret : 0;
-}
-
 /*
  * Seize every thread of a -p process and stop it, until no new thread
  * shows up.  A -c child is attached already, one thread, stopped.
@@ -701,178 +633,6 @@ dt_pt_seize_all(dt_ptrace_t *pt, dt_pt_proc_t *pp)
 		(void) closedir(d);
 	}
 	return 0;
-}
-
-/* A USDT semaphore of pp to raise: its file offset in path. */
-static int
-dt_pt_sema_add(dt_pt_proc_t *pp, const char *path, uint64_t off)
-{
-	uint64_t *v;
-	const char **p;
-
-	for (size_t i = 0; i < pp->pp_nsemas; i++) {
-		if (pp->pp_semas[i] == off &&
-		    strcmp(pp->pp_semapath[i], path) == 0)
-			return 0;
-	}
-	if ((v = realloc(pp->pp_semas, (pp->pp_nsemas + 1) * sizeof (*v))) ==
-	    NULL)
-		return -1;
-	pp->pp_semas = v;
-	if ((p = realloc(pp->pp_semapath, (pp->pp_nsemas + 1) *
-	    sizeof (*p))) == NULL)
-		return -1;
-	pp->pp_semapath = p;
-	v[pp->pp_nsemas] = off;
-	p[pp->pp_nsemas++] = path;
-	return 0;
-}
-
-/*
- * Where file offset off of path is mapped in pid (/proc/<pid>/maps: the
- * mapping of that file whose file range holds it), or 0.  A semaphore
- * lives in a data segment, mapped at another bias than the text.
- */
-static uint64_t
-dt_pt_file_addr(int pid, const char *path, uint64_t off)
-{
-	char mpath[64], line[4096 + 128];
-	uint64_t addr = 0;
-	FILE *fp;
-
-	(void) snprintf(mpath, sizeof (mpath), "/proc/%d/maps", pid);
-	if ((fp = fopen(mpath, "re")) == NULL)
-		return 0;
-	while (addr == 0 && fgets(line, sizeof (line), fp) != NULL) {
-		unsigned long long lo, hi, pgoff;
-		int n = 0;
-
-		if (sscanf(line, "%llx-%llx %*s %llx %*s %*s %n", &lo, &hi,
-		    &pgoff, &n) != 3 || n == 0)
-			continue;
-		line[strcspn(line, "\n")] = '\0';
-		if (strcmp(line + n, path) == 0 && off >= pgoff &&
-		    off - pgoff < hi - lo)
-			addr = lo + (off - pgoff);
-	}
-	(void) fclose(fp);
-	return addr;
-}
-
-/*
- * Raise (by 1) or lower every USDT semaphore of pp, so that the program's
- * FOO_ENABLED() tests say whether the probe is traced.  On raising, the
- * offsets become addresses.
- */
-static void
-dt_pt_semas(dt_pt_proc_t *pp, int delta)
-{
-	for (size_t i = 0; i < pp->pp_nsemas; i++) {
-		uint16_t v;
-
-		if (delta > 0)
-			pp->pp_semas[i] = dt_pt_file_addr(pp->pp_pid,
-			    pp->pp_semapath[i], pp->pp_semas[i]);
-		if (pp->pp_semas[i] == 0 ||
-		    dt_pt_text_read(pp, pp->pp_semas[i], &v, sizeof (v)) != 0)
-			continue;
-		v = (uint16_t) (v + delta);
-		(void) dt_pt_text_write(pp, pp->pp_semas[i], &v, sizeof (v));
-	}
-}
-
-/* Decode the sites, map the scratch area, write the copies and int3s. */
-static int
-dt_pt_arm(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_proc_t *pp)
-{
-	dt_pt_thread_t *t = dt_pt_thread(pt, pp->pp_pid);
-	size_t nool = 0, used = 0;
-	uint8_t buf[DT_PT_SLOT];
-	char path[64];
-
-	(void) snprintf(path, sizeof (path), "/proc/%d/mem", pp->pp_pid);
-	if ((pp->pp_memfd = open(path, O_RDWR | O_CLOEXEC)) < 0)
-		return dt_set_errdetail(dtp, EDT_PROC, "failed to open the "
-		    "memory of pid %d: %s", pp->pp_pid, strerror(errno));
-	dt_pt_proc_facts(pp);
-	if (pp->pp_nsites > 0)
-		qsort(pp->pp_sites, pp->pp_nsites, sizeof (*pp->pp_sites),
-		    dt_pt_site_cmp);
-	for (size_t i = 0; i < pp->pp_nsites; i++) {
-		dt_pt_site_t *s = &pp->pp_sites[i];
-
-		if (dt_pt_text_read(pp, s->ps_addr, s->ps_insn,
-		    X86_MAX_INSN_LEN) != 0 ||
-		    x86_decode(s->ps_insn, X86_MAX_INSN_LEN, s->ps_addr, 0,
-		    &s->ps_in) != 0)
-			return dt_set_errdetail(dtp, EDT_PROC, "pid %d: cannot "
-			    "decode the instruction at 0x%" PRIx64, pp->pp_pid,
-			    s->ps_addr);
-		s->ps_strategy = x86_strategy(&s->ps_in);
-		if (s->ps_strategy == X86_STRAT_REFUSE)
-			return dt_set_errdetail(dtp, EDT_PROC, "pid %d: the "
-			    "instruction at 0x%" PRIx64 " cannot be probed",
-			    pp->pp_pid, s->ps_addr);
-		nool += s->ps_strategy == X86_STRAT_OOL;
-	}
-	if (t == NULL)
-		t = &pt->pt_threads[0];
-	/* A process traced only for syscall or proc probes needs none. */
-	if (pp->pp_nsites == 0)
-		return pt->pt_any ? dt_pt_sys_arm(dtp, pt, pp, t) : 0;
-	pp->pp_scratchsz = (nool + DT_PT_NTSLOTS) * DT_PT_SLOT;
-	pp->pp_scratchsz = (pp->pp_scratchsz + 4095) & ~(size_t) 4095;
-	if ((pp->pp_scratch = dt_pt_inject_mmap(pp, t, pp->pp_scratchsz)) ==
-	    0)
-		return dt_set_errdetail(dtp, EDT_PROC, "pid %d: failed to map "
-		    "a scratch area for probes", pp->pp_pid);
-	pp->pp_tslots = pp->pp_scratch;
-	used = DT_PT_NTSLOTS * DT_PT_SLOT;
-	for (size_t i = 0; i < pp->pp_nsites; i++) {
-		dt_pt_site_t *s = &pp->pp_sites[i];
-		uint64_t at = pp->pp_scratch + used;
-		x86_ool_t ool;
-
-		if (s->ps_strategy != X86_STRAT_OOL)
-			continue;
-		if (x86_ool_build(&s->ps_in, s->ps_insn, at, buf, sizeof (buf),
-		    &ool) != 0)
-			return dt_set_errdetail(dtp, EDT_PROC, "pid %d: the "
-			    "instruction at 0x%" PRIx64 " cannot run out of "
-			    "line", pp->pp_pid, s->ps_addr);
-		used += DT_PT_SLOT;
-		/* A borrowed register's slot must be private to a thread. */
-		if (ool.scratch_reg != X86_REG_NONE)
-			continue;
-		if (dt_pt_text_write(pp, at, buf, ool.len) != 0)
-			return dt_set_errdetail(dtp, EDT_PROC, "pid %d: failed "
-			    "to write the scratch area", pp->pp_pid);
-		s->ps_ool = at;
-	}
-	for (size_t i = 0; i < pp->pp_nsites; i++) {
-		dt_pt_site_t *s = &pp->pp_sites[i];
-		static const uint8_t int3 = 0xcc;
-
-		if (dt_pt_text_write(pp, s->ps_addr, &int3, 1) != 0)
-			return dt_set_errdetail(dtp, EDT_PROC, "pid %d: failed "
-			    "to write a breakpoint at 0x%" PRIx64, pp->pp_pid,
-			    s->ps_addr);
-		s->ps_armed = true;
-	}
-	dt_pt_semas(pp, 1);
-	return pt->pt_any ? dt_pt_sys_arm(dtp, pt, pp, t) : 0;
-}
-
-/* Write back every original byte of pp's sites into process pid. */
-static void
-dt_pt_disarm(const dt_pt_proc_t *pp, int memfd)
-{
-	for (size_t i = 0; i < pp->pp_nsites; i++) {
-		const dt_pt_site_t *s = &pp->pp_sites[i];
-
-		if (s->ps_armed)
-			(void) pwrite(memfd, s->ps_insn, 1, (off_t) s->ps_addr);
-	}
 }
 
 static void
@@ -938,7 +698,7 @@ dt_pt_cont(dt_pt_thread_t *t, int sig)
 static int
 dt_pt_thread_slot(dt_pt_thread_t *t)
 {
-	dt_pt_proc_t *pp = t->pt_proc;
+	dt_pt_proc_t *pp = t->pt_proc->pp_mm;
 
 	if (t->pt_slot >= 0)
 		return t->pt_slot;
@@ -960,8 +720,8 @@ static void
 dt_pt_step_over(dt_pt_thread_t *t, dt_pt_site_t *s,
     struct user_regs_struct *r)
 {
-	dt_pt_proc_t *pp = t->pt_proc;
-	x86_memops_t mem = { dt_pt_emu_read, dt_pt_emu_write, pp };
+	dt_pt_proc_t *pp = t->pt_proc->pp_mm;
+	x86_memops_t mem = { dt_pt_emu_read, dt_pt_emu_write, t->pt_proc };
 	uint8_t buf[DT_PT_SLOT];
 	uint64_t fault, at;
 	x86_regs_t x;
@@ -1089,8 +849,7 @@ dt_pt_fire(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_thread_t *t,
 	}
 }
 
-/* The memory of process pid, opened for writing: -1 on failure. */
-static int
+int
 dt_pt_memfd(int pid)
 {
 	char path[64];
@@ -1100,13 +859,15 @@ dt_pt_memfd(int pid)
 }
 
 /*
- * A fork child traced on: the syscall and proc probes see it, and with
- * -x followfork its breakpoints (a copy of its parent's, at the same
- * addresses, with the same scratch area) fire the parent's pid probes.
+ * A fork or vfork child traced on, as a process of its own: its system
+ * calls and process events fire probes.  A vfork child shares its
+ * parent's memory, and so its breakpoints, until it execs; a fork child
+ * has a copy of them, which with -x followfork it keeps (its hits fire
+ * its parent's pid and USDT probes, with its own pid) and otherwise loses.
  */
 static dt_pt_proc_t *
 dt_pt_child_keep(dtrace_hdl_t *dtp, dt_ptrace_t *pt, int pid,
-    const dt_pt_proc_t *parent)
+    dt_pt_proc_t *parent, bool vfork)
 {
 	dt_pt_proc_t *pp = dt_pt_proc_add(dtp, pt, pid);
 
@@ -1114,33 +875,19 @@ dt_pt_child_keep(dtrace_hdl_t *dtp, dt_ptrace_t *pt, int pid,
 		return NULL;
 	pp->pp_child = true;
 	pp->pp_sysmode = parent->pp_sysmode;
+	pp->pp_owner = parent->pp_owner;
+	pp->pp_image = parent->pp_image;
+	pp->pp_follow = pt->pt_late && pt->pt_follow;
 	dt_pt_proc_facts(pp);
-	if (!pt->pt_follow || parent->pp_nsites == 0) {
-		dt_pt_disarm(parent, pp->pp_memfd);
+	if (vfork) {
+		pp->pp_mm = parent->pp_mm;
 		return pp;
 	}
-	if ((pp->pp_sites = calloc(parent->pp_nsites,
-	    sizeof (*pp->pp_sites))) == NULL)
-		return NULL;
-	for (size_t i = 0; i < parent->pp_nsites; i++) {
-		dt_pt_site_t *s = &pp->pp_sites[i];
-
-		*s = parent->pp_sites[i];
-		s->ps_fires = NULL;
-		if (s->ps_nfires > 0 && (s->ps_fires = malloc(s->ps_nfires *
-		    sizeof (*s->ps_fires))) == NULL) {
-			s->ps_nfires = 0;
-			return NULL;
-		}
-		if (s->ps_nfires > 0)
-			memcpy(s->ps_fires, parent->pp_sites[i].ps_fires,
-			    s->ps_nfires * sizeof (*s->ps_fires));
-		pp->pp_nsites++;
+	if (!pt->pt_follow) {
+		dt_pt_disarm(parent->pp_mm, pp->pp_memfd);
+		return pp;
 	}
-	pp->pp_scratch = parent->pp_scratch;
-	pp->pp_scratchsz = parent->pp_scratchsz;
-	pp->pp_tslots = parent->pp_tslots;
-	return pp;
+	return dt_pt_sites_copy(pp, parent->pp_mm) == 0 ? pp : NULL;
 }
 
 /* A fork or vfork child: both its event and its first stop are needed. */
@@ -1179,29 +926,24 @@ dt_pt_child(dtrace_hdl_t *dtp, dt_ptrace_t *pt, int pid,
 	parent = c->pc_parent;
 	vfork = c->pc_vfork;
 	*c = pt->pt_children[--pt->pt_nchildren];
-	if (vfork) {
-		/* Shares the parent's memory, breakpoints and copies. */
-		if ((t = dt_pt_thread_add(pt, parent, pid)) != NULL) {
-			t->pt_vfork = true;
-			dt_pt_cont(t, 0);
-		} else {
-			(void) ptrace(PTRACE_CONT, pid, 0, 0);
-		}
-		return;
-	}
-	if ((pt->pt_any || pt->pt_follow) &&
-	    (pp = dt_pt_child_keep(dtp, pt, pid, parent)) != NULL &&
+	/* A vfork child shares the breakpoints: it must stay attached. */
+	if ((vfork || pt->pt_any || pt->pt_follow) &&
+	    (pp = dt_pt_child_keep(dtp, pt, pid, parent, vfork)) != NULL &&
 	    (t = dt_pt_thread_add(pt, pp, pid)) != NULL) {
 		t->pt_started = true;
 		dt_pt_proc_fire(dtp, pt, t, DT_PT_START, 0, 0);
 		dt_pt_cont(t, 0);
 		return;
 	}
+	if (vfork) {
+		(void) ptrace(PTRACE_CONT, pid, 0, 0);
+		return;
+	}
 	{
 		int fd = dt_pt_memfd(pid);
 
 		if (fd >= 0) {
-			dt_pt_disarm(parent, fd);
+			dt_pt_disarm(parent->pp_mm, fd);
 			(void) close(fd);
 		}
 	}
@@ -1214,12 +956,11 @@ dt_pt_exited(dt_ptrace_t *pt, int tid, int st)
 {
 	dt_pt_thread_t *t = dt_pt_thread(pt, tid);
 	dt_pt_proc_t *pp = t != NULL ? t->pt_proc : NULL;
-	bool vfork = t != NULL && t->pt_vfork;
 	dt_pt_kept_t *pk;
 
 	if (t != NULL)
 		dt_pt_thread_del(pt, t);
-	if (pp == NULL || pp->pp_pid != tid || vfork)
+	if (pp == NULL || pp->pp_pid != tid)
 		return;
 	pp->pp_gone = true;
 	if ((pk = dt_pt_kept_find(tid)) != NULL) {
@@ -1240,12 +981,9 @@ dt_pt_exiting(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_thread_t *t)
 	int st, why;
 
 	t->pt_exiting = true;
-	if (t->pt_vfork)
-		return;
 	for (size_t i = 0; i < pt->pt_nthreads; i++)
 		live += pt->pt_threads[i].pt_proc == t->pt_proc &&
-		    !pt->pt_threads[i].pt_exiting &&
-		    !pt->pt_threads[i].pt_vfork;
+		    !pt->pt_threads[i].pt_exiting;
 	if (live > 0) {
 		dt_pt_proc_fire(dtp, pt, t, DT_PT_LWP_EXIT, 0, 0);
 		return;
@@ -1261,28 +999,71 @@ dt_pt_exiting(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_thread_t *t)
 	dt_pt_proc_fire(dtp, pt, t, DT_PT_EXIT, 0, why);
 }
 
-/* Does thread tid catch signal sig (SigCgt of /proc/<tid>/status)? */
-static bool
-dt_pt_catches(int tid, int sig)
+static void dt_pt_event(dtrace_hdl_t *, dt_ptrace_t *, int, int);
+
+/*
+ * PTRACE_EVENT_EXEC of thread t: its process runs a new image, and its
+ * probes are placed at execve's exit stop, waited for here -- the event
+ * stop comes before execve returns, which would overwrite %rax of a
+ * system call injected now.  That exit stop is then handled as any
+ * other (syscall::execve:return); any other stop instead (the thread
+ * killed) as well, with nothing placed.
+ */
+static void
+dt_pt_exec_stop(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_thread_t *t)
+{
+	int tid = t->pt_tid, st;
+
+	if (ptrace(PTRACE_SYSCALL, tid, 0, 0) != 0)
+		return;
+	if (dt_pt_wait_tid(tid, &st) != 0) {
+		dt_pt_event(dtp, pt, tid, st);
+		return;
+	}
+	if ((st >> 16) != 0 || WSTOPSIG(st) != (SIGTRAP | 0x80)) {
+		dt_pt_event(dtp, pt, tid, st);
+		return;
+	}
+	dt_pt_exec(dtp, pt, t);
+	if (t->pt_proc->pp_sysmode == DT_PT_SYS_STEP || t->pt_sysexit)
+		dt_pt_sys_stop(dtp, pt, t, st);
+	else
+		dt_pt_cont(t, 0);
+}
+
+/* What thread tid does with signal sig, from /proc/<tid>/status. */
+typedef enum dt_pt_sigdisp {
+	DT_PT_SIG_CAUGHT,	/* a handler runs */
+	DT_PT_SIG_IGNORED,	/* discarded when delivered */
+	DT_PT_SIG_OTHER		/* its default action */
+} dt_pt_sigdisp_t;
+
+static dt_pt_sigdisp_t
+dt_pt_sigdisp(int tid, int sig)
 {
 	char path[64], line[256];
-	bool caught = false;
+	unsigned long long ign = 0, cgt = 0, bit;
 	FILE *fp;
 
+	if (sig < 1 || sig > 64)
+		return DT_PT_SIG_OTHER;
+	bit = 1ULL << (sig - 1);
 	(void) snprintf(path, sizeof (path), "/proc/%d/status", tid);
 	if ((fp = fopen(path, "re")) == NULL)
-		return false;
+		return DT_PT_SIG_OTHER;
 	while (fgets(line, sizeof (line), fp) != NULL) {
-		if (strncmp(line, "SigCgt:", 7) == 0) {
-			unsigned long long m = strtoull(line + 7, NULL, 16);
-
-			caught = sig >= 1 && sig <= 64 &&
-			    (m >> (sig - 1) & 1) != 0;
-			break;
-		}
+		if (strncmp(line, "SigIgn:", 7) == 0)
+			ign = strtoull(line + 7, NULL, 16);
+		else if (strncmp(line, "SigCgt:", 7) == 0)
+			cgt = strtoull(line + 7, NULL, 16);
 	}
 	(void) fclose(fp);
-	return caught;
+	if (cgt & bit)
+		return DT_PT_SIG_CAUGHT;
+	/* SIG_IGN, or the default action is to ignore it. */
+	if ((ign & bit) || sig == SIGCHLD || sig == SIGURG || sig == SIGWINCH)
+		return DT_PT_SIG_IGNORED;
+	return DT_PT_SIG_OTHER;
 }
 
 /* Handle one wait status of a traced thread. */
@@ -1353,18 +1134,33 @@ dt_pt_event(dtrace_hdl_t *dtp, dt_ptrace_t *pt, int tid, int st)
 			dt_pt_cont(t, 0);
 		return;
 	case PTRACE_EVENT_EXEC:
-		if (t->pt_vfork) {
-			/* A new image of its own: nothing of ours in it. */
+		/*
+		 * A thread but the leader exec'd: it has the leader's tid
+		 * now, and the leader, which may have reported its exit, is
+		 * that thread.
+		 */
+		if (ptrace(PTRACE_GETEVENTMSG, tid, 0, &msg) == 0 &&
+		    (int) msg != tid && dt_pt_thread(pt, (int) msg) != NULL) {
+			dt_pt_proc_t *pp = t->pt_proc;
+
+			dt_pt_thread_del(pt, dt_pt_thread(pt, (int) msg));
+			if ((t = dt_pt_thread_add(pt, pp, tid)) == NULL) {
+				(void) ptrace(PTRACE_DETACH, tid, 0, 0);
+				return;
+			}
+		}
+		t->pt_exiting = false;
+		if (t->pt_proc->pp_mm != t->pt_proc && !pt->pt_any &&
+		    !t->pt_proc->pp_follow) {
+			/* A vfork child's image of its own: nothing to see. */
+			t->pt_proc->pp_gone = true;
 			dt_pt_thread_del(pt, t);
 			(void) ptrace(PTRACE_DETACH, tid, 0, 0);
 			return;
 		}
-		/* The image, and every breakpoint with it, is gone. */
-		for (size_t i = 0; i < t->pt_proc->pp_nsites; i++)
-			t->pt_proc->pp_sites[i].ps_armed = false;
 		dt_pt_proc_facts(t->pt_proc);
 		dt_pt_proc_fire(dtp, pt, t, DT_PT_EXEC_SUCCESS, 0, 0);
-		dt_pt_cont(t, 0);
+		dt_pt_exec_stop(dtp, pt, t);
 		return;
 	case PTRACE_EVENT_EXIT:
 		dt_pt_exiting(dtp, pt, t);
@@ -1395,14 +1191,42 @@ dt_pt_event(dtrace_hdl_t *dtp, dt_ptrace_t *pt, int tid, int st)
 	    ptrace(PTRACE_GETREGS, tid, 0, &pt->pt_regs) == 0 &&
 	    (s = dt_pt_site(t->pt_proc, pt->pt_regs.rip - 1)) != NULL &&
 	    s->ps_armed) {
-		if (!t->pt_vfork && !t->pt_proc->pp_gone)
+		dt_pt_proc_t *pp = t->pt_proc;
+
+		if (s->ps_rtld) {
+			/* Libraries changed: the site table may move. */
+			dt_pt_dlopen(dtp, pt, t);
+			if ((s = dt_pt_site(pp, pt->pt_regs.rip - 1)) ==
+			    NULL || !s->ps_armed) {
+				pt->pt_regs.rip--;
+				(void) ptrace(PTRACE_SETREGS, tid, 0,
+				    &pt->pt_regs);
+				dt_pt_cont(t, 0);
+				return;
+			}
+		}
+		/* A vfork child fires its parent's probes if followed. */
+		if ((pp->pp_mm == pp || pt->pt_follow) && !pp->pp_gone)
 			dt_pt_fire(dtp, pt, t, s);
 		dt_pt_step_over(t, s, &pt->pt_regs);
 		return;
 	}
 	/* Any other signal is the program's. */
-	if (pt->pt_procp[DT_PT_SIGNAL_HANDLE] != 0 && dt_pt_catches(tid, sig))
-		dt_pt_proc_fire(dtp, pt, t, DT_PT_SIGNAL_HANDLE, 0, sig);
+	if (pt->pt_procp[DT_PT_SIGNAL_HANDLE] != 0 ||
+	    pt->pt_procp[DT_PT_SIGNAL_DISCARD] != 0) {
+		switch (dt_pt_sigdisp(tid, sig)) {
+		case DT_PT_SIG_CAUGHT:
+			dt_pt_proc_fire(dtp, pt, t, DT_PT_SIGNAL_HANDLE, 0,
+			    sig);
+			break;
+		case DT_PT_SIG_IGNORED:
+			dt_pt_proc_fire(dtp, pt, t, DT_PT_SIGNAL_DISCARD, tid,
+			    sig);
+			break;
+		default:
+			break;
+		}
+	}
 	dt_pt_cont(t, sig);
 }
 
@@ -1499,11 +1323,8 @@ dt_pt_detach_all(dt_ptrace_t *pt)
 	for (size_t p = 0; p < pt->pt_nprocs; p++) {
 		dt_pt_proc_t *pp = pt->pt_procs[p];
 
-		if (!pp->pp_gone && pp->pp_memfd >= 0) {
+		if (!pp->pp_gone && pp->pp_memfd >= 0)
 			dt_pt_disarm(pp, pp->pp_memfd);
-			if (!pp->pp_child)
-				dt_pt_semas(pp, -1);
-		}
 	}
 	while (pt->pt_nthreads > 0) {
 		dt_pt_thread_t *t = &pt->pt_threads[pt->pt_nthreads - 1];
@@ -1570,7 +1391,6 @@ dt_ptrace_enable(dtrace_hdl_t *dtp, dt_eprobe_t *const *eps, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		const dt_probe_t *prp = eps[i]->ep_probe;
 		const dt_pid_probe_t *pi = dt_prov_pid_info(prp);
-		dt_pt_proc_t *pp;
 		int rc;
 
 		if (pi == NULL)
@@ -1585,20 +1405,16 @@ dt_ptrace_enable(dtrace_hdl_t *dtp, dt_eprobe_t *const *eps, size_t n)
 				    "given", prp->pr_prov->pv_name);
 			continue;
 		}
-		if ((pp = dt_pt_proc_add(dtp, pt, pi->pi_pid)) == NULL)
+		/*
+		 * Its process is attached at dtrace_go(); once tracing runs,
+		 * the process that asked for it (dt_ptrace_sites.c) places
+		 * its sites.
+		 */
+		if (!pt->pt_attached &&
+		    dt_pt_proc_add(dtp, pt, pi->pi_pid) == NULL)
 			return -1;
-		for (size_t k = 0; k < pi->pi_nsites; k++) {
-			/* A USDT probe's base is pi_func. */
-			uint64_t base = pi->pi_kind == DT_PID_USDT ?
-			    pi->pi_func : pi->pi_base;
-
-			if (dt_pt_site_add(pp, base + pi->pi_sites[k],
-			    prp, pi, pi->pi_args != NULL ? &pi->pi_args[k] :
-			    NULL) != 0 || (pi->pi_semas != NULL &&
-			    pi->pi_semas[k] != 0 && dt_pt_sema_add(pp,
-			    pi->pi_path, pi->pi_semas[k]) != 0))
-				return dt_set_errno(dtp, EDT_NOMEM);
-		}
+		if (dt_pt_pidp_add(pt, prp, pi) != 0)
+			return dt_set_errno(dtp, EDT_NOMEM);
 	}
 	return 0;
 }
@@ -1610,14 +1426,21 @@ dt_ptrace_go(dtrace_hdl_t *dtp)
 	size_t nprocs;
 
 	pt->pt_follow = dtp->dt_options[DT_OPT_FOLLOWFORK] != DTRACEOPT_UNSET;
-	/* syscall and proc probes see every process of -c and -p. */
-	for (uint32_t i = 0; pt->pt_any && i < dtp->dt_nprocs; i++) {
+	/* pid and USDT probes are matched again after exec and dlopen. */
+	pt->pt_late = pt->pt_npidps > 0 || dt_work_names_procs(dtp);
+	/*
+	 * syscall and proc probes see every process of -c and -p; so do
+	 * descriptions of their probes that may match only later.
+	 */
+	for (uint32_t i = 0; (pt->pt_any || pt->pt_late) &&
+	    i < dtp->dt_nprocs; i++) {
 		if (dt_pt_proc_add(dtp, pt, dt_proc_pid(dtp, i)) == NULL)
 			return -1;
 	}
 	nprocs = pt->pt_nprocs;
 	for (size_t p = 0; p < nprocs; p++) {
 		dt_pt_proc_t *pp = pt->pt_procs[p];
+		dt_pt_thread_t *t = NULL;
 
 		/* Our -c child is attached already (dt_proc.c). */
 		pp->pp_created = dt_pt_status_field(pp->pp_pid, "TracerPid:") ==
@@ -1629,7 +1452,22 @@ dt_ptrace_go(dtrace_hdl_t *dtp)
 			return dt_set_errdetail(dtp, EDT_PROC, "failed to "
 			    "attach to pid %d: %s", pp->pp_pid,
 			    strerror(errno == EPERM ? EACCES : errno));
-		if (dt_pt_arm(dtp, pt, pp) != 0)
+		if ((pp->pp_memfd = dt_pt_memfd(pp->pp_pid)) < 0)
+			return dt_set_errdetail(dtp, EDT_PROC, "failed to open "
+			    "the memory of pid %d: %s", pp->pp_pid,
+			    strerror(errno));
+		dt_pt_proc_facts(pp);
+		pp->pp_follow = pt->pt_late;
+		for (size_t i = 0; i < pt->pt_nthreads && t == NULL; i++) {
+			if (pt->pt_threads[i].pt_proc == pp)
+				t = &pt->pt_threads[i];
+		}
+		if (t == NULL)
+			return dt_set_errdetail(dtp, EDT_PROC, "failed to "
+			    "attach to pid %d: %s", pp->pp_pid,
+			    strerror(ESRCH));
+		if (dt_pt_place(dtp, pt, pp, t, false) != 0 ||
+		    (pt->pt_any && dt_pt_sys_arm(dtp, pt, pp, t) != 0))
 			return -1;
 	}
 	/* Let -p processes run; -c children run at dtrace_proc_continue. */
@@ -1668,17 +1506,14 @@ dt_ptrace_close(dtrace_hdl_t *dtp)
 	for (size_t p = 0; p < pt->pt_nprocs; p++) {
 		dt_pt_proc_t *pp = pt->pt_procs[p];
 
-		for (size_t i = 0; i < pp->pp_nsites; i++)
-			free(pp->pp_sites[i].ps_fires);
-		free(pp->pp_sites);
+		dt_pt_sites_free(pp);
 		dt_cfi_free(&pp->pp_cfi);
-		free(pp->pp_semas);
-		free(pp->pp_semapath);
 		if (pp->pp_memfd >= 0)
 			(void) close(pp->pp_memfd);
 		free(pp);
 	}
 	free(pt->pt_procs);
+	free(pt->pt_pidps);
 	free(pt->pt_threads);
 	free(pt->pt_children);
 	free(pt);

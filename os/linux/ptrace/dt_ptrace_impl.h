@@ -1,12 +1,26 @@
 /*
- * dt_ptrace_impl.h: the ptrace engine's state, shared by its two files:
- * dt_ptrace.c (attaching, breakpoints, the wait loop, detaching) and
- * dt_ptrace_sys.c (the syscall and proc providers through ptrace stops).
+ * dt_ptrace_impl.h: the ptrace engine's state, shared by its three files:
+ * dt_ptrace.c (attaching, the wait loop, breakpoint hits, detaching),
+ * dt_ptrace_sites.c (where the breakpoints go: sites collected from the
+ * enabled pid and USDT probes, placed at the start and again after exec
+ * and dlopen) and dt_ptrace_sys.c (the syscall and proc providers through
+ * ptrace stops).
  *
- * dt_ptrace_t is the engine: the processes it holds (dt_pt_proc_t, each
- * with its probe sites sorted by address), every thread it holds
- * (dt_pt_thread_t, whatever its process), fork children seen from one side
- * only so far, and the system calls and proc probes enabled.
+ * dt_ptrace_t is the engine: the pid and USDT probes enabled, each with
+ * the image it was resolved in (dt_pt_pidp_t), the processes it holds
+ * (dt_pt_proc_t, each with its probe sites sorted by address), every
+ * thread it holds (dt_pt_thread_t, whatever its process), fork children
+ * seen from one side only so far, and the system calls and proc probes
+ * enabled.
+ *
+ * Images.  A process runs the probes of one image of one process, its
+ * owner: its own (pp_owner == pp_pid) or, for a fork child under -x
+ * followfork, its parent's, whose breakpoints it inherited.  Images are
+ * numbered by the engine (0: the images of the processes at the start; a
+ * new number at each exec), and each enabled probe is tagged with the
+ * owner and image it was resolved for: a process's sites are those of the
+ * enabled probes of its owner and image, at the addresses where it maps
+ * their files.
  */
 #ifndef DT_PTRACE_IMPL_H
 #define DT_PTRACE_IMPL_H
@@ -40,6 +54,8 @@ typedef enum dt_pt_procprobe {
 	DT_PT_LWP_EXIT,
 	DT_PT_SIGNAL_SEND,
 	DT_PT_SIGNAL_HANDLE,
+	DT_PT_SIGNAL_DISCARD,
+	DT_PT_SIGNAL_CLEAR,
 	DT_PT_PROC_NPROBES
 } dt_pt_procprobe_t;
 
@@ -64,6 +80,10 @@ typedef struct dt_pt_site {
 	x86_strategy_t ps_strategy;
 	uint64_t ps_ool;	/* its shared copy, or 0: per thread */
 	bool ps_armed;		/* the int3 is written */
+	bool ps_decoded;	/* ps_insn, ps_in and ps_strategy are set */
+	bool ps_bad;		/* cannot be probed: never armed */
+	bool ps_rtld;		/* the dynamic linker's breakpoint, no fires */
+	const char *ps_path;	/* the file it is in */
 	dt_pt_fire_t *ps_fires;
 	uint32_t ps_nfires;
 } dt_pt_site_t;
@@ -76,7 +96,6 @@ typedef struct dt_pt_thread {
 	int pt_slot;		/* its per-thread copy slot, or -1 */
 	int pt_sig;		/* a signal to deliver when resumed */
 	bool pt_stopped;	/* in a ptrace stop we have seen */
-	bool pt_vfork;		/* a vfork child: runs, never fires */
 	bool pt_sysexit;	/* a seccomp stop asked for the exit stop */
 	bool pt_started;	/* its first stop was seen (lwp-start) */
 	bool pt_exiting;	/* its PTRACE_EVENT_EXIT was seen */
@@ -89,25 +108,38 @@ typedef enum dt_pt_sysmode {
 	DT_PT_SYS_STEP,		/* PTRACE_SYSCALL: every one stops */
 } dt_pt_sysmode_t;
 
+/* A USDT semaphore: raised (at sm_addr) while traced. */
+typedef struct dt_pt_sema {
+	const char *sm_path;	/* the file, */
+	uint64_t sm_off;	/* the offset in it */
+	uint64_t sm_addr;	/* where it was raised, or 0 */
+} dt_pt_sema_t;
+
 struct dt_pt_proc {
 	int pp_pid;
-	int pp_memfd;		/* /proc/<pid>/mem */
+	int pp_memfd;		/* /proc/<pid>/mem, of its current image */
 	bool pp_created;	/* our -c child, already attached */
-	bool pp_gone;		/* exited, or its image replaced */
+	bool pp_gone;		/* exited */
+	int pp_owner;		/* whose probes its sites fire */
+	uint32_t pp_image;	/* which image of pp_owner it runs */
+	/*
+	 * Whose memory, and so sites, scratch area and slots: itself, or
+	 * the parent of a vfork child until the child execs.
+	 */
+	dt_pt_proc_t *pp_mm;
+	bool pp_follow;		/* probes re-resolved after exec, dlopen */
+	bool pp_rtld;		/* the dynamic linker's site is looked for */
 	dt_pt_site_t *pp_sites;	/* sorted by address */
 	size_t pp_nsites;
-	uint64_t pp_scratch;
-	size_t pp_scratchsz;
-	uint64_t pp_tslots;	/* the per-thread slots in the scratch */
+	uint64_t pp_tslots;	/* the per-thread slots, mapped at the first
+				   site, or 0 */
 	uint8_t pp_slotused[DT_PT_NTSLOTS];
 	uint64_t pp_ppid, pp_uid, pp_gid;
 	char pp_execname[16];
 	dt_cfi_table_t pp_cfi;	/* unwind rows, read at the first ustack */
 	bool pp_cfi_read;
 	dt_pt_sysmode_t pp_sysmode;
-	/* USDT semaphores: file offsets in pp_semapath[i], then addresses. */
-	uint64_t *pp_semas;
-	const char **pp_semapath;
+	dt_pt_sema_t *pp_semas;
 	size_t pp_nsemas;
 	bool pp_child;		/* a descendant, traced for syscall/proc */
 	bool pp_exitfired;	/* proc:::exit has fired */
@@ -121,7 +153,20 @@ typedef struct dt_pt_child {
 	bool pc_stopped;	 /* its first stop was seen */
 } dt_pt_child_t;
 
+/* An enabled pid or USDT probe, for the processes of its owner's image. */
+typedef struct dt_pt_pidp {
+	const dt_probe_t *pd_probe;
+	const dt_pid_probe_t *pd_pi;
+	int pd_owner;
+	uint32_t pd_image;
+} dt_pt_pidp_t;
+
 typedef struct dt_ptrace {
+	dt_pt_pidp_t *pt_pidps;
+	size_t pt_npidps;
+	uint32_t pt_image;	/* the image probes enabled now are for */
+	uint32_t pt_nimages;	/* the last image number given */
+	bool pt_late;		/* follow execs and dlopens */
 	dt_pt_proc_t **pt_procs;
 	size_t pt_nprocs;
 	dt_pt_thread_t *pt_threads;
@@ -146,13 +191,22 @@ typedef struct dt_ptrace {
 	char pt_str[1024];	/* proc:::exec's path */
 } dt_ptrace_t;
 
-/* dt_ptrace.c, for dt_ptrace_sys.c. */
+/* dt_ptrace.c, for the other two. */
 extern dt_pt_thread_t *dt_pt_thread(dt_ptrace_t *pt, int tid);
 extern dt_pt_proc_t *dt_pt_proc(dt_ptrace_t *pt, int pid);
+extern dt_pt_proc_t *dt_pt_proc_add(dtrace_hdl_t *dtp, dt_ptrace_t *pt,
+    int pid);
 extern long dt_pt_status_field(int pid, const char *field);
 extern int dt_pt_vm_read(int pid, uint64_t addr, void *buf, size_t len);
+/* The memory of process pid, opened for writing: -1 on failure. */
+extern int dt_pt_memfd(int pid);
+/* Text and the scratch area through pp's memory file: 0, or -1. */
 extern int dt_pt_text_write(dt_pt_proc_t *pp, uint64_t addr, const void *buf,
     size_t len);
+extern int dt_pt_text_read(dt_pt_proc_t *pp, uint64_t addr, void *buf,
+    size_t len);
+/* Process facts the built-in variables show (ppid, uid, execname...). */
+extern void dt_pt_proc_facts(dt_pt_proc_t *pp);
 /* Run a system call in stopped thread t: its return value, or -errno. */
 extern int64_t dt_pt_inject_syscall(dt_pt_proc_t *pp, dt_pt_thread_t *t,
     long nr, const uint64_t *args);
@@ -161,6 +215,35 @@ extern void dt_pt_cont(dt_pt_thread_t *t, int sig);
 /* Fire probe id for thread t, whose registers are in pt->pt_regs. */
 extern void dt_pt_fire_probe(dtrace_hdl_t *dtp, dt_ptrace_t *pt,
     dt_pt_thread_t *t, uint32_t id, const uint64_t *args, int nargs);
+
+/* dt_ptrace_sites.c */
+/* The site at addr in the memory of pp, or NULL. */
+extern dt_pt_site_t *dt_pt_site(dt_pt_proc_t *pp, uint64_t addr);
+/* Note an enabled pid or USDT probe, for image pt_image of its process. */
+extern int dt_pt_pidp_add(dt_ptrace_t *pt, const dt_probe_t *prp,
+    const dt_pid_probe_t *pi);
+/*
+ * Collect the sites of pp and place those not placed yet, pp stopped in
+ * thread t.  A site that cannot be placed fails the whole (-1 with the
+ * error set), or when late is set is left out, and the first such error is
+ * set and -1 returned once every other site is placed.
+ */
+extern int dt_pt_place(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_proc_t *pp,
+    dt_pt_thread_t *t, bool late);
+/*
+ * Take the breakpoints of pp out of the memory open as memfd (pp's own,
+ * or a fork child's copy) and lower its USDT semaphores there.
+ */
+extern void dt_pt_disarm(const dt_pt_proc_t *pp, int memfd);
+/* A fork child with -x followfork: a copy of its parent's sites. */
+extern int dt_pt_sites_copy(dt_pt_proc_t *pp, const dt_pt_proc_t *parent);
+/* Forget the sites and semaphores of pp (gone with its image). */
+extern void dt_pt_sites_free(dt_pt_proc_t *pp);
+/* Thread t has exec'd: its process runs a new image. */
+extern void dt_pt_exec(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_thread_t *t);
+/* Thread t is at the dynamic linker's breakpoint: libraries changed. */
+extern void dt_pt_dlopen(dtrace_hdl_t *dtp, dt_ptrace_t *pt,
+    dt_pt_thread_t *t);
 
 /* dt_ptrace_sys.c */
 /* Take an enabled syscall or proc probe: 1, 0 if it is neither, -1. */

@@ -27,6 +27,19 @@
  *				args[2] the signal)
  *	proc:::signal-handle	a signal-delivery stop of a signal the
  *				thread catches (args[0]: the signal)
+ *	proc:::signal-discard	a signal-delivery stop of a signal the
+ *				thread ignores (SIG_IGN, or SIG_DFL for
+ *				SIGCHLD, SIGURG, SIGWINCH), in the thread:
+ *				the kernel discards it once passed on
+ *				(args[0], args[1]: its lwpsinfo_t and
+ *				psinfo_t, args[2] the signal)
+ *	proc:::signal-clear	rt_sigtimedwait's exit stop with a signal
+ *				(sigwait(), sigwaitinfo(), sigtimedwait()
+ *				took a pending signal; args[0]: the signal)
+ *
+ * Not seen: a signal read from a signalfd (a read(2) like any other), a
+ * signal discarded while blocked (no delivery stop until unblocked), and
+ * proc:::fault.
  *
  * How system calls stop.  A -c process, stopped at its entry point when
  * tracing starts, gets a seccomp filter (injected prctl(PR_SET_NO_NEW_PRIVS)
@@ -90,6 +103,9 @@ static const struct {
 		{ "lwpsinfo_t *", "psinfo_t *", "int" } },
 	[DT_PT_SIGNAL_HANDLE] = { "signal-handle", 3,
 		{ "int", "siginfo_t *", "void (*)(int)" } },
+	[DT_PT_SIGNAL_DISCARD] = { "signal-discard", 3,
+		{ "lwpsinfo_t *", "psinfo_t *", "int" } },
+	[DT_PT_SIGNAL_CLEAR] = { "signal-clear", 1, { "int" } },
 };
 
 /* System calls proc probes need. */
@@ -98,6 +114,7 @@ static const struct {
 #define DT_PT_NR_KILL	  62
 #define DT_PT_NR_TKILL	  200
 #define DT_PT_NR_TGKILL	  234
+#define DT_PT_NR_SIGTIMEDWAIT 128	/* rt_sigtimedwait */
 
 static const dt_provattr_t dt_pt_proc_attr = {
 	{ DT_STAB_EVOLVING, DT_STAB_EVOLVING, DT_CLASS_ISA },
@@ -185,6 +202,10 @@ dt_pt_sys_enable(dtrace_hdl_t *dtp, dt_ptrace_t *pt, const dt_probe_t *prp)
 			dt_pt_need(pt, DT_PT_NR_KILL, DT_PT_NEED_ENTRY);
 			dt_pt_need(pt, DT_PT_NR_TKILL, DT_PT_NEED_ENTRY);
 			dt_pt_need(pt, DT_PT_NR_TGKILL, DT_PT_NEED_ENTRY);
+			break;
+		case DT_PT_SIGNAL_CLEAR:
+			dt_pt_need(pt, DT_PT_NR_SIGTIMEDWAIT,
+			    DT_PT_NEED_ENTRY | DT_PT_NEED_RETURN);
 			break;
 		default:
 			break;
@@ -299,7 +320,7 @@ dt_pt_sys_fire(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_thread_t *t,
 	uint64_t args[6] = { r->rdi, r->rsi, r->rdx, r->r10, r->r8, r->r9 };
 	int64_t rv = (int64_t) r->rax;
 
-	if (t->pt_vfork || t->pt_proc->pp_gone)
+	if (t->pt_proc->pp_gone)
 		return;
 	if (!exit) {
 		if (pt->pt_sysent[nr] != 0)
@@ -332,6 +353,10 @@ dt_pt_sys_fire(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_thread_t *t,
 	    pt->pt_errno != 0 && pt->pt_procp[DT_PT_EXEC_FAILURE] != 0)
 		dt_pt_proc_fire(dtp, pt, t, DT_PT_EXEC_FAILURE, 0,
 		    (int64_t) pt->pt_errno);
+	/* The signal a sigwait() took. */
+	if (nr == DT_PT_NR_SIGTIMEDWAIT && rv > 0 && rv < 65 &&
+	    pt->pt_procp[DT_PT_SIGNAL_CLEAR] != 0)
+		dt_pt_proc_fire(dtp, pt, t, DT_PT_SIGNAL_CLEAR, 0, rv);
 	pt->pt_errno = 0;
 }
 
@@ -455,7 +480,7 @@ dt_pt_proc_fire(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_thread_t *t,
 	uint64_t args[3] = { 0 };
 	long tgid;
 
-	if (pt->pt_procp[which] == 0 || t->pt_vfork)
+	if (pt->pt_procp[which] == 0)
 		return;
 	switch (which) {
 	case DT_PT_CREATE:
@@ -469,6 +494,7 @@ dt_pt_proc_fire(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_thread_t *t,
 		args[1] = (uint64_t) (uintptr_t) pt->pt_psinfo;
 		break;
 	case DT_PT_SIGNAL_SEND:
+	case DT_PT_SIGNAL_DISCARD:
 		tgid = dt_pt_status_field(other, "Tgid:");
 		dt_pt_lwpsinfo(dtp, pt->pt_lwpsinfo, other);
 		dt_pt_psinfo(dtp, pt->pt_psinfo, tgid > 0 ? (int) tgid :
