@@ -34,7 +34,8 @@
  *	maps	   state (mmap'ed: counters and the exit flag are read and
  *		   written in place), scratch, ring (or perf) buffer, one
  *		   hash map per dynamic variable, one per-CPU hash per
- *		   aggregation, the probe tables
+ *		   aggregation, the probe tables, the unwind rows of the
+ *		   followed processes (user stacks)
  *	load	   generate each program and load it; a refusal becomes
  *		   one line quoting the verifier, the whole log kept for
  *		   -x debug
@@ -1346,12 +1347,11 @@ static int
 dt_bpf_watch_dlopen(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
 {
 	char path[PATH_MAX], seen[PATH_MAX] = "";
+	bool all = be->be_follow || be->be_ustk_follow;
 
 	for (uint32_t i = 0; i < dtp->dt_nprocs; i++) {
 		int pid = dt_proc_pid(dtp, i), fd;
 		uint64_t off;
-
-		bool all = be->be_follow || be->be_ustk_follow;
 
 		if (dt_pid_rtld_brk(pid, path, sizeof (path), &off) != 0 ||
 		    (all && strcmp(path, seen) == 0))
@@ -1372,7 +1372,6 @@ dt_bpf_follow(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
 	struct bpf_insn prog[32];
 	uint32_t n = 0, jeq;
 	int fd, child;
-
 	bool events = be->be_late || be->be_ustk_fd >= 0;
 	bool forks = be->be_follow || be->be_ustk_follow;
 
