@@ -35,6 +35,7 @@ SHELL_TESTS += tests/shell/unprivileged.sh tests/shell/syscall-count.sh \
 	tests/shell/destructive.sh tests/shell/bpf-loop.sh \
 	tests/shell/execargs.sh tests/shell/curcpu.sh \
 	tests/shell/io-provider.sh tests/shell/net-providers.sh \
+	tests/shell/ip-provider.sh \
 	tests/shell/lockstat-provider.sh tests/shell/fbt.sh \
 	tests/shell/engine-choice.sh \
 	tests/shell/proc-provider.sh tests/shell/sched-provider.sh \

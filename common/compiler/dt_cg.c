@@ -1642,9 +1642,18 @@ dt_cg_ternary(dt_cg_t *cg, dt_node_t *dnp)
 	dt_cg_reg_free(cg, r);
 	dt_cg_branch(cg, DIF_OP_BA, lend);
 	dt_cg_label_set(cg, lelse);
+	/*
+	 * On this path rc holds nothing until the else value is moved in:
+	 * free it meanwhile, so a chain (c1 ? a : c2 ? b : ...) needs no
+	 * register per link.
+	 */
+	dt_cg_reg_free(cg, rc);
 	r = dt_cg_expr(cg, dnp->dn_right);
-	dt_cg_emit(cg, DIF_INSTR_MOV(r, rc));
-	dt_cg_reg_free(cg, r);
+	if (r != rc) {
+		dt_cg_emit(cg, DIF_INSTR_MOV(r, rc));
+		dt_cg_reg_free(cg, r);
+		cg->cg_regs |= (uint8_t) (1U << rc);
+	}
 	dt_cg_label_set(cg, lend);
 	return rc;
 }

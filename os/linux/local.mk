@@ -42,6 +42,7 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/prov/dt_kprov.h \
 	%reldir%/prov/dt_kprov.c \
 	%reldir%/prov/dt_prov_io.c \
+	%reldir%/prov/dt_prov_ip.c \
 	%reldir%/prov/dt_prov_tcp.c \
 	%reldir%/prov/dt_prov_udp.c \
 	%reldir%/prov/dt_prov_lockstat.c \

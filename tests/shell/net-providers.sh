@@ -2,12 +2,12 @@
 # net-providers.sh: the tcp and udp providers -- their probes and stable
 # argument types (dtrace -lv, "void *" where Linux has no value), and
 # exact firings for known loopback traffic (tests/shell/data/
-# net-loopback.c): one TCP connection to a listener on PORT, whose
+# ip-loopback.c): one TCP connection to a listener on PORT + 1, whose
 # client socket goes CLOSED, SYN_SENT, ESTABLISHED, FIN_WAIT_1,
 # FIN_WAIT_2, CLOSED (the TIME_WAIT is the kernel's separate mini
 # socket); one connect-request, -established and accept-established;
-# one connection refused at PORT + 1; 3 UDP datagrams of 100 bytes sent
-# and received.
+# one connection refused at PORT + 2; 3 UDP datagrams of 1234 bytes to
+# PORT sent and received.
 . "$top_srcdir/tests/shell/data/kprov-common.sh"
 
 "$DTRACE" "${lib[@]}" -l -n 'tcp:::' -n 'udp:::' >"$tmp/l" 2>"$tmp/err"
@@ -44,19 +44,14 @@ udp           vmlinux                                   receive
 EOW
 diff -u "$tmp/lv.want" "$tmp/lv" || fail "dtrace -lv differs"
 
-# 2. The traffic, on a port nothing listens on (nor on the next).
-cc -o "$tmp/net-loopback" "$top_srcdir/tests/shell/data/net-loopback.c" ||
-    fail "cannot build net-loopback"
-port=
-for try in 1 2 3 4 5 6 7 8; do
-	p=$((20000 + RANDOM % 20000))
-	ss -Htan "( sport = :$p or sport = :$((p + 1)) )" 2>/dev/null |
-	    grep -q . || { port=$p; break; }
-done
-[ -n "$port" ] || fail "no free port"
+# 2. The traffic (tests/shell/data/ip-loopback.c, over IPv4): UDP to
+# PORT, a connection to PORT + 1, refused at PORT + 2; $1 is PORT + 1.
+cc -o "$tmp/ip-loopback" "$top_srcdir/tests/shell/data/ip-loopback.c" ||
+    fail "cannot build ip-loopback"
+free_ports 3
 
-"$DTRACE" "${lib[@]}" -q -c "$tmp/net-loopback $port" -s /dev/stdin \
-    "$port" >"$tmp/out" 2>"$tmp/err" <<'EOD' || fail "dtrace failed"
+"$DTRACE" "${lib[@]}" -q -c "$tmp/ip-loopback 4 $port 3" -s /dev/stdin \
+    "$((port + 1))" >"$tmp/out" 2>"$tmp/err" <<'EOD' || fail "dtrace failed"
 tcp:::state-change
 /args[3]->tcps_rport == $1 && args[3]->tcps_lport != $1/
 {
@@ -94,7 +89,7 @@ udp:::send
 	@u[probename, args[4]->udp_length] = count();
 }
 udp:::receive
-/args[1]->cs_pid == $target && args[4]->udp_dport == $1/
+/args[1]->cs_pid == $target && args[4]->udp_dport == $1 - 1/
 {
 	@u[probename, args[4]->udp_length] = count();
 }
@@ -117,8 +112,8 @@ accept-established 1
 connect-established 1
 connect-refused 1
 connect-request 1
-receive 108 3
-send 108 3
+receive 1242 3
+send 1242 3
 EOW
 grep -v '^tcp-receive \|^$' "$tmp/out" >"$tmp/got"
 diff -u "$tmp/want" "$tmp/got" || fail "unexpected tcp/udp firings"

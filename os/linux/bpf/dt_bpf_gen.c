@@ -2108,19 +2108,124 @@ dt_bpf_cg_kevent_xform(dt_bpf_cg_t *cg, uint8_t xform)
 	}
 }
 
+/* The arguments a kernel event recipe reads (dt_kevent.h: SUM, DEREF). */
+static uint64_t
+dt_bpf_kevent_deps(const dt_kevent_arg_t *ka)
+{
+	if (ka->ka_kind != DT_KEVENT_ARG_SUM &&
+	    ka->ka_kind != DT_KEVENT_ARG_DEREF)
+		return 0;
+	return (uint64_t) ka->ka_val & ((1ULL << DT_BPF_NARGS) - 1);
+}
+
+/* r1 = one kernel event argument, from its recipe; false if unknown. */
+static bool
+dt_bpf_cg_kevent_arg(dt_bpf_cg_t *cg, const dt_kevent_arg_t *ka)
+{
+	static const int bsz[] = { 0, BPF_B, BPF_H, 0, BPF_W, 0, 0, 0, BPF_DW };
+	int size = ka->ka_size ? ka->ka_size : 8;
+
+	switch (ka->ka_kind) {
+	case DT_KEVENT_ARG_CONST:
+		dt_bpf_emit_imm64(cg->cg_b, DT_R1, (uint64_t) ka->ka_val);
+		break;
+	case DT_KEVENT_ARG_FIELD:
+		if (ka->ka_off % size == 0) {
+			DT_EMIT(cg, DT_BPF_LDX_MEM(bsz[size], DT_R1, DT_R6,
+			    (int16_t) ka->ka_off));
+		} else {
+			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_FP,
+			    DT_FP_T2));
+			DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R3,
+			    (int32_t) ka->ka_off));
+			dt_bpf_cg_memarg(cg, size, false);
+		}
+		dt_bpf_cg_extend(cg, size, ka->ka_signed);
+		break;
+	case DT_KEVENT_ARG_ADDR:
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_FP, DT_FP_T2));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1,
+		    (int32_t) ka->ka_off));
+		break;
+	case DT_KEVENT_ARG_DATALOC:
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_W, DT_R1, DT_R6,
+		    (int16_t) ka->ka_off));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_AND, DT_R1, 0xffff));
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_FP, DT_FP_T2));
+		DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R1, DT_R2));
+		break;
+	case DT_KEVENT_ARG_RAW:
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R6,
+		    (int16_t) (8 * ka->ka_index)));
+		dt_bpf_cg_extend(cg, size, ka->ka_signed);
+		break;
+	case DT_KEVENT_ARG_RAWMEM:
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_R6,
+		    (int16_t) (8 * ka->ka_index)));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R3,
+		    (int32_t) ka->ka_off));
+		dt_bpf_cg_memarg(cg, size, false);
+		dt_bpf_cg_extend(cg, size, ka->ka_signed);
+		break;
+	case DT_KEVENT_ARG_CURTASK:
+		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_current_task));
+		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R0));
+		break;
+	case DT_KEVENT_ARG_CURMEM:
+		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_current_task));
+		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R3, DT_R0));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R3,
+		    (int32_t) ka->ka_off));
+		dt_bpf_cg_memarg(cg, size, false);
+		dt_bpf_cg_extend(cg, size, ka->ka_signed);
+		break;
+	case DT_KEVENT_ARG_USTR:
+		dt_bpf_cg_kevent_ustr(cg, ka);
+		break;
+	case DT_KEVENT_ARG_SUM:
+	case DT_KEVENT_ARG_DEREF: {
+		uint64_t deps = dt_bpf_kevent_deps(ka);
+
+		/* The arguments read are in the firing context already. */
+		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R3, (int32_t) ka->ka_off));
+		for (int j = 0; j < DT_BPF_NARGS; j++) {
+			if (!(deps & (1ULL << j)))
+				continue;
+			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R7,
+			    (int16_t) (DT_SC_ARGS + 8 * j)));
+			DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R3, DT_R2));
+		}
+		if (ka->ka_kind == DT_KEVENT_ARG_SUM) {
+			DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R3));
+			break;
+		}
+		dt_bpf_cg_memarg(cg, size, false);
+		dt_bpf_cg_extend(cg, size, ka->ka_signed);
+		break;
+	}
+	default:
+		return false;
+	}
+	dt_bpf_cg_kevent_xform(cg, ka->ka_xform);
+	return true;
+}
+
 /*
  * A kernel event's arguments, from its recipes (dt_kevent.h): the
  * tracepoint's record or the raw tracepoint's u64 arguments in r6.
  * Fields a direct load cannot read (misaligned) are copied with
- * bpf_probe_read_kernel() from the record's address.
+ * bpf_probe_read_kernel() from the record's address.  Arguments are
+ * computed after those their recipes read (SUM, DEREF), so in index
+ * order but for those.
  */
 static void
 dt_bpf_cg_kevent_args(dt_bpf_cg_t *cg, const dt_kevent_t *ke)
 {
-	static const int bsz[] = { 0, BPF_B, BPF_H, 0, BPF_W, 0, 0, 0, BPF_DW };
+	int nargs = ke->ke_nargs < DT_BPF_NARGS ? ke->ke_nargs : DT_BPF_NARGS;
+	uint64_t done = 0;
 	bool ctxnum = false;
 
-	for (int i = 0; i < ke->ke_nargs && i < DT_BPF_NARGS; i++) {
+	for (int i = 0; i < nargs; i++) {
 		uint8_t k = ke->ke_args[i].ka_kind;
 
 		ctxnum |= k == DT_KEVENT_ARG_ADDR ||
@@ -2134,87 +2239,43 @@ dt_bpf_cg_kevent_args(dt_bpf_cg_t *cg, const dt_kevent_t *ke)
 		dt_bpf_cg_ptr2num(cg, DT_R1);
 		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R1, DT_FP_T2));
 	}
+	/* Those without a recipe are 0, first: a recipe may read them. */
 	for (int i = 0; i < DT_BPF_NARGS; i++) {
-		const dt_kevent_arg_t *ka = &ke->ke_args[i];
-		int16_t o = (int16_t) (DT_SC_ARGS + 8 * i);
-		int size = ka->ka_size ? ka->ka_size : 8;
-
-		if (i >= ke->ke_nargs || ka->ka_kind == DT_KEVENT_ARG_ZERO) {
-			DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, o, 0));
+		if (i < nargs && ke->ke_args[i].ka_kind != DT_KEVENT_ARG_ZERO)
 			continue;
-		}
-		switch (ka->ka_kind) {
-		case DT_KEVENT_ARG_CONST:
-			dt_bpf_emit_imm64(cg->cg_b, DT_R1,
-			    (uint64_t) ka->ka_val);
-			break;
-		case DT_KEVENT_ARG_FIELD:
-			if (ka->ka_off % size == 0) {
-				DT_EMIT(cg, DT_BPF_LDX_MEM(bsz[size], DT_R1,
-				    DT_R6, (int16_t) ka->ka_off));
-			} else {
-				DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3,
-				    DT_FP, DT_FP_T2));
-				DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R3,
-				    (int32_t) ka->ka_off));
-				dt_bpf_cg_memarg(cg, size, false);
+		DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7,
+		    (int16_t) (DT_SC_ARGS + 8 * i), 0));
+		done |= 1ULL << i;
+	}
+	while (done != (1ULL << DT_BPF_NARGS) - 1) {
+		bool progress = false;
+
+		for (int i = 0; i < nargs; i++) {
+			const dt_kevent_arg_t *ka = &ke->ke_args[i];
+
+			if ((done & (1ULL << i)) ||
+			    (dt_bpf_kevent_deps(ka) & ~done) != 0)
+				continue;
+			if (!dt_bpf_cg_kevent_arg(cg, ka)) {
+				dt_bpf_cg_error(cg, "argument %d of %s:%s: "
+				    "unknown recipe %u", i, ke->ke_group,
+				    ke->ke_event, ka->ka_kind);
+				return;
 			}
-			dt_bpf_cg_extend(cg, size, ka->ka_signed);
-			break;
-		case DT_KEVENT_ARG_ADDR:
-			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_FP,
-			    DT_FP_T2));
-			DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1,
-			    (int32_t) ka->ka_off));
-			break;
-		case DT_KEVENT_ARG_DATALOC:
-			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_W, DT_R1, DT_R6,
-			    (int16_t) ka->ka_off));
-			DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_AND, DT_R1, 0xffff));
-			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_FP,
-			    DT_FP_T2));
-			DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R1, DT_R2));
-			break;
-		case DT_KEVENT_ARG_RAW:
-			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R6,
-			    (int16_t) (8 * ka->ka_index)));
-			dt_bpf_cg_extend(cg, size, ka->ka_signed);
-			break;
-		case DT_KEVENT_ARG_RAWMEM:
-			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_R6,
-			    (int16_t) (8 * ka->ka_index)));
-			DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R3,
-			    (int32_t) ka->ka_off));
-			dt_bpf_cg_memarg(cg, size, false);
-			dt_bpf_cg_extend(cg, size, ka->ka_signed);
-			break;
-		case DT_KEVENT_ARG_CURTASK:
-			DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_current_task));
-			DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R0));
-			break;
-		case DT_KEVENT_ARG_CURMEM:
-			DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_current_task));
-			DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R3, DT_R0));
-			DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R3,
-			    (int32_t) ka->ka_off));
-			dt_bpf_cg_memarg(cg, size, false);
-			dt_bpf_cg_extend(cg, size, ka->ka_signed);
-			break;
-		case DT_KEVENT_ARG_USTR:
-			dt_bpf_cg_kevent_ustr(cg, ka);
-			break;
-		default:
-			dt_bpf_cg_error(cg, "argument %d of %s:%s: unknown "
-			    "recipe %u", i, ke->ke_group, ke->ke_event,
-			    ka->ka_kind);
+			DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1,
+			    (int16_t) (DT_SC_ARGS + 8 * i)));
+			done |= 1ULL << i;
+			progress = true;
+		}
+		if (!progress) {
+			dt_bpf_cg_error(cg, "arguments of %s:%s read each "
+			    "other in a cycle", ke->ke_group, ke->ke_event);
 			return;
 		}
-		dt_bpf_cg_kevent_xform(cg, ka->ka_xform);
-		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, o));
 	}
 }
 
-/* Leave unless the kernel event's filter (both its conditions) holds. */
+/* Leave unless the kernel event's filter (all its conditions) holds. */
 static void
 dt_bpf_cg_kevent_filter(dt_bpf_cg_t *cg, const dt_kevent_t *ke,
     uint32_t lexit)
@@ -2225,7 +2286,6 @@ dt_bpf_cg_kevent_filter(dt_bpf_cg_t *cg, const dt_kevent_t *ke,
 		[DT_KEVENT_FILT_LT] = BPF_JSGE,
 		[DT_KEVENT_FILT_GE] = BPF_JSLT,
 	};
-
 	dt_kevent_cond_t c[1 + DT_KEVENT_MAXCONDS];
 	int n = 0;
 

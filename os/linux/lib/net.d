@@ -1,17 +1,21 @@
 /*
  * net.d: the stable types of the ip, tcp and udp providers as DTrace
- * defines them -- pktinfo_t, csinfo_t, ipinfo_t, tcpsinfo_t,
- * tcplsinfo_t, udpsinfo_t, udpinfo_t, and conninfo_t -- the TCP state
- * constants, and their translators from the Linux kernel's struct sock
- * and from the tracepoint records the providers pass
- * (os/linux/prov/dt_prov_tcp.c, dt_prov_udp.c).
+ * defines them -- pktinfo_t, csinfo_t, ipinfo_t, ifinfo_t, ipv4info_t,
+ * ipv6info_t, tcpsinfo_t, tcplsinfo_t, tcpinfo_t, udpsinfo_t,
+ * udpinfo_t, and conninfo_t -- their constants, and their translators
+ * from the Linux kernel's struct sock, struct sk_buff, the IP and TCP
+ * headers, and the tracepoint records the providers pass
+ * (os/linux/prov/dt_prov_ip.c, dt_prov_tcp.c, dt_prov_udp.c).
  *
  * What Linux cannot give is 0 (or "<unknown>"), and dtrace -lv shows an
  * argument no kernel event provides as "void *":
- *   - csinfo_t: cs_cid is the socket's address, cs_pid 0;
- *   - tcpsinfo_t: the sequence numbers, windows' scales, tcps_rto and
- *     tcps_retransmit are 0, tcps_active is 0 (the kernel does not keep
- *     which side opened);
+ *   - pktinfo_t: pkt_addr is 0, as DTrace has it;
+ *   - csinfo_t: cs_cid is the socket's address; cs_pid is the process
+ *     for udp's probes, 0 where a device sends or receives;
+ *   - tcpsinfo_t: tcps_iss, the SACK numbers and tcps_active are 0 (the
+ *     kernel keeps none of them); tcps_rack is the last acknowledgment
+ *     sent (rcv_wup), tcps_retransmit says the connection is
+ *     retransmitting after a timeout;
  *   - the address strings need inet_ntoa() and inet_ntoa6() in the
  *     engine running the script.
  */
@@ -30,10 +34,55 @@ typedef struct csinfo {
 
 typedef struct ipinfo {
 	uint8_t ip_ver;			/* IP version (4, 6) */
-	uint32_t ip_plength;		/* payload length */
+	uint16_t ip_plength;		/* payload length */
 	string ip_saddr;		/* source address */
 	string ip_daddr;		/* destination address */
 } ipinfo_t;
+
+typedef uint32_t ipaddr_t;		/* IPv4 address, network order */
+typedef int netstackid_t;		/* network namespace (its inode) */
+typedef struct in6_addr in6_addr_t;
+
+typedef struct ifinfo {
+	string if_name;			/* interface name */
+	int8_t if_local;		/* is delivered locally */
+	netstackid_t if_ipstack;	/* ipstack ID */
+	uintptr_t if_addr;		/* pointer to the struct net_device */
+} ifinfo_t;
+
+typedef struct ipv4info {
+	uint8_t ipv4_ver;		/* IP version (4) */
+	uint8_t ipv4_ihl;		/* header length, bytes */
+	uint8_t ipv4_tos;		/* type of service field */
+	uint16_t ipv4_length;		/* length (header + payload) */
+	uint16_t ipv4_ident;		/* identification */
+	uint8_t ipv4_flags;		/* IP flags */
+	uint16_t ipv4_offset;		/* fragment offset */
+	uint8_t ipv4_ttl;		/* time to live */
+	uint8_t ipv4_protocol;		/* next level protocol */
+	string ipv4_protostr;		/* next level protocol, as a string */
+	uint16_t ipv4_checksum;		/* header checksum */
+	ipaddr_t ipv4_src;		/* source address */
+	ipaddr_t ipv4_dst;		/* destination address */
+	string ipv4_saddr;		/* source address, string */
+	string ipv4_daddr;		/* destination address, string */
+	struct iphdr *ipv4_hdr;		/* pointer to raw header */
+} ipv4info_t;
+
+typedef struct ipv6info {
+	uint8_t ipv6_ver;		/* IP version (6) */
+	uint8_t ipv6_tclass;		/* traffic class */
+	uint32_t ipv6_flow;		/* flow label */
+	uint16_t ipv6_plen;		/* payload length */
+	uint8_t ipv6_nexthdr;		/* next header protocol */
+	string ipv6_nextstr;		/* next header protocol, as a string */
+	uint8_t ipv6_hlim;		/* hop limit */
+	in6_addr_t *ipv6_src;		/* source address */
+	in6_addr_t *ipv6_dst;		/* destination address */
+	string ipv6_saddr;		/* source address, string */
+	string ipv6_daddr;		/* destination address, string */
+	struct ipv6hdr *ipv6_hdr;	/* pointer to raw header */
+} ipv6info_t;
 
 typedef struct conninfo {
 	string ci_local;		/* local host address */
@@ -68,6 +117,19 @@ typedef struct tcpsinfo {
 	int tcps_retransmit;		/* retransmit send event, boolean */
 } tcpsinfo_t;
 
+typedef struct tcpinfo {
+	uint16_t tcp_sport;		/* source port */
+	uint16_t tcp_dport;		/* destination port */
+	uint32_t tcp_seq;		/* sequence number */
+	uint32_t tcp_ack;		/* acknowledgment number */
+	uint8_t tcp_offset;		/* data offset, in bytes */
+	uint8_t tcp_flags;		/* flags */
+	uint16_t tcp_window;		/* window size */
+	uint16_t tcp_checksum;		/* checksum */
+	uint16_t tcp_urgent;		/* urgent data pointer */
+	struct tcphdr *tcp_hdr;		/* raw TCP header */
+} tcpinfo_t;
+
 typedef struct tcplsinfo {
 	int32_t tcps_state;		/* previous TCP state */
 } tcplsinfo_t;
@@ -87,6 +149,18 @@ typedef struct udpinfo {
 	uint16_t udp_checksum;		/* headers + data checksum */
 	uintptr_t udp_hdr;		/* raw UDP header */
 } udpinfo_t;
+
+inline uint8_t IPH_DF = 0x40;		/* don't fragment (ipv4_flags) */
+inline uint8_t IPH_MF = 0x20;		/* more fragments */
+
+inline uint8_t TH_FIN = 0x01;		/* tcp_flags */
+inline uint8_t TH_SYN = 0x02;
+inline uint8_t TH_RST = 0x04;
+inline uint8_t TH_PUSH = 0x08;
+inline uint8_t TH_ACK = 0x10;
+inline uint8_t TH_URG = 0x20;
+inline uint8_t TH_ECE = 0x40;
+inline uint8_t TH_CWR = 0x80;
 
 inline int AF_INET = 2;
 inline int AF_INET6 = 10;
@@ -141,6 +215,13 @@ typedef struct dt_sock_recv_length {
  */
 inline uint64_t dt_tcp_state_map = 0x593a70cb85460;
 
+/*
+ * A socket with TCP's state (struct tcp_sock): not a connection request
+ * (TCP_NEW_SYN_RECV, 12) nor a TIME_WAIT socket (6), which are smaller
+ * structs, nor the kernel's raw control socket that sends resets and
+ * TIME_WAIT acknowledgments (not SOCK_STREAM).  Others' sequence
+ * numbers, windows and timers are 0.
+ */
 translator tcpsinfo_t < struct sock *S > {
 	tcps_addr = (uintptr_t)S;
 	tcps_local = S->__sk_common.skc_family == AF_INET ?
@@ -158,21 +239,53 @@ translator tcpsinfo_t < struct sock *S > {
 	tcps_state = S->__sk_common.skc_state <= 12 ?
 	    (dt_tcp_state_map >> 4 * S->__sk_common.skc_state) & 0xf : 0;
 	tcps_iss = 0;
-	tcps_suna = 0;
-	tcps_snxt = 0;
-	tcps_rack = 0;
-	tcps_rnxt = 0;
-	tcps_swnd = ((struct tcp_sock *)S)->snd_wnd;
-	tcps_snd_ws = 0;
-	tcps_rwnd = 0;
-	tcps_rcv_ws = 0;
-	tcps_cwnd = ((struct tcp_sock *)S)->snd_cwnd;
-	tcps_cwnd_ssthresh = 0;
+	tcps_suna = S->__sk_common.skc_state == 12 ||
+	    S->__sk_common.skc_state == 6 || S->sk_type != 1 ? 0 :
+	    ((struct tcp_sock *)S)->snd_una;
+	tcps_snxt = S->__sk_common.skc_state == 12 ||
+	    S->__sk_common.skc_state == 6 || S->sk_type != 1 ? 0 :
+	    ((struct tcp_sock *)S)->snd_nxt;
+	tcps_rack = S->__sk_common.skc_state == 12 ||
+	    S->__sk_common.skc_state == 6 || S->sk_type != 1 ? 0 :
+	    ((struct tcp_sock *)S)->rcv_wup;
+	tcps_rnxt = S->__sk_common.skc_state == 12 ||
+	    S->__sk_common.skc_state == 6 || S->sk_type != 1 ? 0 :
+	    ((struct tcp_sock *)S)->rcv_nxt;
+	tcps_swnd = S->__sk_common.skc_state == 12 ||
+	    S->__sk_common.skc_state == 6 || S->sk_type != 1 ? 0 :
+	    ((struct tcp_sock *)S)->snd_wnd;
+	tcps_snd_ws = S->__sk_common.skc_state == 12 ||
+	    S->__sk_common.skc_state == 6 || S->sk_type != 1 ? 0 :
+	    ((struct tcp_sock *)S)->rx_opt.snd_wscale;
+	tcps_rwnd = S->__sk_common.skc_state == 12 ||
+	    S->__sk_common.skc_state == 6 || S->sk_type != 1 ? 0 :
+	    ((struct tcp_sock *)S)->rcv_wnd;
+	tcps_rcv_ws = S->__sk_common.skc_state == 12 ||
+	    S->__sk_common.skc_state == 6 || S->sk_type != 1 ? 0 :
+	    ((struct tcp_sock *)S)->rx_opt.rcv_wscale;
+	tcps_cwnd = S->__sk_common.skc_state == 12 ||
+	    S->__sk_common.skc_state == 6 || S->sk_type != 1 ? 0 :
+	    ((struct tcp_sock *)S)->snd_cwnd;
+	tcps_cwnd_ssthresh = S->__sk_common.skc_state == 12 ||
+	    S->__sk_common.skc_state == 6 || S->sk_type != 1 ? 0 :
+	    ((struct tcp_sock *)S)->snd_ssthresh;
 	tcps_sack_fack = 0;
 	tcps_sack_snxt = 0;
-	tcps_rto = 0;
-	tcps_mss = ((struct tcp_sock *)S)->mss_cache;
-	tcps_retransmit = 0;
+	/*
+	 * icsk_rto is in jiffies; a socket's delayed-ACK ceiling starts as
+	 * HZ / 5 jiffies (TCP_DELACK_MAX), so this is the RTO in ms.
+	 */
+	tcps_rto = S->__sk_common.skc_state == 12 ||
+	    S->__sk_common.skc_state == 6 || S->sk_type != 1 ||
+	    ((struct tcp_sock *)S)->inet_conn.icsk_delack_max == 0 ? 0 :
+	    ((struct tcp_sock *)S)->inet_conn.icsk_rto * 200 /
+	    ((struct tcp_sock *)S)->inet_conn.icsk_delack_max;
+	tcps_mss = S->__sk_common.skc_state == 12 ||
+	    S->__sk_common.skc_state == 6 || S->sk_type != 1 ? 0 :
+	    ((struct tcp_sock *)S)->mss_cache;
+	tcps_retransmit = S->__sk_common.skc_state == 12 ||
+	    S->__sk_common.skc_state == 6 || S->sk_type != 1 ? 0 :
+	    ((struct tcp_sock *)S)->inet_conn.icsk_retransmits != 0;
 };
 
 /* At a state change the socket still has the old state: use the new. */
@@ -249,4 +362,173 @@ translator udpinfo_t < dt_sock_recv_length_t *P > {
 	udp_length = P->ret + 8;
 	udp_checksum = 0;
 	udp_hdr = 0;
+};
+
+/*
+ * The ip provider's packets (os/linux/prov/dt_prov_ip.c): the struct
+ * sk_buff, and its IP header, an IPv4 or IPv6 one as its first four bits
+ * say (the native type is struct iphdr * for both).
+ */
+translator pktinfo_t < struct sk_buff *S > {
+	pkt_addr = 0;
+};
+
+translator csinfo_t < struct sk_buff *S > {
+	cs_addr = (uintptr_t)S->sk;
+	cs_cid = (uint64_t)S->sk;
+	cs_pid = 0;		/* a device sends and receives for no process */
+	cs_zoneid = 0;
+};
+
+translator ipinfo_t < struct iphdr *I > {
+	ip_ver = *(uint8_t *)I >> 4;
+	ip_plength = *(uint8_t *)I >> 4 == 6 ?
+	    ntohs(((struct ipv6hdr *)I)->payload_len) :
+	    ntohs(I->tot_len) - ((*(uint8_t *)I & 0xf) << 2);
+	ip_saddr = *(uint8_t *)I >> 4 == 6 ?
+	    inet_ntoa6(&((struct ipv6hdr *)I)->saddr) : inet_ntoa(&I->saddr);
+	ip_daddr = *(uint8_t *)I >> 4 == 6 ?
+	    inet_ntoa6(&((struct ipv6hdr *)I)->daddr) : inet_ntoa(&I->daddr);
+};
+
+/* Loopback devices (IFF_LOOPBACK) deliver locally. */
+translator ifinfo_t < struct sk_buff *S > {
+	if_name = S->dev != 0 ? stringof(S->dev->name) : "<null>";
+	if_local = S->dev != 0 ? (S->dev->flags & 0x8) != 0 : -1;
+	if_ipstack = S->dev != 0 ? S->dev->nd_net.net->ns.inum : 0;
+	if_addr = (uintptr_t)S->dev;
+};
+
+translator ipv4info_t < struct iphdr *I > {
+	ipv4_ver = *(uint8_t *)I >> 4;
+	ipv4_ihl = (*(uint8_t *)I & 0xf) << 2;
+	ipv4_tos = I->tos;
+	ipv4_length = ntohs(I->tot_len);
+	ipv4_ident = ntohs(I->id);
+	ipv4_flags = (ntohs(I->frag_off) & 0xe000) >> 8;
+	ipv4_offset = ntohs(I->frag_off) & 0x1fff;
+	ipv4_ttl = I->ttl;
+	ipv4_protocol = I->protocol;
+	ipv4_protostr = I->protocol == 6 ? "TCP" : I->protocol == 17 ? "UDP" :
+	    I->protocol == 0 ? "IP" : I->protocol == 1 ? "ICMP" :
+	    I->protocol == 2 ? "IGMP" : I->protocol == 8 ? "EGP" :
+	    I->protocol == 41 ? "IPV6" : I->protocol == 43 ? "ROUTING" :
+	    I->protocol == 47 ? "GRE" : I->protocol == 50 ? "ESP" :
+	    I->protocol == 51 ? "AH" : I->protocol == 58 ? "ICMPV6" :
+	    I->protocol == 89 ? "OSPF" : I->protocol == 132 ? "SCTP" :
+	    I->protocol == 255 ? "RAW" : "<unknown>";
+	ipv4_checksum = ntohs(I->check);
+	ipv4_src = I->saddr;
+	ipv4_dst = I->daddr;
+	ipv4_saddr = inet_ntoa(&I->saddr);
+	ipv4_daddr = inet_ntoa(&I->daddr);
+	ipv4_hdr = I;
+};
+
+translator ipv6info_t < struct ipv6hdr *I > {
+	ipv6_ver = *(uint8_t *)I >> 4;
+	ipv6_tclass = (ntohl(*(uint32_t *)I) >> 20) & 0xff;
+	ipv6_flow = ntohl(*(uint32_t *)I) & 0xfffff;
+	ipv6_plen = ntohs(I->payload_len);
+	ipv6_nexthdr = I->nexthdr;
+	ipv6_nextstr = I->nexthdr == 6 ? "TCP" : I->nexthdr == 17 ? "UDP" :
+	    I->nexthdr == 0 ? "HOPOPTS" : I->nexthdr == 1 ? "ICMP" :
+	    I->nexthdr == 2 ? "IGMP" : I->nexthdr == 8 ? "EGP" :
+	    I->nexthdr == 41 ? "IPV6" : I->nexthdr == 43 ? "ROUTING" :
+	    I->nexthdr == 44 ? "FRAGMENT" : I->nexthdr == 47 ? "GRE" :
+	    I->nexthdr == 50 ? "ESP" : I->nexthdr == 51 ? "AH" :
+	    I->nexthdr == 58 ? "ICMPV6" : I->nexthdr == 59 ? "NONE" :
+	    I->nexthdr == 60 ? "DSTOPTS" : I->nexthdr == 89 ? "OSPF" :
+	    I->nexthdr == 132 ? "SCTP" : I->nexthdr == 255 ? "RAW" :
+	    "<unknown>";
+	ipv6_hlim = I->hop_limit;
+	ipv6_src = &I->saddr;
+	ipv6_dst = &I->daddr;
+	ipv6_saddr = inet_ntoa6(&I->saddr);
+	ipv6_daddr = inet_ntoa6(&I->daddr);
+	ipv6_hdr = I;
+};
+
+/*
+ * A TCP segment's header (tcp:::send and tcp:::receive): the data
+ * offset and flags are the bytes 12 and 13 of the header.
+ */
+translator tcpinfo_t < struct tcphdr *T > {
+	tcp_sport = ntohs(T->source);
+	tcp_dport = ntohs(T->dest);
+	tcp_seq = ntohl(T->seq);
+	tcp_ack = ntohl(T->ack_seq);
+	tcp_offset = (*((uint8_t *)T + 12) >> 4) << 2;
+	tcp_flags = *((uint8_t *)T + 13);
+	tcp_window = ntohs(T->window);
+	tcp_checksum = ntohs(T->check);
+	tcp_urgent = ntohs(T->urg_ptr);
+	tcp_hdr = T;
+};
+
+/*
+ * tcp:::accept-refused: a connection request (a SYN) that found no
+ * socket, which the kernel answers with a reset.  The native argument is
+ * the request's struct sk_buff; the arguments describe the reset, made
+ * from the request: its addresses and ports swapped, sequence number 0,
+ * acknowledging the SYN (one that carries no data), header 20 bytes.
+ * The (closed) local end is the request's destination.
+ */
+typedef struct dt_tcp_refused {
+	uint8_t rf_skb;		/* stands for the struct sk_buff */
+} dt_tcp_refused_t;
+
+translator ipinfo_t < dt_tcp_refused_t *P > {
+	ip_ver = *(uint8_t *)(((struct sk_buff *)P)->head +
+	    ((struct sk_buff *)P)->network_header) >> 4;
+	ip_plength = 20;
+	ip_saddr = xlate<ipinfo_t *>((struct iphdr *)
+	    (((struct sk_buff *)P)->head +
+	    ((struct sk_buff *)P)->network_header))->ip_daddr;
+	ip_daddr = xlate<ipinfo_t *>((struct iphdr *)
+	    (((struct sk_buff *)P)->head +
+	    ((struct sk_buff *)P)->network_header))->ip_saddr;
+};
+
+translator tcpinfo_t < dt_tcp_refused_t *P > {
+	tcp_sport = ntohs(((struct tcphdr *)(((struct sk_buff *)P)->head +
+	    ((struct sk_buff *)P)->transport_header))->dest);
+	tcp_dport = ntohs(((struct tcphdr *)(((struct sk_buff *)P)->head +
+	    ((struct sk_buff *)P)->transport_header))->source);
+	tcp_seq = 0;
+	tcp_ack = ntohl(((struct tcphdr *)(((struct sk_buff *)P)->head +
+	    ((struct sk_buff *)P)->transport_header))->seq) + 1;
+	tcp_offset = 20;
+	tcp_flags = TH_RST | TH_ACK;
+	tcp_window = 0;
+	tcp_checksum = 0;
+	tcp_urgent = 0;
+	tcp_hdr = 0;		/* the reset is not made yet */
+};
+
+translator tcpsinfo_t < dt_tcp_refused_t *P > {
+	tcps_addr = 0;
+	tcps_local = 0;
+	tcps_active = 0;
+	tcps_lport = xlate<tcpinfo_t *>(P)->tcp_sport;
+	tcps_rport = xlate<tcpinfo_t *>(P)->tcp_dport;
+	tcps_laddr = xlate<ipinfo_t *>(P)->ip_saddr;
+	tcps_raddr = xlate<ipinfo_t *>(P)->ip_daddr;
+	tcps_state = TCP_STATE_CLOSED;
+	tcps_iss = 0;
+	tcps_suna = 0;
+	tcps_snxt = 0;
+	tcps_rack = 0;
+	tcps_rnxt = 0;
+	tcps_swnd = 0;
+	tcps_snd_ws = 0;
+	tcps_rwnd = 0;
+	tcps_rcv_ws = 0;
+	tcps_cwnd = 0;
+	tcps_cwnd_ssthresh = 0;
+	tcps_sack_fack = 0;
+	tcps_sack_snxt = 0;
+	tcps_rto = 0;
+	tcps_mss = 0;
+	tcps_retransmit = 0;
 };

@@ -65,6 +65,15 @@
  *				into a buffer of its own (strsize bytes,
  *				"" when unreadable): the argument is the
  *				copy's address, so it is a D string
+ *	DT_KEVENT_ARG_SUM	ka_off plus the arguments whose bits are set
+ *				in ka_val (bit N: argument N): an address
+ *				made of parts (an sk_buff's head plus its
+ *				network_header), or a copy of one argument
+ *	DT_KEVENT_ARG_DEREF	kernel memory at that sum, ka_size bytes,
+ *				sign- or zero-extended; 0 when unreadable:
+ *				a member of a struct another argument points
+ *				to, so reads chain to any depth (skb, then
+ *				skb->head, then a byte of the IP header)
  *
  * and then, per ka_xform, turned into what the stable argument means:
  *
@@ -75,6 +84,11 @@
  *				CLD_EXITED (1) when no signal ended it,
  *				CLD_DUMPED (3) when a signal did and dumped
  *				core, CLD_KILLED (2) for another signal
+ *
+ * SUM and DEREF read other arguments: the prologue computes every
+ * argument after those it reads, whatever their order (a typed argument
+ * may be made from hidden ones after it); the arguments must not read
+ * each other in a cycle.
  *
  * Several arguments may use the same source (sched:::off-cpu's args[0]
  * and args[1] are both raw argument 2 of sched_switch, translated to
@@ -92,6 +106,9 @@
  * with the constant kc_val, or with argument kc_val when kc_vsarg
  * (proc:::start: the current task is its group's leader).  Arguments
  * past the probe's typed ones can be computed only for its conditions.
+ * tcp:::connect-established is sock:inet_sock_set_state for TCP sockets
+ * going from SYN_SENT to ESTABLISHED; tcp:::accept-refused a reset sent
+ * for no socket in answer to a segment whose flags, masked, are SYN.
  *
  * Writing a provider on this interface:
  *
@@ -166,7 +183,12 @@ typedef enum dt_kevent_argkind {
 	DT_KEVENT_ARG_CURTASK,
 	DT_KEVENT_ARG_CURMEM,
 	DT_KEVENT_ARG_USTR,
+	DT_KEVENT_ARG_SUM,
+	DT_KEVENT_ARG_DEREF,
 } dt_kevent_argkind_t;
+
+/* The arguments a recipe reads (SUM, DEREF): bit N for argument N. */
+#define DT_KEVENT_ARGBIT(n)	(1LL << (n))
 
 typedef enum dt_kevent_xform {
 	DT_KEVENT_XF_NONE,
@@ -177,13 +199,16 @@ typedef enum dt_kevent_xform {
 /* How one argument is obtained (see the top comment). */
 typedef struct dt_kevent_arg {
 	uint8_t ka_kind;	/* dt_kevent_argkind_t */
-	uint8_t ka_size;	/* FIELD, RAW, RAWMEM: 1, 2, 4 or 8 bytes */
-	bool ka_signed;		/* FIELD, RAW, RAWMEM: sign-extend */
+	uint8_t ka_size;	/* FIELD, RAW, RAWMEM, DEREF: 1, 2, 4 or 8
+				   bytes */
+	bool ka_signed;		/* FIELD, RAW, RAWMEM, DEREF: sign-extend */
 	uint8_t ka_index;	/* RAW, RAWMEM: the TP_PROTO argument */
 	uint8_t ka_xform;	/* dt_kevent_xform_t */
 	uint32_t ka_off;	/* FIELD, ADDR, DATALOC, USTR: in the record;
-				   RAWMEM, CURMEM: from the pointer */
-	int64_t ka_val;		/* CONST */
+				   RAWMEM, CURMEM: from the pointer; SUM,
+				   DEREF: added to the arguments */
+	int64_t ka_val;		/* CONST; SUM, DEREF: the arguments added
+				   (DT_KEVENT_ARGBIT) */
 } dt_kevent_arg_t;
 
 typedef enum dt_kevent_filt {

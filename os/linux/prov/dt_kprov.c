@@ -3,17 +3,22 @@
  * listing a provider's table as probes on kernel events, and turning a
  * probe's symbolic arguments into kernel event recipes on first use.
  *
- * Each table row becomes vmlinux::<name> when its event exists (tracefs
- * events/<group>/<event>).  Its arguments and filters are made when the
+ * Each table row becomes vmlinux:<func>:<name> when its event exists
+ * (tracefs events/<group>/<event>) and, for a row naming one, has the
+ * field that shows the event means what the row maps (a format file
+ * read, for that row only).  Its arguments and filters are made when the
  * compiler or the engine first asks (po_probe_args): tracepoint fields
- * are looked up by name in the event's format file then, so a kernel
- * whose event lacks a field fails that probe's use with a clear error
- * rather than slowing every listing.
+ * are looked up by name in the event's format file then, and kernel
+ * struct members in the kernel's BTF, so a kernel whose event lacks a
+ * field fails that probe's use with a clear error rather than slowing
+ * every listing.
  */
 #include <errno.h>
 #include <string.h>
 
+#include "common/compiler/dt_cc.h"
 #include "common/dt_impl.h"
+#include "common/dt_os.h"
 #include "common/probe/dt_probe.h"
 #include "os/linux/prov/dt_kprov.h"
 #include "os/linux/prov/dt_linux_prov.h"
@@ -35,19 +40,59 @@ dt_kprov_populate(dtrace_hdl_t *dtp, dt_provider_t *pvp)
 	for (int i = 0; i < kv->kv_nprobes; i++) {
 		const dt_kprov_probe_t *kp = &kv->kv_probes[i];
 		dt_kevent_t *ke;
+		dt_kevent_arg_t ka;
 
-		if (!dt_kevent_exists(kp->kp_group, kp->kp_event))
+		/* kp_need: a field that says the event is what we map. */
+		if (!dt_kevent_exists(kp->kp_group, kp->kp_event) ||
+		    (kp->kp_need != NULL && dt_kevent_field(kp->kp_group,
+		    kp->kp_event, kp->kp_need, &ka) != 0))
 			continue;
 		if ((ke = dt_kevent_new(kp->kp_kind, kp->kp_group,
 		    kp->kp_event)) == NULL)
 			return dt_set_errno(dtp, EDT_NOMEM);
 		ke->ke_nargs = -1;	/* dt_kprov_probe_args() */
-		if (dt_probe_create(dtp, pvp, "vmlinux", "", kp->kp_name, -1,
-		    NULL, ke) == NULL) {
+		if (dt_probe_create(dtp, pvp, "vmlinux", kp->kp_func != NULL ?
+		    kp->kp_func : "", kp->kp_name, -1, NULL, ke) == NULL) {
 			dt_kevent_free(ke);
 			return -1;
 		}
 	}
+	return 0;
+}
+
+/*
+ * A member of a kernel struct at another argument: its offset and size
+ * from the kernel's BTF (through the compiler's import of it, which
+ * finds members of unnamed unions and structs too), so no kernel's
+ * layout is assumed.  A kernel whose struct lacks the member, or has it
+ * of another size than a scalar's, makes the probe's use fail.
+ */
+static int
+dt_kprov_member(dtrace_hdl_t *dtp, const dt_kprov_probe_t *kp,
+    const dt_kprov_arg_t *ks, dt_kevent_arg_t *ka)
+{
+	char name[128];
+	ctf_dict_t *fp;
+	ctf_id_t type;
+	ctf_membinfo_t mi;
+	ssize_t size;
+
+	(void) snprintf(name, sizeof (name), "struct %s", ks->ks_sou);
+	if (dt_os_ktype_lookup(dtp, "vmlinux", name, &fp, &type) != 0 ||
+	    dt_type_member_info(fp, type, ks->ks_field, &mi) != 0)
+		return dt_set_errdetail(dtp, EDT_NOTSUP, "%s::%s: the kernel's "
+		    "%s has no member %s", kp->kp_group, kp->kp_event, name,
+		    ks->ks_field);
+	size = ks->ks_size != 0 ? ks->ks_size : ctf_type_size(fp, mi.ctm_type);
+	if ((size != 1 && size != 2 && size != 4 && size != 8) ||
+	    mi.ctm_offset % 8 != 0)
+		return dt_set_errdetail(dtp, EDT_NOTSUP, "%s::%s: the kernel's "
+		    "%s.%s is not a scalar", kp->kp_group, kp->kp_event, name,
+		    ks->ks_field);
+	ka->ka_kind = DT_KEVENT_ARG_DEREF;
+	ka->ka_val = DT_KEVENT_ARGBIT(ks->ks_index);
+	ka->ka_off = (uint32_t) (mi.ctm_offset / 8);
+	ka->ka_size = (uint8_t) size;
 	return 0;
 }
 
@@ -69,6 +114,16 @@ dt_kprov_recipe(dtrace_hdl_t *dtp, const dt_kprov_probe_t *kp,
 	case DT_KPROV_CURTASK:
 		ka->ka_kind = DT_KEVENT_ARG_CURTASK;
 		return 0;
+	case DT_KPROV_SUM:
+	case DT_KPROV_MEM:
+		ka->ka_kind = ks->ks_src == DT_KPROV_SUM ? DT_KEVENT_ARG_SUM :
+		    DT_KEVENT_ARG_DEREF;
+		ka->ka_size = ks->ks_size;
+		ka->ka_val = ks->ks_mask;
+		ka->ka_off = ks->ks_off;
+		return 0;
+	case DT_KPROV_MEMBER:
+		return dt_kprov_member(dtp, kp, ks, ka);
 	case DT_KPROV_FIELD:
 	case DT_KPROV_ADDR:
 		break;
@@ -103,9 +158,14 @@ dt_kprov_lookup(const dt_probe_t *prp)
 {
 	const dt_kprov_t *kv = prp->pr_prov->pv_data;
 
-	for (int i = 0; i < kv->kv_nprobes; i++)
-		if (strcmp(kv->kv_probes[i].kp_name, prp->pr_name) == 0)
-			return &kv->kv_probes[i];
+	for (int i = 0; i < kv->kv_nprobes; i++) {
+		const dt_kprov_probe_t *kp = &kv->kv_probes[i];
+
+		if (strcmp(kp->kp_name, prp->pr_name) == 0 &&
+		    strcmp(kp->kp_func != NULL ? kp->kp_func : "",
+		    prp->pr_func) == 0)
+			return kp;
+	}
 	return NULL;
 }
 
@@ -135,9 +195,15 @@ dt_kprov_probe_args(dtrace_hdl_t *dtp, dt_probe_t *prp)
 	ke->ke_filt = kp->kp_filt[0].kf_op;
 	ke->ke_filt_arg = kp->kp_filt[0].kf_arg;
 	ke->ke_filt_val = kp->kp_filt[0].kf_val;
-	ke->ke_conds[0].kc_op = (uint8_t) kp->kp_filt[1].kf_op;
-	ke->ke_conds[0].kc_arg = kp->kp_filt[1].kf_arg;
-	ke->ke_conds[0].kc_val = kp->kp_filt[1].kf_val;
+	for (int i = 1; i < DT_KPROV_MAXFILT &&
+	    kp->kp_filt[i].kf_op != DT_KEVENT_FILT_NONE; i++) {
+		dt_kevent_cond_t *kc = &ke->ke_conds[i - 1];
+
+		kc->kc_op = (uint8_t) kp->kp_filt[i].kf_op;
+		kc->kc_arg = kp->kp_filt[i].kf_arg;
+		kc->kc_mask = kp->kp_filt[i].kf_mask;
+		kc->kc_val = kp->kp_filt[i].kf_val;
+	}
 	if (dt_probe_set_args(dtp, prp, nargs, native, xlate) != 0)
 		return -1;
 	ke->ke_nargs = nrecipes;
@@ -161,7 +227,7 @@ dt_kprov_register(dtrace_hdl_t *dtp, const dt_kprov_t *kv)
 int
 dt_prov_ionet_init(dtrace_hdl_t *dtp)
 {
-	return dt_prov_io_init(dtp) != 0 || dt_prov_tcp_init(dtp) != 0 ||
-	    dt_prov_udp_init(dtp) != 0 || dt_prov_lockstat_init(dtp) != 0 ?
-	    -1 : 0;
+	return dt_prov_io_init(dtp) != 0 || dt_prov_ip_init(dtp) != 0 ||
+	    dt_prov_tcp_init(dtp) != 0 || dt_prov_udp_init(dtp) != 0 ||
+	    dt_prov_lockstat_init(dtp) != 0 ? -1 : 0;
 }

@@ -60,6 +60,7 @@ extern int dt_prov_fbt_kprobe(dtrace_hdl_t *dtp, dt_probe_t *prp);
  */
 extern int dt_prov_ionet_init(dtrace_hdl_t *dtp);
 extern int dt_prov_io_init(dtrace_hdl_t *dtp);
+extern int dt_prov_ip_init(dtrace_hdl_t *dtp);
 extern int dt_prov_tcp_init(dtrace_hdl_t *dtp);
 extern int dt_prov_udp_init(dtrace_hdl_t *dtp);
 extern int dt_prov_lockstat_init(dtrace_hdl_t *dtp);
