@@ -4,7 +4,8 @@
 # firings for known loopback traffic (tests/shell/data/ip-loopback.c),
 # over IPv4 and, where the loopback device has ::1, IPv6: N UDP datagrams
 # of 1234 bytes, each seen once by ip:::send and once by ip:::receive
-# with its IP header's fields; one TCP connection, whose SYN, SYN-ACK,
+# with its IP header's fields and addresses (ip_saddr, ip_daddr);
+# one TCP connection, whose SYN, SYN-ACK,
 # two 5-byte data segments and two FINs tcp:::send sees, and whose data
 # tcp:::receive sees, each with sequence numbers matching the sockets'
 # (tcpsinfo_t) as TCP keeps them; one connection refused, which
@@ -61,7 +62,8 @@ ip:::send, ip:::receive
 	@ip[probefunc, probename, (int)args[2]->ip_ver,
 	    (int)args[4]->ipv4_protocol, args[4]->ipv4_protostr,
 	    (int)args[4]->ipv4_ihl, (int)args[4]->ipv4_length,
-	    args[3]->if_name, (int)args[3]->if_local] = count();
+	    args[3]->if_name, (int)args[3]->if_local,
+	    args[2]->ip_saddr, args[2]->ip_daddr] = count();
 }
 ip:::send, ip:::receive
 /args[2]->ip_ver == 6 && args[2]->ip_plength == 1242/
@@ -69,7 +71,8 @@ ip:::send, ip:::receive
 	@ip[probefunc, probename, (int)args[2]->ip_ver,
 	    (int)args[5]->ipv6_nexthdr, args[5]->ipv6_nextstr, 40,
 	    (int)args[5]->ipv6_plen + 40, args[3]->if_name,
-	    (int)args[3]->if_local] = count();
+	    (int)args[3]->if_local, args[2]->ip_saddr,
+	    args[2]->ip_daddr] = count();
 }
 tcp:::send
 /args[4]->tcp_dport == $1 + 1 && args[4]->tcp_flags == TH_SYN/
@@ -131,15 +134,15 @@ fi
 cat >>"$tmp/d" <<'EOD'
 END
 {
-	printa("%s %s %d %d %s %d %d %s %d %@d\n", @ip);
+	printa("%s %s %d %d %s %d %d %s %d %s %s %@d\n", @ip);
 	printa("tcp %s %s %@d\n", @t);
 }
 EOD
 
 want() {
 	grep . <<EOW | sort
-ipv$1 receive $1 17 UDP $2 $3 lo 1 3
-ipv$1 send $1 17 UDP $2 $3 lo 1 3
+ipv$1 receive $1 17 UDP $2 $3 lo 1 $4 $4 3
+ipv$1 send $1 17 UDP $2 $3 lo 1 $4 $4 3
 tcp receive data 2
 tcp ipv$1 data 2
 tcp ipv$1 fin 2
@@ -153,15 +156,15 @@ run() {
 	"$DTRACE" "${lib[@]}" -q -c "$tmp/ip-loopback $1 $port 3" \
 	    -s "$tmp/d" "$port" >"$tmp/out" 2>"$tmp/err" ||
 	    fail "dtrace failed (IPv$1)"
-	want "$1" "$2" "$3" >"$tmp/want"
+	want "$1" "$2" "$3" "$4" >"$tmp/want"
 	grep . "$tmp/out" | sort >"$tmp/got"
 	diff -u "$tmp/want" "$tmp/got" || fail "unexpected IPv$1 firings"
 }
 
-run 4 20 1262
+run 4 20 1262 127.0.0.1
 if [ -r /proc/net/if_inet6 ] &&
     grep -q '^0\{31\}1 .* lo$' /proc/net/if_inet6; then
-	run 6 40 1282
+	run 6 40 1282 ::1
 else
 	echo "IPv6 part skipped: no ::1 on the loopback device"
 fi

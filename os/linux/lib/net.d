@@ -15,9 +15,7 @@
  *   - tcpsinfo_t: tcps_iss, the SACK numbers and tcps_active are 0 (the
  *     kernel keeps none of them); tcps_rack is the last acknowledgment
  *     sent (rcv_wup), tcps_retransmit says the connection is
- *     retransmitting after a timeout;
- *   - the address strings need inet_ntoa() and inet_ntoa6() in the
- *     engine running the script.
+ *     retransmitting after a timeout.
  */
 #pragma D depends_on module vmlinux
 
