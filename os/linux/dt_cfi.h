@@ -38,6 +38,13 @@ typedef struct dt_cfi_row {
 	int16_t cr_rbp_off;	/* caller's %rbp at CFA + this; 0: %rbp kept */
 } dt_cfi_row_t;
 
+/*
+ * The most rows the BPF walk searches when it finds the table at run time
+ * (its binary search is unrolled over this many); a process with more
+ * keeps frame-pointer stacks outside its uprobes.
+ */
+#define DT_CFI_MAXROWS (1U << 22)
+
 typedef struct dt_cfi_table {
 	dt_cfi_row_t *ct_rows;	/* sorted by cr_pc; row 0 is at address 0 */
 	size_t ct_nrows;

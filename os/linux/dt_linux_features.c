@@ -64,6 +64,8 @@ static const char *const dt_lf_names[DT_LF_NFEATURES] = {
 	[DT_LF_TEST_RUN] = "test_run",
 	[DT_LF_FENTRY] = "fentry",
 	[DT_LF_KPROBE] = "kprobe",
+	[DT_LF_TASK_PT_REGS] = "task_pt_regs",
+	[DT_LF_MAP_IN_MAP] = "map_in_map",
 };
 
 const char *
@@ -794,6 +796,98 @@ dt_lf_probe_cpu_clock(dt_linux_features_t *lfp)
 	    err == EACCES ? " (kernel.perf_event_paranoid)" : "");
 }
 
+/*
+ * The current task's saved user registers, read in a tracepoint program:
+ * how user stacks and uregs[] are found outside uprobes (kernel 5.15).
+ * The pointer is typed by the kernel's BTF, so loads through it are
+ * checked by the verifier, not copied by a helper.
+ */
+static void
+dt_lf_probe_task_pt_regs(dt_linux_features_t *lfp)
+{
+	static const struct bpf_insn p[] = {
+		DT_BPF_CALL(BPF_FUNC_get_current_task_btf),
+		DT_BPF_MOV64_REG(DT_R1, DT_R0),
+		DT_BPF_CALL(BPF_FUNC_task_pt_regs),
+		DT_BPF_LDX_MEM(BPF_DW, DT_R0, DT_R0, 0),
+		DT_BPF_MOV64_IMM(DT_R0, 0),
+		DT_BPF_EXIT(),
+	};
+	int fd = dt_lf_load(BPF_PROG_TYPE_TRACEPOINT, p,
+	    sizeof (p) / sizeof (p[0]), 0);
+	int err = errno;
+
+	if (fd >= 0)
+		(void) close(fd);
+	dt_lf_set(lfp, DT_LF_TASK_PT_REGS, fd >= 0,
+	    "bpf_task_pt_regs(): program load failed: %s%s", strerror(err),
+	    err == EINVAL ? " (helper not in this kernel, or no BTF)" : "");
+}
+
+/*
+ * A hash map whose values are array maps of any length (BPF_F_INNER_MAP,
+ * kernel 5.10), looked up from a program: the user stack unwind rows of
+ * each traced process, replaced whole when the process changes.  The
+ * inner maps are mmap'able, as the engine fills them.
+ */
+static void
+dt_lf_probe_map_in_map(dt_linux_features_t *lfp)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, iopts,
+	    .map_flags = BPF_F_INNER_MAP | BPF_F_MMAPABLE);
+	LIBBPF_OPTS(bpf_map_create_opts, oopts);
+	int ifd, ofd = -1, fd = -1, err, key = 0;
+	dt_bpf_buf_t b;
+
+	if ((ifd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "dt_probe", 4, 16, 1,
+	    &iopts)) >= 0) {
+		oopts.inner_map_fd = (uint32_t) ifd;
+		ofd = bpf_map_create(BPF_MAP_TYPE_HASH_OF_MAPS, "dt_probe", 4,
+		    4, 1, &oopts);
+		(void) close(ifd);
+	}
+	/* An inner map of another length goes in. */
+	if (ofd >= 0 && ((ifd = bpf_map_create(BPF_MAP_TYPE_ARRAY,
+	    "dt_probe", 4, 16, 3, &iopts)) < 0 ||
+	    bpf_map_update_elem(ofd, &key, &ifd, BPF_ANY) != 0)) {
+		(void) close(ofd);
+		ofd = -1;
+	}
+	if (ifd >= 0)
+		(void) close(ifd);
+	if (ofd < 0) {
+		err = errno;
+		dt_lf_set(lfp, DT_LF_MAP_IN_MAP, false, "hash of array maps "
+		    "of any length: %s%s", strerror(err), dt_lf_hint(err));
+		return;
+	}
+	dt_bpf_buf_init(&b);
+	for (int i = 0; i < 2; i++) {
+		dt_bpf_emit(&b, DT_BPF_ST_MEM(BPF_W, DT_FP, -4, 0));
+		if (i == 0)
+			dt_bpf_emit_map_fd(&b, DT_R1, ofd);
+		else
+			dt_bpf_emit(&b, DT_BPF_MOV64_REG(DT_R1, DT_R0));
+		dt_bpf_emit(&b, DT_BPF_MOV64_REG(DT_R2, DT_FP));
+		dt_bpf_emit(&b, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2, -4));
+		dt_bpf_emit(&b, DT_BPF_CALL(BPF_FUNC_map_lookup_elem));
+		dt_bpf_emit(&b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R0, 0,
+		    i == 0 ? 7 : 1));
+	}
+	dt_bpf_emit(&b, DT_BPF_LDX_MEM(BPF_DW, DT_R0, DT_R0, 8));
+	dt_bpf_emit(&b, DT_BPF_MOV64_IMM(DT_R0, 0));
+	dt_bpf_emit(&b, DT_BPF_EXIT());
+	fd = b.b_err ? -1 : dt_lf_load(BPF_PROG_TYPE_TRACEPOINT, b.b_insns,
+	    b.b_len, 0);
+	err = errno;
+	dt_bpf_buf_fini(&b);
+	(void) close(ofd);
+	if (fd >= 0)
+		(void) close(fd);
+	dt_lf_set(lfp, DT_LF_MAP_IN_MAP, fd >= 0, "looking up an array map "
+	    "in a hash of maps: program load failed: %s", strerror(err));
+}
+
 /* The cheap probes: a few program loads and map creations. */
 static void
 dt_lf_probe_core(dt_linux_features_t *lfp)
@@ -826,6 +920,8 @@ dt_lf_probe_core(dt_linux_features_t *lfp)
 	    BPF_FUNC_get_func_ip, false);
 	dt_lf_probe_helper(lfp, DT_LF_GET_STACK, "bpf_get_stack",
 	    BPF_FUNC_get_stack, true);
+	dt_lf_probe_task_pt_regs(lfp);
+	dt_lf_probe_map_in_map(lfp);
 }
 
 void

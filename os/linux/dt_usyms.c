@@ -271,6 +271,16 @@ dt_usyms_hold(dt_usyms_t *us, int pid)
 	return dt_usyms_read(us, up);
 }
 
+int
+dt_usyms_refresh(dt_usyms_t *us, int pid)
+{
+	dt_uproc_t *up = dt_usyms_proc(us, pid, true);
+
+	if (up == NULL || up->up_fixed)
+		return -1;
+	return dt_usyms_read(us, up);
+}
+
 static const dt_umap_t *
 dt_usyms_find(const dt_uproc_t *up, uint64_t addr)
 {
@@ -402,15 +412,28 @@ dt_usyms_get(void)
 	return dt_usyms_global;
 }
 
-void
-dt_os_usym_hold(int pid)
+/* Snapshot pid's maps in the global table, with fn (hold or refresh). */
+static void
+dt_usyms_global_snap(int pid, int (*fn)(dt_usyms_t *, int))
 {
 	dt_usyms_t *us;
 
 	(void) pthread_mutex_lock(&dt_usyms_lock);
 	if ((us = dt_usyms_get()) != NULL)
-		(void) dt_usyms_hold(us, pid);
+		(void) fn(us, pid);
 	(void) pthread_mutex_unlock(&dt_usyms_lock);
+}
+
+void
+dt_os_usym_hold(int pid)
+{
+	dt_usyms_global_snap(pid, dt_usyms_hold);
+}
+
+void
+dt_linux_usym_refresh(int pid)
+{
+	dt_usyms_global_snap(pid, dt_usyms_refresh);
 }
 
 int

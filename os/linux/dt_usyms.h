@@ -40,6 +40,15 @@ extern void dt_usyms_destroy(dt_usyms_t *us);
 extern int dt_usyms_hold(dt_usyms_t *us, int pid);
 
 /*
+ * Take the maps of pid now, replacing any snapshot held (after the
+ * process loaded a library or exec'd, so that its new addresses still
+ * resolve after it has exited): 0, or -1 with the old snapshot kept.
+ * dt_linux_usym_refresh() does it in the table of the OS hooks.
+ */
+extern int dt_usyms_refresh(dt_usyms_t *us, int pid);
+extern void dt_linux_usym_refresh(int pid);
+
+/*
  * Replace the snapshot of pid by the maps text given (the format of
  * /proc/<pid>/maps), never to be read again from /proc: for tests.
  * 0, or -1 (ENOMEM).

@@ -34,7 +34,8 @@
  *	maps	   state (mmap'ed: counters and the exit flag are read and
  *		   written in place), scratch, ring (or perf) buffer, one
  *		   hash map per dynamic variable, one per-CPU hash per
- *		   aggregation, the probe tables
+ *		   aggregation, the probe tables, the unwind rows of the
+ *		   followed processes (user stacks)
  *	load	   generate each program and load it; a refusal becomes
  *		   one line quoting the verifier, the whole log kept for
  *		   -x debug
@@ -74,6 +75,7 @@
 #include "os/linux/bpf/dt_bpf_gen.h"
 #include "os/linux/dt_cfi.h"
 #include "os/linux/dt_linux_features.h"
+#include "os/linux/dt_usyms.h"
 #include "os/linux/prov/dt_kevent.h"
 #include "os/linux/prov/dt_linux_prov.h"
 
@@ -82,6 +84,8 @@
 #define DT_BPF_ENOTSUPP 524
 /* Bytes of consts kept for the names of probes enabled while tracing. */
 #define DT_BPF_LATE_CONSTS 16384
+/* Processes followed, at most. */
+#define DT_BPF_PROCSET_MAX 65536
 
 typedef enum dt_bpf_pkind {
 	DT_BPF_P_DEMAND,	/* BEGIN, END, ERROR: test run */
@@ -146,6 +150,10 @@ typedef struct dt_bpf_engine {
 	dtrace_hdl_t *be_dtp;
 	struct dt_bpf_ucfi *be_ucfi;	/* per process: its CFI rows map */
 	uint32_t be_nucfi;
+	int be_ustk_fd;		/* every probe's rows: hash of maps, or -1 */
+	int *be_ustk_pids;	/* its keys */
+	uint32_t be_nustk;
+	bool be_ustk_follow;	/* and followfork: children share them */
 	uint32_t be_usites;	/* uprobes placed */
 	uint32_t be_urefused;	/* sites the kernel would not probe */
 	char be_errmsg[1024];
@@ -203,6 +211,7 @@ dt_bpf_open(dtrace_hdl_t *dtp)
 	be->be_ncpus = dt_linux_ncpus();
 	be->be_procset_fd = be->be_fork_fd = be->be_fork_link = -1;
 	be->be_ev_fd = be->be_ev_progs[0] = be->be_ev_progs[1] = -1;
+	be->be_ustk_fd = -1;
 	be->be_dtp = dtp;
 	if ((be->be_stage = calloc((size_t) be->be_ncpus,
 	    sizeof (*be->be_stage))) == NULL) {
@@ -252,6 +261,7 @@ dt_bpf_close(dtrace_hdl_t *dtp)
 		(void) close(be->be_mapfds[i]);
 	free(be->be_mapfds);
 	free(be->be_ucfi);
+	free(be->be_ustk_pids);
 	if (be->be_laid)
 		dt_bpf_layout_fini(&be->be_lay);
 	for (int c = 0; c < be->be_ncpus; c++)
@@ -802,16 +812,46 @@ dt_bpf_wants_ustack(const dt_bpf_engine_t *be, const dt_bpf_plan_t *pl)
 	return false;
 }
 
+/*
+ * A new array map of the unwind rows of process pid, at most max rows,
+ * made with flags (BPF_F_MMAPABLE, and more): its fd and the row count,
+ * or -1.
+ */
+static int
+dt_bpf_rows(int pid, uint32_t flags, uint32_t max, uint32_t *np)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = flags);
+	dt_cfi_table_t ct;
+	size_t len;
+	void *m;
+	int fd = -1;
+
+	if (dt_cfi_proc(pid, &ct) != 0)
+		return -1;
+	len = ct.ct_nrows * sizeof (dt_cfi_row_t);
+	if (ct.ct_nrows <= max)
+		fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "dt_ucfi", 4,
+		    sizeof (dt_cfi_row_t), (uint32_t) ct.ct_nrows, &opts);
+	if (fd >= 0 && (m = mmap(NULL, len, PROT_READ | PROT_WRITE,
+	    MAP_SHARED, fd, 0)) != MAP_FAILED) {
+		memcpy(m, ct.ct_rows, len);
+		(void) munmap(m, len);
+		*np = (uint32_t) ct.ct_nrows;
+	} else if (fd >= 0) {
+		(void) close(fd);
+		fd = -1;
+	}
+	dt_cfi_free(&ct);
+	return fd;
+}
+
 /* The rows of pid into ps (none when they cannot be had). */
 static void
 dt_bpf_ucfi(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, int pid,
     dt_bpf_progspec_t *ps)
 {
-	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = BPF_F_MMAPABLE);
 	dt_bpf_ucfi_t *uc;
-	dt_cfi_table_t ct;
-	size_t len;
-	void *m;
+	uint32_t n = 0;
 	int fd;
 
 	for (uint32_t i = 0; i < be->be_nucfi; i++) {
@@ -827,26 +867,102 @@ dt_bpf_ucfi(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, int pid,
 	be->be_ucfi = uc;
 	uc += be->be_nucfi;
 	*uc = (dt_bpf_ucfi_t) { pid, -1, 0 };
-	if (dt_cfi_proc(pid, &ct) != 0)
-		return;
-	be->be_nucfi++;	/* even if it fails below: tried once */
-	len = ct.ct_nrows * sizeof (dt_cfi_row_t);
-	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "dt_ucfi", 4,
-	    sizeof (dt_cfi_row_t), (uint32_t) ct.ct_nrows, &opts);
-	if (fd >= 0 && (m = mmap(NULL, len, PROT_READ | PROT_WRITE,
-	    MAP_SHARED, fd, 0)) != MAP_FAILED) {
-		memcpy(m, ct.ct_rows, len);
-		(void) munmap(m, len);
-		if (dt_bpf_mapfd(dtp, be, fd, "unwind rows") >= 0) {
-			uc->uc_fd = fd;
-			uc->uc_n = (uint32_t) ct.ct_nrows;
-		}
-	} else if (fd >= 0) {
-		(void) close(fd);
+	be->be_nucfi++;	/* even if it fails: tried once */
+	if ((fd = dt_bpf_rows(pid, BPF_F_MMAPABLE, UINT32_MAX, &n)) >= 0 &&
+	    dt_bpf_mapfd(dtp, be, fd, "unwind rows") >= 0) {
+		uc->uc_fd = fd;
+		uc->uc_n = n;
 	}
-	dt_cfi_free(&ct);
 	ps->ps_ucfi_fd = uc->uc_fd;
 	ps->ps_ucfi_n = uc->uc_n;
+}
+
+/*
+ * User stacks through CFI in every other probe.  When some program that
+ * is not on a uprobe wants the user stack and dtrace follows processes
+ * (-c, -p), each of those processes' rows go in a hash of maps keyed by
+ * the process whose exec made the address space (the low word of its
+ * image in the process set: with -x followfork a child shares its
+ * parent's until it execs), read by the programs at run time
+ * (dt_bpf_cg_ustack_cfi()).  The rows are made again after an exec or a
+ * library load (the process events below, which then also come without
+ * pid probes, but stop the process only for them), and the rows of
+ * processes that have gone are dropped then.  Without the kernel
+ * features (bpf_loop() among them: the walk's search is unrolled over
+ * DT_CFI_MAXROWS, too many branches for the verifier to walk once per
+ * frame), user stacks there follow frame pointers.
+ */
+static bool
+dt_bpf_ustk_wanted(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
+{
+	if (dtp->dt_nprocs == 0 || !dt_linux_feature(DT_LF_TASK_PT_REGS) ||
+	    !dt_linux_feature(DT_LF_MAP_IN_MAP) ||
+	    !dt_linux_feature(DT_LF_BPF_LOOP))
+		return false;
+	for (uint32_t i = 0; i < be->be_nplans; i++) {
+		if (be->be_plans[i].pl_kind != DT_BPF_P_UPROBE &&
+		    dt_bpf_wants_ustack(be, &be->be_plans[i]))
+			return true;
+	}
+	return false;
+}
+
+/* Make (or make again) the rows of pid; forget those of the dead. */
+static void
+dt_bpf_ustk_add(dt_bpf_engine_t *be, int pid)
+{
+	uint32_t key = (uint32_t) pid, n, j = 0;
+	int fd, *p;
+	bool have = false;
+
+	for (uint32_t i = 0; i < be->be_nustk; i++) {
+		int k = be->be_ustk_pids[i];
+
+		if (k != pid && kill(k, 0) != 0 && errno == ESRCH) {
+			uint32_t dk = (uint32_t) k;
+
+			(void) bpf_map_delete_elem(be->be_ustk_fd, &dk);
+			continue;
+		}
+		have |= k == pid;
+		be->be_ustk_pids[j++] = k;
+	}
+	be->be_nustk = j;
+	fd = dt_bpf_rows(pid, BPF_F_INNER_MAP | BPF_F_MMAPABLE,
+	    DT_CFI_MAXROWS, &n);
+	if (fd < 0 || bpf_map_update_elem(be->be_ustk_fd, &key, &fd,
+	    BPF_ANY) != 0) {
+		/* Rows of the old image are wrong: none is better. */
+		(void) bpf_map_delete_elem(be->be_ustk_fd, &key);
+	} else if (!have && (p = realloc(be->be_ustk_pids,
+	    (be->be_nustk + 1) * sizeof (int))) != NULL) {
+		be->be_ustk_pids = p;
+		p[be->be_nustk++] = pid;
+	}
+	if (fd >= 0)
+		(void) close(fd);	/* the hash of maps holds it */
+}
+
+static int
+dt_bpf_ustk_start(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, iopts,
+	    .map_flags = BPF_F_INNER_MAP | BPF_F_MMAPABLE);
+	LIBBPF_OPTS(bpf_map_create_opts, oopts);
+	int ifd, fd;
+
+	if ((ifd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "dt_ucfi", 4,
+	    sizeof (dt_cfi_row_t), 1, &iopts)) < 0)
+		return dt_bpf_mapfd(dtp, be, ifd, "unwind rows");
+	oopts.inner_map_fd = (uint32_t) ifd;
+	fd = bpf_map_create(BPF_MAP_TYPE_HASH_OF_MAPS, "dt_ustk", 4, 4,
+	    DT_BPF_PROCSET_MAX, &oopts);
+	(void) close(ifd);
+	if ((be->be_ustk_fd = dt_bpf_mapfd(dtp, be, fd, "user stack")) < 0)
+		return -1;
+	for (uint32_t i = 0; i < dtp->dt_nprocs; i++)
+		dt_bpf_ustk_add(be, dt_proc_pid(dtp, i));
+	return 0;
 }
 
 /* The conditional return sites of a pid return probe, for the program. */
@@ -894,6 +1010,9 @@ dt_bpf_build(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 	ps.ps_epids = pl->pl_epids;
 	ps.ps_id = prp->pr_id;
 	ps.ps_table_fd = -1;
+	ps.ps_ustk = be->be_ustk_fd >= 0;
+	ps.ps_ustk_fd = be->be_ustk_fd;
+	ps.ps_procset_fd = be->be_procset_fd;
 	ps.ps_prov = dt_bpf_layout_const(lay, prp->pr_prov->pv_name);
 	ps.ps_mod = dt_bpf_layout_const(lay, prp->pr_mod);
 	ps.ps_func = dt_bpf_layout_const(lay, prp->pr_func);
@@ -1093,7 +1212,6 @@ dt_bpf_table(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
  * tracing stops, the programs are detached first and every process still
  * held is continued.
  */
-#define DT_BPF_PROCSET_MAX 65536
 #define DT_BPF_EV_EXEC 1
 #define DT_BPF_EV_DLOPEN 2
 #define DT_BPF_EV_MAX 4096	/* events waiting, at most */
@@ -1109,8 +1227,28 @@ dt_bpf_procset_add(dt_bpf_engine_t *be, int pid)
 }
 
 /*
+ * Whether an event of this kind stops its process: only when probes are
+ * to be placed for it (pid and USDT probes; an exec only with
+ * followfork).  Events for the unwind rows alone let it run.
+ */
+static bool
+dt_bpf_ev_stops(const dt_bpf_engine_t *be, uint32_t kind)
+{
+	return kind == DT_BPF_EV_EXEC ? be->be_follow : be->be_late;
+}
+
+/* Continue the process of an event that stopped it. */
+static void
+dt_bpf_ev_cont(const dt_bpf_engine_t *be, uint64_t ev)
+{
+	if (dt_bpf_ev_stops(be, (uint32_t) (ev >> 32)))
+		(void) kill((pid_t) (uint32_t) ev, SIGCONT);
+}
+
+/*
  * The program of a process event: if the current process is in the set,
- * [exec: set its image to 0,] stop it and send (pid, kind) to the ring.
+ * [exec: set its image to 0,] [stop it,] and send (pid, kind) to the
+ * ring.
  */
 static int
 dt_bpf_procev_prog(dt_bpf_engine_t *be, uint32_t kind,
@@ -1133,8 +1271,10 @@ dt_bpf_procev_prog(dt_bpf_engine_t *be, uint32_t kind,
 	jeq = n++;		/* to the exit, set below */
 	if (kind == DT_BPF_EV_EXEC)
 		prog[n++] = DT_BPF_ST_MEM(BPF_DW, DT_R0, 0, 0);
-	prog[n++] = DT_BPF_MOV64_IMM(DT_R1, SIGSTOP);
-	prog[n++] = DT_BPF_CALL(BPF_FUNC_send_signal);
+	if (dt_bpf_ev_stops(be, kind)) {
+		prog[n++] = DT_BPF_MOV64_IMM(DT_R1, SIGSTOP);
+		prog[n++] = DT_BPF_CALL(BPF_FUNC_send_signal);
+	}
 	if (be->be_lay.bl_perfbuf) {
 		/* With the records, behind a prefix no CPU number has. */
 		prog[n++] = DT_BPF_ST_MEM(BPF_DW, DT_FP, -16, -1);
@@ -1191,7 +1331,7 @@ dt_bpf_ev_record(void *ctx, void *data, size_t size)
 	memcpy(&ev, data, sizeof (ev));
 	if ((p = realloc(be->be_evs, (be->be_nevs + 1) * sizeof (*p))) ==
 	    NULL) {
-		(void) kill((pid_t) (uint32_t) ev, SIGCONT);
+		dt_bpf_ev_cont(be, ev);
 		return 0;
 	}
 	be->be_evs = p;
@@ -1207,17 +1347,18 @@ static int
 dt_bpf_watch_dlopen(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
 {
 	char path[PATH_MAX], seen[PATH_MAX] = "";
+	bool all = be->be_follow || be->be_ustk_follow;
 
 	for (uint32_t i = 0; i < dtp->dt_nprocs; i++) {
 		int pid = dt_proc_pid(dtp, i), fd;
 		uint64_t off;
 
 		if (dt_pid_rtld_brk(pid, path, sizeof (path), &off) != 0 ||
-		    (be->be_follow && strcmp(path, seen) == 0))
+		    (all && strcmp(path, seen) == 0))
 			continue;	/* static: no libraries to load */
 		(void) snprintf(seen, sizeof (seen), "%s", path);
 		fd = dt_bpf_attach_uprobe(be->be_ev_progs[1], path, off,
-		    be->be_follow ? -1 : pid, 0, 0);
+		    all ? -1 : pid, 0, 0);
 		if (fd < 0 || dt_bpf_ev_link(be, fd) != 0)
 			return dt_bpf_fail(dtp, EDT_NOTSUP, "watching the "
 			    "libraries of pid %d: %s", pid, strerror(errno));
@@ -1231,8 +1372,10 @@ dt_bpf_follow(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
 	struct bpf_insn prog[32];
 	uint32_t n = 0, jeq;
 	int fd, child;
+	bool events = be->be_late || be->be_ustk_fd >= 0;
+	bool forks = be->be_follow || be->be_ustk_follow;
 
-	if (!be->be_follow && !be->be_late)
+	if (!forks && !events)
 		return 0;
 	fd = bpf_map_create(BPF_MAP_TYPE_HASH, "dt_procset", 4, 8,
 	    DT_BPF_PROCSET_MAX, NULL);
@@ -1251,25 +1394,26 @@ dt_bpf_follow(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
 				(void) dt_bpf_procset_add(be, pi->pi_pid);
 		}
 	}
-	if (be->be_late && be->be_lay.bl_perfbuf) {
+	if (events && be->be_lay.bl_perfbuf) {
 		be->be_ev_fd = be->be_lay.bl_rb_fd;
-	} else if (be->be_late) {
+	} else if (events) {
 		fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "dt_procev", 0, 0,
 		    (uint32_t) sysconf(_SC_PAGESIZE) * 4, NULL);
 		if ((be->be_ev_fd = dt_bpf_mapfd(dtp, be, fd,
 		    "process event")) < 0)
 			return -1;
 	}
-	if (be->be_late) {
-		if ((be->be_follow && (be->be_ev_progs[0] = dt_bpf_procev_prog(
-		    be, DT_BPF_EV_EXEC, BPF_PROG_TYPE_TRACEPOINT)) < 0) ||
+	if (events) {
+		if (((be->be_follow || be->be_ustk_fd >= 0) &&
+		    (be->be_ev_progs[0] = dt_bpf_procev_prog(be,
+		    DT_BPF_EV_EXEC, BPF_PROG_TYPE_TRACEPOINT)) < 0) ||
 		    (be->be_ev_progs[1] = dt_bpf_procev_prog(be,
 		    DT_BPF_EV_DLOPEN, BPF_PROG_TYPE_KPROBE)) < 0)
 			return dt_bpf_fail(dtp, EDT_NOTSUP, "loading the "
 			    "program that follows execs and library loads: "
 			    "%s", strerror(errno));
 	}
-	if (!be->be_follow)
+	if (!forks)
 		return 0;
 	if ((child = dt_bpf_tp_field("sched", "sched_process_fork",
 	    "child_pid")) < 0)
@@ -1318,13 +1462,13 @@ dt_bpf_procev_start(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
 {
 	int fd;
 
-	if (!be->be_late)
+	if (!be->be_late && be->be_ustk_fd < 0)
 		return 0;
 	if (be->be_rb != NULL && ring_buffer__add(be->be_rb, be->be_ev_fd,
 	    dt_bpf_ev_record, be) != 0)
 		return dt_bpf_fail(dtp, EDT_NOTSUP, "process event ring "
 		    "buffer: %s", strerror(errno));
-	if (be->be_follow) {
+	if (be->be_ev_progs[0] >= 0) {
 		fd = dt_bpf_attach_tracepoint(be->be_ev_progs[0], "sched",
 		    "sched_process_exec");
 		if (fd < 0 || dt_bpf_ev_link(be, fd) != 0)
@@ -1353,17 +1497,28 @@ dt_bpf_procev(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
 		if (!exec && bpf_map_lookup_elem(be->be_procset_fd, &key,
 		    &img) == 0 && (uint32_t) img != 0)
 			owner = (int) (uint32_t) img;
-		if (dt_prov_pid_refresh(dtp, owner, pid, exec) != 0 ||
+		if (dt_bpf_ev_stops(be, (uint32_t) (be->be_evs[i] >> 32)) &&
+		    (dt_prov_pid_refresh(dtp, owner, pid, exec) != 0 ||
 		    dt_prov_usdt_refresh(dtp, owner, pid, exec) != 0 ||
-		    dt_work_rematch(dtp, owner) != 0)
+		    dt_work_rematch(dtp, owner) != 0))
 			(void) fprintf(stderr, "dtrace: pid %d: probes not "
 			    "placed after %s: %s\n", pid, exec ? "exec" :
 			    "dlopen", dt_bpf_engine_detail(dtp)[0] != '\0' ?
 			    dt_bpf_engine_detail(dtp) : dtrace_errmsg(dtp,
 			    dtrace_errno(dtp)));
+		/* Its new addresses resolve even after it has exited. */
+		dt_linux_usym_refresh(pid);
+		/*
+		 * The rows of an address space: a child that has not exec'd
+		 * shares its parent's, so its own library loads wait for its
+		 * exec (the libraries it maps meanwhile fall back to frame
+		 * pointers).
+		 */
+		if (be->be_ustk_fd >= 0 && owner == pid)
+			dt_bpf_ustk_add(be, pid);
 		if (exec)
 			(void) dt_bpf_procset_add(be, pid);
-		(void) kill(pid, SIGCONT);
+		dt_bpf_ev_cont(be, be->be_evs[i]);
 	}
 	be->be_nevs = 0;
 }
@@ -1380,7 +1535,7 @@ dt_bpf_procev_stop(dt_bpf_engine_t *be)
 	if (be->be_ev_fd >= 0)
 		dt_bpf_consume(be);
 	for (uint32_t i = 0; i < be->be_nevs; i++)
-		(void) kill((pid_t) (uint32_t) be->be_evs[i], SIGCONT);
+		dt_bpf_ev_cont(be, be->be_evs[i]);
 	free(be->be_evs);
 	be->be_evs = NULL;
 	be->be_nevs = 0;
@@ -1772,7 +1927,15 @@ dt_bpf_go(dtrace_hdl_t *dtp)
 		dt_bpf_layout_spare(lay, DT_BPF_LATE_CONSTS);
 	if (dt_bpf_layout_finish(lay, err, sizeof (err)) != 0)
 		return dt_bpf_fail(dtp, EDT_NOTSUP, "%s", err);
-	if (dt_bpf_maps(dtp, be) != 0 || dt_bpf_follow(dtp, be) != 0)
+	if (dt_bpf_maps(dtp, be) != 0)
+		return -1;
+	if (dt_bpf_ustk_wanted(dtp, be)) {
+		be->be_ustk_follow = dtp->dt_options[DT_OPT_FOLLOWFORK] !=
+		    DTRACEOPT_UNSET;
+		if (dt_bpf_ustk_start(dtp, be) != 0)
+			return -1;
+	}
+	if (dt_bpf_follow(dtp, be) != 0)
 		return -1;
 	lay->bl_live = be->be_state;
 	for (uint32_t i = 0; i < be->be_nplans; i++) {

@@ -810,26 +810,18 @@ dt_bpf_cg_func_skip(dt_bpf_cg_t *cg)
 }
 
 /*
- * The user stack: bpf_get_stack() walks the frame pointers from the
+ * The user stack by frame pointers: bpf_get_stack() walks them from the
  * current one, so at a function's first instruction (a pid entry probe,
  * before the function has pushed a frame) it misses the caller, whose
  * return address is still on top of the stack; so it does at a return
  * site, where the frame is gone again.  There, as DTrace does at entry,
  * the frames are the probe site, the word at the stack pointer, then the
- * walk from the caller's frame.  r0 as for dt_bpf_cg_getstack().  When
- * the engine has the process's CFI rows, the walk follows them instead
- * and needs no frame pointers (dt_bpf_cg_ustack_cfi()).
+ * walk from the caller's frame.  r0 as for dt_bpf_cg_getstack().
  */
 static void
-dt_bpf_cg_getustack(dt_bpf_cg_t *cg, uint32_t off, uint32_t size)
+dt_bpf_cg_getustack_fp(dt_bpf_cg_t *cg, uint32_t off, uint32_t size)
 {
 	bool entry = cg->cg_ps->ps_uatret && size >= 16;
-
-	/* With the process's CFI, the caller is found by its rules. */
-	if (cg->cg_ps->ps_ucfi_n > 0) {
-		dt_bpf_cg_ustack_cfi(cg, off, size / 8);
-		return;
-	}
 
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R6));
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R7));
@@ -873,6 +865,35 @@ dt_bpf_cg_getustack(dt_bpf_cg_t *cg, uint32_t off, uint32_t size)
 }
 
 /*
+ * The user stack.  When the engine has unwind rows for the process, the
+ * walk follows them (dt_bpf_cg_ustack_cfi()) and needs no frame pointers:
+ * a uprobe's program has its process's, every other program looks the
+ * current process's up (ps_ustk), and without them follows frame
+ * pointers.
+ */
+static void
+dt_bpf_cg_getustack(dt_bpf_cg_t *cg, uint32_t off, uint32_t size)
+{
+	uint32_t lnorows, ldone;
+
+	if (cg->cg_ps->ps_ucfi_n > 0) {
+		dt_bpf_cg_ustack_cfi(cg, off, size / 8, 0);
+		return;
+	}
+	if (!cg->cg_ps->ps_ustk || size < 8) {
+		dt_bpf_cg_getustack_fp(cg, off, size);
+		return;
+	}
+	lnorows = dt_bpf_label_new(cg->cg_b);
+	ldone = dt_bpf_label_new(cg->cg_b);
+	dt_bpf_cg_ustack_cfi(cg, off, size / 8, lnorows);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), ldone);
+	dt_bpf_label_here(cg->cg_b, lnorows);
+	dt_bpf_cg_getustack_fp(cg, off, size);
+	dt_bpf_label_here(cg->cg_b, ldone);
+}
+
+/*
  * uregs[]: DTrace's register numbers (R_EIP, R_RAX, ...: the D prelude
  * defines them as illumos numbers them on amd64, the 32-bit names first)
  * as offsets in x86-64's struct pt_regs; -1 for what Linux does not keep
@@ -907,10 +928,12 @@ dt_bpf_cg_uregs(dt_bpf_cg_t *cg, unsigned r2, unsigned rd)
 
 	if (ctx == DT_BPF_CTX_UPROBE || ctx == DT_BPF_CTX_URETURN) {
 		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R3, DT_R6));
+	} else if (!dt_linux_feature(DT_LF_TASK_PT_REGS)) {
+		dt_bpf_cg_error(cg, "uregs[] outside pid probes needs %s",
+		    dt_linux_feature_why(DT_LF_TASK_PT_REGS));
+		return;
 	} else {
-		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_current_task_btf));
-		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R0));
-		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_task_pt_regs));
+		dt_bpf_cg_task_regs(cg);
 		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R3, DT_R0));
 	}
 	dt_bpf_cg_ldreg(cg, DT_R2, r2);

@@ -293,6 +293,17 @@ typedef struct dt_bpf_progspec {
 	int ps_ucfi_fd;
 	uint32_t ps_ucfi_n;
 	/*
+	 * Every other program (and uprobes without ps_ucfi_n): with
+	 * ps_ustk, the user stack of a process dtrace follows is walked
+	 * with its rows, found at run time: ps_procset_fd maps the tgid to
+	 * its image, whose low word (the process whose exec made the
+	 * address space) keys the hash of maps ps_ustk_fd, whose values
+	 * are arrays of up to DT_CFI_MAXROWS dt_cfi_row_t.  Processes
+	 * without rows, and programs without ps_ustk, follow frame pointers.
+	 */
+	bool ps_ustk;
+	int ps_ustk_fd;
+	/*
 	 * pid return probes at conditional tail calls: the runtime address
 	 * of each such site and its condition (a jcc's cc + 1, as
 	 * dt_pid_probe_t.pi_conds): the program ends there, without

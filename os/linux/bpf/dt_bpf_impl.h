@@ -39,6 +39,7 @@
 #define DT_FP_T4	(-128)
 #define DT_FP_ERET	(-136)	/* clause to return to after ERROR */
 #define DT_FP_LOOP	(-144)	/* r7 for a bpf_loop() callback (its ctx) */
+#define DT_FP_UCFI	(-152)	/* the user stack walk's rows map */
 
 /* The firing context in scratch. */
 #define DT_SC_LEAK	0	/* where pointers become numbers */
@@ -188,11 +189,19 @@ extern void dt_bpf_cg_sarg(dt_bpf_cg_t *cg, int i, int w, int lenslot);
 /* execargs, built in its scratch slot; its address in r1. */
 extern void dt_bpf_cg_execargs(dt_bpf_cg_t *cg);
 /*
- * The user stack through the process's CFI rows (cg_ps->ps_ucfi_fd):
- * up to nframes PCs at r7 + off; r0 = the bytes written.
+ * The user stack through CFI rows: up to nframes PCs at r7 + off; r0 =
+ * the bytes written.  With lnorows 0, the rows are the uprobe's process's
+ * (cg_ps->ps_ucfi_fd); otherwise those of the current process, found at
+ * run time (cg_ps->ps_ustk_fd), and the code jumps to lnorows, having
+ * written nothing, when it has none.
  */
 extern void dt_bpf_cg_ustack_cfi(dt_bpf_cg_t *cg, uint32_t off,
-    uint32_t nframes);
+    uint32_t nframes, uint32_t lnorows);
+/*
+ * r0 = the current task's saved user registers (struct pt_regs, typed
+ * by the kernel's BTF): needs DT_LF_TASK_PT_REGS.
+ */
+extern void dt_bpf_cg_task_regs(dt_bpf_cg_t *cg);
 /* cwd, built in its scratch slot; its address in r1. */
 extern void dt_bpf_cg_cwd(dt_bpf_cg_t *cg);
 /* SCMP: compares the strings in DIF regs r1, r2; result in CC slots. */

@@ -2063,18 +2063,30 @@ dt_bpf_cg_subr(dt_bpf_cg_t *cg, uint32_t subr, unsigned rd)
 
 /*
  * ustack(), ustackdepth and ucaller through CFI (os/linux/dt_cfi.h): the
- * frames walked from the probed instruction's registers with the unwind
- * rows of the process, in the array map ps_ucfi_fd (ps_ucfi_n rows of
- * dt_cfi_row_t, sorted, row 0 at address 0), written as up to nframes
- * words at r7 + off.  r0 = the bytes written, as bpf_get_stack() answers.
+ * frames walked from the user registers with the unwind rows of the
+ * process (dt_cfi_row_t, sorted, row 0 at address 0), written as up to
+ * nframes words at r7 + off.  r0 = the bytes written, as bpf_get_stack()
+ * answers.
+ *
+ * The rows are found one of two ways.  A uprobe's program knows its
+ * process: the array map ps_ucfi_fd of ps_ucfi_n rows, a constant of the
+ * program, and the uprobe's context holds the registers.  Any other
+ * program finds the current process's rows at run time: its image in the
+ * process set (followfork children share their parent's address space,
+ * so its rows), whose low word keys the hash of maps ps_ustk_fd; the
+ * registers are the task's saved user ones (task_pt_regs(): where a
+ * system call entered, or where an interrupt took the CPU from user
+ * code).  The rows map may be replaced while a walk runs (the process
+ * loaded a library), so each frame looks it up again.
  *
  * Each frame is one iteration: store the PC, find its row by a binary
- * search unrolled over the known row count (the last row at or below the
- * PC; below the first frame, the return address minus one, the call),
- * compute the CFA, read the return address below it and the saved %rbp
- * if the row says where it is.  The walk is dt_cfi_unwind()'s, step for
- * step, so the ptrace engine's stacks are the same.  Everything that
- * lasts between iterations is a loop variable in scratch:
+ * search unrolled over the row count (ps_ucfi_n, or DT_CFI_MAXROWS with
+ * a row past the end reading as above every address; the last row at or
+ * below the PC; below the first frame at the return address minus one,
+ * the call), compute the CFA, read the return address below it and the
+ * saved %rbp if the row says where it is.  The walk is dt_cfi_unwind()'s,
+ * step for step, so the ptrace engine's stacks are the same.  Everything
+ * that lasts between iterations is a loop variable in scratch:
  */
 #define DT_UV_PC  0	/* the frame's PC */
 #define DT_UV_SP  1	/* its %rsp */
@@ -2083,27 +2095,58 @@ dt_bpf_cg_subr(dt_bpf_cg_t *cg, uint32_t subr, unsigned rd)
 #define DT_UV_X	  4	/* the address looked up */
 #define DT_UV_LO  5	/* the search's base row, then the CFA */
 #define DT_UV_RBP 6	/* the row's cr_rbp_off */
+#define DT_UV_OWN 7	/* run-time rows: their key in ps_ustk_fd */
 
-/* r0 = row (base row + add) of the rows map; leaves the loop on NULL. */
+/*
+ * r0 = row (base row + add) of the rows map; jumps to lnull when there
+ * is no such row.
+ */
 static void
-dt_bpf_cg_ucfi_row(dt_bpf_cg_t *cg, dt_bpf_loop_t *lp, uint32_t add)
+dt_bpf_cg_ucfi_row(dt_bpf_cg_t *cg, bool dyn, uint32_t add, uint32_t lnull)
 {
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, DT_UV_LO)));
 	if (add != 0)
 		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, (int32_t) add));
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_W, DT_FP, DT_R1, DT_FP_KEY));
-	dt_bpf_emit_map_fd(cg->cg_b, DT_R1, cg->cg_ps->ps_ucfi_fd);
+	if (dyn)
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_FP, DT_FP_UCFI));
+	else
+		dt_bpf_emit_map_fd(cg->cg_b, DT_R1, cg->cg_ps->ps_ucfi_fd);
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_FP));
 	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2, DT_FP_KEY));
 	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_map_lookup_elem));
-	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R0, 0, 0),
-	    lp->lp_done);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R0, 0, 0), lnull);
+}
+
+/* r0 = map fd's value at the u32 in loop variable v; lnull when none. */
+static void
+dt_bpf_cg_ucfi_lookup(dt_bpf_cg_t *cg, int fd, int v, uint32_t lnull)
+{
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, v)));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_W, DT_FP, DT_R1, DT_FP_KEY));
+	dt_bpf_emit_map_fd(cg->cg_b, DT_R1, fd);
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_FP));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2, DT_FP_KEY));
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_map_lookup_elem));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R0, 0, 0), lnull);
 }
 
 void
-dt_bpf_cg_ustack_cfi(dt_bpf_cg_t *cg, uint32_t off, uint32_t nframes)
+dt_bpf_cg_task_regs(dt_bpf_cg_t *cg)
+{
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_current_task_btf));
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R0));
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_task_pt_regs));
+}
+
+void
+dt_bpf_cg_ustack_cfi(dt_bpf_cg_t *cg, uint32_t off, uint32_t nframes,
+    uint32_t lnorows)
 {
 	const dt_bpf_progspec_t *ps = cg->cg_ps;
+	dt_bpf_ctxkind_t ctx = ps->ps_ctx;
+	bool dyn = lnorows != 0;
+	uint32_t nrows = dyn ? DT_CFI_MAXROWS : ps->ps_ucfi_n;
 	dt_bpf_loop_t lp;
 	uint32_t lkeep, lnorbp;
 
@@ -2111,12 +2154,34 @@ dt_bpf_cg_ustack_cfi(dt_bpf_cg_t *cg, uint32_t off, uint32_t nframes)
 		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R0, 0));
 		return;
 	}
+	if (dyn) {
+		/* owner = (u32) procset[tgid]; the rows of owner, or none */
+		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_current_pid_tgid));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R0, 32));
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R0,
+		    DT_VAR(cg, DT_UV_OWN)));
+		dt_bpf_cg_ucfi_lookup(cg, ps->ps_procset_fd, DT_UV_OWN,
+		    lnorows);
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_W, DT_R1, DT_R0, 0));
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R1, 0, 0),
+		    lnorows);
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1,
+		    DT_VAR(cg, DT_UV_OWN)));
+		dt_bpf_cg_ucfi_lookup(cg, ps->ps_ustk_fd, DT_UV_OWN, lnorows);
+	}
 	/* pt_regs: ip at 128, sp at 152, bp at 32. */
-	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R6, 128));
+	if (ctx == DT_BPF_CTX_UPROBE || ctx == DT_BPF_CTX_URETURN ||
+	    ctx == DT_BPF_CTX_USDT) {
+		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R3, DT_R6));
+	} else {
+		dt_bpf_cg_task_regs(cg);
+		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R3, DT_R0));
+	}
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R3, 128));
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_VAR(cg, DT_UV_PC)));
-	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R6, 152));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R3, 152));
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_VAR(cg, DT_UV_SP)));
-	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R6, 32));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R3, 32));
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_VAR(cg, DT_UV_BP)));
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, DT_UV_N), 0));
 
@@ -2137,13 +2202,18 @@ dt_bpf_cg_ustack_cfi(dt_bpf_cg_t *cg, uint32_t off, uint32_t nframes)
 	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_SUB, DT_R3, 1));
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R3, DT_VAR(cg, DT_UV_X)));
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, DT_UV_LO), 0));
+	if (dyn) {
+		dt_bpf_cg_ucfi_lookup(cg, ps->ps_ustk_fd, DT_UV_OWN,
+		    lp.lp_done);
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R0, DT_FP_UCFI));
+	}
 	/*
 	 * The search: the same steps as dt_cfi_find(), whose halves
 	 * depend only on the row count.
 	 */
-	for (uint32_t len = ps->ps_ucfi_n; len > 1; len -= len / 2) {
+	for (uint32_t len = nrows; len > 1; len -= len / 2) {
 		lkeep = dt_bpf_label_new(cg->cg_b);
-		dt_bpf_cg_ucfi_row(cg, &lp, len / 2);
+		dt_bpf_cg_ucfi_row(cg, dyn, len / 2, dyn ? lkeep : lp.lp_done);
 		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R0, 0));
 		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R7,
 		    DT_VAR(cg, DT_UV_X)));
@@ -2154,7 +2224,7 @@ dt_bpf_cg_ustack_cfi(dt_bpf_cg_t *cg, uint32_t off, uint32_t nframes)
 		    DT_VAR(cg, DT_UV_LO)));
 		dt_bpf_label_here(cg->cg_b, lkeep);
 	}
-	dt_bpf_cg_ucfi_row(cg, &lp, 0);
+	dt_bpf_cg_ucfi_row(cg, dyn, 0, lp.lp_done);
 	/* The row: cfa_off (s32) at 8, cfa_reg (u8) at 12, rbp_off at 14. */
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_B, DT_R3, DT_R0, 12));
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R3, DT_CFI_STOP,
