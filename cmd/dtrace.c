@@ -655,9 +655,13 @@ exec_programs(void)
 		const dtrace_prog_arg_t *pa = &g_progs[i];
 		dtrace_proginfo_t info;
 
+		dtrace_optval_t quiet = DTRACEOPT_UNSET;
+
 		if (dtrace_program_exec(g_dtp, g_compiled[i], &info) != 0)
 			dfatal("failed to enable '%s'", pa->pa_arg);
-		if (g_quiet)
+		/* -q, or #pragma D option quiet in a script. */
+		if (g_quiet || (dtrace_getopt(g_dtp, "quiet", &quiet) == 0 &&
+		    quiet != DTRACEOPT_UNSET))
 			continue;
 		if (pa->pa_opt == 's') {
 			fprintf(stderr, "%s: script '%s' matched %u probe%s\n",

@@ -260,7 +260,9 @@ static const char dt_prelude[] =
 	"R_R9 = 25, R_R8 = 26, R_RDI = 27, R_RSI = 28, R_RBP = 29,\n"
 	"R_RBX = 30, R_RDX = 31, R_RCX = 32, R_RAX = 33, R_RIP = 36,\n"
 	"R_RFL = 38, R_RSP = 39, R_FSBASE = 45, R_GSBASE = 46, R_PC = 14,\n"
-	"R_SP = 17, R_FP = 6, R_PS = 16, R_R0 = 11, R_R1 = 9 };\n";
+	"R_SP = 17, R_FP = 6, R_PS = 16, R_R0 = 11, R_R1 = 9 };\n"
+	/* DTrace's null pointer: strtok(NULL, ","), x == NULL. */
+	"enum { NULL = 0 };\n";
 
 static dtrace_prog_t *dt_compile(dtrace_hdl_t *dtp, const char *text,
     size_t len, bool isfile, dtrace_probespec_t spec, unsigned cflags,

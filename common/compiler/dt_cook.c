@@ -720,6 +720,13 @@ dt_cook_member(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
 	return dnp;
 }
 
+/* A null pointer constant: NULL, (void *)0 or 0. */
+static bool
+dt_cook_is_null(const dt_node_t *dnp)
+{
+	return dnp->dn_kind == DT_NODE_INT && dnp->dn_value == 0;
+}
+
 static dt_node_t *
 dt_cook_op2(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
 {
@@ -823,6 +830,10 @@ dt_cook_op2(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
 		else if (dt_node_is_strcompat(cc, lp) &&
 		    dt_node_is_strcompat(cc, rp) &&
 		    (dt_node_is_string(cc, lp) || dt_node_is_string(cc, rp)))
+			;
+		else if (dt_node_is_string(cc, lp) && dt_cook_is_null(rp))
+			;	/* strtok(...) == NULL: NULL compares as "" */
+		else if (dt_node_is_string(cc, rp) && dt_cook_is_null(lp))
 			;
 		else if (!dt_node_is_ptrcompat(cc, lp, rp, NULL, NULL))
 			dt_cc_error(pcb, D_OP_INCOMPAT, "operands have "
