@@ -981,6 +981,8 @@ dt_pt_exiting(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_thread_t *t)
 	int st, why;
 
 	t->pt_exiting = true;
+	/* Its process's memory, and its counters, may go with it. */
+	dt_pt_fast_collect(dtp, t->pt_proc);
 	for (size_t i = 0; i < pt->pt_nthreads; i++)
 		live += pt->pt_threads[i].pt_proc == t->pt_proc &&
 		    !pt->pt_threads[i].pt_exiting;
@@ -1270,6 +1272,8 @@ dt_pt_wait(dtrace_hdl_t *dtp, uint64_t deadline)
 			break;
 	}
 	(void) sigprocmask(SIG_SETMASK, &old, NULL);
+	/* The counts of patched sites, before the timers due now fire. */
+	dt_pt_fast_collect_all(dtp, pt);
 }
 
 /*
@@ -1278,7 +1282,7 @@ dt_pt_wait(dtrace_hdl_t *dtp, uint64_t deadline)
  * the original instruction now is.
  */
 static void
-dt_pt_detach_all(dt_ptrace_t *pt)
+dt_pt_detach_all(dtrace_hdl_t *dtp, dt_ptrace_t *pt)
 {
 	for (size_t i = 0; i < pt->pt_nthreads; i++) {
 		dt_pt_thread_t *t = &pt->pt_threads[i];
@@ -1320,6 +1324,7 @@ dt_pt_detach_all(dt_ptrace_t *pt)
 		t->pt_stopped = true;
 		i++;
 	}
+	dt_pt_fast_collect_all(dtp, pt);
 	for (size_t p = 0; p < pt->pt_nprocs; p++) {
 		dt_pt_proc_t *pp = pt->pt_procs[p];
 
@@ -1487,10 +1492,13 @@ static int
 dt_ptrace_stop(dtrace_hdl_t *dtp)
 {
 	dt_ptrace_t *pt = dt_pt();
-	int rc = dt_interp_engine_ops.eo_stop(dtp);
+	int rc;
+
+	dt_pt_fast_collect_all(dtp, pt);
+	rc = dt_interp_engine_ops.eo_stop(dtp);
 
 	if (pt->pt_attached)
-		dt_pt_detach_all(pt);
+		dt_pt_detach_all(dtp, pt);
 	return rc;
 }
 
@@ -1502,7 +1510,7 @@ dt_ptrace_close(dtrace_hdl_t *dtp)
 	if (pt == NULL)
 		return;
 	if (pt->pt_attached)
-		dt_pt_detach_all(pt);
+		dt_pt_detach_all(dtp, pt);
 	for (size_t p = 0; p < pt->pt_nprocs; p++) {
 		dt_pt_proc_t *pp = pt->pt_procs[p];
 
@@ -1537,6 +1545,7 @@ static int
 dt_ptrace_aggsnap(dtrace_hdl_t *dtp, dt_aggsnap_t **snapsp,
     uint32_t *nsnapsp)
 {
+	dt_pt_fast_collect_all(dtp, dt_pt());
 	return dt_interp_engine_ops.eo_aggsnap(dtp, snapsp, nsnapsp);
 }
 

@@ -64,6 +64,7 @@ typedef enum dt_pt_procprobe {
 	    PTRACE_O_TRACEEXEC | PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEEXIT)
 #define DT_PT_SLOT	  128	/* bytes of one out-of-line copy */
 #define DT_PT_NTSLOTS	  1024	/* per-thread copy slots in a process */
+#define DT_PT_JMPLEN	  5	/* a jmp rel32 over a counting site */
 
 /* One probe firing at a site. */
 typedef struct dt_pt_fire {
@@ -83,7 +84,12 @@ typedef struct dt_pt_site {
 	bool ps_decoded;	/* ps_insn, ps_in and ps_strategy are set */
 	bool ps_bad;		/* cannot be probed: never armed */
 	bool ps_rtld;		/* the dynamic linker's breakpoint, no fires */
+	/* Patched with a jmp to a counting trampoline (dt_ptrace_fast.c). */
+	bool ps_fast;
+	uint64_t ps_counter;	/* its counter in the process */
+	uint64_t ps_seen;	/* the counter's value already counted */
 	const char *ps_path;	/* the file it is in */
+	uint64_t ps_base;	/* where the process maps its offset 0 */
 	dt_pt_fire_t *ps_fires;
 	uint32_t ps_nfires;
 } dt_pt_site_t;
@@ -244,6 +250,18 @@ extern void dt_pt_exec(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_thread_t *t);
 /* Thread t is at the dynamic linker's breakpoint: libraries changed. */
 extern void dt_pt_dlopen(dtrace_hdl_t *dtp, dt_ptrace_t *pt,
     dt_pt_thread_t *t);
+
+/* dt_ptrace_fast.c */
+/*
+ * Patch the sites of pp to be placed whose probes only count with a jump
+ * to a counting trampoline, where it is safe (pp stopped, t its stopped
+ * thread); the others are left for breakpoints.
+ */
+extern void dt_pt_fast_place(dtrace_hdl_t *dtp, dt_ptrace_t *pt,
+    dt_pt_proc_t *pp, dt_pt_thread_t *t);
+/* Hand the counts of pp's patched sites since the last call over. */
+extern void dt_pt_fast_collect(dtrace_hdl_t *dtp, dt_pt_proc_t *pp);
+extern void dt_pt_fast_collect_all(dtrace_hdl_t *dtp, dt_ptrace_t *pt);
 
 /* dt_ptrace_sys.c */
 /* Take an enabled syscall or proc probe: 1, 0 if it is neither, -1. */

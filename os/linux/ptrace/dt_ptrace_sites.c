@@ -185,6 +185,7 @@ dt_pt_pidp_add(dt_ptrace_t *pt, const dt_probe_t *prp,
 typedef struct dt_pt_cand {
 	uint64_t ca_addr;
 	const char *ca_path;
+	uint64_t ca_base;	/* where the process maps its offset 0 */
 	bool ca_rtld;
 	dt_pt_fire_t ca_fire;
 } dt_pt_cand_t;
@@ -229,8 +230,10 @@ dt_pt_fire_add(dt_pt_site_t *s, const dt_pt_cand_t *c)
 		s->ps_rtld = true;
 		return 0;
 	}
-	if (s->ps_path == NULL)
+	if (s->ps_path == NULL) {
 		s->ps_path = c->ca_path;
+		s->ps_base = c->ca_base;
+	}
 	for (uint32_t i = 0; i < s->ps_nfires; i++) {
 		if (s->ps_fires[i].pf_id == c->ca_fire.pf_id)
 			return 0;
@@ -373,6 +376,9 @@ dt_pt_disarm(const dt_pt_proc_t *pp, int memfd)
 
 		if (s->ps_armed)
 			(void) pwrite(memfd, s->ps_insn, 1, (off_t) s->ps_addr);
+		if (s->ps_fast)
+			(void) pwrite(memfd, s->ps_insn, DT_PT_JMPLEN,
+			    (off_t) s->ps_addr);
 	}
 	for (size_t i = 0; i < pp->pp_nsemas; i++) {
 		if (pp->pp_semas[i].sm_addr != 0)
@@ -435,6 +441,7 @@ dt_pt_collect(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_proc_t *pp,
 			dt_pt_cand_t c = {
 				.ca_addr = base + pi->pi_sites[k],
 				.ca_path = pi->pi_path,
+				.ca_base = base,
 				.ca_fire = { pd->pd_probe->pr_id, pi->pi_kind,
 				    pi->pi_func - obase + base,
 				    pi->pi_args != NULL ? &pi->pi_args[k] :
@@ -523,7 +530,7 @@ dt_pt_decode(dt_pt_proc_t *pp, dt_pt_site_t *s)
 static bool
 dt_pt_to_place(const dt_pt_site_t *s)
 {
-	return s->ps_decoded && !s->ps_armed && !s->ps_bad;
+	return s->ps_decoded && !s->ps_armed && !s->ps_bad && !s->ps_fast;
 }
 
 int
@@ -572,6 +579,17 @@ dt_pt_place(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_proc_t *pp,
 			continue;
 		nplace++;
 		nool += s->ps_strategy == X86_STRAT_OOL;
+	}
+	if (nplace > 0) {
+		/* Sites that only count need no breakpoint: patched. */
+		dt_pt_fast_place(dtp, pt, pp, t);
+		nplace = nool = 0;
+		for (size_t i = 0; i < pp->pp_nsites; i++) {
+			if (!dt_pt_to_place(&pp->pp_sites[i]))
+				continue;
+			nplace++;
+			nool += pp->pp_sites[i].ps_strategy == X86_STRAT_OOL;
+		}
 	}
 	if (nplace > 0) {
 		/* The per-thread slots come with the first area. */
