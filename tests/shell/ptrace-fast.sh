@@ -11,6 +11,7 @@
 #  - @[probefunc] over several functions: exact counts each, among them
 #    one whose first 5 bytes hold a branch target (it keeps its int3) and
 #    one starting with RIP-relative instructions (fixed up in the copy);
+#  - a fork child (no followfork) gets its original bytes back;
 #  - a clause with a predicate keeps the breakpoint and counts exactly;
 #  - -p, then dtrace SIGKILLed: the process runs on to its end correctly,
 #    through the trampoline left behind.
@@ -73,6 +74,14 @@ want=$(run -q -c "./f loop $n" -n 'pid$target::bench_*:entry /1/
 got=$(run -q -c "./f loop $n" -n 'pid$target::bench_*:entry
     { @[probefunc] = count(); }' | grep -v '^[0-9]')
 check "output as with breakpoints" "$want" "$got"
+
+# A fork child without followfork runs its original code, uncounted.
+got=$(run -q -c "./f fork $n" -n 'pid$target::bench_a:entry
+    { @ = count(); } END { printa("@ %@d\n", @); }')
+check "fork: the parent's calls counted" "@ $n" "$(echo "$got" | grep '^@ ')"
+# The child's bench_a starts as it did ("orig"), no jmp left in it.
+check "fork: the output, the child's code restored" "$(user ./f fork $n)" \
+    "$(echo "$got" | grep -v -e '^@ ' -e '^$')"
 
 # A predicate: the breakpoint, exact still.
 got=$(run -q -c "./f loop $n" -n 'pid$target::bench_a:entry /arg0 % 2 == 0/

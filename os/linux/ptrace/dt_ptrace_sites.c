@@ -545,6 +545,8 @@ dt_pt_place(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_proc_t *pp,
 
 	if (pp->pp_mm != pp)
 		return 0;	/* a vfork child: its parent's sites */
+	/* Sites of files gone are forgotten: their counts first. */
+	dt_pt_fast_collect(dtp, pp);
 	if (dt_pt_maps_read(pp->pp_pid, &ms) != 0)
 		return errno == ENOMEM ? dt_set_errno(dtp, EDT_NOMEM) : 0;
 	dt_pt_sites_unmapped(pp, &ms);

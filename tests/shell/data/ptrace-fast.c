@@ -9,6 +9,8 @@
  *			(patched to count), "int3" (a breakpoint) or "orig"
  *	wait FILE N	calls bench_a every millisecond until FILE exists,
  *			then N more times
+ *	fork N		a child calls bench_a N times and says how it
+ *			starts, then the parent does
  *
  * bench_a is plain C.  bench_b starts with a loop whose head is 2 bytes
  * in: a branch lands inside its first 5 bytes, which may then not be
@@ -19,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 long bench_c_calls;
@@ -101,6 +104,18 @@ main(int argc, char **argv)
 		sink = bench_a(1) + bench_b(1) + bench_c();
 		printf("a %s b %s c %s\n", how((const void *) bench_a),
 		    how((const void *) bench_b), how((const void *) bench_c));
+	} else if (strcmp(argv[1], "fork") == 0) {
+		pid_t pid = fork();
+		int st = 0;
+
+		for (long i = 0; i < n; i++)
+			s += bench_a((int) i);
+		if (pid == 0) {
+			printf("child %ld %s\n", s, how((const void *) bench_a));
+			return 0;
+		}
+		(void) waitpid(pid, &st, 0);
+		printf("parent %ld %d\n", s, st);
 	} else if (strcmp(argv[1], "wait") == 0 && argc > 3) {
 		while (access(argv[2], F_OK) != 0) {
 			sink = bench_a(1);
