@@ -15,7 +15,11 @@
  *  - each probe site's instruction is decoded (isa/x86_64) and, when
  *    x86_strategy() says it runs out of line, its copy with the jump back
  *    (x86_ool_build()) written in the scratch area;
- *  - an int3 replaces the first byte of each site (/proc/<pid>/mem).
+ *  - an int3 replaces the first byte of each site (/proc/<pid>/mem),
+ *    except at entry sites whose probes only count: a jump to a counting
+ *    trampoline replaces their first 5 bytes (dt_ptrace_fast.c), and the
+ *    counters are read and handed to the interpreter as the wait for
+ *    stops returns, at snapshots, at thread exits and at the end.
  *
  * A hit is a SIGTRAP stop of one thread with %rip one past a site.  The
  * enabled clauses run at once (dt_interp_fire_ctx()) with arg0..arg5 from
@@ -47,7 +51,8 @@
  * thread may be inside a copy and will jump back from it.  If dtrace is
  * killed with SIGKILL there is no chance to do so: a -c child is killed
  * with it (PTRACE_O_EXITKILL); a -p process keeps its int3 bytes and dies
- * of SIGTRAP at the next probe site it runs.
+ * of SIGTRAP at the next probe site it runs (its counting trampolines are
+ * harmless: they stay valid and only count).
  *
  * All ptrace requests come from the thread that called dtrace_go(), the
  * tracer.  The processes the engine keeps are noted in a small table of
