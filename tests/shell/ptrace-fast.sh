@@ -11,6 +11,7 @@
 #  - @[probefunc] over several functions: exact counts each, among them
 #    one whose first 5 bytes hold a branch target (it keeps its int3) and
 #    one starting with RIP-relative instructions (fixed up in the copy);
+#  - every entry of a program and of libc: the same as breakpoints;
 #  - a fork child (no followfork) gets its original bytes back;
 #  - a clause with a predicate keeps the breakpoint and counts exactly;
 #  - -p, then dtrace SIGKILLed: the process runs on to its end correctly,
@@ -74,6 +75,20 @@ want=$(run -q -c "./f loop $n" -n 'pid$target::bench_*:entry /1/
 got=$(run -q -c "./f loop $n" -n 'pid$target::bench_*:entry
     { @[probefunc] = count(); }' | grep -v '^[0-9]')
 check "output as with breakpoints" "$want" "$got"
+
+# Every entry of a program and of libc (qsort calling back, string
+# functions, a fork): counts and output as with breakpoints.
+cc -O1 -fno-inline -pthread -o "$tmp/t" \
+    "$top_srcdir/tests/shell/data/ptrace-target.c" || exit 1
+all='pid$target:libc.so.6::entry,pid$target:a.out::entry'
+run -q -c "./t mix 10" -n "$all /1/ { @[probefunc] = count(); }" \
+    >"$tmp/slow.out" 2>&1
+run -q -c "./t mix 10" -n "$all { @[probefunc] = count(); }" \
+    >"$tmp/fast.out" 2>&1
+check "every entry of a.out and libc: as with breakpoints" \
+    "$(cat "$tmp/slow.out")" "$(cat "$tmp/fast.out")"
+nf=$(grep -c '^ *[a-z_0-9]* *[0-9]*$' "$tmp/fast.out")
+[ "$nf" -gt 10 ] || check "functions counted" "> 10" "$nf"
 
 # A fork child without followfork runs its original code, uncounted.
 got=$(run -q -c "./f fork $n" -n 'pid$target::bench_a:entry

@@ -320,12 +320,27 @@ dt_pt_fast_place(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_proc_t *pp,
 		if (dt_pt_text_write(pp, s->ps_addr, jmp, sizeof (jmp)) != 0)
 			continue;
 		s->ps_fast = true;
+		s->ps_flen = (uint8_t) len;
 		s->ps_counter = ctr;
 		s->ps_seen = 0;
 	}
 	free(code);
 	if (spath != NULL)
 		dt_elfsym_free(&syms);
+}
+
+bool
+dt_pt_fast_covers(const dt_pt_proc_t *pp, const dt_pt_site_t *s)
+{
+	for (size_t i = (size_t) (s - pp->pp_sites); i > 0; i--) {
+		const dt_pt_site_t *o = &pp->pp_sites[i - 1];
+
+		if (o->ps_addr + X86_MAX_INSN_LEN <= s->ps_addr)
+			break;
+		if (o->ps_fast && s->ps_addr < o->ps_addr + o->ps_flen)
+			return true;
+	}
+	return false;
 }
 
 void

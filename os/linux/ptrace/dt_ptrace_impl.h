@@ -87,6 +87,7 @@ typedef struct dt_pt_site {
 	bool ps_rtld;		/* the dynamic linker's breakpoint, no fires */
 	/* Patched with a jmp to a counting trampoline (dt_ptrace_fast.c). */
 	bool ps_fast;
+	uint8_t ps_flen;	/* the bytes of instructions it displaced */
 	uint64_t ps_counter;	/* its counter in the process */
 	uint64_t ps_seen;	/* the counter's value already counted */
 	const char *ps_path;	/* the file it is in */
@@ -260,6 +261,11 @@ extern void dt_pt_dlopen(dtrace_hdl_t *dtp, dt_ptrace_t *pt,
  */
 extern void dt_pt_fast_place(dtrace_hdl_t *dtp, dt_ptrace_t *pt,
     dt_pt_proc_t *pp, dt_pt_thread_t *t);
+/*
+ * Is site s (placed later: a probe matched after a dlopen) inside the
+ * instructions a counting site displaced, which never run again?
+ */
+extern bool dt_pt_fast_covers(const dt_pt_proc_t *pp, const dt_pt_site_t *s);
 /* Hand the counts of pp's patched sites since the last call over. */
 extern void dt_pt_fast_collect(dtrace_hdl_t *dtp, dt_pt_proc_t *pp);
 extern void dt_pt_fast_collect_all(dtrace_hdl_t *dtp, dt_ptrace_t *pt);

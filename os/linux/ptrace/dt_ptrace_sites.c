@@ -558,9 +558,11 @@ dt_pt_place(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_proc_t *pp,
 		dt_pt_site_t *s = &pp->pp_sites[i];
 		const char *why = NULL;
 
-		if (s->ps_armed || s->ps_bad)
+		if (s->ps_armed || s->ps_bad || s->ps_fast)
 			continue;
-		if (!s->ps_decoded && dt_pt_decode(pp, s) != 0)
+		if (dt_pt_fast_covers(pp, s))
+			why = "is displaced by a counting site's jump";
+		else if (!s->ps_decoded && dt_pt_decode(pp, s) != 0)
 			why = "cannot be decoded";
 		else if (s->ps_strategy == X86_STRAT_REFUSE)
 			why = "cannot be probed";
