@@ -7,6 +7,7 @@
 #  - 1,000,000 calls counted exactly, with the program's output and exit
 #    status as untraced, and quickly: at ~10 µs a breakpoint this would
 #    take over 10 s, and the program sees its function start with a jmp;
+#  - with -x followfork, breakpoints (a fork child's counters go unread);
 #  - four threads x N calls: 4N exactly;
 #  - @[probefunc] over several functions: exact counts each, among them
 #    one whose first 5 bytes hold a branch target (it keeps its int3) and
@@ -50,6 +51,10 @@ else
 fi
 got=$(run -q -c "./f peek" -n 'pid$target::bench_*:entry { @ = count(); }')
 check "how the functions start while traced" "a jmp b int3 c jmp" \
+    "$(echo "$got" | grep '^a ')"
+got=$(run -q -x followfork -c "./f peek" -n 'pid$target::bench_*:entry
+    { @ = count(); }')
+check "with followfork, breakpoints" "a int3 b int3 c int3" \
     "$(echo "$got" | grep '^a ')"
 
 # Four threads.

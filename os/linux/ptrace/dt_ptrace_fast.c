@@ -116,8 +116,9 @@ dt_pt_func_size(const dt_pt_site_t *s, uint64_t base, dt_elfsyms_t *cache,
 
 /*
  * Does a branch of the function [addr, addr + size) land inside the
- * displaced bytes (addr, addr + len)?  Also true when the function cannot
- * be decoded whole.  code holds its original bytes.
+ * displaced bytes (addr, addr + len), or an address computed RIP-relative
+ * (lea of a jump's target) point there?  Also true when the function
+ * cannot be decoded whole.  code holds its original bytes.
  */
 static bool
 dt_pt_func_lands(const uint8_t *code, uint64_t addr, uint64_t size,
@@ -129,7 +130,7 @@ dt_pt_func_lands(const uint8_t *code, uint64_t addr, uint64_t size,
 		if (x86_decode(code + off, (size_t) (size - off), addr + off, 0,
 		    &in) != 0 || in.len == 0)
 			return true;
-		if (in.is_rel && in.cf != X86_CF_NONE && in.target > addr &&
+		if ((in.is_rel || in.rip_rel) && in.target > addr &&
 		    in.target < addr + len)
 			return true;
 		off += in.len;
@@ -249,7 +250,7 @@ dt_pt_fast_place(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_proc_t *pp,
 	uint64_t lo = UINT64_MAX, area, ctrs;
 	dt_elfsyms_t syms = { 0 };
 	const char *spath = NULL;
-	uint8_t *code = NULL;
+	uint8_t *code = NULL, *p;
 
 	for (size_t i = 0; i < pp->pp_nsites; i++) {
 		dt_pt_site_t *s = &pp->pp_sites[i];
@@ -291,8 +292,10 @@ dt_pt_fast_place(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_proc_t *pp,
 		    (base = s->ps_base) == 0 ||
 		    (size = dt_pt_func_size(s, base, &syms, &spath)) <
 		    DT_PT_JMPLEN || size > DT_PT_FUNC_MAX ||
-		    (code = realloc(code, size + X86_MAX_INSN_LEN)) == NULL ||
-		    dt_pt_text_read(pp, s->ps_addr, code, size) != 0)
+		    (p = realloc(code, size + X86_MAX_INSN_LEN)) == NULL)
+			continue;
+		code = p;
+		if (dt_pt_text_read(pp, s->ps_addr, code, size) != 0)
 			continue;
 		/* Our own breakpoints in it read as what they replaced. */
 		memset(code + size, 0, X86_MAX_INSN_LEN);
