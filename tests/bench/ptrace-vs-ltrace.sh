@@ -19,7 +19,8 @@
 # Then the counting sites (os/linux/ptrace/dt_ptrace_fast.c: a jmp to a
 # trampoline that counts in the process) against uftrace, both on the
 # program built with -fpatchable-function-entry=5 (./tu), whose entry
-# nops make room for a jump, with NFAST calls:
+# nops make room for a jump, with 10 NFAST calls (NFAST for uftrace,
+# whose trace grows with them):
 #
 #   dtrace  -x engine=ptrace -c './tu loop N'
 #           -n 'pid$target::bench_fn:entry { @ = count(); }'
@@ -85,9 +86,10 @@ else
 fi
 
 echo
-echo "workload: $NFAST calls of bench_fn (entry nops), median of $RUNS runs"
+echo "workload: bench_fn (entry nops), median of $RUNS runs: $((NFAST * 10))" \
+    "calls for dtrace, $NFAST for uftrace (whose trace grows with them)"
 # cost reads N: the counting sites need many calls to show at all.
-N=$NFAST cost dtrace_fast dcount "$DTRACE" -q -x engine=ptrace \
+N=$((NFAST * 10)) cost dtrace_fast dcount "$DTRACE" -q -x engine=ptrace \
     -c "./tu loop @N@" -n 'pid$target::bench_fn:entry { @ = count(); }'
 awk -v d="$cost_dtrace" -v f="$cost_dtrace_fast" 'BEGIN {
     if (f > 0) printf("breakpoint/counting site per firing: %.0f\n", d / f) }'
