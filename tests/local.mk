@@ -31,7 +31,7 @@ SHELL_TESTS += tests/shell/unprivileged.sh tests/shell/syscall-count.sh \
 	tests/shell/syscall-builtins.sh \
 	tests/shell/usdt.sh tests/shell/kevent.sh tests/shell/pid-refused.sh \
 	tests/shell/ptrace-engine.sh tests/shell/ptrace-syscall.sh \
-	tests/shell/ptrace-follow.sh \
+	tests/shell/ptrace-follow.sh tests/shell/ptrace-fast.sh \
 	tests/shell/destructive.sh tests/shell/bpf-loop.sh \
 	tests/shell/execargs.sh tests/shell/curcpu.sh \
 	tests/shell/io-provider.sh tests/shell/net-providers.sh \

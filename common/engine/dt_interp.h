@@ -56,6 +56,17 @@ extern void dt_interp_fire_ctx(dtrace_hdl_t *dtp, uint32_t id,
 typedef void dt_interp_wait_f(dtrace_hdl_t *dtp, uint64_t deadline);
 extern void dt_interp_set_wait(dtrace_hdl_t *dtp, dt_interp_wait_f *fn);
 
+/*
+ * Probes counted elsewhere.  dt_interp_countonly() says whether every
+ * clause enabled for probe id is a plain count -- no predicate, one
+ * action, @ = count() or @[probefunc] = count() -- so that n firings of it
+ * are n added to each of its counts, whatever the context: an engine may
+ * then count its firings itself and hand them over with
+ * dt_interp_count(), which leaves the aggregations as n firings would.
+ */
+extern bool dt_interp_countonly(dtrace_hdl_t *dtp, uint32_t id);
+extern void dt_interp_count(dtrace_hdl_t *dtp, uint32_t id, uint64_t n);
+
 /* exit() has run: no probe but END fires any more. */
 extern bool dt_interp_exited(dtrace_hdl_t *dtp);
 

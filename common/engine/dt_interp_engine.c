@@ -117,6 +117,7 @@ typedef struct dt_interp {
 	dt_engine_status_t ip_status;
 	uint64_t ip_chill_start;   /* the one-second window of chill() */
 	uint64_t ip_chill_ns;	   /* spun in it so far */
+	int64_t ip_nfired;	   /* count() adds this: dt_interp_count() */
 } dt_interp_t;
 
 /* DTrace spins for chill() at most this long in any one second. */
@@ -319,6 +320,7 @@ dt_interp_open(dtrace_hdl_t *dtp)
 	opts.dio_dynvarsize = (uint64_t) dtp->dt_options[DT_OPT_DYNVARSIZE];
 	opts.dio_ops = &dt_interp_dif_ops;
 	opts.dio_arg = dtp;
+	ip->ip_nfired = 1;
 	ip->ip_bufsize = (size_t) dtp->dt_options[DT_OPT_BUFSIZE];
 	ip->ip_aggsize = (size_t) dtp->dt_options[DT_OPT_AGGSIZE];
 	ip->ip_nspec = (uint32_t) dtp->dt_options[DT_OPT_NSPEC];
@@ -596,7 +598,11 @@ dt_interp_aggregate(dt_interp_t *ip, dif_mstate_t *ms,
 	if (ap->ac_nargs > 1 && (rc = dif_exec(ip->ip_state, ms,
 				     ap->ac_args[1].aa_difo, &incr)) != 0)
 		return rc;
-	if ((ia = dt_interp_agg_lookup(ip, agg, ip->ip_keybuf, cpu)) != NULL)
+	if ((ia = dt_interp_agg_lookup(ip, agg, ip->ip_keybuf, cpu)) == NULL)
+		return 0;
+	if (agg->ag_kind == DT_AGG_COUNT)
+		ia->ia_vals[0] += ip->ip_nfired;
+	else
 		dt_agg_update(agg, ia->ia_vals, (int64_t) v, (int64_t) incr);
 	return 0;
 }
@@ -862,6 +868,59 @@ dt_interp_fire_ctx(dtrace_hdl_t *dtp, uint32_t id, const uint64_t *args,
 	ip->ip_ctx = ctx;
 	dt_interp_fire(dtp, id, args, nargs);
 	ip->ip_ctx = NULL;
+}
+
+/*
+ * A key that is the same at every firing of a probe: the probe's function
+ * name (probefunc) and nothing else.
+ */
+static bool
+dt_interp_key_fixed(const dif_object_t *difo)
+{
+	for (uint32_t i = 0; i < difo->dif_len; i++) {
+		dif_instr_t in = difo->dif_buf[i];
+
+		if (DIF_INSTR_OP(in) == DIF_OP_RET)
+			continue;
+		if (DIF_INSTR_OP(in) != DIF_OP_LDGS ||
+		    DIF_INSTR_VAR(in) != DIF_VAR_PROBEFUNC)
+			return false;
+	}
+	return true;
+}
+
+bool
+dt_interp_countonly(dtrace_hdl_t *dtp, uint32_t id)
+{
+	dt_interp_t *ip = dt_interp(dtp);
+	const dt_ieplist_t *el;
+
+	if (id >= ip->ip_nbyprobe || (el = &ip->ip_byprobe[id])->el_n == 0)
+		return false;
+	for (uint32_t i = 0; i < el->el_n; i++) {
+		const dt_stmt_t *stp = el->el_eps[i]->ep_stmt;
+		const dt_action_t *ap = &stp->st_actions[0];
+
+		if (stp->st_pred != NULL || stp->st_nactions != 1 ||
+		    ap->ac_kind != DT_ACT_AGGREGATE || ap->ac_nargs != 0 ||
+		    el->el_eps[i]->ep_prog->pg_aggs[ap->ac_aggid].ag_kind !=
+		    DT_AGG_COUNT || ap->ac_nkeys > 1 ||
+		    (ap->ac_nkeys == 1 && !dt_interp_key_fixed(ap->ac_keys[0])))
+			return false;
+	}
+	return true;
+}
+
+void
+dt_interp_count(dtrace_hdl_t *dtp, uint32_t id, uint64_t n)
+{
+	dt_interp_t *ip = dt_interp(dtp);
+
+	if (n == 0)
+		return;
+	ip->ip_nfired = (int64_t) n;
+	dt_interp_fire(dtp, id, NULL, 0);
+	ip->ip_nfired = 1;
 }
 
 void

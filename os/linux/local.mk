@@ -53,6 +53,7 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/ptrace/dt_ptrace.h \
 	%reldir%/ptrace/dt_ptrace_impl.h \
 	%reldir%/ptrace/dt_ptrace.c \
+	%reldir%/ptrace/dt_ptrace_fast.c \
 	%reldir%/ptrace/dt_ptrace_sites.c \
 	%reldir%/ptrace/dt_ptrace_sys.c
 EXTRA_DIST += %reldir%/README.md

@@ -12,9 +12,19 @@
 #
 #   dtrace  -x engine=ptrace -c './t loop N'
 #           -n 'pid$target::bench_fn:entry { @ = count(); }'
+#                                          (a breakpoint: bench_fn's first
+#                                          5 bytes end in its ret)
 #   ltrace  -x bench_fn -c ./t loop N      (entry and return breakpoints)
-#   uftrace record -P bench_fn ./tu loop N (the same program built with
-#                                          -fpatchable-function-entry=5)
+#
+# Then the counting sites (os/linux/ptrace/dt_ptrace_fast.c: a jmp to a
+# trampoline that counts in the process) against uftrace, both on the
+# program built with -fpatchable-function-entry=5 (./tu), whose entry
+# nops make room for a jump, with 10 NFAST calls (NFAST for uftrace,
+# whose trace grows with them):
+#
+#   dtrace  -x engine=ptrace -c './tu loop N'
+#           -n 'pid$target::bench_fn:entry { @ = count(); }'
+#   uftrace record -P bench_fn ./tu loop N
 #
 # Then the syscall provider: N getppid() calls (tests/bench/getppid_loop.c)
 #
@@ -30,7 +40,8 @@
 #
 # The default dtrace is build/cmd/dtrace of this repository (a sanitizer
 # build is several times slower: build without --enable-sanitizers to
-# measure).  Environment: N (default 20000), RUNS (default 3), CC.
+# measure).  Environment: N (default 20000), NFAST (default 100 N), RUNS
+# (default 3), CC.
 # It installs nothing: apt-get install ltrace uftrace.
 
 set -u
@@ -39,6 +50,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 DTRACE=${1:-$repo/build/cmd/dtrace}
 N=${N:-20000}
+NFAST=${NFAST:-$((N * 100))}
 RUNS=${RUNS:-3}
 CC=${CC:-cc}
 
@@ -72,6 +84,15 @@ if command -v ltrace >/dev/null; then
 else
 	echo "ltrace: not installed (apt-get install ltrace)"
 fi
+
+echo
+echo "workload: bench_fn (entry nops), median of $RUNS runs: $((NFAST * 10))" \
+    "calls for dtrace, $NFAST for uftrace (whose trace grows with them)"
+# cost reads N: the counting sites need many calls to show at all.
+N=$((NFAST * 10)) cost dtrace_fast dcount "$DTRACE" -q -x engine=ptrace \
+    -c "./tu loop @N@" -n 'pid$target::bench_fn:entry { @ = count(); }'
+awk -v d="$cost_dtrace" -v f="$cost_dtrace_fast" 'BEGIN {
+    if (f > 0) printf("breakpoint/counting site per firing: %.0f\n", d / f) }'
 if command -v uftrace >/dev/null &&
     uftrace record -d "$tmp/uf.data" -P bench_fn ./tu loop 10 \
     >/dev/null 2>&1; then
@@ -79,10 +100,11 @@ if command -v uftrace >/dev/null &&
 		uftrace report -d "$tmp/uf.data" 2>/dev/null |
 		    awk '$NF == "bench_fn" { print $(NF - 1) }'
 	}
-	cost uftrace ucount uftrace record -d "$tmp/uf.data" -P bench_fn \
-	    ./tu loop @N@
-	awk -v d="$cost_dtrace" -v u="$cost_uftrace" 'BEGIN {
-	    if (u > 0) printf("dtrace/uftrace per firing: %.1f\n", d / u) }'
+	N=$NFAST cost uftrace ucount uftrace record -d "$tmp/uf.data" \
+	    -P bench_fn ./tu loop @N@
+	awk -v d="$cost_dtrace" -v f="$cost_dtrace_fast" -v u="$cost_uftrace" \
+	    'BEGIN { if (u > 0) printf("dtrace/uftrace per firing: " \
+	    "breakpoint %.1f, counting site %.2f\n", d / u, f / u) }'
 else
 	echo "uftrace: not installed, or cannot patch the workload"
 fi

@@ -15,7 +15,11 @@
  *  - each probe site's instruction is decoded (isa/x86_64) and, when
  *    x86_strategy() says it runs out of line, its copy with the jump back
  *    (x86_ool_build()) written in the scratch area;
- *  - an int3 replaces the first byte of each site (/proc/<pid>/mem).
+ *  - an int3 replaces the first byte of each site (/proc/<pid>/mem),
+ *    except at entry sites whose probes only count: a jump to a counting
+ *    trampoline replaces their first 5 bytes (dt_ptrace_fast.c), and the
+ *    counters are read and handed to the interpreter as the wait for
+ *    stops returns, at snapshots, at thread exits and at the end.
  *
  * A hit is a SIGTRAP stop of one thread with %rip one past a site.  The
  * enabled clauses run at once (dt_interp_fire_ctx()) with arg0..arg5 from
@@ -47,7 +51,8 @@
  * thread may be inside a copy and will jump back from it.  If dtrace is
  * killed with SIGKILL there is no chance to do so: a -c child is killed
  * with it (PTRACE_O_EXITKILL); a -p process keeps its int3 bytes and dies
- * of SIGTRAP at the next probe site it runs.
+ * of SIGTRAP at the next probe site it runs (its counting trampolines are
+ * harmless: they stay valid and only count).
  *
  * All ptrace requests come from the thread that called dtrace_go(), the
  * tracer.  The processes the engine keeps are noted in a small table of
@@ -981,6 +986,8 @@ dt_pt_exiting(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_thread_t *t)
 	int st, why;
 
 	t->pt_exiting = true;
+	/* Its process's memory, and its counters, may go with it. */
+	dt_pt_fast_collect(dtp, t->pt_proc);
 	for (size_t i = 0; i < pt->pt_nthreads; i++)
 		live += pt->pt_threads[i].pt_proc == t->pt_proc &&
 		    !pt->pt_threads[i].pt_exiting;
@@ -1270,6 +1277,8 @@ dt_pt_wait(dtrace_hdl_t *dtp, uint64_t deadline)
 			break;
 	}
 	(void) sigprocmask(SIG_SETMASK, &old, NULL);
+	/* The counts of patched sites, before the timers due now fire. */
+	dt_pt_fast_collect_all(dtp, pt);
 }
 
 /*
@@ -1278,7 +1287,7 @@ dt_pt_wait(dtrace_hdl_t *dtp, uint64_t deadline)
  * the original instruction now is.
  */
 static void
-dt_pt_detach_all(dt_ptrace_t *pt)
+dt_pt_detach_all(dtrace_hdl_t *dtp, dt_ptrace_t *pt)
 {
 	for (size_t i = 0; i < pt->pt_nthreads; i++) {
 		dt_pt_thread_t *t = &pt->pt_threads[i];
@@ -1320,6 +1329,7 @@ dt_pt_detach_all(dt_ptrace_t *pt)
 		t->pt_stopped = true;
 		i++;
 	}
+	dt_pt_fast_collect_all(dtp, pt);
 	for (size_t p = 0; p < pt->pt_nprocs; p++) {
 		dt_pt_proc_t *pp = pt->pt_procs[p];
 
@@ -1487,10 +1497,13 @@ static int
 dt_ptrace_stop(dtrace_hdl_t *dtp)
 {
 	dt_ptrace_t *pt = dt_pt();
-	int rc = dt_interp_engine_ops.eo_stop(dtp);
+	int rc;
+
+	dt_pt_fast_collect_all(dtp, pt);
+	rc = dt_interp_engine_ops.eo_stop(dtp);
 
 	if (pt->pt_attached)
-		dt_pt_detach_all(pt);
+		dt_pt_detach_all(dtp, pt);
 	return rc;
 }
 
@@ -1502,7 +1515,7 @@ dt_ptrace_close(dtrace_hdl_t *dtp)
 	if (pt == NULL)
 		return;
 	if (pt->pt_attached)
-		dt_pt_detach_all(pt);
+		dt_pt_detach_all(dtp, pt);
 	for (size_t p = 0; p < pt->pt_nprocs; p++) {
 		dt_pt_proc_t *pp = pt->pt_procs[p];
 
@@ -1537,6 +1550,7 @@ static int
 dt_ptrace_aggsnap(dtrace_hdl_t *dtp, dt_aggsnap_t **snapsp,
     uint32_t *nsnapsp)
 {
+	dt_pt_fast_collect_all(dtp, dt_pt());
 	return dt_interp_engine_ops.eo_aggsnap(dtp, snapsp, nsnapsp);
 }
 

@@ -1,10 +1,11 @@
 /*
- * dt_ptrace_impl.h: the ptrace engine's state, shared by its three files:
+ * dt_ptrace_impl.h: the ptrace engine's state, shared by its four files:
  * dt_ptrace.c (attaching, the wait loop, breakpoint hits, detaching),
  * dt_ptrace_sites.c (where the breakpoints go: sites collected from the
  * enabled pid and USDT probes, placed at the start and again after exec
- * and dlopen) and dt_ptrace_sys.c (the syscall and proc providers through
- * ptrace stops).
+ * and dlopen), dt_ptrace_fast.c (entry sites that only count, patched
+ * with a jump to a counting trampoline instead) and dt_ptrace_sys.c (the
+ * syscall and proc providers through ptrace stops).
  *
  * dt_ptrace_t is the engine: the pid and USDT probes enabled, each with
  * the image it was resolved in (dt_pt_pidp_t), the processes it holds
@@ -64,6 +65,7 @@ typedef enum dt_pt_procprobe {
 	    PTRACE_O_TRACEEXEC | PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEEXIT)
 #define DT_PT_SLOT	  128	/* bytes of one out-of-line copy */
 #define DT_PT_NTSLOTS	  1024	/* per-thread copy slots in a process */
+#define DT_PT_JMPLEN	  5	/* a jmp rel32 over a counting site */
 
 /* One probe firing at a site. */
 typedef struct dt_pt_fire {
@@ -83,7 +85,13 @@ typedef struct dt_pt_site {
 	bool ps_decoded;	/* ps_insn, ps_in and ps_strategy are set */
 	bool ps_bad;		/* cannot be probed: never armed */
 	bool ps_rtld;		/* the dynamic linker's breakpoint, no fires */
+	/* Patched with a jmp to a counting trampoline (dt_ptrace_fast.c). */
+	bool ps_fast;
+	uint8_t ps_flen;	/* the bytes of instructions it displaced */
+	uint64_t ps_counter;	/* its counter in the process */
+	uint64_t ps_seen;	/* the counter's value already counted */
 	const char *ps_path;	/* the file it is in */
+	uint64_t ps_base;	/* where the process maps its offset 0 */
 	dt_pt_fire_t *ps_fires;
 	uint32_t ps_nfires;
 } dt_pt_site_t;
@@ -244,6 +252,23 @@ extern void dt_pt_exec(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_thread_t *t);
 /* Thread t is at the dynamic linker's breakpoint: libraries changed. */
 extern void dt_pt_dlopen(dtrace_hdl_t *dtp, dt_ptrace_t *pt,
     dt_pt_thread_t *t);
+
+/* dt_ptrace_fast.c */
+/*
+ * Patch the sites of pp to be placed whose probes only count with a jump
+ * to a counting trampoline, where it is safe (pp stopped, t its stopped
+ * thread); the others are left for breakpoints.
+ */
+extern void dt_pt_fast_place(dtrace_hdl_t *dtp, dt_ptrace_t *pt,
+    dt_pt_proc_t *pp, dt_pt_thread_t *t);
+/*
+ * Is site s (placed later: a probe matched after a dlopen) inside the
+ * instructions a counting site displaced, which never run again?
+ */
+extern bool dt_pt_fast_covers(const dt_pt_proc_t *pp, const dt_pt_site_t *s);
+/* Hand the counts of pp's patched sites since the last call over. */
+extern void dt_pt_fast_collect(dtrace_hdl_t *dtp, dt_pt_proc_t *pp);
+extern void dt_pt_fast_collect_all(dtrace_hdl_t *dtp, dt_ptrace_t *pt);
 
 /* dt_ptrace_sys.c */
 /* Take an enabled syscall or proc probe: 1, 0 if it is neither, -1. */

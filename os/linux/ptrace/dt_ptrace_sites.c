@@ -185,6 +185,7 @@ dt_pt_pidp_add(dt_ptrace_t *pt, const dt_probe_t *prp,
 typedef struct dt_pt_cand {
 	uint64_t ca_addr;
 	const char *ca_path;
+	uint64_t ca_base;	/* where the process maps its offset 0 */
 	bool ca_rtld;
 	dt_pt_fire_t ca_fire;
 } dt_pt_cand_t;
@@ -229,8 +230,10 @@ dt_pt_fire_add(dt_pt_site_t *s, const dt_pt_cand_t *c)
 		s->ps_rtld = true;
 		return 0;
 	}
-	if (s->ps_path == NULL)
+	if (s->ps_path == NULL) {
 		s->ps_path = c->ca_path;
+		s->ps_base = c->ca_base;
+	}
 	for (uint32_t i = 0; i < s->ps_nfires; i++) {
 		if (s->ps_fires[i].pf_id == c->ca_fire.pf_id)
 			return 0;
@@ -373,6 +376,9 @@ dt_pt_disarm(const dt_pt_proc_t *pp, int memfd)
 
 		if (s->ps_armed)
 			(void) pwrite(memfd, s->ps_insn, 1, (off_t) s->ps_addr);
+		if (s->ps_fast)
+			(void) pwrite(memfd, s->ps_insn, DT_PT_JMPLEN,
+			    (off_t) s->ps_addr);
 	}
 	for (size_t i = 0; i < pp->pp_nsemas; i++) {
 		if (pp->pp_semas[i].sm_addr != 0)
@@ -435,6 +441,7 @@ dt_pt_collect(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_proc_t *pp,
 			dt_pt_cand_t c = {
 				.ca_addr = base + pi->pi_sites[k],
 				.ca_path = pi->pi_path,
+				.ca_base = base,
 				.ca_fire = { pd->pd_probe->pr_id, pi->pi_kind,
 				    pi->pi_func - obase + base,
 				    pi->pi_args != NULL ? &pi->pi_args[k] :
@@ -523,7 +530,7 @@ dt_pt_decode(dt_pt_proc_t *pp, dt_pt_site_t *s)
 static bool
 dt_pt_to_place(const dt_pt_site_t *s)
 {
-	return s->ps_decoded && !s->ps_armed && !s->ps_bad;
+	return s->ps_decoded && !s->ps_armed && !s->ps_bad && !s->ps_fast;
 }
 
 int
@@ -538,6 +545,8 @@ dt_pt_place(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_proc_t *pp,
 
 	if (pp->pp_mm != pp)
 		return 0;	/* a vfork child: its parent's sites */
+	/* Sites of files gone are forgotten: their counts first. */
+	dt_pt_fast_collect(dtp, pp);
 	if (dt_pt_maps_read(pp->pp_pid, &ms) != 0)
 		return errno == ENOMEM ? dt_set_errno(dtp, EDT_NOMEM) : 0;
 	dt_pt_sites_unmapped(pp, &ms);
@@ -549,9 +558,11 @@ dt_pt_place(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_proc_t *pp,
 		dt_pt_site_t *s = &pp->pp_sites[i];
 		const char *why = NULL;
 
-		if (s->ps_armed || s->ps_bad)
+		if (s->ps_armed || s->ps_bad || s->ps_fast)
 			continue;
-		if (!s->ps_decoded && dt_pt_decode(pp, s) != 0)
+		if (dt_pt_fast_covers(pp, s))
+			why = "is displaced by a counting site's jump";
+		else if (!s->ps_decoded && dt_pt_decode(pp, s) != 0)
 			why = "cannot be decoded";
 		else if (s->ps_strategy == X86_STRAT_REFUSE)
 			why = "cannot be probed";
@@ -572,6 +583,17 @@ dt_pt_place(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_proc_t *pp,
 			continue;
 		nplace++;
 		nool += s->ps_strategy == X86_STRAT_OOL;
+	}
+	if (nplace > 0) {
+		/* Sites that only count need no breakpoint: patched. */
+		dt_pt_fast_place(dtp, pt, pp, t);
+		nplace = nool = 0;
+		for (size_t i = 0; i < pp->pp_nsites; i++) {
+			if (!dt_pt_to_place(&pp->pp_sites[i]))
+				continue;
+			nplace++;
+			nool += pp->pp_sites[i].ps_strategy == X86_STRAT_OOL;
+		}
 	}
 	if (nplace > 0) {
 		/* The per-thread slots come with the first area. */

@@ -1,0 +1,131 @@
+/*
+ * ptrace-fast.c: a program for the ptrace engine's counting sites
+ * (tests/shell/ptrace-fast.sh).  Its output depends only on its
+ * arguments, so a traced run can be compared with an untraced one.
+ *
+ *	loop N		N calls of bench_a, N / 2 of bench_b, N / 4 of bench_c
+ *	threads N	four threads, N calls of bench_a each
+ *	peek		says how each bench_ function starts now: "jmp"
+ *			(patched to count), "int3" (a breakpoint) or "orig"
+ *	wait FILE N	calls bench_a every millisecond until FILE exists,
+ *			then N more times
+ *	fork N		a child calls bench_a N times and says how it
+ *			starts, then the parent does
+ *
+ * bench_a is plain C.  bench_b starts with a loop whose head is 2 bytes
+ * in: a branch lands inside its first 5 bytes, which may then not be
+ * replaced by a jump.  bench_c starts with RIP-relative instructions,
+ * which run from elsewhere only with their displacements fixed up.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+long bench_c_calls;
+
+int bench_b(int n);
+long bench_c(void);
+
+__asm__(".text\n"
+	".globl bench_b\n"
+	".type bench_b, @function\n"
+	"bench_b:\n"
+	"	xorl %eax, %eax\n"	/* 2 bytes; the loop starts after */
+	"1:	addl $1, %eax\n"
+	"	cmpl %edi, %eax\n"
+	"	jl 1b\n"
+	"	ret\n"
+	".size bench_b, . - bench_b\n"
+	".globl bench_c\n"
+	".type bench_c, @function\n"
+	"bench_c:\n"
+	"	addq $1, bench_c_calls(%rip)\n"
+	"	movq bench_c_calls(%rip), %rax\n"
+	"	ret\n"
+	".size bench_c, . - bench_c\n");
+
+__attribute__((noinline)) int
+bench_a(int x)
+{
+	return x * 3 + 1;
+}
+
+static volatile long sink;
+
+static void *
+worker(void *arg)
+{
+	long n = (long) arg, s = 0;
+
+	for (long i = 0; i < n; i++)
+		s += bench_a((int) i);
+	return (void *) s;
+}
+
+static const char *
+how(const void *fn)
+{
+	unsigned char c = *(const volatile unsigned char *) fn;
+
+	return c == 0xe9 ? "jmp" : c == 0xcc ? "int3" : "orig";
+}
+
+int
+main(int argc, char **argv)
+{
+	long n = argc > 2 ? atol(argv[argc - 1]) : 0, s = 0;
+
+	if (argc < 2)
+		return 2;
+	if (strcmp(argv[1], "loop") == 0) {
+		for (long i = 0; i < n; i++)
+			s += bench_a((int) i);
+		for (long i = 0; i < n / 2; i++)
+			s += bench_b(3);
+		for (long i = 0; i < n / 4; i++)
+			s += bench_c();
+		printf("%ld %ld\n", s, bench_c_calls);
+	} else if (strcmp(argv[1], "threads") == 0) {
+		pthread_t t[4];
+
+		for (int i = 0; i < 4; i++)
+			(void) pthread_create(&t[i], NULL, worker, (void *) n);
+		for (int i = 0; i < 4; i++) {
+			void *r;
+
+			(void) pthread_join(t[i], &r);
+			s += (long) r;
+		}
+		printf("%ld\n", s);
+	} else if (strcmp(argv[1], "peek") == 0) {
+		sink = bench_a(1) + bench_b(1) + bench_c();
+		printf("a %s b %s c %s\n", how((const void *) bench_a),
+		    how((const void *) bench_b), how((const void *) bench_c));
+	} else if (strcmp(argv[1], "fork") == 0) {
+		pid_t pid = fork();
+		int st = 0;
+
+		for (long i = 0; i < n; i++)
+			s += bench_a((int) i);
+		if (pid == 0) {
+			printf("child %ld %s\n", s, how((const void *) bench_a));
+			return 0;
+		}
+		(void) waitpid(pid, &st, 0);
+		printf("parent %ld %d\n", s, st);
+	} else if (strcmp(argv[1], "wait") == 0 && argc > 3) {
+		while (access(argv[2], F_OK) != 0) {
+			sink = bench_a(1);
+			(void) usleep(1000);
+		}
+		for (long i = 0; i < n; i++)
+			s += bench_a((int) i);
+		printf("%ld %s\n", s, how((const void *) bench_a));
+	} else {
+		return 2;
+	}
+	return 0;
+}
