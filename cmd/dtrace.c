@@ -78,6 +78,8 @@ static bool g_quiet;		  /* -q: no banner lines */
 static bool g_difv;		  /* -S: print the DIF */
 static int g_datamodel;		  /* DTRACE_O_LP64 or _ILP32 */
 static const char *g_ofile;	  /* -o */
+static FILE *g_ofp;		  /* where tracing output goes: -o, else
+				     stdout (-c commands keep stdout) */
 static dtrace_hdl_t *g_dtp;
 
 /*
@@ -771,7 +773,7 @@ run_programs(void)
 			stop = true;
 		if ((stop || g_intr) && dtrace_stop(g_dtp) != 0)
 			dfatal("couldn't stop tracing");
-		switch (dtrace_work(g_dtp, stdout)) {
+		switch (dtrace_work(g_dtp, g_ofp)) {
 		case DTRACE_WORKSTATUS_DONE:
 			done = 1;
 			break;
@@ -780,14 +782,14 @@ run_programs(void)
 		default:
 			dfatal("processing aborted");
 		}
-		if (fflush(stdout) == EOF)
-			clearerr(stdout);
+		if (fflush(g_ofp) == EOF)
+			clearerr(g_ofp);
 	}
-	if (dtrace_aggregate_print(g_dtp, stdout) != 0)
+	if (dtrace_aggregate_print(g_dtp, g_ofp) != 0)
 		dfatal("failed to print aggregations");
 	if (dtrace_exit_status(g_dtp, &status) == 0)
 		status = E_SUCCESS;
-	if (fflush(stdout) == EOF)
+	if (fflush(g_ofp) == EOF)
 		status = E_ERROR;
 	return status;
 }
@@ -870,8 +872,13 @@ main(int argc, char **argv)
 	apply_settings();
 	check_modes_available();
 
-	if (g_ofile != NULL && g_mode != DMODE_HEADER && g_mode != DMODE_LINK &&
-	    freopen(g_ofile, "w", stdout) == NULL)
+	/*
+	 * As DTrace: tracing output is appended to the -o file, opened on
+	 * its own, so that -c commands still write to dtrace's stdout.
+	 */
+	g_ofp = stdout;
+	if (g_ofile != NULL && g_mode == DMODE_EXEC &&
+	    (g_ofp = fopen(g_ofile, "a")) == NULL)
 		fatal(E_ERROR, "failed to open output file '%s': %s", g_ofile,
 		    strerror(errno));
 
