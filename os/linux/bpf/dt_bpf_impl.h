@@ -189,6 +189,20 @@ extern void dt_bpf_cg_sarg(dt_bpf_cg_t *cg, int i, int w, int lenslot);
 /* execargs, built in its scratch slot; its address in r1. */
 extern void dt_bpf_cg_execargs(dt_bpf_cg_t *cg);
 /*
+ * The prologue's probe arguments (dt_bpf_args.c): a kernel event's
+ * arguments into the firing context, then its filters (to lexit when
+ * one fails); a USDT probe's arguments; the taken-branch test of a
+ * return at a conditional tail call; whether any clause reads arguments.
+ */
+typedef struct dt_kevent dt_kevent_t;
+extern void dt_bpf_cg_kevent_args(dt_bpf_cg_t *cg, const dt_kevent_t *ke);
+extern void dt_bpf_cg_kevent_filter(dt_bpf_cg_t *cg, const dt_kevent_t *ke,
+    uint32_t lexit);
+extern void dt_bpf_cg_usdt(dt_bpf_cg_t *cg, const dt_bpf_progspec_t *ps);
+extern void dt_bpf_cg_ucond(dt_bpf_cg_t *cg, uint32_t lexit);
+extern bool dt_bpf_prog_reads_args(const dt_bpf_progspec_t *ps);
+
+/*
  * The user stack through CFI rows: up to nframes PCs at r7 + off; r0 =
  * the bytes written.  With lnorows 0, the rows are the uprobe's process's
  * (cg_ps->ps_ucfi_fd); otherwise those of the current process, found at
