@@ -142,23 +142,6 @@ check "-p process after detach" 0 "$?"
 # SIGKILL leaves no chance to remove the breakpoints: a -c child is
 # killed with dtrace (PTRACE_O_EXITKILL) rather than left to die of
 # SIGTRAP at its next probe site.
-(cd "$tmp" && exec "${as_user[@]}" "${dt[@]}" -q -x engine=ptrace \
-    -c "./t wait $tmp/stop2" -n 'pid$target::bench_fn:entry { @ = count(); }' \
-    >/dev/null 2>&1) &
-dpid=$!
-sleep 1
-cpid=$(cat /proc/"$dpid"/task/*/children 2>/dev/null | tr -d ' ')
-kill -KILL "$dpid"
-wait "$dpid" 2>/dev/null
-sleep 0.2
-if [ -z "$cpid" ]; then
-	check "the -c child of dtrace" "a pid" "none"
-elif [ -d "/proc/$cpid" ] && ! grep -q '^State:.*Z' "/proc/$cpid/status"
-then
-	kill -KILL "$cpid"
-	check "-c child killed with dtrace" "gone" "running"
-else
-	echo "ok: -c child killed with dtrace"
-fi
+exitkill_check 'pid$target::bench_fn:entry { @ = count(); }'
 
 exit $fail

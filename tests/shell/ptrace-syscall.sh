@@ -131,24 +131,7 @@ done
 
 # A -c child under a seccomp filter dies with dtrace (PTRACE_O_EXITKILL):
 # its probed calls would fail with ENOSYS without a tracer.
-(cd "$tmp" && exec "${as_user[@]}" "${dt[@]}" -q -x engine=ptrace \
-    -c "./t wait $tmp/stop2" -n 'syscall::getppid:entry { @ = count(); }' \
-    >/dev/null 2>&1) &
-dpid=$!
-sleep 1
-cpid=$(cat /proc/"$dpid"/task/*/children 2>/dev/null | tr -d ' ')
-kill -KILL "$dpid"
-wait "$dpid" 2>/dev/null
-sleep 0.2
-if [ -z "$cpid" ]; then
-	check "the -c child of dtrace" "a pid" "none"
-elif [ -d "/proc/$cpid" ] && ! grep -q '^State:.*Z' "/proc/$cpid/status"
-then
-	kill -KILL "$cpid"
-	check "-c child killed with dtrace" "gone" "running"
-else
-	echo "ok: -c child killed with dtrace"
-fi
+exitkill_check 'syscall::getppid:entry { @ = count(); }'
 
 # Destructive actions on the traced process.
 got=$(run -qw -c "./t signal 50" -n 'syscall::getppid:entry /++n <= 3/ {

@@ -8,6 +8,8 @@
 #	dt		dtrace as that user sees it, run from $tmp
 #	user CMD...	CMD as that user, in $tmp
 #	check WHAT WANT GOT	prints ok or the difference; failures set fail=1
+#	exitkill_check D	dtrace -c "./t wait $tmp/stop2" -n D, SIGKILLed:
+#			its -c child must die with it (PTRACE_O_EXITKILL)
 asroot=false
 if [ "$(id -u)" -eq 0 ]; then
 	command -v setpriv >/dev/null || {
@@ -37,5 +39,25 @@ check() {
 		fail=1
 	else
 		echo "ok: $1"
+	fi
+}
+
+exitkill_check() {
+	(cd "$tmp" && exec "${as_user[@]}" "${dt[@]}" -q -x engine=ptrace \
+	    -c "./t wait $tmp/stop2" -n "$1" >/dev/null 2>&1) &
+	local dpid=$! cpid
+	sleep 1
+	cpid=$(cat /proc/"$dpid"/task/*/children 2>/dev/null | tr -d ' ')
+	kill -KILL "$dpid"
+	wait "$dpid" 2>/dev/null
+	sleep 0.2
+	if [ -z "$cpid" ]; then
+		check "the -c child of dtrace" "a pid" "none"
+	elif [ -d "/proc/$cpid" ] &&
+	    ! grep -q '^State:.*Z' "/proc/$cpid/status"; then
+		kill -KILL "$cpid"
+		check "-c child killed with dtrace" "gone" "running"
+	else
+		echo "ok: -c child killed with dtrace"
 	fi
 }
