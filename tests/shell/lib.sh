@@ -1,5 +1,5 @@
 # lib.sh: helpers sourced by the shell tests of user-space tracing
-# (ustack-cfi.sh, pid-tailcall.sh, usdt-late.sh); not a test itself.
+# (ustack*.sh, pid-*.sh, usdt-late.sh); not a test itself.
 
 fail=0
 

@@ -44,16 +44,7 @@ main(int argc, char **argv)
 C
 cc -O1 -fno-inline -o "$tmp/prog" "$tmp/prog.c" || exit 1
 
-check() {
-	local what=$1 want=$2 got=$3
-	if [ "$got" != "$want" ]; then
-		printf 'FAIL: %s\n--- want\n%s\n--- got\n%s\n' "$what" "$want" \
-		    "$got"
-		fail=1
-	else
-		echo "ok: $what"
-	fi
-}
+. "$top_srcdir/tests/shell/lib.sh"	# check()
 
 # Exactly N entries, counted by the BPF program in the target.
 n=100000

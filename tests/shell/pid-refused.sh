@@ -15,16 +15,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 
-check() {
-	local what=$1 want=$2 got=$3
-	if [ "$got" != "$want" ]; then
-		printf 'FAIL: %s\n--- want\n%s\n--- got\n%s\n' "$what" "$want" \
-		    "$got"
-		fail=1
-	else
-		echo "ok: $what"
-	fi
-}
+. "$top_srcdir/tests/shell/lib.sh"	# check()
 
 # atomic_fn: mov, lock xadd (refused by x86 uprobes), add, ret.
 cat >"$tmp/atom.c" <<'C'

@@ -58,16 +58,7 @@ cc -O1 -fno-omit-frame-pointer -fno-inline -o "$tmp/ustackprog" \
     "$tmp/prog.c" || exit 1
 prog="$tmp/ustackprog"
 
-check() {
-	local what=$1 want=$2 got=$3
-	if [ "$got" != "$want" ]; then
-		printf 'FAIL: %s\n--- want\n%s\n--- got\n%s\n' "$what" "$want" \
-		    "$got"
-		fail=1
-	else
-		echo "ok: $what"
-	fi
-}
+. "$top_srcdir/tests/shell/lib.sh"	# check()
 
 # Frame lines with their offsets blanked: "prog`b+0x.." for any offset.
 shape() {
