@@ -1407,8 +1407,8 @@ dt_bpf_cg_put_hex(dt_bpf_cg_t *cg)
 }
 
 /*
- * The IPv6 address in work buffer 0, as dif_ntoa6(): the first longest
- * run of zero groups (even one) as "::", and an IPv4-mapped or
+ * The IPv6 address in work buffer 0, as dif_ntoa6(): DTrace's choice of
+ * zero run as "::", and an IPv4-mapped or
  * -compatible address with its last four bytes dotted (only those when
  * v4only, for inet_ntoa6()).  Loop variables: 1 the best run's start
  * (-1: none), 2 its length, 3 the current run, 4 the groups shown in
@@ -1428,6 +1428,8 @@ dt_bpf_cg_put_ipv6(dt_bpf_cg_t *cg, bool v4only, uint32_t ldotted,
 	uint32_t lbest = dt_bpf_label_new(cg->cg_b);
 	uint32_t lprint = dt_bpf_label_new(cg->cg_b);
 	uint32_t lcolon = dt_bpf_label_new(cg->cg_b);
+	uint32_t lend6 = dt_bpf_label_new(cg->cg_b);
+	uint32_t lcmp = dt_bpf_label_new(cg->cg_b);
 	dt_bpf_loop_t lp;
 
 	/* mapped: ::ffff:a.b.c.d; compatible: ::a.b.c.d but not :: or ::1 */
@@ -1462,20 +1464,46 @@ dt_bpf_cg_put_ipv6(dt_bpf_cg_t *cg, bool v4only, uint32_t ldotted,
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, 4), 8));
 	dt_bpf_label_here(cg->cg_b, lgroups);
 
-	/* The first longest run of zero groups. */
+	/*
+	 * The zero run DTrace compresses (see dif_ntoa6()), measured where
+	 * it ends: 2 * run - 1 bytes at the end of the address, else
+	 * 2 * run, plus one when the next group's high byte is zero.
+	 */
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, 1), -1));
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, 2), 0));
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, 3), 0));
 	dt_bpf_loop_begin(cg, &lp, DT_R5, 8, 1);
-	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, 4)));
-	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JGE, DT_R5, DT_R1, 0),
-	    lp.lp_done);
 	dt_bpf_cg_group(cg);
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R3, 0, 0), lnz);
 	dt_bpf_cg_addvar(cg, 3, 1);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R5, 7, 0),
+	    lend6);
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R5, 1));
+	dt_bpf_cg_group(cg);
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_SUB, DT_R5, 1));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R3, 0, 0),
+	    lp.lp_next);
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R0, 0));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R3, 8));
+	DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JNE, DT_R3, 0, 1));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R0, 1));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, 3)));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_LSH, DT_R1, 1));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R1, DT_R0));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lcmp);
+	dt_bpf_label_here(cg->cg_b, lend6);
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, 3)));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_LSH, DT_R1, 1));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_SUB, DT_R1, 1));
+	dt_bpf_label_here(cg->cg_b, lcmp);
+	/* taken when longer than the bytes of the run taken (at least 1) */
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R7, DT_VAR(cg, 2)));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_LSH, DT_R2, 1));
+	DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JNE, DT_R2, 0, 1));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, 1));
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JLE, DT_R1, DT_R2, 0),
 	    lp.lp_next);
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, 3)));
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_VAR(cg, 2)));
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R5));
 	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_SUB, DT_R2, DT_R1));
@@ -1485,6 +1513,14 @@ dt_bpf_cg_put_ipv6(dt_bpf_cg_t *cg, bool v4only, uint32_t ldotted,
 	dt_bpf_label_here(cg->cg_b, lnz);
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, 3), 0));
 	dt_bpf_loop_end(cg, &lp);
+	/* A run reaching into the dotted tail is not compressed. */
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, 1)));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R7, DT_VAR(cg, 2)));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R1, DT_R2));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R7, DT_VAR(cg, 4)));
+	DT_EMIT(cg, DT_BPF_JMP_REG(BPF_JSLE, DT_R1, DT_R2, 2));
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, 1), -1));
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, 2), 0));
 
 	/* The groups: "::" for the run, ':' between the others. */
 	dt_bpf_loop_begin(cg, &lp, DT_R5, 8, 1);
