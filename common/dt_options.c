@@ -110,6 +110,7 @@ static const dt_option_t dt_option_table[] = {
 	{ "engine", DT_OPT_ENGINE, DT_OPTK_ENUM, dt_engine_words },
 	{ "followfork", DT_OPT_FOLLOWFORK, DT_OPTK_BOOL, NULL },
 	{ "oformat", DT_OPT_OFORMAT, DT_OPTK_ENUM, dt_oformat_words },
+	{ "scratchsize", DT_OPT_SCRATCHSIZE, DT_OPTK_SIZE, NULL },
 };
 
 #define DT_NOPTIONS (sizeof (dt_option_table) / sizeof (dt_option_table[0]))

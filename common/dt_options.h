@@ -96,6 +96,8 @@ typedef enum dt_optid {
 	DT_OPT_ENGINE,	   /* auto, bpf, interp or ptrace */
 	DT_OPT_FOLLOWFORK, /* trace every descendant of -c/-p processes */
 	DT_OPT_OFORMAT,	   /* text or json */
+	/* Oracle Linux DTrace's: the bytes alloca() and copyin() may take. */
+	DT_OPT_SCRATCHSIZE,
 	DT_OPT_COUNT
 } dt_optid_t;
 

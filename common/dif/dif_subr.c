@@ -833,7 +833,7 @@ dif_subr(dif_mstate_t *ms, uint32_t subr, const dif_tuple_t *tup, int nargs,
 		return;
 	case DIF_SUBR_COPYIN:
 		size = tup[1].tu_value;
-		if ((p = dif_scratch_alloc(ms, size)) == NULL)
+		if ((p = dif_alloca(ms, size)) == NULL)
 			return;
 		if (dif_copyin(ms, DIF_AS_USER, tup[0].tu_value, p, size) == 0)
 			*rdp = dif_addr(p);
@@ -910,13 +910,13 @@ dif_subr(dif_mstate_t *ms, uint32_t subr, const dif_tuple_t *tup, int nargs,
 		return;
 	case DIF_SUBR_ALLOCA:
 		size = tup[0].tu_value;
-		if ((p = dif_scratch_alloc(ms, size)) != NULL)
+		if ((p = dif_alloca(ms, size)) != NULL)
 			*rdp = dif_addr(p);
 		return;
 	case DIF_SUBR_BCOPY:
 		size = tup[2].tu_value;
 		/* As in DTrace, the destination must be scratch (alloca). */
-		if (!dif_in_scratch(ms, tup[1].tu_value, size)) {
+		if (!dif_in_scratch(ms, tup[1].tu_value, size, true)) {
 			dif_fault(ms, DIF_FLT_BADADDR, tup[1].tu_value);
 			return;
 		}

@@ -1580,6 +1580,28 @@ dt_bpf_cg_bytes_arg(dt_bpf_cg_t *cg, int i, int32_t n)
 	    DT_FP_T4);
 }
 
+/*
+ * alloca() and copyin() take at most scratchsize bytes a clause, when
+ * the option is set, as dif_alloca(): the size in sizeslot, counted (8
+ * aligned) in DT_SC_AUSED, or "out of scratch space".
+ */
+static void
+dt_bpf_cg_alloca_budget(dt_bpf_cg_t *cg, int sizeslot)
+{
+	int32_t limit = (int32_t) cg->cg_lay->bl_scratchsize;
+
+	if (limit == 0)
+		return;
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_SC_AUSED));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, 7));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_AND, DT_R1, -8));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_FP, sizeslot));
+	dt_bpf_cg_fault_if(cg, BPF_JGT, DT_R2, limit, DIF_FLT_NOSCRATCH, -1);
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R1, DT_R2));
+	dt_bpf_cg_fault_if(cg, BPF_JGT, DT_R1, limit, DIF_FLT_NOSCRATCH, -1);
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_SC_AUSED));
+}
+
 /* inet_ntoa(), inet_ntoa6(), inet_ntop(af, addr), as dif_inet(). */
 static void
 dt_bpf_cg_inet(dt_bpf_cg_t *cg, uint32_t subr, unsigned rd)
@@ -1928,12 +1950,14 @@ dt_bpf_cg_subr(dt_bpf_cg_t *cg, uint32_t subr, unsigned rd)
 	case DIF_SUBR_ALLOCA:
 		DT_LDTUP(cg, DT_R1, 0);
 		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R1, DT_FP_T1));
+		dt_bpf_cg_alloca_budget(cg, DT_FP_T1);
 		dt_bpf_cg_alloc(cg, DT_FP_T1, 0, DT_FP_T2);
 		dt_bpf_cg_dsaddr(cg, rd, DT_FP_T2);
 		return;
 	case DIF_SUBR_COPYIN:
 		DT_LDTUP(cg, DT_R1, 1);
 		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R1, DT_FP_T1));
+		dt_bpf_cg_alloca_budget(cg, DT_FP_T1);
 		dt_bpf_cg_alloc(cg, DT_FP_T1, 0, DT_FP_T2);
 		dt_bpf_cg_dsptr(cg, DT_R1, DT_FP_T2);
 		dt_bpf_cg_ldlen(cg, DT_R2, DT_FP_T1, lay->bl_dscratch_size);
@@ -1967,7 +1991,10 @@ dt_bpf_cg_subr(dt_bpf_cg_t *cg, uint32_t subr, unsigned rd)
 		dt_bpf_cg_dsaddr(cg, rd, DT_FP_T2);
 		return;
 	case DIF_SUBR_BCOPY:
-		/* As in DTrace, the destination must be in scratch. */
+		/*
+		 * As in DTrace, the destination must be in what the clause
+		 * allocated of scratch.
+		 */
 		DT_LDTUP(cg, DT_R2, 2);
 		dt_bpf_cg_fault_if(cg, BPF_JGT, DT_R2,
 		    (int32_t) lay->bl_dscratch_size, DIF_FLT_BADADDR, -1);
@@ -1976,13 +2003,14 @@ dt_bpf_cg_subr(dt_bpf_cg_t *cg, uint32_t subr, unsigned rd)
 		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R3, DT_FP_T4));
 		dt_bpf_cg_saddr(cg, DT_R4, lay->bl_dscratch_off);
 		DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_SUB, DT_R3, DT_R4));
-		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4,
-		    (int32_t) lay->bl_dscratch_size));
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R4, DT_R7, DT_SC_USED));
 		DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_SUB, DT_R4, DT_R2));
 		{
 			uint32_t lbad = dt_bpf_label_new(cg->cg_b);
 			uint32_t lok = dt_bpf_label_new(cg->cg_b);
 
+			dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JSLT,
+			    DT_R4, 0, 0), lbad);
 			dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JGT,
 			    DT_R3, DT_R4, 0), lbad);
 			dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lok);
