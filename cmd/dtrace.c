@@ -736,12 +736,8 @@ run_programs(void)
 	struct sigaction sa;
 	dtrace_optval_t sizes[NBUFSIZES];
 	int done = 0, status = E_SUCCESS;
-	dtrace_optval_t w = DTRACEOPT_UNSET;
+	dtrace_optval_t w = DTRACEOPT_UNSET, q = DTRACEOPT_UNSET;
 
-	/* As DTrace says it, before the programs' banners. */
-	if (!g_quiet && dtrace_getopt(g_dtp, "destructive", &w) == 0 &&
-	    w != DTRACEOPT_UNSET)
-		fprintf(stderr, "%s: allowing destructive actions\n", g_pname);
 	exec_programs();
 
 	memset(&sa, 0, sizeof (sa));
@@ -756,6 +752,14 @@ run_programs(void)
 	if (dtrace_go(g_dtp) != 0)
 		dfatal("could not enable tracing");
 	report_lowered(sizes);
+	/*
+	 * As DTrace says it: once tracing has started, unless quiet, which
+	 * a script's pragma may have set too.
+	 */
+	if (dtrace_getopt(g_dtp, "destructive", &w) == 0 &&
+	    w != DTRACEOPT_UNSET && !g_quiet &&
+	    (dtrace_getopt(g_dtp, "quiet", &q) != 0 || q == DTRACEOPT_UNSET))
+		fprintf(stderr, "%s: allowing destructive actions\n", g_pname);
 	if (dtrace_engine_notice(g_dtp) != NULL)
 		fprintf(stderr, "%s: %s\n", g_pname,
 		    dtrace_engine_notice(g_dtp));

@@ -1602,6 +1602,48 @@ dt_bpf_cg_alloca_budget(dt_bpf_cg_t *cg, int sizeslot)
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_SC_AUSED));
 }
 
+/*
+ * bcopy() and copyinto(): size bytes (tuple entry size) from the address
+ * in entry src (user memory when user) to the one in entry dst, which, as
+ * in DTrace, must lie in what the clause allocated of scratch.
+ */
+static void
+dt_bpf_cg_to_scratch(dt_bpf_cg_t *cg, int src, int dst, int size, bool user)
+{
+	const dt_bpf_layout_t *lay = cg->cg_lay;
+	uint32_t lbad = dt_bpf_label_new(cg->cg_b);
+	uint32_t lok = dt_bpf_label_new(cg->cg_b);
+
+	DT_LDTUP(cg, DT_R2, size);
+	dt_bpf_cg_fault_if(cg, BPF_JGT, DT_R2,
+	    (int32_t) lay->bl_dscratch_size, DIF_FLT_BADADDR, -1);
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R2, DT_FP_T1));
+	DT_LDTUP(cg, DT_R3, dst);
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R3, DT_FP_T4));
+	dt_bpf_cg_saddr(cg, DT_R4, lay->bl_dscratch_off);
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_SUB, DT_R3, DT_R4));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R4, DT_R7, DT_SC_USED));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_SUB, DT_R4, DT_R2));
+	/* offset in [0, used - size] */
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JSLT, DT_R4, 0, 0),
+	    lbad);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JGT, DT_R3, DT_R4, 0),
+	    lbad);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lok);
+	dt_bpf_label_here(cg->cg_b, lbad);
+	dt_bpf_cg_fault(cg, DIF_FLT_BADADDR, DT_FP_T4);
+	dt_bpf_label_here(cg->cg_b, lok);
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R3, DT_FP_T2));
+	dt_bpf_cg_dsptr(cg, DT_R1, DT_FP_T2);
+	dt_bpf_cg_ldlen(cg, DT_R2, DT_FP_T1, lay->bl_dscratch_size);
+	DT_LDTUP(cg, DT_R3, src);
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R3, DT_FP_T4));
+	DT_EMIT(cg, DT_BPF_CALL(user ? BPF_FUNC_probe_read_user :
+	    BPF_FUNC_probe_read_kernel));
+	dt_bpf_cg_fault_if_slot(cg, BPF_JNE, DT_R0, 0, DIF_FLT_BADADDR,
+	    DT_FP_T4);
+}
+
 /* inet_ntoa(), inet_ntoa6(), inet_ntop(af, addr), as dif_inet(). */
 static void
 dt_bpf_cg_inet(dt_bpf_cg_t *cg, uint32_t subr, unsigned rd)
@@ -1991,41 +2033,10 @@ dt_bpf_cg_subr(dt_bpf_cg_t *cg, uint32_t subr, unsigned rd)
 		dt_bpf_cg_dsaddr(cg, rd, DT_FP_T2);
 		return;
 	case DIF_SUBR_BCOPY:
-		/*
-		 * As in DTrace, the destination must be in what the clause
-		 * allocated of scratch.
-		 */
-		DT_LDTUP(cg, DT_R2, 2);
-		dt_bpf_cg_fault_if(cg, BPF_JGT, DT_R2,
-		    (int32_t) lay->bl_dscratch_size, DIF_FLT_BADADDR, -1);
-		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R2, DT_FP_T1));
-		DT_LDTUP(cg, DT_R3, 1);
-		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R3, DT_FP_T4));
-		dt_bpf_cg_saddr(cg, DT_R4, lay->bl_dscratch_off);
-		DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_SUB, DT_R3, DT_R4));
-		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R4, DT_R7, DT_SC_USED));
-		DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_SUB, DT_R4, DT_R2));
-		{
-			uint32_t lbad = dt_bpf_label_new(cg->cg_b);
-			uint32_t lok = dt_bpf_label_new(cg->cg_b);
-
-			dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JSLT,
-			    DT_R4, 0, 0), lbad);
-			dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JGT,
-			    DT_R3, DT_R4, 0), lbad);
-			dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lok);
-			dt_bpf_label_here(cg->cg_b, lbad);
-			dt_bpf_cg_fault(cg, DIF_FLT_BADADDR, DT_FP_T4);
-			dt_bpf_label_here(cg->cg_b, lok);
-		}
-		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R3, DT_FP_T2));
-		dt_bpf_cg_dsptr(cg, DT_R1, DT_FP_T2);
-		dt_bpf_cg_ldlen(cg, DT_R2, DT_FP_T1, lay->bl_dscratch_size);
-		DT_LDTUP(cg, DT_R3, 0);
-		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R3, DT_FP_T4));
-		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_probe_read_kernel));
-		dt_bpf_cg_fault_if_slot(cg, BPF_JNE, DT_R0, 0, DIF_FLT_BADADDR,
-		    DT_FP_T4);
+		dt_bpf_cg_to_scratch(cg, 0, 1, 2, false);
+		return;
+	case DIF_SUBR_COPYINTO:
+		dt_bpf_cg_to_scratch(cg, 0, 2, 1, true);
 		return;
 	case DIF_SUBR_HTONS:
 	case DIF_SUBR_NTOHS:
