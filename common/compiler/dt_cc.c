@@ -444,10 +444,16 @@ dt_cc_preproc(dtrace_hdl_t *dtp, const char *text, size_t len,
 	args[nargs++] = ver;
 	args[nargs++] = "-D__linux";
 	args[nargs++] = "-D__unix";
+	/*
+	 * ISO C (-Xa, the default, and -Xc), as DTrace for Linux runs it:
+	 * in strict mode the C library's headers give D their macros and
+	 * declarations without the inline function bodies D cannot parse
+	 * (<endian.h>'s byte swapping, for one).
+	 */
 	if (dtp->dt_options[DT_OPT_STDC] == 2 ||
 	    dtp->dt_options[DT_OPT_STDC] == 3)	/* -Xs, -Xt */
 		args[nargs++] = "-traditional-cpp";
-	else if (dtp->dt_options[DT_OPT_STDC] == 1)	/* -Xc */
+	else
 		args[nargs++] = "-std=c99";
 	if (dtp->dt_options[DT_OPT_CPPHDRS] == 1)
 		args[nargs++] = "-H";
