@@ -748,6 +748,10 @@ dif_kword(dif_mstate_t *ms, uint64_t addr)
 	return w;
 }
 
+/*
+ * rand(): xorshift128+, its high 32 bits as the int rand() returns (so
+ * negative half the time), every bit as random as DTrace's.
+ */
 static uint64_t
 dif_rand(dif_state_t *st)
 {
@@ -757,7 +761,7 @@ dif_rand(dif_state_t *st)
 	st->st_rand[0] = s0;
 	s1 ^= s1 << 23;
 	st->st_rand[1] = s1 ^ s0 ^ (s1 >> 17) ^ (s0 >> 26);
-	return ((st->st_rand[1] + s0) >> 33) & 0x7fffffff;
+	return (uint64_t) (int64_t) (int32_t) ((st->st_rand[1] + s0) >> 32);
 }
 
 void

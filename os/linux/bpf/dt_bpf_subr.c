@@ -2066,8 +2066,10 @@ dt_bpf_cg_subr(dt_bpf_cg_t *cg, uint32_t subr, unsigned rd)
 		dt_bpf_cg_streg(cg, rd, DT_R1);
 		return;
 	case DIF_SUBR_RAND:
+		/* 32 random bits, an int as dif_rand()'s */
 		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_prandom_u32));
-		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_AND, DT_R0, 0x7fffffff));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_LSH, DT_R0, 32));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ARSH, DT_R0, 32));
 		dt_bpf_cg_streg(cg, rd, DT_R0);
 		return;
 	case DIF_SUBR_SPECULATION:
