@@ -299,6 +299,8 @@ static const dt_bifunc_t dt_bifuncs[] = {
 	{ "inet_ntop", DT_IDENT_FUNC, DIF_SUBR_INET_NTOP, "string(int, "
 	    "void *)", 0 },
 	{ "json", DT_IDENT_FUNC, DIF_SUBR_JSON, "string(char *, char *)", 0 },
+	{ "link_ntop", DT_IDENT_FUNC, DIF_SUBR_LINK_NTOP, "string(int, "
+	    "void *)", 0 },
 	{ "lltostr", DT_IDENT_FUNC, DIF_SUBR_LLTOSTR, "string(int64_t, "
 	    "[int])", 0 },
 	{ "memref", DT_IDENT_FUNC, DIF_SUBR_MEMREF, "uintptr_t *(void *, "

@@ -513,6 +513,37 @@ dif_inet(dif_mstate_t *ms, uint32_t subr, const dif_tuple_t *tup)
 	return dif_ntoa6(ms, a, subr == DIF_SUBR_INET_NTOA6);
 }
 
+/*
+ * link_ntop(type, addr): a link-layer address as hex bytes joined by ':'.
+ * The type (Linux's ARPHRD_*) says how long: Ethernet's 6 bytes,
+ * InfiniBand's 20; any other type is an illegal operation.
+ */
+#define DIF_ARPHRD_ETHER 1
+#define DIF_ARPHRD_INFINIBAND 32
+
+static uint64_t
+dif_link_ntop(dif_mstate_t *ms, const dif_tuple_t *tup)
+{
+	uint8_t a[20];
+	char buf[3 * sizeof (a)];
+	size_t len, n = 0;
+
+	if (tup[0].tu_value == DIF_ARPHRD_ETHER)
+		len = 6;
+	else if (tup[0].tu_value == DIF_ARPHRD_INFINIBAND)
+		len = 20;
+	else {
+		dif_fault(ms, DIF_FLT_ILLOP, 0);
+		return 0;
+	}
+	if (dif_copyin(ms, DIF_AS_KERNEL, tup[1].tu_value, a, len) != 0)
+		return 0;
+	for (size_t i = 0; i < len; i++)
+		n += (size_t) snprintf(buf + n, sizeof (buf) - n, "%s%02x",
+		    i > 0 ? ":" : "", a[i]);
+	return dif_sret(ms, buf, n);
+}
+
 static uint64_t
 dif_strtoll(dif_mstate_t *ms, const dif_tuple_t *tup, int nargs)
 {
@@ -987,6 +1018,9 @@ dif_subr(dif_mstate_t *ms, uint32_t subr, const dif_tuple_t *tup, int nargs,
 		return;
 	case DIF_SUBR_STRTOLL:
 		*rdp = dif_strtoll(ms, tup, nargs);
+		return;
+	case DIF_SUBR_LINK_NTOP:
+		*rdp = dif_link_ntop(ms, tup);
 		return;
 	case DIF_SUBR_MEMREF:
 		if ((p = dif_scratch_alloc(ms, 16)) == NULL)

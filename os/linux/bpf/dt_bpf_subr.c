@@ -1644,6 +1644,62 @@ dt_bpf_cg_to_scratch(dt_bpf_cg_t *cg, int src, int dst, int size, bool user)
 	    DT_FP_T4);
 }
 
+/*
+ * link_ntop(type, addr), as dif_link_ntop(): the address's bytes (6 for
+ * Ethernet, 20 for InfiniBand, loop variable 5) in work buffer 0, then
+ * one loop writing each as two hex digits after a ':' but the first.
+ */
+static void
+dt_bpf_cg_link_ntop(dt_bpf_cg_t *cg, unsigned rd)
+{
+	uint32_t leth = dt_bpf_label_new(cg->cg_b);
+	uint32_t lread = dt_bpf_label_new(cg->cg_b);
+	uint32_t lfirst = dt_bpf_label_new(cg->cg_b);
+	uint32_t lnosep = dt_bpf_label_new(cg->cg_b);
+	dt_bpf_loop_t lp;
+
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, DT_VAR_POS), 0));
+	DT_LDTUP(cg, DT_R1, 0);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R1, 1, 0), leth);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R1, 32, 0),
+	    lread);
+	dt_bpf_cg_fault(cg, DIF_FLT_ILLOP, 0);
+	dt_bpf_label_here(cg->cg_b, lread);
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, 5), 20));
+	dt_bpf_cg_bytes_arg(cg, 1, 20);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lfirst);
+	dt_bpf_label_here(cg->cg_b, leth);
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, 5), 6));
+	dt_bpf_cg_bytes_arg(cg, 1, 6);
+	dt_bpf_label_here(cg->cg_b, lfirst);
+
+	dt_bpf_loop_begin(cg, &lp, DT_R5, 20, 1);
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, 5)));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JGE, DT_R5, DT_R1, 0),
+	    lp.lp_done);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R5, 0, 0),
+	    lnosep);
+	dt_bpf_cg_put(cg, -1, ':', DT_INET_LIMIT);
+	dt_bpf_label_here(cg->cg_b, lnosep);
+	for (int shift = 4; shift >= 0; shift -= 4) {
+		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R5));
+		DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JLE, DT_R2, 19, 1));
+		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, 0));
+		DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R2, DT_R7));
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_B, DT_R3, DT_R2,
+		    (int16_t) DT_WORK(cg, 0)));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R3, shift));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_AND, DT_R3, 15));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R3, '0'));
+		DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JLE, DT_R3, '9', 1));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R3,
+		    'a' - '0' - 10));
+		dt_bpf_cg_put(cg, DT_R3, 0, DT_INET_LIMIT);
+	}
+	dt_bpf_loop_end(cg, &lp);
+	dt_bpf_cg_put_ret(cg, rd);
+}
+
 /* inet_ntoa(), inet_ntoa6(), inet_ntop(af, addr), as dif_inet(). */
 static void
 dt_bpf_cg_inet(dt_bpf_cg_t *cg, uint32_t subr, unsigned rd)
@@ -1988,6 +2044,9 @@ dt_bpf_cg_subr(dt_bpf_cg_t *cg, uint32_t subr, unsigned rd)
 	case DIF_SUBR_INET_NTOA6:
 	case DIF_SUBR_INET_NTOP:
 		dt_bpf_cg_inet(cg, subr, rd);
+		return;
+	case DIF_SUBR_LINK_NTOP:
+		dt_bpf_cg_link_ntop(cg, rd);
 		return;
 	case DIF_SUBR_ALLOCA:
 		DT_LDTUP(cg, DT_R1, 0);
