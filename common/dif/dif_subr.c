@@ -323,12 +323,15 @@ dif_basename(dif_mstate_t *ms, uint32_t subr, const dif_tuple_t *tup)
 
 /*
  * cleanpath(): "//" becomes "/", "/./" becomes "/", and "/../" removes
- * the component before it (never going above the start).
+ * the component before it (never going above the start), as DTrace
+ * does it: a trailing "/." stays, and a trailing "/.." keeps the byte
+ * the removal stops at, the '/' before the component or else the first
+ * byte written ("a/.." is "a", "../../.." is "."; '/' if none was).
  */
 static uint64_t
 dif_cleanpath(dif_mstate_t *ms, const dif_tuple_t *tup)
 {
-	size_t max = ms->ms_state->st_strsize - 1, i = 0, j = 0;
+	size_t max = ms->ms_state->st_strsize - 1, i = 0, j = 0, high = 0;
 	char *s, *d;
 	char c;
 
@@ -365,6 +368,7 @@ dif_cleanpath(dif_mstate_t *ms, const dif_tuple_t *tup)
 		}
 		if (c == '\0') {	/* trailing "/." */
 			PUT('/');
+			PUT('.');
 			break;
 		}
 		if (c != '.') {
@@ -382,9 +386,13 @@ dif_cleanpath(dif_mstate_t *ms, const dif_tuple_t *tup)
 			continue;
 		}
 		/* "/../" or a trailing "/..": drop the last component. */
+		if (j > high)
+			high = j;
 		while (j != 0 && d[--j] != '/')
 			continue;
-		if (c == '\0')
+		if (c == '\0' && j < high)
+			j++;
+		else if (c == '\0')
 			PUT('/');
 		else
 			i--;

@@ -1780,12 +1780,14 @@ dt_bpf_cg_cleanpath(dt_bpf_cg_t *cg, unsigned rd)
 	uint32_t ldd = dt_bpf_label_new(cg->cg_b);
 	uint32_t lup = dt_bpf_label_new(cg->cg_b);
 	uint32_t lre = dt_bpf_label_new(cg->cg_b);
+	uint32_t lkeep = dt_bpf_label_new(cg->cg_b);
 	dt_bpf_loop_t lp;
 
 	dt_bpf_cg_sarg(cg, 0, 0, DT_FP_T0);
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, DT_VAR_POS), 0));
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, 1), 0));
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, 2), 0));
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, 4), 0));
 	dt_bpf_loop_begin(cg, &lp, DT_R5, 2 * ss + 8, 1);
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, 2)));
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R1, 0, 0),
@@ -1807,6 +1809,17 @@ dt_bpf_cg_cleanpath(dt_bpf_cg_t *cg, unsigned rd)
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, 2), 0));
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, 3)));
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R1, 0, 0), lre);
+	/* trailing "/..": keep the byte stopped at, if one was written */
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg,
+	    DT_VAR_POS)));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R7, DT_VAR(cg, 4)));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JGE, DT_R1, DT_R2, 0),
+	    lkeep);
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, 1));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_VAR(cg,
+	    DT_VAR_POS)));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lp.lp_done);
+	dt_bpf_label_here(cg->cg_b, lkeep);
 	dt_bpf_cg_clean_step(cg, &lp, "/", 0);
 	dt_bpf_label_here(cg->cg_b, lre);
 	dt_bpf_cg_clean_step(cg, &lp, "", 3);
@@ -1844,7 +1857,7 @@ dt_bpf_cg_cleanpath(dt_bpf_cg_t *cg, unsigned rd)
 	dt_bpf_cg_clean_step(cg, &lp, "", 2);	/* "/./" */
 	dt_bpf_label_here(cg->cg_b, l2);
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R3, 0, 0), l3);
-	dt_bpf_cg_clean_step(cg, &lp, "/", 0);	/* trailing "/." */
+	dt_bpf_cg_clean_step(cg, &lp, "/.", 0);	/* trailing "/." */
 	dt_bpf_label_here(cg->cg_b, l3);
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R3, '.', 0),
 	    ldd);
@@ -1856,6 +1869,12 @@ dt_bpf_cg_cleanpath(dt_bpf_cg_t *cg, unsigned rd)
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R3, 0, 0), lup);
 	dt_bpf_cg_clean_step(cg, &lp, "/..", 3);
 	dt_bpf_label_here(cg->cg_b, lup);
+	/* loop variable 4: the most bytes written before any removal */
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg,
+	    DT_VAR_POS)));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R7, DT_VAR(cg, 4)));
+	DT_EMIT(cg, DT_BPF_JMP_REG(BPF_JLE, DT_R1, DT_R2, 1));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_VAR(cg, 4)));
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R3, DT_VAR(cg, 3)));
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, 2), 1));
 	dt_bpf_loop_end(cg, &lp);
