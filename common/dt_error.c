@@ -30,6 +30,7 @@ static const char *const dt_errmsgs[EDT_MAX - EDT_BASE] = {
 	[EDT_PROC - EDT_BASE] = "Failed to control a process",
 	/* DTrace's words, lower case as dtrace(1) prints them. */
 	[EDT_DESTRUCTIVE - EDT_BASE] = "destructive actions not allowed",
+	[EDT_BUFTOOSMALL - EDT_BASE] = "Enabling exceeds size of buffer",
 };
 
 int

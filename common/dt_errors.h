@@ -30,6 +30,7 @@ enum {
 	EDT_BADNORMAL,		/* normalize() by zero */
 	EDT_PROC,		/* process control (-c, -p) failed */
 	EDT_DESTRUCTIVE,	/* destructive actions without -w */
+	EDT_BUFTOOSMALL,	/* a buffer cannot hold one of its records */
 	EDT_MAX
 };
 

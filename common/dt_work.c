@@ -24,6 +24,7 @@
 #include "common/compiler/dt_cg.h"
 #include "common/consumer/dt_consumer.h"
 #include "common/dt_impl.h"
+#include "common/dt_aggfunc.h"
 #include "common/dt_work.h"
 #include "common/engine/dt_engine.h"
 #include "common/dt_os.h"
@@ -394,13 +395,32 @@ dt_enable_probe(dtrace_hdl_t *dtp, dt_probe_t *prp, void *arg)
 
 /* Merge the queued programs, give each (statement, probe) an EPID, and
  * hand them to the chosen engine. */
+/*
+ * As in DTrace, an enabling whose aggregation buffer could not hold even
+ * one entry (the aggregation ID, the key, the value) of one of its
+ * aggregations is refused rather than left to drop everything.
+ */
+static int
+dt_work_checkbufs(dtrace_hdl_t *dtp)
+{
+	dtrace_optval_t aggsize = dtp->dt_options[DT_OPT_AGGSIZE];
+
+	for (uint32_t i = 0; i < dtp->dt_prog.pg_naggs; i++) {
+		uint64_t need = dt_agg_entsize(&dtp->dt_prog.pg_aggs[i]);
+
+		if (aggsize >= 0 && (uint64_t) aggsize < need)
+			return dt_set_errno(dtp, EDT_BUFTOOSMALL);
+	}
+	return 0;
+}
+
 static int
 dt_enable_all(dtrace_hdl_t *dtp)
 {
 	dt_enable_arg_t ea = { 0 };
 	int rc = 0;
 
-	if (dt_merge_programs(dtp) != 0)
+	if (dt_merge_programs(dtp) != 0 || dt_work_checkbufs(dtp) != 0)
 		return -1;
 	for (uint32_t s = 0; s < dtp->dt_prog.pg_nstmts && rc == 0; s++) {
 		ea.ea_stmt = &dtp->dt_prog.pg_stmts[s];
