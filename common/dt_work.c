@@ -673,6 +673,37 @@ dt_work_aggsnap(dtrace_hdl_t *dtp)
 }
 
 /*
+ * Is a new aggregation snapshot due (aggrate)?  DTrace drains the
+ * buffers every switchrate and refreshes its copy of the aggregations
+ * before a drain when aggrate has passed since the last refresh; with an
+ * aggrate no longer than the switchrate, then, every drain sees a fresh
+ * copy.  This consumer drains as soon as records arrive, so it refreshes
+ * every time in that case, and every aggrate otherwise.
+ */
+static bool
+dt_work_aggrate(dtrace_hdl_t *dtp)
+{
+	uint64_t now = dt_os_timestamp();
+	uint64_t rate = (uint64_t) dtp->dt_options[DT_OPT_AGGRATE];
+
+	if (dtp->dt_stopped || dtp->dt_options[DT_OPT_AGGRATE] <= 0 ||
+	    dtp->dt_options[DT_OPT_AGGRATE] <=
+	    dtp->dt_options[DT_OPT_SWITCHRATE])
+		return true;
+	if (dtp->dt_lastagg == 0) {
+		dtp->dt_lastagg = now;
+		return true;
+	}
+	if (now - dtp->dt_lastagg < rate)
+		return false;
+	/* Keep the cadence, but do not run to catch up after a pause. */
+	dtp->dt_lastagg += rate;
+	if (now - dtp->dt_lastagg >= rate)
+		dtp->dt_lastagg = now;
+	return true;
+}
+
+/*
  * Report what the engine dropped since the last report: per-CPU drops
  * after every drain, the other counters every statusrate and at the end.
  */
@@ -737,8 +768,15 @@ dt_work_drain_all(dtrace_hdl_t *dtp, FILE *fp)
 {
 	dt_work_arg_t wa = { fp, 0 };
 
-	/* printa() in the records prints what the aggregations hold now. */
-	if (dt_work_aggsnap(dtp) != 0 || dt_work_cpudrops(dtp, true) != 0)
+	/*
+	 * printa() in the records prints the consumer's copy of the
+	 * aggregations.  As in DTrace, while tracing runs that copy is
+	 * refreshed at most every aggrate; once tracing has stopped it is
+	 * refreshed every time, so what END prints is complete.
+	 */
+	if (dt_work_aggrate(dtp) && dt_work_aggsnap(dtp) != 0)
+		return -1;
+	if (dt_work_cpudrops(dtp, true) != 0)
 		return -1;
 	if (dtp->dt_engine->eo_drain(dtp, dt_work_drain, &wa) != 0)
 		return -1;
