@@ -43,7 +43,7 @@ static const dt_option_t dt_option_table[] = {
 	{ "agghist", DT_OPT_AGGHIST, DT_OPTK_RTBOOL, NULL },
 	{ "aggpack", DT_OPT_AGGPACK, DT_OPTK_RTBOOL, NULL },
 	{ "aggzoom", DT_OPT_AGGZOOM, DT_OPTK_RTBOOL, NULL },
-	{ "aggpercpu", DT_OPT_AGGPERCPU, DT_OPTK_RTBOOL, NULL },
+	{ "aggpercpu", DT_OPT_AGGPERCPU, DT_OPTK_BOOL, NULL },
 	{ "bufpolicy", DT_OPT_BUFPOLICY, DT_OPTK_ENUM, dt_bufpolicy_words },
 	{ "bufresize", DT_OPT_BUFRESIZE, DT_OPTK_ENUM, dt_bufresize_words },
 	{ "bufsize", DT_OPT_BUFSIZE, DT_OPTK_SIZE, NULL },
