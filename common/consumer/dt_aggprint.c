@@ -133,8 +133,12 @@ dt_ipow64(int64_t b, int64_t e)
 {
 	int64_t r = 1;
 
-	while (e-- > 0)
+	/* Saturated as the buckets are (common/dt_aggfunc.c). */
+	while (e-- > 0) {
+		if (r > INT64_MAX / b)
+			return INT64_MAX;
 		r *= b;
+	}
 	return r;
 }
 
