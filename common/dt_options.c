@@ -26,6 +26,7 @@ static const char *const dt_bufresize_words[] = { "auto", "manual", NULL };
 static const char *const dt_engine_words[] = { "auto", "bpf", "interp",
 	"ptrace", NULL };
 static const char *const dt_oformat_words[] = { "text", "json", NULL };
+static const char *const dt_encoding_words[] = { "ascii", "utf8", NULL };
 static const char *const dt_evaltime_words[] = { "exec", "preinit",
 	"postinit", "main", NULL };
 static const char *const dt_linkmode_words[] = { "kernel", "static",
@@ -110,6 +111,7 @@ static const dt_option_t dt_option_table[] = {
 	{ "engine", DT_OPT_ENGINE, DT_OPTK_ENUM, dt_engine_words },
 	{ "followfork", DT_OPT_FOLLOWFORK, DT_OPTK_BOOL, NULL },
 	{ "oformat", DT_OPT_OFORMAT, DT_OPTK_ENUM, dt_oformat_words },
+	{ "encoding", DT_OPT_ENCODING, DT_OPTK_ENUM, dt_encoding_words },
 };
 
 #define DT_NOPTIONS (sizeof (dt_option_table) / sizeof (dt_option_table[0]))
