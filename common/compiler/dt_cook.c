@@ -607,14 +607,21 @@ dt_cook_scoped(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
 	dt_node_t *rp = dnp->dn_right;
 	bool self = dt_is_scope_ident(dnp->dn_left, "self");
 
-	if (rp->dn_kind != DT_NODE_IDENT)
+	/*
+	 * The name may already be a variable: a clause whose actions fail on
+	 * a variable the predicate assigns is cooked again, predicate first.
+	 */
+	if (rp->dn_kind != DT_NODE_IDENT && rp->dn_kind != DT_NODE_VAR)
 		dt_cc_error(pcb, D_OP_IDENT, "operator %s must be followed by "
 		    "an identifier", dt_op_name(dnp->dn_op));
 	if (!self && pcb->pcb_clause == NULL && pcb->pcb_xlator == NULL)
 		dt_cc_error(pcb, D_VAR_UNSUP, "this-> variables may only be "
 		    "used in a clause");
-	rp = dt_xcook_ident(pcb, rp, self ? cc->cc_tls : pcb->pcb_locals,
-	    DT_IDENT_SCALAR, true);
+	if (rp->dn_kind == DT_NODE_VAR)
+		rp = dt_node_var(pcb, rp, rp->dn_ident);
+	else
+		rp = dt_xcook_ident(pcb, rp,
+		    self ? cc->cc_tls : pcb->pcb_locals, DT_IDENT_SCALAR, true);
 	rp->dn_line = dnp->dn_line;
 	if (idflags != 0)
 		dt_cook_var_ref(pcb, rp, idflags);
