@@ -558,6 +558,7 @@ struct dt_sou {
 	uint32_t ds_align;	/* bytes */
 	int64_t ds_enumval;	/* next enumerator value */
 	unsigned ds_nmembers;
+	int ds_line;		/* line of the opening brace */
 	struct dt_member *ds_members;	/* dt_decl.c */
 	struct dt_sou *ds_next;
 };
