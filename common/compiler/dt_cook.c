@@ -1285,6 +1285,12 @@ dt_cook_lbrac(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
 			idp->di_kind = DT_IDENT_ARRAY;
 			dt_node_type_assign(lp, cc->cc_ctf, cc->cc_type_dyn);
 		}
+	} else if (lp->dn_kind == DT_NODE_VAR && lp->dn_args == NULL &&
+	    lp->dn_ident->di_kind == DT_IDENT_ARRAY) {
+		/*
+		 * Resolved by an earlier pass over a clause cooked again
+		 * predicate first: the array's keys are still to be cooked.
+		 */
 	} else
 		lp = dt_node_cook(pcb, lp, DT_IDFLG_REF);
 	dnp->dn_left = lp;
