@@ -1330,10 +1330,19 @@ dt_cook_lbrac(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
 		    lp->dn_ident->di_name, dt_idkind_name(DT_IDENT_ARRAY));
 
 	/* C array or pointer: *(E1 + E2) */
+	if (rp->dn_list != NULL && lp->dn_kind == DT_NODE_VAR) {
+		/* DTrace names a variable by its kind and scope. */
+		dt_ident_t *vp = lp->dn_ident;
+
+		dt_cc_error(pcb, D_ARR_BADREF, "cannot access %s %s%s as an "
+		    "associative array", dt_idkind_name(vp->di_kind),
+		    (vp->di_flags & DT_IDFLG_LOCAL) ? "this->" :
+		    (vp->di_flags & DT_IDFLG_TLS) ? "self->" : "",
+		    vp->di_name);
+	}
 	if (rp->dn_list != NULL)
 		dt_cc_error(pcb, D_ARR_BADREF, "cannot access %s as an "
-		    "associative array", lp->dn_kind == DT_NODE_VAR ?
-		    lp->dn_ident->di_name : TNAME(lp, n1));
+		    "associative array", TNAME(lp, n1));
 	dnp->dn_op = DT_OP_ADD;
 	{
 		ctf_id_t t = lp->dn_ctfp ? ctf_type_resolve(lp->dn_ctfp,
