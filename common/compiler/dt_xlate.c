@@ -52,8 +52,10 @@ dt_decl_inline(dt_pcb_t *pcb, dt_decl_t *spec, dt_decl_t *dtor,
 	if ((idp = dt_idhash_lookup(cc->cc_globals, name)) != NULL &&
 	    !(cc->cc_inlib && (idp->di_flags & DT_IDFLG_BUILTIN) &&
 	    idp->di_id == DT_VAR_NONE))
-		dt_cc_error(pcb, D_DECL_IDRED, "identifier redeclared: %s",
-		    name);
+		dt_cc_error(pcb, D_DECL_IDRED, "identifier redefined: %s\n\t "
+		    "current: inline definition\n\tprevious: %s %s", name,
+		    dt_idkind_name(idp->di_kind),
+		    (idp->di_flags & DT_IDFLG_INLINE) ? "inline" : "");
 	dt_decl_type(pcb, dt_decl_apply(pcb, spec, dtor), &ctfp, &type);
 	if (dt_type_is_void(ctfp, type))
 		dt_cc_error(pcb, D_DECL_VOIDOBJ, "cannot declare void object: "
