@@ -1090,8 +1090,8 @@ dt_cook_op2(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
 			    "must be a struct or union type");
 		if (dt_type_member_info(lp->dn_ctfp, type, rp->dn_string, &m) != 0)
 			dt_cc_error(pcb, D_UNKNOWN, "failed to determine "
-			    "offset of %s: %s", rp->dn_string,
-			    ctf_errmsg(ctf_errno(lp->dn_ctfp)));
+			    "offset of %s: Member name not found",
+			    rp->dn_string);
 		{
 			dt_node_t tmp = { 0 };
 
