@@ -446,6 +446,9 @@ dt_cook_op1(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
 			dt_cc_error(pcb, D_SIZEOF_TYPE, "cannot apply sizeof "
 			    "to an operand of unknown size");
 		dnp->dn_value = dt_node_sizeof(cc, cp);
+		/* A string constant's size is its length with the NUL. */
+		if (cp->dn_kind == DT_NODE_STRING && cp->dn_string != NULL)
+			dnp->dn_value = strlen(cp->dn_string) + 1;
 		dt_node_type_assign(dnp, cc->cc_ctf, cc->cc_type_sizet);
 		/* sizeof does not evaluate its operand. */
 		dnp->dn_kind = DT_NODE_INT;
