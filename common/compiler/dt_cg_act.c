@@ -940,8 +940,16 @@ dt_cg_stmt_end(dt_cg_t *cg)
 	if (visible && off == 0)
 		off = 8;
 	stp->st_size = (off + 7) & ~7U;
-	stp->st_speculative = stp->st_nactions > 0 &&
-	    stp->st_actions[0].ac_kind == DT_ACT_SPECULATE;
+	/*
+	 * Only assignments and other actions that record nothing may come
+	 * before speculate() (dt_check_order()), so a clause that calls it
+	 * anywhere -- say right after speculation() -- is speculative.
+	 */
+	stp->st_speculative = false;
+	for (uint32_t a = 0; a < stp->st_nactions; a++) {
+		if (stp->st_actions[a].ac_kind == DT_ACT_SPECULATE)
+			stp->st_speculative = true;
+	}
 
 	nstmts = realloc(pgp->pg_stmts, (pgp->pg_nstmts + 1) *
 	    sizeof (*nstmts));

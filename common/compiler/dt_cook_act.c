@@ -593,7 +593,7 @@ dt_check_order(dt_pcb_t *pcb, dt_node_t *stmt, dt_actstate_t *st)
 			    "not follow commit( )");
 		if (st->as_data)
 			dt_cc_nerror(pcb, stmt, D_SPEC_DREC, "speculate( ) may "
-			    "not follow data-recording actions");
+			    "not follow data-recording action(s)");
 		st->as_spec = true;
 		return;
 	case DT_ACT_COMMIT:
@@ -605,7 +605,7 @@ dt_check_order(dt_pcb_t *pcb, dt_node_t *stmt, dt_actstate_t *st)
 			    "not follow commit( )");
 		if (st->as_data)
 			dt_cc_nerror(pcb, stmt, D_COMM_DREC, "commit( ) may "
-			    "not follow data-recording actions");
+			    "not follow data-recording action(s)");
 		st->as_commit = true;
 		return;
 	case DT_ACT_DISCARD:
