@@ -106,9 +106,8 @@ dtrace_program_exec(dtrace_hdl_t *dtp, dtrace_prog_t *pgp,
 void
 dtrace_program_dif(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, FILE *fp)
 {
-	(void) dtp;
 	if (pgp->dp_program != NULL)
-		dt_cg_disasm(fp, pgp->dp_program);
+		dt_cg_disasm(dtp, fp, pgp->dp_program);
 }
 
 /* Add one program's aggregations to dt_prog, renumbering its actions. */
