@@ -980,9 +980,14 @@ dt_cg_tuple(dt_cg_t *cg, dt_node_t *list)
 		if (dt_cg_uses_tuple(a))
 			last = n;
 	}
-	if (n > DIF_DTR_NREGS)
-		dt_cg_fail(cg, list, D_CG_EXPR, "too many arguments or keys "
-		    "(%d; at most %d)", n, DIF_DTR_NREGS);
+	if (n > DIF_DTR_NREGS) {
+		/* DTrace's words for running out of tuple stack. */
+		cg->cg_err->ce_tag = D_CG_EXPR;
+		cg->cg_err->ce_line = -1;
+		snprintf(cg->cg_err->ce_msg, sizeof (cg->cg_err->ce_msg),
+		    "Insufficient tuple registers to generate code");
+		longjmp(cg->cg_jmp, 1);
+	}
 	for (a = list; a != NULL; a = a->dn_list, i++) {
 		int r = dt_cg_expr(cg, a);
 

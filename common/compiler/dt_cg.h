@@ -33,7 +33,7 @@
  */
 typedef struct dt_cg_error {
 	dt_errtag_t ce_tag;
-	int ce_line;
+	int ce_line;		/* -1: none (a limit, not the text's fault) */
 	char ce_msg[512];
 } dt_cg_error_t;
 
