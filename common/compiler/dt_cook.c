@@ -1278,6 +1278,13 @@ dt_cook_lbrac(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
 			idp->di_kind = DT_IDENT_ARRAY;
 			dt_node_type_assign(lp, cc->cc_ctf, cc->cc_type_dyn);
 		}
+	} else if (lp->dn_kind == DT_NODE_VAR && lp->dn_args == NULL &&
+	    lp->dn_ident->di_kind == DT_IDENT_ARRAY) {
+		/*
+		 * Left cooked by an attempt at the clause that failed in the
+		 * keys (dt_cook_clause() tries again after the predicate):
+		 * the keys are still to be cooked.
+		 */
 	} else
 		lp = dt_node_cook(pcb, lp, DT_IDFLG_REF);
 	dnp->dn_left = lp;
