@@ -256,6 +256,29 @@ dt_options_fini(dtrace_hdl_t *dtp)
 	}
 }
 
+/*
+ * The options tracing is set up with (buffers, dynamic variable space,
+ * speculations, record sizes), which DTrace does not let setopt() change
+ * once tracing is active; the others (quiet, aggrate, switchrate, the
+ * aggregation sorting and printing options) take effect as they are set.
+ */
+static bool
+dt_option_fixed(dt_optid_t id)
+{
+	switch (id) {
+	case DT_OPT_AGGSIZE: case DT_OPT_BUFPOLICY: case DT_OPT_BUFRESIZE:
+	case DT_OPT_BUFSIZE: case DT_OPT_CLEANRATE: case DT_OPT_CPU:
+	case DT_OPT_DESTRUCTIVE: case DT_OPT_DYNVARSIZE:
+	case DT_OPT_GRABANON: case DT_OPT_JSTACKFRAMES:
+	case DT_OPT_JSTACKSTRSIZE: case DT_OPT_NSPEC: case DT_OPT_SPECSIZE:
+	case DT_OPT_STACKFRAMES: case DT_OPT_STATUSRATE: case DT_OPT_STRSIZE:
+	case DT_OPT_USTACKFRAMES: case DT_OPT_TEMPORAL:
+		return true;
+	default:
+		return false;
+	}
+}
+
 int
 dtrace_setopt(dtrace_hdl_t *dtp, const char *name, const char *value)
 {
@@ -265,6 +288,8 @@ dtrace_setopt(dtrace_hdl_t *dtp, const char *name, const char *value)
 
 	if (name == NULL || (op = dt_option_lookup(name)) == NULL)
 		return dt_set_errno(dtp, EDT_BADOPTNAME);
+	if (dtp->dt_active && dt_option_fixed(op->o_id))
+		return dt_set_errno(dtp, EDT_ACTIVE);
 
 	switch (op->o_kind) {
 	case DT_OPTK_BOOL:
@@ -319,6 +344,8 @@ dtrace_getopt(dtrace_hdl_t *dtp, const char *name, dtrace_optval_t *valp)
 
 	if (name == NULL || (op = dt_option_lookup(name)) == NULL)
 		return dt_set_errno(dtp, EDT_BADOPTNAME);
+	if (dtp->dt_active && dt_option_fixed(op->o_id))
+		return dt_set_errno(dtp, EDT_ACTIVE);
 	*valp = dtp->dt_options[op->o_id];
 	return 0;
 }

@@ -106,9 +106,8 @@ dtrace_program_exec(dtrace_hdl_t *dtp, dtrace_prog_t *pgp,
 void
 dtrace_program_dif(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, FILE *fp)
 {
-	(void) dtp;
 	if (pgp->dp_program != NULL)
-		dt_cg_disasm(fp, pgp->dp_program);
+		dt_cg_disasm(dtp, fp, pgp->dp_program);
 }
 
 /* Add one program's aggregations to dt_prog, renumbering its actions. */
@@ -704,7 +703,8 @@ dt_work_drain(dtrace_hdl_t *dtp, uint32_t cpu, const void *buf, size_t len,
 
 	if (rc < 0) {
 		wa->wa_rc = -1;
-	} else if (rc == DT_CONSUME_EXIT && !dtp->dt_exitrec) {
+	} else if (rc == DT_CONSUME_EXIT) {
+		/* The last exit() consumed sets the status, END's included. */
 		dtp->dt_exited = dtp->dt_exitrec = true;
 		dtp->dt_exitstatus = dt_consume_exitstatus(dtp);
 	}

@@ -60,10 +60,17 @@ dt_cc_verror(dt_pcb_t *pcb, int line, dt_errtag_t tag, const char *fmt,
 	size_t n = sizeof (cc->cc_errmsg), len;
 
 	s[0] = '\0';
-	if (pcb->pcb_cflags & DTRACE_C_ETAGS)
+	/*
+	 * A negative line: a limit of the implementation rather than of the
+	 * program's text, which DTrace reports as a library error -- no
+	 * tag, no line.
+	 */
+	if ((pcb->pcb_cflags & DTRACE_C_ETAGS) && line >= 0)
 		snprintf(s, n, "[%s] ", dt_errtag(tag));
 	len = strlen(s);
-	if (pcb->pcb_filetag != NULL)
+	if (line < 0)
+		;
+	else if (pcb->pcb_filetag != NULL)
 		snprintf(s + len, n - len, "\"%s\", line %d: ",
 		    pcb->pcb_filetag, line);
 	else if (pcb->pcb_fileptr != NULL && line != 0)

@@ -1291,8 +1291,9 @@ dt_cook_lbrac(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
 	} else if (lp->dn_kind == DT_NODE_VAR && lp->dn_args == NULL &&
 	    lp->dn_ident->di_kind == DT_IDENT_ARRAY) {
 		/*
-		 * Resolved by an earlier pass over a clause cooked again
-		 * predicate first: the array's keys are still to be cooked.
+		 * Left cooked by an attempt at the clause that failed in the
+		 * keys (dt_cook_clause() tries again after the predicate):
+		 * the keys are still to be cooked.
 		 */
 	} else
 		lp = dt_node_cook(pcb, lp, DT_IDFLG_REF);

@@ -930,6 +930,7 @@ dt_decl_var(dt_pcb_t *pcb, dt_decl_t *spec, dt_decl_t *d, const char *name)
 	    spec->dd_class == DT_DC_THIS ? 2 : 0;
 	idp->di_line = d->dd_line;
 	dt_ident_type_assign(idp, ctfp, type);
+	dt_ident_layout(pcb, idp);
 	if (kind == DT_IDENT_ARRAY) {
 		dt_node_t *k;
 		int i = 0, nk = (int) dt_node_list_len(outer->dd_node);
