@@ -30,6 +30,11 @@ static const char *const dt_errmsgs[EDT_MAX - EDT_BASE] = {
 	[EDT_PROC - EDT_BASE] = "Failed to control a process",
 	/* DTrace's words, lower case as dtrace(1) prints them. */
 	[EDT_DESTRUCTIVE - EDT_BASE] = "destructive actions not allowed",
+	[EDT_VERSINVAL - EDT_BASE] =
+	    "Version is not properly formatted or is too large",
+	[EDT_VERSUNDEF - EDT_BASE] =
+	    "Requested version is not supported by compiler",
+	[EDT_CPPERR - EDT_BASE] = "Preprocessor failed to process input program",
 };
 
 int

@@ -30,6 +30,9 @@ enum {
 	EDT_BADNORMAL,		/* normalize() by zero */
 	EDT_PROC,		/* process control (-c, -p) failed */
 	EDT_DESTRUCTIVE,	/* destructive actions without -w */
+	EDT_VERSINVAL,		/* malformed version string */
+	EDT_VERSUNDEF,		/* version not defined */
+	EDT_CPPERR,		/* the C preprocessor failed */
 	EDT_MAX
 };
 
