@@ -751,10 +751,6 @@ run_programs(void)
 	int done = 0, status = E_SUCCESS;
 	dtrace_optval_t w = DTRACEOPT_UNSET, z = DTRACEOPT_UNSET;
 
-	/* As DTrace says it, before the programs' banners. */
-	if (!g_quiet && dtrace_getopt(g_dtp, "destructive", &w) == 0 &&
-	    w != DTRACEOPT_UNSET)
-		fprintf(stderr, "%s: allowing destructive actions\n", g_pname);
 	/*
 	 * As DTrace: with nothing to trace, say so rather than wait for
 	 * nothing, unless -Z asked for descriptions that may match nothing.
@@ -776,6 +772,10 @@ run_programs(void)
 	if (dtrace_go(g_dtp) != 0)
 		dfatal("could not enable tracing");
 	report_lowered(sizes);
+	/* As DTrace says it: once tracing has started. */
+	if (!g_quiet && dtrace_getopt(g_dtp, "destructive", &w) == 0 &&
+	    w != DTRACEOPT_UNSET)
+		fprintf(stderr, "%s: allowing destructive actions\n", g_pname);
 	if (dtrace_engine_notice(g_dtp) != NULL)
 		fprintf(stderr, "%s: %s\n", g_pname,
 		    dtrace_engine_notice(g_dtp));
