@@ -33,6 +33,7 @@ enum {
 	EDT_VERSINVAL,		/* malformed version string */
 	EDT_VERSUNDEF,		/* version not defined */
 	EDT_CPPERR,		/* the C preprocessor failed */
+	EDT_BUFTOOSMALL,	/* a record is larger than the buffer */
 	EDT_MAX
 };
 

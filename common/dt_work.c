@@ -395,6 +395,17 @@ dt_enable_all(dtrace_hdl_t *dtp)
 
 	if (dt_merge_programs(dtp) != 0)
 		return -1;
+	/*
+	 * As DTrace: a principal buffer too small for some record an
+	 * enabling writes (bufsize=0, say) refuses tracing rather than drop
+	 * every such record.
+	 */
+	for (uint32_t s = 0; s < dtp->dt_prog.pg_nstmts; s++) {
+		if (dtp->dt_options[DT_OPT_BUFSIZE] <
+		    (dtrace_optval_t) (sizeof (dt_rechdr_t) +
+		    dtp->dt_prog.pg_stmts[s].st_size))
+			return dt_set_errno(dtp, EDT_BUFTOOSMALL);
+	}
 	for (uint32_t s = 0; s < dtp->dt_prog.pg_nstmts && rc == 0; s++) {
 		ea.ea_stmt = &dtp->dt_prog.pg_stmts[s];
 		for (uint32_t d = 0; d < ea.ea_stmt->st_ndescs; d++) {
