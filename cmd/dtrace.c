@@ -868,6 +868,7 @@ generate(void)
 int
 main(int argc, char **argv)
 {
+	dtrace_optval_t opt = DTRACEOPT_UNSET;
 	int err, status;
 
 	if (argc > 0 && argv[0] != NULL) {
@@ -912,6 +913,9 @@ main(int argc, char **argv)
 
 	grab_processes();
 	compile_programs();
+	/* -x verbose is -S's option, as in DTrace (it may come from a pragma). */
+	if (dtrace_getopt(g_dtp, "verbose", &opt) == 0 && opt != DTRACEOPT_UNSET)
+		g_difv = true;
 	if (g_difv) {
 		for (int i = 0; i < g_nprogs; i++)
 			dtrace_program_dif(g_dtp, g_compiled[i], stderr);
