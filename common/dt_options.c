@@ -124,6 +124,8 @@ static const dt_option_t dt_option_table[] = {
 	{ "engine", DT_OPT_ENGINE, DT_OPTK_ENUM, dt_engine_words, 0 },
 	{ "followfork", DT_OPT_FOLLOWFORK, DT_OPTK_BOOL, NULL, 0 },
 	{ "oformat", DT_OPT_OFORMAT, DT_OPTK_ENUM, dt_oformat_words, 0 },
+	/* User addresses as object:offset, unresolved (Oracle's option). */
+	{ "noresolve", DT_OPT_NORESOLVE, DT_OPTK_BOOL, NULL, 0 },
 	/*
 	 * Linux's limit on locked memory bounds what BPF maps a consumer
 	 * may create; raising it is a matter for the command line.
