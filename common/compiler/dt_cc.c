@@ -441,18 +441,27 @@ dt_cc_preproc(dtrace_hdl_t *dtp, const char *text, size_t len,
 		fclose(in);
 		return NULL;
 	}
-	snprintf(ver, sizeof (ver), "-D__SUNW_D_VERSION=0x%08x", 0x01000d00);
-	args[nargs++] = (char *) cpp;
-	args[nargs++] = "-x";
-	args[nargs++] = "c";
+	/* The version a program asked for with -x version, else ours. */
+	snprintf(ver, sizeof (ver), "-D__SUNW_D_VERSION=0x%08llx",
+	    dtp->dt_options[DT_OPT_VERSION] != DTRACEOPT_UNSET ?
+	    (unsigned long long) dtp->dt_options[DT_OPT_VERSION] :
+	    0x01000d00ULL);
+	/* As DTrace, the preprocessor sees its own name as argv[0]. */
+	args[nargs++] = strrchr(cpp, '/') != NULL ? strrchr(cpp, '/') + 1 :
+	    (char *) cpp;
 	args[nargs++] = "-D__SUNW_D=1";
 	args[nargs++] = (dtp->dt_oflags & DTRACE_O_ILP32) ? "-D__SUNW_D_32" :
 	    "-D__SUNW_D_64";
 	args[nargs++] = ver;
 	args[nargs++] = "-D__linux";
 	args[nargs++] = "-D__unix";
-	if (dtp->dt_options[DT_OPT_STDC] == 2 ||
-	    dtp->dt_options[DT_OPT_STDC] == 3)	/* -Xs, -Xt */
+	args[nargs++] = "-x";
+	args[nargs++] = "c";
+	/*
+	 * -Xs is K&R C, where __STDC__ is not defined; -Xt is ISO C with K&R
+	 * extensions, where it is (GNU cpp cannot give it DTrace's 0).
+	 */
+	if (dtp->dt_options[DT_OPT_STDC] == 2)	/* -Xs */
 		args[nargs++] = "-traditional-cpp";
 	else if (dtp->dt_options[DT_OPT_STDC] == 1)	/* -Xc */
 		args[nargs++] = "-std=c99";
@@ -603,12 +612,18 @@ dt_compile(dtrace_hdl_t *dtp, const char *intext, size_t inlen, bool isfile,
 	    DIF_VAR_OTHER_UBASE, 0xffff)) == NULL)
 		dt_cc_nomem(&pcb);
 
+	/*
+	 * The D library files are plain D: -C is for the user's programs.
+	 * A preprocessor failure is reported as DTrace does, without a line:
+	 * the preprocessor has said where.
+	 */
+	if (cc->cc_inlib)
+		pcb.pcb_cflags &= ~DTRACE_C_CPP;
 	if (pcb.pcb_cflags & DTRACE_C_CPP) {
 		size_t n;
 
 		if ((cpptext = dt_cc_preproc(dtp, text, len, &n)) == NULL)
-			dt_cc_error(&pcb, D_UNKNOWN, "Preprocessor failed to "
-			    "process input program");
+			longjmp(pcb.pcb_jmpbuf, EDT_CPPERR);
 		text = cpptext;
 		len = n;
 	}
@@ -783,6 +798,12 @@ dtrace_program_dump(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, FILE *fp)
 {
 	(void) dtp;
 	dt_node_printr(pgp->dp_root, fp, 0);
+}
+
+bool
+dt_cc_compiling(const dtrace_hdl_t *dtp)
+{
+	return dtp->dt_cc != NULL && dtp->dt_cc->cc_pcb != NULL;
 }
 
 /* Arguments for the C preprocessor (-D, -U, -I of dtrace(1)). */

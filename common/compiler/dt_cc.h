@@ -656,7 +656,10 @@ extern bool dt_lib_loaded(const dt_cc_t *cc, const char *name);
 /* Pragmas and control lines (dt_pragma.c). */
 extern void dt_pragma(dt_pcb_t *pcb, const char *line);
 
-/* Probe descriptions (dt_pdesc.c). */
+/*
+ * Probe descriptions (dt_pdesc.c).  Returns 0; -1 with *errp saying what is
+ * wrong with the description; or -2 with *errp the whole message.
+ */
 extern int dt_pdesc_parse(dt_pcb_t *pcb, const char *spec, int pspec,
     dt_probedesc_t *pdp, const char **errp);
 

@@ -783,11 +783,16 @@ dt_cook_clause(dt_pcb_t *pcb, dt_node_t *dnp)
 	for (dt_node_t *pd = dnp->dn_pdescs; pd != NULL; pd = pd->dn_list) {
 		const char *why = NULL;
 
+		int rc;
+
 		if ((pd->dn_desc = dt_cc_zalloc(pcb,
 		    sizeof (dt_probedesc_t))) == NULL)
 			dt_cc_nomem(pcb);
-		if (dt_pdesc_parse(pcb, pd->dn_string, pcb->pcb_pspec,
-		    pd->dn_desc, &why) != 0)
+		rc = dt_pdesc_parse(pcb, pd->dn_string, pcb->pcb_pspec,
+		    pd->dn_desc, &why);
+		if (rc == -2)	/* why is the whole message */
+			dt_cc_nerror(pcb, pd, D_PDESC_INVAL, "%s", why);
+		if (rc != 0)
 			dt_cc_nerror(pcb, pd, D_PDESC_INVAL, "invalid probe "
 			    "description \"%s\": %s", pd->dn_string, why);
 	}
