@@ -12,6 +12,10 @@
  */
 #pragma D depends_on module vmlinux
 
+/* pr_dmodel: the data model of a process, as DTrace names them. */
+inline char PR_MODEL_ILP32 = 1;
+inline char PR_MODEL_LP64 = 2;
+
 translator psinfo_t < struct task_struct *T > {
 	pr_nlwp = T->signal->nr_threads;
 	pr_pid = T->tgid;
@@ -28,7 +32,7 @@ translator psinfo_t < struct task_struct *T > {
 	pr_psargs = execargs;
 	pr_argv = T->mm != 0 ? T->mm->arg_start : 0;
 	pr_envp = T->mm != 0 ? T->mm->env_start : 0;
-	pr_dmodel = 2;		/* PR_MODEL_LP64 */
+	pr_dmodel = PR_MODEL_LP64;
 	pr_taskid = 0;
 	pr_projid = 0;
 	pr_poolid = 0;
