@@ -241,7 +241,7 @@ static const char dt_prelude[] =
 	"	uintptr_t pr_wchan; char pr_stype; char pr_state;\n"
 	"	char pr_sname; char pr_nice; short pr_syscall;\n"
 	"	char pr_oldpri; char pr_cpu; int pr_pri; ushort_t pr_pctcpu;\n"
-	"	char pr_clname[8]; processorid_t pr_onpro;\n"
+	"	char pr_clname[8]; char pr_name[16]; processorid_t pr_onpro;\n"
 	"	processorid_t pr_bindpro; psetid_t pr_bindpset;\n"
 	"} lwpsinfo_t;\n"
 	/*
