@@ -393,7 +393,6 @@ struct dt_cc {
 	bool cc_inlib;		/* compiling one of them */
 	char **cc_libnames;	/* ... the names of those compiled */
 	size_t cc_nlibs;
-	int cc_target_set;	/* $target was given a value */
 	char **cc_cpp;		/* -D, -U, -I arguments for cpp */
 	size_t cc_ncpp;
 };

@@ -319,8 +319,7 @@ dt_cook_op1(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
 		type = ctf_type_resolve(cp->dn_ctfp, cp->dn_type);
 		kind = type == CTF_ERR ? CTF_K_UNKNOWN :
 		    ctf_type_kind(cp->dn_ctfp, type);
-		if (dt_node_is_string(cc, cp))
-			kind = CTF_K_UNKNOWN;
+		/* A string is a char array: *s and s[i] are its chars. */
 		if (kind == CTF_K_ARRAY) {
 			ctf_arinfo_t ar;
 
