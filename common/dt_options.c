@@ -131,6 +131,8 @@ static const dt_option_t dt_option_table[] = {
 	 * may create; raising it is a matter for the command line.
 	 */
 	{ "lockmem", DT_OPT_LOCKMEM, DT_OPTK_SIZE, NULL, DT_OPTF_NOPROG },
+	/* Oracle Linux DTrace's: the bytes alloca() and copyin() may take. */
+	{ "scratchsize", DT_OPT_SCRATCHSIZE, DT_OPTK_SIZE, NULL, 0 },
 };
 
 /*

@@ -100,6 +100,8 @@ typedef enum dt_optid {
 	DT_OPT_OFORMAT,	   /* text or json */
 	DT_OPT_LOCKMEM,	   /* RLIMIT_MEMLOCK for BPF maps (Linux) */
 	DT_OPT_NORESOLVE,  /* user addresses as object:offset */
+	/* Oracle Linux DTrace's: the bytes alloca() and copyin() may take. */
+	DT_OPT_SCRATCHSIZE,
 	DT_OPT_COUNT
 } dt_optid_t;
 

@@ -201,6 +201,30 @@ dt_cook_ident(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
 	return dnp;
 }
 
+/*
+ * alloca() and copyin() take their memory from scratch, which the
+ * scratchsize option (when set) bounds: a constant size beyond it can
+ * never succeed, so it is an error now rather than a fault each firing.
+ */
+static void
+dt_cook_scratch_size(dt_pcb_t *pcb, const dt_node_t *dnp)
+{
+	dtrace_optval_t limit =
+	    pcb->pcb_cc->cc_hdl->dt_options[DT_OPT_SCRATCHSIZE];
+	const dt_node_t *size = dnp->dn_args;
+
+	if (limit == DTRACEOPT_UNSET || size == NULL)
+		return;
+	if (dnp->dn_ident->di_id == DIF_SUBR_COPYIN &&
+	    (size = size->dn_list) == NULL)
+		return;
+	if (size->dn_kind != DT_NODE_INT || size->dn_value <= (uint64_t) limit)
+		return;
+	dt_cc_error(pcb, D_ALLOCA_SIZE, "%s(%llu) size larger than "
+	    "scratchsize %llu", dnp->dn_ident->di_name,
+	    (unsigned long long) size->dn_value, (unsigned long long) limit);
+}
+
 static dt_node_t *
 dt_cook_func(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
 {
@@ -217,6 +241,9 @@ dt_cook_func(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
 	dnp->dn_ident = idp;
 	dt_node_list_cook(pcb, &dnp->dn_args, DT_IDFLG_REF);
 	dt_ident_cook(pcb, dnp, idp, dnp->dn_args);
+	if (idp->di_kind == DT_IDENT_FUNC && (idp->di_id == DIF_SUBR_ALLOCA ||
+	    idp->di_id == DIF_SUBR_COPYIN))
+		dt_cook_scratch_size(pcb, dnp);
 	return dnp;
 }
 
