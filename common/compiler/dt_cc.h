@@ -630,8 +630,6 @@ extern void dt_cook_program(dt_pcb_t *pcb, dt_node_t *root);
 extern void dt_cook_statement_list(dt_pcb_t *pcb, dt_node_t *list);
 extern void dt_cook_aggfunc(dt_pcb_t *pcb, dt_node_t *agg);
 extern void dt_cook_action(dt_pcb_t *pcb, dt_node_t *dfunc);
-extern void dt_cook_printf(dt_pcb_t *pcb, dt_node_t *fn, const char *fname,
-    dt_node_t *fmt, dt_node_t *args, int argbase);
 extern dt_node_t *dt_cook_xlator(dt_pcb_t *pcb, dt_node_t *dnp);
 
 /* D library files (dt_lib.c). */
