@@ -736,10 +736,15 @@ run_programs(void)
 	struct sigaction sa;
 	dtrace_optval_t sizes[NBUFSIZES];
 	int done = 0, status = E_SUCCESS;
-	dtrace_optval_t w = DTRACEOPT_UNSET;
+	dtrace_optval_t w = DTRACEOPT_UNSET, q = DTRACEOPT_UNSET;
 
-	/* As DTrace says it, before the programs' banners. */
-	if (!g_quiet && dtrace_getopt(g_dtp, "destructive", &w) == 0 &&
+	/*
+	 * A notice: quiet, from -q or a program's #pragma D option quiet,
+	 * silences it, as it does in DTrace.
+	 */
+	(void) dtrace_getopt(g_dtp, "quiet", &q);
+	if (!g_quiet && q == DTRACEOPT_UNSET &&
+	    dtrace_getopt(g_dtp, "destructive", &w) == 0 &&
 	    w != DTRACEOPT_UNSET)
 		fprintf(stderr, "%s: allowing destructive actions\n", g_pname);
 	exec_programs();
