@@ -781,6 +781,9 @@ dt_pfstrdup(const void *addr, uint32_t size)
 	return s;
 }
 
+static int dt_pfprint_rec(dt_consumer_t *dc, FILE *fp, const dt_pfspec_t *ps,
+    const dt_pfconv_t *pc, const dt_recdesc_t *rd, const void *addr);
+
 /* One '@' conversion: the value of an aggregating function. */
 static int
 dt_pfprint_agg(dt_consumer_t *dc, FILE *fp, const dt_pfspec_t *ps,
@@ -820,12 +823,20 @@ dt_pfprint_agg(dt_consumer_t *dc, FILE *fp, const dt_pfspec_t *ps,
 		issigned = false;
 		break;
 	default: {
-		/* %@s and the like: DTrace has no meaning for them. */
-		char buf[32];
+		/*
+		 * Any other conversion the compiler let through takes the
+		 * value as a 64-bit integer record: %@Y and %@T a time, %@a
+		 * an address, %@c a character.
+		 */
+		dt_recdesc_t rd;
+		int64_t val = (int64_t) v / (int64_t) normal;
 
-		(void) snprintf(buf, sizeof(buf), "%lld",
-		    (long long) ((int64_t) v / (int64_t) normal));
-		return dt_pfprint_str(fp, ps, buf);
+		memset(&rd, 0, sizeof(rd));
+		rd.rd_type =
+		    agg->ag_kind == DT_AGG_COUNT ? DT_REC_UINT : DT_REC_SINT;
+		rd.rd_size = sizeof(val);
+		rd.rd_align = sizeof(val);
+		return dt_pfprint_rec(dc, fp, ps, pc, &rd, &val);
 	}
 	}
 	return dt_pfprint_int(fp, ps, pc->pc_ofmt, issigned, 8, v, normal);
