@@ -56,6 +56,8 @@ static const dt_option_t dt_option_table[] = {
 	{ "grabanon", DT_OPT_GRABANON, DT_OPTK_BOOL, NULL },
 	{ "jstackframes", DT_OPT_JSTACKFRAMES, DT_OPTK_INT, NULL },
 	{ "jstackstrsize", DT_OPT_JSTACKSTRSIZE, DT_OPTK_SIZE, NULL },
+	/* Oracle Linux DTrace's cap on the frames of any stack. */
+	{ "maxframes", DT_OPT_MAXFRAMES, DT_OPTK_INT, NULL },
 	{ "nspec", DT_OPT_NSPEC, DT_OPTK_INT, NULL },
 	{ "quiet", DT_OPT_QUIET, DT_OPTK_BOOL, NULL },
 	{ "rawbytes", DT_OPT_RAWBYTES, DT_OPTK_BOOL, NULL },
