@@ -67,6 +67,8 @@ static const dt_option_t dt_option_table[] = {
 	{ "grabanon", DT_OPT_GRABANON, DT_OPTK_BOOL, NULL, 0 },
 	{ "jstackframes", DT_OPT_JSTACKFRAMES, DT_OPTK_INT, NULL, 0 },
 	{ "jstackstrsize", DT_OPT_JSTACKSTRSIZE, DT_OPTK_SIZE, NULL, 0 },
+	/* Oracle Linux DTrace's cap on the frames of any stack. */
+	{ "maxframes", DT_OPT_MAXFRAMES, DT_OPTK_INT, NULL, 0 },
 	{ "nspec", DT_OPT_NSPEC, DT_OPTK_INT, NULL, 0 },
 	{ "quiet", DT_OPT_QUIET, DT_OPTK_BOOL, NULL, 0 },
 	{ "rawbytes", DT_OPT_RAWBYTES, DT_OPTK_BOOL, NULL, 0 },

@@ -393,6 +393,7 @@ struct dt_cc {
 	bool cc_inlib;		/* compiling one of them */
 	char **cc_libnames;	/* ... the names of those compiled */
 	size_t cc_nlibs;
+	int cc_target_set;	/* -c or -p gave $target a process */
 	char **cc_cpp;		/* -D, -U, -I arguments for cpp */
 	size_t cc_ncpp;
 };
@@ -636,8 +637,6 @@ extern void dt_cook_program(dt_pcb_t *pcb, dt_node_t *root);
 extern void dt_cook_statement_list(dt_pcb_t *pcb, dt_node_t *list);
 extern void dt_cook_aggfunc(dt_pcb_t *pcb, dt_node_t *agg);
 extern void dt_cook_action(dt_pcb_t *pcb, dt_node_t *dfunc);
-extern void dt_cook_printf(dt_pcb_t *pcb, dt_node_t *fn, const char *fname,
-    dt_node_t *fmt, dt_node_t *args, int argbase);
 extern dt_node_t *dt_cook_xlator(dt_pcb_t *pcb, dt_node_t *dnp);
 
 /* D library files (dt_lib.c). */

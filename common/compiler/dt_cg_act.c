@@ -146,27 +146,33 @@ dt_cg_const_arg(dt_cg_t *cg, dt_node_t *dnp, dt_errtag_t tag,
 	return v;
 }
 
-/* The frames of stack(), ustack() or jstack(): argument or option. */
+/*
+ * The frames of stack(), ustack() or jstack(): argument or option, at
+ * most maxframes when that is set.
+ */
 static uint32_t
 dt_cg_frames(dt_cg_t *cg, const dt_node_t *fn)
 {
-	uint32_t kind = fn->dn_ident->di_id;
-	int64_t n;
+	uint32_t kind = fn->dn_ident->di_id, max, n;
+	int64_t v;
 
+	max = dt_cg_option(cg, DT_OPT_MAXFRAMES, UINT32_MAX);
 	if (fn->dn_args != NULL) {
-		n = dt_cg_const_arg(cg, fn->dn_args, kind == DT_ACT_STACK ?
+		v = dt_cg_const_arg(cg, fn->dn_args, kind == DT_ACT_STACK ?
 		    D_STACK_SIZE : D_USTACK_FRAMES, "the number of frames");
-		if (n <= 0 || n > 65535)
+		if (v <= 0 || v > 65535)
 			dt_cg_fail(cg, fn, kind == DT_ACT_STACK ?
 			    D_STACK_SIZE : D_USTACK_FRAMES, "%s( ) size must "
 			    "be a positive integer", fn->dn_ident->di_name);
-		return (uint32_t) n;
+		n = (uint32_t) v;
+	} else if (kind == DT_ACT_STACK) {
+		n = dt_cg_option(cg, DT_OPT_STACKFRAMES, 20);
+	} else if (kind == DT_ACT_JSTACK) {
+		n = dt_cg_option(cg, DT_OPT_JSTACKFRAMES, 50);
+	} else {
+		n = dt_cg_option(cg, DT_OPT_USTACKFRAMES, 100);
 	}
-	if (kind == DT_ACT_STACK)
-		return dt_cg_option(cg, DT_OPT_STACKFRAMES, 20);
-	if (kind == DT_ACT_JSTACK)
-		return dt_cg_option(cg, DT_OPT_JSTACKFRAMES, 50);
-	return dt_cg_option(cg, DT_OPT_USTACKFRAMES, 100);
+	return n < max ? n : max;
 }
 
 /* The record describing the value of an expression. */
