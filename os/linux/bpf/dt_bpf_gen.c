@@ -342,8 +342,17 @@ dt_bpf_cg_wptr(dt_bpf_cg_t *cg, int lenreg, uint32_t len, uint32_t maxlen,
 	if (maxlen > span) {
 		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lglob);
 	} else {
+		/*
+		 * With the length in a register, checked below against what
+		 * is left, the start may lie anywhere in the span: the guard
+		 * after DIF scratch (dt_bpf_layout.c) keeps start + maxlen
+		 * inside the value for the verifier.
+		 */
+		uint32_t lim = lenreg >= 0 && maxlen <= lay->bl_dscratch_size ?
+		    span : span - maxlen;
+
 		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JGT, DT_R5,
-		    (int32_t) (span - maxlen), 0), lglob);
+		    (int32_t) lim, 0), lglob);
 		if (lenreg >= 0) {
 			DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R4, DT_R5));
 			DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R4, lenreg));
