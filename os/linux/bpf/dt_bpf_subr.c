@@ -1590,7 +1590,7 @@ dt_bpf_cg_alloca_budget(dt_bpf_cg_t *cg, int sizeslot)
 {
 	int32_t limit = (int32_t) cg->cg_lay->bl_scratchsize;
 
-	if (limit == 0)
+	if (!cg->cg_lay->bl_scratchset)
 		return;
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_SC_AUSED));
 	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, 7));
