@@ -647,7 +647,7 @@ dt_check_order(dt_pcb_t *pcb, dt_node_t *stmt, dt_actstate_t *st)
 			    "not follow commit( )");
 		if (st->as_data)
 			dt_cc_nerror(pcb, stmt, D_SPEC_DREC, "speculate( ) may "
-			    "not follow data-recording actions");
+			    "not follow data-recording action(s)");
 		st->as_spec = true;
 		return;
 	case DT_ACT_COMMIT:
@@ -659,7 +659,7 @@ dt_check_order(dt_pcb_t *pcb, dt_node_t *stmt, dt_actstate_t *st)
 			    "not follow commit( )");
 		if (st->as_data)
 			dt_cc_nerror(pcb, stmt, D_COMM_DREC, "commit( ) may "
-			    "not follow data-recording actions");
+			    "not follow data-recording action(s)");
 		st->as_commit = true;
 		return;
 	case DT_ACT_DISCARD:
@@ -819,6 +819,18 @@ dt_cook_statement_list(dt_pcb_t *pcb, dt_node_t *list)
  * the predicate reads); if that fails on an undefined name, the predicate
  * is cooked first instead.
  */
+/*
+ * DTrace checks the predicate once the whole clause is read, and reports
+ * a predicate that is not a scalar at the line the clause ends on.
+ */
+static void
+dt_cook_pred_scalar(dt_pcb_t *pcb, dt_node_t *dnp)
+{
+	pcb->pcb_line = dnp->dn_endline;
+	dt_cc_error(pcb, D_PRED_SCALAR, "predicate result must be of scalar "
+	    "type");
+}
+
 void
 dt_cook_clause(dt_pcb_t *pcb, dt_node_t *dnp)
 {
@@ -830,11 +842,16 @@ dt_cook_clause(dt_pcb_t *pcb, dt_node_t *dnp)
 	for (dt_node_t *pd = dnp->dn_pdescs; pd != NULL; pd = pd->dn_list) {
 		const char *why = NULL;
 
+		int rc;
+
 		if ((pd->dn_desc = dt_cc_zalloc(pcb,
 		    sizeof (dt_probedesc_t))) == NULL)
 			dt_cc_nomem(pcb);
-		if (dt_pdesc_parse(pcb, pd->dn_string, pcb->pcb_pspec,
-		    pd->dn_desc, &why) != 0)
+		rc = dt_pdesc_parse(pcb, pd->dn_string, pcb->pcb_pspec,
+		    pd->dn_desc, &why);
+		if (rc == -2)	/* why is the whole message */
+			dt_cc_nerror(pcb, pd, D_PDESC_INVAL, "%s", why);
+		if (rc != 0)
 			dt_cc_nerror(pcb, pd, D_PDESC_INVAL, "invalid probe "
 			    "description \"%s\": %s", pd->dn_string, why);
 	}
@@ -852,8 +869,7 @@ dt_cook_clause(dt_pcb_t *pcb, dt_node_t *dnp)
 	if (pred_first) {
 		dnp->dn_pred = dt_node_cook(pcb, dnp->dn_pred, DT_IDFLG_REF);
 		if (!dt_node_is_scalar(dnp->dn_pred))
-			dt_cc_nerror(pcb, dnp->dn_pred, D_PRED_SCALAR,
-			    "predicate result must be of scalar type");
+			dt_cook_pred_scalar(pcb, dnp);
 		memcpy(&st, &(dt_actstate_t) { 0 }, sizeof (st));
 	}
 	dt_cook_stmts(pcb, &dnp->dn_acts, &st);
@@ -861,8 +877,7 @@ dt_cook_clause(dt_pcb_t *pcb, dt_node_t *dnp)
 	if (dnp->dn_pred != NULL && !pred_first) {
 		dnp->dn_pred = dt_node_cook(pcb, dnp->dn_pred, DT_IDFLG_REF);
 		if (!dt_node_is_scalar(dnp->dn_pred))
-			dt_cc_nerror(pcb, dnp->dn_pred, D_PRED_SCALAR,
-			    "predicate result must be of scalar type");
+			dt_cook_pred_scalar(pcb, dnp);
 	}
 	if (dnp->dn_pred != NULL)
 		dt_check_noact(pcb, dnp->dn_pred);
