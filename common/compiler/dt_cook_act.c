@@ -334,6 +334,7 @@ dt_cook_format(dt_pcb_t *pcb, dt_node_t *fn, const char *fname,
 {
 	dt_cc_t *cc = pcb->pcb_cc;
 	dt_pfargtype_t *at;
+	dt_ident_t *tgt;
 	dt_pfargv_t *pfv;
 	dt_pferr_t err;
 	uint32_t n = 0, flags = 0;
@@ -380,7 +381,9 @@ dt_cook_format(dt_pcb_t *pcb, dt_node_t *fn, const char *fname,
 		else
 			flags |= DT_PRINTF_PRINTA;
 	}
-	if (cc->cc_target_set)
+	/* %A takes a plain address when -c or -p names the process. */
+	if ((tgt = dt_idhash_lookup(cc->cc_macros, "target")) != NULL &&
+	    tgt->di_value != 0)
 		flags |= DT_PRINTF_TARGET;
 
 	rv = dt_printf_validate(pfv, fname, 1, at, n, flags, aggsigned, &err);
