@@ -108,6 +108,7 @@ typedef enum dt_optid {
 
 typedef enum dt_optkind {
 	DT_OPTK_BOOL,
+	DT_OPTK_RTBOOL,	/* a consumer's switch: also yes/no, on/off, ... */
 	DT_OPTK_SIZE,
 	DT_OPTK_TIME,
 	DT_OPTK_INT,

@@ -962,6 +962,7 @@ dtrace_set_target(dtrace_hdl_t *dtp, int pid)
 		return;
 	if ((idp = dt_idhash_lookup(dtp->dt_cc->cc_macros, "target")) != NULL)
 		idp->di_value = pid;
+	dtp->dt_cc->cc_target_set = 1;
 }
 
 const char *

@@ -393,6 +393,7 @@ struct dt_cc {
 	bool cc_inlib;		/* compiling one of them */
 	char **cc_libnames;	/* ... the names of those compiled */
 	size_t cc_nlibs;
+	int cc_target_set;	/* -c or -p gave $target a process */
 	char **cc_cpp;		/* -D, -U, -I arguments for cpp */
 	size_t cc_ncpp;
 };

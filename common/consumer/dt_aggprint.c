@@ -448,10 +448,10 @@ dt_printa_joined(dt_consumer_t *dc, FILE *fp, const dt_pfargv_t *pfv,
 				goto out;
 			nb++;
 		}
-		/* An aggregation named twice fills both of its columns. */
-		for (; i < naggs; i++) {
-			if (aggids[i] == ae->ae_aggid)
-				b[k].ab_ents[i] = ae;
+		/* An aggregation named twice fills both its columns. */
+		for (uint32_t j = i; j < naggs; j++) {
+			if (aggids[j] == ae->ae_aggid)
+				b[k].ab_ents[j] = ae;
 		}
 	}
 
