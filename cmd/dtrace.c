@@ -753,16 +753,6 @@ run_programs(void)
 	dtrace_optval_t z = DTRACEOPT_UNSET;
 
 	/*
-	 * As DTrace says it, before the programs' banners -- unless quiet,
-	 * by -q or by the programs' own "#pragma D option quiet".
-	 */
-	(void) dtrace_getopt(g_dtp, "quiet", &q);
-	if (!g_quiet && q == DTRACEOPT_UNSET &&
-	    dtrace_getopt(g_dtp, "destructive", &w) == 0 &&
-	    w != DTRACEOPT_UNSET)
-		fprintf(stderr, "%s: allowing destructive actions\n", g_pname);
-
-	/*
 	 * As DTrace: with nothing to trace, say so rather than wait for
 	 * nothing, unless -Z asked for descriptions that may match nothing.
 	 */
@@ -770,6 +760,16 @@ run_programs(void)
 	    (dtrace_getopt(g_dtp, "zdefs", &z) != 0 || z == DTRACEOPT_UNSET))
 		fatal(E_ERROR, "no probes %s", g_nprogs > 0 ? "matched" :
 		    "specified");
+
+	/*
+	 * As DTrace says it, after the programs' banners -- unless quiet,
+	 * by -q or by the programs' own "#pragma D option quiet".
+	 */
+	(void) dtrace_getopt(g_dtp, "quiet", &q);
+	if (!g_quiet && q == DTRACEOPT_UNSET &&
+	    dtrace_getopt(g_dtp, "destructive", &w) == 0 &&
+	    w != DTRACEOPT_UNSET)
+		fprintf(stderr, "%s: allowing destructive actions\n", g_pname);
 
 	memset(&sa, 0, sizeof (sa));
 	sa.sa_handler = intr;

@@ -507,8 +507,6 @@ dtrace_getopt(dtrace_hdl_t *dtp, const char *name, dtrace_optval_t *valp)
 
 	if (name == NULL || (op = dt_option_lookup(name)) == NULL)
 		return dt_set_errno(dtp, EDT_BADOPTNAME);
-	if (dtp->dt_active && dt_option_fixed(op->o_id))
-		return dt_set_errno(dtp, EDT_ACTIVE);
 	*valp = dtp->dt_options[op->o_id];
 	return 0;
 }
