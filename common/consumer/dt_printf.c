@@ -878,6 +878,17 @@ dt_pfprint_rec(dt_consumer_t *dc, FILE *fp, const dt_pfspec_t *ps,
 		bool issigned = pc->pc_kind == DT_PFK_SINT ||
 		    (pc->pc_kind == DT_PFK_DINT && rd->rd_type == DT_REC_SINT);
 
+		/*
+		 * usym(), umod(), uaddr(): an integer like sym(), whose
+		 * record also holds the pid; the number is the address.
+		 */
+		if (rd->rd_size == 16 &&
+		    (rd->rd_type == DT_REC_USYM || rd->rd_type == DT_REC_UMOD ||
+			rd->rd_type == DT_REC_UADDR)) {
+			memcpy(&u, (const char *) addr + 8, sizeof(u));
+			return dt_pfprint_int(
+			    fp, ps, pc->pc_ofmt, false, 8, u, 1);
+		}
 		if (rd->rd_size != 1 && rd->rd_size != 2 && rd->rd_size != 4 &&
 		    rd->rd_size != 8)
 			return -2;
