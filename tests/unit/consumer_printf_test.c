@@ -365,6 +365,26 @@ test_validate(void)
 	    val("printf", "%hd %ld %s %p %k", ok2, 5, DT_PRINTF_EXACTLEN, NULL),
 	    "");
 
+	/* A char array is a string for %s and, as an array, an address. */
+	a[0] = t_str;
+	a[0].pt_name = "char [16]";
+	a[0].pt_array = true;
+	a[1] = a[0];
+	CHECK_STR(val("printf", "%s %p", a, 2, DT_PRINTF_EXACTLEN, NULL), "");
+	/* ... but the string type is no array. */
+	a[0] = t_str;
+	CHECK_STR(val("printf", "%p %p", a, 2, DT_PRINTF_EXACTLEN, &tag),
+	    "printf( ) argument #2 is incompatible with conversion #1 "
+	    "prototype:\n\tconversion: %p\n\t prototype: pointer or "
+	    "integer\n\t  argument: string");
+
+	/* Size prefixes check the type: %hd wants a short, not an int. */
+	CHECK_STR(val("printf", "%hd", &t_int, 1, DT_PRINTF_EXACTLEN, &tag),
+	    "printf( ) argument #2 is incompatible with conversion #1 "
+	    "prototype:\n\tconversion: %hd\n\t prototype: short\n\t  "
+	    "argument: int");
+	CHECK_STR(tag, "D_PRINTF_ARG_TYPE");
+
 	a[0] = t_int;
 	a[1] = t_str;
 	CHECK_STR(val("printf", "%d %d", a, 2, DT_PRINTF_EXACTLEN, &tag),
