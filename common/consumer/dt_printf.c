@@ -826,7 +826,7 @@ dt_pfprint_agg(dt_consumer_t *dc, FILE *fp, const dt_pfspec_t *ps,
 		/*
 		 * Any other conversion the compiler let through takes the
 		 * value as a 64-bit integer record: %@Y and %@T a time, %@a
-		 * an address, %@c a character.
+		 * a kernel address.
 		 */
 		dt_recdesc_t rd;
 		int64_t val = (int64_t) v / (int64_t) normal;
