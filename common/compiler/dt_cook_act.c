@@ -573,13 +573,18 @@ dt_cook_action(dt_pcb_t *pcb, dt_node_t *stmt)
 		break;
 	case DT_ACT_SYSTEM:
 	case DT_ACT_FREOPEN:
-		dt_cook_format(pcb, fn, name, args, args->dn_list, NULL, true);
+		/*
+		 * "." is DTrace's token for "restore stdout" (what
+		 * freopen("") asks for), so a program may not name it; any
+		 * other name, ".." too, fails or not when it is opened.
+		 */
 		if (fid->di_id == DT_ACT_FREOPEN &&
-		    (strcmp(args->dn_string, ".") == 0 ||
-		    strcmp(args->dn_string, "..") == 0))
+		    args->dn_kind == DT_NODE_STRING &&
+		    strcmp(args->dn_string, ".") == 0)
 			dt_cc_nerror(pcb, fn, D_FREOPEN_INVALID, "%s( ) "
 			    "argument #1 cannot be \"%s\"", name,
 			    args->dn_string);
+		dt_cook_format(pcb, fn, name, args, args->dn_list, NULL, true);
 		break;
 	case DT_ACT_PRINTA:
 		dt_cook_printa(pcb, fn);
