@@ -191,6 +191,11 @@ dt_cg_typeinfo(dt_cg_t *cg, ctf_dict_t *ctfp, ctf_id_t type, uint32_t flags,
 		tip->ti_signed = false;
 		tip->ti_byref = true;
 		break;
+	case CTF_K_FLOAT:
+		/* A long double fits no register: like DTrace, by ref. */
+		tip->ti_signed = false;
+		tip->ti_byref = tip->ti_size > 8;
+		break;
 	default:
 		break;
 	}
@@ -849,9 +854,13 @@ dt_cg_load_node(dt_cg_t *cg, const dt_node_t *dnp, int reg)
 	dt_cg_node_tinfo(cg, dnp, &ti);
 	if (ti.ti_byref)
 		return;
+	/*
+	 * D has no floating-point arithmetic, but a float or double can be
+	 * traced and given to printf(): its bits are loaded as an unsigned
+	 * integer of its size.
+	 */
 	if (ti.ti_kind == CTF_K_FLOAT)
-		dt_cg_fail(cg, dnp, D_CG_EXPR, "floating-point values are "
-		    "not supported in D");
+		ti.ti_signed = false;
 	dt_cg_load(cg, reg, ti.ti_size, ti.ti_signed,
 	    (dnp->dn_flags & DT_NF_USERLAND) != 0);
 }

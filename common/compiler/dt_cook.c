@@ -833,7 +833,7 @@ dt_cook_op2(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
 		rp = dnp->dn_right = dt_node_cook(pcb, rp, DT_IDFLG_REF);
 		if (dt_type_compat(lp->dn_ctfp, lp->dn_type, rp->dn_ctfp,
 		    rp->dn_type) && !dt_node_is_dynamic(cc, lp) &&
-		    !dt_node_is_void(lp))
+		    !dt_node_is_void(lp) && !dt_node_is_float(lp))
 			;
 		else if (dt_node_is_integer(lp) && dt_node_is_integer(rp))
 			;

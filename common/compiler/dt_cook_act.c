@@ -275,7 +275,7 @@ dt_pf_compat(dt_cc_t *cc, dt_pfkind_t k, dt_node_t *a)
 		/* As DTrace: a 64-bit integer, which the record then is. */
 		return dt_node_is_integer(a) && dt_node_sizeof(cc, a) == 8;
 	case DT_PF_FLOAT:
-		return dt_node_is_arith(a);
+		return dt_node_is_float(a);
 	case DT_PF_WSTR:
 		return dt_node_is_pointer(a);
 	default:

@@ -624,8 +624,17 @@ dt_node_is_integer(const dt_node_t *dnp)
 bool
 dt_node_is_arith(const dt_node_t *dnp)
 {
-	return dt_node_is_integer(dnp) ||
-	    dt_kind(dnp->dn_ctfp, dnp->dn_type, NULL) == CTF_K_FLOAT;
+	/*
+	 * D has no floating-point operators: a float can only be traced
+	 * and formatted, so arithmetic is on integers alone, as in DTrace.
+	 */
+	return dt_node_is_integer(dnp);
+}
+
+bool
+dt_node_is_float(const dt_node_t *dnp)
+{
+	return dt_kind(dnp->dn_ctfp, dnp->dn_type, NULL) == CTF_K_FLOAT;
 }
 
 bool
