@@ -1117,16 +1117,23 @@ dt_cg_member_addr(dt_cg_t *cg, dt_node_t *dnp, dt_cg_bitfield_t *bf)
 		    "the struct or union", name);
 	off = mi.ctm_offset / 8;
 	if (dnp->dn_flags & DT_NF_BITFIELD) {
-		ctf_id_t mt = ctf_type_resolve(ctfp, mi.ctm_type);
-		ssize_t usz = mt != CTF_ERR ? ctf_type_size(ctfp, mt) : -1;
+		ssize_t usz;
 		uint64_t bitpos;
 
 		if (ctf_type_encoding(ctfp, mi.ctm_type, &enc) != 0)
 			dt_cg_fail(cg, dnp, D_CG_EXPR, "cannot find the "
 			    "encoding of bit-field %s", name);
-		if (usz != 1 && usz != 2 && usz != 4 && usz != 8)
-			usz = 8;
 		bitpos = mi.ctm_offset + enc.cte_offset;
+		/*
+		 * The unit loaded is the smallest aligned one that holds
+		 * the bits, so a field of a struct D laid out (one byte or
+		 * two for a small field) is read without reading past it.
+		 */
+		for (usz = 1; usz < 8; usz *= 2) {
+			if (bitpos / (8 * (uint64_t) usz) ==
+			    (bitpos + enc.cte_bits - 1) / (8 * (uint64_t) usz))
+				break;
+		}
 		off = (bitpos / (8 * (uint64_t) usz)) * (uint64_t) usz;
 		bf->bf_unit = (uint32_t) usz;
 		bf->bf_shift = (uint32_t) (bitpos - off * 8);
@@ -1397,6 +1404,7 @@ typedef enum dt_cg_lvkind {
 	DT_CG_LV_SCALAR,
 	DT_CG_LV_ARRAY,
 	DT_CG_LV_MEM,
+	DT_CG_LV_BITFIELD,	/* lv_addr is the address of lv_bf's unit */
 } dt_cg_lvkind_t;
 
 typedef struct dt_cg_lval {
@@ -1406,6 +1414,7 @@ typedef struct dt_cg_lval {
 	uint8_t lv_scope;
 	int lv_addr;		/* DT_CG_LV_MEM: register with the address */
 	dt_cg_tinfo_t lv_ti;
+	dt_cg_bitfield_t lv_bf;	/* DT_CG_LV_BITFIELD */
 } dt_cg_lval_t;
 
 /*
@@ -1453,11 +1462,12 @@ dt_cg_lval_prepare(dt_cg_t *cg, dt_node_t *dnp, dt_cg_lval_t *lv,
 	case DT_NODE_OP2:
 		if (dnp->dn_op != DT_OP_DOT && dnp->dn_op != DT_OP_PTR)
 			break;
-		if (dnp->dn_flags & DT_NF_BITFIELD)
-			dt_cg_fail(cg, dnp, D_CG_EXPR, "assignment to a "
-			    "bit-field is not supported");
 		lv->lv_kind = DT_CG_LV_MEM;
 		lv->lv_addr = dt_cg_member_addr(cg, dnp, &bf);
+		if (bf.bf_unit != 0) {
+			lv->lv_kind = DT_CG_LV_BITFIELD;
+			lv->lv_bf = bf;
+		}
 		return;
 	default:
 		break;
@@ -1484,6 +1494,23 @@ dt_cg_lval_load(dt_cg_t *cg, dt_cg_lval_t *lv)
 		    lv->lv_scope == DIFV_SCOPE_THREAD ? DIF_OP_LDTAA :
 		    DIF_OP_LDGAA, id, r));
 		break;
+	case DT_CG_LV_BITFIELD: {
+		const dt_cg_bitfield_t *bf = &lv->lv_bf;
+		int t;
+
+		/* As dt_cg_member() reads one: the unit, shifted. */
+		dt_cg_emit(cg, DIF_INSTR_MOV(lv->lv_addr, r));
+		dt_cg_load(cg, r, bf->bf_unit, false,
+		    (lv->lv_node->dn_flags & DT_NF_USERLAND) != 0);
+		t = dt_cg_reg_alloc(cg);
+		dt_cg_setx(cg, 64 - (int64_t) (bf->bf_shift + bf->bf_bits), t);
+		dt_cg_emit(cg, DIF_INSTR_FMT(DIF_OP_SLL, r, t, r));
+		dt_cg_setx(cg, 64 - (int64_t) bf->bf_bits, t);
+		dt_cg_emit(cg, DIF_INSTR_FMT(lv->lv_ti.ti_signed ?
+		    DIF_OP_SRA : DIF_OP_SRL, r, t, r));
+		dt_cg_reg_free(cg, t);
+		break;
+	}
 	default:
 		dt_cg_emit(cg, DIF_INSTR_MOV(lv->lv_addr, r));
 		if (!lv->lv_ti.ti_byref)
@@ -1493,6 +1520,50 @@ dt_cg_lval_load(dt_cg_t *cg, dt_cg_lval_t *lv)
 		break;
 	}
 	return r;
+}
+
+static uint32_t
+dt_cg_store_op(uint32_t size)
+{
+	switch (size) {
+	case 1:
+		return DIF_OP_STB;
+	case 2:
+		return DIF_OP_STH;
+	case 4:
+		return DIF_OP_STW;
+	default:
+		return DIF_OP_STX;
+	}
+}
+
+/*
+ * Stores reg into a bit-field: the unit that holds it is read, its bits
+ * replaced by reg's low bits (the rest of reg is dropped, as C converts
+ * to the field's width) and written back.
+ */
+static void
+dt_cg_bitfield_store(dt_cg_t *cg, dt_cg_lval_t *lv, int reg)
+{
+	const dt_cg_bitfield_t *bf = &lv->lv_bf;
+	uint64_t mask = bf->bf_bits >= 64 ? ~0ULL : (1ULL << bf->bf_bits) - 1;
+	int u = dt_cg_reg_alloc(cg), v = dt_cg_reg_alloc(cg);
+	int t = dt_cg_reg_alloc(cg);
+
+	dt_cg_emit(cg, DIF_INSTR_MOV(lv->lv_addr, u));
+	dt_cg_load(cg, u, bf->bf_unit, false, false);
+	dt_cg_setx(cg, (int64_t) ~(mask << bf->bf_shift), t);
+	dt_cg_emit(cg, DIF_INSTR_FMT(DIF_OP_AND, u, t, u));
+	dt_cg_setx(cg, (int64_t) mask, t);
+	dt_cg_emit(cg, DIF_INSTR_FMT(DIF_OP_AND, reg, t, v));
+	dt_cg_setx(cg, (int64_t) bf->bf_shift, t);
+	dt_cg_emit(cg, DIF_INSTR_FMT(DIF_OP_SLL, v, t, v));
+	dt_cg_emit(cg, DIF_INSTR_FMT(DIF_OP_OR, u, v, u));
+	dt_cg_emit(cg, DIF_INSTR_STORE(dt_cg_store_op(bf->bf_unit), u,
+	    lv->lv_addr));
+	dt_cg_reg_free(cg, t);
+	dt_cg_reg_free(cg, v);
+	dt_cg_reg_free(cg, u);
 }
 
 /* Stores reg into the lvalue (reg stays allocated) and releases it. */
@@ -1519,24 +1590,13 @@ dt_cg_lval_store(dt_cg_t *cg, dt_cg_lval_t *lv, int reg)
 		if (lv->lv_node->dn_flags & DT_NF_USERLAND)
 			dt_cg_fail(cg, lv->lv_node, D_OP_WRITE, "cannot "
 			    "store to user memory; use copyout()");
-		if (lv->lv_ti.ti_byref) {
+		if (lv->lv_kind == DT_CG_LV_BITFIELD) {
+			dt_cg_bitfield_store(cg, lv, reg);
+		} else if (lv->lv_ti.ti_byref) {
 			/* Struct or string assignment: copy the bytes. */
 			dt_cg_copyref(cg, reg, &lv->lv_ti, lv->lv_addr);
 		} else {
-			switch (lv->lv_ti.ti_size) {
-			case 1:
-				op = DIF_OP_STB;
-				break;
-			case 2:
-				op = DIF_OP_STH;
-				break;
-			case 4:
-				op = DIF_OP_STW;
-				break;
-			default:
-				op = DIF_OP_STX;
-				break;
-			}
+			op = dt_cg_store_op(lv->lv_ti.ti_size);
 			dt_cg_emit(cg, DIF_INSTR_STORE(op, reg, lv->lv_addr));
 		}
 		dt_cg_reg_free(cg, lv->lv_addr);
