@@ -13,14 +13,15 @@
  *
  * Invariants of the generated code:
  *
- *   - an integer value in a register is always normalized to its D type:
- *     sign-extended to 64 bits for signed types, zero-extended for
- *     unsigned ones.  Operations whose result may leave the range of a
- *     type narrower than 64 bits (add, mul, shifts, negation...) are
- *     followed by a sign extension (sll/sra) or a mask (and); operands of
- *     the operations whose result depends on the upper bits (division,
+ *   - integer arithmetic is DTrace's: done on 64-bit registers, whose
+ *     result is not cut to its D type's width; a value is brought to its
+ *     type (sign-extended for signed types, zero-extended for unsigned
+ *     ones) where it is loaded, stored to a variable or memory, cast or
+ *     negated, and a record keeps its type's width.  Operands of the
+ *     operations whose result depends on the upper bits (division,
  *     remainder, right shift, comparison) are first converted to the
- *     common type of the usual arithmetic conversions, as C does;
+ *     common type of the usual arithmetic conversions when their own
+ *     types differ from it;
  *   - a by-reference value (string, struct, union, array) is held as its
  *     address; storing it into a variable copies it (the interpreter's
  *     variable stores do the copy), so strings need no allocs/copys of
@@ -1706,8 +1707,12 @@ dt_cg_binop(dt_cg_t *cg, dt_op_t op, int rl, const dt_cg_tinfo_t *lt,
 	dt_cg_emit(cg, DIF_INSTR_FMT(dt_cg_arith_op(op, pt.ti_signed), rl, rr,
 	    rl));
 	dt_cg_reg_free(cg, rr);
-	if (!nt->ti_ptr && !nt->ti_byref)
-		dt_cg_normalize(cg, rl, nt->ti_size, nt->ti_signed);
+	/*
+	 * As in DTrace, the result keeps all 64 bits of the register: it is
+	 * cut to its type's width only where it is stored to memory, cast
+	 * or recorded.
+	 */
+	(void) nt;
 }
 
 static int
@@ -1827,6 +1832,18 @@ dt_cg_ternary(dt_cg_t *cg, dt_node_t *dnp)
 	return rc;
 }
 
+/*
+ * A value stored to a variable or to memory takes its type's width: the
+ * only place, with casts and records, where DTrace cuts the 64 bits an
+ * operation leaves in a register.
+ */
+static void
+dt_cg_store_normalize(dt_cg_t *cg, int reg, const dt_cg_tinfo_t *ti)
+{
+	if (!ti->ti_ptr && !ti->ti_byref && ti->ti_kind != CTF_K_FLOAT)
+		dt_cg_normalize(cg, reg, ti->ti_size, ti->ti_signed);
+}
+
 static int
 dt_cg_assign(dt_cg_t *cg, dt_node_t *dnp)
 {
@@ -1840,7 +1857,7 @@ dt_cg_assign(dt_cg_t *cg, dt_node_t *dnp)
 	rv = dt_cg_expr(cg, rp);
 	if (dnp->dn_op == DT_OP_ASGN) {
 		dt_cg_lval_prepare(cg, lp, &lv, DIFV_F_MOD);
-		dt_cg_convert(cg, rv, &rt, &lv.lv_ti);
+		dt_cg_store_normalize(cg, rv, &lv.lv_ti);
 		dt_cg_lval_store(cg, &lv, rv);
 		return rv;
 	}
@@ -1848,6 +1865,7 @@ dt_cg_assign(dt_cg_t *cg, dt_node_t *dnp)
 	cur = dt_cg_lval_load(cg, &lv);
 	dt_cg_binop(cg, dnp->dn_op, cur, &lv.lv_ti, lp, rv, &rt, rp,
 	    &lv.lv_ti);
+	dt_cg_store_normalize(cg, cur, &lv.lv_ti);
 	dt_cg_lval_store(cg, &lv, cur);
 	return cur;
 }
@@ -1872,8 +1890,7 @@ dt_cg_incdec(dt_cg_t *cg, dt_node_t *dnp)
 	dt_cg_emit(cg, DIF_INSTR_FMT(inc ? DIF_OP_ADD : DIF_OP_SUB, cur, t,
 	    cur));
 	dt_cg_reg_free(cg, t);
-	if (!lv.lv_ti.ti_ptr)
-		dt_cg_normalize(cg, cur, lv.lv_ti.ti_size, lv.lv_ti.ti_signed);
+	dt_cg_store_normalize(cg, cur, &lv.lv_ti);
 	dt_cg_lval_store(cg, &lv, cur);
 	if (!post)
 		return cur;
