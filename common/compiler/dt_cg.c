@@ -722,6 +722,7 @@ dt_cg_var(dt_cg_t *cg, const char *name, uint32_t id, uint8_t kind,
 	v->dv_scope = scope;
 	v->dv_flags = flags;
 	v->dv_type = *type;
+	v->dv_offset = DIFV_OFFSET_NONE;
 	return cg->cg_nvars++;
 }
 
@@ -892,17 +893,24 @@ dt_cg_builtin(const dt_ident_t *idp)
 static void
 dt_cg_var_ref(dt_cg_t *cg, const dt_node_t *dnp, uint16_t flags)
 {
-	const dt_ident_t *idp = dnp->dn_ident;
+	dt_ident_t *idp = dnp->dn_ident;
+	dt_cc_t *cc = cg->cg_hdl->dt_cc;
+	dt_pcb_t *pcb = cc != NULL ? cc->cc_pcb : NULL;
 	dif_type_t type;
+	uint32_t i;
 
 	if (idp->di_ctfp != NULL)
 		dt_cg_diftype(cg, idp->di_ctfp, idp->di_type, 0, &type);
 	else
 		dt_cg_diftype(cg, dnp->dn_ctfp, dnp->dn_type, dnp->dn_flags,
 		    &type);
-	(void) dt_cg_var(cg, idp->di_name, idp->di_id,
+	i = dt_cg_var(cg, idp->di_name, idp->di_id,
 	    idp->di_kind == DT_IDENT_ARRAY ? DIFV_KIND_ARRAY : DIFV_KIND_SCALAR,
 	    dt_cg_scope(idp), flags, &type);
+	/* Undeclared variables find their place at first use. */
+	if (pcb != NULL)
+		dt_ident_layout(pcb, idp);
+	cg->cg_vars[i].dv_offset = idp->di_offset;
 }
 
 /* Does evaluating dnp use the tuple stack (a call or an array access)? */
@@ -982,9 +990,14 @@ dt_cg_tuple(dt_cg_t *cg, dt_node_t *list)
 		if (dt_cg_uses_tuple(a))
 			last = n;
 	}
-	if (n > DIF_DTR_NREGS)
-		dt_cg_fail(cg, list, D_CG_EXPR, "too many arguments or keys "
-		    "(%d; at most %d)", n, DIF_DTR_NREGS);
+	if (n > DIF_DTR_NREGS) {
+		/* DTrace's words for running out of tuple stack. */
+		cg->cg_err->ce_tag = D_CG_EXPR;
+		cg->cg_err->ce_line = -1;
+		snprintf(cg->cg_err->ce_msg, sizeof (cg->cg_err->ce_msg),
+		    "Insufficient tuple registers to generate code");
+		longjmp(cg->cg_jmp, 1);
+	}
 	for (a = list; a != NULL; a = a->dn_list, i++) {
 		int r = dt_cg_expr(cg, a);
 
@@ -1844,6 +1857,34 @@ dt_cg_store_normalize(dt_cg_t *cg, int reg, const dt_cg_tinfo_t *ti)
 		dt_cg_normalize(cg, reg, ti->ti_size, ti->ti_signed);
 }
 
+/*
+ * Is the value of dnp sure to be in its type's range?  Everything but an
+ * arithmetic operation's result (or a choice or sequence ending in one)
+ * is: it was loaded, stored, cast or is a constant of the type.
+ */
+static bool
+dt_cg_in_range(const dt_node_t *dnp)
+{
+	switch (dnp->dn_kind) {
+	case DT_NODE_OP2:
+		switch (dnp->dn_op) {
+		case DT_OP_ADD: case DT_OP_SUB: case DT_OP_MUL: case DT_OP_DIV:
+		case DT_OP_MOD: case DT_OP_BAND: case DT_OP_BOR:
+		case DT_OP_XOR: case DT_OP_LSH: case DT_OP_RSH:
+			return false;
+		case DT_OP_COMMA:
+			return dt_cg_in_range(dnp->dn_right);
+		default:
+			return true;
+		}
+	case DT_NODE_OP3:
+		return dt_cg_in_range(dnp->dn_left) &&
+		    dt_cg_in_range(dnp->dn_right);
+	default:
+		return true;
+	}
+}
+
 static int
 dt_cg_assign(dt_cg_t *cg, dt_node_t *dnp)
 {
@@ -1857,7 +1898,10 @@ dt_cg_assign(dt_cg_t *cg, dt_node_t *dnp)
 	rv = dt_cg_expr(cg, rp);
 	if (dnp->dn_op == DT_OP_ASGN) {
 		dt_cg_lval_prepare(cg, lp, &lv, DIFV_F_MOD);
-		dt_cg_store_normalize(cg, rv, &lv.lv_ti);
+		if (dt_cg_in_range(rp))
+			dt_cg_convert(cg, rv, &rt, &lv.lv_ti);
+		else
+			dt_cg_store_normalize(cg, rv, &lv.lv_ti);
 		dt_cg_lval_store(cg, &lv, rv);
 		return rv;
 	}

@@ -201,6 +201,30 @@ dt_cook_ident(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
 	return dnp;
 }
 
+/*
+ * alloca() and copyin() take their memory from scratch, which the
+ * scratchsize option (when set) bounds: a constant size beyond it can
+ * never succeed, so it is an error now rather than a fault each firing.
+ */
+static void
+dt_cook_scratch_size(dt_pcb_t *pcb, const dt_node_t *dnp)
+{
+	dtrace_optval_t limit =
+	    pcb->pcb_cc->cc_hdl->dt_options[DT_OPT_SCRATCHSIZE];
+	const dt_node_t *size = dnp->dn_args;
+
+	if (limit == DTRACEOPT_UNSET || size == NULL)
+		return;
+	if (dnp->dn_ident->di_id == DIF_SUBR_COPYIN &&
+	    (size = size->dn_list) == NULL)
+		return;
+	if (size->dn_kind != DT_NODE_INT || size->dn_value <= (uint64_t) limit)
+		return;
+	dt_cc_error(pcb, D_ALLOCA_SIZE, "%s(%llu) size larger than "
+	    "scratchsize %llu", dnp->dn_ident->di_name,
+	    (unsigned long long) size->dn_value, (unsigned long long) limit);
+}
+
 static dt_node_t *
 dt_cook_func(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
 {
@@ -217,6 +241,9 @@ dt_cook_func(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
 	dnp->dn_ident = idp;
 	dt_node_list_cook(pcb, &dnp->dn_args, DT_IDFLG_REF);
 	dt_ident_cook(pcb, dnp, idp, dnp->dn_args);
+	if (idp->di_kind == DT_IDENT_FUNC && (idp->di_id == DIF_SUBR_ALLOCA ||
+	    idp->di_id == DIF_SUBR_COPYIN))
+		dt_cook_scratch_size(pcb, dnp);
 	return dnp;
 }
 
@@ -319,8 +346,7 @@ dt_cook_op1(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
 		type = ctf_type_resolve(cp->dn_ctfp, cp->dn_type);
 		kind = type == CTF_ERR ? CTF_K_UNKNOWN :
 		    ctf_type_kind(cp->dn_ctfp, type);
-		if (dt_node_is_string(cc, cp))
-			kind = CTF_K_UNKNOWN;
+		/* A string is a char array: *s and s[i] are its chars. */
 		if (kind == CTF_K_ARRAY) {
 			ctf_arinfo_t ar;
 
@@ -1291,8 +1317,9 @@ dt_cook_lbrac(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
 	} else if (lp->dn_kind == DT_NODE_VAR && lp->dn_args == NULL &&
 	    lp->dn_ident->di_kind == DT_IDENT_ARRAY) {
 		/*
-		 * Resolved by an earlier pass over a clause cooked again
-		 * predicate first: the array's keys are still to be cooked.
+		 * Left cooked by an attempt at the clause that failed in the
+		 * keys (dt_cook_clause() tries again after the predicate):
+		 * the keys are still to be cooked.
 		 */
 	} else
 		lp = dt_node_cook(pcb, lp, DT_IDFLG_REF);
@@ -1474,17 +1501,35 @@ dt_node_cook(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
 	return dnp;
 }
 
+/*
+ * Each node is cooked on its own, unlinked from the rest; if cooking one
+ * fails, the list is relinked before the error goes on, since a clause
+ * whose actions name a variable its predicate creates is cooked again.
+ */
 void
 dt_node_list_cook(dt_pcb_t *pcb, dt_node_t **lpp, unsigned idflags)
 {
-	dt_node_t *dnp, *next, **pp = lpp;
+	dt_node_t *volatile dnp;
+	dt_node_t *volatile next;
+	dt_node_t **volatile pp = lpp;
+	jmp_buf save;
+	int err;
 
+	memcpy(save, pcb->pcb_jmpbuf, sizeof (jmp_buf));
+	if ((err = setjmp(pcb->pcb_jmpbuf)) != 0) {
+		memcpy(pcb->pcb_jmpbuf, save, sizeof (jmp_buf));
+		dnp->dn_list = next;
+		longjmp(pcb->pcb_jmpbuf, err);
+	}
 	for (dnp = *lpp; dnp != NULL; dnp = next) {
+		dt_node_t *cooked;
+
 		next = dnp->dn_list;
 		dnp->dn_list = NULL;
-		dnp = dt_node_cook(pcb, dnp, idflags);
-		dnp->dn_list = next;
-		*pp = dnp;
-		pp = &dnp->dn_list;
+		cooked = dt_node_cook(pcb, dnp, idflags);
+		cooked->dn_list = next;
+		*pp = cooked;
+		pp = &cooked->dn_list;
 	}
+	memcpy(pcb->pcb_jmpbuf, save, sizeof (jmp_buf));
 }

@@ -940,6 +940,7 @@ dt_decl_var(dt_pcb_t *pcb, dt_decl_t *spec, dt_decl_t *d, const char *name)
 	    spec->dd_class == DT_DC_THIS ? 2 : 0;
 	idp->di_line = d->dd_line;
 	dt_ident_type_assign(idp, ctfp, type);
+	dt_ident_layout(pcb, idp);
 	if (kind == DT_IDENT_ARRAY) {
 		dt_node_t *k;
 		int i = 0, nk = (int) dt_node_list_len(outer->dd_node);
@@ -974,6 +975,26 @@ dt_decl_var(dt_pcb_t *pcb, dt_decl_t *spec, dt_decl_t *d, const char *name)
 		sig->ds_argc = nk;
 	}
 }
+/*
+ * Whether two types are integers of one size.  A typedef that a header
+ * included with -C makes again (glibc's uint64_t is unsigned long, D's
+ * unsigned long long; its id_t is unsigned) keeps D's own: the headers'
+ * typedefs share D's namespace here, and the value is the same either way.
+ */
+static bool
+dt_decl_same_int(ctf_dict_t *ctfp, ctf_id_t a, ctf_id_t b)
+{
+	ctf_encoding_t ea, eb;
+
+	a = ctf_type_resolve(ctfp, a);
+	b = ctf_type_resolve(ctfp, b);
+	return a != CTF_ERR && b != CTF_ERR &&
+	    ctf_type_kind(ctfp, a) == CTF_K_INTEGER &&
+	    ctf_type_kind(ctfp, b) == CTF_K_INTEGER &&
+	    ctf_type_encoding(ctfp, a, &ea) == 0 &&
+	    ctf_type_encoding(ctfp, b, &eb) == 0 && ea.cte_bits == eb.cte_bits;
+}
+
 
 void
 dt_decl_declare(dt_pcb_t *pcb, dt_decl_t *spec, dt_decl_t *dtors)
@@ -1029,7 +1050,8 @@ dt_decl_declare(dt_pcb_t *pcb, dt_decl_t *spec, dt_decl_t *dtors)
 			if ((old = ctf_lookup_by_name(cc->cc_ctf, name)) !=
 			    CTF_ERR) {
 				if (ctf_type_resolve(cc->cc_ctf, old) ==
-				    ctf_type_resolve(cc->cc_ctf, type))
+				    ctf_type_resolve(cc->cc_ctf, type) ||
+				    dt_decl_same_int(cc->cc_ctf, old, type))
 					continue;
 				dt_cc_error(pcb, D_DECL_IDRED,
 				    "typedef redeclared: %s", name);
