@@ -859,7 +859,7 @@ dt_cook_op2(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
 		rp = dnp->dn_right = dt_node_cook(pcb, rp, DT_IDFLG_REF);
 		if (dt_type_compat(lp->dn_ctfp, lp->dn_type, rp->dn_ctfp,
 		    rp->dn_type) && !dt_node_is_dynamic(cc, lp) &&
-		    !dt_node_is_void(lp))
+		    !dt_node_is_void(lp) && !dt_node_is_float(lp))
 			;
 		else if (dt_node_is_integer(lp) && dt_node_is_integer(rp))
 			;
@@ -1065,6 +1065,16 @@ dt_cook_op2(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
 		type = rp->dn_ctfp ? ctf_type_resolve(rp->dn_ctfp, rp->dn_type) :
 		    CTF_ERR;
 		kind = type == CTF_ERR ? 0 : ctf_type_kind(rp->dn_ctfp, type);
+		/*
+		 * A translated pointer points at nothing in memory: DTrace
+		 * types it as translated data, which casts to nothing.
+		 */
+		if (kind == CTF_K_POINTER && ((rp->dn_flags & DT_NF_XLATED) ||
+		    (rp->dn_kind == DT_NODE_VAR &&
+		    (rp->dn_ident->di_flags & DT_IDFLG_XLPTR))))
+			dt_cc_error(pcb, D_CAST_INVAL, "invalid cast "
+			    "expression: \"pointer to translated data\" to "
+			    "\"%s\"", TNAME(lp, n2));
 		if (dt_type_compat(lp->dn_ctfp, lp->dn_type, rp->dn_ctfp,
 		    rp->dn_type) && !dt_node_is_dynamic(cc, rp))
 			;
