@@ -151,6 +151,7 @@ struct dt_node {
 	dt_nodekind_t dn_kind;
 	dt_op_t dn_op;
 	int dn_line;		/* source line (0 when not from a file) */
+	int dn_endline;		/* DT_NODE_CLAUSE: line of its closing } */
 	uint32_t dn_flags;
 	ctf_dict_t *dn_ctfp;	/* type: dictionary ... */
 	ctf_id_t dn_type;	/* ... and type ID */

@@ -760,6 +760,18 @@ dt_cook_statement_list(dt_pcb_t *pcb, dt_node_t *list)
  * the predicate reads); if that fails on an undefined name, the predicate
  * is cooked first instead.
  */
+/*
+ * DTrace checks the predicate once the whole clause is read, and reports
+ * a predicate that is not a scalar at the line the clause ends on.
+ */
+static void
+dt_cook_pred_scalar(dt_pcb_t *pcb, dt_node_t *dnp)
+{
+	pcb->pcb_line = dnp->dn_endline;
+	dt_cc_error(pcb, D_PRED_SCALAR, "predicate result must be of scalar "
+	    "type");
+}
+
 void
 dt_cook_clause(dt_pcb_t *pcb, dt_node_t *dnp)
 {
@@ -793,8 +805,7 @@ dt_cook_clause(dt_pcb_t *pcb, dt_node_t *dnp)
 	if (pred_first) {
 		dnp->dn_pred = dt_node_cook(pcb, dnp->dn_pred, DT_IDFLG_REF);
 		if (!dt_node_is_scalar(dnp->dn_pred))
-			dt_cc_nerror(pcb, dnp->dn_pred, D_PRED_SCALAR,
-			    "predicate result must be of scalar type");
+			dt_cook_pred_scalar(pcb, dnp);
 		memcpy(&st, &(dt_actstate_t) { 0 }, sizeof (st));
 	}
 	dt_cook_stmts(pcb, &dnp->dn_acts, &st);
@@ -802,8 +813,7 @@ dt_cook_clause(dt_pcb_t *pcb, dt_node_t *dnp)
 	if (dnp->dn_pred != NULL && !pred_first) {
 		dnp->dn_pred = dt_node_cook(pcb, dnp->dn_pred, DT_IDFLG_REF);
 		if (!dt_node_is_scalar(dnp->dn_pred))
-			dt_cc_nerror(pcb, dnp->dn_pred, D_PRED_SCALAR,
-			    "predicate result must be of scalar type");
+			dt_cook_pred_scalar(pcb, dnp);
 	}
 	if (dnp->dn_pred != NULL)
 		dt_check_noact(pcb, dnp->dn_pred);
