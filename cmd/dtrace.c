@@ -386,10 +386,13 @@ check_combination(void)
 			fatal(E_USAGE, "-%c may not be used with -c or -p",
 			    opt);
 	}
-	if (g_mode == DMODE_EXEC && g_nprogs == 0) {
-		usage(stderr);
-		exit(E_USAGE);
-	}
+	/*
+	 * As DTrace: with options but no program, -e has nothing to compile
+	 * and succeeds once the options are applied (main()); without -e
+	 * there is nothing to trace.
+	 */
+	if (g_mode == DMODE_EXEC && g_nprogs == 0 && !g_compile_only)
+		fatal(E_ERROR, "no probes specified");
 }
 
 /* Pass 2: apply the settings in the order the user gave them. */
@@ -862,6 +865,11 @@ main(int argc, char **argv)
 		g_argv0 = argv[0];
 	}
 
+	/* Nothing at all to do: the usage. */
+	if (argc <= 1) {
+		usage(stderr);
+		exit(E_USAGE);
+	}
 	parse_args(argc, argv);
 
 	if (g_version) {
