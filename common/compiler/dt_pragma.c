@@ -96,10 +96,12 @@ dt_pragma_line(dt_pcb_t *pcb, const char *name, int argc, char **argv)
 		char *f = dt_unquote(pcb, argv[1]);
 
 		/*
-		 * The preprocessor names its input "<stdin>"; that is the
-		 * script itself, whose name the caller prints.
+		 * The preprocessor names its input "/dev/stdin" (as dtrace
+		 * runs it) or "<stdin>"; that is the script itself, whose
+		 * name the caller prints.
 		 */
-		if (strcmp(f, "<stdin>") == 0 || f[0] == '\0' ||
+		if (strcmp(f, "/dev/stdin") == 0 ||
+		    strcmp(f, "<stdin>") == 0 || f[0] == '\0' ||
 		    strncmp(f, "/dev/fd/", 8) == 0)
 			pcb->pcb_filetag = NULL;
 		else if (f[0] == '<')
