@@ -478,9 +478,13 @@ dt_cook_action(dt_pcb_t *pcb, dt_node_t *stmt)
 	case DT_ACT_SYSTEM:
 	case DT_ACT_FREOPEN:
 		dt_cook_printf(pcb, fn, name, args, args->dn_list, 2);
+		/*
+		 * "." is what DTrace records for freopen(""), restoring the
+		 * output, so it may not be named; other names that cannot be
+		 * opened fail when the action runs.
+		 */
 		if (fid->di_id == DT_ACT_FREOPEN &&
-		    (strcmp(args->dn_string, ".") == 0 ||
-		    strcmp(args->dn_string, "..") == 0))
+		    strcmp(args->dn_string, ".") == 0)
 			dt_cc_nerror(pcb, fn, D_FREOPEN_INVALID, "%s( ) "
 			    "argument #1 cannot be \"%s\"", name,
 			    args->dn_string);

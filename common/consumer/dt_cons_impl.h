@@ -114,6 +114,7 @@ struct dt_consumer {
 	bool dc_heading; /* the column header was printed */
 	int dc_indent;	 /* flowindent depth */
 	uint32_t dc_last_epid;
+	const dt_cprobe_t *dc_cur_probe; /* probe of the record being printed */
 	bool dc_exited;
 	int dc_exitstatus;
 

@@ -18,6 +18,7 @@
  * first use and lives as long as the handle.  Per (statement, action) it
  * caches the parsed format and the action's records as one array.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -438,9 +439,10 @@ static int
 dt_cons_freopen(dt_consumer_t *dc, FILE *fp, const dt_consact_t *ca,
     const unsigned char *data, size_t len)
 {
+	const dt_cprobe_t *cp = dc->dc_cur_probe;
 	char *name = NULL, self[64];
 	size_t namelen = 0;
-	FILE *mfp;
+	FILE *mfp, *nfp;
 	int rv;
 
 	if (ca->ca_pfv == NULL ||
@@ -454,29 +456,42 @@ dt_cons_freopen(dt_consumer_t *dc, FILE *fp, const dt_consact_t *ca,
 		return -1;
 	}
 	(void) fflush(fp);
-	if (name[0] == '\0') {
-		/* freopen("") restores the original output. */
+	if (ca->ca_pfv->pfv_format[0] == '\0') {
+		/*
+		 * freopen("") restores the original output; only the empty
+		 * format does, not one whose arguments print nothing.
+		 */
 		if (dc->dc_freopened) {
 			(void) snprintf(
 			    self, sizeof(self), "/dev/fd/%d", dc->dc_stdout_fd);
 			if (freopen(self, "a", fp) == NULL)
 				rv = dt_set_errno(dc->dc_dtp, EDT_FIO);
 		}
+	} else if ((nfp = fopen(name, "a")) == NULL) {
+		/*
+		 * Opened first, so that a name that cannot be opened (".",
+		 * a directory, no permission) leaves the output as it was;
+		 * DTrace reports it against the probe and goes on.
+		 */
+		(void) fprintf(dc->dc_errfp, "dtrace: error on enabled probe "
+		    "ID %u (ID %u: %s:%s:%s:%s): couldn't freopen() \"%s\": "
+		    "%s\n", cp ? cp->cp_epid : 0, cp ? cp->cp_id : 0,
+		    cp ? cp->cp_provider : "", cp ? cp->cp_module : "",
+		    cp ? cp->cp_function : "", cp ? cp->cp_name : "", name,
+		    strerror(errno));
 	} else {
 		if (!dc->dc_freopened) {
 			if ((dc->dc_stdout_fd = dup(fileno(fp))) < 0) {
+				(void) fclose(nfp);
 				free(name);
 				return dt_set_errno(dc->dc_dtp, EDT_FIO);
 			}
 			dc->dc_freopened = true;
 		}
-		if (freopen(name, "a", fp) == NULL) {
-			(void) fprintf(dc->dc_errfp,
-			    "dtrace: couldn't freopen() \"%s\"\n", name);
-			(void) snprintf(
-			    self, sizeof(self), "/dev/fd/%d", dc->dc_stdout_fd);
-			(void) freopen(self, "a", fp);
-		}
+		(void) snprintf(self, sizeof(self), "/dev/fd/%d", fileno(nfp));
+		if (freopen(self, "a", fp) == NULL)
+			rv = dt_set_errno(dc->dc_dtp, EDT_FIO);
+		(void) fclose(nfp);
 	}
 	free(name);
 	return rv < 0 ? -1 : 0;
@@ -754,6 +769,7 @@ dt_consume_rec(dt_consumer_t *dc, FILE *fp, uint32_t cpu,
 		}
 		if (flow == DT_FLOW_ENTRY)
 			dc->dc_indent += 2;
+		dc->dc_cur_probe = cp;
 		if (dt_print_actions(dc, fp, cp, data, rh->rh_size) != 0)
 			return -1;
 		/* setopt() may have changed quiet. */
