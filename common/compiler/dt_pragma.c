@@ -137,9 +137,13 @@ dt_pragma_d(dt_pcb_t *pcb, int argc, char **argv)
 	const char *what = argv[0];
 
 	if (strcmp(what, "option") == 0) {
+		/* One option a pragma, as DTrace: "nspec=24 * 44" is not. */
 		if (argc < 2)
-			dt_cc_error(pcb, D_PRAGMA_MALFORM, "malformed #pragma "
-			    "%s <option>=<val>", what);
+			dt_cc_error(pcb, D_PRAGMA_MALFORM, "missing option name "
+			    "for #pragma %s", what);
+		if (argc > 2)
+			dt_cc_error(pcb, D_PRAGMA_MALFORM, "superfluous "
+			    "arguments specified for #pragma %s", what);
 		for (int i = 1; i < argc; i++) {
 			char *opt = dt_cc_strdup(pcb, argv[i]), *val;
 
