@@ -50,6 +50,8 @@ struct dtrace_hdl {
 	bool dt_stopped;
 	bool dt_exited;			/* exit() ran: tracing ends */
 	bool dt_exitrec;		/* its record was consumed */
+	uint64_t dt_lastagg;		/* dt_os_timestamp() due of the last
+					   aggregation snapshot (aggrate) */
 	uint64_t dt_laststatus;		/* dt_os_timestamp() of the last
 					   drop report */
 	int dt_exitstatus;		/* its status */
@@ -90,5 +92,7 @@ extern int dt_proc_pid(const dtrace_hdl_t *dtp, uint32_t i);
 extern int dt_cc_create(dtrace_hdl_t *dtp);
 extern void dt_cc_destroy(dtrace_hdl_t *dtp);
 extern const char *dt_cc_errmsg(dtrace_hdl_t *dtp);
+/* True while a program is being compiled (a #pragma is setting options). */
+extern bool dt_cc_compiling(const dtrace_hdl_t *dtp);
 
 #endif /* DT_IMPL_H */

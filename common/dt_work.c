@@ -24,6 +24,7 @@
 #include "common/compiler/dt_cg.h"
 #include "common/consumer/dt_consumer.h"
 #include "common/dt_impl.h"
+#include "common/dt_aggfunc.h"
 #include "common/dt_work.h"
 #include "common/engine/dt_engine.h"
 #include "common/dt_os.h"
@@ -46,16 +47,9 @@ dt_program_queue(dtrace_hdl_t *dtp, dt_program_t *pgp, uint32_t *nmatchedp)
 	*nmatchedp = 0;
 	if (dtp->dt_active)
 		return dt_set_errno(dtp, EDT_ACTIVE);
-	/*
-	 * Destructive actions (stop, raise, copyout, system, chill...) need
-	 * -w: the program is refused whole, before any probe is enabled.
-	 */
 	for (uint32_t s = 0; s < pgp->pg_nstmts; s++) {
 		const dt_stmt_t *stp = &pgp->pg_stmts[s];
 
-		if (stp->st_destructive &&
-		    dtp->dt_options[DT_OPT_DESTRUCTIVE] == DTRACEOPT_UNSET)
-			return dt_set_errno(dtp, EDT_DESTRUCTIVE);
 		for (uint32_t a = 0; a < stp->st_nactions; a++) {
 			const char *why = dt_os_action_refused(
 			    (int) stp->st_actions[a].ac_kind);
@@ -393,14 +387,44 @@ dt_enable_probe(dtrace_hdl_t *dtp, dt_probe_t *prp, void *arg)
 
 /* Merge the queued programs, give each (statement, probe) an EPID, and
  * hand them to the chosen engine. */
+/*
+ * As in DTrace, an enabling whose aggregation buffer could not hold even
+ * one entry (the aggregation ID, the key, the value) of one of its
+ * aggregations is refused rather than left to drop everything.
+ */
+static int
+dt_work_checkbufs(dtrace_hdl_t *dtp)
+{
+	dtrace_optval_t aggsize = dtp->dt_options[DT_OPT_AGGSIZE];
+
+	for (uint32_t i = 0; i < dtp->dt_prog.pg_naggs; i++) {
+		uint64_t need = dt_agg_entsize(&dtp->dt_prog.pg_aggs[i]);
+
+		if (aggsize >= 0 && (uint64_t) aggsize < need)
+			return dt_set_errno(dtp, EDT_BUFTOOSMALL);
+	}
+	return 0;
+}
+
 static int
 dt_enable_all(dtrace_hdl_t *dtp)
 {
 	dt_enable_arg_t ea = { 0 };
 	int rc = 0;
 
-	if (dt_merge_programs(dtp) != 0)
+	if (dt_merge_programs(dtp) != 0 || dt_work_checkbufs(dtp) != 0)
 		return -1;
+	/*
+	 * As DTrace: a principal buffer too small for some record an
+	 * enabling writes (bufsize=0, say) refuses tracing rather than drop
+	 * every such record.
+	 */
+	for (uint32_t s = 0; s < dtp->dt_prog.pg_nstmts; s++) {
+		if (dtp->dt_options[DT_OPT_BUFSIZE] <
+		    (dtrace_optval_t) (sizeof (dt_rechdr_t) +
+		    dtp->dt_prog.pg_stmts[s].st_size))
+			return dt_set_errno(dtp, EDT_BUFTOOSMALL);
+	}
 	for (uint32_t s = 0; s < dtp->dt_prog.pg_nstmts && rc == 0; s++) {
 		ea.ea_stmt = &dtp->dt_prog.pg_stmts[s];
 		for (uint32_t d = 0; d < ea.ea_stmt->st_ndescs; d++) {
@@ -595,6 +619,22 @@ dtrace_go(dtrace_hdl_t *dtp)
 {
 	if (dtp->dt_active)
 		return dt_set_errno(dtp, EDT_ACTIVE);
+	/*
+	 * Destructive actions (stop, raise, copyout, system, chill...) need
+	 * -w or the destructive option, whichever program set it: as in
+	 * DTrace, tracing is refused whole when it starts, before any probe
+	 * is enabled.
+	 */
+	for (uint32_t i = 0; i < dtp->dt_nqueued; i++) {
+		const dt_program_t *pgp = dtp->dt_queued[i];
+
+		for (uint32_t s = 0; s < pgp->pg_nstmts; s++) {
+			if (pgp->pg_stmts[s].st_destructive &&
+			    dtp->dt_options[DT_OPT_DESTRUCTIVE] ==
+			    DTRACEOPT_UNSET)
+				return dt_set_errno(dtp, EDT_DESTRUCTIVE);
+		}
+	}
 	if (dt_enable_all(dtp) != 0)
 		return -1;
 	if (dt_work_consume_setup(dtp) != 0)
@@ -649,6 +689,37 @@ dt_work_aggsnap(dtrace_hdl_t *dtp)
 	rc = dt_consume_aggsnap(dtp, snaps, n, true);
 	dtp->dt_engine->eo_aggsnap_free(dtp, snaps, n);
 	return rc;
+}
+
+/*
+ * Is a new aggregation snapshot due (aggrate)?  DTrace drains the
+ * buffers every switchrate and refreshes its copy of the aggregations
+ * before a drain when aggrate has passed since the last refresh; with an
+ * aggrate no longer than the switchrate, then, every drain sees a fresh
+ * copy.  This consumer drains as soon as records arrive, so it refreshes
+ * every time in that case, and every aggrate otherwise.
+ */
+static bool
+dt_work_aggrate(dtrace_hdl_t *dtp)
+{
+	uint64_t now = dt_os_timestamp();
+	uint64_t rate = (uint64_t) dtp->dt_options[DT_OPT_AGGRATE];
+
+	if (dtp->dt_stopped || dtp->dt_options[DT_OPT_AGGRATE] <= 0 ||
+	    dtp->dt_options[DT_OPT_AGGRATE] <=
+	    dtp->dt_options[DT_OPT_SWITCHRATE])
+		return true;
+	if (dtp->dt_lastagg == 0) {
+		dtp->dt_lastagg = now;
+		return true;
+	}
+	if (now - dtp->dt_lastagg < rate)
+		return false;
+	/* Keep the cadence, but do not run to catch up after a pause. */
+	dtp->dt_lastagg += rate;
+	if (now - dtp->dt_lastagg >= rate)
+		dtp->dt_lastagg = now;
+	return true;
 }
 
 /*
@@ -717,8 +788,15 @@ dt_work_drain_all(dtrace_hdl_t *dtp, FILE *fp)
 {
 	dt_work_arg_t wa = { fp, 0 };
 
-	/* printa() in the records prints what the aggregations hold now. */
-	if (dt_work_aggsnap(dtp) != 0 || dt_work_cpudrops(dtp, true) != 0)
+	/*
+	 * printa() in the records prints the consumer's copy of the
+	 * aggregations.  As in DTrace, while tracing runs that copy is
+	 * refreshed at most every aggrate; once tracing has stopped it is
+	 * refreshed every time, so what END prints is complete.
+	 */
+	if (dt_work_aggrate(dtp) && dt_work_aggsnap(dtp) != 0)
+		return -1;
+	if (dt_work_cpudrops(dtp, true) != 0)
 		return -1;
 	if (dtp->dt_engine->eo_drain(dtp, dt_work_drain, &wa) != 0)
 		return -1;

@@ -393,7 +393,7 @@ struct dt_cc {
 	bool cc_inlib;		/* compiling one of them */
 	char **cc_libnames;	/* ... the names of those compiled */
 	size_t cc_nlibs;
-	int cc_target_set;	/* $target was given a value */
+	int cc_target_set;	/* -c or -p gave $target a process */
 	char **cc_cpp;		/* -D, -U, -I arguments for cpp */
 	size_t cc_ncpp;
 };
@@ -563,6 +563,7 @@ struct dt_sou {
 	uint32_t ds_align;	/* bytes */
 	int64_t ds_enumval;	/* next enumerator value */
 	unsigned ds_nmembers;
+	int ds_line;		/* line of the opening brace */
 	struct dt_member *ds_members;	/* dt_decl.c */
 	struct dt_sou *ds_next;
 };
@@ -636,8 +637,6 @@ extern void dt_cook_program(dt_pcb_t *pcb, dt_node_t *root);
 extern void dt_cook_statement_list(dt_pcb_t *pcb, dt_node_t *list);
 extern void dt_cook_aggfunc(dt_pcb_t *pcb, dt_node_t *agg);
 extern void dt_cook_action(dt_pcb_t *pcb, dt_node_t *dfunc);
-extern void dt_cook_printf(dt_pcb_t *pcb, dt_node_t *fn, const char *fname,
-    dt_node_t *fmt, dt_node_t *args, int argbase);
 extern dt_node_t *dt_cook_xlator(dt_pcb_t *pcb, dt_node_t *dnp);
 
 /* D library files (dt_lib.c). */
@@ -655,7 +654,10 @@ extern bool dt_lib_loaded(const dt_cc_t *cc, const char *name);
 /* Pragmas and control lines (dt_pragma.c). */
 extern void dt_pragma(dt_pcb_t *pcb, const char *line);
 
-/* Probe descriptions (dt_pdesc.c). */
+/*
+ * Probe descriptions (dt_pdesc.c).  Returns 0; -1 with *errp saying what is
+ * wrong with the description; or -2 with *errp the whole message.
+ */
 extern int dt_pdesc_parse(dt_pcb_t *pcb, const char *spec, int pspec,
     dt_probedesc_t *pdp, const char **errp);
 

@@ -146,27 +146,33 @@ dt_cg_const_arg(dt_cg_t *cg, dt_node_t *dnp, dt_errtag_t tag,
 	return v;
 }
 
-/* The frames of stack(), ustack() or jstack(): argument or option. */
+/*
+ * The frames of stack(), ustack() or jstack(): argument or option, at
+ * most maxframes when that is set.
+ */
 static uint32_t
 dt_cg_frames(dt_cg_t *cg, const dt_node_t *fn)
 {
-	uint32_t kind = fn->dn_ident->di_id;
-	int64_t n;
+	uint32_t kind = fn->dn_ident->di_id, max, n;
+	int64_t v;
 
+	max = dt_cg_option(cg, DT_OPT_MAXFRAMES, UINT32_MAX);
 	if (fn->dn_args != NULL) {
-		n = dt_cg_const_arg(cg, fn->dn_args, kind == DT_ACT_STACK ?
+		v = dt_cg_const_arg(cg, fn->dn_args, kind == DT_ACT_STACK ?
 		    D_STACK_SIZE : D_USTACK_FRAMES, "the number of frames");
-		if (n <= 0 || n > 65535)
+		if (v <= 0 || v > 65535)
 			dt_cg_fail(cg, fn, kind == DT_ACT_STACK ?
 			    D_STACK_SIZE : D_USTACK_FRAMES, "%s( ) size must "
 			    "be a positive integer", fn->dn_ident->di_name);
-		return (uint32_t) n;
+		n = (uint32_t) v;
+	} else if (kind == DT_ACT_STACK) {
+		n = dt_cg_option(cg, DT_OPT_STACKFRAMES, 20);
+	} else if (kind == DT_ACT_JSTACK) {
+		n = dt_cg_option(cg, DT_OPT_JSTACKFRAMES, 50);
+	} else {
+		n = dt_cg_option(cg, DT_OPT_USTACKFRAMES, 100);
 	}
-	if (kind == DT_ACT_STACK)
-		return dt_cg_option(cg, DT_OPT_STACKFRAMES, 20);
-	if (kind == DT_ACT_JSTACK)
-		return dt_cg_option(cg, DT_OPT_JSTACKFRAMES, 50);
-	return dt_cg_option(cg, DT_OPT_USTACKFRAMES, 100);
+	return n < max ? n : max;
 }
 
 /* The record describing the value of an expression. */
@@ -356,6 +362,12 @@ dt_cg_agg_params(dt_cg_t *cg, dt_node_t *fn, dt_aggdesc_t *agg)
 	}
 }
 
+static bool
+dt_cg_rec_isint(const dt_recdesc_t *rd)
+{
+	return rd->rd_type == DT_REC_SINT || rd->rd_type == DT_REC_UINT;
+}
+
 /* Registers an aggregation at its first use; checks later uses. */
 static void
 dt_cg_agg_declare(dt_cg_t *cg, dt_node_t *dnp)
@@ -385,11 +397,21 @@ dt_cg_agg_declare(dt_cg_t *cg, dt_node_t *dnp)
 			dt_cg_fail(cg, dnp, D_LQUANT_MISMATCH, "%s: "
 			    "parameters differ from those of its first use",
 			    idp->di_name);
+		/*
+		 * The first use fixes the key layout.  An integer key of
+		 * another width or signedness later (the signature check
+		 * found the types compatible) is stored converted to the
+		 * first use's type, so equal values are one entry.
+		 */
 		n = 0;
 		for (k = dnp->dn_aggtup; k != NULL; k = k->dn_list, n++) {
 			dt_cg_recdesc(cg, k, &rd);
-			if (n >= agg->ag_nkeys ||
-			    rd.rd_type != agg->ag_keys[n].rd_type ||
+			if (n >= agg->ag_nkeys)
+				break;
+			if (dt_cg_rec_isint(&rd) &&
+			    dt_cg_rec_isint(&agg->ag_keys[n]))
+				continue;
+			if (rd.rd_type != agg->ag_keys[n].rd_type ||
 			    rd.rd_size != agg->ag_keys[n].rd_size)
 				break;
 		}

@@ -350,14 +350,15 @@ static const dt_bifunc_t dt_bifuncs[] = {
 	    "size_t)", 0 },
 	{ "msgdsize", DT_IDENT_FUNC, DIF_SUBR_MSGDSIZE, "size_t(void *)", 0 },
 	{ "msgsize", DT_IDENT_FUNC, DIF_SUBR_MSGSIZE, "size_t(void *)", 0 },
-	{ "mutex_owned", DT_IDENT_FUNC, DIF_SUBR_MUTEX_OWNED, "int(void *)",
-	    0 },
+	/* The kernel's mutex, as DTrace's take kmutex_t * (see below). */
+	{ "mutex_owned", DT_IDENT_FUNC, DIF_SUBR_MUTEX_OWNED,
+	    "int(struct mutex *)", 0 },
 	{ "mutex_owner", DT_IDENT_FUNC, DIF_SUBR_MUTEX_OWNER,
-	    "struct task_struct *(void *)", 0 },
+	    "struct task_struct *(struct mutex *)", 0 },
 	{ "mutex_type_adaptive", DT_IDENT_FUNC, DIF_SUBR_MUTEX_TYPE_ADAPTIVE,
-	    "int(void *)", 0 },
+	    "int(struct mutex *)", 0 },
 	{ "mutex_type_spin", DT_IDENT_FUNC, DIF_SUBR_MUTEX_TYPE_SPIN,
-	    "int(void *)", 0 },
+	    "int(struct mutex *)", 0 },
 	{ "ntohl", DT_IDENT_FUNC, DIF_SUBR_NTOHL, "uint32_t(uint32_t)", 0 },
 	{ "ntohll", DT_IDENT_FUNC, DIF_SUBR_NTOHLL, "uint64_t(uint64_t)", 0 },
 	{ "ntohs", DT_IDENT_FUNC, DIF_SUBR_NTOHS, "uint16_t(uint16_t)", 0 },
@@ -592,8 +593,15 @@ dt_ident_proto(dt_pcb_t *pcb, dt_ident_t *idp)
 				p++;
 				p[strlen(p) - 1] = '\0';
 			}
+			/*
+			 * A kernel struct (struct mutex) is void * where
+			 * the kernel's types are not known.
+			 */
 			if (dt_type_lookup(cc, p, &sig->ds_ctfp[n],
-			    &sig->ds_type[n]) != 0)
+			    &sig->ds_type[n]) != 0 &&
+			    (strncmp(p, "struct ", 7) != 0 ||
+			    dt_type_lookup(cc, "void *", &sig->ds_ctfp[n],
+			    &sig->ds_type[n]) != 0))
 				dt_cc_error(pcb, D_UNKNOWN, "failed to resolve "
 				    "type of %s arg#%d (%s)", idp->di_name,
 				    n + 1, p);
@@ -735,8 +743,13 @@ dt_ident_cook(dt_pcb_t *pcb, dt_node_t *dnp, dt_ident_t *idp,
 				dt_cc_nomem(pcb);
 			for (dt_node_t *a = args; a != NULL;
 			    a = a->dn_list, i++) {
+				/*
+				 * A translated pointer (curpsinfo) is
+				 * dynamic in DTrace: its value is not what
+				 * its members read, so it keys nothing.
+				 */
 				if (dt_node_is_dynamic(cc, a) ||
-				    dt_node_is_void(a))
+				    dt_node_is_xlptr(a) || dt_node_is_void(a))
 					dt_cc_error(pcb, D_KEY_TYPE, "%s "
 					    "expression may not be used as %s "
 					    "index: key #%d",
