@@ -76,9 +76,9 @@ dt_pragma_error(dt_pcb_t *pcb, const char *prefix, int argc, char **argv)
 	size_t o = 0;
 
 	msg[0] = '\0';
-	for (int i = 0; i < argc && o < sizeof (msg); i++)
-		o += snprintf(msg + o, sizeof (msg) - o, "%s ",
-		    dt_unquote(pcb, argv[i]));
+	for (int i = 0; i < argc && o < sizeof(msg); i++)
+		o += snprintf(
+		    msg + o, sizeof(msg) - o, "%s ", dt_unquote(pcb, argv[i]));
 	dt_cc_error(pcb, D_PRAGERR, "%s: %s", prefix, msg);
 }
 
@@ -100,9 +100,8 @@ dt_pragma_line(dt_pcb_t *pcb, const char *name, int argc, char **argv)
 		 * runs it) or "<stdin>"; that is the script itself, whose
 		 * name the caller prints.
 		 */
-		if (strcmp(f, "/dev/stdin") == 0 ||
-		    strcmp(f, "<stdin>") == 0 || f[0] == '\0' ||
-		    strncmp(f, "/dev/fd/", 8) == 0)
+		if (strcmp(f, "/dev/stdin") == 0 || strcmp(f, "<stdin>") == 0 ||
+		    f[0] == '\0' || strncmp(f, "/dev/fd/", 8) == 0)
 			pcb->pcb_filetag = NULL;
 		else if (f[0] == '<')
 			;	/* <built-in>, <command-line> */
@@ -139,11 +138,12 @@ dt_pragma_d(dt_pcb_t *pcb, int argc, char **argv)
 	if (strcmp(what, "option") == 0) {
 		/* One option a pragma, as DTrace: "nspec=24 * 44" is not. */
 		if (argc < 2)
-			dt_cc_error(pcb, D_PRAGMA_MALFORM, "missing option name "
-			    "for #pragma %s", what);
+			dt_cc_error(pcb, D_PRAGMA_MALFORM,
+			    "missing option name for #pragma %s", what);
 		if (argc > 2)
-			dt_cc_error(pcb, D_PRAGMA_MALFORM, "superfluous "
-			    "arguments specified for #pragma %s", what);
+			dt_cc_error(pcb, D_PRAGMA_MALFORM,
+			    "superfluous arguments specified for #pragma %s",
+			    what);
 		for (int i = 1; i < argc; i++) {
 			char *opt = dt_cc_strdup(pcb, argv[i]), *val;
 

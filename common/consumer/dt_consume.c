@@ -473,9 +473,10 @@ dt_cons_freopen(dt_consumer_t *dc, FILE *fp, const dt_consact_t *ca,
 		 * a directory, no permission) leaves the output as it was;
 		 * DTrace reports it against the probe and goes on.
 		 */
-		(void) fprintf(dc->dc_errfp, "dtrace: error on enabled probe "
-		    "ID %u (ID %u: %s:%s:%s:%s): couldn't freopen() \"%s\": "
-		    "%s\n", cp ? cp->cp_epid : 0, cp ? cp->cp_id : 0,
+		(void) fprintf(dc->dc_errfp,
+		    "dtrace: error on enabled probe ID %u "
+		    "(ID %u: %s:%s:%s:%s): couldn't freopen() \"%s\": %s\n",
+		    cp ? cp->cp_epid : 0, cp ? cp->cp_id : 0,
 		    cp ? cp->cp_provider : "", cp ? cp->cp_module : "",
 		    cp ? cp->cp_function : "", cp ? cp->cp_name : "", name,
 		    strerror(errno));

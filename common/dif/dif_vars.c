@@ -34,8 +34,9 @@
  * The arena holds at least one by-reference value of any size class up to
  * 4 KiB, so that the first variable fits whatever dynvarsize says.
  */
-#define DIF_DYNARENA(st) \
-	((st)->st_dynvarsize < 4096 ? (size_t) 4096 : (size_t) (st)->st_dynvarsize)
+#define DIF_DYNARENA(st)                                                       \
+	((st)->st_dynvarsize < 4096 ? (size_t) 4096                            \
+				    : (size_t) (st)->st_dynvarsize)
 
 /*
  * Arenas.
@@ -589,8 +590,8 @@ dif_stdvar(dif_mstate_t *ms, uint8_t scope, uint32_t id, bool array,
 		 * variable to what one takes: the first always fits.
 		 */
 		if ((st->st_dynused > 0 &&
-		    st->st_dynused + cost > st->st_dynvarsize) ||
-		    (d = malloc(sizeof (*d) + (size_t) len)) == NULL) {
+			st->st_dynused + cost > st->st_dynvarsize) ||
+		    (d = malloc(sizeof(*d) + (size_t) len)) == NULL) {
 			st->st_dyndrops++;
 			return 0;
 		}

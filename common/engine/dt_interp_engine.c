@@ -989,8 +989,8 @@ dt_interp_poll(dtrace_hdl_t *dtp, int64_t timeout_ns)
 		 * The timer fires in this thread, in user mode: arg0 (the
 		 * kernel PC) is 0 and arg1 the user PC, here.
 		 */
-		uint64_t args[2] = { 0,
-			(uint64_t) (uintptr_t) __builtin_return_address(0) };
+		uint64_t args[2] = {
+		    0, (uint64_t) (uintptr_t) __builtin_return_address(0)};
 
 		if (t->it_next > now || ip->ip_exited)
 			continue;

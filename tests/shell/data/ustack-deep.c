@@ -13,7 +13,7 @@ deep(int n)
 {
 	if (n > 0) {
 		deep(n - 1);
-		sink++;	/* not a tail call: every level keeps its frame */
+		sink++; /* not a tail call: every level keeps its frame */
 		return;
 	}
 	for (;;) {
