@@ -697,9 +697,10 @@ dt_check_order(dt_pcb_t *pcb, dt_node_t *stmt, dt_actstate_t *st)
 		st->as_spec = true;
 		return;
 	case DT_ACT_COMMIT:
-		if (st->as_spec)
-			dt_cc_nerror(pcb, stmt, D_SPEC_COMM, "commit( ) may "
-			    "not follow speculate( )");
+		/*
+		 * After speculate() it commits another speculation, at once,
+		 * as in DTrace.
+		 */
 		if (st->as_commit)
 			dt_cc_nerror(pcb, stmt, D_COMM_COMM, "commit( ) may "
 			    "not follow commit( )");

@@ -181,6 +181,9 @@ extern int dt_consume_rec(dt_consumer_t *dc, FILE *fp, uint32_t cpu,
  */
 extern uint64_t dt_cons_spec_id(dt_consumer_t *dc, const dt_stmt_t *stp,
     const unsigned char *data, dt_actkind_t *kindp);
+/* The ID of its commit() or discard() only, speculative or not. */
+extern uint64_t dt_cons_spec_endid(dt_consumer_t *dc, const dt_stmt_t *stp,
+    const unsigned char *data, dt_actkind_t *kindp);
 /*
  * A record of a speculative statement: held (1), or to be printed now
  * (0) because its speculation was committed in this drain on another

@@ -792,6 +792,8 @@ dt_consume_buf(
 	dt_consumer_t *dc = dt_consumer(dtp);
 	const unsigned char *p = buf, *end = p + len;
 	int status = DT_CONSUME_OK;
+	dt_actkind_t kind;
+	uint64_t id;
 
 	if (dc == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
@@ -857,6 +859,17 @@ dt_consume_buf(
 			return -1;
 		if (rv == 0 &&
 		    dt_consume_rec(dc, fp, cpu, &rh, cp, data, next, end) != 0)
+			return -1;
+		/*
+		 * A commit() or discard() in a speculative clause took effect
+		 * when the clause ran, as DTrace's do, not when the
+		 * speculation holding the record is committed.
+		 */
+		if (cp->cp_stmt->st_speculative &&
+		    (id = dt_cons_spec_endid(dc, cp->cp_stmt, data,
+		    &kind)) != 0 &&
+		    dt_cons_spec_end(dc, fp, kind, id, cpu,
+		    rh.rh_timestamp) < 0)
 			return -1;
 		if (dc->dc_exited)
 			status = DT_CONSUME_EXIT;
