@@ -37,6 +37,7 @@ static const char *const dt_bufresize_words[] = { "auto", "manual", NULL };
 static const char *const dt_engine_words[] = { "auto", "bpf", "interp",
 	"ptrace", NULL };
 static const char *const dt_oformat_words[] = { "text", "json", NULL };
+static const char *const dt_encoding_words[] = { "ascii", "utf8", NULL };
 static const char *const dt_evaltime_words[] = { "exec", "preinit",
 	"postinit", "main", NULL };
 static const char *const dt_linkmode_words[] = { "kernel", "static",
@@ -54,7 +55,7 @@ static const dt_option_t dt_option_table[] = {
 	{ "agghist", DT_OPT_AGGHIST, DT_OPTK_RTBOOL, NULL, 0 },
 	{ "aggpack", DT_OPT_AGGPACK, DT_OPTK_RTBOOL, NULL, 0 },
 	{ "aggzoom", DT_OPT_AGGZOOM, DT_OPTK_RTBOOL, NULL, 0 },
-	{ "aggpercpu", DT_OPT_AGGPERCPU, DT_OPTK_RTBOOL, NULL, 0 },
+	{ "aggpercpu", DT_OPT_AGGPERCPU, DT_OPTK_BOOL, NULL, 0 },
 	{ "bufpolicy", DT_OPT_BUFPOLICY, DT_OPTK_ENUM, dt_bufpolicy_words, 0 },
 	{ "bufresize", DT_OPT_BUFRESIZE, DT_OPTK_ENUM, dt_bufresize_words, 0 },
 	{ "bufsize", DT_OPT_BUFSIZE, DT_OPTK_SIZE, NULL, 0 },
@@ -126,6 +127,7 @@ static const dt_option_t dt_option_table[] = {
 	{ "engine", DT_OPT_ENGINE, DT_OPTK_ENUM, dt_engine_words, 0 },
 	{ "followfork", DT_OPT_FOLLOWFORK, DT_OPTK_BOOL, NULL, 0 },
 	{ "oformat", DT_OPT_OFORMAT, DT_OPTK_ENUM, dt_oformat_words, 0 },
+	{ "encoding", DT_OPT_ENCODING, DT_OPTK_ENUM, dt_encoding_words, 0 },
 	/* User addresses as object:offset, unresolved (Oracle's option). */
 	{ "noresolve", DT_OPT_NORESOLVE, DT_OPTK_BOOL, NULL, 0 },
 	/*
