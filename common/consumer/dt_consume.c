@@ -743,6 +743,8 @@ dt_consume_rec(dt_consumer_t *dc, FILE *fp, uint32_t cpu,
 	dt_actkind_t kind = DT_ACT_DIFEXPR;
 	uint64_t id;
 
+	/* Whose record it is, for the messages of its actions' effects. */
+	dc->dc_cur_probe = cp;
 	if (dt_stmt_silent(cp->cp_stmt)) {
 		/* commit(), discard(): nothing of their own to print. */
 	} else if (dt_cons_json(dc)) {
@@ -770,7 +772,6 @@ dt_consume_rec(dt_consumer_t *dc, FILE *fp, uint32_t cpu,
 		}
 		if (flow == DT_FLOW_ENTRY)
 			dc->dc_indent += 2;
-		dc->dc_cur_probe = cp;
 		if (dt_print_actions(dc, fp, cp, data, rh->rh_size) != 0)
 			return -1;
 		/* setopt() may have changed quiet. */
