@@ -539,13 +539,24 @@ dt_cons_effect(dt_consumer_t *dc, FILE *fp, const dt_action_t *ap,
 	int rv = 0;
 
 	switch (ap->ac_kind) {
-	case DT_ACT_EXIT:
+	case DT_ACT_EXIT: {
+		const dt_cprobe_t *cp = dc->dc_cur_probe;
+
+		/*
+		 * As DTrace: the first exit() sets the status, and one in END
+		 * (run once tracing has stopped) sets it again; any other
+		 * exit() after the first is too late to count.
+		 */
+		if (!dc->dc_exited || (cp != NULL &&
+		    strcmp(cp->cp_provider, "dtrace") == 0 &&
+		    strcmp(cp->cp_name, "END") == 0))
+			dc->dc_exitstatus = ca->ca_nrecs > 0
+			    ? (int) dt_rec_sint(&ca->ca_recs[0],
+				  data + ca->ca_recs[0].rd_offset)
+			    : 0;
 		dc->dc_exited = true;
-		dc->dc_exitstatus = ca->ca_nrecs > 0
-		    ? (int) dt_rec_sint(
-			  &ca->ca_recs[0], data + ca->ca_recs[0].rd_offset)
-		    : 0;
 		return 1;
+	}
 	case DT_ACT_CLEAR:
 		for (uint32_t i = 0; rv == 0 && i < ap->ac_naggs; i++)
 			rv = dt_agg_clear(dtp, ap->ac_aggids[i]);
