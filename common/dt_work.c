@@ -598,6 +598,8 @@ dtrace_engine_notice(dtrace_hdl_t *dtp)
 int
 dtrace_go(dtrace_hdl_t *dtp)
 {
+	int rc;
+
 	if (dtp->dt_active)
 		return dt_set_errno(dtp, EDT_ACTIVE);
 	/*
@@ -620,8 +622,19 @@ dtrace_go(dtrace_hdl_t *dtp)
 		return -1;
 	if (dt_work_consume_setup(dtp) != 0)
 		return -1;
+	/*
+	 * -x cpu: only that CPU traces (every clause's predicate asks for
+	 * it), and BEGIN fires there, from this thread run there.
+	 */
+	if (dtp->dt_options[DT_OPT_CPU] != DTRACEOPT_UNSET &&
+	    (dtp->dt_options[DT_OPT_CPU] >= (dtrace_optval_t) dt_os_ncpus() ||
+	    dt_os_cpu_bind((uint32_t) dtp->dt_options[DT_OPT_CPU]) != 0))
+		return dt_set_errdetail(dtp, EDT_BADOPTVAL, "-x cpu: no CPU "
+		    "%lld", (long long) dtp->dt_options[DT_OPT_CPU]);
 	dtp->dt_active = true;
-	if (dtp->dt_engine->eo_go(dtp) != 0) {
+	rc = dtp->dt_engine->eo_go(dtp);
+	dt_os_cpu_unbind();
+	if (rc != 0) {
 		/* The in-kernel engine says why in its own words. */
 		const char *why = dtp->dt_engine != &dt_interp_engine_ops ?
 		    dt_os_engine_detail(dtp) : NULL;
@@ -637,10 +650,17 @@ dtrace_go(dtrace_hdl_t *dtp)
 int
 dtrace_stop(dtrace_hdl_t *dtp)
 {
+	int rc;
+
 	if (!dtp->dt_active || dtp->dt_stopped)
 		return 0;
 	dtp->dt_stopped = true;
-	return dtp->dt_engine->eo_stop(dtp);
+	/* -x cpu: END fires on the traced CPU too. */
+	if (dtp->dt_options[DT_OPT_CPU] != DTRACEOPT_UNSET)
+		(void) dt_os_cpu_bind((uint32_t) dtp->dt_options[DT_OPT_CPU]);
+	rc = dtp->dt_engine->eo_stop(dtp);
+	dt_os_cpu_unbind();
+	return rc;
 }
 
 void

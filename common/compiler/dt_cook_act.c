@@ -785,6 +785,22 @@ dt_cook_clause(dt_pcb_t *pcb, dt_node_t *dnp)
 			    "description \"%s\": %s", pd->dn_string, why);
 	}
 
+	/*
+	 * -x cpu: only that CPU traces.  Each clause's predicate starts with
+	 * "cpu == N", so that every engine honours it as it honours any
+	 * predicate.
+	 */
+	if (pcb->pcb_hdl->dt_options[DT_OPT_CPU] != DTRACEOPT_UNSET &&
+	    !pcb->pcb_cc->cc_inlib) {
+		dt_node_t *on = dt_node_op2(pcb, DT_OP_EQU,
+		    dt_node_ident(pcb, dt_cc_strdup(pcb, "cpu")),
+		    dt_node_int(pcb, (uint64_t) pcb->pcb_hdl->dt_options[
+			DT_OPT_CPU], NULL));
+
+		dnp->dn_pred = dnp->dn_pred == NULL ? on :
+		    dt_node_op2(pcb, DT_OP_LAND, on, dnp->dn_pred);
+	}
+
 	pcb->pcb_clause = dnp;
 	memcpy(save, pcb->pcb_jmpbuf, sizeof (jmp_buf));
 	if (dnp->dn_pred != NULL && (err = setjmp(pcb->pcb_jmpbuf)) != 0) {
