@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "common/compiler/dt_cc.h"
+#include "common/probe/dt_probe.h"
 
 #define TNAME(dnp, buf) dt_node_type_name(cc, (dnp), (buf), sizeof (buf))
 
@@ -783,6 +784,21 @@ dt_cook_clause(dt_pcb_t *pcb, dt_node_t *dnp)
 		if (rc != 0)
 			dt_cc_nerror(pcb, pd, D_PDESC_INVAL, "invalid probe "
 			    "description \"%s\": %s", pd->dn_string, why);
+		/*
+		 * As DTrace, a description that matches nothing is an error
+		 * (unless -Z) before the clause's body is looked at, and at
+		 * the description's own line.  Matching also makes on-demand
+		 * probes (tick-N, ...).
+		 */
+		if (!(pcb->pcb_cflags & DTRACE_C_ZDEFS)) {
+			int n = dt_probe_iter(pcb->pcb_hdl, pd->dn_desc, NULL,
+			    NULL);
+
+			if (n < 0)
+				dt_cc_nomem(pcb);
+			if (n == 0)
+				dt_cc_nomatch(pcb, pd->dn_line, pd->dn_desc);
+		}
 	}
 
 	/*
