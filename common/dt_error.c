@@ -35,6 +35,8 @@ static const char *const dt_errmsgs[EDT_MAX - EDT_BASE] = {
 	    "Requested version is not supported by compiler",
 	[EDT_CPPERR - EDT_BASE] = "Preprocessor failed to process input program",
 	[EDT_BUFTOOSMALL - EDT_BASE] = "Enabling exceeds size of buffer",
+	[EDT_NOTUPREG - EDT_BASE] =
+	    "Insufficient tuple registers to generate code",
 };
 
 int

@@ -30,6 +30,8 @@ typedef struct dt_option {
 #define DT_OPTF_NOPROG 0x1
 /* Options whose value is added to the preprocessor's arguments. */
 #define DT_OPTF_CPPARG 0x2
+/* Counts of registers and the like, which must be at least 1. */
+#define DT_OPTF_POSITIVE 0x4
 
 static const char *const dt_bufpolicy_words[] = { "switch", "fill", "ring",
 	NULL };
@@ -97,7 +99,7 @@ static const dt_option_t dt_option_table[] = {
 	{ "evaltime", DT_OPT_EVALTIME, DT_OPTK_ENUM, dt_evaltime_words, 0 },
 	{ "incdir", DT_OPT_INCDIR, DT_OPTK_STRING, NULL,
 	    DT_OPTF_NOPROG | DT_OPTF_CPPARG },
-	{ "iregs", DT_OPT_IREGS, DT_OPTK_INT, NULL, 0 },
+	{ "iregs", DT_OPT_IREGS, DT_OPTK_INT, NULL, DT_OPTF_POSITIVE },
 	{ "kdefs", DT_OPT_KDEFS, DT_OPTK_BOOL, NULL, 0 },
 	{ "knodefs", DT_OPT_KNODEFS, DT_OPTK_BOOL, NULL, 0 },
 	{ "late", DT_OPT_LATE, DT_OPTK_BOOL, NULL, 0 },
@@ -111,8 +113,8 @@ static const dt_option_t dt_option_table[] = {
 	{ "pspec", DT_OPT_PSPEC, DT_OPTK_BOOL, NULL, 0 },
 	{ "stdc", DT_OPT_STDC, DT_OPTK_ENUM, dt_stdc_words, DT_OPTF_NOPROG },
 	{ "syslibdir", DT_OPT_SYSLIBDIR, DT_OPTK_STRING, NULL, 0 },
-	{ "tree", DT_OPT_TREE, DT_OPTK_INT, NULL, 0 },
-	{ "tregs", DT_OPT_TREGS, DT_OPTK_INT, NULL, 0 },
+	{ "tree", DT_OPT_TREE, DT_OPTK_INT, NULL, DT_OPTF_POSITIVE },
+	{ "tregs", DT_OPT_TREGS, DT_OPTK_INT, NULL, DT_OPTF_POSITIVE },
 	{ "udefs", DT_OPT_UDEFS, DT_OPTK_BOOL, NULL, 0 },
 	{ "undef", DT_OPT_UNDEF, DT_OPTK_STRING, NULL,
 	    DT_OPTF_NOPROG | DT_OPTF_CPPARG },
@@ -380,7 +382,7 @@ dtrace_setopt(dtrace_hdl_t *dtp, const char *name, const char *value)
 		char *end;
 
 		if (value == NULL || dt_parse_uint(value, &v, &end) != 0 ||
-		    *end != '\0')
+		    *end != '\0' || (v == 0 && (op->o_flags & DT_OPTF_POSITIVE)))
 			return dt_set_errno(dtp, EDT_BADOPTVAL);
 		break;
 	}
