@@ -128,6 +128,8 @@ static const dt_option_t dt_option_table[] = {
 	{ "oformat", DT_OPT_OFORMAT, DT_OPTK_ENUM, dt_oformat_words, 0 },
 	/* User addresses as object:offset, unresolved (Oracle's option). */
 	{ "noresolve", DT_OPT_NORESOLVE, DT_OPTK_BOOL, NULL, 0 },
+	/* The BPF verifier's log of every program loaded (Linux). */
+	{ "bpflog", DT_OPT_BPFLOG, DT_OPTK_BOOL, NULL, 0 },
 	/*
 	 * Linux's limit on locked memory bounds what BPF maps a consumer
 	 * may create; raising it is a matter for the command line.
