@@ -7,10 +7,12 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include "common/dt_impl.h"
 
@@ -401,6 +403,19 @@ dtrace_setopt(dtrace_hdl_t *dtp, const char *name, const char *value)
 	case DT_OPTK_STRING:
 		if (value == NULL)
 			return dt_set_errno(dtp, EDT_BADOPTVAL);
+		/*
+		 * -x dtypes, ctypes: the file the types are written to when
+		 * the handle is closed; as in DTrace, it is created now, so
+		 * that a bad path is an error of the option.
+		 */
+		if (op->o_id == DT_OPT_DTYPES || op->o_id == DT_OPT_CTYPES) {
+			int fd = open(value, O_CREAT | O_WRONLY | O_CLOEXEC,
+			    0666);
+
+			if (fd < 0)
+				return dt_set_errno(dtp, errno);
+			(void) close(fd);
+		}
 		if (op->o_flags & DT_OPTF_CPPARG) {
 			char arg[4096];
 
