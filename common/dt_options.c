@@ -7,6 +7,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,6 +131,8 @@ static const dt_option_t dt_option_table[] = {
 	{ "oformat", DT_OPT_OFORMAT, DT_OPTK_ENUM, dt_oformat_words, 0 },
 	/* User addresses as object:offset, unresolved (Oracle's option). */
 	{ "noresolve", DT_OPT_NORESOLVE, DT_OPTK_BOOL, NULL, 0 },
+	/* Dump core at exit, to debug dtrace itself. */
+	{ "core", DT_OPT_CORE, DT_OPTK_BOOL, NULL, 0 },
 	/* The BPF verifier's log of every program loaded (Linux). */
 	{ "bpflog", DT_OPT_BPFLOG, DT_OPTK_BOOL, NULL, 0 },
 	/*
@@ -301,6 +304,29 @@ dt_option_lookup(const char *name)
 	return NULL;
 }
 
+/*
+ * -x core: dtrace dumps core when it exits, for debugging the consumer
+ * itself.  The core size limit is raised as far as it may be.
+ */
+static void
+dt_opt_coredump(void)
+{
+	static const char msg[] = "dtrace: -x core: dumping core at exit\n";
+	struct sigaction sa;
+	struct rlimit rl;
+
+	(void) !write(STDERR_FILENO, msg, sizeof (msg) - 1);
+	memset(&sa, 0, sizeof (sa));
+	sa.sa_handler = SIG_DFL;
+	(void) sigemptyset(&sa.sa_mask);
+	(void) sigaction(SIGABRT, &sa, NULL);
+	if (getrlimit(RLIMIT_CORE, &rl) == 0) {
+		rl.rlim_cur = rl.rlim_max;
+		(void) setrlimit(RLIMIT_CORE, &rl);
+	}
+	abort();
+}
+
 /* Set the defaults DTrace documents; called once from dtrace_open(). */
 void
 dt_options_init(dtrace_hdl_t *dtp)
@@ -432,6 +458,10 @@ dtrace_setopt(dtrace_hdl_t *dtp, const char *name, const char *value)
 		v = 1;
 		break;
 	}
+	if (op->o_id == DT_OPT_CORE &&
+	    dtp->dt_options[DT_OPT_CORE] == DTRACEOPT_UNSET &&
+	    atexit(dt_opt_coredump) != 0)
+		return dt_set_errno(dtp, errno);
 #ifdef RLIMIT_MEMLOCK
 	if (op->o_id == DT_OPT_LOCKMEM) {
 		struct rlimit rl;

@@ -101,6 +101,7 @@ typedef enum dt_optid {
 	DT_OPT_LOCKMEM,	   /* RLIMIT_MEMLOCK for BPF maps (Linux) */
 	DT_OPT_NORESOLVE,  /* user addresses as object:offset */
 	DT_OPT_BPFLOG,	   /* print the BPF verifier's log (Linux) */
+	DT_OPT_CORE,	   /* dump core at exit */
 	DT_OPT_COUNT
 } dt_optid_t;
 
