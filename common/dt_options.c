@@ -35,6 +35,12 @@ typedef struct dt_option {
 #define DT_OPTF_CPPARG 0x2
 /* Counts of registers and the like, which must be at least 1. */
 #define DT_OPTF_POSITIVE 0x4
+/*
+ * Tracing options that only the consumer reads (how output looks, how
+ * often buffers are read), and so may change while tracing, by setopt().
+ * The others size or shape what the engine was started with.
+ */
+#define DT_OPTF_DYNAMIC 0x8
 
 static const char *const dt_bufpolicy_words[] = { "switch", "fill", "ring",
 	NULL };
@@ -52,13 +58,13 @@ static const char *const dt_stdc_words[] = { "a", "c", "s", "t", NULL };
 static const dt_option_t dt_option_table[] = {
 	{ "aggrate", DT_OPT_AGGRATE, DT_OPTK_TIME, NULL, 0 },
 	{ "aggsize", DT_OPT_AGGSIZE, DT_OPTK_SIZE, NULL, 0 },
-	{ "aggsortkey", DT_OPT_AGGSORTKEY, DT_OPTK_BOOL, NULL, 0 },
-	{ "aggsortkeypos", DT_OPT_AGGSORTKEYPOS, DT_OPTK_INT, NULL, 0 },
-	{ "aggsortpos", DT_OPT_AGGSORTPOS, DT_OPTK_INT, NULL, 0 },
-	{ "aggsortrev", DT_OPT_AGGSORTREV, DT_OPTK_BOOL, NULL, 0 },
-	{ "agghist", DT_OPT_AGGHIST, DT_OPTK_BOOL, NULL, 0 },
-	{ "aggpack", DT_OPT_AGGPACK, DT_OPTK_BOOL, NULL, 0 },
-	{ "aggzoom", DT_OPT_AGGZOOM, DT_OPTK_BOOL, NULL, 0 },
+	{ "aggsortkey", DT_OPT_AGGSORTKEY, DT_OPTK_BOOL, NULL, DT_OPTF_DYNAMIC },
+	{ "aggsortkeypos", DT_OPT_AGGSORTKEYPOS, DT_OPTK_INT, NULL, DT_OPTF_DYNAMIC },
+	{ "aggsortpos", DT_OPT_AGGSORTPOS, DT_OPTK_INT, NULL, DT_OPTF_DYNAMIC },
+	{ "aggsortrev", DT_OPT_AGGSORTREV, DT_OPTK_BOOL, NULL, DT_OPTF_DYNAMIC },
+	{ "agghist", DT_OPT_AGGHIST, DT_OPTK_BOOL, NULL, DT_OPTF_DYNAMIC },
+	{ "aggpack", DT_OPT_AGGPACK, DT_OPTK_BOOL, NULL, DT_OPTF_DYNAMIC },
+	{ "aggzoom", DT_OPT_AGGZOOM, DT_OPTK_BOOL, NULL, DT_OPTF_DYNAMIC },
 	{ "aggpercpu", DT_OPT_AGGPERCPU, DT_OPTK_BOOL, NULL, 0 },
 	{ "bufpolicy", DT_OPT_BUFPOLICY, DT_OPTK_ENUM, dt_bufpolicy_words, 0 },
 	{ "bufresize", DT_OPT_BUFRESIZE, DT_OPTK_ENUM, dt_bufresize_words, 0 },
@@ -68,19 +74,19 @@ static const dt_option_t dt_option_table[] = {
 	{ "defaultargs", DT_OPT_DEFAULTARGS, DT_OPTK_BOOL, NULL, 0 },
 	{ "destructive", DT_OPT_DESTRUCTIVE, DT_OPTK_BOOL, NULL, 0 },
 	{ "dynvarsize", DT_OPT_DYNVARSIZE, DT_OPTK_SIZE, NULL, 0 },
-	{ "flowindent", DT_OPT_FLOWINDENT, DT_OPTK_BOOL, NULL, 0 },
+	{ "flowindent", DT_OPT_FLOWINDENT, DT_OPTK_BOOL, NULL, DT_OPTF_DYNAMIC },
 	{ "grabanon", DT_OPT_GRABANON, DT_OPTK_BOOL, NULL, 0 },
 	{ "jstackframes", DT_OPT_JSTACKFRAMES, DT_OPTK_INT, NULL, 0 },
 	{ "jstackstrsize", DT_OPT_JSTACKSTRSIZE, DT_OPTK_SIZE, NULL, 0 },
 	{ "nspec", DT_OPT_NSPEC, DT_OPTK_INT, NULL, 0 },
-	{ "quiet", DT_OPT_QUIET, DT_OPTK_BOOL, NULL, 0 },
-	{ "rawbytes", DT_OPT_RAWBYTES, DT_OPTK_BOOL, NULL, 0 },
+	{ "quiet", DT_OPT_QUIET, DT_OPTK_BOOL, NULL, DT_OPTF_DYNAMIC },
+	{ "rawbytes", DT_OPT_RAWBYTES, DT_OPTK_BOOL, NULL, DT_OPTF_DYNAMIC },
 	{ "specsize", DT_OPT_SPECSIZE, DT_OPTK_SIZE, NULL, 0 },
 	{ "stackframes", DT_OPT_STACKFRAMES, DT_OPTK_INT, NULL, 0 },
-	{ "stackindent", DT_OPT_STACKINDENT, DT_OPTK_INT, NULL, 0 },
+	{ "stackindent", DT_OPT_STACKINDENT, DT_OPTK_INT, NULL, DT_OPTF_DYNAMIC },
 	{ "statusrate", DT_OPT_STATUSRATE, DT_OPTK_TIME, NULL, 0 },
 	{ "strsize", DT_OPT_STRSIZE, DT_OPTK_SIZE, NULL, 0 },
-	{ "switchrate", DT_OPT_SWITCHRATE, DT_OPTK_TIME, NULL, 0 },
+	{ "switchrate", DT_OPT_SWITCHRATE, DT_OPTK_TIME, NULL, DT_OPTF_DYNAMIC },
 	{ "temporal", DT_OPT_TEMPORAL, DT_OPTK_BOOL, NULL, 0 },
 	{ "ustackframes", DT_OPT_USTACKFRAMES, DT_OPTK_INT, NULL, 0 },
 	{ "amin", DT_OPT_AMIN, DT_OPTK_STRING, NULL, 0 },
@@ -376,6 +382,10 @@ dtrace_setopt(dtrace_hdl_t *dtp, const char *name, const char *value)
 		return dt_set_errno(dtp, EDT_BADOPTNAME);
 	if ((op->o_flags & DT_OPTF_NOPROG) && dt_cc_compiling(dtp))
 		return dt_set_errno(dtp, EDT_BADOPTCTX);
+	/* As DTrace: tracing options are fixed once tracing has started. */
+	if (dtp->dt_active && op->o_id <= DT_OPT_USTACKFRAMES &&
+	    !(op->o_flags & DT_OPTF_DYNAMIC))
+		return dt_set_errno(dtp, EDT_ACTIVE);
 
 	switch (op->o_kind) {
 	case DT_OPTK_BOOL: {
