@@ -916,6 +916,11 @@ main(int argc, char **argv)
 	/* -x verbose is -S's option, as in DTrace (it may come from a pragma). */
 	if (dtrace_getopt(g_dtp, "verbose", &opt) == 0 && opt != DTRACEOPT_UNSET)
 		g_difv = true;
+	/* -x tree: the checked parse tree of each program, on stderr. */
+	if (dtrace_getopt(g_dtp, "tree", &opt) == 0 && opt != DTRACEOPT_UNSET) {
+		for (int i = 0; i < g_nprogs; i++)
+			dtrace_program_dump(g_dtp, g_compiled[i], stderr);
+	}
 	if (g_difv) {
 		for (int i = 0; i < g_nprogs; i++)
 			dtrace_program_dif(g_dtp, g_compiled[i], stderr);
