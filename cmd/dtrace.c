@@ -655,9 +655,23 @@ proc_ended(int pid, int status, void *arg)
 	}
 }
 
+/* One block of dtrace -v's stability report. */
+static void
+print_attr(const char *title, const dtrace_attribute_t *a)
+{
+	fprintf(g_ofp, "\n\t%s\n", title);
+	fprintf(g_ofp, "\t\tIdentifier Names: %s\n",
+	    dtrace_stability_name(a->dtat_name));
+	fprintf(g_ofp, "\t\tData Semantics:   %s\n",
+	    dtrace_stability_name(a->dtat_data));
+	fprintf(g_ofp, "\t\tDependency Class: %s\n",
+	    dtrace_class_name(a->dtat_class));
+}
+
 /*
- * "dtrace: description 'BEGIN ' matched 1 probe" for each program; returns
- * the number of probes matched in all.
+ * "dtrace: description 'BEGIN ' matched 1 probe" for each program, and
+ * with -v its stability report; returns the number of probes matched in
+ * all.
  */
 static unsigned
 exec_programs(void)
@@ -673,11 +687,11 @@ exec_programs(void)
 		if (dtrace_program_exec(g_dtp, g_compiled[i], &info) != 0)
 			dfatal("failed to enable '%s'", pa->pa_arg);
 		total += info.dpi_matches;
-		/* -q, or #pragma D option quiet in a script. */
+		/* -q, or #pragma D option quiet in a script: no banner. */
 		if (g_quiet || (dtrace_getopt(g_dtp, "quiet", &quiet) == 0 &&
-		    quiet != DTRACEOPT_UNSET))
-			continue;
-		if (pa->pa_opt == 's') {
+		    quiet != DTRACEOPT_UNSET)) {
+			/* nothing */
+		} else if (pa->pa_opt == 's') {
 			fprintf(stderr, "%s: script '%s' matched %u probe%s\n",
 			    g_pname, pa->pa_arg, info.dpi_matches,
 			    info.dpi_matches == 1 ? "" : "s");
@@ -689,6 +703,19 @@ exec_programs(void)
 					"probe%s\n",
 			    g_pname, len, pa->pa_arg, info.dpi_matches,
 			    info.dpi_matches == 1 ? "" : "s");
+		}
+		if (g_verbose) {
+			int len = (int) strcspn(pa->pa_arg, "{/;");
+
+			fprintf(g_ofp, "\nStability attributes for %s %.*s:\n",
+			    pa->pa_opt == 's' ? "script" : "description",
+			    pa->pa_opt == 's' ? (int) strlen(pa->pa_arg) : len,
+			    pa->pa_arg);
+			print_attr("Minimum Probe Description Attributes",
+			    &info.dpi_descattr);
+			print_attr("Minimum Statement Attributes",
+			    &info.dpi_stmtattr);
+			fputc('\n', g_ofp);
 		}
 	}
 	return total;
