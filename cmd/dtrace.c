@@ -776,7 +776,8 @@ run_programs(void)
 	struct sigaction sa;
 	dtrace_optval_t sizes[NBUFSIZES];
 	int done = 0, status = E_SUCCESS;
-	dtrace_optval_t w = DTRACEOPT_UNSET, z = DTRACEOPT_UNSET;
+	dtrace_optval_t w = DTRACEOPT_UNSET, q = DTRACEOPT_UNSET;
+	dtrace_optval_t z = DTRACEOPT_UNSET;
 
 	/*
 	 * As DTrace: with nothing to trace, say so rather than wait for
@@ -786,6 +787,16 @@ run_programs(void)
 	    (dtrace_getopt(g_dtp, "zdefs", &z) != 0 || z == DTRACEOPT_UNSET))
 		fatal(E_ERROR, "no probes %s", g_nprogs > 0 ? "matched" :
 		    "specified");
+
+	/*
+	 * As DTrace says it, after the programs' banners -- unless quiet,
+	 * by -q or by the programs' own "#pragma D option quiet".
+	 */
+	(void) dtrace_getopt(g_dtp, "quiet", &q);
+	if (!g_quiet && q == DTRACEOPT_UNSET &&
+	    dtrace_getopt(g_dtp, "destructive", &w) == 0 &&
+	    w != DTRACEOPT_UNSET)
+		fprintf(stderr, "%s: allowing destructive actions\n", g_pname);
 
 	memset(&sa, 0, sizeof (sa));
 	sa.sa_handler = intr;

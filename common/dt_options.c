@@ -35,12 +35,6 @@ typedef struct dt_option {
 #define DT_OPTF_CPPARG 0x2
 /* Counts of registers and the like, which must be at least 1. */
 #define DT_OPTF_POSITIVE 0x4
-/*
- * Tracing options that only the consumer reads (how output looks, how
- * often buffers are read), and so may change while tracing, by setopt().
- * The others size or shape what the engine was started with.
- */
-#define DT_OPTF_DYNAMIC 0x8
 
 static const char *const dt_bufpolicy_words[] = { "switch", "fill", "ring",
 	NULL };
@@ -58,14 +52,14 @@ static const char *const dt_stdc_words[] = { "a", "c", "s", "t", NULL };
 static const dt_option_t dt_option_table[] = {
 	{ "aggrate", DT_OPT_AGGRATE, DT_OPTK_TIME, NULL, 0 },
 	{ "aggsize", DT_OPT_AGGSIZE, DT_OPTK_SIZE, NULL, 0 },
-	{ "aggsortkey", DT_OPT_AGGSORTKEY, DT_OPTK_BOOL, NULL, DT_OPTF_DYNAMIC },
-	{ "aggsortkeypos", DT_OPT_AGGSORTKEYPOS, DT_OPTK_INT, NULL, DT_OPTF_DYNAMIC },
-	{ "aggsortpos", DT_OPT_AGGSORTPOS, DT_OPTK_INT, NULL, DT_OPTF_DYNAMIC },
-	{ "aggsortrev", DT_OPT_AGGSORTREV, DT_OPTK_BOOL, NULL, DT_OPTF_DYNAMIC },
-	{ "agghist", DT_OPT_AGGHIST, DT_OPTK_BOOL, NULL, DT_OPTF_DYNAMIC },
-	{ "aggpack", DT_OPT_AGGPACK, DT_OPTK_BOOL, NULL, DT_OPTF_DYNAMIC },
-	{ "aggzoom", DT_OPT_AGGZOOM, DT_OPTK_BOOL, NULL, DT_OPTF_DYNAMIC },
-	{ "aggpercpu", DT_OPT_AGGPERCPU, DT_OPTK_BOOL, NULL, 0 },
+	{ "aggsortkey", DT_OPT_AGGSORTKEY, DT_OPTK_RTBOOL, NULL, 0 },
+	{ "aggsortkeypos", DT_OPT_AGGSORTKEYPOS, DT_OPTK_INT, NULL, 0 },
+	{ "aggsortpos", DT_OPT_AGGSORTPOS, DT_OPTK_INT, NULL, 0 },
+	{ "aggsortrev", DT_OPT_AGGSORTREV, DT_OPTK_RTBOOL, NULL, 0 },
+	{ "agghist", DT_OPT_AGGHIST, DT_OPTK_RTBOOL, NULL, 0 },
+	{ "aggpack", DT_OPT_AGGPACK, DT_OPTK_RTBOOL, NULL, 0 },
+	{ "aggzoom", DT_OPT_AGGZOOM, DT_OPTK_RTBOOL, NULL, 0 },
+	{ "aggpercpu", DT_OPT_AGGPERCPU, DT_OPTK_RTBOOL, NULL, 0 },
 	{ "bufpolicy", DT_OPT_BUFPOLICY, DT_OPTK_ENUM, dt_bufpolicy_words, 0 },
 	{ "bufresize", DT_OPT_BUFRESIZE, DT_OPTK_ENUM, dt_bufresize_words, 0 },
 	{ "bufsize", DT_OPT_BUFSIZE, DT_OPTK_SIZE, NULL, 0 },
@@ -74,19 +68,21 @@ static const dt_option_t dt_option_table[] = {
 	{ "defaultargs", DT_OPT_DEFAULTARGS, DT_OPTK_BOOL, NULL, 0 },
 	{ "destructive", DT_OPT_DESTRUCTIVE, DT_OPTK_BOOL, NULL, 0 },
 	{ "dynvarsize", DT_OPT_DYNVARSIZE, DT_OPTK_SIZE, NULL, 0 },
-	{ "flowindent", DT_OPT_FLOWINDENT, DT_OPTK_BOOL, NULL, DT_OPTF_DYNAMIC },
+	{ "flowindent", DT_OPT_FLOWINDENT, DT_OPTK_RTBOOL, NULL, 0 },
 	{ "grabanon", DT_OPT_GRABANON, DT_OPTK_BOOL, NULL, 0 },
 	{ "jstackframes", DT_OPT_JSTACKFRAMES, DT_OPTK_INT, NULL, 0 },
 	{ "jstackstrsize", DT_OPT_JSTACKSTRSIZE, DT_OPTK_SIZE, NULL, 0 },
+	/* Oracle Linux DTrace's cap on the frames of any stack. */
+	{ "maxframes", DT_OPT_MAXFRAMES, DT_OPTK_INT, NULL, 0 },
 	{ "nspec", DT_OPT_NSPEC, DT_OPTK_INT, NULL, 0 },
-	{ "quiet", DT_OPT_QUIET, DT_OPTK_BOOL, NULL, DT_OPTF_DYNAMIC },
-	{ "rawbytes", DT_OPT_RAWBYTES, DT_OPTK_BOOL, NULL, DT_OPTF_DYNAMIC },
+	{ "quiet", DT_OPT_QUIET, DT_OPTK_RTBOOL, NULL, 0 },
+	{ "rawbytes", DT_OPT_RAWBYTES, DT_OPTK_RTBOOL, NULL, 0 },
 	{ "specsize", DT_OPT_SPECSIZE, DT_OPTK_SIZE, NULL, 0 },
 	{ "stackframes", DT_OPT_STACKFRAMES, DT_OPTK_INT, NULL, 0 },
-	{ "stackindent", DT_OPT_STACKINDENT, DT_OPTK_INT, NULL, DT_OPTF_DYNAMIC },
+	{ "stackindent", DT_OPT_STACKINDENT, DT_OPTK_INT, NULL, 0 },
 	{ "statusrate", DT_OPT_STATUSRATE, DT_OPTK_TIME, NULL, 0 },
 	{ "strsize", DT_OPT_STRSIZE, DT_OPTK_SIZE, NULL, 0 },
-	{ "switchrate", DT_OPT_SWITCHRATE, DT_OPTK_TIME, NULL, DT_OPTF_DYNAMIC },
+	{ "switchrate", DT_OPT_SWITCHRATE, DT_OPTK_TIME, NULL, 0 },
 	{ "temporal", DT_OPT_TEMPORAL, DT_OPTK_BOOL, NULL, 0 },
 	{ "ustackframes", DT_OPT_USTACKFRAMES, DT_OPTK_INT, NULL, 0 },
 	{ "amin", DT_OPT_AMIN, DT_OPTK_STRING, NULL, 0 },
@@ -146,6 +142,8 @@ static const dt_option_t dt_option_table[] = {
 	 * may create; raising it is a matter for the command line.
 	 */
 	{ "lockmem", DT_OPT_LOCKMEM, DT_OPTK_SIZE, NULL, DT_OPTF_NOPROG },
+	/* Oracle Linux DTrace's: the bytes alloca() and copyin() may take. */
+	{ "scratchsize", DT_OPT_SCRATCHSIZE, DT_OPTK_SIZE, NULL, 0 },
 };
 
 /*
@@ -222,6 +220,42 @@ dt_parse_uint(const char *s, int64_t *valp, char **endp)
 		return -1;
 	*valp = (int64_t) v;
 	return 0;
+}
+
+/*
+ * The switches a consumer reads as it goes (aggsortkey, quiet, ...) take,
+ * as in DTrace, no value or an empty one for on and off, the word pairs
+ * below, or a number.
+ */
+static int
+dt_parse_switch(const char *s, int64_t *valp)
+{
+	static const char *const words[][2] = {
+		{ "yes", "no" }, { "enable", "disable" },
+		{ "enabled", "disabled" }, { "true", "false" },
+		{ "on", "off" }, { "set", "unset" },
+	};
+	char *end;
+
+	if (s == NULL) {
+		*valp = 1;
+		return 0;
+	}
+	if (*s == '\0') {
+		*valp = DTRACEOPT_UNSET;
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof (words) / sizeof (words[0]); i++) {
+		if (strcasecmp(s, words[i][0]) == 0) {
+			*valp = 1;
+			return 0;
+		}
+		if (strcasecmp(s, words[i][1]) == 0) {
+			*valp = DTRACEOPT_UNSET;
+			return 0;
+		}
+	}
+	return dt_parse_uint(s, valp, &end) != 0 || *end != '\0' ? -1 : 0;
 }
 
 int
@@ -371,6 +405,29 @@ dt_options_fini(dtrace_hdl_t *dtp)
 	}
 }
 
+/*
+ * The options tracing is set up with (buffers, dynamic variable space,
+ * speculations, record sizes), which DTrace does not let setopt() change
+ * once tracing is active; the others (quiet, aggrate, switchrate, the
+ * aggregation sorting and printing options) take effect as they are set.
+ */
+static bool
+dt_option_fixed(dt_optid_t id)
+{
+	switch (id) {
+	case DT_OPT_AGGSIZE: case DT_OPT_BUFPOLICY: case DT_OPT_BUFRESIZE:
+	case DT_OPT_BUFSIZE: case DT_OPT_CLEANRATE: case DT_OPT_CPU:
+	case DT_OPT_DESTRUCTIVE: case DT_OPT_DYNVARSIZE:
+	case DT_OPT_GRABANON: case DT_OPT_JSTACKFRAMES:
+	case DT_OPT_JSTACKSTRSIZE: case DT_OPT_NSPEC: case DT_OPT_SPECSIZE:
+	case DT_OPT_STACKFRAMES: case DT_OPT_STATUSRATE: case DT_OPT_STRSIZE:
+	case DT_OPT_USTACKFRAMES: case DT_OPT_TEMPORAL:
+		return true;
+	default:
+		return false;
+	}
+}
+
 int
 dtrace_setopt(dtrace_hdl_t *dtp, const char *name, const char *value)
 {
@@ -380,12 +437,10 @@ dtrace_setopt(dtrace_hdl_t *dtp, const char *name, const char *value)
 
 	if (name == NULL || (op = dt_option_lookup(name)) == NULL)
 		return dt_set_errno(dtp, EDT_BADOPTNAME);
+	if (dtp->dt_active && dt_option_fixed(op->o_id))
+		return dt_set_errno(dtp, EDT_ACTIVE);
 	if ((op->o_flags & DT_OPTF_NOPROG) && dt_cc_compiling(dtp))
 		return dt_set_errno(dtp, EDT_BADOPTCTX);
-	/* As DTrace: tracing options are fixed once tracing has started. */
-	if (dtp->dt_active && op->o_id <= DT_OPT_USTACKFRAMES &&
-	    !(op->o_flags & DT_OPTF_DYNAMIC))
-		return dt_set_errno(dtp, EDT_ACTIVE);
 
 	switch (op->o_kind) {
 	case DT_OPTK_BOOL: {
@@ -410,6 +465,10 @@ dtrace_setopt(dtrace_hdl_t *dtp, const char *name, const char *value)
 			return dt_set_errno(dtp, err);
 		break;
 	}
+	case DT_OPTK_RTBOOL:
+		if (dt_parse_switch(value, &v) != 0)
+			return dt_set_errno(dtp, EDT_BADOPTVAL);
+		break;
 	case DT_OPTK_SIZE:
 		if (dt_parse_size(value, &v) != 0)
 			return dt_set_errno(dtp, EDT_BADOPTVAL);

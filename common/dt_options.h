@@ -44,6 +44,7 @@ typedef enum dt_optid {
 	DT_OPT_GRABANON,
 	DT_OPT_JSTACKFRAMES,
 	DT_OPT_JSTACKSTRSIZE,
+	DT_OPT_MAXFRAMES,
 	DT_OPT_NSPEC,
 	DT_OPT_QUIET,
 	DT_OPT_RAWBYTES,
@@ -102,11 +103,14 @@ typedef enum dt_optid {
 	DT_OPT_NORESOLVE,  /* user addresses as object:offset */
 	DT_OPT_BPFLOG,	   /* print the BPF verifier's log (Linux) */
 	DT_OPT_CORE,	   /* dump core at exit */
+	/* Oracle Linux DTrace's: the bytes alloca() and copyin() may take. */
+	DT_OPT_SCRATCHSIZE,
 	DT_OPT_COUNT
 } dt_optid_t;
 
 typedef enum dt_optkind {
 	DT_OPTK_BOOL,
+	DT_OPTK_RTBOOL,	/* a consumer's switch: also yes/no, on/off, ... */
 	DT_OPTK_SIZE,
 	DT_OPTK_TIME,
 	DT_OPTK_INT,

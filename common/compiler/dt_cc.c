@@ -60,10 +60,17 @@ dt_cc_verror(dt_pcb_t *pcb, int line, dt_errtag_t tag, const char *fmt,
 	size_t n = sizeof (cc->cc_errmsg), len;
 
 	s[0] = '\0';
-	if (pcb->pcb_cflags & DTRACE_C_ETAGS)
+	/*
+	 * A negative line: a limit of the implementation rather than of the
+	 * program's text, which DTrace reports as a library error -- no
+	 * tag, no line.
+	 */
+	if ((pcb->pcb_cflags & DTRACE_C_ETAGS) && line >= 0)
 		snprintf(s, n, "[%s] ", dt_errtag(tag));
 	len = strlen(s);
-	if (pcb->pcb_filetag != NULL)
+	if (line < 0)
+		;
+	else if (pcb->pcb_filetag != NULL)
 		snprintf(s + len, n - len, "\"%s\", line %d: ",
 		    pcb->pcb_filetag, line);
 	else if (pcb->pcb_fileptr != NULL && line != 0)
@@ -241,7 +248,7 @@ static const char dt_prelude[] =
 	"	uintptr_t pr_wchan; char pr_stype; char pr_state;\n"
 	"	char pr_sname; char pr_nice; short pr_syscall;\n"
 	"	char pr_oldpri; char pr_cpu; int pr_pri; ushort_t pr_pctcpu;\n"
-	"	char pr_clname[8]; processorid_t pr_onpro;\n"
+	"	char pr_clname[8]; char pr_name[16]; processorid_t pr_onpro;\n"
 	"	processorid_t pr_bindpro; psetid_t pr_bindpset;\n"
 	"} lwpsinfo_t;\n"
 	/*
@@ -451,6 +458,12 @@ dt_cc_preproc(dtrace_hdl_t *dtp, const char *text, size_t len,
 	args[nargs++] = "-x";
 	args[nargs++] = "c";
 	/*
+	 * Headers then take D for a C compiler other than GCC: without
+	 * __GNUC__, glibc defines __attribute__, __extension__, __asm__ and
+	 * the like away and declares only what a plain C compiler parses.
+	 */
+	args[nargs++] = "-U__GNUC__";
+	/*
 	 * -Xs is K&R C, where __STDC__ is not defined; -Xt is ISO C with K&R
 	 * extensions, where it is (GNU cpp cannot give it DTrace's 0).
 	 */
@@ -508,6 +521,125 @@ dt_cc_preproc(dtrace_hdl_t *dtp, const char *text, size_t len,
 	out[n] = '\0';
 	*outlen = n;
 	return out;
+}
+
+/*
+ * Whether a line of cpp output is a line marker ("# 33 "file" 3"); if so,
+ * *fromp and *fromlen are set to the file name it gives.
+ */
+static bool
+dt_cc_linemarker(const char *p, const char *end, const char **fromp,
+    size_t *fromlen)
+{
+	const char *q;
+
+	if (p >= end || *p != '#')
+		return false;
+	for (p++; p < end && (*p == ' ' || *p == '\t'); p++)
+		continue;
+	if (p >= end || *p < '0' || *p > '9')
+		return false;
+	while (p < end && *p >= '0' && *p <= '9')
+		p++;
+	while (p < end && *p == ' ')
+		p++;
+	if (p >= end || *p != '"')
+		return false;
+	for (q = ++p; q < end && *q != '"' && *q != '\n'; q++)
+		continue;
+	*fromp = p;
+	*fromlen = (size_t) (q - p);
+	return true;
+}
+
+/*
+ * Blank out the C function definitions of included files, keeping their
+ * newlines so that line numbers stay right.  D can declare what a C
+ * header declares, but not define functions, and system headers (glibc's
+ * <endian.h>, for one) define inline functions beside the types and
+ * macros a D program includes them for.  In an included file no D clause
+ * can appear, so a "{" right after a ")" at the outermost level opens a
+ * function body: the definition, from the end of the previous
+ * declaration to the matching "}", goes.
+ */
+static void
+dt_cc_strip_cfuncs(char *text, size_t len)
+{
+	char *end = text + len, *p = text, *decl = text;
+	const char *top = NULL, *from;
+	size_t toplen = 0, fromlen;
+	bool included = false, bol = true;
+	char last = 0;
+
+	while (p < end) {
+		if (bol && dt_cc_linemarker(p, end, &from, &fromlen)) {
+			if (top == NULL) {
+				top = from;
+				toplen = fromlen;
+			}
+			included = fromlen != toplen ||
+			    strncmp(from, top, toplen) != 0;
+			p = memchr(p, '\n', (size_t) (end - p));
+			p = p == NULL ? end : p + 1;
+			decl = p;
+			last = 0;
+			continue;
+		}
+		bol = *p == '\n';
+		if (!included || *p == ' ' || *p == '\t' || *p == '\n') {
+			p++;
+			continue;
+		}
+		if (*p == '"' || *p == '\'') {
+			char q = *p++;
+
+			while (p < end && *p != q && *p != '\n')
+				p += (*p == '\\' && p + 1 < end) ? 2 : 1;
+			p += p < end && *p == q;
+			last = q;
+			continue;
+		}
+		if (*p == '{' && last == ')') {
+			int depth = 0;
+			char *q;
+
+			for (q = p; q < end; q++) {
+				if (*q == '{')
+					depth++;
+				else if (*q == '}' && --depth == 0)
+					break;
+			}
+			q = q < end ? q + 1 : end;
+			for (char *r = decl; r < q; r++) {
+				if (*r != '\n')
+					*r = ' ';
+			}
+			p = decl = q;
+			bol = false;
+			last = '}';
+			continue;
+		}
+		if (*p == '{') {
+			/* A struct, union or enum body: skip over it whole. */
+			int depth = 0;
+
+			for (; p < end; p++) {
+				if (*p == '\n')
+					bol = true;
+				else if (*p == '{')
+					depth++;
+				else if (*p == '}' && --depth == 0)
+					break;
+			}
+			p += p < end;
+			bol = false;
+			last = '}';
+			continue;
+		}
+		last = *p++;
+		if (last == ';')
+			decl = p;
+	}
 }
 
 /* Program options that are compile flags. */
@@ -617,6 +749,7 @@ dt_compile(dtrace_hdl_t *dtp, const char *intext, size_t inlen, bool isfile,
 
 		if ((cpptext = dt_cc_preproc(dtp, text, len, &n)) == NULL)
 			longjmp(pcb.pcb_jmpbuf, EDT_CPPERR);
+		dt_cc_strip_cfuncs(cpptext, n);
 		text = cpptext;
 		len = n;
 	}

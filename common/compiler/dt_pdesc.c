@@ -62,8 +62,7 @@ dt_pdesc_expand(dt_pcb_t *pcb, const char *s, const char **errp)
 				name = dt_cc_strndup(pcb, b, p - b);
 				idp = dt_idhash_lookup(pcb->pcb_cc->cc_macros,
 				    name);
-				if (idp == NULL || (strcmp(name, "target") ==
-				    0 && !pcb->pcb_cc->cc_target_set)) {
+				if (idp == NULL) {
 					*errp = "Undefined macro variable in "
 					    "probe description";
 					return NULL;

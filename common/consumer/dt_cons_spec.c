@@ -2,8 +2,8 @@
  * dt_cons_spec.c: the consumer's half of speculative tracing, and the
  * reports of what the engines dropped.
  *
- * Speculations.  An engine writes the records of a clause that starts
- * with speculate(id) to the principal buffer like any other, having
+ * Speculations.  An engine writes the records of a clause that calls
+ * speculate(id) to the principal buffer like any other, having
  * dropped those whose ID is 0 or not active (common/engine/dt_spec.h).
  * The consumer holds them per ID, in the order they arrive, until a
  * record with commit(id) -- then prints them as if they had just arrived,
@@ -43,8 +43,9 @@ dt_cons_spec_id(dt_consumer_t *dc, const dt_stmt_t *stp,
 		dt_actkind_t kind = stp->st_actions[a].ac_kind;
 		const dt_consact_t *ca;
 
-		if (kind != DT_ACT_SPECULATE && kind != DT_ACT_COMMIT &&
-		    kind != DT_ACT_DISCARD)
+		/* A speculative clause's ID is speculate()'s, wherever. */
+		if (stp->st_speculative ? kind != DT_ACT_SPECULATE :
+		    kind != DT_ACT_COMMIT && kind != DT_ACT_DISCARD)
 			continue;
 		if ((ca = dt_consact(dc, stp, a)) == NULL || ca->ca_nrecs == 0)
 			return 0;

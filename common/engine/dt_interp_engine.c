@@ -318,6 +318,9 @@ dt_interp_open(dtrace_hdl_t *dtp)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	opts.dio_strsize = (uint64_t) dtp->dt_options[DT_OPT_STRSIZE];
 	opts.dio_dynvarsize = (uint64_t) dtp->dt_options[DT_OPT_DYNVARSIZE];
+	if (dtp->dt_options[DT_OPT_SCRATCHSIZE] != DTRACEOPT_UNSET)
+		opts.dio_scratchsize =
+		    (uint64_t) dtp->dt_options[DT_OPT_SCRATCHSIZE];
 	opts.dio_ops = &dt_interp_dif_ops;
 	opts.dio_arg = dtp;
 	ip->ip_nfired = 1;
@@ -541,7 +544,7 @@ dt_interp_agg_lookup(dt_interp_t *ip, const dt_aggdesc_t *agg,
 			memcmp(ia->ia_key, key, agg->ag_keysize) == 0))
 			return ia;
 	}
-	need = sizeof (*ia) + agg->ag_keysize + agg->ag_nvals * 8;
+	need = (size_t) dt_agg_entsize(agg);
 	if (ip->ip_aggbytes + need > ip->ip_aggsize) {
 		ip->ip_status.es_aggdrops++;
 		ip->ip_bufs[cpu % DT_INTERP_MAXCPUS].ib_aggdrops++;

@@ -56,7 +56,7 @@ int
 main(void)
 {
 	uint64_t fn = (uint64_t) (uintptr_t) &usyms_test_target;
-	uint64_t off, base = 0x10000000;
+	uint64_t off = 0, base = 0x10000000;
 	char path[2048], maps[8192];
 	const char *name;
 	dt_usym_info_t ui;

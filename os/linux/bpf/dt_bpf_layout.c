@@ -588,7 +588,7 @@ dt_bpf_layout_finish(dt_bpf_layout_t *lay, char *errbuf, size_t errlen)
 			    "aggregation @%s: %u buckets are too many for the "
 			    "bpf engine", agg->ag_name, agg->ag_nvals);
 		/* As the interpreter charges each entry against aggsize. */
-		need = 32 + ba->ba_keysize + ba->ba_valsize;
+		need = dt_agg_entsize(agg);
 		ba->ba_maxent = (uint32_t) (lay->bl_aggsize / need);
 		if (ba->ba_maxent < 16)
 			ba->ba_maxent = 16;
@@ -605,6 +605,8 @@ dt_bpf_layout_finish(dt_bpf_layout_t *lay, char *errbuf, size_t errlen)
 	lay->bl_dscratch_size = DT_BPF_DSCRATCH_MIN;
 	if (lay->bl_dscratch_size < 8 * ss)
 		lay->bl_dscratch_size = 8 * ss;
+	/* alloca() may take scratchsize bytes besides the strings. */
+	lay->bl_dscratch_size += (lay->bl_scratchsize + 7) & ~7U;
 	lay->bl_zero_off = off;
 	lay->bl_zero_size = lay->bl_dscratch_size;
 	off += lay->bl_zero_size;

@@ -12,6 +12,10 @@
  */
 #pragma D depends_on module vmlinux
 
+/* pr_dmodel: the data model of a process, as DTrace names them. */
+inline char PR_MODEL_ILP32 = 1;
+inline char PR_MODEL_LP64 = 2;
+
 translator psinfo_t < struct task_struct *T > {
 	pr_nlwp = T->signal->nr_threads;
 	pr_pid = T->tgid;
@@ -28,7 +32,7 @@ translator psinfo_t < struct task_struct *T > {
 	pr_psargs = execargs;
 	pr_argv = T->mm != 0 ? T->mm->arg_start : 0;
 	pr_envp = T->mm != 0 ? T->mm->env_start : 0;
-	pr_dmodel = 2;		/* PR_MODEL_LP64 */
+	pr_dmodel = PR_MODEL_LP64;
 	pr_taskid = 0;
 	pr_projid = 0;
 	pr_poolid = 0;
@@ -36,12 +40,34 @@ translator psinfo_t < struct task_struct *T > {
 	pr_contract = 0;
 };
 
+/*
+ * pr_state: a thread's state, as DTrace names them, with pr_sname's
+ * letter for each.  Linux's task states map onto them: a runnable task is
+ * SONPROC while a CPU runs it, else SRUN; any sleep is SSLEEP; stopped or
+ * traced is SSTOP; a task that has exited is SZOMB.
+ */
+inline char SSLEEP = 1;
+inline char SRUN = 2;
+inline char SZOMB = 3;
+inline char SSTOP = 4;
+inline char SIDL = 5;
+inline char SONPROC = 6;
+inline char SWAIT = 7;
+
 translator lwpsinfo_t < struct task_struct *T > {
 	pr_flag = T->flags;
 	pr_lwpid = T->pid;
 	pr_addr = (uintptr_t)T;
+	pr_state = T->exit_state != 0 ? SZOMB :
+	    (T->__state & 0xc) != 0 ? SSTOP :	/* __TASK_STOPPED, TRACED */
+	    T->__state != 0 ? SSLEEP :
+	    T->on_cpu ? SONPROC : SRUN;
+	pr_sname = T->exit_state != 0 ? 'Z' :
+	    (T->__state & 0xc) != 0 ? 'T' :
+	    T->__state != 0 ? 'S' :
+	    T->on_cpu ? 'O' : 'R';
 	pr_pri = T->prio;
-	pr_nice = T->static_prio - 120;
+	pr_name = stringof(T->comm);
 	pr_onpro = T->thread_info.cpu;
 	pr_bindpro = -1;
 	pr_bindpset = -1;

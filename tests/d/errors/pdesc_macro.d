@@ -2,6 +2,6 @@
  * An undefined macro in a probe description.
  * @options: -e
  */
-pid$target:::entry
+pid$nosuchmacro:::entry
 {
 }

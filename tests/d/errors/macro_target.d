@@ -1,5 +1,0 @@
-/*
- * $target without -c or -p.
- * @options: -e
- */
-BEGIN { trace($target); }

@@ -1,0 +1,18 @@
+/*
+ * Indexing a NULL string faults at the address it reads.
+ * @options: -q
+ * @status: 0
+ */
+string s;
+
+BEGIN
+{
+	s = NULL;
+	trace(s[1]);
+}
+
+BEGIN
+{
+	printf("after\n");
+	exit(0);
+}
