@@ -136,8 +136,20 @@ dt_pragma_d(dt_pcb_t *pcb, int argc, char **argv)
 				    "set option '%s' to '%s': %s", opt, val,
 				    dtrace_errmsg(dtp, err));
 			}
+			/*
+			 * As DTrace, an option that is a compiler flag takes
+			 * effect in the rest of the program being compiled.
+			 */
 			if (strcmp(opt, "defaultargs") == 0)
 				pcb->pcb_cflags |= DTRACE_C_DEFARG;
+			else if (strcmp(opt, "pspec") == 0)
+				pcb->pcb_cflags |= DTRACE_C_PSPEC;
+			else if (strcmp(opt, "zdefs") == 0)
+				pcb->pcb_cflags |= DTRACE_C_ZDEFS;
+			else if (strcmp(opt, "argref") == 0)
+				pcb->pcb_cflags |= DTRACE_C_ARGREF;
+			else if (strcmp(opt, "errtags") == 0)
+				pcb->pcb_cflags |= DTRACE_C_ETAGS;
 		}
 		return;
 	}
