@@ -788,15 +788,6 @@ run_programs(void)
 		fatal(E_ERROR, "no probes %s", g_nprogs > 0 ? "matched" :
 		    "specified");
 
-	/*
-	 * As DTrace says it, after the programs' banners -- unless quiet,
-	 * by -q or by the programs' own "#pragma D option quiet".
-	 */
-	(void) dtrace_getopt(g_dtp, "quiet", &q);
-	if (!g_quiet && q == DTRACEOPT_UNSET &&
-	    dtrace_getopt(g_dtp, "destructive", &w) == 0 &&
-	    w != DTRACEOPT_UNSET)
-		fprintf(stderr, "%s: allowing destructive actions\n", g_pname);
 
 	memset(&sa, 0, sizeof (sa));
 	sa.sa_handler = intr;
@@ -810,8 +801,13 @@ run_programs(void)
 	if (dtrace_go(g_dtp) != 0)
 		dfatal("could not enable tracing");
 	report_lowered(sizes);
-	/* As DTrace says it: once tracing has started. */
-	if (!g_quiet && dtrace_getopt(g_dtp, "destructive", &w) == 0 &&
+	/*
+	 * As DTrace says it: once tracing has started, unless quiet (by -q
+	 * or by the programs' own "#pragma D option quiet").
+	 */
+	(void) dtrace_getopt(g_dtp, "quiet", &q);
+	if (!g_quiet && q == DTRACEOPT_UNSET &&
+	    dtrace_getopt(g_dtp, "destructive", &w) == 0 &&
 	    w != DTRACEOPT_UNSET)
 		fprintf(stderr, "%s: allowing destructive actions\n", g_pname);
 	if (dtrace_engine_notice(g_dtp) != NULL)
