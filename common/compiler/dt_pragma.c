@@ -199,6 +199,27 @@ dt_pragma_d(dt_pcb_t *pcb, int argc, char **argv)
 			    "string specified by #pragma %s", what);
 		return;
 	}
+	/*
+	 * As DTrace, the control lines #error, #ident and #line may also be
+	 * written as D pragmas.  #pragma D error reports its words as DTrace
+	 * does, each followed by a space, strings without their quotes.
+	 */
+	if (strcmp(what, "error") == 0) {
+		char msg[1024];
+		size_t o = 0;
+
+		msg[0] = '\0';
+		for (int i = 1; i < argc && o < sizeof (msg); i++)
+			o += snprintf(msg + o, sizeof (msg) - o, "%s ",
+			    dt_unquote(pcb, argv[i]));
+		dt_cc_error(pcb, D_PRAGERR, "#error: %s", msg);
+	}
+	if (strcmp(what, "ident") == 0)
+		return;
+	if (strcmp(what, "line") == 0) {
+		dt_pragma_line(pcb, "pragma D line", argc - 1, argv + 1);
+		return;
+	}
 	dt_cc_error(pcb, D_PRAGMA_INVAL, "invalid control directive: "
 	    "#pragma D %s", what);
 }
