@@ -9,6 +9,8 @@ echo "status $?"
 echo "status $?"
 "$DTRACE" -m 7
 echo "status $?"
+"$DTRACE" -i 99999999999999999999
+echo "status $?"
 "$DTRACE" -i i23
 echo "status $?"
 # An empty leading field beyond -f's three is ignored, as in DTrace.
