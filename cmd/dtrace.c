@@ -668,6 +668,20 @@ print_attr(const char *title, const dtrace_attribute_t *a)
 	    dtrace_class_name(a->dtat_class));
 }
 
+/* dtrace -v: a program's stability report, on the output. */
+static void
+print_report(const dtrace_prog_arg_t *pa, const dtrace_proginfo_t *info)
+{
+	int len = (int) strcspn(pa->pa_arg, "{/;");
+
+	fprintf(g_ofp, "\nStability attributes for %s %.*s:\n",
+	    pa->pa_opt == 's' ? "script" : "description",
+	    pa->pa_opt == 's' ? (int) strlen(pa->pa_arg) : len, pa->pa_arg);
+	print_attr("Minimum Probe Description Attributes", &info->dpi_descattr);
+	print_attr("Minimum Statement Attributes", &info->dpi_stmtattr);
+	fputc('\n', g_ofp);
+}
+
 /*
  * "dtrace: description 'BEGIN ' matched 1 probe" for each program, and
  * with -v its stability report; returns the number of probes matched in
@@ -704,19 +718,8 @@ exec_programs(void)
 			    g_pname, len, pa->pa_arg, info.dpi_matches,
 			    info.dpi_matches == 1 ? "" : "s");
 		}
-		if (g_verbose) {
-			int len = (int) strcspn(pa->pa_arg, "{/;");
-
-			fprintf(g_ofp, "\nStability attributes for %s %.*s:\n",
-			    pa->pa_opt == 's' ? "script" : "description",
-			    pa->pa_opt == 's' ? (int) strlen(pa->pa_arg) : len,
-			    pa->pa_arg);
-			print_attr("Minimum Probe Description Attributes",
-			    &info.dpi_descattr);
-			print_attr("Minimum Statement Attributes",
-			    &info.dpi_stmtattr);
-			fputc('\n', g_ofp);
-		}
+		if (g_verbose)
+			print_report(pa, &info);
 	}
 	return total;
 }
@@ -966,6 +969,18 @@ main(int argc, char **argv)
 	}
 	if (g_mode == DMODE_HEADER || g_mode == DMODE_LINK)
 		return generate();
+	/* -e -v: the stability report of what would have been enabled. */
+	if (g_compile_only && g_mode == DMODE_EXEC && g_verbose) {
+		for (int i = 0; i < g_nprogs; i++) {
+			dtrace_proginfo_t info;
+
+			if (dtrace_program_info(g_dtp, g_compiled[i], &info) !=
+			    0)
+				dfatal("failed to get information on '%s'",
+				    g_progs[i].pa_arg);
+			print_report(&g_progs[i], &info);
+		}
+	}
 	if (g_compile_only || g_mode == DMODE_LIST) {
 		free_programs();
 		dtrace_close(g_dtp);

@@ -201,6 +201,34 @@ dtrace_program_exec(dtrace_hdl_t *dtp, dtrace_prog_t *pgp,
 	return 0;
 }
 
+int
+dtrace_program_info(dtrace_hdl_t *dtp, dtrace_prog_t *pgp,
+    dtrace_proginfo_t *pip)
+{
+	const dt_program_t *prog = pgp->dp_program;
+	int n;
+
+	if (prog == NULL)
+		return dt_set_errdetail(dtp, EDT_ACTIVE,
+		    "program was already executed");
+	dt_program_attrs(dtp, prog, pip);
+	pip->dpi_matches = 0;
+	for (uint32_t s = 0; s < prog->pg_nstmts; s++) {
+		const dt_stmt_t *stp = &prog->pg_stmts[s];
+
+		/* Pieces of one clause (split at if/else) count once. */
+		if (s > 0 && stp->st_id == prog->pg_stmts[s - 1].st_id)
+			continue;
+		for (uint32_t d = 0; d < stp->st_ndescs; d++) {
+			if ((n = dt_probe_iter(dtp, &stp->st_descs[d], NULL,
+			    NULL)) < 0)
+				return -1;
+			pip->dpi_matches += (uint32_t) n;
+		}
+	}
+	return 0;
+}
+
 const char *
 dtrace_stability_name(int stability)
 {

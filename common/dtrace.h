@@ -162,6 +162,9 @@ extern const char *dtrace_class_name(int depclass);
 
 extern int dtrace_program_exec(dtrace_hdl_t *dtp, dtrace_prog_t *pgp,
     dtrace_proginfo_t *pip);
+/* What dtrace_program_exec() would report, without enabling (dtrace -e). */
+extern int dtrace_program_info(dtrace_hdl_t *dtp, dtrace_prog_t *pgp,
+    dtrace_proginfo_t *pip);
 /*
  * dtrace -l: print the probes the descriptions of the compiled programs
  * match (every probe when npgps is 0) in DTrace's columns; verbose (-lv)

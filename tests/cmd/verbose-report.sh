@@ -6,3 +6,5 @@
 "$DTRACE" -v -q -n 'dtrace:::BEGIN { exit(0); }' | grep -A3 Description
 "$DTRACE" -v -q -n 'syscall::read:entry /pid == -1/ { trace(arg0); }
     BEGIN { exit(0); }' | grep -A3 Statement
+# With -e the report is of what would have been enabled.
+"$DTRACE" -v -e -n 'dtrace:::BEGIN { exit(0); }' | grep -A3 Statement
