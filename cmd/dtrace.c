@@ -702,8 +702,9 @@ exec_programs(void)
 			dfatal("failed to enable '%s'", pa->pa_arg);
 		total += info.dpi_matches;
 		/* -q, or #pragma D option quiet in a script: no banner. */
-		if (g_quiet || (dtrace_getopt(g_dtp, "quiet", &quiet) == 0 &&
-		    quiet != DTRACEOPT_UNSET)) {
+		if (g_quiet ||
+		    (dtrace_getopt(g_dtp, "quiet", &quiet) == 0 &&
+			quiet != DTRACEOPT_UNSET)) {
 			/* nothing */
 		} else if (pa->pa_opt == 's') {
 			fprintf(stderr, "%s: script '%s' matched %u probe%s\n",
@@ -790,7 +791,6 @@ run_programs(void)
 	    (dtrace_getopt(g_dtp, "zdefs", &z) != 0 || z == DTRACEOPT_UNSET))
 		fatal(E_ERROR, "no probes %s", g_nprogs > 0 ? "matched" :
 		    "specified");
-
 
 	memset(&sa, 0, sizeof (sa));
 	sa.sa_handler = intr;

@@ -50,100 +50,100 @@ static const char *const dt_linktype_words[] = { "elf", "dof", NULL };
 static const char *const dt_stdc_words[] = { "a", "c", "s", "t", NULL };
 
 static const dt_option_t dt_option_table[] = {
-	{ "aggrate", DT_OPT_AGGRATE, DT_OPTK_TIME, NULL, 0 },
-	{ "aggsize", DT_OPT_AGGSIZE, DT_OPTK_SIZE, NULL, 0 },
-	{ "aggsortkey", DT_OPT_AGGSORTKEY, DT_OPTK_RTBOOL, NULL, 0 },
-	{ "aggsortkeypos", DT_OPT_AGGSORTKEYPOS, DT_OPTK_INT, NULL, 0 },
-	{ "aggsortpos", DT_OPT_AGGSORTPOS, DT_OPTK_INT, NULL, 0 },
-	{ "aggsortrev", DT_OPT_AGGSORTREV, DT_OPTK_RTBOOL, NULL, 0 },
-	{ "agghist", DT_OPT_AGGHIST, DT_OPTK_RTBOOL, NULL, 0 },
-	{ "aggpack", DT_OPT_AGGPACK, DT_OPTK_RTBOOL, NULL, 0 },
-	{ "aggzoom", DT_OPT_AGGZOOM, DT_OPTK_RTBOOL, NULL, 0 },
-	{ "aggpercpu", DT_OPT_AGGPERCPU, DT_OPTK_RTBOOL, NULL, 0 },
-	{ "bufpolicy", DT_OPT_BUFPOLICY, DT_OPTK_ENUM, dt_bufpolicy_words, 0 },
-	{ "bufresize", DT_OPT_BUFRESIZE, DT_OPTK_ENUM, dt_bufresize_words, 0 },
-	{ "bufsize", DT_OPT_BUFSIZE, DT_OPTK_SIZE, NULL, 0 },
-	{ "cleanrate", DT_OPT_CLEANRATE, DT_OPTK_TIME, NULL, 0 },
-	{ "cpu", DT_OPT_CPU, DT_OPTK_INT, NULL, 0 },
-	{ "defaultargs", DT_OPT_DEFAULTARGS, DT_OPTK_BOOL, NULL, 0 },
-	{ "destructive", DT_OPT_DESTRUCTIVE, DT_OPTK_BOOL, NULL, 0 },
-	{ "dynvarsize", DT_OPT_DYNVARSIZE, DT_OPTK_SIZE, NULL, 0 },
-	{ "flowindent", DT_OPT_FLOWINDENT, DT_OPTK_RTBOOL, NULL, 0 },
-	{ "grabanon", DT_OPT_GRABANON, DT_OPTK_BOOL, NULL, 0 },
-	{ "jstackframes", DT_OPT_JSTACKFRAMES, DT_OPTK_INT, NULL, 0 },
-	{ "jstackstrsize", DT_OPT_JSTACKSTRSIZE, DT_OPTK_SIZE, NULL, 0 },
-	/* Oracle Linux DTrace's cap on the frames of any stack. */
-	{ "maxframes", DT_OPT_MAXFRAMES, DT_OPTK_INT, NULL, 0 },
-	{ "nspec", DT_OPT_NSPEC, DT_OPTK_INT, NULL, 0 },
-	{ "quiet", DT_OPT_QUIET, DT_OPTK_RTBOOL, NULL, 0 },
-	{ "rawbytes", DT_OPT_RAWBYTES, DT_OPTK_RTBOOL, NULL, 0 },
-	{ "specsize", DT_OPT_SPECSIZE, DT_OPTK_SIZE, NULL, 0 },
-	{ "stackframes", DT_OPT_STACKFRAMES, DT_OPTK_INT, NULL, 0 },
-	{ "stackindent", DT_OPT_STACKINDENT, DT_OPTK_INT, NULL, 0 },
-	{ "statusrate", DT_OPT_STATUSRATE, DT_OPTK_TIME, NULL, 0 },
-	{ "strsize", DT_OPT_STRSIZE, DT_OPTK_SIZE, NULL, 0 },
-	{ "switchrate", DT_OPT_SWITCHRATE, DT_OPTK_TIME, NULL, 0 },
-	{ "temporal", DT_OPT_TEMPORAL, DT_OPTK_BOOL, NULL, 0 },
-	{ "ustackframes", DT_OPT_USTACKFRAMES, DT_OPTK_INT, NULL, 0 },
-	{ "amin", DT_OPT_AMIN, DT_OPTK_STRING, NULL, 0 },
-	{ "argref", DT_OPT_ARGREF, DT_OPTK_BOOL, NULL, 0 },
-	{ "btfpath", DT_OPT_BTFPATH, DT_OPTK_STRING, NULL, 0 },
-	/* Oracle Linux DTrace's name for where kernel types come from. */
-	{ "ctfpath", DT_OPT_BTFPATH, DT_OPTK_STRING, NULL, 0 },
-	{ "cpp", DT_OPT_CPP, DT_OPTK_BOOL, NULL, 0 },
-	{ "cpphdrs", DT_OPT_CPPHDRS, DT_OPTK_BOOL, NULL, DT_OPTF_NOPROG },
-	{ "cpppath", DT_OPT_CPPPATH, DT_OPTK_STRING, NULL, DT_OPTF_NOPROG },
-	{ "ctypes", DT_OPT_CTYPES, DT_OPTK_STRING, NULL, 0 },
-	{ "debug", DT_OPT_DEBUG, DT_OPTK_BOOL, NULL, 0 },
-	{ "define", DT_OPT_DEFINE, DT_OPTK_STRING, NULL,
-	    DT_OPTF_NOPROG | DT_OPTF_CPPARG },
-	{ "droptags", DT_OPT_DROPTAGS, DT_OPTK_BOOL, NULL, 0 },
-	{ "dtypes", DT_OPT_DTYPES, DT_OPTK_STRING, NULL, 0 },
-	{ "empty", DT_OPT_EMPTY, DT_OPTK_BOOL, NULL, 0 },
-	{ "errtags", DT_OPT_ERRTAGS, DT_OPTK_BOOL, NULL, 0 },
-	{ "evaltime", DT_OPT_EVALTIME, DT_OPTK_ENUM, dt_evaltime_words, 0 },
-	{ "incdir", DT_OPT_INCDIR, DT_OPTK_STRING, NULL,
-	    DT_OPTF_NOPROG | DT_OPTF_CPPARG },
-	{ "iregs", DT_OPT_IREGS, DT_OPTK_INT, NULL, DT_OPTF_POSITIVE },
-	{ "kdefs", DT_OPT_KDEFS, DT_OPTK_BOOL, NULL, 0 },
-	{ "knodefs", DT_OPT_KNODEFS, DT_OPTK_BOOL, NULL, 0 },
-	{ "late", DT_OPT_LATE, DT_OPTK_BOOL, NULL, 0 },
-	{ "lazyload", DT_OPT_LAZYLOAD, DT_OPTK_BOOL, NULL, 0 },
-	{ "ldpath", DT_OPT_LDPATH, DT_OPTK_STRING, NULL, DT_OPTF_NOPROG },
-	{ "libdir", DT_OPT_LIBDIR, DT_OPTK_STRING, NULL, 0 },
-	{ "linkmode", DT_OPT_LINKMODE, DT_OPTK_ENUM, dt_linkmode_words, 0 },
-	{ "linktype", DT_OPT_LINKTYPE, DT_OPTK_ENUM, dt_linktype_words, 0 },
-	{ "nolibs", DT_OPT_NOLIBS, DT_OPTK_BOOL, NULL, 0 },
-	{ "pgmax", DT_OPT_PGMAX, DT_OPTK_INT, NULL, 0 },
-	{ "pspec", DT_OPT_PSPEC, DT_OPTK_BOOL, NULL, 0 },
-	{ "stdc", DT_OPT_STDC, DT_OPTK_ENUM, dt_stdc_words, DT_OPTF_NOPROG },
-	{ "syslibdir", DT_OPT_SYSLIBDIR, DT_OPTK_STRING, NULL, 0 },
-	{ "tree", DT_OPT_TREE, DT_OPTK_INT, NULL, DT_OPTF_POSITIVE },
-	{ "tregs", DT_OPT_TREGS, DT_OPTK_INT, NULL, DT_OPTF_POSITIVE },
-	{ "udefs", DT_OPT_UDEFS, DT_OPTK_BOOL, NULL, 0 },
-	{ "undef", DT_OPT_UNDEF, DT_OPTK_STRING, NULL,
-	    DT_OPTF_NOPROG | DT_OPTF_CPPARG },
-	{ "unodefs", DT_OPT_UNODEFS, DT_OPTK_BOOL, NULL, 0 },
-	{ "verbose", DT_OPT_VERBOSE, DT_OPTK_BOOL, NULL, 0 },
-	{ "version", DT_OPT_VERSION, DT_OPTK_VERSION, NULL, 0 },
-	{ "zdefs", DT_OPT_ZDEFS, DT_OPTK_BOOL, NULL, 0 },
-	{ "ctfpath", DT_OPT_CTFPATH, DT_OPTK_STRING, NULL, 0 },
-	{ "engine", DT_OPT_ENGINE, DT_OPTK_ENUM, dt_engine_words, 0 },
-	{ "followfork", DT_OPT_FOLLOWFORK, DT_OPTK_BOOL, NULL, 0 },
-	{ "oformat", DT_OPT_OFORMAT, DT_OPTK_ENUM, dt_oformat_words, 0 },
-	/* User addresses as object:offset, unresolved (Oracle's option). */
-	{ "noresolve", DT_OPT_NORESOLVE, DT_OPTK_BOOL, NULL, 0 },
-	/* Dump core at exit, to debug dtrace itself. */
-	{ "core", DT_OPT_CORE, DT_OPTK_BOOL, NULL, 0 },
-	/* The BPF verifier's log of every program loaded (Linux). */
-	{ "bpflog", DT_OPT_BPFLOG, DT_OPTK_BOOL, NULL, 0 },
-	/*
-	 * Linux's limit on locked memory bounds what BPF maps a consumer
-	 * may create; raising it is a matter for the command line.
-	 */
-	{ "lockmem", DT_OPT_LOCKMEM, DT_OPTK_SIZE, NULL, DT_OPTF_NOPROG },
-	/* Oracle Linux DTrace's: the bytes alloca() and copyin() may take. */
-	{ "scratchsize", DT_OPT_SCRATCHSIZE, DT_OPTK_SIZE, NULL, 0 },
+    {"aggrate", DT_OPT_AGGRATE, DT_OPTK_TIME, NULL, 0},
+    {"aggsize", DT_OPT_AGGSIZE, DT_OPTK_SIZE, NULL, 0},
+    {"aggsortkey", DT_OPT_AGGSORTKEY, DT_OPTK_RTBOOL, NULL, 0},
+    {"aggsortkeypos", DT_OPT_AGGSORTKEYPOS, DT_OPTK_INT, NULL, 0},
+    {"aggsortpos", DT_OPT_AGGSORTPOS, DT_OPTK_INT, NULL, 0},
+    {"aggsortrev", DT_OPT_AGGSORTREV, DT_OPTK_RTBOOL, NULL, 0},
+    {"agghist", DT_OPT_AGGHIST, DT_OPTK_RTBOOL, NULL, 0},
+    {"aggpack", DT_OPT_AGGPACK, DT_OPTK_RTBOOL, NULL, 0},
+    {"aggzoom", DT_OPT_AGGZOOM, DT_OPTK_RTBOOL, NULL, 0},
+    {"aggpercpu", DT_OPT_AGGPERCPU, DT_OPTK_RTBOOL, NULL, 0},
+    {"bufpolicy", DT_OPT_BUFPOLICY, DT_OPTK_ENUM, dt_bufpolicy_words, 0},
+    {"bufresize", DT_OPT_BUFRESIZE, DT_OPTK_ENUM, dt_bufresize_words, 0},
+    {"bufsize", DT_OPT_BUFSIZE, DT_OPTK_SIZE, NULL, 0},
+    {"cleanrate", DT_OPT_CLEANRATE, DT_OPTK_TIME, NULL, 0},
+    {"cpu", DT_OPT_CPU, DT_OPTK_INT, NULL, 0},
+    {"defaultargs", DT_OPT_DEFAULTARGS, DT_OPTK_BOOL, NULL, 0},
+    {"destructive", DT_OPT_DESTRUCTIVE, DT_OPTK_BOOL, NULL, 0},
+    {"dynvarsize", DT_OPT_DYNVARSIZE, DT_OPTK_SIZE, NULL, 0},
+    {"flowindent", DT_OPT_FLOWINDENT, DT_OPTK_RTBOOL, NULL, 0},
+    {"grabanon", DT_OPT_GRABANON, DT_OPTK_BOOL, NULL, 0},
+    {"jstackframes", DT_OPT_JSTACKFRAMES, DT_OPTK_INT, NULL, 0},
+    {"jstackstrsize", DT_OPT_JSTACKSTRSIZE, DT_OPTK_SIZE, NULL, 0},
+    /* Oracle Linux DTrace's cap on the frames of any stack. */
+    {"maxframes", DT_OPT_MAXFRAMES, DT_OPTK_INT, NULL, 0},
+    {"nspec", DT_OPT_NSPEC, DT_OPTK_INT, NULL, 0},
+    {"quiet", DT_OPT_QUIET, DT_OPTK_RTBOOL, NULL, 0},
+    {"rawbytes", DT_OPT_RAWBYTES, DT_OPTK_RTBOOL, NULL, 0},
+    {"specsize", DT_OPT_SPECSIZE, DT_OPTK_SIZE, NULL, 0},
+    {"stackframes", DT_OPT_STACKFRAMES, DT_OPTK_INT, NULL, 0},
+    {"stackindent", DT_OPT_STACKINDENT, DT_OPTK_INT, NULL, 0},
+    {"statusrate", DT_OPT_STATUSRATE, DT_OPTK_TIME, NULL, 0},
+    {"strsize", DT_OPT_STRSIZE, DT_OPTK_SIZE, NULL, 0},
+    {"switchrate", DT_OPT_SWITCHRATE, DT_OPTK_TIME, NULL, 0},
+    {"temporal", DT_OPT_TEMPORAL, DT_OPTK_BOOL, NULL, 0},
+    {"ustackframes", DT_OPT_USTACKFRAMES, DT_OPTK_INT, NULL, 0},
+    {"amin", DT_OPT_AMIN, DT_OPTK_STRING, NULL, 0},
+    {"argref", DT_OPT_ARGREF, DT_OPTK_BOOL, NULL, 0},
+    {"btfpath", DT_OPT_BTFPATH, DT_OPTK_STRING, NULL, 0},
+    /* Oracle Linux DTrace's name for where kernel types come from. */
+    {"ctfpath", DT_OPT_BTFPATH, DT_OPTK_STRING, NULL, 0},
+    {"cpp", DT_OPT_CPP, DT_OPTK_BOOL, NULL, 0},
+    {"cpphdrs", DT_OPT_CPPHDRS, DT_OPTK_BOOL, NULL, DT_OPTF_NOPROG},
+    {"cpppath", DT_OPT_CPPPATH, DT_OPTK_STRING, NULL, DT_OPTF_NOPROG},
+    {"ctypes", DT_OPT_CTYPES, DT_OPTK_STRING, NULL, 0},
+    {"debug", DT_OPT_DEBUG, DT_OPTK_BOOL, NULL, 0},
+    {"define", DT_OPT_DEFINE, DT_OPTK_STRING, NULL,
+	DT_OPTF_NOPROG | DT_OPTF_CPPARG},
+    {"droptags", DT_OPT_DROPTAGS, DT_OPTK_BOOL, NULL, 0},
+    {"dtypes", DT_OPT_DTYPES, DT_OPTK_STRING, NULL, 0},
+    {"empty", DT_OPT_EMPTY, DT_OPTK_BOOL, NULL, 0},
+    {"errtags", DT_OPT_ERRTAGS, DT_OPTK_BOOL, NULL, 0},
+    {"evaltime", DT_OPT_EVALTIME, DT_OPTK_ENUM, dt_evaltime_words, 0},
+    {"incdir", DT_OPT_INCDIR, DT_OPTK_STRING, NULL,
+	DT_OPTF_NOPROG | DT_OPTF_CPPARG},
+    {"iregs", DT_OPT_IREGS, DT_OPTK_INT, NULL, DT_OPTF_POSITIVE},
+    {"kdefs", DT_OPT_KDEFS, DT_OPTK_BOOL, NULL, 0},
+    {"knodefs", DT_OPT_KNODEFS, DT_OPTK_BOOL, NULL, 0},
+    {"late", DT_OPT_LATE, DT_OPTK_BOOL, NULL, 0},
+    {"lazyload", DT_OPT_LAZYLOAD, DT_OPTK_BOOL, NULL, 0},
+    {"ldpath", DT_OPT_LDPATH, DT_OPTK_STRING, NULL, DT_OPTF_NOPROG},
+    {"libdir", DT_OPT_LIBDIR, DT_OPTK_STRING, NULL, 0},
+    {"linkmode", DT_OPT_LINKMODE, DT_OPTK_ENUM, dt_linkmode_words, 0},
+    {"linktype", DT_OPT_LINKTYPE, DT_OPTK_ENUM, dt_linktype_words, 0},
+    {"nolibs", DT_OPT_NOLIBS, DT_OPTK_BOOL, NULL, 0},
+    {"pgmax", DT_OPT_PGMAX, DT_OPTK_INT, NULL, 0},
+    {"pspec", DT_OPT_PSPEC, DT_OPTK_BOOL, NULL, 0},
+    {"stdc", DT_OPT_STDC, DT_OPTK_ENUM, dt_stdc_words, DT_OPTF_NOPROG},
+    {"syslibdir", DT_OPT_SYSLIBDIR, DT_OPTK_STRING, NULL, 0},
+    {"tree", DT_OPT_TREE, DT_OPTK_INT, NULL, DT_OPTF_POSITIVE},
+    {"tregs", DT_OPT_TREGS, DT_OPTK_INT, NULL, DT_OPTF_POSITIVE},
+    {"udefs", DT_OPT_UDEFS, DT_OPTK_BOOL, NULL, 0},
+    {"undef", DT_OPT_UNDEF, DT_OPTK_STRING, NULL,
+	DT_OPTF_NOPROG | DT_OPTF_CPPARG},
+    {"unodefs", DT_OPT_UNODEFS, DT_OPTK_BOOL, NULL, 0},
+    {"verbose", DT_OPT_VERBOSE, DT_OPTK_BOOL, NULL, 0},
+    {"version", DT_OPT_VERSION, DT_OPTK_VERSION, NULL, 0},
+    {"zdefs", DT_OPT_ZDEFS, DT_OPTK_BOOL, NULL, 0},
+    {"ctfpath", DT_OPT_CTFPATH, DT_OPTK_STRING, NULL, 0},
+    {"engine", DT_OPT_ENGINE, DT_OPTK_ENUM, dt_engine_words, 0},
+    {"followfork", DT_OPT_FOLLOWFORK, DT_OPTK_BOOL, NULL, 0},
+    {"oformat", DT_OPT_OFORMAT, DT_OPTK_ENUM, dt_oformat_words, 0},
+    /* User addresses as object:offset, unresolved (Oracle's option). */
+    {"noresolve", DT_OPT_NORESOLVE, DT_OPTK_BOOL, NULL, 0},
+    /* Dump core at exit, to debug dtrace itself. */
+    {"core", DT_OPT_CORE, DT_OPTK_BOOL, NULL, 0},
+    /* The BPF verifier's log of every program loaded (Linux). */
+    {"bpflog", DT_OPT_BPFLOG, DT_OPTK_BOOL, NULL, 0},
+    /*
+     * Linux's limit on locked memory bounds what BPF maps a consumer
+     * may create; raising it is a matter for the command line.
+     */
+    {"lockmem", DT_OPT_LOCKMEM, DT_OPTK_SIZE, NULL, DT_OPTF_NOPROG},
+    /* Oracle Linux DTrace's: the bytes alloca() and copyin() may take. */
+    {"scratchsize", DT_OPT_SCRATCHSIZE, DT_OPTK_SIZE, NULL, 0},
 };
 
 /*
@@ -355,8 +355,8 @@ dt_opt_coredump(void)
 	struct sigaction sa;
 	struct rlimit rl;
 
-	(void) !write(STDERR_FILENO, msg, sizeof (msg) - 1);
-	memset(&sa, 0, sizeof (sa));
+	(void) !write(STDERR_FILENO, msg, sizeof(msg) - 1);
+	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = SIG_DFL;
 	(void) sigemptyset(&sa.sa_mask);
 	(void) sigaction(SIGABRT, &sa, NULL);
@@ -481,7 +481,8 @@ dtrace_setopt(dtrace_hdl_t *dtp, const char *name, const char *value)
 		char *end;
 
 		if (value == NULL || dt_parse_uint(value, &v, &end) != 0 ||
-		    *end != '\0' || (v == 0 && (op->o_flags & DT_OPTF_POSITIVE)))
+		    *end != '\0' ||
+		    (v == 0 && (op->o_flags & DT_OPTF_POSITIVE)))
 			return dt_set_errno(dtp, EDT_BADOPTVAL);
 		break;
 	}
@@ -504,8 +505,8 @@ dtrace_setopt(dtrace_hdl_t *dtp, const char *name, const char *value)
 		 * that a bad path is an error of the option.
 		 */
 		if (op->o_id == DT_OPT_DTYPES || op->o_id == DT_OPT_CTYPES) {
-			int fd = open(value, O_CREAT | O_WRONLY | O_CLOEXEC,
-			    0666);
+			int fd =
+			    open(value, O_CREAT | O_WRONLY | O_CLOEXEC, 0666);
 
 			if (fd < 0)
 				return dt_set_errno(dtp, errno);

@@ -90,7 +90,7 @@ dt_difo_reads_args(const dif_object_t *dp)
 
 		if ((DIF_INSTR_OP(in) == DIF_OP_LDGA && v == DIF_VAR_ARGS) ||
 		    (DIF_INSTR_OP(in) == DIF_OP_LDGS && v >= DIF_VAR_ARG0 &&
-		    v <= DIF_VAR_ARG9))
+			v <= DIF_VAR_ARG9))
 			return true;
 	}
 	return false;
@@ -123,15 +123,15 @@ dt_stmt_reads_args(const dt_stmt_t *stp)
 static dt_attr_t
 dt_desc_attr(dtrace_hdl_t *dtp, const dt_probedesc_t *pdp, dt_attr_t *argsp)
 {
-	static const dt_attr_t anyprov = { DT_STAB_UNSTABLE, DT_STAB_UNSTABLE,
-		DT_CLASS_COMMON };
+	static const dt_attr_t anyprov = {
+	    DT_STAB_UNSTABLE, DT_STAB_UNSTABLE, DT_CLASS_COMMON};
 	dt_provider_t *pvp;
 	dt_probe_t *prp;
 	dt_attr_t a;
 
 	*argsp = anyprov;
-	if (pdp->pd_id != 0 && (prp = dt_probe_lookup_id(dtp, pdp->pd_id)) !=
-	    NULL) {
+	if (pdp->pd_id != 0 &&
+	    (prp = dt_probe_lookup_id(dtp, pdp->pd_id)) != NULL) {
 		dt_probe_attr(prp, &a, argsp);
 		return a;
 	}
@@ -156,12 +156,11 @@ dt_desc_attr(dtrace_hdl_t *dtp, const dt_probedesc_t *pdp, dt_attr_t *argsp)
  * that reads the probe's arguments is no more stable than they are.
  */
 static void
-dt_program_attrs(dtrace_hdl_t *dtp, const dt_program_t *pgp,
-    dtrace_proginfo_t *pip)
+dt_program_attrs(
+    dtrace_hdl_t *dtp, const dt_program_t *pgp, dtrace_proginfo_t *pip)
 {
-	dt_attr_t desc = { DT_STAB_STANDARD, DT_STAB_STANDARD,
-		DT_CLASS_COMMON };
-	dt_attr_t stmt = { DT_STAB_STABLE, DT_STAB_STABLE, DT_CLASS_COMMON };
+	dt_attr_t desc = {DT_STAB_STANDARD, DT_STAB_STANDARD, DT_CLASS_COMMON};
+	dt_attr_t stmt = {DT_STAB_STABLE, DT_STAB_STABLE, DT_CLASS_COMMON};
 
 	for (uint32_t s = 0; s < pgp->pg_nstmts; s++) {
 		const dt_stmt_t *stp = &pgp->pg_stmts[s];
@@ -170,16 +169,16 @@ dt_program_attrs(dtrace_hdl_t *dtp, const dt_program_t *pgp,
 		for (uint32_t d = 0; d < stp->st_ndescs; d++) {
 			dt_attr_t arga;
 
-			desc = dt_attr_min(desc, dt_desc_attr(dtp,
-			    &stp->st_descs[d], &arga));
+			desc = dt_attr_min(
+			    desc, dt_desc_attr(dtp, &stp->st_descs[d], &arga));
 			if (args)
 				stmt = dt_attr_min(stmt, arga);
 		}
 	}
-	pip->dpi_descattr = (dtrace_attribute_t) { (int) desc.at_name,
-		(int) desc.at_data, (int) desc.at_class };
-	pip->dpi_stmtattr = (dtrace_attribute_t) { (int) stmt.at_name,
-		(int) stmt.at_data, (int) stmt.at_class };
+	pip->dpi_descattr = (dtrace_attribute_t){
+	    (int) desc.at_name, (int) desc.at_data, (int) desc.at_class};
+	pip->dpi_stmtattr = (dtrace_attribute_t){
+	    (int) stmt.at_name, (int) stmt.at_data, (int) stmt.at_class};
 }
 
 int
@@ -202,15 +201,15 @@ dtrace_program_exec(dtrace_hdl_t *dtp, dtrace_prog_t *pgp,
 }
 
 int
-dtrace_program_info(dtrace_hdl_t *dtp, dtrace_prog_t *pgp,
-    dtrace_proginfo_t *pip)
+dtrace_program_info(
+    dtrace_hdl_t *dtp, dtrace_prog_t *pgp, dtrace_proginfo_t *pip)
 {
 	const dt_program_t *prog = pgp->dp_program;
 	int n;
 
 	if (prog == NULL)
-		return dt_set_errdetail(dtp, EDT_ACTIVE,
-		    "program was already executed");
+		return dt_set_errdetail(
+		    dtp, EDT_ACTIVE, "program was already executed");
 	dt_program_attrs(dtp, prog, pip);
 	pip->dpi_matches = 0;
 	for (uint32_t s = 0; s < prog->pg_nstmts; s++) {
@@ -220,8 +219,8 @@ dtrace_program_info(dtrace_hdl_t *dtp, dtrace_prog_t *pgp,
 		if (s > 0 && stp->st_id == prog->pg_stmts[s - 1].st_id)
 			continue;
 		for (uint32_t d = 0; d < stp->st_ndescs; d++) {
-			if ((n = dt_probe_iter(dtp, &stp->st_descs[d], NULL,
-			    NULL)) < 0)
+			if ((n = dt_probe_iter(
+				 dtp, &stp->st_descs[d], NULL, NULL)) < 0)
 				return -1;
 			pip->dpi_matches += (uint32_t) n;
 		}
@@ -791,9 +790,11 @@ dtrace_go(dtrace_hdl_t *dtp)
 	 */
 	if (dtp->dt_options[DT_OPT_CPU] != DTRACEOPT_UNSET &&
 	    (dtp->dt_options[DT_OPT_CPU] >= (dtrace_optval_t) dt_os_ncpus() ||
-	    dt_os_cpu_bind((uint32_t) dtp->dt_options[DT_OPT_CPU]) != 0))
-		return dt_set_errdetail(dtp, EDT_BADOPTVAL, "-x cpu: no CPU "
-		    "%lld", (long long) dtp->dt_options[DT_OPT_CPU]);
+		dt_os_cpu_bind((uint32_t) dtp->dt_options[DT_OPT_CPU]) != 0))
+		return dt_set_errdetail(dtp, EDT_BADOPTVAL,
+		    "-x cpu: no CPU "
+		    "%lld",
+		    (long long) dtp->dt_options[DT_OPT_CPU]);
 	dtp->dt_active = true;
 	rc = dtp->dt_engine->eo_go(dtp);
 	dt_os_cpu_unbind();

@@ -147,7 +147,7 @@ extern void dtrace_program_destroy(dtrace_hdl_t *dtp, dtrace_prog_t *pgp);
 typedef struct dtrace_attribute {
 	int dtat_name;	/* stability of identifier names */
 	int dtat_data;	/* stability of data semantics */
-	int dtat_class;	/* dependency class */
+	int dtat_class; /* dependency class */
 } dtrace_attribute_t;
 
 typedef struct dtrace_proginfo {
@@ -163,8 +163,8 @@ extern const char *dtrace_class_name(int depclass);
 extern int dtrace_program_exec(dtrace_hdl_t *dtp, dtrace_prog_t *pgp,
     dtrace_proginfo_t *pip);
 /* What dtrace_program_exec() would report, without enabling (dtrace -e). */
-extern int dtrace_program_info(dtrace_hdl_t *dtp, dtrace_prog_t *pgp,
-    dtrace_proginfo_t *pip);
+extern int dtrace_program_info(
+    dtrace_hdl_t *dtp, dtrace_prog_t *pgp, dtrace_proginfo_t *pip);
 /*
  * dtrace -l: print the probes the descriptions of the compiled programs
  * match (every probe when npgps is 0) in DTrace's columns; verbose (-lv)

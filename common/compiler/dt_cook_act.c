@@ -909,8 +909,8 @@ dt_cook_clause(dt_pcb_t *pcb, dt_node_t *dnp)
 		 * probes (tick-N, ...).
 		 */
 		if (!(pcb->pcb_cflags & DTRACE_C_ZDEFS)) {
-			int n = dt_probe_iter(pcb->pcb_hdl, pd->dn_desc, NULL,
-			    NULL);
+			int n = dt_probe_iter(
+			    pcb->pcb_hdl, pd->dn_desc, NULL, NULL);
 
 			if (n < 0)
 				dt_cc_nomem(pcb);
@@ -928,11 +928,12 @@ dt_cook_clause(dt_pcb_t *pcb, dt_node_t *dnp)
 	    !pcb->pcb_cc->cc_inlib) {
 		dt_node_t *on = dt_node_op2(pcb, DT_OP_EQU,
 		    dt_node_ident(pcb, dt_cc_strdup(pcb, "cpu")),
-		    dt_node_int(pcb, (uint64_t) pcb->pcb_hdl->dt_options[
-			DT_OPT_CPU], NULL));
+		    dt_node_int(pcb,
+			(uint64_t) pcb->pcb_hdl->dt_options[DT_OPT_CPU], NULL));
 
-		dnp->dn_pred = dnp->dn_pred == NULL ? on :
-		    dt_node_op2(pcb, DT_OP_LAND, on, dnp->dn_pred);
+		dnp->dn_pred = dnp->dn_pred == NULL
+		    ? on
+		    : dt_node_op2(pcb, DT_OP_LAND, on, dnp->dn_pred);
 	}
 
 	pcb->pcb_clause = dnp;

@@ -153,8 +153,10 @@ dt_pdesc_parse(dt_pcb_t *pcb, const char *spec, int pspec,
 		if (errno != 0 || id > UINT32_MAX ||
 		    dt_probe_lookup_id(pcb->pcb_hdl, (uint32_t) id) == NULL) {
 			msg = dt_cc_zalloc(pcb, 128);
-			snprintf(msg, 128, "invalid probe identifier %.*s: "
-			    "Unknown probe identifier", (int) (end - s), s);
+			snprintf(msg, 128,
+			    "invalid probe identifier %.*s: "
+			    "Unknown probe identifier",
+			    (int) (end - s), s);
 			*errp = msg;
 			return -2;
 		}

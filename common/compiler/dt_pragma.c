@@ -209,8 +209,8 @@ dt_pragma_d(dt_pcb_t *pcb, int argc, char **argv)
 		size_t o = 0;
 
 		msg[0] = '\0';
-		for (int i = 1; i < argc && o < sizeof (msg); i++)
-			o += snprintf(msg + o, sizeof (msg) - o, "%s ",
+		for (int i = 1; i < argc && o < sizeof(msg); i++)
+			o += snprintf(msg + o, sizeof(msg) - o, "%s ",
 			    dt_unquote(pcb, argv[i]));
 		dt_cc_error(pcb, D_PRAGERR, "#error: %s", msg);
 	}

@@ -63,22 +63,22 @@ dt_os_cpu_bind(uint32_t cpu)
 		return -1;
 	}
 	if (!dt_os_cpus_saved) {
-		if (sched_getaffinity(0, sizeof (dt_os_saved_cpus),
-		    &dt_os_saved_cpus) != 0)
+		if (sched_getaffinity(
+			0, sizeof(dt_os_saved_cpus), &dt_os_saved_cpus) != 0)
 			return -1;
 		dt_os_cpus_saved = true;
 	}
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
-	return sched_setaffinity(0, sizeof (set), &set);
+	return sched_setaffinity(0, sizeof(set), &set);
 }
 
 void
 dt_os_cpu_unbind(void)
 {
 	if (dt_os_cpus_saved)
-		(void) sched_setaffinity(0, sizeof (dt_os_saved_cpus),
-		    &dt_os_saved_cpus);
+		(void) sched_setaffinity(
+		    0, sizeof(dt_os_saved_cpus), &dt_os_saved_cpus);
 	dt_os_cpus_saved = false;
 }
 

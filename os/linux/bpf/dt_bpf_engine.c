@@ -725,15 +725,16 @@ dt_bpf_load(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl,
 	if (dtp->dt_options[DT_OPT_BPFLOG] != DTRACEOPT_UNSET)
 		fd = -1;
 	else
-		fd = bpf_prog_load(type, "dtrace", "GPL", b->b_insns,
-		    b->b_len, &opts);
+		fd = bpf_prog_load(
+		    type, "dtrace", "GPL", b->b_insns, b->b_len, &opts);
 	if (fd < 0 && (be->be_log != NULL || (be->be_log =
 	    malloc(DT_BPF_LOGSIZE)) != NULL)) {
 		be->be_log[0] = '\0';
 		opts.log_buf = be->be_log;
 		opts.log_size = DT_BPF_LOGSIZE;
-		opts.log_level = dtp->dt_options[DT_OPT_BPFLOG] !=
-		    DTRACEOPT_UNSET ? 1 | 4 : 1;
+		opts.log_level =
+		    dtp->dt_options[DT_OPT_BPFLOG] != DTRACEOPT_UNSET ? 1 | 4
+								      : 1;
 		fd = bpf_prog_load(type, "dtrace", "GPL", b->b_insns, b->b_len,
 		    &opts);
 		if (dtp->dt_options[DT_OPT_BPFLOG] != DTRACEOPT_UNSET) {
