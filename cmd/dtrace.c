@@ -805,8 +805,8 @@ run_programs(void)
 		dfatal("could not enable tracing");
 	report_lowered(sizes);
 	/*
-	 * As DTrace says it: once tracing has started, unless quiet (by -q
-	 * or by the programs' own "#pragma D option quiet").
+	 * As DTrace says it: once tracing has started, after the programs'
+	 * banners, unless quiet by -q or the programs' own quiet pragma.
 	 */
 	(void) dtrace_getopt(g_dtp, "quiet", &q);
 	if (!g_quiet && q == DTRACEOPT_UNSET &&

@@ -172,7 +172,7 @@ dt_agg_modaddr(dt_consumer_t *dc, const char *mod, uint64_t addr)
 		if (strcmp(dc->dc_modkeys[i].mk_mod, mod) == 0)
 			return dc->dc_modkeys[i].mk_addr;
 	}
-	mk = realloc(dc->dc_modkeys, (dc->dc_nmodkeys + 1) * sizeof (*mk));
+	mk = realloc(dc->dc_modkeys, (dc->dc_nmodkeys + 1) * sizeof(*mk));
 	if (mk == NULL)
 		return 0;
 	dc->dc_modkeys = mk;
