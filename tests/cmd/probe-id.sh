@@ -15,3 +15,6 @@ echo "status $?"
 echo "status $?"
 # An empty leading field beyond -f's three is ignored, as in DTrace.
 "$DTRACE" -f :nosuchmod::
+# Digits running on into a name are a name (Linux has modules "9p",
+# "8021q"), not an ID.
+"$DTRACE" -l -m 9nosuchmod
