@@ -21,6 +21,13 @@ extern uint64_t dt_os_gettid(void);
 extern uint32_t dt_os_getcpu(void);
 /* How many CPUs there may be: every dt_os_getcpu() is below it. */
 extern uint32_t dt_os_ncpus(void);
+/*
+ * Run the calling thread on one CPU only, so that what it fires (BEGIN and
+ * END under -x cpu) fires there; 0, or -1 with errno.  dt_os_cpu_unbind()
+ * gives the thread back the CPUs it had.
+ */
+extern int dt_os_cpu_bind(uint32_t cpu);
+extern void dt_os_cpu_unbind(void);
 /* Nanoseconds of CPU time the calling thread has used (vtimestamp). */
 extern uint64_t dt_os_thread_cputime(void);
 /* Nanoseconds since boot on the clock the kernel's timestamps use. */

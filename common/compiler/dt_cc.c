@@ -932,6 +932,36 @@ dtrace_program_dump(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, FILE *fp)
 	dt_node_printr(pgp->dp_root, fp, 0);
 }
 
+void
+dt_cc_write_types(dtrace_hdl_t *dtp)
+{
+	static const dt_optid_t opts[] = {DT_OPT_DTYPES, DT_OPT_CTYPES};
+
+	if (dtp->dt_cc == NULL)
+		return;
+	/*
+	 * The D intrinsics and the types programs declared (C's among them:
+	 * one container holds both) as a CTF dictionary, for tools that read
+	 * CTF.
+	 */
+	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+		const char *path = dtp->dt_optstr[opts[i]];
+		unsigned char *buf;
+		size_t size;
+		FILE *fp;
+
+		if (path == NULL ||
+		    (buf = ctf_write_mem(
+			 dtp->dt_cc->cc_ctf, &size, (size_t) -1)) == NULL)
+			continue;
+		if ((fp = fopen(path, "we")) != NULL) {
+			(void) fwrite(buf, 1, size, fp);
+			(void) fclose(fp);
+		}
+		free(buf);
+	}
+}
+
 bool
 dt_cc_compiling(const dtrace_hdl_t *dtp)
 {

@@ -1318,6 +1318,25 @@ dt_cook_args(dt_pcb_t *pcb, dt_node_t *dnp, dt_ident_t *idp, dt_node_t *ap)
 }
 
 /*
+ * -x tregs: a tuple (the keys of an aggregation or an associative array)
+ * is built in tuple registers, one per key; with fewer registers than keys
+ * the program cannot be compiled, as in DTrace.
+ */
+static void
+dt_cook_tuple_regs(dt_pcb_t *pcb, const dt_node_t *keys)
+{
+	dtrace_optval_t nregs = pcb->pcb_hdl->dt_options[DT_OPT_TREGS];
+	dtrace_optval_t n = 0;
+
+	if (nregs == DTRACEOPT_UNSET)
+		return;
+	for (; keys != NULL; keys = keys->dn_list)
+		n++;
+	if (n > nregs)
+		longjmp(pcb->pcb_jmpbuf, EDT_NOTUPREG);
+}
+
+/*
  * E1[E2]: an associative array, an aggregation's keys, a built-in array,
  * or C array indexing, which becomes *(E1 + E2).
  */
@@ -1369,6 +1388,7 @@ dt_cook_lbrac(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
 			    "reference @%s as a multi-dimensional array",
 			    lp->dn_ident->di_name);
 		dt_node_list_cook(pcb, &rp, DT_IDFLG_REF);
+		dt_cook_tuple_regs(pcb, rp);
 		lp->dn_aggtup = rp;
 		lp->dn_line = dnp->dn_line;
 		return lp;
@@ -1384,6 +1404,7 @@ dt_cook_lbrac(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
 		dt_node_list_cook(pcb, &rp, DT_IDFLG_REF);
 		if (idp->di_flags & DT_IDFLG_DIFR)
 			return dt_cook_args(pcb, lp, idp, rp);
+		dt_cook_tuple_regs(pcb, rp);
 		lp->dn_args = rp;
 		lp->dn_line = dnp->dn_line;
 		dt_ident_cook(pcb, lp, idp, rp);

@@ -25,6 +25,7 @@
 
 #include "common/compiler/dt_cc.h"
 #include "common/consumer/dt_printf.h"
+#include "common/probe/dt_probe.h"
 
 #define TNAME(dnp, buf) dt_node_type_name(cc, (dnp), (buf), sizeof (buf))
 
@@ -922,6 +923,38 @@ dt_cook_clause(dt_pcb_t *pcb, dt_node_t *dnp)
 		if (rc != 0)
 			dt_cc_nerror(pcb, pd, D_PDESC_INVAL, "invalid probe "
 			    "description \"%s\": %s", pd->dn_string, why);
+		/*
+		 * As DTrace, a description that matches nothing is an error
+		 * (unless -Z) before the clause's body is looked at, and at
+		 * the description's own line.  Matching also makes on-demand
+		 * probes (tick-N, ...).
+		 */
+		if (!(pcb->pcb_cflags & DTRACE_C_ZDEFS)) {
+			int n = dt_probe_iter(
+			    pcb->pcb_hdl, pd->dn_desc, NULL, NULL);
+
+			if (n < 0)
+				dt_cc_nomem(pcb);
+			if (n == 0)
+				dt_cc_nomatch(pcb, pd->dn_line, pd->dn_desc);
+		}
+	}
+
+	/*
+	 * -x cpu: only that CPU traces.  Each clause's predicate starts with
+	 * "cpu == N", so that every engine honours it as it honours any
+	 * predicate.
+	 */
+	if (pcb->pcb_hdl->dt_options[DT_OPT_CPU] != DTRACEOPT_UNSET &&
+	    !pcb->pcb_cc->cc_inlib) {
+		dt_node_t *on = dt_node_op2(pcb, DT_OP_EQU,
+		    dt_node_ident(pcb, dt_cc_strdup(pcb, "cpu")),
+		    dt_node_int(pcb,
+			(uint64_t) pcb->pcb_hdl->dt_options[DT_OPT_CPU], NULL));
+
+		dnp->dn_pred = dnp->dn_pred == NULL
+		    ? on
+		    : dt_node_op2(pcb, DT_OP_LAND, on, dnp->dn_pred);
 	}
 
 	pcb->pcb_clause = dnp;
