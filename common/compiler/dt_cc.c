@@ -705,6 +705,10 @@ dt_compile(dtrace_hdl_t *dtp, const char *intext, size_t inlen, bool isfile,
 		dt_node_free_list(pcb.pcb_list);
 		dt_decl_free_all(&pcb);
 		dt_idhash_destroy(pcb.pcb_locals);
+		if (pcb.pcb_iparam != NULL) {
+			free(pcb.pcb_iparam->di_name);
+			free(pcb.pcb_iparam);
+		}
 		for (size_t i = 0; i < pcb.pcb_nstrs; i++)
 			free(pcb.pcb_strs[i]);
 		free(pcb.pcb_strs);

@@ -244,6 +244,8 @@ struct dt_ident {
 	const char *di_proto;	/* built-in functions: "rtype(args)" */
 	dt_idsig_t *di_sig;	/* array keys / function arguments */
 	dt_node_t *di_inline;	/* DT_IDFLG_INLINE: cooked body */
+	dt_ident_t *di_iparam;	/* inline array: its index, as the body's
+				   identifier (bound where it is read) */
 	dt_ident_t *di_aggfunc;	/* DT_IDENT_AGG: its aggregating function */
 	dt_node_t *di_aggfirst;	/* DT_IDENT_AGG: first use, for checks */
 	int64_t di_value;	/* DT_IDENT_ENUM */
@@ -339,6 +341,7 @@ struct dt_pcb {
 	dt_idhash_t *pcb_locals; /* this-> variables of the current clause */
 	dt_node_t *pcb_clause;	/* clause being cooked */
 	dt_xlator_t *pcb_xlator; /* translator whose members are cooked */
+	dt_ident_t *pcb_iparam;	/* index of the inline array being cooked */
 	int pcb_line;		/* line of the token being parsed */
 	char *pcb_errbuf;	/* scratch for messages */
 	char **pcb_strs;	/* strings to free with the compile */

@@ -992,6 +992,16 @@ dt_cg_tuple(dt_cg_t *cg, dt_node_t *list)
 }
 
 static void dt_cg_xlate_var(dt_cg_t *cg, uint32_t id, uint16_t flags);
+/* A binding of a translator's input or an inline array's index. */
+typedef struct dt_cg_xlbind {
+	const dt_ident_t *xb_arg;
+	int xb_reg;
+	uint32_t xb_var;
+} dt_cg_xlbind_t;
+
+static void dt_cg_bind(dt_cg_t *cg, const dt_ident_t *arg, dt_node_t *input,
+    dt_cg_xlbind_t *save);
+static void dt_cg_xlate_unbind(dt_cg_t *cg, const dt_cg_xlbind_t *save);
 
 static int
 dt_cg_var_load(dt_cg_t *cg, dt_node_t *dnp)
@@ -1023,8 +1033,18 @@ dt_cg_var_load(dt_cg_t *cg, dt_node_t *dnp)
 	if ((idp->di_flags & DT_IDFLG_INLINE) && idp->di_inline != NULL) {
 		dt_cg_tinfo_t it, nt;
 
-		/* An inline is its definition, converted to its type. */
-		r = dt_cg_expr(cg, idp->di_inline);
+		/*
+		 * An inline is its definition, converted to its type; an
+		 * inline array's, with its index bound to the key.
+		 */
+		if (idp->di_iparam != NULL) {
+			dt_cg_xlbind_t save;
+
+			dt_cg_bind(cg, idp->di_iparam, dnp->dn_args, &save);
+			r = dt_cg_expr(cg, idp->di_inline);
+			dt_cg_xlate_unbind(cg, &save);
+		} else
+			r = dt_cg_expr(cg, idp->di_inline);
 		dt_cg_node_tinfo(cg, idp->di_inline, &it);
 		dt_cg_node_tinfo(cg, dnp, &nt);
 		if (!nt.ti_ptr)
@@ -1193,14 +1213,11 @@ dt_cg_xlate_var(dt_cg_t *cg, uint32_t id, uint16_t flags)
 	    flags, &type);
 }
 
-typedef struct dt_cg_xlbind {
-	const dt_ident_t *xb_arg;
-	int xb_reg;
-	uint32_t xb_var;
-} dt_cg_xlbind_t;
+
 
 /*
- * Bind the translator's input parameter to the value of input.  A scalar
+ * Bind a translator's input parameter (or an inline array's index, arg)
+ * to the value of input.  A scalar
  * or pointer waits in a hidden clause-local, one per nesting depth, and is
  * loaded where the translator reads it: held in a register instead, the
  * inputs of nested translations (tcpsinfo_t from a record, then from its
@@ -1208,7 +1225,7 @@ typedef struct dt_cg_xlbind {
  * expressions were evaluated.  A by-reference input stays in a register.
  */
 static void
-dt_cg_xlate_bind(dt_cg_t *cg, const dt_xlator_t *dxp, dt_node_t *input,
+dt_cg_bind(dt_cg_t *cg, const dt_ident_t *arg, dt_node_t *input,
     dt_cg_xlbind_t *save)
 {
 	dt_cg_tinfo_t ti;
@@ -1233,8 +1250,15 @@ dt_cg_xlate_bind(dt_cg_t *cg, const dt_xlator_t *dxp, dt_node_t *input,
 		cg->cg_xlreg = -1;
 		cg->cg_xlvar = *idp;
 	}
-	cg->cg_xlarg = dxp->dx_argid;
+	cg->cg_xlarg = arg;
 	cg->cg_xldepth++;
+}
+
+static void
+dt_cg_xlate_bind(dt_cg_t *cg, const dt_xlator_t *dxp, dt_node_t *input,
+    dt_cg_xlbind_t *save)
+{
+	dt_cg_bind(cg, dxp->dx_argid, input, save);
 }
 
 static void
@@ -1333,6 +1357,13 @@ dt_cg_xlate(dt_cg_t *cg, dt_node_t *dnp)
 	return dt_cg_xlate_build(cg, dnp->dn_xlator, dnp->dn_right, dnp);
 }
 
+static bool
+dt_cg_is_xlate(const dt_node_t *dnp)
+{
+	return dnp != NULL && dnp->dn_kind == DT_NODE_OP2 &&
+	    dnp->dn_op == DT_OP_XLATE;
+}
+
 static int
 dt_cg_member(dt_cg_t *cg, dt_node_t *dnp)
 {
@@ -1348,6 +1379,26 @@ dt_cg_member(dt_cg_t *cg, dt_node_t *dnp)
 
 		/* xlate<T>(e).m, p->m and (*p).m of a translated p. */
 		dt_cg_node_tinfo(cg, lp, &ti);
+		if (lp->dn_kind == DT_NODE_VAR &&
+		    lp->dn_ident->di_iparam != NULL && !ti.ti_ptr &&
+		    dt_cg_is_xlate(lp->dn_ident->di_inline)) {
+			/* fds[e].m: only m is translated, the index bound. */
+			dt_node_t *xn = lp->dn_ident->di_inline;
+			dt_cg_xlbind_t save;
+
+			mexpr = dt_cg_xlate_member(dnp->dn_xlator,
+			    dnp->dn_right->dn_string);
+			if (mexpr == NULL)
+				dt_cg_fail(cg, dnp, D_XLATE_NOCONV, "translator "
+				    "does not define conversion for member: %s",
+				    dnp->dn_right->dn_string);
+			dt_cg_bind(cg, lp->dn_ident->di_iparam, lp->dn_args,
+			    &save);
+			r = dt_cg_xlate_eval(cg, dnp->dn_xlator, xn->dn_right,
+			    mexpr, dnp);
+			dt_cg_xlate_unbind(cg, &save);
+			return r;
+		}
 		if (xl || xd || ti.ti_ptr) {
 			mexpr = dt_cg_xlate_member(dnp->dn_xlator,
 			    dnp->dn_right->dn_string);

@@ -114,6 +114,13 @@ dt_xcook_ident(dt_pcb_t *pcb, dt_node_t *dnp, dt_idhash_t *dhp,
 		dnp->dn_flags &= ~DT_NF_WRITABLE;
 		return dnp;
 	}
+	/* The index of an inline array, in its definition. */
+	if (dhp == cc->cc_globals && pcb->pcb_iparam != NULL &&
+	    strcmp(name, pcb->pcb_iparam->di_name) == 0) {
+		dnp = dt_node_var(pcb, dnp, pcb->pcb_iparam);
+		dnp->dn_flags &= ~DT_NF_WRITABLE;
+		return dnp;
+	}
 	if (strchr(name, '`') != NULL) {
 		/* Kernel and user symbols need the backend's symbol tables. */
 		dt_cc_error(pcb, D_IDENT_UNDEF, "failed to resolve %s: "
@@ -1295,11 +1302,23 @@ dt_cook_lbrac(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
 	if (lp->dn_kind == DT_NODE_VAR && lp->dn_ident->di_kind ==
 	    DT_IDENT_ARRAY && lp->dn_args == NULL) {
 		idp = lp->dn_ident;
-		if (idp->di_flags & DT_IDFLG_INLINE)
+		if ((idp->di_flags & DT_IDFLG_INLINE) &&
+		    idp->di_iparam == NULL)
 			dt_cc_error(pcb, D_IDENT_BADREF, "inline '%s' may not "
 			    "be referenced as %s", idp->di_name,
 			    dt_idkind_name(DT_IDENT_ARRAY));
 		dt_node_list_cook(pcb, &rp, DT_IDFLG_REF);
+		if (idp->di_flags & DT_IDFLG_INLINE) {
+			/* fds[e]: the index checked against the parameter. */
+			lp->dn_args = rp;
+			lp->dn_line = dnp->dn_line;
+			dt_ident_cook(pcb, lp, idp, rp);
+			dt_node_type_assign(lp, idp->di_ctfp, idp->di_type);
+			if (lp->dn_flags & DT_NF_REF)
+				lp->dn_flags |= DT_NF_DPTR;
+			lp->dn_flags |= DT_NF_COOKED;
+			return lp;
+		}
 		if (idp->di_flags & DT_IDFLG_DIFR)
 			return dt_cook_args(pcb, lp, idp, rp);
 		lp->dn_args = rp;
