@@ -386,10 +386,6 @@ check_combination(void)
 			fatal(E_USAGE, "-%c may not be used with -c or -p",
 			    opt);
 	}
-	if (g_mode == DMODE_EXEC && g_nprogs == 0) {
-		usage(stderr);
-		exit(E_USAGE);
-	}
 }
 
 /* Pass 2: apply the settings in the order the user gave them. */
@@ -538,7 +534,6 @@ compile_programs(void)
 			    DTRACE_PROBESPEC_PROVIDER :
 			    g_progs[i].pa_opt == 'm' ? DTRACE_PROBESPEC_MOD :
 			    g_progs[i].pa_opt == 'f' ? DTRACE_PROBESPEC_FUNC :
-			    g_progs[i].pa_opt == 'i' ? DTRACE_PROBESPEC_ID :
 			    DTRACE_PROBESPEC_NAME;
 			pgp = dtrace_program_strcompile(g_dtp, arg, spec, 0,
 			    nmacro + 1, (char *const *) av);
@@ -551,6 +546,17 @@ compile_programs(void)
 		g_compiled[i] = pgp;
 	}
 	free(av);
+}
+
+/* -l: a description that matches nothing is reported, not an error. */
+static void
+list_nomatch(const char *desc, void *arg)
+{
+	(void) arg;
+	fflush(stdout);
+	fprintf(stderr, "%s: failed to match %s: No probe matches "
+			"description\n",
+	    g_pname, desc);
 }
 
 static void
@@ -649,10 +655,15 @@ proc_ended(int pid, int status, void *arg)
 	}
 }
 
-/* "dtrace: description 'BEGIN ' matched 1 probe" for each program. */
-static void
+/*
+ * "dtrace: description 'BEGIN ' matched 1 probe" for each program; returns
+ * the number of probes matched in all.
+ */
+static unsigned
 exec_programs(void)
 {
+	unsigned total = 0;
+
 	for (int i = 0; i < g_nprogs; i++) {
 		const dtrace_prog_arg_t *pa = &g_progs[i];
 		dtrace_proginfo_t info;
@@ -661,6 +672,7 @@ exec_programs(void)
 
 		if (dtrace_program_exec(g_dtp, g_compiled[i], &info) != 0)
 			dfatal("failed to enable '%s'", pa->pa_arg);
+		total += info.dpi_matches;
 		/* -q, or #pragma D option quiet in a script. */
 		if (g_quiet || (dtrace_getopt(g_dtp, "quiet", &quiet) == 0 &&
 		    quiet != DTRACEOPT_UNSET))
@@ -679,6 +691,7 @@ exec_programs(void)
 			    info.dpi_matches == 1 ? "" : "s");
 		}
 	}
+	return total;
 }
 
 /* The sizes an engine may lower when it cannot allocate them (bufresize). */
@@ -736,13 +749,27 @@ run_programs(void)
 	struct sigaction sa;
 	dtrace_optval_t sizes[NBUFSIZES];
 	int done = 0, status = E_SUCCESS;
-	dtrace_optval_t w = DTRACEOPT_UNSET;
+	dtrace_optval_t w = DTRACEOPT_UNSET, q = DTRACEOPT_UNSET;
+	dtrace_optval_t z = DTRACEOPT_UNSET;
 
-	/* As DTrace says it, before the programs' banners. */
-	if (!g_quiet && dtrace_getopt(g_dtp, "destructive", &w) == 0 &&
+	/*
+	 * As DTrace says it, before the programs' banners -- unless quiet,
+	 * by -q or by the programs' own "#pragma D option quiet".
+	 */
+	(void) dtrace_getopt(g_dtp, "quiet", &q);
+	if (!g_quiet && q == DTRACEOPT_UNSET &&
+	    dtrace_getopt(g_dtp, "destructive", &w) == 0 &&
 	    w != DTRACEOPT_UNSET)
 		fprintf(stderr, "%s: allowing destructive actions\n", g_pname);
-	exec_programs();
+
+	/*
+	 * As DTrace: with nothing to trace, say so rather than wait for
+	 * nothing, unless -Z asked for descriptions that may match nothing.
+	 */
+	if (exec_programs() == 0 &&
+	    (dtrace_getopt(g_dtp, "zdefs", &z) != 0 || z == DTRACEOPT_UNSET))
+		fatal(E_ERROR, "no probes %s", g_nprogs > 0 ? "matched" :
+		    "specified");
 
 	memset(&sa, 0, sizeof (sa));
 	sa.sa_handler = intr;
@@ -756,6 +783,10 @@ run_programs(void)
 	if (dtrace_go(g_dtp) != 0)
 		dfatal("could not enable tracing");
 	report_lowered(sizes);
+	/* As DTrace says it: once tracing has started. */
+	if (!g_quiet && dtrace_getopt(g_dtp, "destructive", &w) == 0 &&
+	    w != DTRACEOPT_UNSET)
+		fprintf(stderr, "%s: allowing destructive actions\n", g_pname);
 	if (dtrace_engine_notice(g_dtp) != NULL)
 		fprintf(stderr, "%s: %s\n", g_pname,
 		    dtrace_engine_notice(g_dtp));
@@ -848,6 +879,7 @@ generate(void)
 int
 main(int argc, char **argv)
 {
+	dtrace_optval_t opt = DTRACEOPT_UNSET;
 	int err, status;
 
 	if (argc > 0 && argv[0] != NULL) {
@@ -857,6 +889,11 @@ main(int argc, char **argv)
 		g_argv0 = argv[0];
 	}
 
+	/* As DTrace, the usage is for a dtrace given nothing at all. */
+	if (argc == 1) {
+		usage(stderr);
+		return E_USAGE;
+	}
 	parse_args(argc, argv);
 
 	if (g_version) {
@@ -871,6 +908,9 @@ main(int argc, char **argv)
 		    dtrace_errmsg(NULL, err));
 	apply_settings();
 	check_modes_available();
+	/* -l lists what descriptions match: matching nothing is no error. */
+	if (g_mode == DMODE_LIST && dtrace_setopt(g_dtp, "zdefs", NULL) != 0)
+		dfatal("failed to set -Z");
 
 	/*
 	 * As DTrace: tracing output is appended to the -o file, opened on
@@ -884,13 +924,16 @@ main(int argc, char **argv)
 
 	grab_processes();
 	compile_programs();
+	/* -x verbose is -S's option, as in DTrace (it may come from a pragma). */
+	if (dtrace_getopt(g_dtp, "verbose", &opt) == 0 && opt != DTRACEOPT_UNSET)
+		g_difv = true;
 	if (g_difv) {
 		for (int i = 0; i < g_nprogs; i++)
 			dtrace_program_dif(g_dtp, g_compiled[i], stderr);
 	}
 	if (g_mode == DMODE_LIST) {
 		if (dtrace_probe_list(g_dtp, g_compiled, g_nprogs, g_verbose,
-			stdout) < 0)
+			stdout, list_nomatch, NULL) < 0)
 			dfatal("failed to list probes");
 	}
 	if (g_mode == DMODE_HEADER || g_mode == DMODE_LINK)

@@ -28,8 +28,13 @@ static const char *const dt_errmsgs[EDT_MAX - EDT_BASE] = {
 	[EDT_BADAGG - EDT_BASE] = "Invalid aggregation ID",
 	[EDT_BADNORMAL - EDT_BASE] = "Invalid normalization",
 	[EDT_PROC - EDT_BASE] = "Failed to control a process",
-	/* DTrace's words, lower case as dtrace(1) prints them. */
-	[EDT_DESTRUCTIVE - EDT_BASE] = "destructive actions not allowed",
+	[EDT_DESTRUCTIVE - EDT_BASE] = "Destructive actions not allowed",
+	[EDT_VERSINVAL - EDT_BASE] =
+	    "Version is not properly formatted or is too large",
+	[EDT_VERSUNDEF - EDT_BASE] =
+	    "Requested version is not supported by compiler",
+	[EDT_CPPERR - EDT_BASE] = "Preprocessor failed to process input program",
+	[EDT_BUFTOOSMALL - EDT_BASE] = "Enabling exceeds size of buffer",
 };
 
 int

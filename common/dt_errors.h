@@ -30,6 +30,10 @@ enum {
 	EDT_BADNORMAL,		/* normalize() by zero */
 	EDT_PROC,		/* process control (-c, -p) failed */
 	EDT_DESTRUCTIVE,	/* destructive actions without -w */
+	EDT_VERSINVAL,		/* malformed version string */
+	EDT_VERSUNDEF,		/* version not defined */
+	EDT_CPPERR,		/* the C preprocessor failed */
+	EDT_BUFTOOSMALL,	/* a record is larger than the buffer */
 	EDT_MAX
 };
 

@@ -78,7 +78,7 @@ dt_list_probe(dtrace_hdl_t *dtp, dt_probe_t *prp, void *arg)
 
 int
 dtrace_probe_list(dtrace_hdl_t *dtp, dtrace_prog_t *const *pgps, int npgps,
-    bool verbose, FILE *fp)
+    bool verbose, FILE *fp, dtrace_nomatch_f *nomatch, void *arg)
 {
 	dt_list_arg_t la = { fp, verbose, NULL, 0 };
 	dt_probedesc_t all;
@@ -98,9 +98,18 @@ dtrace_probe_list(dtrace_hdl_t *dtp, dtrace_prog_t *const *pgps, int npgps,
 		for (uint32_t s = 0; pgp != NULL && s < pgp->pg_nstmts; s++) {
 			const dt_stmt_t *stp = &pgp->pg_stmts[s];
 
-			for (uint32_t d = 0; d < stp->st_ndescs; d++)
-				(void) dt_probe_iter(dtp, &stp->st_descs[d],
-				    dt_list_probe, &la);
+			for (uint32_t d = 0; d < stp->st_ndescs; d++) {
+				const dt_probedesc_t *pdp = &stp->st_descs[d];
+				char buf[4 * DT_PROBE_FIELD_MAX + 4];
+
+				if (dt_probe_iter(dtp, pdp, dt_list_probe,
+				    &la) != 0 || nomatch == NULL)
+					continue;
+				snprintf(buf, sizeof (buf), "%s:%s:%s:%s",
+				    pdp->pd_provider, pdp->pd_module,
+				    pdp->pd_function, pdp->pd_name);
+				nomatch(buf, arg);
+			}
 		}
 	}
 	free(la.la_seen);

@@ -14,7 +14,8 @@
 const char *
 dtrace_version(void)
 {
-	return "D " DTRACE_D_VERSION " (" PACKAGE_NAME " " PACKAGE_VERSION ")";
+	/* As DTrace, "<implementation> D <version>": the version comes last. */
+	return PACKAGE_NAME "-" PACKAGE_VERSION " D " DTRACE_D_VERSION;
 }
 
 dtrace_hdl_t *

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/resource.h>
 
 #include "common/dt_impl.h"
 
@@ -18,7 +19,17 @@ typedef struct dt_option {
 	dt_optid_t o_id;
 	dt_optkind_t o_kind;
 	const char *const *o_words; /* DT_OPTK_ENUM: the accepted words */
+	unsigned o_flags;
 } dt_option_t;
+
+/*
+ * Options that shape how a program is read or linked (the preprocessor's
+ * arguments, the linker) are for the command line: by the time a D
+ * program's #pragma is seen, they have done their work.
+ */
+#define DT_OPTF_NOPROG 0x1
+/* Options whose value is added to the preprocessor's arguments. */
+#define DT_OPTF_CPPARG 0x2
 
 static const char *const dt_bufpolicy_words[] = { "switch", "fill", "ring",
 	NULL };
@@ -34,83 +45,153 @@ static const char *const dt_linktype_words[] = { "elf", "dof", NULL };
 static const char *const dt_stdc_words[] = { "a", "c", "s", "t", NULL };
 
 static const dt_option_t dt_option_table[] = {
-	{ "aggrate", DT_OPT_AGGRATE, DT_OPTK_TIME, NULL },
-	{ "aggsize", DT_OPT_AGGSIZE, DT_OPTK_SIZE, NULL },
-	{ "aggsortkey", DT_OPT_AGGSORTKEY, DT_OPTK_BOOL, NULL },
-	{ "aggsortkeypos", DT_OPT_AGGSORTKEYPOS, DT_OPTK_INT, NULL },
-	{ "aggsortpos", DT_OPT_AGGSORTPOS, DT_OPTK_INT, NULL },
-	{ "aggsortrev", DT_OPT_AGGSORTREV, DT_OPTK_BOOL, NULL },
-	{ "agghist", DT_OPT_AGGHIST, DT_OPTK_BOOL, NULL },
-	{ "aggpack", DT_OPT_AGGPACK, DT_OPTK_BOOL, NULL },
-	{ "aggzoom", DT_OPT_AGGZOOM, DT_OPTK_BOOL, NULL },
-	{ "aggpercpu", DT_OPT_AGGPERCPU, DT_OPTK_BOOL, NULL },
-	{ "bufpolicy", DT_OPT_BUFPOLICY, DT_OPTK_ENUM, dt_bufpolicy_words },
-	{ "bufresize", DT_OPT_BUFRESIZE, DT_OPTK_ENUM, dt_bufresize_words },
-	{ "bufsize", DT_OPT_BUFSIZE, DT_OPTK_SIZE, NULL },
-	{ "cleanrate", DT_OPT_CLEANRATE, DT_OPTK_TIME, NULL },
-	{ "cpu", DT_OPT_CPU, DT_OPTK_INT, NULL },
-	{ "defaultargs", DT_OPT_DEFAULTARGS, DT_OPTK_BOOL, NULL },
-	{ "destructive", DT_OPT_DESTRUCTIVE, DT_OPTK_BOOL, NULL },
-	{ "dynvarsize", DT_OPT_DYNVARSIZE, DT_OPTK_SIZE, NULL },
-	{ "flowindent", DT_OPT_FLOWINDENT, DT_OPTK_BOOL, NULL },
-	{ "grabanon", DT_OPT_GRABANON, DT_OPTK_BOOL, NULL },
-	{ "jstackframes", DT_OPT_JSTACKFRAMES, DT_OPTK_INT, NULL },
-	{ "jstackstrsize", DT_OPT_JSTACKSTRSIZE, DT_OPTK_SIZE, NULL },
-	{ "nspec", DT_OPT_NSPEC, DT_OPTK_INT, NULL },
-	{ "quiet", DT_OPT_QUIET, DT_OPTK_BOOL, NULL },
-	{ "rawbytes", DT_OPT_RAWBYTES, DT_OPTK_BOOL, NULL },
-	{ "specsize", DT_OPT_SPECSIZE, DT_OPTK_SIZE, NULL },
-	{ "stackframes", DT_OPT_STACKFRAMES, DT_OPTK_INT, NULL },
-	{ "stackindent", DT_OPT_STACKINDENT, DT_OPTK_INT, NULL },
-	{ "statusrate", DT_OPT_STATUSRATE, DT_OPTK_TIME, NULL },
-	{ "strsize", DT_OPT_STRSIZE, DT_OPTK_SIZE, NULL },
-	{ "switchrate", DT_OPT_SWITCHRATE, DT_OPTK_TIME, NULL },
-	{ "temporal", DT_OPT_TEMPORAL, DT_OPTK_BOOL, NULL },
-	{ "ustackframes", DT_OPT_USTACKFRAMES, DT_OPTK_INT, NULL },
-	{ "amin", DT_OPT_AMIN, DT_OPTK_STRING, NULL },
-	{ "argref", DT_OPT_ARGREF, DT_OPTK_BOOL, NULL },
-	{ "btfpath", DT_OPT_BTFPATH, DT_OPTK_STRING, NULL },
+	{ "aggrate", DT_OPT_AGGRATE, DT_OPTK_TIME, NULL, 0 },
+	{ "aggsize", DT_OPT_AGGSIZE, DT_OPTK_SIZE, NULL, 0 },
+	{ "aggsortkey", DT_OPT_AGGSORTKEY, DT_OPTK_BOOL, NULL, 0 },
+	{ "aggsortkeypos", DT_OPT_AGGSORTKEYPOS, DT_OPTK_INT, NULL, 0 },
+	{ "aggsortpos", DT_OPT_AGGSORTPOS, DT_OPTK_INT, NULL, 0 },
+	{ "aggsortrev", DT_OPT_AGGSORTREV, DT_OPTK_BOOL, NULL, 0 },
+	{ "agghist", DT_OPT_AGGHIST, DT_OPTK_BOOL, NULL, 0 },
+	{ "aggpack", DT_OPT_AGGPACK, DT_OPTK_BOOL, NULL, 0 },
+	{ "aggzoom", DT_OPT_AGGZOOM, DT_OPTK_BOOL, NULL, 0 },
+	{ "aggpercpu", DT_OPT_AGGPERCPU, DT_OPTK_BOOL, NULL, 0 },
+	{ "bufpolicy", DT_OPT_BUFPOLICY, DT_OPTK_ENUM, dt_bufpolicy_words, 0 },
+	{ "bufresize", DT_OPT_BUFRESIZE, DT_OPTK_ENUM, dt_bufresize_words, 0 },
+	{ "bufsize", DT_OPT_BUFSIZE, DT_OPTK_SIZE, NULL, 0 },
+	{ "cleanrate", DT_OPT_CLEANRATE, DT_OPTK_TIME, NULL, 0 },
+	{ "cpu", DT_OPT_CPU, DT_OPTK_INT, NULL, 0 },
+	{ "defaultargs", DT_OPT_DEFAULTARGS, DT_OPTK_BOOL, NULL, 0 },
+	{ "destructive", DT_OPT_DESTRUCTIVE, DT_OPTK_BOOL, NULL, 0 },
+	{ "dynvarsize", DT_OPT_DYNVARSIZE, DT_OPTK_SIZE, NULL, 0 },
+	{ "flowindent", DT_OPT_FLOWINDENT, DT_OPTK_BOOL, NULL, 0 },
+	{ "grabanon", DT_OPT_GRABANON, DT_OPTK_BOOL, NULL, 0 },
+	{ "jstackframes", DT_OPT_JSTACKFRAMES, DT_OPTK_INT, NULL, 0 },
+	{ "jstackstrsize", DT_OPT_JSTACKSTRSIZE, DT_OPTK_SIZE, NULL, 0 },
+	/* Oracle Linux DTrace's cap on the frames of any stack. */
+	{ "maxframes", DT_OPT_MAXFRAMES, DT_OPTK_INT, NULL, 0 },
+	{ "nspec", DT_OPT_NSPEC, DT_OPTK_INT, NULL, 0 },
+	{ "quiet", DT_OPT_QUIET, DT_OPTK_BOOL, NULL, 0 },
+	{ "rawbytes", DT_OPT_RAWBYTES, DT_OPTK_BOOL, NULL, 0 },
+	{ "specsize", DT_OPT_SPECSIZE, DT_OPTK_SIZE, NULL, 0 },
+	{ "stackframes", DT_OPT_STACKFRAMES, DT_OPTK_INT, NULL, 0 },
+	{ "stackindent", DT_OPT_STACKINDENT, DT_OPTK_INT, NULL, 0 },
+	{ "statusrate", DT_OPT_STATUSRATE, DT_OPTK_TIME, NULL, 0 },
+	{ "strsize", DT_OPT_STRSIZE, DT_OPTK_SIZE, NULL, 0 },
+	{ "switchrate", DT_OPT_SWITCHRATE, DT_OPTK_TIME, NULL, 0 },
+	{ "temporal", DT_OPT_TEMPORAL, DT_OPTK_BOOL, NULL, 0 },
+	{ "ustackframes", DT_OPT_USTACKFRAMES, DT_OPTK_INT, NULL, 0 },
+	{ "amin", DT_OPT_AMIN, DT_OPTK_STRING, NULL, 0 },
+	{ "argref", DT_OPT_ARGREF, DT_OPTK_BOOL, NULL, 0 },
+	{ "btfpath", DT_OPT_BTFPATH, DT_OPTK_STRING, NULL, 0 },
 	/* Oracle Linux DTrace's name for where kernel types come from. */
-	{ "ctfpath", DT_OPT_BTFPATH, DT_OPTK_STRING, NULL },
-	{ "cpp", DT_OPT_CPP, DT_OPTK_BOOL, NULL },
-	{ "cpphdrs", DT_OPT_CPPHDRS, DT_OPTK_BOOL, NULL },
-	{ "cpppath", DT_OPT_CPPPATH, DT_OPTK_STRING, NULL },
-	{ "ctypes", DT_OPT_CTYPES, DT_OPTK_STRING, NULL },
-	{ "debug", DT_OPT_DEBUG, DT_OPTK_BOOL, NULL },
-	{ "define", DT_OPT_DEFINE, DT_OPTK_STRING, NULL },
-	{ "droptags", DT_OPT_DROPTAGS, DT_OPTK_BOOL, NULL },
-	{ "dtypes", DT_OPT_DTYPES, DT_OPTK_STRING, NULL },
-	{ "empty", DT_OPT_EMPTY, DT_OPTK_BOOL, NULL },
-	{ "errtags", DT_OPT_ERRTAGS, DT_OPTK_BOOL, NULL },
-	{ "evaltime", DT_OPT_EVALTIME, DT_OPTK_ENUM, dt_evaltime_words },
-	{ "incdir", DT_OPT_INCDIR, DT_OPTK_STRING, NULL },
-	{ "iregs", DT_OPT_IREGS, DT_OPTK_INT, NULL },
-	{ "kdefs", DT_OPT_KDEFS, DT_OPTK_BOOL, NULL },
-	{ "knodefs", DT_OPT_KNODEFS, DT_OPTK_BOOL, NULL },
-	{ "late", DT_OPT_LATE, DT_OPTK_BOOL, NULL },
-	{ "lazyload", DT_OPT_LAZYLOAD, DT_OPTK_BOOL, NULL },
-	{ "ldpath", DT_OPT_LDPATH, DT_OPTK_STRING, NULL },
-	{ "libdir", DT_OPT_LIBDIR, DT_OPTK_STRING, NULL },
-	{ "linkmode", DT_OPT_LINKMODE, DT_OPTK_ENUM, dt_linkmode_words },
-	{ "linktype", DT_OPT_LINKTYPE, DT_OPTK_ENUM, dt_linktype_words },
-	{ "nolibs", DT_OPT_NOLIBS, DT_OPTK_BOOL, NULL },
-	{ "pgmax", DT_OPT_PGMAX, DT_OPTK_INT, NULL },
-	{ "pspec", DT_OPT_PSPEC, DT_OPTK_BOOL, NULL },
-	{ "stdc", DT_OPT_STDC, DT_OPTK_ENUM, dt_stdc_words },
-	{ "syslibdir", DT_OPT_SYSLIBDIR, DT_OPTK_STRING, NULL },
-	{ "tree", DT_OPT_TREE, DT_OPTK_INT, NULL },
-	{ "tregs", DT_OPT_TREGS, DT_OPTK_INT, NULL },
-	{ "udefs", DT_OPT_UDEFS, DT_OPTK_BOOL, NULL },
-	{ "undef", DT_OPT_UNDEF, DT_OPTK_STRING, NULL },
-	{ "unodefs", DT_OPT_UNODEFS, DT_OPTK_BOOL, NULL },
-	{ "verbose", DT_OPT_VERBOSE, DT_OPTK_BOOL, NULL },
-	{ "version", DT_OPT_VERSION, DT_OPTK_STRING, NULL },
-	{ "zdefs", DT_OPT_ZDEFS, DT_OPTK_BOOL, NULL },
-	{ "ctfpath", DT_OPT_CTFPATH, DT_OPTK_STRING, NULL },
-	{ "engine", DT_OPT_ENGINE, DT_OPTK_ENUM, dt_engine_words },
-	{ "followfork", DT_OPT_FOLLOWFORK, DT_OPTK_BOOL, NULL },
-	{ "oformat", DT_OPT_OFORMAT, DT_OPTK_ENUM, dt_oformat_words },
+	{ "ctfpath", DT_OPT_BTFPATH, DT_OPTK_STRING, NULL, 0 },
+	{ "cpp", DT_OPT_CPP, DT_OPTK_BOOL, NULL, 0 },
+	{ "cpphdrs", DT_OPT_CPPHDRS, DT_OPTK_BOOL, NULL, DT_OPTF_NOPROG },
+	{ "cpppath", DT_OPT_CPPPATH, DT_OPTK_STRING, NULL, DT_OPTF_NOPROG },
+	{ "ctypes", DT_OPT_CTYPES, DT_OPTK_STRING, NULL, 0 },
+	{ "debug", DT_OPT_DEBUG, DT_OPTK_BOOL, NULL, 0 },
+	{ "define", DT_OPT_DEFINE, DT_OPTK_STRING, NULL,
+	    DT_OPTF_NOPROG | DT_OPTF_CPPARG },
+	{ "droptags", DT_OPT_DROPTAGS, DT_OPTK_BOOL, NULL, 0 },
+	{ "dtypes", DT_OPT_DTYPES, DT_OPTK_STRING, NULL, 0 },
+	{ "empty", DT_OPT_EMPTY, DT_OPTK_BOOL, NULL, 0 },
+	{ "errtags", DT_OPT_ERRTAGS, DT_OPTK_BOOL, NULL, 0 },
+	{ "evaltime", DT_OPT_EVALTIME, DT_OPTK_ENUM, dt_evaltime_words, 0 },
+	{ "incdir", DT_OPT_INCDIR, DT_OPTK_STRING, NULL,
+	    DT_OPTF_NOPROG | DT_OPTF_CPPARG },
+	{ "iregs", DT_OPT_IREGS, DT_OPTK_INT, NULL, 0 },
+	{ "kdefs", DT_OPT_KDEFS, DT_OPTK_BOOL, NULL, 0 },
+	{ "knodefs", DT_OPT_KNODEFS, DT_OPTK_BOOL, NULL, 0 },
+	{ "late", DT_OPT_LATE, DT_OPTK_BOOL, NULL, 0 },
+	{ "lazyload", DT_OPT_LAZYLOAD, DT_OPTK_BOOL, NULL, 0 },
+	{ "ldpath", DT_OPT_LDPATH, DT_OPTK_STRING, NULL, DT_OPTF_NOPROG },
+	{ "libdir", DT_OPT_LIBDIR, DT_OPTK_STRING, NULL, 0 },
+	{ "linkmode", DT_OPT_LINKMODE, DT_OPTK_ENUM, dt_linkmode_words, 0 },
+	{ "linktype", DT_OPT_LINKTYPE, DT_OPTK_ENUM, dt_linktype_words, 0 },
+	{ "nolibs", DT_OPT_NOLIBS, DT_OPTK_BOOL, NULL, 0 },
+	{ "pgmax", DT_OPT_PGMAX, DT_OPTK_INT, NULL, 0 },
+	{ "pspec", DT_OPT_PSPEC, DT_OPTK_BOOL, NULL, 0 },
+	{ "stdc", DT_OPT_STDC, DT_OPTK_ENUM, dt_stdc_words, DT_OPTF_NOPROG },
+	{ "syslibdir", DT_OPT_SYSLIBDIR, DT_OPTK_STRING, NULL, 0 },
+	{ "tree", DT_OPT_TREE, DT_OPTK_INT, NULL, 0 },
+	{ "tregs", DT_OPT_TREGS, DT_OPTK_INT, NULL, 0 },
+	{ "udefs", DT_OPT_UDEFS, DT_OPTK_BOOL, NULL, 0 },
+	{ "undef", DT_OPT_UNDEF, DT_OPTK_STRING, NULL,
+	    DT_OPTF_NOPROG | DT_OPTF_CPPARG },
+	{ "unodefs", DT_OPT_UNODEFS, DT_OPTK_BOOL, NULL, 0 },
+	{ "verbose", DT_OPT_VERBOSE, DT_OPTK_BOOL, NULL, 0 },
+	{ "version", DT_OPT_VERSION, DT_OPTK_VERSION, NULL, 0 },
+	{ "zdefs", DT_OPT_ZDEFS, DT_OPTK_BOOL, NULL, 0 },
+	{ "ctfpath", DT_OPT_CTFPATH, DT_OPTK_STRING, NULL, 0 },
+	{ "engine", DT_OPT_ENGINE, DT_OPTK_ENUM, dt_engine_words, 0 },
+	{ "followfork", DT_OPT_FOLLOWFORK, DT_OPTK_BOOL, NULL, 0 },
+	{ "oformat", DT_OPT_OFORMAT, DT_OPTK_ENUM, dt_oformat_words, 0 },
+	/* User addresses as object:offset, unresolved (Oracle's option). */
+	{ "noresolve", DT_OPT_NORESOLVE, DT_OPTK_BOOL, NULL, 0 },
+	/*
+	 * Linux's limit on locked memory bounds what BPF maps a consumer
+	 * may create; raising it is a matter for the command line.
+	 */
+	{ "lockmem", DT_OPT_LOCKMEM, DT_OPTK_SIZE, NULL, DT_OPTF_NOPROG },
+	/* Oracle Linux DTrace's: the bytes alloca() and copyin() may take. */
+	{ "scratchsize", DT_OPT_SCRATCHSIZE, DT_OPTK_SIZE, NULL, 0 },
 };
+
+/*
+ * The versions of the D language a program may ask for (-x version), as
+ * DTrace defines them: each adds to the one before.
+ */
+static const char *const dt_d_versions[] = { "1.0", "1.1", "1.2", "1.2.1",
+	"1.2.2", "1.3", "1.4", "1.4.1", "1.5", "1.6", "1.6.1", "1.6.2",
+	"1.6.3", "1.7", "1.7.1", "1.8", "1.8.1", "1.9", "1.9.1", "1.10",
+	"1.11", "1.12", "1.12.1", DTRACE_D_VERSION, NULL };
+
+/*
+ * "major.minor[.micro]" as DTrace encodes it (8, 12 and 12 bits), or -1
+ * if malformed or too large.
+ */
+static int64_t
+dt_version_parse(const char *s)
+{
+	unsigned long part[3] = { 0, 0, 0 };
+	int n = 0;
+
+	for (;;) {
+		char *end;
+
+		if (!isdigit((unsigned char) *s))
+			return -1;
+		errno = 0;
+		part[n] = strtoul(s, &end, 10);
+		if (errno != 0 || part[n] > (n == 0 ? 0xffUL : 0xfffUL))
+			return -1;
+		n++;
+		if (*end == '\0')
+			break;
+		if (*end != '.' || n == 3)
+			return -1;
+		s = end + 1;
+	}
+	if (n < 2)
+		return -1;
+	return (int64_t) (part[0] << 24 | part[1] << 12 | part[2]);
+}
+
+int
+dt_version_check(const char *s, int64_t *valp)
+{
+	int64_t v = dt_version_parse(s);
+
+	if (v < 0)
+		return EDT_VERSINVAL;
+	for (int i = 0; dt_d_versions[i] != NULL; i++) {
+		if (dt_version_parse(dt_d_versions[i]) == v) {
+			*valp = v;
+			return 0;
+		}
+	}
+	return EDT_VERSUNDEF;
+}
 
 #define DT_NOPTIONS (sizeof (dt_option_table) / sizeof (dt_option_table[0]))
 
@@ -256,6 +337,29 @@ dt_options_fini(dtrace_hdl_t *dtp)
 	}
 }
 
+/*
+ * The options tracing is set up with (buffers, dynamic variable space,
+ * speculations, record sizes), which DTrace does not let setopt() change
+ * once tracing is active; the others (quiet, aggrate, switchrate, the
+ * aggregation sorting and printing options) take effect as they are set.
+ */
+static bool
+dt_option_fixed(dt_optid_t id)
+{
+	switch (id) {
+	case DT_OPT_AGGSIZE: case DT_OPT_BUFPOLICY: case DT_OPT_BUFRESIZE:
+	case DT_OPT_BUFSIZE: case DT_OPT_CLEANRATE: case DT_OPT_CPU:
+	case DT_OPT_DESTRUCTIVE: case DT_OPT_DYNVARSIZE:
+	case DT_OPT_GRABANON: case DT_OPT_JSTACKFRAMES:
+	case DT_OPT_JSTACKSTRSIZE: case DT_OPT_NSPEC: case DT_OPT_SPECSIZE:
+	case DT_OPT_STACKFRAMES: case DT_OPT_STATUSRATE: case DT_OPT_STRSIZE:
+	case DT_OPT_USTACKFRAMES: case DT_OPT_TEMPORAL:
+		return true;
+	default:
+		return false;
+	}
+}
+
 int
 dtrace_setopt(dtrace_hdl_t *dtp, const char *name, const char *value)
 {
@@ -265,13 +369,34 @@ dtrace_setopt(dtrace_hdl_t *dtp, const char *name, const char *value)
 
 	if (name == NULL || (op = dt_option_lookup(name)) == NULL)
 		return dt_set_errno(dtp, EDT_BADOPTNAME);
+	if (dtp->dt_active && dt_option_fixed(op->o_id))
+		return dt_set_errno(dtp, EDT_ACTIVE);
+	if ((op->o_flags & DT_OPTF_NOPROG) && dt_cc_compiling(dtp))
+		return dt_set_errno(dtp, EDT_BADOPTCTX);
 
 	switch (op->o_kind) {
-	case DT_OPTK_BOOL:
-		if (value != NULL)
+	case DT_OPTK_BOOL: {
+		char *end;
+
+		/*
+		 * As DTrace, a number may be given: any value sets the option
+		 * (scripts write quiet=1).
+		 */
+		if (value != NULL && (dt_parse_uint(value, &v, &end) != 0 ||
+		    *end != '\0'))
 			return dt_set_errno(dtp, EDT_BADOPTVAL);
 		v = 1;
 		break;
+	}
+	case DT_OPTK_VERSION: {
+		int err;
+
+		if (value == NULL)
+			return dt_set_errno(dtp, EDT_BADOPTVAL);
+		if ((err = dt_version_check(value, &v)) != 0)
+			return dt_set_errno(dtp, err);
+		break;
+	}
 	case DT_OPTK_SIZE:
 		if (dt_parse_size(value, &v) != 0)
 			return dt_set_errno(dtp, EDT_BADOPTVAL);
@@ -301,6 +426,15 @@ dtrace_setopt(dtrace_hdl_t *dtp, const char *name, const char *value)
 	case DT_OPTK_STRING:
 		if (value == NULL)
 			return dt_set_errno(dtp, EDT_BADOPTVAL);
+		if (op->o_flags & DT_OPTF_CPPARG) {
+			char arg[4096];
+
+			snprintf(arg, sizeof (arg), "-%c%s",
+			    op->o_id == DT_OPT_DEFINE ? 'D' :
+			    op->o_id == DT_OPT_UNDEF ? 'U' : 'I', value);
+			if (dtrace_cpp_arg(dtp, arg) != 0)
+				return -1;
+		}
 		if ((copy = strdup(value)) == NULL)
 			return dt_set_errno(dtp, EDT_NOMEM);
 		free(dtp->dt_optstr[op->o_id]);
@@ -308,6 +442,20 @@ dtrace_setopt(dtrace_hdl_t *dtp, const char *name, const char *value)
 		v = 1;
 		break;
 	}
+#ifdef RLIMIT_MEMLOCK
+	if (op->o_id == DT_OPT_LOCKMEM) {
+		struct rlimit rl;
+
+		/* The hard limit is raised if need be, never lowered. */
+		if (getrlimit(RLIMIT_MEMLOCK, &rl) != 0)
+			return dt_set_errno(dtp, errno);
+		rl.rlim_cur = (rlim_t) v;
+		if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < rl.rlim_cur)
+			rl.rlim_max = rl.rlim_cur;
+		if (setrlimit(RLIMIT_MEMLOCK, &rl) != 0)
+			return dt_set_errno(dtp, errno);
+	}
+#endif
 	dtp->dt_options[op->o_id] = v;
 	return 0;
 }
@@ -319,6 +467,8 @@ dtrace_getopt(dtrace_hdl_t *dtp, const char *name, dtrace_optval_t *valp)
 
 	if (name == NULL || (op = dt_option_lookup(name)) == NULL)
 		return dt_set_errno(dtp, EDT_BADOPTNAME);
+	if (dtp->dt_active && dt_option_fixed(op->o_id))
+		return dt_set_errno(dtp, EDT_ACTIVE);
 	*valp = dtp->dt_options[op->o_id];
 	return 0;
 }

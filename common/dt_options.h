@@ -12,6 +12,8 @@
  *	int	a non-negative decimal integer
  *	enum	one word from a fixed list, stored as its index
  *	string	any text, kept in dt_optstr[]
+ *	version	a D language version DTrace defines, "1.13", stored encoded
+ *		as major << 24 | minor << 12 | micro
  */
 #ifndef DT_OPTIONS_H
 #define DT_OPTIONS_H
@@ -42,6 +44,7 @@ typedef enum dt_optid {
 	DT_OPT_GRABANON,
 	DT_OPT_JSTACKFRAMES,
 	DT_OPT_JSTACKSTRSIZE,
+	DT_OPT_MAXFRAMES,
 	DT_OPT_NSPEC,
 	DT_OPT_QUIET,
 	DT_OPT_RAWBYTES,
@@ -96,6 +99,10 @@ typedef enum dt_optid {
 	DT_OPT_ENGINE,	   /* auto, bpf, interp or ptrace */
 	DT_OPT_FOLLOWFORK, /* trace every descendant of -c/-p processes */
 	DT_OPT_OFORMAT,	   /* text or json */
+	DT_OPT_LOCKMEM,	   /* RLIMIT_MEMLOCK for BPF maps (Linux) */
+	DT_OPT_NORESOLVE,  /* user addresses as object:offset */
+	/* Oracle Linux DTrace's: the bytes alloca() and copyin() may take. */
+	DT_OPT_SCRATCHSIZE,
 	DT_OPT_COUNT
 } dt_optid_t;
 
@@ -105,7 +112,8 @@ typedef enum dt_optkind {
 	DT_OPTK_TIME,
 	DT_OPTK_INT,
 	DT_OPTK_ENUM,
-	DT_OPTK_STRING
+	DT_OPTK_STRING,
+	DT_OPTK_VERSION
 } dt_optkind_t;
 
 /* Values of the enum options, in the order of their word lists. */
@@ -120,5 +128,7 @@ enum { DT_OFORMAT_TEXT, DT_OFORMAT_JSON };
  */
 extern int dt_parse_size(const char *s, int64_t *valp);
 extern int dt_parse_time(const char *s, int64_t *valp);
+/* A D version: 0 and *valp encoded, or EDT_VERSINVAL / EDT_VERSUNDEF. */
+extern int dt_version_check(const char *s, int64_t *valp);
 
 #endif /* DT_OPTIONS_H */

@@ -198,7 +198,7 @@ typedef struct dt_stmt {
 	dt_action_t *st_actions;
 	uint32_t st_size;	   /* bytes of data per record, 8-aligned */
 	bool st_destructive;	   /* uses an action that needs -w */
-	bool st_speculative;	   /* starts with speculate() */
+	bool st_speculative;	   /* calls speculate() */
 	int st_line;
 } dt_stmt_t;
 

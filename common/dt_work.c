@@ -46,16 +46,9 @@ dt_program_queue(dtrace_hdl_t *dtp, dt_program_t *pgp, uint32_t *nmatchedp)
 	*nmatchedp = 0;
 	if (dtp->dt_active)
 		return dt_set_errno(dtp, EDT_ACTIVE);
-	/*
-	 * Destructive actions (stop, raise, copyout, system, chill...) need
-	 * -w: the program is refused whole, before any probe is enabled.
-	 */
 	for (uint32_t s = 0; s < pgp->pg_nstmts; s++) {
 		const dt_stmt_t *stp = &pgp->pg_stmts[s];
 
-		if (stp->st_destructive &&
-		    dtp->dt_options[DT_OPT_DESTRUCTIVE] == DTRACEOPT_UNSET)
-			return dt_set_errno(dtp, EDT_DESTRUCTIVE);
 		for (uint32_t a = 0; a < stp->st_nactions; a++) {
 			const char *why = dt_os_action_refused(
 			    (int) stp->st_actions[a].ac_kind);
@@ -106,9 +99,8 @@ dtrace_program_exec(dtrace_hdl_t *dtp, dtrace_prog_t *pgp,
 void
 dtrace_program_dif(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, FILE *fp)
 {
-	(void) dtp;
 	if (pgp->dp_program != NULL)
-		dt_cg_disasm(fp, pgp->dp_program);
+		dt_cg_disasm(dtp, fp, pgp->dp_program);
 }
 
 /* Add one program's aggregations to dt_prog, renumbering its actions. */
@@ -402,6 +394,17 @@ dt_enable_all(dtrace_hdl_t *dtp)
 
 	if (dt_merge_programs(dtp) != 0)
 		return -1;
+	/*
+	 * As DTrace: a principal buffer too small for some record an
+	 * enabling writes (bufsize=0, say) refuses tracing rather than drop
+	 * every such record.
+	 */
+	for (uint32_t s = 0; s < dtp->dt_prog.pg_nstmts; s++) {
+		if (dtp->dt_options[DT_OPT_BUFSIZE] <
+		    (dtrace_optval_t) (sizeof (dt_rechdr_t) +
+		    dtp->dt_prog.pg_stmts[s].st_size))
+			return dt_set_errno(dtp, EDT_BUFTOOSMALL);
+	}
 	for (uint32_t s = 0; s < dtp->dt_prog.pg_nstmts && rc == 0; s++) {
 		ea.ea_stmt = &dtp->dt_prog.pg_stmts[s];
 		for (uint32_t d = 0; d < ea.ea_stmt->st_ndescs; d++) {
@@ -596,6 +599,22 @@ dtrace_go(dtrace_hdl_t *dtp)
 {
 	if (dtp->dt_active)
 		return dt_set_errno(dtp, EDT_ACTIVE);
+	/*
+	 * Destructive actions (stop, raise, copyout, system, chill...) need
+	 * -w or the destructive option, whichever program set it: as in
+	 * DTrace, tracing is refused whole when it starts, before any probe
+	 * is enabled.
+	 */
+	for (uint32_t i = 0; i < dtp->dt_nqueued; i++) {
+		const dt_program_t *pgp = dtp->dt_queued[i];
+
+		for (uint32_t s = 0; s < pgp->pg_nstmts; s++) {
+			if (pgp->pg_stmts[s].st_destructive &&
+			    dtp->dt_options[DT_OPT_DESTRUCTIVE] ==
+			    DTRACEOPT_UNSET)
+				return dt_set_errno(dtp, EDT_DESTRUCTIVE);
+		}
+	}
 	if (dt_enable_all(dtp) != 0)
 		return -1;
 	if (dt_work_consume_setup(dtp) != 0)
@@ -704,7 +723,8 @@ dt_work_drain(dtrace_hdl_t *dtp, uint32_t cpu, const void *buf, size_t len,
 
 	if (rc < 0) {
 		wa->wa_rc = -1;
-	} else if (rc == DT_CONSUME_EXIT && !dtp->dt_exitrec) {
+	} else if (rc == DT_CONSUME_EXIT) {
+		/* The last exit() consumed sets the status, END's included. */
 		dtp->dt_exited = dtp->dt_exitrec = true;
 		dtp->dt_exitstatus = dt_consume_exitstatus(dtp);
 	}

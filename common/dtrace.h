@@ -151,11 +151,14 @@ extern int dtrace_program_exec(dtrace_hdl_t *dtp, dtrace_prog_t *pgp,
 /*
  * dtrace -l: print the probes the descriptions of the compiled programs
  * match (every probe when npgps is 0) in DTrace's columns; verbose (-lv)
- * adds each probe's stability attributes and argument types.  Returns the
- * number printed, or -1.
+ * adds each probe's stability attributes and argument types.  A
+ * description that matches nothing is passed to nomatch (if not NULL) as
+ * "provider:module:function:name".  Returns the number printed, or -1.
  */
+typedef void dtrace_nomatch_f(const char *desc, void *arg);
 extern int dtrace_probe_list(dtrace_hdl_t *dtp, dtrace_prog_t *const *pgps,
-    int npgps, bool verbose, FILE *fp);
+    int npgps, bool verbose, FILE *fp, dtrace_nomatch_f *nomatch,
+    void *arg);
 /* Print the DIF of every clause of a compiled program (dtrace -S). */
 extern void dtrace_program_dif(dtrace_hdl_t *dtp, dtrace_prog_t *pgp,
     FILE *fp);

@@ -60,10 +60,17 @@ dt_cc_verror(dt_pcb_t *pcb, int line, dt_errtag_t tag, const char *fmt,
 	size_t n = sizeof (cc->cc_errmsg), len;
 
 	s[0] = '\0';
-	if (pcb->pcb_cflags & DTRACE_C_ETAGS)
+	/*
+	 * A negative line: a limit of the implementation rather than of the
+	 * program's text, which DTrace reports as a library error -- no
+	 * tag, no line.
+	 */
+	if ((pcb->pcb_cflags & DTRACE_C_ETAGS) && line >= 0)
 		snprintf(s, n, "[%s] ", dt_errtag(tag));
 	len = strlen(s);
-	if (pcb->pcb_filetag != NULL)
+	if (line < 0)
+		;
+	else if (pcb->pcb_filetag != NULL)
 		snprintf(s + len, n - len, "\"%s\", line %d: ",
 		    pcb->pcb_filetag, line);
 	else if (pcb->pcb_fileptr != NULL && line != 0)
@@ -434,24 +441,33 @@ dt_cc_preproc(dtrace_hdl_t *dtp, const char *text, size_t len,
 		fclose(in);
 		return NULL;
 	}
-	snprintf(ver, sizeof (ver), "-D__SUNW_D_VERSION=0x%08x", 0x01000d00);
-	args[nargs++] = (char *) cpp;
-	args[nargs++] = "-x";
-	args[nargs++] = "c";
+	/* The version a program asked for with -x version, else ours. */
+	snprintf(ver, sizeof (ver), "-D__SUNW_D_VERSION=0x%08llx",
+	    dtp->dt_options[DT_OPT_VERSION] != DTRACEOPT_UNSET ?
+	    (unsigned long long) dtp->dt_options[DT_OPT_VERSION] :
+	    0x01000d00ULL);
+	/* As DTrace, the preprocessor sees its own name as argv[0]. */
+	args[nargs++] = strrchr(cpp, '/') != NULL ? strrchr(cpp, '/') + 1 :
+	    (char *) cpp;
 	args[nargs++] = "-D__SUNW_D=1";
 	args[nargs++] = (dtp->dt_oflags & DTRACE_O_ILP32) ? "-D__SUNW_D_32" :
 	    "-D__SUNW_D_64";
 	args[nargs++] = ver;
 	args[nargs++] = "-D__linux";
 	args[nargs++] = "-D__unix";
+	args[nargs++] = "-x";
+	args[nargs++] = "c";
 	/*
 	 * Headers then take D for a C compiler other than GCC: without
 	 * __GNUC__, glibc defines __attribute__, __extension__, __asm__ and
 	 * the like away and declares only what a plain C compiler parses.
 	 */
 	args[nargs++] = "-U__GNUC__";
-	if (dtp->dt_options[DT_OPT_STDC] == 2 ||
-	    dtp->dt_options[DT_OPT_STDC] == 3)	/* -Xs, -Xt */
+	/*
+	 * -Xs is K&R C, where __STDC__ is not defined; -Xt is ISO C with K&R
+	 * extensions, where it is (GNU cpp cannot give it DTrace's 0).
+	 */
+	if (dtp->dt_options[DT_OPT_STDC] == 2)	/* -Xs */
 		args[nargs++] = "-traditional-cpp";
 	else if (dtp->dt_options[DT_OPT_STDC] == 1)	/* -Xc */
 		args[nargs++] = "-std=c99";
@@ -725,12 +741,18 @@ dt_compile(dtrace_hdl_t *dtp, const char *intext, size_t inlen, bool isfile,
 	    DIF_VAR_OTHER_UBASE, 0xffff)) == NULL)
 		dt_cc_nomem(&pcb);
 
+	/*
+	 * The D library files are plain D: -C is for the user's programs.
+	 * A preprocessor failure is reported as DTrace does, without a line:
+	 * the preprocessor has said where.
+	 */
+	if (cc->cc_inlib)
+		pcb.pcb_cflags &= ~DTRACE_C_CPP;
 	if (pcb.pcb_cflags & DTRACE_C_CPP) {
 		size_t n;
 
 		if ((cpptext = dt_cc_preproc(dtp, text, len, &n)) == NULL)
-			dt_cc_error(&pcb, D_UNKNOWN, "Preprocessor failed to "
-			    "process input program");
+			longjmp(pcb.pcb_jmpbuf, EDT_CPPERR);
 		dt_cc_strip_cfuncs(cpptext, n);
 		text = cpptext;
 		len = n;
@@ -908,6 +930,12 @@ dtrace_program_dump(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, FILE *fp)
 	dt_node_printr(pgp->dp_root, fp, 0);
 }
 
+bool
+dt_cc_compiling(const dtrace_hdl_t *dtp)
+{
+	return dtp->dt_cc != NULL && dtp->dt_cc->cc_pcb != NULL;
+}
+
 /* Arguments for the C preprocessor (-D, -U, -I of dtrace(1)). */
 int
 dtrace_cpp_arg(dtrace_hdl_t *dtp, const char *arg)
@@ -938,6 +966,7 @@ dtrace_set_target(dtrace_hdl_t *dtp, int pid)
 		return;
 	if ((idp = dt_idhash_lookup(dtp->dt_cc->cc_macros, "target")) != NULL)
 		idp->di_value = pid;
+	dtp->dt_cc->cc_target_set = 1;
 }
 
 const char *

@@ -151,6 +151,7 @@ struct dt_node {
 	dt_nodekind_t dn_kind;
 	dt_op_t dn_op;
 	int dn_line;		/* source line (0 when not from a file) */
+	int dn_endline;		/* DT_NODE_CLAUSE: line of its closing } */
 	uint32_t dn_flags;
 	ctf_dict_t *dn_ctfp;	/* type: dictionary ... */
 	ctf_id_t dn_type;	/* ... and type ID */
@@ -251,6 +252,8 @@ struct dt_ident {
 	int64_t di_value;	/* DT_IDENT_ENUM */
 	void *di_data;		/* kind-specific (xlator, provider...) */
 	int di_line;		/* line of declaration or first use */
+	uint32_t di_offset;	/* DIFV_OFFSET_NONE, or its place in the
+				   scope's layout (dt_ident_layout()) */
 	unsigned di_gen;	/* compile generation that created it */
 	unsigned di_typegen;	/* generation that gave it its type */
 	unsigned di_agggen;	/* generation of di_aggfirst */
@@ -339,6 +342,7 @@ struct dt_pcb {
 	bool pcb_eof;		/* the lexer reached the end of the input */
 	bool *pcb_sflagv;	/* macro argument i was referenced */
 	dt_idhash_t *pcb_locals; /* this-> variables of the current clause */
+	uint32_t pcb_localsize;	/* bytes of this-> variables laid out */
 	dt_node_t *pcb_clause;	/* clause being cooked */
 	dt_xlator_t *pcb_xlator; /* translator whose members are cooked */
 	dt_ident_t *pcb_iparam;	/* index of the inline array being cooked */
@@ -381,6 +385,7 @@ struct dt_cc {
 	dt_provdecl_t *cc_providers;
 	dt_node_t *cc_keep;	/* nodes of successful compiles */
 	unsigned cc_gen;	/* current compile generation */
+	uint32_t cc_globalsize;	/* bytes of global variables laid out */
 	uint32_t cc_naggs;	/* aggregation IDs handed out */
 	dt_pcb_t *cc_pcb;	/* compile in progress, or NULL */
 	char cc_errmsg[2048];	/* formatted message of the last error */
@@ -391,6 +396,7 @@ struct dt_cc {
 	bool cc_inlib;		/* compiling one of them */
 	char **cc_libnames;	/* ... the names of those compiled */
 	size_t cc_nlibs;
+	int cc_target_set;	/* -c or -p gave $target a process */
 	char **cc_cpp;		/* -D, -U, -I arguments for cpp */
 	size_t cc_ncpp;
 };
@@ -560,6 +566,7 @@ struct dt_sou {
 	uint32_t ds_align;	/* bytes */
 	int64_t ds_enumval;	/* next enumerator value */
 	unsigned ds_nmembers;
+	int ds_line;		/* line of the opening brace */
 	struct dt_member *ds_members;	/* dt_decl.c */
 	struct dt_sou *ds_next;
 };
@@ -616,6 +623,7 @@ extern const char *dt_idkind_name(dt_idkind_t kind);
 extern void dt_ident_type_assign(dt_ident_t *idp, ctf_dict_t *ctfp,
     ctf_id_t type);
 extern bool dt_ident_unref(const dt_ident_t *idp);
+extern void dt_ident_layout(dt_pcb_t *pcb, dt_ident_t *idp);
 extern void dt_ident_cook(dt_pcb_t *pcb, dt_node_t *dnp, dt_ident_t *idp,
     dt_node_t *args);
 extern dt_ident_t *dt_ident_lookup_global(dt_pcb_t *pcb, const char *name);
@@ -632,8 +640,6 @@ extern void dt_cook_program(dt_pcb_t *pcb, dt_node_t *root);
 extern void dt_cook_statement_list(dt_pcb_t *pcb, dt_node_t *list);
 extern void dt_cook_aggfunc(dt_pcb_t *pcb, dt_node_t *agg);
 extern void dt_cook_action(dt_pcb_t *pcb, dt_node_t *dfunc);
-extern void dt_cook_printf(dt_pcb_t *pcb, dt_node_t *fn, const char *fname,
-    dt_node_t *fmt, dt_node_t *args, int argbase);
 extern dt_node_t *dt_cook_xlator(dt_pcb_t *pcb, dt_node_t *dnp);
 
 /* D library files (dt_lib.c). */
@@ -651,7 +657,10 @@ extern bool dt_lib_loaded(const dt_cc_t *cc, const char *name);
 /* Pragmas and control lines (dt_pragma.c). */
 extern void dt_pragma(dt_pcb_t *pcb, const char *line);
 
-/* Probe descriptions (dt_pdesc.c). */
+/*
+ * Probe descriptions (dt_pdesc.c).  Returns 0; -1 with *errp saying what is
+ * wrong with the description; or -2 with *errp the whole message.
+ */
 extern int dt_pdesc_parse(dt_pcb_t *pcb, const char *spec, int pspec,
     dt_probedesc_t *pdp, const char **errp);
 

@@ -716,6 +716,7 @@ dt_cg_var(dt_cg_t *cg, const char *name, uint32_t id, uint8_t kind,
 	v->dv_scope = scope;
 	v->dv_flags = flags;
 	v->dv_type = *type;
+	v->dv_offset = DIFV_OFFSET_NONE;
 	return cg->cg_nvars++;
 }
 
@@ -882,17 +883,24 @@ dt_cg_builtin(const dt_ident_t *idp)
 static void
 dt_cg_var_ref(dt_cg_t *cg, const dt_node_t *dnp, uint16_t flags)
 {
-	const dt_ident_t *idp = dnp->dn_ident;
+	dt_ident_t *idp = dnp->dn_ident;
+	dt_cc_t *cc = cg->cg_hdl->dt_cc;
+	dt_pcb_t *pcb = cc != NULL ? cc->cc_pcb : NULL;
 	dif_type_t type;
+	uint32_t i;
 
 	if (idp->di_ctfp != NULL)
 		dt_cg_diftype(cg, idp->di_ctfp, idp->di_type, 0, &type);
 	else
 		dt_cg_diftype(cg, dnp->dn_ctfp, dnp->dn_type, dnp->dn_flags,
 		    &type);
-	(void) dt_cg_var(cg, idp->di_name, idp->di_id,
+	i = dt_cg_var(cg, idp->di_name, idp->di_id,
 	    idp->di_kind == DT_IDENT_ARRAY ? DIFV_KIND_ARRAY : DIFV_KIND_SCALAR,
 	    dt_cg_scope(idp), flags, &type);
+	/* Undeclared variables find their place at first use. */
+	if (pcb != NULL)
+		dt_ident_layout(pcb, idp);
+	cg->cg_vars[i].dv_offset = idp->di_offset;
 }
 
 /* Does evaluating dnp use the tuple stack (a call or an array access)? */
@@ -972,9 +980,14 @@ dt_cg_tuple(dt_cg_t *cg, dt_node_t *list)
 		if (dt_cg_uses_tuple(a))
 			last = n;
 	}
-	if (n > DIF_DTR_NREGS)
-		dt_cg_fail(cg, list, D_CG_EXPR, "too many arguments or keys "
-		    "(%d; at most %d)", n, DIF_DTR_NREGS);
+	if (n > DIF_DTR_NREGS) {
+		/* DTrace's words for running out of tuple stack. */
+		cg->cg_err->ce_tag = D_CG_EXPR;
+		cg->cg_err->ce_line = -1;
+		snprintf(cg->cg_err->ce_msg, sizeof (cg->cg_err->ce_msg),
+		    "Insufficient tuple registers to generate code");
+		longjmp(cg->cg_jmp, 1);
+	}
 	for (a = list; a != NULL; a = a->dn_list, i++) {
 		int r = dt_cg_expr(cg, a);
 

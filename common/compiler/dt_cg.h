@@ -33,7 +33,7 @@
  */
 typedef struct dt_cg_error {
 	dt_errtag_t ce_tag;
-	int ce_line;
+	int ce_line;		/* -1: none (a limit, not the text's fault) */
 	char ce_msg[512];
 } dt_cg_error_t;
 
@@ -54,7 +54,8 @@ extern void dt_program_free(dt_program_t *pgp);
  * Prints the DIF of every statement, as `dtrace -S` does: the probe
  * descriptions, the predicate and each action's objects.
  */
-extern void dt_cg_disasm(FILE *fp, const dt_program_t *pgp);
+extern void dt_cg_disasm(dtrace_hdl_t *dtp, FILE *fp,
+    const dt_program_t *pgp);
 
 /*
  * Shared by dt_cg.c and dt_cg_act.c.

@@ -146,27 +146,33 @@ dt_cg_const_arg(dt_cg_t *cg, dt_node_t *dnp, dt_errtag_t tag,
 	return v;
 }
 
-/* The frames of stack(), ustack() or jstack(): argument or option. */
+/*
+ * The frames of stack(), ustack() or jstack(): argument or option, at
+ * most maxframes when that is set.
+ */
 static uint32_t
 dt_cg_frames(dt_cg_t *cg, const dt_node_t *fn)
 {
-	uint32_t kind = fn->dn_ident->di_id;
-	int64_t n;
+	uint32_t kind = fn->dn_ident->di_id, max, n;
+	int64_t v;
 
+	max = dt_cg_option(cg, DT_OPT_MAXFRAMES, UINT32_MAX);
 	if (fn->dn_args != NULL) {
-		n = dt_cg_const_arg(cg, fn->dn_args, kind == DT_ACT_STACK ?
+		v = dt_cg_const_arg(cg, fn->dn_args, kind == DT_ACT_STACK ?
 		    D_STACK_SIZE : D_USTACK_FRAMES, "the number of frames");
-		if (n <= 0 || n > 65535)
+		if (v <= 0 || v > 65535)
 			dt_cg_fail(cg, fn, kind == DT_ACT_STACK ?
 			    D_STACK_SIZE : D_USTACK_FRAMES, "%s( ) size must "
 			    "be a positive integer", fn->dn_ident->di_name);
-		return (uint32_t) n;
+		n = (uint32_t) v;
+	} else if (kind == DT_ACT_STACK) {
+		n = dt_cg_option(cg, DT_OPT_STACKFRAMES, 20);
+	} else if (kind == DT_ACT_JSTACK) {
+		n = dt_cg_option(cg, DT_OPT_JSTACKFRAMES, 50);
+	} else {
+		n = dt_cg_option(cg, DT_OPT_USTACKFRAMES, 100);
 	}
-	if (kind == DT_ACT_STACK)
-		return dt_cg_option(cg, DT_OPT_STACKFRAMES, 20);
-	if (kind == DT_ACT_JSTACK)
-		return dt_cg_option(cg, DT_OPT_JSTACKFRAMES, 50);
-	return dt_cg_option(cg, DT_OPT_USTACKFRAMES, 100);
+	return n < max ? n : max;
 }
 
 /* The record describing the value of an expression. */
@@ -940,8 +946,16 @@ dt_cg_stmt_end(dt_cg_t *cg)
 	if (visible && off == 0)
 		off = 8;
 	stp->st_size = (off + 7) & ~7U;
-	stp->st_speculative = stp->st_nactions > 0 &&
-	    stp->st_actions[0].ac_kind == DT_ACT_SPECULATE;
+	/*
+	 * Only assignments and other actions that record nothing may come
+	 * before speculate() (dt_check_order()), so a clause that calls it
+	 * anywhere -- say right after speculation() -- is speculative.
+	 */
+	stp->st_speculative = false;
+	for (uint32_t a = 0; a < stp->st_nactions; a++) {
+		if (stp->st_actions[a].ac_kind == DT_ACT_SPECULATE)
+			stp->st_speculative = true;
+	}
 
 	nstmts = realloc(pgp->pg_stmts, (pgp->pg_nstmts + 1) *
 	    sizeof (*nstmts));
@@ -1083,19 +1097,197 @@ dt_cg_program(dtrace_hdl_t *dtp, dt_node_t *root, dt_program_t **pgpp,
 }
 
 /*
- * The -S listing.
+ * The -S listing.  Each object's variable table has DTrace's columns:
+ *
+ *	NAME  ID (hex)  OFFSET  KND (scl, arr)  SCP (glb, tls, loc)
+ *	RANGE (the instructions that use it)  FLAG (r, w, r/w)
+ *	TYPE ("D type (integer) (size 4)", "string (unknown) by ref ...")
+ *
+ * OFFSET is blank for built-ins and associative arrays.  Built-in
+ * variables are not in the object's table (the engines know them by ID);
+ * the listing adds a row for each the code reads, as DTrace lists them.
  */
 
+static const char *
+dt_cg_ctfkind_name(const dif_type_t *t)
+{
+	ctf_dict_t *ctfp = t->dt_ctf;
+
+	if (t->dt_kind == DIF_TYPE_STRING)
+		return "unknown";
+	if (ctfp == NULL)
+		return (t->dt_flags & DIF_TF_POINTER) ? "pointer" : "integer";
+	switch (ctf_type_kind(ctfp, ctf_type_resolve(ctfp, t->dt_ctftype))) {
+	case CTF_K_INTEGER: return "integer";
+	case CTF_K_FLOAT: return "float";
+	case CTF_K_POINTER: return "pointer";
+	case CTF_K_ARRAY: return "array";
+	case CTF_K_FUNCTION: return "function";
+	case CTF_K_STRUCT: return "struct";
+	case CTF_K_UNION: return "union";
+	case CTF_K_ENUM: return "enum";
+	case CTF_K_FORWARD: return "forward";
+	default: return "unknown";
+	}
+}
+
+/* The instructions of difo that load or store variable v: "first-last". */
+static void
+dt_cg_var_range(const dif_object_t *difo, const dif_var_t *v, char *buf,
+    size_t size)
+{
+	uint32_t first = UINT32_MAX, last = 0;
+
+	for (uint32_t pc = 0; pc < difo->dif_len; pc++) {
+		dif_instr_t in = difo->dif_buf[pc];
+		uint32_t op = DIF_INSTR_OP(in), id;
+
+		switch (dif_op_format(op)) {
+		case DIF_FMT_LDV:
+		case DIF_FMT_STV:
+			id = DIF_INSTR_VAR(in);
+			break;
+		case DIF_FMT_LDA:
+			id = DIF_INSTR_R1(in);
+			break;
+		default:
+			continue;
+		}
+		if (id != v->dv_id || dif_op_scope(op) != v->dv_scope)
+			continue;
+		if (first == UINT32_MAX)
+			first = pc;
+		last = pc;
+	}
+	if (first == UINT32_MAX)
+		snprintf(buf, size, "-");
+	else
+		snprintf(buf, size, "%u-%u", first, last);
+}
 
 static void
-dt_cg_disasm_difo(FILE *fp, const char *what, const dif_object_t *difo)
+dt_cg_disasm_var(FILE *fp, const dif_object_t *difo, const dif_var_t *v,
+    const char *name)
 {
+	static const char *const scopes[] = { "glb", "tls", "loc" };
+	char off[16] = "", range[32], type[96];
+
+	if (v->dv_offset != DIFV_OFFSET_NONE)
+		snprintf(off, sizeof (off), "%u", v->dv_offset);
+	dt_cg_var_range(difo, v, range, sizeof (range));
+	snprintf(type, sizeof (type), "%s (%s) %s(size %u)",
+	    v->dv_type.dt_kind == DIF_TYPE_STRING ? "string" : "D type",
+	    dt_cg_ctfkind_name(&v->dv_type),
+	    (v->dv_type.dt_flags & DIF_TF_BYREF) ? "by ref " : "",
+	    (unsigned) v->dv_type.dt_size);
+	fprintf(fp, "%-16s %-4x %-6s %-3s %-3s %-11s %-4s %s\n",
+	    name != NULL ? name : "?", (unsigned) v->dv_id, off,
+	    v->dv_kind == DIFV_KIND_ARRAY ? "arr" : "scl",
+	    v->dv_scope < 3 ? scopes[v->dv_scope] : "?", range,
+	    (v->dv_flags & (DIFV_F_REF | DIFV_F_MOD)) ==
+	    (DIFV_F_REF | DIFV_F_MOD) ? "r/w" :
+	    (v->dv_flags & DIFV_F_REF) ? "r" :
+	    (v->dv_flags & DIFV_F_MOD) ? "w" : "", type);
+}
+
+/* The built-in variable instruction pc reads, or NULL. */
+static const char *
+dt_cg_builtin_at(const dif_object_t *difo, uint32_t pc, dif_var_t *v)
+{
+	dif_instr_t in = difo->dif_buf[pc];
+	uint32_t op = DIF_INSTR_OP(in);
+
+	memset(v, 0, sizeof (*v));
+	v->dv_offset = DIFV_OFFSET_NONE;
+	v->dv_flags = DIFV_F_REF;
+	v->dv_scope = (uint8_t) dif_op_scope(op);
+	if (dif_op_format(op) == DIF_FMT_LDV) {
+		v->dv_id = DIF_INSTR_VAR(in);
+		v->dv_kind = DIFV_KIND_SCALAR;
+		if (v->dv_id >= DIF_VAR_OTHER_UBASE)
+			return NULL;
+	} else if (dif_op_format(op) == DIF_FMT_LDA) {
+		v->dv_id = DIF_INSTR_R1(in);
+		v->dv_kind = DIFV_KIND_ARRAY;
+		if (v->dv_id >= DIF_VAR_ARRAY_UBASE)
+			return NULL;
+	} else {
+		return NULL;
+	}
+	return dif_var_name(v->dv_id);
+}
+
+static void
+dt_cg_disasm_vartab(dtrace_hdl_t *dtp, FILE *fp, const dif_object_t *difo)
+{
+	dt_cc_t *cc = dtp->dt_cc;
+	bool head = false;
+	dif_var_t v, w;
+	const char *name;
+
+	for (uint32_t i = 0; i < difo->dif_varlen; i++) {
+		if (!head)
+			fprintf(fp, "\n%-16s %-4s %-6s %-3s %-3s %-11s %-4s "
+			    "%s\n", "NAME", "ID", "OFFSET", "KND", "SCP",
+			    "RANGE", "FLAG", "TYPE");
+		head = true;
+		dt_cg_disasm_var(fp, difo, &difo->dif_vartab[i],
+		    dif_var_tabname(difo, &difo->dif_vartab[i]));
+	}
+	for (uint32_t pc = 0; pc < difo->dif_len; pc++) {
+		const dt_ident_t *idp;
+		bool seen = false;
+
+		if ((name = dt_cg_builtin_at(difo, pc, &v)) == NULL)
+			continue;
+		for (uint32_t p = 0; p < pc && !seen; p++)
+			seen = dt_cg_builtin_at(difo, p, &w) != NULL &&
+			    w.dv_id == v.dv_id && w.dv_kind == v.dv_kind;
+		if (seen)
+			continue;
+		v.dv_type.dt_kind = DIF_TYPE_CTF;
+		v.dv_type.dt_size = 8;
+		idp = cc != NULL ? dt_idhash_lookup(cc->cc_globals, name) :
+		    NULL;
+		if (idp != NULL && !dt_ident_unref(idp)) {
+			ctf_id_t base = ctf_type_resolve(idp->di_ctfp,
+			    idp->di_type);
+			ssize_t size = ctf_type_size(idp->di_ctfp, base);
+
+			v.dv_type.dt_ctf = idp->di_ctfp;
+			v.dv_type.dt_ctftype = idp->di_type;
+			if (idp->di_ctfp == cc->cc_ctf && base ==
+			    ctf_type_resolve(cc->cc_ctf, cc->cc_type_str)) {
+				v.dv_type.dt_kind = DIF_TYPE_STRING;
+				v.dv_type.dt_flags = DIF_TF_BYREF;
+			}
+			if (size > 0)
+				v.dv_type.dt_size = (uint32_t) size;
+		}
+		if (!head)
+			fprintf(fp, "\n%-16s %-4s %-6s %-3s %-3s %-11s %-4s "
+			    "%s\n", "NAME", "ID", "OFFSET", "KND", "SCP",
+			    "RANGE", "FLAG", "TYPE");
+		head = true;
+		dt_cg_disasm_var(fp, difo, &v, name);
+	}
+}
+
+static void
+dt_cg_disasm_difo(dtrace_hdl_t *dtp, FILE *fp, const char *what,
+    const dif_object_t *difo)
+{
+	char rtype[64];
+
 	fprintf(fp, "\n%s:\n", what);
-	dif_disasm(fp, difo);
+	dif_disasm_code(fp, difo);
+	dt_cg_disasm_vartab(dtp, fp, difo);
+	dif_type_format(&difo->dif_rtype, rtype, sizeof (rtype));
+	fprintf(fp, "\nRETURN %s\n", rtype);
 }
 
 void
-dt_cg_disasm(FILE *fp, const dt_program_t *pgp)
+dt_cg_disasm(dtrace_hdl_t *dtp, FILE *fp, const dt_program_t *pgp)
 {
 	char what[160];
 
@@ -1113,7 +1305,7 @@ dt_cg_disasm(FILE *fp, const dt_program_t *pgp)
 		}
 		fprintf(fp, "\n");
 		if (stp->st_pred != NULL)
-			dt_cg_disasm_difo(fp, "Predicate", stp->st_pred);
+			dt_cg_disasm_difo(dtp, fp, "Predicate", stp->st_pred);
 		for (uint32_t a = 0; a < stp->st_nactions; a++) {
 			const dt_action_t *ap = &stp->st_actions[a];
 			const char *name = ap->ac_kind == DT_ACT_DIFEXPR ?
@@ -1123,7 +1315,7 @@ dt_cg_disasm(FILE *fp, const dt_program_t *pgp)
 				snprintf(what, sizeof (what), "Action #%u (%s "
 				    "@%s), key %u", a + 1, name,
 				    pgp->pg_aggs[ap->ac_aggid].ag_name, k);
-				dt_cg_disasm_difo(fp, what, ap->ac_keys[k]);
+				dt_cg_disasm_difo(dtp, fp, what, ap->ac_keys[k]);
 			}
 			for (uint32_t i = 0; i < ap->ac_nargs; i++) {
 				if (ap->ac_args[i].aa_difo == NULL)
@@ -1138,7 +1330,7 @@ dt_cg_disasm(FILE *fp, const dt_program_t *pgp)
 					snprintf(what, sizeof (what), "Action "
 					    "#%u (%s), argument %u", a + 1,
 					    name, i);
-				dt_cg_disasm_difo(fp, what,
+				dt_cg_disasm_difo(dtp, fp, what,
 				    ap->ac_args[i].aa_difo);
 			}
 		}

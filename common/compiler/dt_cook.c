@@ -208,6 +208,30 @@ dt_cook_ident(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
 	return dnp;
 }
 
+/*
+ * alloca() and copyin() take their memory from scratch, which the
+ * scratchsize option (when set) bounds: a constant size beyond it can
+ * never succeed, so it is an error now rather than a fault each firing.
+ */
+static void
+dt_cook_scratch_size(dt_pcb_t *pcb, const dt_node_t *dnp)
+{
+	dtrace_optval_t limit =
+	    pcb->pcb_cc->cc_hdl->dt_options[DT_OPT_SCRATCHSIZE];
+	const dt_node_t *size = dnp->dn_args;
+
+	if (limit == DTRACEOPT_UNSET || size == NULL)
+		return;
+	if (dnp->dn_ident->di_id == DIF_SUBR_COPYIN &&
+	    (size = size->dn_list) == NULL)
+		return;
+	if (size->dn_kind != DT_NODE_INT || size->dn_value <= (uint64_t) limit)
+		return;
+	dt_cc_error(pcb, D_ALLOCA_SIZE, "%s(%llu) size larger than "
+	    "scratchsize %llu", dnp->dn_ident->di_name,
+	    (unsigned long long) size->dn_value, (unsigned long long) limit);
+}
+
 static dt_node_t *
 dt_cook_func(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
 {
@@ -224,6 +248,9 @@ dt_cook_func(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
 	dnp->dn_ident = idp;
 	dt_node_list_cook(pcb, &dnp->dn_args, DT_IDFLG_REF);
 	dt_ident_cook(pcb, dnp, idp, dnp->dn_args);
+	if (idp->di_kind == DT_IDENT_FUNC && (idp->di_id == DIF_SUBR_ALLOCA ||
+	    idp->di_id == DIF_SUBR_COPYIN))
+		dt_cook_scratch_size(pcb, dnp);
 	return dnp;
 }
 
@@ -452,6 +479,9 @@ dt_cook_op1(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
 			dt_cc_error(pcb, D_SIZEOF_TYPE, "cannot apply sizeof "
 			    "to an operand of unknown size");
 		dnp->dn_value = dt_node_sizeof(cc, cp);
+		/* A string constant's size is its length with the NUL. */
+		if (cp->dn_kind == DT_NODE_STRING && cp->dn_string != NULL)
+			dnp->dn_value = strlen(cp->dn_string) + 1;
 		dt_node_type_assign(dnp, cc->cc_ctf, cc->cc_type_sizet);
 		/* sizeof does not evaluate its operand. */
 		dnp->dn_kind = DT_NODE_INT;
@@ -613,14 +643,21 @@ dt_cook_scoped(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
 	dt_node_t *rp = dnp->dn_right;
 	bool self = dt_is_scope_ident(dnp->dn_left, "self");
 
-	if (rp->dn_kind != DT_NODE_IDENT)
+	/*
+	 * The name may already be a variable: a clause whose actions fail on
+	 * a variable the predicate assigns is cooked again, predicate first.
+	 */
+	if (rp->dn_kind != DT_NODE_IDENT && rp->dn_kind != DT_NODE_VAR)
 		dt_cc_error(pcb, D_OP_IDENT, "operator %s must be followed by "
 		    "an identifier", dt_op_name(dnp->dn_op));
 	if (!self && pcb->pcb_clause == NULL && pcb->pcb_xlator == NULL)
 		dt_cc_error(pcb, D_VAR_UNSUP, "this-> variables may only be "
 		    "used in a clause");
-	rp = dt_xcook_ident(pcb, rp, self ? cc->cc_tls : pcb->pcb_locals,
-	    DT_IDENT_SCALAR, true);
+	if (rp->dn_kind == DT_NODE_VAR)
+		rp = dt_node_var(pcb, rp, rp->dn_ident);
+	else
+		rp = dt_xcook_ident(pcb, rp,
+		    self ? cc->cc_tls : pcb->pcb_locals, DT_IDENT_SCALAR, true);
 	rp->dn_line = dnp->dn_line;
 	if (idflags != 0)
 		dt_cook_var_ref(pcb, rp, idflags);
@@ -1089,8 +1126,8 @@ dt_cook_op2(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
 			    "must be a struct or union type");
 		if (dt_type_member_info(lp->dn_ctfp, type, rp->dn_string, &m) != 0)
 			dt_cc_error(pcb, D_UNKNOWN, "failed to determine "
-			    "offset of %s: %s", rp->dn_string,
-			    ctf_errmsg(ctf_errno(lp->dn_ctfp)));
+			    "offset of %s: Member name not found",
+			    rp->dn_string);
 		{
 			dt_node_t tmp = { 0 };
 
@@ -1284,6 +1321,13 @@ dt_cook_lbrac(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
 			idp->di_kind = DT_IDENT_ARRAY;
 			dt_node_type_assign(lp, cc->cc_ctf, cc->cc_type_dyn);
 		}
+	} else if (lp->dn_kind == DT_NODE_VAR && lp->dn_args == NULL &&
+	    lp->dn_ident->di_kind == DT_IDENT_ARRAY) {
+		/*
+		 * Left cooked by an attempt at the clause that failed in the
+		 * keys (dt_cook_clause() tries again after the predicate):
+		 * the keys are still to be cooked.
+		 */
 	} else
 		lp = dt_node_cook(pcb, lp, DT_IDFLG_REF);
 	dnp->dn_left = lp;
@@ -1335,10 +1379,19 @@ dt_cook_lbrac(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
 		    lp->dn_ident->di_name, dt_idkind_name(DT_IDENT_ARRAY));
 
 	/* C array or pointer: *(E1 + E2) */
+	if (rp->dn_list != NULL && lp->dn_kind == DT_NODE_VAR) {
+		/* DTrace names a variable by its kind and scope. */
+		dt_ident_t *vp = lp->dn_ident;
+
+		dt_cc_error(pcb, D_ARR_BADREF, "cannot access %s %s%s as an "
+		    "associative array", dt_idkind_name(vp->di_kind),
+		    (vp->di_flags & DT_IDFLG_LOCAL) ? "this->" :
+		    (vp->di_flags & DT_IDFLG_TLS) ? "self->" : "",
+		    vp->di_name);
+	}
 	if (rp->dn_list != NULL)
 		dt_cc_error(pcb, D_ARR_BADREF, "cannot access %s as an "
-		    "associative array", lp->dn_kind == DT_NODE_VAR ?
-		    lp->dn_ident->di_name : TNAME(lp, n1));
+		    "associative array", TNAME(lp, n1));
 	dnp->dn_op = DT_OP_ADD;
 	{
 		ctf_id_t t = lp->dn_ctfp ? ctf_type_resolve(lp->dn_ctfp,

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "common/compiler/dt_cc.h"
+#include "common/consumer/dt_printf.h"
 
 #define TNAME(dnp, buf) dt_node_type_name(cc, (dnp), (buf), sizeof (buf))
 
@@ -231,176 +232,161 @@ dt_cook_aggfunc(dt_pcb_t *pcb, dt_node_t *agg)
 }
 
 /*
- * printf-style formats: each conversion against its argument.  The
- * prototype texts are DTrace's.
+ * printf-style formats.  The format is parsed and checked by the same code
+ * the consumer formats with (common/consumer/dt_printf.c), so the compiler
+ * and the consumer cannot disagree on what a conversion takes; the compiler
+ * only describes each argument's D type.  The error texts are DTrace's:
+ * a malformed conversion is a syntax error without the action's name.
  */
-typedef enum dt_pfkind {
-	DT_PF_INT, DT_PF_STR, DT_PF_PTR, DT_PF_ADDR, DT_PF_UADDR,
-	DT_PF_STACK, DT_PF_TIME, DT_PF_FLOAT, DT_PF_AGG, DT_PF_ANY,
-	DT_PF_CHAR, DT_PF_WSTR
-} dt_pfkind_t;
-
-static const char *const dt_pfproto[] = {
-	[DT_PF_INT] = "char, short, int, long, or long long",
-	[DT_PF_STR] = "char [] or string (or use stringof)",
-	[DT_PF_PTR] = "pointer or integer",
-	[DT_PF_ADDR] = "pointer or integer",
-	[DT_PF_UADDR] = "pointer or integer",
-	[DT_PF_STACK] = "stack",
-	[DT_PF_TIME] = "int64_t",
-	[DT_PF_FLOAT] = "double",
-	[DT_PF_AGG] = "aggregation",
-	[DT_PF_ANY] = "any",
-	[DT_PF_CHAR] = "char, short, int, long, or long long",
-	[DT_PF_WSTR] = "wchar_t []",
-};
-
-static bool
-dt_pf_compat(dt_cc_t *cc, dt_pfkind_t k, dt_node_t *a)
+static dt_errtag_t
+dt_pftag(const char *name)
 {
-	switch (k) {
-	case DT_PF_INT:
-	case DT_PF_CHAR:
-		return dt_node_is_integer(a) && !dt_node_is_symaddr(cc, a);
-	case DT_PF_STR:
-		return dt_node_is_strcompat(cc, a);
-	case DT_PF_PTR:
-	case DT_PF_ADDR:
-	case DT_PF_UADDR:
-		return (dt_node_is_pointer(a) && !dt_node_is_string(cc, a)) ||
-		    dt_node_is_integer(a);
-	case DT_PF_STACK:
-		return dt_node_is_stack(cc, a);
-	case DT_PF_TIME:
-		/* As DTrace: a 64-bit integer, which the record then is. */
-		return dt_node_is_integer(a) && dt_node_sizeof(cc, a) == 8;
-	case DT_PF_FLOAT:
-		return dt_node_is_arith(a);
-	case DT_PF_WSTR:
-		return dt_node_is_pointer(a);
-	default:
-		return true;
+	for (int t = 0; t < D_NTAGS; t++) {
+		if (strcmp(dt_errtag((dt_errtag_t) t), name) == 0)
+			return (dt_errtag_t) t;
+	}
+	return D_UNKNOWN;
+}
+
+static void __attribute__((noreturn))
+dt_pferror(dt_pcb_t *pcb, dt_node_t *fn, const dt_pferr_t *err)
+{
+	if (strcmp(err->pe_tag, "D_NOMEM") == 0)
+		dt_cc_nomem(pcb);
+	dt_cc_nerror(pcb, fn, dt_pftag(err->pe_tag), "%s", err->pe_msg);
+	abort();	/* not reached: dt_cc_nerror() does not return */
+}
+
+/* Is the (resolved) type an array whose elements are integers of bits? */
+static bool
+dt_is_intarray(ctf_dict_t *ctfp, ctf_id_t type, unsigned bits, bool chr)
+{
+	ctf_arinfo_t ar;
+	ctf_encoding_t e;
+	ctf_id_t base;
+
+	if (ctfp == NULL || type == CTF_ERR ||
+	    (base = ctf_type_resolve(ctfp, type)) == CTF_ERR ||
+	    ctf_type_kind(ctfp, base) != CTF_K_ARRAY ||
+	    ctf_array_info(ctfp, base, &ar) != 0 ||
+	    (base = ctf_type_resolve(ctfp, ar.ctr_contents)) == CTF_ERR ||
+	    ctf_type_kind(ctfp, base) != CTF_K_INTEGER ||
+	    ctf_type_encoding(ctfp, base, &e) != 0)
+		return false;
+	return e.cte_bits == bits && (!chr || (e.cte_format & CTF_INT_CHAR));
+}
+
+/* What the format checker needs to know of one argument's type. */
+static void
+dt_pfarg_describe(dt_pcb_t *pcb, const dt_node_t *dnp, dt_pfargtype_t *at)
+{
+	dt_cc_t *cc = pcb->pcb_cc;
+	char *name = dt_cc_zalloc(pcb, 512);
+	int kind = CTF_K_UNKNOWN;
+	ctf_id_t base;
+
+	memset(at, 0, sizeof (*at));
+	at->pt_name = dt_node_type_name(cc, dnp, name, 512);
+	if (dnp->dn_ctfp != NULL && dnp->dn_type != CTF_ERR &&
+	    (base = ctf_type_resolve(dnp->dn_ctfp, dnp->dn_type)) != CTF_ERR)
+		kind = ctf_type_kind(dnp->dn_ctfp, base);
+
+	if (dt_node_is_stack(cc, dnp)) {
+		at->pt_kind = DT_PFARG_STACK;
+	} else if (dt_node_is_symaddr(cc, dnp)) {
+		at->pt_kind = dnp->dn_type == cc->cc_type_usymaddr ?
+		    DT_PFARG_USYMADDR : DT_PFARG_SYMADDR;
+		at->pt_size = 8;
+	} else if (dt_node_is_integer(dnp)) {
+		at->pt_kind = DT_PFARG_INT;
+		at->pt_size = (uint32_t) dt_node_sizeof(cc, dnp);
+		at->pt_signed = kind == CTF_K_ENUM ||
+		    (dnp->dn_flags & DT_NF_SIGNED) != 0;
+	} else if (kind == CTF_K_FLOAT) {
+		at->pt_kind = DT_PFARG_FLOAT;
+		at->pt_size = (uint32_t) dt_node_sizeof(cc, dnp);
+	} else if (dt_node_is_string(cc, dnp)) {
+		at->pt_kind = DT_PFARG_STRING;
+	} else if (dt_is_intarray(dnp->dn_ctfp, dnp->dn_type, 8, true)) {
+		at->pt_kind = DT_PFARG_STRING;
+		at->pt_array = true;
+	} else if (dt_is_intarray(dnp->dn_ctfp, dnp->dn_type, 32, false)) {
+		at->pt_kind = DT_PFARG_WSTRING;
+		at->pt_array = true;
+	} else if (kind == CTF_K_POINTER || kind == CTF_K_ARRAY) {
+		/* As in DTrace, char * is no string: it takes stringof. */
+		at->pt_kind = DT_PFARG_POINTER;
+	} else {
+		at->pt_kind = DT_PFARG_OTHER;
 	}
 }
 
-void
-dt_cook_printf(dt_pcb_t *pcb, dt_node_t *fn, const char *fname,
-    dt_node_t *fmt, dt_node_t *args, int argbase)
+/*
+ * Check a format against its values.  For printf(), system() and
+ * freopen() the values are the arguments after the format; for printa()
+ * they are the keys of the aggregation (keys, NULL when it has never been
+ * assigned), and '@' conversions take its value (aggsigned: all but
+ * count() are signed).
+ */
+static void
+dt_cook_format(dt_pcb_t *pcb, dt_node_t *fn, const char *fname,
+    dt_node_t *fmt, dt_node_t *args, const dt_idsig_t *keys, bool aggsigned)
 {
 	dt_cc_t *cc = pcb->pcb_cc;
-	const char *p;
-	int conv = 0, argi = argbase;
+	dt_pfargtype_t *at;
+	dt_pfargv_t *pfv;
+	dt_pferr_t err;
+	uint32_t n = 0, flags = 0;
 	char n1[512];
+	int rv;
 
 	if (fmt == NULL || fmt->dn_kind != DT_NODE_STRING)
-		dt_cc_nerror(pcb, fn, D_PRINTF_ARG_FMT, "%s( ) argument #%d "
+		dt_cc_nerror(pcb, fn, D_PRINTF_ARG_FMT, "%s( ) argument #1 "
 		    "is incompatible with prototype:\n\tprototype: string "
-		    "constant\n\t argument: %s", fname, argbase - 1,
+		    "constant\n\t argument: %s", fname,
 		    fmt == NULL ? "void" : TNAME(fmt, n1));
-	if (fmt->dn_string[0] == '\0' && strcmp(fname, "printf") == 0)
-		dt_cc_nerror(pcb, fn, D_PRINTF_FMT_EMPTY,
-		    "%s( ) format string is empty", fname);
-
-	for (p = fmt->dn_string; *p != '\0'; p++) {
-		char spec[64];
-		const char *start;
-		dt_pfkind_t k;
-		int nstar = 0;
-
-		if (*p != '%')
-			continue;
-		start = p++;
-		if (*p == '%')
-			continue;
-		while (*p != '\0' && strchr("-+ #0'?", *p) != NULL)
-			p++;
-		if (*p == '*')
-			nstar++, p++;
-		while (isdigit((unsigned char) *p))
-			p++;
-		if (*p == '.') {
-			p++;
-			if (*p == '*')
-				nstar++, p++;
-			while (isdigit((unsigned char) *p))
-				p++;
-		}
-		while (*p != '\0' && strchr("hlLjzt", *p) != NULL)
-			p++;
-		if (*p == '\0')
-			dt_cc_nerror(pcb, fn, D_PRINTF_ARG_FMT, "%s( ) format "
-			    "ends with an incomplete conversion: \"%s\"",
-			    fname, start);
-		conv++;
-		snprintf(spec, sizeof (spec), "%.*s", (int) (p - start + 1),
-		    start);
-		switch (*p) {
-		case 'd': case 'i': case 'o': case 'u': case 'x': case 'X':
-			k = DT_PF_INT; break;
-		case 'c': k = DT_PF_CHAR; break;
-		case 's': case 'S': k = DT_PF_STR; break;
-		case 'p': k = DT_PF_PTR; break;
-		case 'a': case 'A': k = DT_PF_ADDR; break;
-		case 'k': k = DT_PF_STACK; break;
-		case 'Y': case 'T': k = DT_PF_TIME; break;
-		case 'e': case 'E': case 'f': case 'g': case 'G':
-			k = DT_PF_FLOAT; break;
-		case 'w': case 'W': k = DT_PF_WSTR; break;
-		case '@': k = DT_PF_AGG; break;
-		default:
-			dt_cc_nerror(pcb, fn, D_PRINTF_ARG_FMT, "%s( ) format "
-			    "conversion #%d is undefined: %s", fname, conv,
-			    spec);
-		}
-		if (k == DT_PF_AGG) {
-			if (strcmp(fname, "printa") != 0)
-				dt_cc_nerror(pcb, fn, D_PRINTF_AGG_CONV,
-				    "%%@ conversion requires an aggregation "
-				    "and is not for use with %s( )", fname);
-			continue;
-		}
-		for (int i = 0; i < nstar; i++) {
-			dt_node_t *w = dt_arg(args, argi - argbase + 1);
-
-			if (w == NULL)
-				dt_cc_nerror(pcb, fn, D_PRINTF_DYN_PROTO,
-				    "%s( ) prototype mismatch: conversion #%d "
-				    "(%s) is missing a corresponding \"*\" "
-				    "argument", fname, conv, spec);
-			if (!dt_node_is_integer(w))
-				dt_cc_nerror(pcb, fn, D_PRINTF_DYN_TYPE,
-				    "%s( ) argument #%d is incompatible with "
-				    "conversion #%d prototype:\n\tconversion: "
-				    "%% %s\n\t prototype: int\n\t  argument: "
-				    "%s", fname, argi, conv, spec,
-				    TNAME(w, n1));
-			argi++;
-		}
-		if (strcmp(fname, "printa") == 0)
-			continue;	/* printa() values come from keys */
-		{
-			dt_node_t *a = dt_arg(args, argi - argbase + 1);
-
-			if (a == NULL)
-				dt_cc_nerror(pcb, fn, D_PRINTF_ARG_PROTO,
-				    "%s( ) prototype mismatch: conversion #%d "
-				    "(%s) is missing a corresponding value "
-				    "argument", fname, conv, spec);
-			if (!dt_pf_compat(cc, k, a))
-				dt_cc_nerror(pcb, fn, D_PRINTF_ARG_TYPE,
-				    "%s( ) argument #%d is incompatible with "
-				    "conversion #%d prototype:\n\tconversion: "
-				    "%s\n\t prototype: %s\n\t  argument: %s",
-				    fname, argi, conv, spec, dt_pfproto[k],
-				    TNAME(a, n1));
-			argi++;
-		}
+	/* freopen("") is no format: it restores the standard output. */
+	if (strcmp(fname, "freopen") == 0 && fmt->dn_string[0] == '\0') {
+		if (args != NULL)
+			dt_cc_nerror(pcb, fn, D_PRINTF_ARG_EXTRA, "%s( ) "
+			    "prototype mismatch: only 0 arguments required by "
+			    "this format string", fname);
+		return;
 	}
-	if (strcmp(fname, "printa") != 0 &&
-	    (int) dt_node_list_len(args) > argi - argbase)
-		dt_cc_nerror(pcb, fn, D_PRINTF_ARG_EXTRA, "%s( ) prototype "
-		    "mismatch: only %d arguments required by this format "
-		    "string", fname, argi - argbase);
+	if ((pfv = dt_printf_parse(fmt->dn_string, &err)) == NULL)
+		dt_pferror(pcb, fn, &err);
+
+	if (keys != NULL) {
+		dt_node_t key;
+
+		n = (uint32_t) keys->ds_argc;
+		at = dt_cc_zalloc(pcb, (n + 1) * sizeof (*at));
+		for (uint32_t i = 0; i < n; i++) {
+			memset(&key, 0, sizeof (key));
+			key.dn_ctfp = keys->ds_ctfp[i];
+			key.dn_type = keys->ds_type[i];
+			key.dn_flags = keys->ds_flags[i];
+			dt_pfarg_describe(pcb, &key, &at[i]);
+		}
+		flags |= DT_PRINTF_PRINTA;
+	} else {
+		n = (uint32_t) dt_node_list_len(args);
+		at = dt_cc_zalloc(pcb, (n + 1) * sizeof (*at));
+		n = 0;
+		for (dt_node_t *a = args; a != NULL; a = a->dn_list)
+			dt_pfarg_describe(pcb, a, &at[n++]);
+		if (strcmp(fname, "printa") != 0)
+			flags |= DT_PRINTF_EXACTLEN;
+		else
+			flags |= DT_PRINTF_PRINTA;
+	}
+	if (cc->cc_target_set)
+		flags |= DT_PRINTF_TARGET;
+
+	rv = dt_printf_validate(pfv, fname, 1, at, n, flags, aggsigned, &err);
+	dt_printf_free(pfv);
+	if (rv != 0)
+		dt_pferror(pcb, fn, &err);
 }
 
 /* Arguments that must be aggregations: printa, clear, trunc ... */
@@ -431,6 +417,83 @@ dt_cook_frames(dt_pcb_t *pcb, dt_node_t *fn, dt_node_t *a, int i,
 		dt_cc_nerror(pcb, fn, tag, "%s( ) argument #%d must be a "
 		    "non-zero positive integral constant expression",
 		    fn->dn_ident->di_name, i);
+}
+
+/*
+ * Aggregations printed together by one printa() are joined on their keys,
+ * so their keys must agree in number and, one by one, in type.
+ */
+static void
+dt_cook_printa_keys(dt_pcb_t *pcb, dt_node_t *fn, const dt_ident_t *lid,
+    const dt_ident_t *rid)
+{
+	dt_cc_t *cc = pcb->pcb_cc;
+	const dt_idsig_t *ls = lid->di_sig, *rs = rid->di_sig;
+	int largc = ls != NULL ? ls->ds_argc : 0;
+	int rargc = rs != NULL ? rs->ds_argc : 0;
+	char n1[512], n2[512];
+
+	if (largc != rargc)
+		dt_cc_nerror(pcb, fn, D_PRINTA_AGGKEY, "printa( ): @%s and @%s "
+		    "do not have matching key signatures: @%s has %d key%s, "
+		    "@%s has %d key%s", lid->di_name, rid->di_name,
+		    lid->di_name, largc, largc == 1 ? "" : "s", rid->di_name,
+		    rargc, rargc == 1 ? "" : "s");
+	for (int i = 0; i < largc; i++) {
+		dt_node_t l, r;
+
+		memset(&l, 0, sizeof (l));
+		memset(&r, 0, sizeof (r));
+		l.dn_ctfp = ls->ds_ctfp[i];
+		l.dn_type = ls->ds_type[i];
+		l.dn_flags = ls->ds_flags[i];
+		r.dn_ctfp = rs->ds_ctfp[i];
+		r.dn_type = rs->ds_type[i];
+		r.dn_flags = rs->ds_flags[i];
+		if (dt_node_is_argcompat(cc, &l, &r))
+			continue;
+		dt_cc_nerror(pcb, fn, D_PRINTA_AGGPROTO, "printa( ): @%s[ ] "
+		    "key #%d is incompatible with @%s:\n%9s key #%d: %s\n"
+		    "%9s key #%d: %s", rid->di_name, i + 1, lid->di_name,
+		    lid->di_name, i + 1, TNAME(&l, n1), rid->di_name, i + 1,
+		    TNAME(&r, n2));
+	}
+}
+
+/*
+ * printa([format,] @a[, @b ...]): the format's conversions take the keys
+ * of the first aggregation, and its '@' conversions the values.
+ */
+static void
+dt_cook_printa(dt_pcb_t *pcb, dt_node_t *fn)
+{
+	dt_node_t *args = fn->dn_args, *fmt = NULL, *a;
+	const dt_ident_t *first = NULL;
+	int argc = (int) dt_node_list_len(args), argr = 1, i;
+
+	if (args != NULL && args->dn_kind == DT_NODE_STRING) {
+		fmt = args;
+		argr = 2;
+	}
+	if (argc < argr)
+		dt_cc_nerror(pcb, fn, D_PRINTA_PROTO, "printa( ) prototype "
+		    "mismatch: %d args passed, %d expected", argc, argr);
+
+	for (a = fmt != NULL ? fmt->dn_list : args, i = argr; a != NULL;
+	    a = a->dn_list, i++) {
+		dt_cook_aggarg(pcb, fn, a, i, D_PRINTA_AGGARG);
+		if (first == NULL) {
+			const dt_ident_t *fid = a->dn_ident->di_aggfunc;
+
+			first = a->dn_ident;
+			if (fmt != NULL)
+				dt_cook_format(pcb, fn, "printa", fmt, NULL,
+				    first->di_sig, fid == NULL ||
+				    fid->di_id != DT_AGG_COUNT);
+		} else {
+			dt_cook_printa_keys(pcb, fn, first, a->dn_ident);
+		}
+	}
 }
 
 /* Extra checks of an action call, beyond its prototype. */
@@ -473,11 +536,11 @@ dt_cook_action(dt_pcb_t *pcb, dt_node_t *stmt)
 			    "expected", argc);
 		break;
 	case DT_ACT_PRINTF:
-		dt_cook_printf(pcb, fn, name, args, args->dn_list, 2);
+		dt_cook_format(pcb, fn, name, args, args->dn_list, NULL, true);
 		break;
 	case DT_ACT_SYSTEM:
 	case DT_ACT_FREOPEN:
-		dt_cook_printf(pcb, fn, name, args, args->dn_list, 2);
+		dt_cook_format(pcb, fn, name, args, args->dn_list, NULL, true);
 		if (fid->di_id == DT_ACT_FREOPEN &&
 		    (strcmp(args->dn_string, ".") == 0 ||
 		    strcmp(args->dn_string, "..") == 0))
@@ -485,22 +548,9 @@ dt_cook_action(dt_pcb_t *pcb, dt_node_t *stmt)
 			    "argument #1 cannot be \"%s\"", name,
 			    args->dn_string);
 		break;
-	case DT_ACT_PRINTA: {
-		dt_node_t *a = args;
-		int i = 1;
-
-		if (a->dn_kind == DT_NODE_STRING) {
-			dt_cook_printf(pcb, fn, name, a, a->dn_list, 2);
-			a = a->dn_list, i++;
-			if (a == NULL)
-				dt_cc_nerror(pcb, fn, D_PRINTA_PROTO, "printa( ) "
-				    "prototype mismatch: aggregation argument "
-				    "required");
-		}
-		for (; a != NULL; a = a->dn_list, i++)
-			dt_cook_aggarg(pcb, fn, a, i, D_PRINTA_AGGARG);
+	case DT_ACT_PRINTA:
+		dt_cook_printa(pcb, fn);
 		break;
-	}
 	case DT_ACT_CLEAR:
 	case DT_ACT_DENORMALIZE:
 		if (argc != 1)
@@ -593,7 +643,7 @@ dt_check_order(dt_pcb_t *pcb, dt_node_t *stmt, dt_actstate_t *st)
 			    "not follow commit( )");
 		if (st->as_data)
 			dt_cc_nerror(pcb, stmt, D_SPEC_DREC, "speculate( ) may "
-			    "not follow data-recording actions");
+			    "not follow data-recording action(s)");
 		st->as_spec = true;
 		return;
 	case DT_ACT_COMMIT:
@@ -605,7 +655,7 @@ dt_check_order(dt_pcb_t *pcb, dt_node_t *stmt, dt_actstate_t *st)
 			    "not follow commit( )");
 		if (st->as_data)
 			dt_cc_nerror(pcb, stmt, D_COMM_DREC, "commit( ) may "
-			    "not follow data-recording actions");
+			    "not follow data-recording action(s)");
 		st->as_commit = true;
 		return;
 	case DT_ACT_DISCARD:
@@ -727,11 +777,16 @@ dt_cook_stmts(dt_pcb_t *pcb, dt_node_t **lpp, dt_actstate_t *st)
 			continue;
 		}
 		if (dt_node_is_actfunc(stmt->dn_expr)) {
+			/*
+			 * The action's own checks come first, as in DTrace:
+			 * printf("%s", printf("x")) is a void argument
+			 * before it is an action inside an expression.
+			 */
 			stmt->dn_kind = DT_NODE_DFUNC;
+			dt_cook_action(pcb, stmt);
 			for (dt_node_t *a = stmt->dn_expr->dn_args; a != NULL;
 			    a = a->dn_list)
 				dt_check_arg(pcb, a);
-			dt_cook_action(pcb, stmt);
 			dt_check_order(pcb, stmt, st);
 		} else {
 			/*
@@ -760,6 +815,18 @@ dt_cook_statement_list(dt_pcb_t *pcb, dt_node_t *list)
  * the predicate reads); if that fails on an undefined name, the predicate
  * is cooked first instead.
  */
+/*
+ * DTrace checks the predicate once the whole clause is read, and reports
+ * a predicate that is not a scalar at the line the clause ends on.
+ */
+static void
+dt_cook_pred_scalar(dt_pcb_t *pcb, dt_node_t *dnp)
+{
+	pcb->pcb_line = dnp->dn_endline;
+	dt_cc_error(pcb, D_PRED_SCALAR, "predicate result must be of scalar "
+	    "type");
+}
+
 void
 dt_cook_clause(dt_pcb_t *pcb, dt_node_t *dnp)
 {
@@ -771,11 +838,16 @@ dt_cook_clause(dt_pcb_t *pcb, dt_node_t *dnp)
 	for (dt_node_t *pd = dnp->dn_pdescs; pd != NULL; pd = pd->dn_list) {
 		const char *why = NULL;
 
+		int rc;
+
 		if ((pd->dn_desc = dt_cc_zalloc(pcb,
 		    sizeof (dt_probedesc_t))) == NULL)
 			dt_cc_nomem(pcb);
-		if (dt_pdesc_parse(pcb, pd->dn_string, pcb->pcb_pspec,
-		    pd->dn_desc, &why) != 0)
+		rc = dt_pdesc_parse(pcb, pd->dn_string, pcb->pcb_pspec,
+		    pd->dn_desc, &why);
+		if (rc == -2)	/* why is the whole message */
+			dt_cc_nerror(pcb, pd, D_PDESC_INVAL, "%s", why);
+		if (rc != 0)
 			dt_cc_nerror(pcb, pd, D_PDESC_INVAL, "invalid probe "
 			    "description \"%s\": %s", pd->dn_string, why);
 	}
@@ -793,8 +865,7 @@ dt_cook_clause(dt_pcb_t *pcb, dt_node_t *dnp)
 	if (pred_first) {
 		dnp->dn_pred = dt_node_cook(pcb, dnp->dn_pred, DT_IDFLG_REF);
 		if (!dt_node_is_scalar(dnp->dn_pred))
-			dt_cc_nerror(pcb, dnp->dn_pred, D_PRED_SCALAR,
-			    "predicate result must be of scalar type");
+			dt_cook_pred_scalar(pcb, dnp);
 		memcpy(&st, &(dt_actstate_t) { 0 }, sizeof (st));
 	}
 	dt_cook_stmts(pcb, &dnp->dn_acts, &st);
@@ -802,8 +873,7 @@ dt_cook_clause(dt_pcb_t *pcb, dt_node_t *dnp)
 	if (dnp->dn_pred != NULL && !pred_first) {
 		dnp->dn_pred = dt_node_cook(pcb, dnp->dn_pred, DT_IDFLG_REF);
 		if (!dt_node_is_scalar(dnp->dn_pred))
-			dt_cc_nerror(pcb, dnp->dn_pred, D_PRED_SCALAR,
-			    "predicate result must be of scalar type");
+			dt_cook_pred_scalar(pcb, dnp);
 	}
 	if (dnp->dn_pred != NULL)
 		dt_check_noact(pcb, dnp->dn_pred);

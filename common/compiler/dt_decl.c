@@ -171,9 +171,22 @@ dt_decl_merge(dt_pcb_t *pcb, dt_decl_t *a, dt_decl_t *b)
 	}
 	if ((a->dd_attr & DT_DA_SIGNED) && (a->dd_attr & DT_DA_UNSIGNED))
 		dt_cc_error(pcb, D_DECL_COMBO, "invalid type combination");
-	if ((a->dd_attr & DT_DA_SHORT) &&
-	    (a->dd_attr & (DT_DA_LONG | DT_DA_LONGLONG)))
-		dt_cc_error(pcb, D_DECL_COMBO, "invalid type combination");
+	/*
+	 * A struct, union or enum with integer attributes: DTrace checks the
+	 * attributes when the body opens, so that is the line reported.
+	 */
+	if (a->dd_ctfp != NULL && a->dd_name == NULL &&
+	    (a->dd_attr & (DT_DA_SIGNED | DT_DA_UNSIGNED | DT_DA_LONG |
+	    DT_DA_LONGLONG))) {
+		pcb->pcb_line = a->dd_line;
+		if (a->dd_attr & (DT_DA_SIGNED | DT_DA_UNSIGNED))
+			dt_cc_error(pcb, D_DECL_SIGNINT, "invalid type "
+			    "declaration: signed and unsigned may only be "
+			    "used with integer type");
+		dt_cc_error(pcb, D_DECL_LONGINT, "invalid type declaration: "
+		    "long and long long may only be used with integer or "
+		    "floating-point type");
+	}
 	return a;
 }
 
@@ -221,6 +234,17 @@ dt_decl_basename(dt_pcb_t *pcb, dt_decl_t *spec)
 		name = "int";
 	if (name == NULL)
 		return NULL;
+	if ((a & DT_DA_SHORT) && (a & (DT_DA_LONG | DT_DA_LONGLONG)) &&
+	    strcmp(name, "int") == 0) {
+		/*
+		 * DTrace accepts the attributes and then finds no type of
+		 * the name they spell.
+		 */
+		dt_cc_error(pcb, D_UNKNOWN, "failed to resolve type %s%sshort "
+		    "%s%s: Unknown type name", (a & DT_DA_SIGNED) ? "signed " :
+		    "", u ? "unsigned " : "", (a & DT_DA_LONG) ? "long " :
+		    "long long ", spec->dd_name != NULL ? spec->dd_name : "");
+	}
 	if (strcmp(name, "char") == 0) {
 		if (a & (DT_DA_SHORT | DT_DA_LONG | DT_DA_LONGLONG))
 			dt_cc_error(pcb, D_DECL_CHARATTR, "invalid type "
@@ -335,6 +359,14 @@ dt_decl_func_type(dt_pcb_t *pcb, ctf_dict_t *ctfp, ctf_id_t type,
 			fi.ctc_flags |= CTF_FUNC_VARARG;
 			continue;
 		}
+		if (pnp->dn_ctfp == cc->cc_ctf && pnp->dn_type == cc->cc_type_dyn)
+			dt_cc_error(pcb, D_DECL_PROTO_TYPE, "function prototype "
+			    "may not use parameter of type dynamic variable: "
+			    "%s, parameter #%u", pnp->dn_string != NULL ?
+			    pnp->dn_string : "(anonymous)", fi.ctc_argc + 1);
+		if (dt_node_is_void(pnp) && pnp->dn_string != NULL)
+			dt_cc_error(pcb, D_DECL_PROTO_NAME, "void parameter may "
+			    "not have a name: %s", pnp->dn_string);
 		if (dt_node_is_void(pnp) && fi.ctc_argc == 0 &&
 		    pnp->dn_list == NULL)
 			break;
@@ -431,6 +463,7 @@ dt_decl_sou_begin(dt_pcb_t *pcb, int kind, char *name)
 	pcb->pcb_sou = sp;
 	sp->ds_kind = kind;
 	sp->ds_name = name;
+	sp->ds_line = pcb->pcb_line;
 	sp->ds_ctfp = cc->cc_ctf;
 	sp->ds_align = 1;
 	sp->ds_type = CTF_ERR;
@@ -507,6 +540,14 @@ dt_decl_sou_members(dt_pcb_t *pcb, dt_decl_t *spec, dt_decl_t *dtors)
 			dt_cc_error(pcb, D_DECL_VOIDOBJ,
 			    "cannot have void member: %s", idname);
 
+		/* DTrace adds each member as it is read, so says it here. */
+		for (dt_member_t *o = sp->ds_members; d->dd_ident != NULL &&
+		    o != NULL; o = o->dm_next)
+			if (o->dm_name != NULL &&
+			    strcmp(o->dm_name, d->dd_ident) == 0)
+				dt_cc_error(pcb, D_UNKNOWN, "failed to define "
+				    "member '%s': Duplicate member or variable "
+				    "name", d->dd_ident);
 		if ((mp = calloc(1, sizeof (*mp))) == NULL)
 			dt_cc_nomem(pcb);
 		*tail = mp;
@@ -642,6 +683,7 @@ dt_decl_sou_end(dt_pcb_t *pcb)
 	ddp = dt_decl_new(pcb, DT_DK_SPEC);
 	ddp->dd_ctfp = fp;
 	ddp->dd_type = t;
+	ddp->dd_line = sp->ds_line;
 
 	pcb->pcb_sou = sp->ds_next;
 	dt_member_free_list(sp->ds_members);
@@ -705,6 +747,7 @@ dt_decl_enum_begin(dt_pcb_t *pcb, char *name)
 	pcb->pcb_sou = sp;
 	sp->ds_kind = CTF_K_ENUM;
 	sp->ds_name = name;
+	sp->ds_line = pcb->pcb_line;
 	if (name != NULL) {
 		snprintf(n, sizeof (n), "enum %s", name);
 		if ((t = ctf_lookup_by_name(cc->cc_ctf, n)) != CTF_ERR &&
@@ -730,17 +773,19 @@ dt_decl_enumerator(dt_pcb_t *pcb, char *name, dt_node_t *val)
 	if (val != NULL) {
 		if (!dt_node_const_eval(pcb, val, &v))
 			dt_cc_error(pcb, D_DECL_ENCONST, "enumerator '%s' must "
-			    "be assigned an integral constant expression",
+			    "be assigned to an integral constant expression",
 			    name);
 	} else
 		v = sp->ds_enumval;
 	if (v > INT_MAX || v < INT_MIN)
 		dt_cc_error(pcb, D_DECL_ENOFLOW, "enumerator '%s' value "
 		    "overflows INT_MAX (%d)", name, INT_MAX);
-	if ((idp = dt_idhash_lookup(cc->cc_globals, name)) != NULL)
-		dt_cc_error(pcb, D_DECL_IDRED, "identifier redeclared: %s",
-		    name);
 	if (ctf_add_enumerator(sp->ds_ctfp, sp->ds_type, name, (int) v) != 0)
+		dt_cc_error(pcb, D_UNKNOWN, "failed to define enumerator "
+		    "'%s': %s", name, ctf_errno(sp->ds_ctfp) == ECTF_DUPLICATE ?
+		    "Duplicate member or variable name" :
+		    ctf_errmsg(ctf_errno(sp->ds_ctfp)));
+	if ((idp = dt_idhash_lookup(cc->cc_globals, name)) != NULL)
 		dt_cc_error(pcb, D_DECL_IDRED, "identifier redeclared: %s",
 		    name);
 	sp->ds_enumval = v + 1;
@@ -762,6 +807,7 @@ dt_decl_enum_end(dt_pcb_t *pcb)
 
 	ddp->dd_ctfp = sp->ds_ctfp;
 	ddp->dd_type = sp->ds_type;
+	ddp->dd_line = sp->ds_line;
 	pcb->pcb_sou = sp->ds_next;
 	free(sp);
 	return ddp;
@@ -787,7 +833,18 @@ dt_decl_param(dt_pcb_t *pcb, dt_decl_t *spec, dt_decl_t *dtor)
 		    "class for function or associative array parameter");
 	dt_decl_spectype(pcb, spec, &ctfp, &type);
 	if (dtor != NULL) {
-		dt_decl_derive(pcb, dtor, NULL, &ctfp, &type);
+		bool assoc = false;
+
+		/* A parameter declared x[type] is an associative array. */
+		for (dt_decl_t *d = dtor; d != NULL; d = d->dd_next)
+			if (d->dd_kind == DT_DK_ARRAY && d->dd_node != NULL &&
+			    d->dd_node->dn_kind == DT_NODE_TYPE)
+				assoc = true;
+		if (assoc) {
+			ctfp = pcb->pcb_cc->cc_ctf;
+			type = pcb->pcb_cc->cc_type_dyn;
+		} else
+			dt_decl_derive(pcb, dtor, NULL, &ctfp, &type);
 		for (dt_decl_t *d = dtor; d != NULL; d = d->dd_next)
 			if (d->dd_kind == DT_DK_NONE && d->dd_ident != NULL)
 				dnp->dn_string = d->dd_ident;
@@ -873,6 +930,7 @@ dt_decl_var(dt_pcb_t *pcb, dt_decl_t *spec, dt_decl_t *d, const char *name)
 	    spec->dd_class == DT_DC_THIS ? 2 : 0;
 	idp->di_line = d->dd_line;
 	dt_ident_type_assign(idp, ctfp, type);
+	dt_ident_layout(pcb, idp);
 	if (kind == DT_IDENT_ARRAY) {
 		dt_node_t *k;
 		int i = 0, nk = (int) dt_node_list_len(outer->dd_node);
@@ -946,6 +1004,13 @@ dt_decl_declare(dt_pcb_t *pcb, dt_decl_t *spec, dt_decl_t *dtors)
 	}
 	if (dtors == NULL) {
 		/* Only a struct, union or enum definition is useful. */
+		if (spec->dd_ctfp != NULL && spec->dd_name == NULL) {
+			ctf_dict_t *ctfp;
+			ctf_id_t type;
+
+			/* "long struct s {...};" is still wrong. */
+			dt_decl_spectype(pcb, spec, &ctfp, &type);
+		}
 		if (spec->dd_ctfp == NULL || spec->dd_class != DT_DC_DEFAULT)
 			dt_cc_error(pcb, D_DECL_USELESS,
 			    "useless declaration");
@@ -962,7 +1027,8 @@ dt_decl_declare(dt_pcb_t *pcb, dt_decl_t *spec, dt_decl_t *dtors)
 			    "useless declaration");
 		if (strchr(name, '`') != NULL)
 			dt_cc_error(pcb, D_DECL_SCOPE, "D scoping operator "
-			    "may not be used in a declaration");
+			    "may not be used in a declaration name (%s)",
+			    name);
 
 		if (spec->dd_class == DT_DC_TYPEDEF) {
 			ctf_dict_t *ctfp;
@@ -978,7 +1044,7 @@ dt_decl_declare(dt_pcb_t *pcb, dt_decl_t *spec, dt_decl_t *dtors)
 				    dt_decl_same_int(cc->cc_ctf, old, type))
 					continue;
 				dt_cc_error(pcb, D_DECL_IDRED,
-				    "identifier redeclared: %s", name);
+				    "typedef redeclared: %s", name);
 			}
 			if (dt_idhash_lookup(cc->cc_globals, name) != NULL &&
 			    !(dt_idhash_lookup(cc->cc_globals, name)->di_flags

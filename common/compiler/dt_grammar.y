@@ -765,10 +765,15 @@ parameter_declaration:
 		}
 	;
 
-/* Parameters take no storage class but register. */
+/*
+ * Parameters take no storage class but register; dt_decl_param() says so
+ * of the others.
+ */
 parameter_specifiers:
 		specifier_qualifier_list
-	|	DT_KEY_REGISTER specifier_qualifier_list { $$ = $2; }
+	|	storage_class_specifier specifier_qualifier_list {
+			$$ = dt_decl_merge(pcb, $2, $1);
+		}
 	;
 
 type_name:

@@ -131,6 +131,7 @@ dt_idhash_insert(dt_idhash_t *dhp, const char *name, dt_idkind_t kind,
 	idp->di_flags = flags;
 	idp->di_id = id;
 	idp->di_type = CTF_ERR;
+	idp->di_offset = DIFV_OFFSET_NONE;
 	idp->di_gen = gen;
 	idp->di_next = dhp->dh_buckets[h];
 	dhp->dh_buckets[h] = idp;
@@ -194,6 +195,51 @@ dt_ident_type_assign(dt_ident_t *idp, ctf_dict_t *ctfp, ctf_id_t type)
 {
 	idp->di_ctfp = ctfp;
 	idp->di_type = type;
+}
+
+/*
+ * Gives a user scalar its place in DTrace's layout of its scope's
+ * storage, once it has a type: globals and clause-locals one after the
+ * other in the order they are declared (or first used), each aligned to
+ * its type -- structs and unions to 8 bytes -- and each thread-local at 0,
+ * a dynamic variable of its own.  Associative arrays and built-ins have
+ * no place.  dtrace -S shows it (OFFSET); the engines find variables by
+ * ID.
+ */
+void
+dt_ident_layout(dt_pcb_t *pcb, dt_ident_t *idp)
+{
+	uint32_t *sizep;
+	ctf_id_t base;
+	ssize_t size, align;
+
+	if (idp->di_offset != DIFV_OFFSET_NONE ||
+	    idp->di_kind != DT_IDENT_SCALAR ||
+	    (idp->di_flags & (DT_IDFLG_BUILTIN | DT_IDFLG_INLINE)) ||
+	    idp->di_id < DIF_VAR_OTHER_UBASE || dt_ident_unref(idp))
+		return;
+	if (idp->di_flags & DT_IDFLG_TLS) {
+		idp->di_offset = 0;
+		return;
+	}
+	sizep = (idp->di_flags & DT_IDFLG_LOCAL) ? &pcb->pcb_localsize :
+	    &pcb->pcb_cc->cc_globalsize;
+	base = ctf_type_resolve(idp->di_ctfp, idp->di_type);
+	if ((size = ctf_type_size(idp->di_ctfp, base)) < 0)
+		size = 8;
+	switch (ctf_type_kind(idp->di_ctfp, base)) {
+	case CTF_K_STRUCT:
+	case CTF_K_UNION:
+		align = 8;
+		break;
+	default:
+		if ((align = ctf_type_align(idp->di_ctfp, base)) <= 0)
+			align = 1;
+		break;
+	}
+	*sizep = (uint32_t) ((*sizep + align - 1) / align * align);
+	idp->di_offset = *sizep;
+	*sizep += (uint32_t) size;
 }
 
 /* A variable nothing has given a type yet (not declared nor assigned). */
@@ -308,14 +354,15 @@ static const dt_bifunc_t dt_bifuncs[] = {
 	    "size_t)", 0 },
 	{ "msgdsize", DT_IDENT_FUNC, DIF_SUBR_MSGDSIZE, "size_t(void *)", 0 },
 	{ "msgsize", DT_IDENT_FUNC, DIF_SUBR_MSGSIZE, "size_t(void *)", 0 },
-	{ "mutex_owned", DT_IDENT_FUNC, DIF_SUBR_MUTEX_OWNED, "int(void *)",
-	    0 },
+	/* The kernel's mutex, as DTrace's take kmutex_t * (see below). */
+	{ "mutex_owned", DT_IDENT_FUNC, DIF_SUBR_MUTEX_OWNED,
+	    "int(struct mutex *)", 0 },
 	{ "mutex_owner", DT_IDENT_FUNC, DIF_SUBR_MUTEX_OWNER,
-	    "struct task_struct *(void *)", 0 },
+	    "struct task_struct *(struct mutex *)", 0 },
 	{ "mutex_type_adaptive", DT_IDENT_FUNC, DIF_SUBR_MUTEX_TYPE_ADAPTIVE,
-	    "int(void *)", 0 },
+	    "int(struct mutex *)", 0 },
 	{ "mutex_type_spin", DT_IDENT_FUNC, DIF_SUBR_MUTEX_TYPE_SPIN,
-	    "int(void *)", 0 },
+	    "int(struct mutex *)", 0 },
 	{ "ntohl", DT_IDENT_FUNC, DIF_SUBR_NTOHL, "uint32_t(uint32_t)", 0 },
 	{ "ntohll", DT_IDENT_FUNC, DIF_SUBR_NTOHLL, "uint64_t(uint64_t)", 0 },
 	{ "ntohs", DT_IDENT_FUNC, DIF_SUBR_NTOHS, "uint16_t(uint16_t)", 0 },
@@ -550,8 +597,15 @@ dt_ident_proto(dt_pcb_t *pcb, dt_ident_t *idp)
 				p++;
 				p[strlen(p) - 1] = '\0';
 			}
+			/*
+			 * A kernel struct (struct mutex) is void * where
+			 * the kernel's types are not known.
+			 */
 			if (dt_type_lookup(cc, p, &sig->ds_ctfp[n],
-			    &sig->ds_type[n]) != 0)
+			    &sig->ds_type[n]) != 0 &&
+			    (strncmp(p, "struct ", 7) != 0 ||
+			    dt_type_lookup(cc, "void *", &sig->ds_ctfp[n],
+			    &sig->ds_type[n]) != 0))
 				dt_cc_error(pcb, D_UNKNOWN, "failed to resolve "
 				    "type of %s arg#%d (%s)", idp->di_name,
 				    n + 1, p);

@@ -228,6 +228,7 @@ dt_node_clause(dt_pcb_t *pcb, dt_node_t *pdescs, dt_node_t *pred,
 	dnp->dn_pred = pred;
 	dnp->dn_acts = acts;
 	dnp->dn_line = pdescs->dn_line;
+	dnp->dn_endline = pcb->pcb_line;
 	return dnp;
 }
 

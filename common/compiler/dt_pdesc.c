@@ -13,10 +13,13 @@
  * variable's value.
  */
 #include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/compiler/dt_cc.h"
+#include "common/probe/dt_probe.h"
 
 /* Expand macro references in a description; NULL with *errp on error. */
 static char *
@@ -123,6 +126,64 @@ dt_pdesc_parse(dt_pcb_t *pcb, const char *spec, int pspec,
 		}
 		pdp->pd_id = (uint32_t) id;
 		return 0;
+	}
+
+	/*
+	 * As in DTrace, a description that starts with a digit is a probe
+	 * ID.  IDs name whole probes, so they are refused where only a
+	 * provider, module or function is meant, and an ID must name a probe
+	 * that exists.
+	 */
+	if (isdigit((unsigned char) *s) && pspec != DTRACE_PROBESPEC_ID) {
+		static const char *const kinds[] = { "providers", "modules",
+			"functions" };
+		unsigned long long id;
+		char *end, *msg;
+
+		errno = 0;
+		id = strtoull(s, &end, 10);
+		if (pspec >= DTRACE_PROBESPEC_PROVIDER &&
+		    pspec <= DTRACE_PROBESPEC_FUNC) {
+			msg = dt_cc_zalloc(pcb, 128);
+			snprintf(msg, 128, "probe identifier %llu not "
+			    "permitted when specifying %s", id, kinds[pspec]);
+			*errp = msg;
+			return -2;
+		}
+		if (errno != 0 || id > UINT32_MAX ||
+		    dt_probe_lookup_id(pcb->pcb_hdl, (uint32_t) id) == NULL) {
+			msg = dt_cc_zalloc(pcb, 128);
+			snprintf(msg, 128, "invalid probe identifier %llu: "
+			    "Unknown probe identifier", id);
+			*errp = msg;
+			return -2;
+		}
+		if (*end != '\0') {
+			*errp = "Invalid probe identifier";
+			return -1;
+		}
+		pdp->pd_id = (uint32_t) id;
+		return 0;
+	}
+
+	/*
+	 * A description with one field more than its kind has, the extra
+	 * one empty and leading (":genunix::" given to -f), names the
+	 * fields after it: DTrace reads a description from its right end
+	 * and stops at the first character.
+	 */
+	if (pspec >= DTRACE_PROBESPEC_PROVIDER &&
+	    pspec < DTRACE_PROBESPEC_NAME && *s == ':') {
+		int ncolons = 0;
+
+		for (p = s; *p != '\0'; p++) {
+			if (*p == '\\' && p[1] != '\0')
+				p++;
+			else if (*p == ':')
+				ncolons++;
+		}
+		if (ncolons == pspec + 1)
+			s++;
 	}
 
 	/* Split at unescaped colons. */

@@ -865,6 +865,8 @@ bool
 dt_node_is_argcompat(const dt_cc_t *cc, const dt_node_t *lp,
     const dt_node_t *rp)
 {
+	ctf_id_t base;
+
 	if (dt_type_compat(lp->dn_ctfp, lp->dn_type, rp->dn_ctfp,
 	    rp->dn_type))
 		return true;
@@ -873,6 +875,15 @@ dt_node_is_argcompat(const dt_cc_t *cc, const dt_node_t *lp,
 	if (dt_node_is_strcompat(cc, lp) && dt_node_is_string(cc, rp))
 		return true;
 	if (dt_node_is_string(cc, lp) && dt_node_is_strcompat(cc, rp))
+		return true;
+	/*
+	 * A D string is an array of char, so, as in C, it may be passed
+	 * where a void pointer is expected (bcopy(), copyout()).
+	 */
+	if (dt_node_is_string(cc, rp) &&
+	    dt_kind(lp->dn_ctfp, lp->dn_type, &base) == CTF_K_POINTER &&
+	    dt_type_is_void(lp->dn_ctfp,
+	    ctf_type_reference(lp->dn_ctfp, base)))
 		return true;
 	return dt_node_is_ptrcompat(cc, lp, rp, NULL, NULL);
 }

@@ -54,8 +54,10 @@ dt_decl_inline(dt_pcb_t *pcb, dt_decl_t *spec, dt_decl_t *dtor,
 	if ((idp = dt_idhash_lookup(cc->cc_globals, name)) != NULL &&
 	    !(cc->cc_inlib && (idp->di_flags & DT_IDFLG_BUILTIN) &&
 	    idp->di_id == DT_VAR_NONE))
-		dt_cc_error(pcb, D_DECL_IDRED, "identifier redeclared: %s",
-		    name);
+		dt_cc_error(pcb, D_DECL_IDRED, "identifier redefined: %s\n\t "
+		    "current: inline definition\n\tprevious: %s %s", name,
+		    dt_idkind_name(idp->di_kind),
+		    (idp->di_flags & DT_IDFLG_INLINE) ? "inline" : "");
 	/*
 	 * inline T name[type param] = expr: an inline array, whose body reads
 	 * its index as param (fds[fd]).  The first derivation from the name
@@ -158,25 +160,10 @@ dt_decl_xlator_begin(dt_pcb_t *pcb, dt_decl_t *dst, dt_decl_t *src,
 	dt_xlator_t *dxp;
 	ctf_dict_t *dfp, *sfp;
 	ctf_id_t dt, st, base;
-	int kind;
-	char n1[512], n2[512];
 
 	dt_decl_type(pcb, dst, &dfp, &dt);
 	dt_decl_type(pcb, src, &sfp, &st);
 	base = ctf_type_resolve(dfp, dt);
-	kind = base == CTF_ERR ? 0 : ctf_type_kind(dfp, base);
-	if (kind != CTF_K_STRUCT && kind != CTF_K_UNION)
-		dt_cc_error(pcb, D_XLATE_SOU, "translator output type must be "
-		    "a struct or union");
-	for (dxp = cc->cc_xlators; dxp != NULL; dxp = dxp->dx_next) {
-		if (dt_type_compat(dxp->dx_dst_ctfp, dxp->dx_dst_type, dfp,
-		    dt) && dt_type_compat(dxp->dx_src_ctfp, dxp->dx_src_type,
-		    sfp, st))
-			dt_cc_error(pcb, D_XLATE_REDECL, "translator from %s "
-			    "to %s has already been declared",
-			    dt_type_name(sfp, st, n1, sizeof (n1)),
-			    dt_type_name(dfp, dt, n2, sizeof (n2)));
-	}
 	if ((dxp = calloc(1, sizeof (*dxp))) == NULL ||
 	    (dxp->dx_arg = strdup(arg)) == NULL) {
 		free(dxp);
@@ -203,31 +190,18 @@ dt_decl_xlator_begin(dt_pcb_t *pcb, dt_decl_t *dst, dt_decl_t *src,
 	pcb->pcb_xlator = dxp;
 }
 
+/*
+ * A translator member: checked with the whole translator at its end, as
+ * DTrace does, so that errors name the line that ends the definition.
+ */
 dt_node_t *
 dt_decl_member(dt_pcb_t *pcb, char *name, dt_node_t *e)
 {
-	dt_cc_t *cc = pcb->pcb_cc;
 	dt_xlator_t *dxp = pcb->pcb_xlator;
 	dt_node_t *mnp = dt_node_alloc(pcb, DT_NODE_MEMBER);
-	ctf_membinfo_t m;
-	char n1[512], n2[512];
 
 	mnp->dn_membname = name;
-	if (dt_type_member_info(dxp->dx_dst_ctfp, dxp->dx_dst_type, name, &m) != 0)
-		dt_cc_error(pcb, D_XLATE_MEMB, "translator member %s is not a "
-		    "member of %s", name, dt_type_name(dxp->dx_dst_ctfp,
-		    dxp->dx_dst_type, n1, sizeof (n1)));
-	for (dt_node_t *x = dxp->dx_members; x != NULL; x = x->dn_list)
-		if (strcmp(x->dn_membname, name) == 0)
-			dt_cc_error(pcb, D_XLATE_REDECL, "translator member "
-			    "%s redeclared", name);
-	mnp->dn_membexpr = dt_node_cook(pcb, e, DT_IDFLG_REF);
-	dt_node_type_assign(mnp, dxp->dx_dst_ctfp, m.ctm_type);
-	if (!dt_node_is_argcompat(cc, mnp, mnp->dn_membexpr))
-		dt_cc_error(pcb, D_XLATE_INCOMPAT, "translator member %s "
-		    "definition uses incompatible types: \"%s\" = \"%s\"",
-		    name, TNAME(mnp, n1), TNAME(mnp->dn_membexpr, n2));
-	mnp->dn_flags |= DT_NF_COOKED;
+	mnp->dn_membexpr = e;
 	dxp->dx_members = dt_node_link(dxp->dx_members, mnp);
 	return mnp;
 }
@@ -235,9 +209,50 @@ dt_decl_member(dt_pcb_t *pcb, char *name, dt_node_t *e)
 dt_node_t *
 dt_decl_xlator_end(dt_pcb_t *pcb, dt_node_t *members)
 {
+	dt_cc_t *cc = pcb->pcb_cc;
+	dt_xlator_t *dxp = pcb->pcb_xlator, *oxp;
 	dt_node_t *dnp = dt_node_alloc(pcb, DT_NODE_XLATOR);
+	ctf_membinfo_t m;
+	int kind;
+	char n1[512], n2[512];
 
 	(void) members;
+	kind = dxp->dx_dst_type == CTF_ERR ? 0 :
+	    ctf_type_kind(dxp->dx_dst_ctfp, dxp->dx_dst_type);
+	if (kind != CTF_K_STRUCT && kind != CTF_K_UNION)
+		dt_cc_error(pcb, D_XLATE_SOU, "translator output type must be "
+		    "a struct or union");
+	for (oxp = cc->cc_xlators; oxp != NULL; oxp = oxp->dx_next) {
+		if (oxp != dxp && dt_type_compat(oxp->dx_dst_ctfp,
+		    oxp->dx_dst_type, dxp->dx_dst_ctfp, dxp->dx_dst_type) &&
+		    dt_type_compat(oxp->dx_src_ctfp, oxp->dx_src_type,
+		    dxp->dx_src_ctfp, dxp->dx_src_type))
+			dt_cc_error(pcb, D_XLATE_REDECL, "translator from %s "
+			    "to %s has already been declared",
+			    dt_type_name(dxp->dx_src_ctfp, dxp->dx_src_type,
+			    n1, sizeof (n1)), dt_type_name(dxp->dx_dst_ctfp,
+			    dxp->dx_dst_type, n2, sizeof (n2)));
+	}
+	for (dt_node_t *mnp = dxp->dx_members; mnp != NULL;
+	    mnp = mnp->dn_list) {
+		const char *name = mnp->dn_membname;
+
+		if (dt_type_member_info(dxp->dx_dst_ctfp, dxp->dx_dst_type,
+		    name, &m) != 0)
+			dt_cc_error(pcb, D_XLATE_MEMB, "translator member %s "
+			    "is not a member of %s", name, dt_type_name(
+			    dxp->dx_dst_ctfp, dxp->dx_dst_type, n1,
+			    sizeof (n1)));
+		mnp->dn_membexpr = dt_node_cook(pcb, mnp->dn_membexpr,
+		    DT_IDFLG_REF);
+		dt_node_type_assign(mnp, dxp->dx_dst_ctfp, m.ctm_type);
+		if (!dt_node_is_argcompat(cc, mnp, mnp->dn_membexpr))
+			dt_cc_error(pcb, D_XLATE_INCOMPAT, "translator member "
+			    "%s definition uses incompatible types: \"%s\" = "
+			    "\"%s\"", name, TNAME(mnp, n1),
+			    TNAME(mnp->dn_membexpr, n2));
+		mnp->dn_flags |= DT_NF_COOKED;
+	}
 	dnp->dn_xlator = pcb->pcb_xlator;
 	dnp->dn_members = pcb->pcb_xlator->dx_members;
 	dnp->dn_flags |= DT_NF_COOKED;

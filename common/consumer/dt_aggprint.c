@@ -448,7 +448,11 @@ dt_printa_joined(dt_consumer_t *dc, FILE *fp, const dt_pfargv_t *pfv,
 				goto out;
 			nb++;
 		}
-		b[k].ab_ents[i] = ae;
+		/* An aggregation named twice fills both of its columns. */
+		for (; i < naggs; i++) {
+			if (aggids[i] == ae->ae_aggid)
+				b[k].ab_ents[i] = ae;
+		}
 	}
 
 	bs.bs_dc = dc;

@@ -2,8 +2,8 @@
  * dt_cons_spec.c: the consumer's half of speculative tracing, and the
  * reports of what the engines dropped.
  *
- * Speculations.  An engine writes the records of a clause that starts
- * with speculate(id) to the principal buffer like any other, having
+ * Speculations.  An engine writes the records of a clause that calls
+ * speculate(id) to the principal buffer like any other, having
  * dropped those whose ID is 0 or not active (common/engine/dt_spec.h).
  * The consumer holds them per ID, in the order they arrive, until a
  * record with commit(id) -- then prints them as if they had just arrived,
@@ -43,8 +43,9 @@ dt_cons_spec_id(dt_consumer_t *dc, const dt_stmt_t *stp,
 		dt_actkind_t kind = stp->st_actions[a].ac_kind;
 		const dt_consact_t *ca;
 
-		if (kind != DT_ACT_SPECULATE && kind != DT_ACT_COMMIT &&
-		    kind != DT_ACT_DISCARD)
+		/* A speculative clause's ID is speculate()'s, wherever. */
+		if (stp->st_speculative ? kind != DT_ACT_SPECULATE :
+		    kind != DT_ACT_COMMIT && kind != DT_ACT_DISCARD)
 			continue;
 		if ((ca = dt_consact(dc, stp, a)) == NULL || ca->ca_nrecs == 0)
 			return 0;
@@ -233,16 +234,32 @@ dt_cons_spec_free(dt_consumer_t *dc)
 	memset(&dc->dc_status, 0, sizeof (dc->dc_status));
 }
 
+/*
+ * With -x droptags a drop report starts with the kind of drop, as DTrace
+ * names it ("dtrace: [DTRACEDROP_SPEC] 1 speculative drop"), for scripts
+ * that tell the kinds apart.
+ */
+static const char *
+dt_cons_droptag(dtrace_hdl_t *dtp, const char *tag, char *buf, size_t len)
+{
+	if (dtp->dt_options[DT_OPT_DROPTAGS] == DTRACEOPT_UNSET)
+		return "";
+	snprintf(buf, len, "[DTRACEDROP_%s] ", tag);
+	return buf;
+}
+
 /* "dtrace: 3 speculative drops": what a counter grew by, if anything. */
 static void
-dt_cons_report(dt_consumer_t *dc, uint64_t old, uint64_t new,
-    const char *what, const char *suffix)
+dt_cons_report(dtrace_hdl_t *dtp, dt_consumer_t *dc, uint64_t old,
+    uint64_t new, const char *tag, const char *what, const char *suffix)
 {
 	uint64_t n = new - old;
+	char buf[64];
 
 	if (new <= old)
 		return;
-	(void) fprintf(dc->dc_errfp, "dtrace: %llu %s%s%s\n",
+	(void) fprintf(dc->dc_errfp, "dtrace: %s%llu %s%s%s\n",
+	    dt_cons_droptag(dtp, tag, buf, sizeof (buf)),
 	    (unsigned long long) n, what, n > 1 ? "s" : "", suffix);
 }
 
@@ -255,14 +272,15 @@ dt_consume_status(dtrace_hdl_t *dtp, const dt_engine_status_t *st)
 	if (dc == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	old = &dc->dc_status;
-	dt_cons_report(dc, old->es_dyndrops, st->es_dyndrops,
+	dt_cons_report(dtp, dc, old->es_dyndrops, st->es_dyndrops, "DYNAMIC",
 	    "dynamic variable drop", "");
-	dt_cons_report(dc, old->es_specdrops, st->es_specdrops,
+	dt_cons_report(dtp, dc, old->es_specdrops, st->es_specdrops, "SPEC",
 	    "speculative drop", "");
-	dt_cons_report(dc, old->es_specbusy, st->es_specbusy,
+	dt_cons_report(dtp, dc, old->es_specbusy, st->es_specbusy, "SPECBUSY",
 	    "failed speculation", " (available buffer(s) still busy)");
-	dt_cons_report(dc, old->es_specunavail, st->es_specunavail,
-	    "failed speculation", " (no speculative buffer available)");
+	dt_cons_report(dtp, dc, old->es_specunavail, st->es_specunavail,
+	    "SPECUNAVAIL", "failed speculation",
+	    " (no speculative buffer available)");
 	*old = *st;
 	(void) fflush(dc->dc_errfp);
 	return 0;
@@ -275,6 +293,7 @@ dt_consume_cpudrops(dtrace_hdl_t *dtp, const uint64_t *drops, uint32_t ncpus,
 	dt_consumer_t *dc = dt_consumer(dtp);
 	uint32_t base = agg ? 0 : ncpus;
 	uint64_t *last;
+	char tag[64];
 
 	if (dc == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
@@ -298,7 +317,10 @@ dt_consume_cpudrops(dtrace_hdl_t *dtp, const uint64_t *drops, uint32_t ncpus,
 		if (!agg && dtp->dt_options[DT_OPT_BUFPOLICY] ==
 		    DT_BUFPOLICY_FILL)
 			dc->dc_filled = true;
-		(void) fprintf(dc->dc_errfp, "dtrace: %llu %sdrop%s on CPU %u\n",
+		(void) fprintf(dc->dc_errfp, "dtrace: %s%llu %sdrop%s on CPU "
+					     "%u\n",
+		    dt_cons_droptag(dtp, agg ? "AGGREGATION" : "PRINCIPAL",
+			tag, sizeof (tag)),
 		    (unsigned long long) n, agg ? "aggregation " : "",
 		    n > 1 ? "s" : "", c);
 		last[c] = now;

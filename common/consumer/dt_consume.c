@@ -703,7 +703,12 @@ dt_consume_fault(
 static bool
 dt_stmt_silent(const dt_stmt_t *stp)
 {
-	if (stp->st_nactions == 0)
+	/*
+	 * A clause of speculate() alone is the speculative twin of an empty
+	 * clause: DTrace records its firing, and commit() prints the probe.
+	 */
+	if (stp->st_nactions == 0 || (stp->st_nactions == 1 &&
+	    stp->st_actions[0].ac_kind == DT_ACT_SPECULATE))
 		return false;
 	for (uint32_t a = 0; a < stp->st_nactions; a++) {
 		if (dt_action_consumed(stp->st_actions[a].ac_kind))

@@ -150,13 +150,39 @@ dt_addr2str(
 	dt_syminfo_str(&si, found, addr, withoff ? DT_A2S_OFFSET : 0, buf, len);
 }
 
+/*
+ * -x noresolve: a user address is printed as its object and its offset in
+ * that object ("libc.so.6:0x2a1f0"), without looking up symbols, for
+ * tools that resolve them later.  Returns false if the option is off.
+ */
+static bool
+dt_unoresolve(dt_consumer_t *dc, uint64_t pid, uint64_t addr, char *buf,
+    size_t len)
+{
+	dt_syminfo_t si;
+
+	if (dc->dc_dtp == NULL ||
+	    dc->dc_dtp->dt_options[DT_OPT_NORESOLVE] == DTRACEOPT_UNSET)
+		return false;
+	if (dt_usym(dc, pid, addr, &si) && si.si_object != NULL &&
+	    addr >= si.si_base)
+		(void) snprintf(buf, len, "%s:0x%llx", si.si_object,
+		    (unsigned long long) (addr - si.si_base));
+	else
+		(void) snprintf(buf, len, "0x%llx", (unsigned long long) addr);
+	return true;
+}
+
 void
 dt_uaddr2str(dt_consumer_t *dc, uint64_t pid, uint64_t addr, bool withoff,
     char *buf, size_t len)
 {
 	dt_syminfo_t si;
-	bool found = dt_usym(dc, pid, addr, &si);
+	bool found;
 
+	if (dt_unoresolve(dc, pid, addr, buf, len))
+		return;
+	found = dt_usym(dc, pid, addr, &si);
 	dt_syminfo_str(&si, found, addr,
 	    DT_A2S_OBJONLY | (withoff ? DT_A2S_OFFSET : 0), buf, len);
 }
@@ -184,6 +210,8 @@ dt_sym2str(dt_consumer_t *dc, const dt_recdesc_t *rd, const void *addr,
 			    buf, len, "0x%llx", (unsigned long long) w[0]);
 		break;
 	case DT_REC_USYM:
+		if (dt_unoresolve(dc, w[0], w[1], buf, len))
+			break;
 		found = dt_usym(dc, w[0], w[1], &si);
 		dt_syminfo_str(&si, found, w[1], DT_A2S_OBJONLY, buf, len);
 		break;

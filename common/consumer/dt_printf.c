@@ -7,8 +7,9 @@
  * error messages), plus D's own -- %a and %A (kernel and user symbols),
  * %k (a stack), %S (an escaped string), %Y and %T (wall-clock times), %I
  * (an IP address), %P (a port) and the '@' flag that takes an
- * aggregation's value in printa().  A few size prefixes DTrace lacks
- * (hh, z, j) are accepted as well; they only widen what is valid.
+ * aggregation's value in printa().  One size prefix DTrace lacks, hh
+ * (a char), is accepted as well; it only widens what is valid.  The
+ * size prefixes are type checks, as in DTrace: %hd takes a short.
  *
  * Formatting builds, for each conversion, the printf(3) format DTrace
  * would build (flags, width, precision, size prefix) and hands it the
@@ -147,15 +148,6 @@ static const dt_pfconv_t dt_pfconvs[] = {
     {"x", "x", pf_xint, DT_PFC_INT, 0, false, DT_PFK_UINT},
     {"X", "X", pf_xint, DT_PFC_INT, 0, false, DT_PFK_UINT},
     {"Y", "s", "int64_t", DT_PFC_TIME, 0, false, DT_PFK_TIME},
-    {"zd", "d", "ssize_t", DT_PFC_SIZE, 8, false, DT_PFK_SINT},
-    {"zi", "i", "ssize_t", DT_PFC_SIZE, 8, false, DT_PFK_SINT},
-    {"zo", "o", "size_t", DT_PFC_SIZE, 8, false, DT_PFK_UINT},
-    {"zu", "u", "size_t", DT_PFC_SIZE, 8, false, DT_PFK_UINT},
-    {"zx", "x", "size_t", DT_PFC_SIZE, 8, false, DT_PFK_UINT},
-    {"zX", "X", "size_t", DT_PFC_SIZE, 8, false, DT_PFK_UINT},
-    {"jd", "d", "intmax_t", DT_PFC_SIZE, 8, false, DT_PFK_SINT},
-    {"ju", "u", "uintmax_t", DT_PFC_SIZE, 8, false, DT_PFK_UINT},
-    {"jx", "x", "uintmax_t", DT_PFC_SIZE, 8, false, DT_PFK_UINT},
     {"%", "%", "void", DT_PFC_NONE, 0, false, DT_PFK_PCT},
 };
 
@@ -340,8 +332,6 @@ dt_printf_parse(const char *fmt, dt_pferr_t *errp)
 			case 'l':
 			case 'L':
 			case 'w':
-			case 'z':
-			case 'j':
 				if (namelen < sizeof(name) - 2)
 					name[namelen++] = c;
 				continue;
@@ -411,14 +401,13 @@ dt_pfcheck(const dt_pfconv_t *pc, const dt_pfargtype_t *at, uint32_t flags)
 	case DT_PFC_LDOUBLE:
 		return at->pt_kind == DT_PFARG_FLOAT && at->pt_size == 16;
 	case DT_PFC_ADDR:
-		return isint || at->pt_kind == DT_PFARG_POINTER;
 	case DT_PFC_KADDR:
-		return isint || at->pt_kind == DT_PFARG_POINTER;
+		return isint || at->pt_kind == DT_PFARG_POINTER || at->pt_array;
 	case DT_PFC_UADDR:
 		if (at->pt_kind == DT_PFARG_USYMADDR)
 			return true;
 		return (flags & DT_PRINTF_TARGET) &&
-		    (isint || at->pt_kind == DT_PFARG_POINTER);
+		    (isint || at->pt_kind == DT_PFARG_POINTER || at->pt_array);
 	case DT_PFC_STACK:
 		return at->pt_kind == DT_PFARG_STACK;
 	case DT_PFC_TIME:
@@ -792,6 +781,9 @@ dt_pfstrdup(const void *addr, uint32_t size)
 	return s;
 }
 
+static int dt_pfprint_rec(dt_consumer_t *dc, FILE *fp, const dt_pfspec_t *ps,
+    const dt_pfconv_t *pc, const dt_recdesc_t *rd, const void *addr);
+
 /* One '@' conversion: the value of an aggregating function. */
 static int
 dt_pfprint_agg(dt_consumer_t *dc, FILE *fp, const dt_pfspec_t *ps,
@@ -831,12 +823,20 @@ dt_pfprint_agg(dt_consumer_t *dc, FILE *fp, const dt_pfspec_t *ps,
 		issigned = false;
 		break;
 	default: {
-		/* %@s and the like: DTrace has no meaning for them. */
-		char buf[32];
+		/*
+		 * Any other conversion the compiler let through takes the
+		 * value as a 64-bit integer record: %@Y and %@T a time, %@a
+		 * an address, %@c a character.
+		 */
+		dt_recdesc_t rd;
+		int64_t val = (int64_t) v / (int64_t) normal;
 
-		(void) snprintf(buf, sizeof(buf), "%lld",
-		    (long long) ((int64_t) v / (int64_t) normal));
-		return dt_pfprint_str(fp, ps, buf);
+		memset(&rd, 0, sizeof(rd));
+		rd.rd_type =
+		    agg->ag_kind == DT_AGG_COUNT ? DT_REC_UINT : DT_REC_SINT;
+		rd.rd_size = sizeof(val);
+		rd.rd_align = sizeof(val);
+		return dt_pfprint_rec(dc, fp, ps, pc, &rd, &val);
 	}
 	}
 	return dt_pfprint_int(fp, ps, pc->pc_ofmt, issigned, 8, v, normal);

@@ -88,6 +88,7 @@ typedef struct dt_pfargtype {
 	uint32_t pt_size;    /* bytes */
 	bool pt_signed;	     /* DT_PFARG_INT */
 	const char *pt_name; /* D type name for messages: "char [16]" */
+	bool pt_array;	     /* an array: also passes where a pointer does */
 } dt_pfargtype_t;
 
 /* Flags for dt_printf_validate(). */

@@ -344,7 +344,12 @@ typedef struct dif_var {
 	uint8_t dv_scope;	/* DIFV_SCOPE_* */
 	uint16_t dv_flags;	/* DIFV_F_* */
 	dif_type_t dv_type;
+	uint32_t dv_offset;	/* for listings: where DTrace's layout of the
+				   scope's storage puts it, or
+				   DIFV_OFFSET_NONE; engines go by ID */
 } dif_var_t;
+
+#define DIFV_OFFSET_NONE UINT32_MAX
 
 /*
  * A DIF object: one expression (a predicate, an action argument, an

@@ -111,8 +111,7 @@ dif_var_find(const dif_object_t *difo, uint32_t id, int scope)
 	return NULL;
 }
 
-/* The scope an opcode's variable operand lives in. */
-static int
+int
 dif_op_scope(uint32_t op)
 {
 	switch (op) {
@@ -257,9 +256,9 @@ dif_disasm_instr(const dif_object_t *difo, uint32_t pc, char *buf,
 }
 
 void
-dif_disasm(FILE *fp, const dif_object_t *difo)
+dif_disasm_code(FILE *fp, const dif_object_t *difo)
 {
-	char buf[512], tbuf[64];
+	char buf[512];
 	uint32_t i;
 
 	fprintf(fp, "OFF OPCODE      INSTRUCTION\n");
@@ -285,6 +284,15 @@ dif_disasm(FILE *fp, const dif_object_t *difo)
 			i += n + 1;
 		}
 	}
+}
+
+void
+dif_disasm(FILE *fp, const dif_object_t *difo)
+{
+	char tbuf[64];
+	uint32_t i;
+
+	dif_disasm_code(fp, difo);
 	if (difo->dif_varlen > 0) {
 		fprintf(fp, "\nVARIABLE TABLE\n");
 		fprintf(fp, "%-16s %-6s %-6s %-6s %-4s %s\n", "NAME", "ID",

@@ -38,6 +38,13 @@ extern int dif_disasm_instr(const dif_object_t *difo, uint32_t pc,
     char *buf, size_t size);
 /* Prints the whole object as above. */
 extern void dif_disasm(FILE *fp, const dif_object_t *difo);
+/*
+ * Prints the instructions and the integer and string tables only, for a
+ * listing that shows the variables its own way (dtrace -S).
+ */
+extern void dif_disasm_code(FILE *fp, const dif_object_t *difo);
+/* The scope (DIFV_SCOPE_*) an opcode's variable operand lives in. */
+extern int dif_op_scope(uint32_t op);
 /* The text of a type as the tables print it: "ctf signed 8", ... */
 extern int dif_type_format(const dif_type_t *t, char *buf, size_t size);
 

@@ -82,6 +82,7 @@ typedef struct dif_dynvar {
 
 struct dif_state {
 	uint64_t st_strsize;
+	uint64_t st_scratchsize;	/* alloca()'s limit a clause; 0: none */
 	uint64_t st_dynvarsize;
 	const dif_ops_t *st_ops;
 	void *st_arg;
@@ -143,6 +144,7 @@ struct dif_mstate {
 	unsigned char *ms_scratch;
 	size_t ms_scratchsize;
 	size_t ms_scratchused;
+	size_t ms_allocaused;		/* of it, by alloca() and copyin() */
 
 	dif_svar_t *ms_locals;		/* by dif_varindex() */
 	uint32_t ms_nlocals;
@@ -170,13 +172,14 @@ dif_varindex(uint32_t id)
 /* dif_interp.c: faults and memory. */
 extern void dif_fault(dif_mstate_t *ms, int kind, uint64_t addr);
 extern void *dif_scratch_alloc(dif_mstate_t *ms, size_t size);
+extern void *dif_alloca(dif_mstate_t *ms, size_t size);
 extern int dif_copyin(dif_mstate_t *ms, dif_as_t as, uint64_t addr,
     void *buf, size_t size);
 extern int dif_getstr(dif_mstate_t *ms, dif_as_t as, uint64_t addr,
     char *buf, size_t size);
 extern void *dif_writable(dif_mstate_t *ms, uint64_t addr, size_t size);
-extern bool dif_in_scratch(const dif_mstate_t *ms, uint64_t addr,
-    size_t size);
+extern bool dif_in_scratch(const dif_mstate_t *ms, uint64_t addr, size_t size,
+    bool alloc);
 
 /* dif_vars.c: variables. */
 extern const dif_varinfo_t *dif_varinfo(dif_state_t *st,

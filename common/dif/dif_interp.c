@@ -59,7 +59,9 @@ dif_mstate_create(dif_state_t *st, size_t scratchsize)
 	if ((ms = calloc(1, sizeof (*ms))) == NULL)
 		return NULL;
 	ms->ms_state = st;
-	ms->ms_scratchsize = scratchsize ? scratchsize : DIF_SCRATCH_DEFAULT;
+	/* Room for strings, and for scratchsize bytes of alloca(). */
+	ms->ms_scratchsize = (scratchsize ? scratchsize : DIF_SCRATCH_DEFAULT) +
+	    ((st->st_scratchsize + 7) & ~(size_t) 7);
 	ms->ms_keysize = 12 + DIF_DTR_NREGS * (4 + ss);
 	ms->ms_scratch = calloc(1, ms->ms_scratchsize);
 	ms->ms_strbuf = calloc(DIF_STR_NSLOTS, ss);
@@ -131,6 +133,7 @@ dif_mstate_firing(dif_mstate_t *ms, uint32_t epid, uint32_t id,
 	ms->ms_strtok_valid = false;
 	dif_locals_clear(ms);
 	ms->ms_scratchused = 0;
+	ms->ms_allocaused = 0;
 	ms->ms_fault.df_kind = 0;
 }
 
@@ -139,6 +142,7 @@ dif_mstate_clause(dif_mstate_t *ms, uint32_t epid)
 {
 	ms->ms_epid = epid;
 	ms->ms_scratchused = 0;
+	ms->ms_allocaused = 0;
 	ms->ms_fault.df_kind = 0;
 }
 
@@ -152,13 +156,19 @@ dif_mstate_fault(const dif_mstate_t *ms)
  * Memory.
  */
 
+/*
+ * Is [addr, addr + size) in scratch?  Only what this clause allocated
+ * when alloc (as DTrace checks stores and bcopy()'s destination), the
+ * whole area otherwise.
+ */
 bool
-dif_in_scratch(const dif_mstate_t *ms, uint64_t addr, size_t size)
+dif_in_scratch(const dif_mstate_t *ms, uint64_t addr, size_t size,
+    bool alloc)
 {
 	uint64_t base = (uint64_t) (uintptr_t) ms->ms_scratch;
+	size_t end = alloc ? ms->ms_scratchused : ms->ms_scratchsize;
 
-	return addr >= base && size <= ms->ms_scratchsize &&
-	    addr - base <= ms->ms_scratchsize - size;
+	return addr >= base && size <= end && addr - base <= end - size;
 }
 
 void *
@@ -174,6 +184,26 @@ dif_scratch_alloc(dif_mstate_t *ms, size_t size)
 	p = ms->ms_scratch + used;
 	memset(p, 0, size);
 	ms->ms_scratchused = used + size;
+	return p;
+}
+
+/*
+ * Memory of alloca() and copyin(): scratch, within the scratchsize option
+ * when it is set (the strings subroutines make are not counted).
+ */
+void *
+dif_alloca(dif_mstate_t *ms, size_t size)
+{
+	size_t used = (ms->ms_allocaused + 7) & ~(size_t) 7;
+	uint64_t limit = ms->ms_state->st_scratchsize;
+	void *p;
+
+	if (limit != 0 && (size > limit || used > limit - size)) {
+		dif_fault(ms, DIF_FLT_NOSCRATCH, 0);
+		return NULL;
+	}
+	if ((p = dif_scratch_alloc(ms, size)) != NULL)
+		ms->ms_allocaused = used + size;
 	return p;
 }
 

@@ -422,16 +422,23 @@ dif_ntoa4(dif_mstate_t *ms, const uint8_t *a)
 }
 
 /*
- * An IPv6 address with the first longest run of zero groups (even a
- * single one) written "::"; IPv4-mapped and -compatible addresses end in
- * dotted form, or are only that when v4only (inet_ntoa6()).
+ * An IPv6 address with a run of zero groups written "::", chosen as DTrace
+ * chooses it: DTrace measures runs in bytes, scanning from each zero high
+ * byte to the next non-zero byte, so a run counts the zero high byte of
+ * the group after it, and a run that ends the address counts one byte
+ * less; a run is taken when it measures more than the bytes of the run
+ * taken so far (at least one byte).  So a lone zero group at the end is
+ * written "0", and of two runs of the same length the first is taken
+ * unless the group after the second is below 0x100.  IPv4-mapped and
+ * -compatible addresses end in dotted form, or are only that when v4only
+ * (inet_ntoa6()); a run reaching into the dotted part is not compressed.
  */
 static uint64_t
 dif_ntoa6(dif_mstate_t *ms, const uint8_t *a, bool v4only)
 {
 	static const uint8_t zero[12];
 	uint16_t g[8];
-	int ngroups = 8, best = -1, bestlen = 0, i, run;
+	int ngroups = 8, best = -1, bestlen = 0, i, j, run, len;
 	bool mapped, compat;
 	char buf[64];
 	size_t n = 0;
@@ -445,13 +452,20 @@ dif_ntoa6(dif_mstate_t *ms, const uint8_t *a, bool v4only)
 		ngroups = 6;
 	for (i = 0; i < 8; i++)
 		g[i] = (uint16_t) (a[2 * i] << 8 | a[2 * i + 1]);
-	for (i = 0; i < ngroups; i += run > 0 ? run : 1) {
-		for (run = 0; i + run < ngroups && g[i + run] == 0; run++)
+	for (i = 0; i < 8; i = j + 1) {
+		for (j = i; j < 8 && g[j] == 0; j++)
 			continue;
-		if (run > bestlen) {
+		if ((run = j - i) == 0)
+			continue;
+		len = j == 8 ? 2 * run - 1 : 2 * run + (a[2 * j] == 0);
+		if (len > (bestlen > 0 ? 2 * bestlen : 1)) {
 			best = i;
 			bestlen = run;
 		}
+	}
+	if (best + bestlen > ngroups) {
+		best = -1;
+		bestlen = 0;
 	}
 	for (i = 0; i < ngroups; i++) {
 		if (i == best) {
@@ -819,7 +833,7 @@ dif_subr(dif_mstate_t *ms, uint32_t subr, const dif_tuple_t *tup, int nargs,
 		return;
 	case DIF_SUBR_COPYIN:
 		size = tup[1].tu_value;
-		if ((p = dif_scratch_alloc(ms, size)) == NULL)
+		if ((p = dif_alloca(ms, size)) == NULL)
 			return;
 		if (dif_copyin(ms, DIF_AS_USER, tup[0].tu_value, p, size) == 0)
 			*rdp = dif_addr(p);
@@ -896,13 +910,13 @@ dif_subr(dif_mstate_t *ms, uint32_t subr, const dif_tuple_t *tup, int nargs,
 		return;
 	case DIF_SUBR_ALLOCA:
 		size = tup[0].tu_value;
-		if ((p = dif_scratch_alloc(ms, size)) != NULL)
+		if ((p = dif_alloca(ms, size)) != NULL)
 			*rdp = dif_addr(p);
 		return;
 	case DIF_SUBR_BCOPY:
 		size = tup[2].tu_value;
 		/* As in DTrace, the destination must be scratch (alloca). */
-		if (!dif_in_scratch(ms, tup[1].tu_value, size)) {
+		if (!dif_in_scratch(ms, tup[1].tu_value, size, true)) {
 			dif_fault(ms, DIF_FLT_BADADDR, tup[1].tu_value);
 			return;
 		}

@@ -116,6 +116,7 @@ dif_state_create(const dif_options_t *opts)
 	    opts->dio_dynvarsize : DIF_DYNVAR_DEFAULT;
 	if (st->st_strsize < 2)
 		st->st_strsize = 2;
+	st->st_scratchsize = opts ? opts->dio_scratchsize : 0;
 	st->st_ops = opts ? opts->dio_ops : NULL;
 	st->st_arg = opts ? opts->dio_arg : NULL;
 	if (opts && opts->dio_seed) {
@@ -233,7 +234,7 @@ dif_owned(const dif_mstate_t *ms, uint64_t addr, size_t size, bool write)
 	const dif_state_t *st = ms->ms_state;
 	uint64_t base;
 
-	if (dif_in_scratch(ms, addr, size))
+	if (dif_in_scratch(ms, addr, size, write))
 		return true;
 	if (st->st_dynarena != NULL) {
 		base = (uint64_t) (uintptr_t) st->st_dynarena;

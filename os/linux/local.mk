@@ -63,6 +63,7 @@ EXTRA_DIST += %reldir%/README.md
 dist_dtracelib_DATA = %reldir%/lib/psinfo.d %reldir%/lib/signal.d
 dist_dtracelib_DATA += %reldir%/lib/errno.d
 dist_dtracelib_DATA += %reldir%/lib/io.d %reldir%/lib/net.d
+dist_dtracelib_DATA += %reldir%/lib/faults.d
 
 # System call numbers by name, from the C library's headers:
 # { "read", 0 }, ...  (dt_prov_syscall.c includes it).

@@ -25,11 +25,11 @@ for act in 'stop()' 'raise(9)' 'chill(1)' 'system("true")' \
     'copyout(curthread, 0, 1)' 'copyoutstr("x", 0, 2)' 'freopen("x")'; do
 	got=$("$DTRACE" -q -n "BEGIN { $act; }" 2>&1)
 	check "$act without -w: exit status" 1 "$?"
-	check "$act without -w" "dtrace: failed to enable 'BEGIN { $act; }': destructive actions not allowed" "$got"
+	check "$act without -w" "dtrace: could not enable tracing: Destructive actions not allowed" "$got"
 done
 got=$("$DTRACE" -w -n 'BEGIN { exit(0); }' 2>&1 >/dev/null)
-check "-w is announced" "dtrace: allowing destructive actions
-dtrace: description 'BEGIN ' matched 1 probe" "$got"
+check "-w is announced" "dtrace: description 'BEGIN ' matched 1 probe
+dtrace: allowing destructive actions" "$got"
 for act in breakpoint panic; do
 	got=$("$DTRACE" -qw -n "BEGIN { $act(); }" 2>&1)
 	case $got in

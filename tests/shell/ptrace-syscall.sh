@@ -141,7 +141,7 @@ got=$(run -qw -c "./t patch" -n 'syscall::write:entry /(int)arg0 == -1/ {
     copyoutstr("patched", arg1, 8); }' 2>&1 | grep -v '^dtrace:')
 check "copyoutstr() into the process" "patched" "$(echo "$got" | grep .)"
 got=$(run -q -c "./t patch" -n 'syscall::write:entry { raise(10); }' 2>&1)
-check "raise() without -w" "dtrace: failed to enable 'syscall::write:entry { raise(10); }': destructive actions not allowed" "$got"
+check "raise() without -w" "dtrace: could not enable tracing: Destructive actions not allowed" "$got"
 rm -f "$tmp/stop"
 (cd "$tmp" && exec "${as_user[@]}" ./t wait "$tmp/stop") &
 tpid=$!

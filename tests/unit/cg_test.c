@@ -1010,7 +1010,7 @@ test_errors_and_listing(void)
 	CHECK_INT(faults, 0);
 
 	if ((fp = open_memstream(&buf, &len)) != NULL) {
-		dt_cg_disasm(fp, pgp);
+		dt_cg_disasm(&hdl, fp, pgp);
 		fclose(fp);
 		CHECK(strstr(buf, "dtrace:::BEGIN") != NULL);
 		CHECK(strstr(buf, "ldgs") != NULL);

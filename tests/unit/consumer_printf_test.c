@@ -316,14 +316,18 @@ test_parse_errors(void)
 	    "with other format flags: %%");
 }
 
-static const dt_pfargtype_t t_int = {DT_PFARG_INT, 4, true, "int"};
-static const dt_pfargtype_t t_uint = {DT_PFARG_INT, 4, false, "uint_t"};
-static const dt_pfargtype_t t_short = {DT_PFARG_INT, 2, true, "short"};
-static const dt_pfargtype_t t_long = {DT_PFARG_INT, 8, true, "long"};
-static const dt_pfargtype_t t_str = {DT_PFARG_STRING, 256, false, "string"};
-static const dt_pfargtype_t t_ptr = {DT_PFARG_POINTER, 8, false, "void *"};
-static const dt_pfargtype_t t_stack = {DT_PFARG_STACK, 160, false, "stack"};
-static const dt_pfargtype_t t_agg = {DT_PFARG_OTHER, 8, false, "aggregation"};
+static const dt_pfargtype_t t_int = {DT_PFARG_INT, 4, true, "int", false};
+static const dt_pfargtype_t t_uint = {DT_PFARG_INT, 4, false, "uint_t", false};
+static const dt_pfargtype_t t_short = {DT_PFARG_INT, 2, true, "short", false};
+static const dt_pfargtype_t t_long = {DT_PFARG_INT, 8, true, "long", false};
+static const dt_pfargtype_t t_str = {
+    DT_PFARG_STRING, 256, false, "string", false};
+static const dt_pfargtype_t t_ptr = {
+    DT_PFARG_POINTER, 8, false, "void *", false};
+static const dt_pfargtype_t t_stack = {
+    DT_PFARG_STACK, 160, false, "stack", false};
+static const dt_pfargtype_t t_agg = {
+    DT_PFARG_OTHER, 8, false, "aggregation", false};
 
 /* Validate; returns the message ("" when valid). */
 static const char *

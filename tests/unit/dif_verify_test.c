@@ -153,7 +153,7 @@ test_tables(void)
 	dif_type_t badref = { DIF_TYPE_STRING, 0, 256, NULL, 0 };
 	dif_type_t badsize = { DIF_TYPE_CTF, 0, 3, NULL, 0 };
 	dif_var_t v = { 0, 0x500, DIFV_KIND_SCALAR, DIFV_SCOPE_GLOBAL, 0,
-		{ DIF_TYPE_CTF, 0, 8, NULL, 0 } };
+		{ DIF_TYPE_CTF, 0, 8, NULL, 0 }, DIFV_OFFSET_NONE };
 	dif_var_t two[2];
 
 	CHECK_STR(verify_raw(setx5, 2, NULL, 0, NULL, 0, NULL),

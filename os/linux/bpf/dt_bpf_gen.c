@@ -316,8 +316,9 @@ dt_bpf_cg_load(dt_bpf_cg_t *cg, unsigned r1, unsigned rd, int size, bool sgn,
 
 /*
  * A pointer (into r5) to len writable bytes at the address in r3, or a
- * fault: DIF may write to its scratch and clause-locals (in the scratch
- * map) and to global variables (in the state map), as in the interpreter.
+ * fault: DIF may write to what its clause allocated of scratch, to
+ * clause-locals (in the scratch map) and to global variables (in the
+ * state map), as in the interpreter.
  * len is a constant, or a bounded register (lenreg >= 0, value <= maxlen).
  * r4 is clobbered; r3 and lenreg are kept.
  */
@@ -358,6 +359,19 @@ dt_bpf_cg_wptr(dt_bpf_cg_t *cg, int lenreg, uint32_t len, uint32_t maxlen,
 			dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JGT,
 			    DT_R4, (int32_t) span, 0), lbad);
 		}
+		/* In DIF scratch, only below DT_SC_USED (r4: the room). */
+		DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JLT, DT_R5,
+		    (int32_t) lay->bl_locals_size, 4));
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R4, DT_R7, DT_SC_USED));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R4,
+		    (int32_t) lay->bl_locals_size));
+		DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_SUB, DT_R4, DT_R5));
+		if (lenreg >= 0)
+			dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JSGT,
+			    lenreg, DT_R4, 0), lbad);
+		else
+			dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JSLT,
+			    DT_R4, (int32_t) len, 0), lbad);
 		DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R5, DT_R7));
 		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R5,
 		    (int32_t) lay->bl_locals_off));
@@ -1939,6 +1953,7 @@ dt_bpf_cg_clause(dt_bpf_cg_t *cg, uint32_t j, const dt_stmt_t *stp)
 		    lnext);
 	}
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_SC_USED, 0));
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_SC_AUSED, 0));
 
 	cg->cg_action = 0;
 	if (stp->st_pred != NULL) {

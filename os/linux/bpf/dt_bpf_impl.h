@@ -49,7 +49,8 @@
 #define DT_SC_ERRNO	32
 #define DT_SC_ID	40
 #define DT_SC_EPID	48
-/* 56, 64, 80: free (probe names are constants, see dt_bpf_cg_builtin) */
+#define DT_SC_AUSED	56	/* of DT_SC_USED, bytes alloca() took */
+/* 64, 80: free (probe names are constants, see dt_bpf_cg_builtin) */
 #define DT_SC_FUNC	72	/* a group program's probefunc (address) */
 #define DT_SC_ARGS	88	/* DT_BPF_NARGS words */
 #define DT_SC_FKIND	168	/* the last fault */

@@ -605,6 +605,8 @@ dt_bpf_layout_finish(dt_bpf_layout_t *lay, char *errbuf, size_t errlen)
 	lay->bl_dscratch_size = DT_BPF_DSCRATCH_MIN;
 	if (lay->bl_dscratch_size < 8 * ss)
 		lay->bl_dscratch_size = 8 * ss;
+	/* alloca() may take scratchsize bytes besides the strings. */
+	lay->bl_dscratch_size += (lay->bl_scratchsize + 7) & ~7U;
 	lay->bl_zero_off = off;
 	lay->bl_zero_size = lay->bl_dscratch_size;
 	off += lay->bl_zero_size;

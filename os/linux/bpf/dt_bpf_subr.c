@@ -1407,8 +1407,8 @@ dt_bpf_cg_put_hex(dt_bpf_cg_t *cg)
 }
 
 /*
- * The IPv6 address in work buffer 0, as dif_ntoa6(): the first longest
- * run of zero groups (even one) as "::", and an IPv4-mapped or
+ * The IPv6 address in work buffer 0, as dif_ntoa6(): DTrace's choice of
+ * zero run as "::", and an IPv4-mapped or
  * -compatible address with its last four bytes dotted (only those when
  * v4only, for inet_ntoa6()).  Loop variables: 1 the best run's start
  * (-1: none), 2 its length, 3 the current run, 4 the groups shown in
@@ -1428,6 +1428,8 @@ dt_bpf_cg_put_ipv6(dt_bpf_cg_t *cg, bool v4only, uint32_t ldotted,
 	uint32_t lbest = dt_bpf_label_new(cg->cg_b);
 	uint32_t lprint = dt_bpf_label_new(cg->cg_b);
 	uint32_t lcolon = dt_bpf_label_new(cg->cg_b);
+	uint32_t lend6 = dt_bpf_label_new(cg->cg_b);
+	uint32_t lcmp = dt_bpf_label_new(cg->cg_b);
 	dt_bpf_loop_t lp;
 
 	/* mapped: ::ffff:a.b.c.d; compatible: ::a.b.c.d but not :: or ::1 */
@@ -1462,20 +1464,46 @@ dt_bpf_cg_put_ipv6(dt_bpf_cg_t *cg, bool v4only, uint32_t ldotted,
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, 4), 8));
 	dt_bpf_label_here(cg->cg_b, lgroups);
 
-	/* The first longest run of zero groups. */
+	/*
+	 * The zero run DTrace compresses (see dif_ntoa6()), measured where
+	 * it ends: 2 * run - 1 bytes at the end of the address, else
+	 * 2 * run, plus one when the next group's high byte is zero.
+	 */
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, 1), -1));
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, 2), 0));
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, 3), 0));
 	dt_bpf_loop_begin(cg, &lp, DT_R5, 8, 1);
-	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, 4)));
-	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JGE, DT_R5, DT_R1, 0),
-	    lp.lp_done);
 	dt_bpf_cg_group(cg);
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R3, 0, 0), lnz);
 	dt_bpf_cg_addvar(cg, 3, 1);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R5, 7, 0),
+	    lend6);
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R5, 1));
+	dt_bpf_cg_group(cg);
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_SUB, DT_R5, 1));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R3, 0, 0),
+	    lp.lp_next);
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R0, 0));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R3, 8));
+	DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JNE, DT_R3, 0, 1));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R0, 1));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, 3)));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_LSH, DT_R1, 1));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R1, DT_R0));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lcmp);
+	dt_bpf_label_here(cg->cg_b, lend6);
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, 3)));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_LSH, DT_R1, 1));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_SUB, DT_R1, 1));
+	dt_bpf_label_here(cg->cg_b, lcmp);
+	/* taken when longer than the bytes of the run taken (at least 1) */
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R7, DT_VAR(cg, 2)));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_LSH, DT_R2, 1));
+	DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JNE, DT_R2, 0, 1));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, 1));
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JLE, DT_R1, DT_R2, 0),
 	    lp.lp_next);
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, 3)));
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_VAR(cg, 2)));
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R5));
 	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_SUB, DT_R2, DT_R1));
@@ -1485,6 +1513,14 @@ dt_bpf_cg_put_ipv6(dt_bpf_cg_t *cg, bool v4only, uint32_t ldotted,
 	dt_bpf_label_here(cg->cg_b, lnz);
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, 3), 0));
 	dt_bpf_loop_end(cg, &lp);
+	/* A run reaching into the dotted tail is not compressed. */
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, 1)));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R7, DT_VAR(cg, 2)));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R1, DT_R2));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R7, DT_VAR(cg, 4)));
+	DT_EMIT(cg, DT_BPF_JMP_REG(BPF_JSLE, DT_R1, DT_R2, 2));
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, 1), -1));
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, 2), 0));
 
 	/* The groups: "::" for the run, ':' between the others. */
 	dt_bpf_loop_begin(cg, &lp, DT_R5, 8, 1);
@@ -1542,6 +1578,28 @@ dt_bpf_cg_bytes_arg(dt_bpf_cg_t *cg, int i, int32_t n)
 	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_probe_read_kernel));
 	dt_bpf_cg_fault_if_slot(cg, BPF_JNE, DT_R0, 0, DIF_FLT_BADADDR,
 	    DT_FP_T4);
+}
+
+/*
+ * alloca() and copyin() take at most scratchsize bytes a clause, when
+ * the option is set, as dif_alloca(): the size in sizeslot, counted (8
+ * aligned) in DT_SC_AUSED, or "out of scratch space".
+ */
+static void
+dt_bpf_cg_alloca_budget(dt_bpf_cg_t *cg, int sizeslot)
+{
+	int32_t limit = (int32_t) cg->cg_lay->bl_scratchsize;
+
+	if (limit == 0)
+		return;
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_SC_AUSED));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, 7));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_AND, DT_R1, -8));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_FP, sizeslot));
+	dt_bpf_cg_fault_if(cg, BPF_JGT, DT_R2, limit, DIF_FLT_NOSCRATCH, -1);
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R1, DT_R2));
+	dt_bpf_cg_fault_if(cg, BPF_JGT, DT_R1, limit, DIF_FLT_NOSCRATCH, -1);
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_SC_AUSED));
 }
 
 /* inet_ntoa(), inet_ntoa6(), inet_ntop(af, addr), as dif_inet(). */
@@ -1892,12 +1950,14 @@ dt_bpf_cg_subr(dt_bpf_cg_t *cg, uint32_t subr, unsigned rd)
 	case DIF_SUBR_ALLOCA:
 		DT_LDTUP(cg, DT_R1, 0);
 		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R1, DT_FP_T1));
+		dt_bpf_cg_alloca_budget(cg, DT_FP_T1);
 		dt_bpf_cg_alloc(cg, DT_FP_T1, 0, DT_FP_T2);
 		dt_bpf_cg_dsaddr(cg, rd, DT_FP_T2);
 		return;
 	case DIF_SUBR_COPYIN:
 		DT_LDTUP(cg, DT_R1, 1);
 		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R1, DT_FP_T1));
+		dt_bpf_cg_alloca_budget(cg, DT_FP_T1);
 		dt_bpf_cg_alloc(cg, DT_FP_T1, 0, DT_FP_T2);
 		dt_bpf_cg_dsptr(cg, DT_R1, DT_FP_T2);
 		dt_bpf_cg_ldlen(cg, DT_R2, DT_FP_T1, lay->bl_dscratch_size);
@@ -1931,7 +1991,10 @@ dt_bpf_cg_subr(dt_bpf_cg_t *cg, uint32_t subr, unsigned rd)
 		dt_bpf_cg_dsaddr(cg, rd, DT_FP_T2);
 		return;
 	case DIF_SUBR_BCOPY:
-		/* As in DTrace, the destination must be in scratch. */
+		/*
+		 * As in DTrace, the destination must be in what the clause
+		 * allocated of scratch.
+		 */
 		DT_LDTUP(cg, DT_R2, 2);
 		dt_bpf_cg_fault_if(cg, BPF_JGT, DT_R2,
 		    (int32_t) lay->bl_dscratch_size, DIF_FLT_BADADDR, -1);
@@ -1940,13 +2003,14 @@ dt_bpf_cg_subr(dt_bpf_cg_t *cg, uint32_t subr, unsigned rd)
 		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R3, DT_FP_T4));
 		dt_bpf_cg_saddr(cg, DT_R4, lay->bl_dscratch_off);
 		DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_SUB, DT_R3, DT_R4));
-		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4,
-		    (int32_t) lay->bl_dscratch_size));
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R4, DT_R7, DT_SC_USED));
 		DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_SUB, DT_R4, DT_R2));
 		{
 			uint32_t lbad = dt_bpf_label_new(cg->cg_b);
 			uint32_t lok = dt_bpf_label_new(cg->cg_b);
 
+			dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JSLT,
+			    DT_R4, 0, 0), lbad);
 			dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JGT,
 			    DT_R3, DT_R4, 0), lbad);
 			dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lok);

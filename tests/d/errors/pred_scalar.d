@@ -1,5 +1,6 @@
 /*
- * A predicate that is a string.
+ * A predicate that is a string: reported at the line the clause ends on,
+ * as DTrace checks the predicate once the clause is read.
  * @options: -e
  */
 BEGIN

@@ -1,8 +1,10 @@
 /*
  * inet_ntoa(), inet_ntoa6() and inet_ntop() give the same text on both
  * engines: every digit count of an IPv4 byte, IPv6 addresses with the
- * first longest zero run written "::" (at the start, middle and end,
- * and a run of one), IPv4-mapped and -compatible addresses (dotted
+ * zero run DTrace picks written "::" (at the start, middle and end, a
+ * run of one but not a lone zero group at the end, the later of two
+ * equal runs when the group after it is below 0x100, none that reaches
+ * into a dotted tail), IPv4-mapped and -compatible addresses (dotted
  * tails, or only the IPv4 address from inet_ntoa6()), and the faults of
  * an unknown address family and an unreadable address.  (alloca()
  * memory lasts one clause, so each clause makes its own.)
@@ -54,4 +56,14 @@ BEGIN
 BEGIN
 {
 	exit(0);
+}
+
+/* (In a probe of its own: one probe's program has room for so many.) */
+END
+{
+	V6(0xfe123456789abcde, 0x02144ffffe0b0000);
+	V6(0x0001000200030000, 0x0005000600070008);
+	V6(0x0001000000030000, 0x0005000600070008);
+	V6(0x0001000000030000, 0x0000000000000008);
+	V6(0, 0x0000000000000102);
 }

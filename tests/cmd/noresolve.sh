@@ -1,0 +1,12 @@
+# -x noresolve prints user addresses as object:offset, symbols unresolved;
+# without it the same frames are object`symbol+offset.
+frames() {
+	"$DTRACE" -q "$@" -n 'syscall::write:entry /pid == $target/ {
+	    ustack(); @[usym(uregs[R_PC])] = count(); exit(0); }' \
+	    -c '/bin/echo hi' 2>/dev/null | grep 'libc'
+}
+pat='^ *libc\.so\.[0-9]*:0x[0-9a-f]* *[0-9]*$'
+out=$(frames -x noresolve)
+echo "$out" | grep -c "$pat" | sed 's/^[1-9][0-9]*$/object:offset frames/'
+echo "$out" | grep -vc "$pat"
+frames | grep -c 'libc\.so\.[0-9]*`' | sed 's/^[1-9][0-9]*$/resolved frames/'

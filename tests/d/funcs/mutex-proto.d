@@ -1,0 +1,9 @@
+/*
+ * The mutex subroutines take the kernel's struct mutex *, as DTrace's
+ * take kmutex_t *: a string is not one.
+ * @options: -e
+ */
+BEGIN
+{
+	mutex_owned("lock");
+}

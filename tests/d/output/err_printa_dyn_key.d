@@ -1,0 +1,5 @@
+/*
+ * Printa() takes a dynamic width from a key too, which must be an integer.
+ * @options: -e
+ */
+BEGIN { @a["x", "y"] = count(); printa("%*s %@d\n", @a); }

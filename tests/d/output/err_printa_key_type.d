@@ -1,0 +1,5 @@
+/*
+ * Printa() format checked against the types of the keys.
+ * @options: -e
+ */
+BEGIN { @a["x", 1] = count(); printa("%d %d %@d\n", @a); }

@@ -1,0 +1,5 @@
+/*
+ * Printa() with a format and nothing to print.
+ * @options: -e
+ */
+BEGIN { printa("%@d\n"); }

@@ -1,0 +1,5 @@
+/*
+ * Printf() whose dynamic width is a string.
+ * @options: -e
+ */
+BEGIN { printf("%*s", "wide", "x"); }

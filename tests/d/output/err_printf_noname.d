@@ -1,0 +1,5 @@
+/*
+ * Printf() with a conversion cut off by the end of the format.
+ * @options: -e
+ */
+BEGIN { printf("value %-8", 1); }

@@ -1,0 +1,5 @@
+/*
+ * Printf() with flags on %%, which takes none.
+ * @options: -e
+ */
+BEGIN { printf("100%5%\n"); }

@@ -1,0 +1,6 @@
+/*
+ * Printf() refuses positional conversions (%n$): arguments are taken in
+ * order only.
+ * @options: -e
+ */
+BEGIN { printf("%2$d %1$d\n", 1, 2); }

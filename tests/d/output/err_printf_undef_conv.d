@@ -1,0 +1,6 @@
+/*
+ * Printf() with a size prefix DTrace does not have (z) is an undefined
+ * conversion.
+ * @options: -e
+ */
+BEGIN { printf("%zu\n", 1); }

@@ -1,0 +1,5 @@
+/*
+ * Trace() of an action call: a void expression.
+ * @options: -e
+ */
+BEGIN { trace(printf("x")); }

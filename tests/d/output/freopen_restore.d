@@ -1,0 +1,10 @@
+/*
+ * Freopen("") restores the standard output: it is no empty format.
+ * @options: -q -w
+ */
+BEGIN
+{
+	freopen("");
+	printf("still here\n");
+	exit(0);
+}

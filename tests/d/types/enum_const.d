@@ -1,0 +1,5 @@
+/*
+ * An enumerator's value must be an integer constant.
+ * @options: -e
+ */
+enum e { A = "x" };

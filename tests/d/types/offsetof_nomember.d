@@ -1,0 +1,10 @@
+/*
+ * offsetof() of a member the struct does not have.
+ * @options: -e
+ */
+struct s { int a; };
+
+BEGIN
+{
+	trace(offsetof(struct s, b));
+}

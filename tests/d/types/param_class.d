@@ -1,0 +1,6 @@
+/*
+ * A parameter takes no storage class but register.
+ * @options: -e
+ */
+int f(register int);
+int g(static int);

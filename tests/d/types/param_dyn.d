@@ -1,0 +1,5 @@
+/*
+ * A function parameter cannot be an associative array.
+ * @options: -e
+ */
+int f(int a[int]);

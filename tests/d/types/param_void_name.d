@@ -1,0 +1,5 @@
+/*
+ * A void parameter has no name.
+ * @options: -e
+ */
+int f(void v);

@@ -1,0 +1,8 @@
+/*
+ * short and long together spell no type.
+ * @options: -e
+ */
+BEGIN
+{
+	x = (short long)0;
+}

@@ -1,0 +1,5 @@
+/*
+ * unsigned applies to integers only, not to a union.
+ * @options: -e
+ */
+unsigned union u { int i; };
