@@ -1892,9 +1892,6 @@ dt_cg_addrof(dt_cg_t *cg, dt_node_t *dnp)
 			    "address of bit-field");
 		return dt_cg_member_addr(cg, cp, &bf);
 	}
-	if (cp->dn_kind == DT_NODE_SYM)
-		dt_cg_fail(cg, dnp, D_CG_EXPR, "addresses of symbols are not "
-		    "supported yet");
 	dt_cg_fail(cg, dnp, D_ADDROF_VAR, "cannot take address of "
 	    "dynamic variable");
 }
@@ -2106,8 +2103,12 @@ dt_cg_expr(dt_cg_t *cg, dt_node_t *dnp)
 		r = dt_cg_ternary(cg, dnp);
 		break;
 	case DT_NODE_SYM:
-		dt_cg_fail(cg, dnp, D_CG_EXPR, "kernel and user symbols "
-		    "are not supported by code generation yet");
+		/* A kernel variable's address: only the kernel reads it. */
+		r = dt_cg_reg_alloc(cg);
+		dt_cg_setx(cg, (int64_t) dnp->dn_value, r);
+		if (cg->cg_stmt != NULL)
+			cg->cg_stmt->st_kmem = true;
+		break;
 	default:
 		dt_cg_fail(cg, dnp, D_UNKNOWN, "internal error: cannot "
 		    "generate code for a node of kind %d", (int) dnp->dn_kind);
