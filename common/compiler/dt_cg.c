@@ -1948,6 +1948,40 @@ dt_cg_op1(dt_cg_t *cg, dt_node_t *dnp)
 	return r;
 }
 
+/* Is op one of the arithmetic operators dt_cg_binop() computes? */
+static bool
+dt_cg_is_arith(dt_op_t op)
+{
+	switch (op) {
+	case DT_OP_ADD: case DT_OP_SUB: case DT_OP_MUL: case DT_OP_DIV:
+	case DT_OP_MOD: case DT_OP_BAND: case DT_OP_BOR: case DT_OP_XOR:
+	case DT_OP_LSH: case DT_OP_RSH:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * Roughly how many registers evaluating dnp takes (Sethi-Ullman numbers
+ * over the arithmetic operators; anything else counts as two).
+ */
+static unsigned
+dt_cg_regneed(const dt_node_t *dnp)
+{
+	unsigned l, r;
+
+	if (dnp == NULL)
+		return 0;
+	if (dnp->dn_kind == DT_NODE_INT || dnp->dn_kind == DT_NODE_VAR)
+		return 1;
+	if (dnp->dn_kind != DT_NODE_OP2 || !dt_cg_is_arith(dnp->dn_op))
+		return 2;
+	l = dt_cg_regneed(dnp->dn_left);
+	r = dt_cg_regneed(dnp->dn_right);
+	return l == r ? l + 1 : l > r ? l : r;
+}
+
 static int
 dt_cg_op2(dt_cg_t *cg, dt_node_t *dnp)
 {
@@ -1998,8 +2032,18 @@ dt_cg_op2(dt_cg_t *cg, dt_node_t *dnp)
 	dt_cg_node_tinfo(cg, dnp->dn_left, &lt);
 	dt_cg_node_tinfo(cg, dnp->dn_right, &rt);
 	dt_cg_node_tinfo(cg, dnp, &nt);
-	rl = dt_cg_expr(cg, dnp->dn_left);
-	rr = dt_cg_expr(cg, dnp->dn_right);
+	/*
+	 * The operand needing more registers goes first (C leaves the order
+	 * open), so a + (b + (c + ...)) holds one value while the rest is
+	 * computed instead of one per level: DIF has seven registers.
+	 */
+	if (dt_cg_regneed(dnp->dn_right) > dt_cg_regneed(dnp->dn_left)) {
+		rr = dt_cg_expr(cg, dnp->dn_right);
+		rl = dt_cg_expr(cg, dnp->dn_left);
+	} else {
+		rl = dt_cg_expr(cg, dnp->dn_left);
+		rr = dt_cg_expr(cg, dnp->dn_right);
+	}
 	dt_cg_binop(cg, dnp->dn_op, rl, &lt, dnp->dn_left, rr, &rt,
 	    dnp->dn_right, &nt);
 	return rl;
