@@ -753,16 +753,6 @@ run_programs(void)
 	dtrace_optval_t z = DTRACEOPT_UNSET;
 
 	/*
-	 * As DTrace says it, before the programs' banners -- unless quiet,
-	 * by -q or by the programs' own "#pragma D option quiet".
-	 */
-	(void) dtrace_getopt(g_dtp, "quiet", &q);
-	if (!g_quiet && q == DTRACEOPT_UNSET &&
-	    dtrace_getopt(g_dtp, "destructive", &w) == 0 &&
-	    w != DTRACEOPT_UNSET)
-		fprintf(stderr, "%s: allowing destructive actions\n", g_pname);
-
-	/*
 	 * As DTrace: with nothing to trace, say so rather than wait for
 	 * nothing, unless -Z asked for descriptions that may match nothing.
 	 */
@@ -783,8 +773,13 @@ run_programs(void)
 	if (dtrace_go(g_dtp) != 0)
 		dfatal("could not enable tracing");
 	report_lowered(sizes);
-	/* As DTrace says it: once tracing has started. */
-	if (!g_quiet && dtrace_getopt(g_dtp, "destructive", &w) == 0 &&
+	/*
+	 * As DTrace says it: once tracing has started, after the programs'
+	 * banners, unless quiet by -q or the programs' own quiet pragma.
+	 */
+	(void) dtrace_getopt(g_dtp, "quiet", &q);
+	if (!g_quiet && q == DTRACEOPT_UNSET &&
+	    dtrace_getopt(g_dtp, "destructive", &w) == 0 &&
 	    w != DTRACEOPT_UNSET)
 		fprintf(stderr, "%s: allowing destructive actions\n", g_pname);
 	if (dtrace_engine_notice(g_dtp) != NULL)

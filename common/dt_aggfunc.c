@@ -142,6 +142,13 @@ dt_llquantize_bucket_value(uint32_t bucket, int64_t factor, int64_t low,
 	return last;
 }
 
+uint64_t
+dt_agg_entsize(const dt_aggdesc_t *agg)
+{
+	return 8 + (((uint64_t) agg->ag_keysize + 7) & ~7ULL) +
+	    (uint64_t) agg->ag_nvals * 8;
+}
+
 uint32_t
 dt_agg_nvals(dt_aggkind_t kind, const int64_t params[4])
 {

@@ -47,6 +47,11 @@ extern int64_t dt_llquantize_bucket_value(uint32_t bucket, int64_t factor,
 
 /* Number of value words of an aggregation of this kind and parameters. */
 extern uint32_t dt_agg_nvals(dt_aggkind_t kind, const int64_t params[4]);
+/*
+ * Bytes one entry of an aggregation takes in its buffer, as aggsize
+ * counts them: the aggregation ID, the key padded to 8, the value words.
+ */
+extern uint64_t dt_agg_entsize(const dt_aggdesc_t *agg);
 /* Set a value to its initial state (min: INT64_MAX, max: INT64_MIN). */
 extern void dt_agg_init(dt_aggkind_t kind, int64_t *vals, uint32_t nvals);
 /*

@@ -37,6 +37,7 @@ static const char *const dt_bufresize_words[] = { "auto", "manual", NULL };
 static const char *const dt_engine_words[] = { "auto", "bpf", "interp",
 	"ptrace", NULL };
 static const char *const dt_oformat_words[] = { "text", "json", NULL };
+static const char *const dt_encoding_words[] = { "ascii", "utf8", NULL };
 static const char *const dt_evaltime_words[] = { "exec", "preinit",
 	"postinit", "main", NULL };
 static const char *const dt_linkmode_words[] = { "kernel", "static",
@@ -47,13 +48,13 @@ static const char *const dt_stdc_words[] = { "a", "c", "s", "t", NULL };
 static const dt_option_t dt_option_table[] = {
 	{ "aggrate", DT_OPT_AGGRATE, DT_OPTK_TIME, NULL, 0 },
 	{ "aggsize", DT_OPT_AGGSIZE, DT_OPTK_SIZE, NULL, 0 },
-	{ "aggsortkey", DT_OPT_AGGSORTKEY, DT_OPTK_BOOL, NULL, 0 },
+	{ "aggsortkey", DT_OPT_AGGSORTKEY, DT_OPTK_RTBOOL, NULL, 0 },
 	{ "aggsortkeypos", DT_OPT_AGGSORTKEYPOS, DT_OPTK_INT, NULL, 0 },
 	{ "aggsortpos", DT_OPT_AGGSORTPOS, DT_OPTK_INT, NULL, 0 },
-	{ "aggsortrev", DT_OPT_AGGSORTREV, DT_OPTK_BOOL, NULL, 0 },
-	{ "agghist", DT_OPT_AGGHIST, DT_OPTK_BOOL, NULL, 0 },
-	{ "aggpack", DT_OPT_AGGPACK, DT_OPTK_BOOL, NULL, 0 },
-	{ "aggzoom", DT_OPT_AGGZOOM, DT_OPTK_BOOL, NULL, 0 },
+	{ "aggsortrev", DT_OPT_AGGSORTREV, DT_OPTK_RTBOOL, NULL, 0 },
+	{ "agghist", DT_OPT_AGGHIST, DT_OPTK_RTBOOL, NULL, 0 },
+	{ "aggpack", DT_OPT_AGGPACK, DT_OPTK_RTBOOL, NULL, 0 },
+	{ "aggzoom", DT_OPT_AGGZOOM, DT_OPTK_RTBOOL, NULL, 0 },
 	{ "aggpercpu", DT_OPT_AGGPERCPU, DT_OPTK_BOOL, NULL, 0 },
 	{ "bufpolicy", DT_OPT_BUFPOLICY, DT_OPTK_ENUM, dt_bufpolicy_words, 0 },
 	{ "bufresize", DT_OPT_BUFRESIZE, DT_OPTK_ENUM, dt_bufresize_words, 0 },
@@ -63,15 +64,15 @@ static const dt_option_t dt_option_table[] = {
 	{ "defaultargs", DT_OPT_DEFAULTARGS, DT_OPTK_BOOL, NULL, 0 },
 	{ "destructive", DT_OPT_DESTRUCTIVE, DT_OPTK_BOOL, NULL, 0 },
 	{ "dynvarsize", DT_OPT_DYNVARSIZE, DT_OPTK_SIZE, NULL, 0 },
-	{ "flowindent", DT_OPT_FLOWINDENT, DT_OPTK_BOOL, NULL, 0 },
+	{ "flowindent", DT_OPT_FLOWINDENT, DT_OPTK_RTBOOL, NULL, 0 },
 	{ "grabanon", DT_OPT_GRABANON, DT_OPTK_BOOL, NULL, 0 },
 	{ "jstackframes", DT_OPT_JSTACKFRAMES, DT_OPTK_INT, NULL, 0 },
 	{ "jstackstrsize", DT_OPT_JSTACKSTRSIZE, DT_OPTK_SIZE, NULL, 0 },
 	/* Oracle Linux DTrace's cap on the frames of any stack. */
 	{ "maxframes", DT_OPT_MAXFRAMES, DT_OPTK_INT, NULL, 0 },
 	{ "nspec", DT_OPT_NSPEC, DT_OPTK_INT, NULL, 0 },
-	{ "quiet", DT_OPT_QUIET, DT_OPTK_BOOL, NULL, 0 },
-	{ "rawbytes", DT_OPT_RAWBYTES, DT_OPTK_BOOL, NULL, 0 },
+	{ "quiet", DT_OPT_QUIET, DT_OPTK_RTBOOL, NULL, 0 },
+	{ "rawbytes", DT_OPT_RAWBYTES, DT_OPTK_RTBOOL, NULL, 0 },
 	{ "specsize", DT_OPT_SPECSIZE, DT_OPTK_SIZE, NULL, 0 },
 	{ "stackframes", DT_OPT_STACKFRAMES, DT_OPTK_INT, NULL, 0 },
 	{ "stackindent", DT_OPT_STACKINDENT, DT_OPTK_INT, NULL, 0 },
@@ -126,6 +127,7 @@ static const dt_option_t dt_option_table[] = {
 	{ "engine", DT_OPT_ENGINE, DT_OPTK_ENUM, dt_engine_words, 0 },
 	{ "followfork", DT_OPT_FOLLOWFORK, DT_OPTK_BOOL, NULL, 0 },
 	{ "oformat", DT_OPT_OFORMAT, DT_OPTK_ENUM, dt_oformat_words, 0 },
+	{ "encoding", DT_OPT_ENCODING, DT_OPTK_ENUM, dt_encoding_words, 0 },
 	/* User addresses as object:offset, unresolved (Oracle's option). */
 	{ "noresolve", DT_OPT_NORESOLVE, DT_OPTK_BOOL, NULL, 0 },
 	/*
@@ -211,6 +213,42 @@ dt_parse_uint(const char *s, int64_t *valp, char **endp)
 		return -1;
 	*valp = (int64_t) v;
 	return 0;
+}
+
+/*
+ * The switches a consumer reads as it goes (aggsortkey, quiet, ...) take,
+ * as in DTrace, no value or an empty one for on and off, the word pairs
+ * below, or a number.
+ */
+static int
+dt_parse_switch(const char *s, int64_t *valp)
+{
+	static const char *const words[][2] = {
+		{ "yes", "no" }, { "enable", "disable" },
+		{ "enabled", "disabled" }, { "true", "false" },
+		{ "on", "off" }, { "set", "unset" },
+	};
+	char *end;
+
+	if (s == NULL) {
+		*valp = 1;
+		return 0;
+	}
+	if (*s == '\0') {
+		*valp = DTRACEOPT_UNSET;
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof (words) / sizeof (words[0]); i++) {
+		if (strcasecmp(s, words[i][0]) == 0) {
+			*valp = 1;
+			return 0;
+		}
+		if (strcasecmp(s, words[i][1]) == 0) {
+			*valp = DTRACEOPT_UNSET;
+			return 0;
+		}
+	}
+	return dt_parse_uint(s, valp, &end) != 0 || *end != '\0' ? -1 : 0;
 }
 
 int
@@ -397,6 +435,10 @@ dtrace_setopt(dtrace_hdl_t *dtp, const char *name, const char *value)
 			return dt_set_errno(dtp, err);
 		break;
 	}
+	case DT_OPTK_RTBOOL:
+		if (dt_parse_switch(value, &v) != 0)
+			return dt_set_errno(dtp, EDT_BADOPTVAL);
+		break;
 	case DT_OPTK_SIZE:
 		if (dt_parse_size(value, &v) != 0)
 			return dt_set_errno(dtp, EDT_BADOPTVAL);
@@ -467,8 +509,6 @@ dtrace_getopt(dtrace_hdl_t *dtp, const char *name, dtrace_optval_t *valp)
 
 	if (name == NULL || (op = dt_option_lookup(name)) == NULL)
 		return dt_set_errno(dtp, EDT_BADOPTNAME);
-	if (dtp->dt_active && dt_option_fixed(op->o_id))
-		return dt_set_errno(dtp, EDT_ACTIVE);
 	*valp = dtp->dt_options[op->o_id];
 	return 0;
 }

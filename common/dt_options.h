@@ -99,6 +99,7 @@ typedef enum dt_optid {
 	DT_OPT_ENGINE,	   /* auto, bpf, interp or ptrace */
 	DT_OPT_FOLLOWFORK, /* trace every descendant of -c/-p processes */
 	DT_OPT_OFORMAT,	   /* text or json */
+	DT_OPT_ENCODING,   /* ascii or utf8 bars (unset: by the terminal) */
 	DT_OPT_LOCKMEM,	   /* RLIMIT_MEMLOCK for BPF maps (Linux) */
 	DT_OPT_NORESOLVE,  /* user addresses as object:offset */
 	/* Oracle Linux DTrace's: the bytes alloca() and copyin() may take. */
@@ -108,6 +109,7 @@ typedef enum dt_optid {
 
 typedef enum dt_optkind {
 	DT_OPTK_BOOL,
+	DT_OPTK_RTBOOL,	/* a consumer's switch: also yes/no, on/off, ... */
 	DT_OPTK_SIZE,
 	DT_OPTK_TIME,
 	DT_OPTK_INT,
@@ -121,6 +123,7 @@ enum { DT_BUFPOLICY_SWITCH, DT_BUFPOLICY_FILL, DT_BUFPOLICY_RING };
 enum { DT_BUFRESIZE_AUTO, DT_BUFRESIZE_MANUAL };
 enum { DT_ENGINE_AUTO, DT_ENGINE_BPF, DT_ENGINE_INTERP, DT_ENGINE_PTRACE };
 enum { DT_OFORMAT_TEXT, DT_OFORMAT_JSON };
+enum { DT_ENCODING_ASCII, DT_ENCODING_UTF8 };
 
 /*
  * Parsers shared with the rest of the library (the compiler parses sizes in

@@ -24,6 +24,7 @@
 #include "common/compiler/dt_cg.h"
 #include "common/consumer/dt_consumer.h"
 #include "common/dt_impl.h"
+#include "common/dt_aggfunc.h"
 #include "common/dt_work.h"
 #include "common/engine/dt_engine.h"
 #include "common/dt_os.h"
@@ -398,13 +399,32 @@ dt_enable_probe(dtrace_hdl_t *dtp, dt_probe_t *prp, void *arg)
 
 /* Merge the queued programs, give each (statement, probe) an EPID, and
  * hand them to the chosen engine. */
+/*
+ * As in DTrace, an enabling whose aggregation buffer could not hold even
+ * one entry (the aggregation ID, the key, the value) of one of its
+ * aggregations is refused rather than left to drop everything.
+ */
+static int
+dt_work_checkbufs(dtrace_hdl_t *dtp)
+{
+	dtrace_optval_t aggsize = dtp->dt_options[DT_OPT_AGGSIZE];
+
+	for (uint32_t i = 0; i < dtp->dt_prog.pg_naggs; i++) {
+		uint64_t need = dt_agg_entsize(&dtp->dt_prog.pg_aggs[i]);
+
+		if (aggsize >= 0 && (uint64_t) aggsize < need)
+			return dt_set_errno(dtp, EDT_BUFTOOSMALL);
+	}
+	return 0;
+}
+
 static int
 dt_enable_all(dtrace_hdl_t *dtp)
 {
 	dt_enable_arg_t ea = { 0 };
 	int rc = 0;
 
-	if (dt_merge_programs(dtp) != 0)
+	if (dt_merge_programs(dtp) != 0 || dt_work_checkbufs(dtp) != 0)
 		return -1;
 	/*
 	 * As DTrace: a principal buffer too small for some record an
@@ -684,6 +704,37 @@ dt_work_aggsnap(dtrace_hdl_t *dtp)
 }
 
 /*
+ * Is a new aggregation snapshot due (aggrate)?  DTrace drains the
+ * buffers every switchrate and refreshes its copy of the aggregations
+ * before a drain when aggrate has passed since the last refresh; with an
+ * aggrate no longer than the switchrate, then, every drain sees a fresh
+ * copy.  This consumer drains as soon as records arrive, so it refreshes
+ * every time in that case, and every aggrate otherwise.
+ */
+static bool
+dt_work_aggrate(dtrace_hdl_t *dtp)
+{
+	uint64_t now = dt_os_timestamp();
+	uint64_t rate = (uint64_t) dtp->dt_options[DT_OPT_AGGRATE];
+
+	if (dtp->dt_stopped || dtp->dt_options[DT_OPT_AGGRATE] <= 0 ||
+	    dtp->dt_options[DT_OPT_AGGRATE] <=
+	    dtp->dt_options[DT_OPT_SWITCHRATE])
+		return true;
+	if (dtp->dt_lastagg == 0) {
+		dtp->dt_lastagg = now;
+		return true;
+	}
+	if (now - dtp->dt_lastagg < rate)
+		return false;
+	/* Keep the cadence, but do not run to catch up after a pause. */
+	dtp->dt_lastagg += rate;
+	if (now - dtp->dt_lastagg >= rate)
+		dtp->dt_lastagg = now;
+	return true;
+}
+
+/*
  * Report what the engine dropped since the last report: per-CPU drops
  * after every drain, the other counters every statusrate and at the end.
  */
@@ -749,8 +800,15 @@ dt_work_drain_all(dtrace_hdl_t *dtp, FILE *fp)
 {
 	dt_work_arg_t wa = { fp, 0 };
 
-	/* printa() in the records prints what the aggregations hold now. */
-	if (dt_work_aggsnap(dtp) != 0 || dt_work_cpudrops(dtp, true) != 0)
+	/*
+	 * printa() in the records prints the consumer's copy of the
+	 * aggregations.  As in DTrace, while tracing runs that copy is
+	 * refreshed at most every aggrate; once tracing has stopped it is
+	 * refreshed every time, so what END prints is complete.
+	 */
+	if (dt_work_aggrate(dtp) && dt_work_aggsnap(dtp) != 0)
+		return -1;
+	if (dt_work_cpudrops(dtp, true) != 0)
 		return -1;
 	if (dtp->dt_engine->eo_drain(dtp, dt_work_drain, &wa) != 0)
 		return -1;

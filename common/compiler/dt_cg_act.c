@@ -362,6 +362,12 @@ dt_cg_agg_params(dt_cg_t *cg, dt_node_t *fn, dt_aggdesc_t *agg)
 	}
 }
 
+static bool
+dt_cg_rec_isint(const dt_recdesc_t *rd)
+{
+	return rd->rd_type == DT_REC_SINT || rd->rd_type == DT_REC_UINT;
+}
+
 /* Registers an aggregation at its first use; checks later uses. */
 static void
 dt_cg_agg_declare(dt_cg_t *cg, dt_node_t *dnp)
@@ -391,11 +397,21 @@ dt_cg_agg_declare(dt_cg_t *cg, dt_node_t *dnp)
 			dt_cg_fail(cg, dnp, D_LQUANT_MISMATCH, "%s: "
 			    "parameters differ from those of its first use",
 			    idp->di_name);
+		/*
+		 * The first use fixes the key layout.  An integer key of
+		 * another width or signedness later (the signature check
+		 * found the types compatible) is stored converted to the
+		 * first use's type, so equal values are one entry.
+		 */
 		n = 0;
 		for (k = dnp->dn_aggtup; k != NULL; k = k->dn_list, n++) {
 			dt_cg_recdesc(cg, k, &rd);
-			if (n >= agg->ag_nkeys ||
-			    rd.rd_type != agg->ag_keys[n].rd_type ||
+			if (n >= agg->ag_nkeys)
+				break;
+			if (dt_cg_rec_isint(&rd) &&
+			    dt_cg_rec_isint(&agg->ag_keys[n]))
+				continue;
+			if (rd.rd_type != agg->ag_keys[n].rd_type ||
 			    rd.rd_size != agg->ag_keys[n].rd_size)
 				break;
 		}

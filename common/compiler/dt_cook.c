@@ -1563,17 +1563,35 @@ dt_node_cook(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
 	return dnp;
 }
 
+/*
+ * Each node is cooked on its own, unlinked from the rest; if cooking one
+ * fails, the list is relinked before the error goes on, since a clause
+ * whose actions name a variable its predicate creates is cooked again.
+ */
 void
 dt_node_list_cook(dt_pcb_t *pcb, dt_node_t **lpp, unsigned idflags)
 {
-	dt_node_t *dnp, *next, **pp = lpp;
+	dt_node_t *volatile dnp;
+	dt_node_t *volatile next;
+	dt_node_t **volatile pp = lpp;
+	jmp_buf save;
+	int err;
 
+	memcpy(save, pcb->pcb_jmpbuf, sizeof (jmp_buf));
+	if ((err = setjmp(pcb->pcb_jmpbuf)) != 0) {
+		memcpy(pcb->pcb_jmpbuf, save, sizeof (jmp_buf));
+		dnp->dn_list = next;
+		longjmp(pcb->pcb_jmpbuf, err);
+	}
 	for (dnp = *lpp; dnp != NULL; dnp = next) {
+		dt_node_t *cooked;
+
 		next = dnp->dn_list;
 		dnp->dn_list = NULL;
-		dnp = dt_node_cook(pcb, dnp, idflags);
-		dnp->dn_list = next;
-		*pp = dnp;
-		pp = &dnp->dn_list;
+		cooked = dt_node_cook(pcb, dnp, idflags);
+		cooked->dn_list = next;
+		*pp = cooked;
+		pp = &cooked->dn_list;
 	}
+	memcpy(pcb->pcb_jmpbuf, save, sizeof (jmp_buf));
 }

@@ -75,6 +75,31 @@ dt_cook_aggparams(dt_pcb_t *pcb, dt_node_t *agg, const char *fn,
 	}
 }
 
+/*
+ * llquantize()'s steps per magnitude: at least the factor, a multiple of
+ * it, and a divisor of a power of it, so that every magnitude's buckets
+ * start on whole multiples of that magnitude's step.
+ */
+static void
+dt_cook_llqsteps(dt_pcb_t *pcb, dt_node_t *fn, uint64_t factor,
+    uint64_t nsteps)
+{
+	uint64_t pow = factor;
+
+	if (factor < 2 || nsteps == 0)
+		return;
+	if (nsteps < factor)
+		dt_cc_nerror(pcb, fn, D_LLQUANT_STEPVAL, "llquantize( ) "
+		    "argument #5 (nsteps) must be at least argument #2 "
+		    "(factor)");
+	while (pow < nsteps)
+		pow *= factor;
+	if (nsteps % factor != 0 || pow % nsteps != 0)
+		dt_cc_nerror(pcb, fn, D_LLQUANT_STEPVAL, "llquantize( ) "
+		    "argument #5 (nsteps) must be a multiple of argument #2 "
+		    "(factor) and divide a power of it");
+}
+
 /* Check the arguments of an aggregating function in @a[...] = f(...). */
 void
 dt_cook_aggfunc(dt_pcb_t *pcb, dt_node_t *agg)
@@ -115,8 +140,8 @@ dt_cook_aggfunc(dt_pcb_t *pcb, dt_node_t *agg)
 			dt_cc_nerror(pcb, fn, D_AGG_SCALAR, "%s( ) argument "
 			    "#1 must be of scalar type", name);
 		if (argc == 2 && !dt_node_is_scalar(dt_arg(fn->dn_args, 2)))
-			dt_cc_nerror(pcb, fn, D_AGG_SCALAR, "%s( ) argument "
-			    "#2 must be of scalar type", name);
+			dt_cc_nerror(pcb, fn, D_PROTO_ARG, "%s( ) increment "
+			    "value (argument #2) must be of scalar type", name);
 		break;
 	case DT_AGG_LQUANTIZE: {
 		dt_node_t *base = dt_arg(fn->dn_args, 2);
@@ -149,33 +174,33 @@ dt_cook_aggfunc(dt_pcb_t *pcb, dt_node_t *agg)
 		if (l < INT32_MIN || l > INT32_MAX)
 			dt_cc_nerror(pcb, fn, D_LQUANT_LIMVAL, "lquantize( ) "
 			    "limit (argument #3) must be a 32-bit quantity");
-		if (l <= b)
+		if (l < b)
 			dt_cc_nerror(pcb, fn, D_LQUANT_MISMATCH, "lquantize( ) "
 			    "base (argument #2) must be less than limit "
 			    "(argument #3)");
 		if (argc >= 4) {
-			if (!dt_is_intconst(step))
+			if (!dt_is_posconst(step))
 				dt_cc_nerror(pcb, fn, D_LQUANT_STEPTYPE,
 				    "lquantize( ) argument #4 must be a "
-				    "constant integer expression");
+				    "non-zero positive constant integer "
+				    "expression");
 			s = (int64_t) step->dn_value;
-			if (s <= 0 || s > UINT16_MAX)
+			if (s > UINT16_MAX)
 				dt_cc_nerror(pcb, fn, D_LQUANT_STEPVAL,
 				    "lquantize( ) step (argument #4) must be "
 				    "a 16-bit quantity");
-			if ((l - b) / s == 0)
-				dt_cc_nerror(pcb, fn, D_LQUANT_STEPLARGE,
-				    "lquantize( ) step (argument #4) too "
-				    "large: must have at least one bucket");
-			if ((l - b) / s > UINT16_MAX)
-				dt_cc_nerror(pcb, fn, D_LQUANT_STEPSMALL,
-				    "lquantize( ) step (argument #4) too "
-				    "small: must have at most %d buckets",
-				    UINT16_MAX);
 		}
+		if ((l - b) / s == 0)
+			dt_cc_nerror(pcb, fn, D_LQUANT_STEPLARGE, "lquantize( ) "
+			    "step (argument #4) too large: must have at least "
+			    "one bucket");
+		if ((l - b) / s > UINT16_MAX)
+			dt_cc_nerror(pcb, fn, D_LQUANT_STEPSMALL, "lquantize( ) "
+			    "step (argument #4) too small: must have at most %d "
+			    "buckets", UINT16_MAX);
 		if (argc == 5 && !dt_node_is_scalar(dt_arg(fn->dn_args, 5)))
-			dt_cc_nerror(pcb, fn, D_AGG_SCALAR, "%s( ) argument "
-			    "#5 must be of scalar type", name);
+			dt_cc_nerror(pcb, fn, D_PROTO_ARG, "%s( ) increment "
+			    "value (argument #5) must be of scalar type", name);
 		dt_cook_aggparams(pcb, agg, name, 2, 3, tags);
 		break;
 	}
@@ -186,6 +211,9 @@ dt_cook_aggfunc(dt_pcb_t *pcb, dt_node_t *agg)
 			D_LLQUANT_STEPTYPE };
 		static const char *const what[] = { "", "factor", "low",
 			"high", "nsteps" };
+		static const dt_errtag_t lltags[] = { D_LLQUANT_MATCHFACTOR,
+			D_LLQUANT_MATCHLMAG, D_LLQUANT_MATCHHMAG,
+			D_LLQUANT_MATCHSTEPS };
 
 		if (argc > 6)
 			dt_cc_nerror(pcb, fn, D_PROTO_LEN, "%s( ) prototype "
@@ -214,17 +242,28 @@ dt_cook_aggfunc(dt_pcb_t *pcb, dt_node_t *agg)
 			dt_cc_nerror(pcb, fn, D_LLQUANT_HMAGVAL, "llquantize( ) "
 			    "argument #4 (high magnitude) must be a 16-bit "
 			    "quantity");
-		if (v[3] < v[2])
-			dt_cc_nerror(pcb, fn, D_LLQUANT_MAGRANGE, "llquantize( ) "
-			    "argument #4 (high magnitude) must be at least "
-			    "argument #3 (low magnitude)");
 		if (v[4] < 1 || v[4] > UINT16_MAX)
 			dt_cc_nerror(pcb, fn, D_LLQUANT_STEPVAL, "llquantize( ) "
 			    "argument #5 (nsteps) must be a 16-bit quantity");
-		if (v[4] < v[1] ? v[1] % v[4] != 0 : v[4] % v[1] != 0)
-			dt_cc_nerror(pcb, fn, D_LLQUANT_FACTORNSTEP,
-			    "llquantize( ) argument #5 (nsteps) must evenly "
-			    "divide or be a multiple of argument #2 (factor)");
+		/* As in DTrace, the range spans at least one magnitude. */
+		if (v[3] <= v[2])
+			dt_cc_nerror(pcb, fn, D_LLQUANT_HMAGVAL, "llquantize( ) "
+			    "argument #4 (high magnitude) must be greater "
+			    "than argument #3 (low magnitude)");
+		dt_cook_llqsteps(pcb, fn, (uint64_t) v[1], (uint64_t) v[4]);
+		/* factor^high is the top bucket's bound: it must fit. */
+		for (int64_t i = 0, order = 1; i < v[3]; i++) {
+			if (__builtin_mul_overflow(order, v[1], &order))
+				dt_cc_nerror(pcb, fn, D_LLQUANT_HMAGVAL,
+				    "llquantize( ) factor %" PRId64 " raised "
+				    "to the high magnitude %" PRId64 " "
+				    "overflows 64 bits", v[1], v[3]);
+		}
+		if (argc == 6 && !dt_node_is_scalar(dt_arg(fn->dn_args, 6)))
+			dt_cc_nerror(pcb, fn, D_PROTO_ARG, "%s( ) increment "
+			    "value (argument #6) must be of scalar type",
+			    name);
+		dt_cook_aggparams(pcb, agg, name, 2, 4, lltags);
 		break;
 	}
 	}
@@ -552,11 +591,18 @@ dt_cook_action(dt_pcb_t *pcb, dt_node_t *stmt)
 		dt_cook_printa(pcb, fn);
 		break;
 	case DT_ACT_CLEAR:
-	case DT_ACT_DENORMALIZE:
 		if (argc != 1)
 			dt_cc_nerror(pcb, fn, D_CLEAR_PROTO, "%s( ) prototype "
 			    "mismatch: %d args passed, 1 expected", name, argc);
 		dt_cook_aggarg(pcb, fn, args, 1, D_CLEAR_AGGARG);
+		break;
+	case DT_ACT_DENORMALIZE:
+		/* normalize()'s inverse: its errors are normalize()'s. */
+		if (argc != 1)
+			dt_cc_nerror(pcb, fn, D_NORMALIZE_PROTO, "%s( ) "
+			    "prototype mismatch: %d args passed, 1 expected",
+			    name, argc);
+		dt_cook_aggarg(pcb, fn, args, 1, D_NORMALIZE_AGGARG);
 		break;
 	case DT_ACT_NORMALIZE:
 		if (argc != 2)
@@ -783,6 +829,11 @@ dt_cook_stmts(dt_pcb_t *pcb, dt_node_t **lpp, dt_actstate_t *st)
 			 * before it is an action inside an expression.
 			 */
 			stmt->dn_kind = DT_NODE_DFUNC;
+			/*
+			 * The action's own checks come first, as in DTrace:
+			 * clear(count()) is a clear() argument error before
+			 * count() is one of context.
+			 */
 			dt_cook_action(pcb, stmt);
 			for (dt_node_t *a = stmt->dn_expr->dn_args; a != NULL;
 			    a = a->dn_list)

@@ -747,8 +747,13 @@ dt_ident_cook(dt_pcb_t *pcb, dt_node_t *dnp, dt_ident_t *idp,
 				dt_cc_nomem(pcb);
 			for (dt_node_t *a = args; a != NULL;
 			    a = a->dn_list, i++) {
+				/*
+				 * A translated pointer (curpsinfo) is
+				 * dynamic in DTrace: its value is not what
+				 * its members read, so it keys nothing.
+				 */
 				if (dt_node_is_dynamic(cc, a) ||
-				    dt_node_is_void(a))
+				    dt_node_is_xlptr(a) || dt_node_is_void(a))
 					dt_cc_error(pcb, D_KEY_TYPE, "%s "
 					    "expression may not be used as %s "
 					    "index: key #%d",

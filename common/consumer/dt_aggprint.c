@@ -47,13 +47,62 @@ dt_quant_total(dt_consumer_t *dc, int64_t v, long double *total)
 		*total = a;
 }
 
+/*
+ * Bars in Unicode block elements, as DTrace draws them with the utf8
+ * encoding: whole blocks, then one partial block of eighths.
+ */
+#define DT_UTF8_FULL 0x2588 /* U+2588, a full block */
+#define DT_UTF8_BASE 0x258f /* U+258F, the narrowest partial block */
+
 static int
-dt_quant_line(FILE *fp, int64_t val, uint64_t normal, long double total,
-    bool positives, bool negatives)
+dt_put_utf8(FILE *fp, unsigned int cp)
+{
+	return fprintf(fp, "%c%c%c", 0xe0 | (cp >> 12), 0x80 | ((cp >> 6) & 0x3f),
+		   0x80 | (cp & 0x3f)) < 0
+	    ? -1
+	    : 0;
+}
+
+static int
+dt_quant_line_utf8(
+    FILE *fp, int64_t val, uint64_t normal, long double total)
+{
+	long double f = fabsl((long double) val) * 40 / total;
+	unsigned int whole = (unsigned int) f, i;
+	unsigned int part = (unsigned int) ((f - (long double) whole) * 8);
+
+	if (fputc('|', fp) == EOF)
+		return -1;
+	for (i = 0; i < whole; i++) {
+		if (dt_put_utf8(fp, DT_UTF8_FULL) != 0)
+			return -1;
+	}
+	if (part != 0) {
+		if (dt_put_utf8(fp, DT_UTF8_BASE - (part - 1)) != 0)
+			return -1;
+		i++;
+	}
+	return fprintf(fp, "%s %-9lld\n", dt_spaces + i,
+		   (long long) (val / (int64_t) normal)) < 0
+	    ? -1
+	    : 0;
+}
+
+static bool
+dt_encoding_utf8(const dt_consumer_t *dc)
+{
+	return dc->dc_dtp->dt_options[DT_OPT_ENCODING] == DT_ENCODING_UTF8;
+}
+
+static int
+dt_quant_line(dt_consumer_t *dc, FILE *fp, int64_t val, uint64_t normal,
+    long double total, bool positives, bool negatives)
 {
 	unsigned int len = 40, depth;
 	long long shown = (long long) (val / (int64_t) normal);
 
+	if (!negatives && positives && dt_encoding_utf8(dc))
+		return dt_quant_line_utf8(fp, val, normal, total);
 	if (!negatives) {
 		depth = positives
 		    ? (unsigned int) (fabsl((long double) val) * len / total +
@@ -133,8 +182,12 @@ dt_ipow64(int64_t b, int64_t e)
 {
 	int64_t r = 1;
 
-	while (e-- > 0)
+	/* Saturated as the buckets are (common/dt_aggfunc.c). */
+	while (e-- > 0) {
+		if (r > INT64_MAX / b)
+			return INT64_MAX;
 		r *= b;
+	}
 	return r;
 }
 
@@ -213,7 +266,7 @@ dt_print_quantize(dt_consumer_t *dc, FILE *fp, const dt_aggdesc_t *agg,
 			break;
 		}
 		}
-		if (dt_quant_line(fp, v[i], normal, total, pos, neg) != 0)
+		if (dt_quant_line(dc, fp, v[i], normal, total, pos, neg) != 0)
 			return -1;
 	}
 	return 0;
@@ -262,10 +315,295 @@ dt_print_keys(dt_consumer_t *dc, FILE *fp, const dt_aggdesc_t *agg,
 	return 0;
 }
 
+/*
+ * agghist and aggpack, DTrace's other layouts of the default output.
+ *
+ * With agghist, count() and sum() entries become one histogram: a header
+ * naming the key columns, then per entry its keys and a bar scaled to the
+ * aggregation's total.  With aggpack, each quantize() or lquantize() entry
+ * is one line: the lowest bucket shown, a character per bucket (' ', then
+ * '_' to 'X' by height, 'v' and 'V' for negative counts, or Unicode blocks
+ * with the utf8 encoding), the highest bucket and the count.  Every entry
+ * of an aggregation shows the same buckets.  Keys print as in the default
+ * layout but for strings, which take 16 columns, right-aligned.
+ */
+typedef struct dt_aggview {
+	uint32_t vw_aggid;	 /* the aggregation whose header is out */
+	long double vw_total;	 /* agghist: what a full bar stands for */
+	bool vw_pos, vw_neg;	 /* agghist: signs of the values */
+	uint32_t vw_min, vw_max; /* aggpack: the buckets shown */
+} dt_aggview_t;
+
+static bool
+dt_agg_hist(const dt_consumer_t *dc, const dt_aggdesc_t *agg)
+{
+	return dc->dc_dtp->dt_options[DT_OPT_AGGHIST] != DTRACEOPT_UNSET &&
+	    (agg->ag_kind == DT_AGG_COUNT || agg->ag_kind == DT_AGG_SUM);
+}
+
+static bool
+dt_agg_pack(const dt_consumer_t *dc, const dt_aggdesc_t *agg)
+{
+	return dc->dc_dtp->dt_options[DT_OPT_AGGPACK] != DTRACEOPT_UNSET &&
+	    (agg->ag_kind == DT_AGG_QUANTIZE ||
+		agg->ag_kind == DT_AGG_LQUANTIZE);
+}
+
+/* Characters a value needs, sign included; at least 4. */
+static int
+dt_ndigits(long long v)
+{
+	long long cmp = 10;
+	int n = 1;
+
+	if (v < 0) {
+		v = v == INT64_MIN ? INT64_MAX : -v;
+		n++;
+	}
+	while (v > cmp && cmp > 0) {
+		n++;
+		cmp *= 10;
+	}
+	return n < 4 ? 4 : n;
+}
+
+/* The columns of the keys in these layouts. */
+static int
+dt_view_keywidth(const dt_aggdesc_t *agg)
+{
+	int w = 0;
+
+	for (uint32_t k = 0; k < agg->ag_nkeys; k++) {
+		switch (agg->ag_keys[k].rd_size) {
+		case 1:
+			w += 3 + 1;
+			break;
+		case 2:
+			w += 5 + 1;
+			break;
+		case 4:
+			w += 8 + 1;
+			break;
+		default:
+			w += 16 + 1;
+			break;
+		}
+	}
+	return w;
+}
+
+static int
+dt_view_keys(dt_consumer_t *dc, FILE *fp, const dt_aggdesc_t *agg,
+    const unsigned char *key)
+{
+	for (uint32_t k = 0; k < agg->ag_nkeys; k++) {
+		const dt_recdesc_t *rd = &agg->ag_keys[k];
+		int rc;
+
+		if (rd->rd_type == DT_REC_STRING || rd->rd_type == DT_REC_BYTES)
+			rc = dt_print_bytes(dc, fp, key + rd->rd_offset,
+			    rd->rd_size, 16, false, false);
+		else
+			rc = dt_print_datum(
+			    dc, fp, rd, key + rd->rd_offset, false, true);
+		if (rc != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The bucket range of an aggregation's packed lines (before widening). */
+static void
+dt_view_bins(dt_consumer_t *dc, const dt_aggdesc_t *agg, uint32_t *minp,
+    uint32_t *maxp)
+{
+	uint32_t min = UINT32_MAX, max = 0;
+
+	if (agg->ag_kind == DT_AGG_LQUANTIZE) {
+		*minp = 0;
+		*maxp = agg->ag_nvals - 1;
+		return;
+	}
+	for (uint32_t e = 0; e < dc->dc_naggents; e++) {
+		const dt_aggent_t *ae = dc->dc_aggents[e];
+
+		if (ae->ae_aggid != agg->ag_id || ae->ae_hidden)
+			continue;
+		for (uint32_t i = 0; i < agg->ag_nvals; i++) {
+			if (ae->ae_vals[i] == 0)
+				continue;
+			if (i < min)
+				min = i;
+			if (i > max)
+				max = i;
+		}
+	}
+	if (min == UINT32_MAX)
+		min = max = DT_QUANTIZE_ZERO;
+	/* One bucket more each side, but none below zero's own. */
+	if (min != 0 && min != DT_QUANTIZE_ZERO)
+		min--;
+	if (max < DT_QUANTIZE_NBUCKETS - 1)
+		max++;
+	*minp = min;
+	*maxp = max;
+}
+
+static int
+dt_view_header(dt_consumer_t *dc, FILE *fp, const dt_aggdesc_t *agg,
+    dt_aggview_t *vw)
+{
+	int width = dt_view_keywidth(agg), minw, maxw;
+
+	vw->vw_aggid = agg->ag_id;
+	if (dt_agg_hist(dc, agg)) {
+		vw->vw_total = 0;
+		vw->vw_pos = vw->vw_neg = false;
+		for (uint32_t e = 0; e < dc->dc_naggents; e++) {
+			const dt_aggent_t *ae = dc->dc_aggents[e];
+
+			if (ae->ae_aggid != agg->ag_id || ae->ae_hidden)
+				continue;
+			vw->vw_pos |= ae->ae_vals[0] > 0;
+			vw->vw_neg |= ae->ae_vals[0] < 0;
+			dt_quant_total(dc, ae->ae_vals[0], &vw->vw_total);
+		}
+		return fprintf(fp, "\n%*s %41s %-9s\n", width ? width : 16,
+			   width ? "key" : "value",
+			   "------------- Distribution -------------",
+			   "count") < 0
+		    ? -1
+		    : 0;
+	}
+	dt_view_bins(dc, agg, &vw->vw_min, &vw->vw_max);
+	if (agg->ag_kind == DT_AGG_QUANTIZE) {
+		minw = dt_ndigits(dt_quantize_bucket_value((int) vw->vw_min));
+		maxw = dt_ndigits(dt_quantize_bucket_value((int) vw->vw_max));
+	} else {
+		maxw = 8;
+		minw = maxw - 1;
+	}
+	if (fprintf(fp, "\n%*s %*s .", width, width > 0 ? "key" : "", minw,
+		"min") < 0)
+		return -1;
+	for (uint32_t i = vw->vw_min; i <= vw->vw_max; i++) {
+		if (fputc('-', fp) == EOF)
+			return -1;
+	}
+	return fprintf(fp, ". %*s | count\n", -maxw, "max") < 0 ? -1 : 0;
+}
+
+/* Unicode blocks for packed lines unless told or the terminal says not. */
+static bool
+dt_view_utf8(const dt_consumer_t *dc)
+{
+	dtrace_optval_t enc = dc->dc_dtp->dt_options[DT_OPT_ENCODING];
+	const char *term;
+
+	if (enc != DTRACEOPT_UNSET)
+		return enc == DT_ENCODING_UTF8;
+	term = getenv("TERM");
+	return term == NULL ||
+	    (strcmp(term, "sun") != 0 && strcmp(term, "sun-color") != 0 &&
+		strcmp(term, "dumb") != 0);
+}
+
+static int
+dt_view_packed(dt_consumer_t *dc, FILE *fp, long double v, long double total)
+{
+	static const char ascii[] = "__xxxxXX", neg[] = "vvvvVV";
+
+	if (v == 0)
+		return fputc(' ', fp) == EOF ? -1 : 0;
+	if (v < 0)
+		return fputc(neg[(unsigned int) (fabsl(v * (sizeof(neg) - 2)) /
+				     total +
+				 0.5L)],
+			   fp) == EOF
+		    ? -1
+		    : 0;
+	if (dt_view_utf8(dc))
+		return dt_put_utf8(fp,
+		    0x2581 + (unsigned int) (v * 7 / total + 0.5L));
+	return fputc(ascii[(unsigned int) (v * (sizeof(ascii) - 2) / total +
+			 0.5L)],
+		   fp) == EOF
+	    ? -1
+	    : 0;
+}
+
+static int
+dt_view_entry(dt_consumer_t *dc, FILE *fp, const dt_aggdesc_t *agg,
+    const dt_aggent_t *ae, uint64_t normal, dt_aggview_t *vw)
+{
+	const int64_t *v = ae->ae_vals;
+	long double total = 0, count = 0;
+	char lo[32], hi[32];
+
+	if (vw->vw_aggid != agg->ag_id &&
+	    dt_view_header(dc, fp, agg, vw) != 0)
+		return -1;
+	if (dt_view_keys(dc, fp, agg, ae->ae_key) != 0)
+		return -1;
+	if (dt_agg_hist(dc, agg))
+		return fputc(' ', fp) == EOF ||
+			dt_quant_line(dc, fp, v[0], normal ? normal : 1,
+			    vw->vw_total, vw->vw_pos, vw->vw_neg) != 0
+		    ? -1
+		    : 0;
+	for (uint32_t i = vw->vw_min; i <= vw->vw_max; i++) {
+		dt_quant_total(dc, v[i], &total);
+		count += (long double) v[i];
+	}
+	if (agg->ag_kind == DT_AGG_QUANTIZE) {
+		long long minv = dt_quantize_bucket_value((int) vw->vw_min);
+
+		if (fprintf(fp, " %*lld :", dt_ndigits(minv), minv) < 0)
+			return -1;
+	} else {
+		(void) snprintf(lo, sizeof(lo), "< %lld",
+		    (long long) agg->ag_params[0]);
+		if (fprintf(fp, "%8s :", lo) < 0)
+			return -1;
+	}
+	for (uint32_t i = vw->vw_min; i <= vw->vw_max; i++) {
+		if (dt_view_packed(dc, fp, (long double) v[i], total) != 0)
+			return -1;
+	}
+	if (agg->ag_kind == DT_AGG_QUANTIZE) {
+		long long maxv = dt_quantize_bucket_value((int) vw->vw_max);
+
+		return fprintf(fp, ": %*lld | %lld\n", -dt_ndigits(maxv), maxv,
+			   (long long) count) < 0
+		    ? -1
+		    : 0;
+	}
+	(void) snprintf(hi, sizeof(hi), ">= %lld",
+	    (long long) (agg->ag_params[0] +
+		(int64_t) (agg->ag_nvals - 2) * agg->ag_params[2]));
+	return fprintf(fp, ": %-8s | %lld\n", hi, (long long) count) < 0 ? -1
+									 : 0;
+}
+
+/* One entry in the default layout, or agghist's or aggpack's. */
+static int
+dt_print_entry(dt_consumer_t *dc, FILE *fp, const dt_aggdesc_t *agg,
+    const dt_aggent_t *ae, uint64_t normal, dt_aggview_t *vw)
+{
+	if (dt_agg_hist(dc, agg) || dt_agg_pack(dc, agg))
+		return dt_view_entry(dc, fp, agg, ae, normal, vw);
+	if (dt_print_keys(dc, fp, agg, ae->ae_key) != 0 ||
+	    dt_print_aggval(dc, fp, agg, ae->ae_vals, normal) != 0 ||
+	    fputc('\n', fp) == EOF)
+		return -1;
+	return 0;
+}
+
 int
 dt_agg_print_all(dtrace_hdl_t *dtp, FILE *fp)
 {
 	dt_consumer_t *dc = dt_consumer(dtp);
+	dt_aggview_t vw = { .vw_aggid = UINT32_MAX };
 	dt_aggent_t **v;
 	uint32_t n;
 	int rv = 0;
@@ -282,10 +620,7 @@ dt_agg_print_all(dtrace_hdl_t *dtp, FILE *fp)
 
 		if (as->as_printed)
 			continue;
-		if (dt_print_keys(dc, fp, agg, v[i]->ae_key) != 0 ||
-		    dt_print_aggval(
-			dc, fp, agg, v[i]->ae_vals, as->as_normal) != 0 ||
-		    fputc('\n', fp) == EOF)
+		if (dt_print_entry(dc, fp, agg, v[i], as->as_normal, &vw) != 0)
 			rv = dt_set_errno(dtp, EDT_FIO);
 	}
 	free(v);
@@ -372,6 +707,7 @@ dt_printa_single(
     dt_consumer_t *dc, FILE *fp, const dt_pfargv_t *pfv, uint32_t aggid)
 {
 	const dt_aggdesc_t *agg = dt_agg_desc(dc, aggid);
+	dt_aggview_t vw = { .vw_aggid = UINT32_MAX };
 	dt_aggent_t **v;
 	uint32_t n;
 	int rv = 0;
@@ -384,7 +720,12 @@ dt_printa_single(
 		av.pa_agg = agg;
 		av.pa_vals = v[i]->ae_vals;
 		av.pa_normal = dc->dc_aggstate[aggid].as_normal;
-		rv = dt_printa_one(dc, fp, pfv, agg, v[i]->ae_key, &av, 1);
+		if (pfv == NULL)
+			rv = dt_print_entry(dc, fp, agg, v[i], av.pa_normal,
+			    &vw);
+		else
+			rv = dt_printa_one(
+			    dc, fp, pfv, agg, v[i]->ae_key, &av, 1);
 	}
 	if (n > 0)
 		dc->dc_aggstate[aggid].as_printed = true;
@@ -448,10 +789,10 @@ dt_printa_joined(dt_consumer_t *dc, FILE *fp, const dt_pfargv_t *pfv,
 				goto out;
 			nb++;
 		}
-		/* An aggregation named twice fills both of its columns. */
-		for (; i < naggs; i++) {
-			if (aggids[i] == ae->ae_aggid)
-				b[k].ab_ents[i] = ae;
+		/* An aggregation named twice fills both its columns. */
+		for (uint32_t j = i; j < naggs; j++) {
+			if (aggids[j] == ae->ae_aggid)
+				b[k].ab_ents[j] = ae;
 		}
 	}
 

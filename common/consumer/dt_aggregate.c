@@ -103,6 +103,9 @@ dt_agg_destroy(dt_consumer_t *dc)
 	free(dc->dc_aggents);
 	dc->dc_aggents = NULL;
 	dc->dc_naggents = dc->dc_aggents_cap = 0;
+	free(dc->dc_modkeys);
+	dc->dc_modkeys = NULL;
+	dc->dc_nmodkeys = 0;
 	memset(dc->dc_agghash, 0, sizeof(dc->dc_agghash));
 	free(dc->dc_aggstate);
 	dc->dc_aggstate = NULL;
@@ -156,16 +159,41 @@ dt_agg_rebase(const dt_aggdesc_t *agg, dt_aggent_t *ae)
 }
 
 /*
- * The key an entry is filed under.  As in DTrace, usym() and ufunc() keys
- * are the function's address and umod() keys the object's, so every
- * address in one function (one object) counts in one entry.  Looking up
- * any user address (stacks and uaddr() too) also makes the OS snapshot
- * the process's mappings while it still runs, so the keys still print
- * symbolically at the end, after it has exited.  Returns key, or *bufp (a
- * normalised copy, to free), or NULL on ENOMEM.
+ * The address a mod() key is filed under: the first address seen in the
+ * same kernel module, so that one module is one entry.  0 when out of
+ * memory.
+ */
+static uint64_t
+dt_agg_modaddr(dt_consumer_t *dc, const char *mod, uint64_t addr)
+{
+	struct dt_modkey *mk;
+
+	for (uint32_t i = 0; i < dc->dc_nmodkeys; i++) {
+		if (strcmp(dc->dc_modkeys[i].mk_mod, mod) == 0)
+			return dc->dc_modkeys[i].mk_addr;
+	}
+	mk = realloc(dc->dc_modkeys, (dc->dc_nmodkeys + 1) * sizeof(*mk));
+	if (mk == NULL)
+		return 0;
+	dc->dc_modkeys = mk;
+	mk[dc->dc_nmodkeys].mk_mod = mod;
+	mk[dc->dc_nmodkeys].mk_addr = addr;
+	dc->dc_nmodkeys++;
+	return addr;
+}
+
+/*
+ * The key an entry is filed under.  As in DTrace, sym(), func(), usym()
+ * and ufunc() keys are the function's address and mod() and umod() keys
+ * the module's (the object's), so every address in one function (one
+ * module) counts in one entry.  Looking up any user address (stacks and
+ * uaddr() too) also makes the OS snapshot the process's mappings while it
+ * still runs, so the keys still print symbolically at the end, after it
+ * has exited.  Returns key, or *bufp (a normalised copy, to free), or NULL
+ * on ENOMEM.
  */
 static const unsigned char *
-dt_agg_userkey(dt_consumer_t *dc, const dt_aggdesc_t *agg,
+dt_agg_symkey(dt_consumer_t *dc, const dt_aggdesc_t *agg,
     const unsigned char *key, unsigned char **bufp)
 {
 	unsigned char *nk = NULL;
@@ -173,28 +201,51 @@ dt_agg_userkey(dt_consumer_t *dc, const dt_aggdesc_t *agg,
 	*bufp = NULL;
 	for (uint32_t i = 0; i < agg->ag_nkeys; i++) {
 		const dt_recdesc_t *rd = &agg->ag_keys[i];
+		uint32_t off = 8;
 		uint64_t w[2], v;
 		dt_syminfo_t si;
 
-		if ((rd->rd_type != DT_REC_USYM && rd->rd_type != DT_REC_UMOD &&
-		    rd->rd_type != DT_REC_UADDR && rd->rd_type !=
-		    DT_REC_USTACK) || rd->rd_size < 16)
+		switch (rd->rd_type) {
+		case DT_REC_SYM:
+		case DT_REC_MOD:
+			if (rd->rd_size < 8)
+				continue;
+			memcpy(w, key + rd->rd_offset, 8);
+			if (!dt_ksym(dc, w[0], &si))
+				continue;
+			if (rd->rd_type == DT_REC_SYM && si.si_name != NULL)
+				v = si.si_value;
+			else if (rd->rd_type == DT_REC_SYM ||
+			    si.si_object == NULL ||
+			    (v = dt_agg_modaddr(dc, si.si_object, w[0])) == 0)
+				continue;
+			off = 0;
+			break;
+		case DT_REC_USYM:
+		case DT_REC_UMOD:
+		case DT_REC_UADDR:
+		case DT_REC_USTACK:
+			if (rd->rd_size < 16)
+				continue;
+			memcpy(w, key + rd->rd_offset, 16);
+			if (w[1] == 0 || !dt_usym(dc, w[0], w[1], &si))
+				continue;
+			if (rd->rd_type == DT_REC_USYM && si.si_name != NULL)
+				v = si.si_value;
+			else if (rd->rd_type == DT_REC_UMOD)
+				v = si.si_base;
+			else
+				continue;
+			break;
+		default:
 			continue;
-		memcpy(w, key + rd->rd_offset, 16);
-		if (w[1] == 0 || !dt_usym(dc, w[0], w[1], &si))
-			continue;
-		if (rd->rd_type == DT_REC_USYM && si.si_name != NULL)
-			v = si.si_value;
-		else if (rd->rd_type == DT_REC_UMOD)
-			v = si.si_base;
-		else
-			continue;
+		}
 		if (nk == NULL) {
 			if ((nk = malloc(agg->ag_keysize)) == NULL)
 				return NULL;
 			memcpy(nk, key, agg->ag_keysize);
 		}
-		memcpy(nk + rd->rd_offset + 8, &v, 8);
+		memcpy(nk + rd->rd_offset + off, &v, 8);
 	}
 	*bufp = nk;
 	return nk != NULL ? nk : key;
@@ -240,7 +291,7 @@ dt_consume_aggsnap(dtrace_hdl_t *dtp, const dt_aggsnap_t *snaps,
 			{
 				unsigned char *nk;
 				const unsigned char *k =
-				    dt_agg_userkey(dc, agg, p + 8, &nk);
+				    dt_agg_symkey(dc, agg, p + 8, &nk);
 
 				ae = k == NULL ? NULL :
 				    dt_agg_lookup(dc, agg, k, true);

@@ -104,6 +104,12 @@ struct dt_consumer {
 	struct dt_consact **dc_acts; /* [stmt][action], see below */
 	dt_symops_t dc_symops;	     /* dt_cons_os_ksym unless replaced */
 	bool dc_ksymwarned;	     /* said why kernel symbols are missing */
+	/* mod() aggregation keys: each kernel module's first address seen */
+	struct dt_modkey {
+		const char *mk_mod;
+		uint64_t mk_addr;
+	} *dc_modkeys;
+	uint32_t dc_nmodkeys;
 	dt_aggclear_f *dc_aggclear;
 	void *dc_aggclear_arg;
 	FILE *dc_errfp;
@@ -216,6 +222,8 @@ extern int dt_cons_os_ksym(void *arg, uint64_t addr, dt_syminfo_t *sip);
 /* User symbols from the OS backend (dt_os_usym); the default so_usym. */
 extern int dt_cons_os_usym(
     void *arg, uint64_t pid, uint64_t addr, dt_syminfo_t *sip);
+/* Symbolise a kernel address through dc_symops; false when unknown. */
+extern bool dt_ksym(dt_consumer_t *dc, uint64_t addr, dt_syminfo_t *si);
 /* Symbolise a user address through dc_symops; false when unknown. */
 extern bool dt_usym(
     dt_consumer_t *dc, uint64_t pid, uint64_t addr, dt_syminfo_t *si);

@@ -114,7 +114,7 @@ dt_cons_os_ksym(void *arg, uint64_t addr, dt_syminfo_t *sip)
 	return -1;
 }
 
-static bool
+bool
 dt_ksym(dt_consumer_t *dc, uint64_t addr, dt_syminfo_t *si)
 {
 	memset(si, 0, sizeof(*si));

@@ -544,7 +544,7 @@ dt_interp_agg_lookup(dt_interp_t *ip, const dt_aggdesc_t *agg,
 			memcmp(ia->ia_key, key, agg->ag_keysize) == 0))
 			return ia;
 	}
-	need = sizeof (*ia) + agg->ag_keysize + agg->ag_nvals * 8;
+	need = (size_t) dt_agg_entsize(agg);
 	if (ip->ip_aggbytes + need > ip->ip_aggsize) {
 		ip->ip_status.es_aggdrops++;
 		ip->ip_bufs[cpu % DT_INTERP_MAXCPUS].ib_aggdrops++;

@@ -718,6 +718,49 @@ test_printa(void)
 	g_dtp = t_open();
 }
 
+/*
+ * sym()/func() keys are filed under their function's address and mod()
+ * keys under their module's, so the addresses of one function (module)
+ * are one entry; an address in a module without symbols stays itself.
+ */
+static void
+test_symkeys(void)
+{
+	static dt_recdesc_t k_sym[1] = {{DT_REC_SYM, 8, 0, 8, 0, NULL, 0}};
+	static dt_recdesc_t k_mod[1] = {{DT_REC_MOD, 8, 0, 8, 0, NULL, 0}};
+	static const uint64_t addrs[] = {
+		0xffffffff81000010ULL, 0xffffffff81000020ULL,
+		0xffffffff81000010ULL, 0xffffffffc0000004ULL,
+		0xffffffffc1000010ULL, 0xffffffffc1000020ULL,
+	};
+	uint32_t fs, fm;
+
+	dt_consume_setsymops(g_dtp, &dt_tsym_ops);
+	prog_reset();
+	fs = agg_add("fs", DT_AGG_COUNT, 0, 0, 0, 0, k_sym, 1, 8);
+	fm = agg_add("fm", DT_AGG_COUNT, 0, 0, 0, 0, k_mod, 1, 8);
+	prog_setup();
+	eng_reset();
+	for (size_t i = 0; i < sizeof(addrs) / sizeof(addrs[0]); i++) {
+		eng_update(fs, &addrs[i], 0, 1);
+		eng_update(fm, &addrs[i], 0, 1);
+	}
+	/* Twice: cumulative snapshots replace what the first one merged. */
+	eng_snap();
+	eng_snap();
+	w_reset();
+	w("\n");
+	w("  %-50s %16d\n", "ext4`ext4_read", 1);
+	w("  %-50s %16d\n", "nosym`0xffffffffc1000010", 1);
+	w("  %-50s %16d\n", "nosym`0xffffffffc1000020", 1);
+	w("  %-50s %16d\n", "vmlinux`do_thing", 3);
+	w("  %-50s %16d\n", "ext4", 1);
+	w("  %-50s %16d\n", "nosym", 2);
+	w("  %-50s %16d\n", "vmlinux", 3);
+	CHECK_OUT(end_output(), g_want);
+	dt_consume_setsymops(g_dtp, NULL);
+}
+
 int
 main(void)
 {
@@ -728,6 +771,7 @@ main(void)
 	test_sorting();
 	test_normalize_trunc_clear();
 	test_printa();
+	test_symkeys();
 	cap_close(&g_cap);
 	dtrace_close(g_dtp);
 	return unit_done();

@@ -85,7 +85,22 @@ test_setopt(void)
 	CHECK_INT(dtrace_setopt(dtp, "quiet", NULL), 0);
 	CHECK_INT(dtrace_getopt(dtp, "quiet", &v), 0);
 	CHECK_INT(v, 1);
-	CHECK_INT(dtrace_setopt(dtp, "quiet", "yes"), -1);
+	/*
+	 * The consumer's switches take DTrace's words for on and off (and
+	 * a number); the other booleans take no value.
+	 */
+	CHECK_INT(dtrace_setopt(dtp, "quiet", "no"), 0);
+	CHECK_INT(dtrace_getopt(dtp, "quiet", &v), 0);
+	CHECK_INT(v, DTRACEOPT_UNSET);
+	CHECK_INT(dtrace_setopt(dtp, "quiet", "YES"), 0);
+	CHECK_INT(dtrace_getopt(dtp, "quiet", &v), 0);
+	CHECK_INT(v, 1);
+	CHECK_INT(dtrace_setopt(dtp, "aggsortkey", ""), 0);
+	CHECK_INT(dtrace_getopt(dtp, "aggsortkey", &v), 0);
+	CHECK_INT(v, DTRACEOPT_UNSET);
+	CHECK_INT(dtrace_setopt(dtp, "aggsortrev", "maybe"), -1);
+	CHECK_INT(dtrace_errno(dtp), EDT_BADOPTVAL);
+	CHECK_INT(dtrace_setopt(dtp, "destructive", "yes"), -1);
 	CHECK_INT(dtrace_errno(dtp), EDT_BADOPTVAL);
 
 	CHECK_INT(dtrace_setopt(dtp, "bufsize", "16k"), 0);

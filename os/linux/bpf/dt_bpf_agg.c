@@ -102,6 +102,7 @@ dt_bpf_cg_bucket(dt_bpf_cg_t *cg, const dt_aggdesc_t *agg)
 	{
 		int64_t factor = p[0], low = p[1], high = p[2], nsteps = p[3];
 		int64_t last = 1, base = 1;
+		bool capped = false;
 
 		for (int64_t i = 0; i < low; i++)
 			last = last > INT64_MAX / factor ? INT64_MAX :
@@ -135,10 +136,18 @@ dt_bpf_cg_bucket(dt_bpf_cg_t *cg, const dt_aggdesc_t *agg)
 			dt_bpf_label_here(cg->cg_b, lnext);
 			base += nb - nb / factor;
 			last = this;
-			if (this == INT64_MAX)
+			if (this == INT64_MAX) {
+				capped = true;
 				break;
+			}
 		}
-		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R5, (int32_t) base));
+		/*
+		 * The overflow bucket; none when the last order reaches
+		 * INT64_MAX, as every value left falls in it (and the
+		 * verifier refuses unreachable code).
+		 */
+		if (!capped)
+			DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R5, (int32_t) base));
 		dt_bpf_label_here(cg->cg_b, ldone);
 		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R5));
 	}

@@ -588,7 +588,7 @@ dt_bpf_layout_finish(dt_bpf_layout_t *lay, char *errbuf, size_t errlen)
 			    "aggregation @%s: %u buckets are too many for the "
 			    "bpf engine", agg->ag_name, agg->ag_nvals);
 		/* As the interpreter charges each entry against aggsize. */
-		need = 32 + ba->ba_keysize + ba->ba_valsize;
+		need = dt_agg_entsize(agg);
 		ba->ba_maxent = (uint32_t) (lay->bl_aggsize / need);
 		if (ba->ba_maxent < 16)
 			ba->ba_maxent = 16;

@@ -1,0 +1,6 @@
+/*
+ * clear() of an aggregating function call: clear()'s argument error
+ * comes before count()'s context error.
+ * @options: -e -x errtags
+ */
+BEGIN { clear(count()); }

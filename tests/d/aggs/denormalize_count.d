@@ -1,0 +1,5 @@
+/*
+ * denormalize() reports its errors as normalize() does.
+ * @options: -e -x errtags
+ */
+BEGIN { denormalize(count()); }

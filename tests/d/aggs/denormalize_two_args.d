@@ -1,0 +1,5 @@
+/*
+ * denormalize() takes one argument.
+ * @options: -e -x errtags
+ */
+BEGIN { @a = count(); denormalize(@a, 1); }

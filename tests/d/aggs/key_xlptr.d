@@ -1,0 +1,5 @@
+/*
+ * A translated pointer is no aggregation key.
+ * @options: -e -x errtags
+ */
+BEGIN { @a[curpsinfo] = count(); }

@@ -1,0 +1,5 @@
+/*
+ * llquantize(): the high magnitude must be above the low one.
+ * @options: -e -x errtags
+ */
+BEGIN { @ = llquantize(1, 10, 3, 3, 20); }

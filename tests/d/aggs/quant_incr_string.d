@@ -1,0 +1,5 @@
+/*
+ * quantize(): the increment must be a scalar.
+ * @options: -e -x errtags
+ */
+BEGIN { @ = quantize(1, ""); }
