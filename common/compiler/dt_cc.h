@@ -493,6 +493,7 @@ extern int dt_type_member_info(ctf_dict_t *ctfp, ctf_id_t type,
     const char *name, ctf_membinfo_t *mip);
 extern bool dt_node_is_integer(const dt_node_t *dnp);
 extern bool dt_node_is_arith(const dt_node_t *dnp);
+extern bool dt_node_is_float(const dt_node_t *dnp);
 extern bool dt_node_is_scalar(const dt_node_t *dnp);
 extern bool dt_node_is_pointer(const dt_node_t *dnp);
 extern bool dt_node_is_xlptr(const dt_node_t *dnp);

@@ -13,14 +13,15 @@
  *
  * Invariants of the generated code:
  *
- *   - an integer value in a register is always normalized to its D type:
- *     sign-extended to 64 bits for signed types, zero-extended for
- *     unsigned ones.  Operations whose result may leave the range of a
- *     type narrower than 64 bits (add, mul, shifts, negation...) are
- *     followed by a sign extension (sll/sra) or a mask (and); operands of
- *     the operations whose result depends on the upper bits (division,
+ *   - integer arithmetic is DTrace's: done on 64-bit registers, whose
+ *     result is not cut to its D type's width; a value is brought to its
+ *     type (sign-extended for signed types, zero-extended for unsigned
+ *     ones) where it is loaded, stored to a variable or memory, cast or
+ *     negated, and a record keeps its type's width.  Operands of the
+ *     operations whose result depends on the upper bits (division,
  *     remainder, right shift, comparison) are first converted to the
- *     common type of the usual arithmetic conversions, as C does;
+ *     common type of the usual arithmetic conversions when their own
+ *     types differ from it;
  *   - a by-reference value (string, struct, union, array) is held as its
  *     address; storing it into a variable copies it (the interpreter's
  *     variable stores do the copy), so strings need no allocs/copys of
@@ -190,6 +191,11 @@ dt_cg_typeinfo(dt_cg_t *cg, ctf_dict_t *ctfp, ctf_id_t type, uint32_t flags,
 	case CTF_K_UNION:
 		tip->ti_signed = false;
 		tip->ti_byref = true;
+		break;
+	case CTF_K_FLOAT:
+		/* A long double fits no register: like DTrace, by ref. */
+		tip->ti_signed = false;
+		tip->ti_byref = tip->ti_size > 8;
 		break;
 	default:
 		break;
@@ -850,9 +856,13 @@ dt_cg_load_node(dt_cg_t *cg, const dt_node_t *dnp, int reg)
 	dt_cg_node_tinfo(cg, dnp, &ti);
 	if (ti.ti_byref)
 		return;
+	/*
+	 * D has no floating-point arithmetic, but a float or double can be
+	 * traced and given to printf(): its bits are loaded as an unsigned
+	 * integer of its size.
+	 */
 	if (ti.ti_kind == CTF_K_FLOAT)
-		dt_cg_fail(cg, dnp, D_CG_EXPR, "floating-point values are "
-		    "not supported in D");
+		ti.ti_signed = false;
 	dt_cg_load(cg, reg, ti.ti_size, ti.ti_signed,
 	    (dnp->dn_flags & DT_NF_USERLAND) != 0);
 }
@@ -1141,16 +1151,23 @@ dt_cg_member_addr(dt_cg_t *cg, dt_node_t *dnp, dt_cg_bitfield_t *bf)
 		    "the struct or union", name);
 	off = mi.ctm_offset / 8;
 	if (dnp->dn_flags & DT_NF_BITFIELD) {
-		ctf_id_t mt = ctf_type_resolve(ctfp, mi.ctm_type);
-		ssize_t usz = mt != CTF_ERR ? ctf_type_size(ctfp, mt) : -1;
+		ssize_t usz;
 		uint64_t bitpos;
 
 		if (ctf_type_encoding(ctfp, mi.ctm_type, &enc) != 0)
 			dt_cg_fail(cg, dnp, D_CG_EXPR, "cannot find the "
 			    "encoding of bit-field %s", name);
-		if (usz != 1 && usz != 2 && usz != 4 && usz != 8)
-			usz = 8;
 		bitpos = mi.ctm_offset + enc.cte_offset;
+		/*
+		 * The unit loaded is the smallest aligned one that holds
+		 * the bits, so a field of a struct D laid out (one byte or
+		 * two for a small field) is read without reading past it.
+		 */
+		for (usz = 1; usz < 8; usz *= 2) {
+			if (bitpos / (8 * (uint64_t) usz) ==
+			    (bitpos + enc.cte_bits - 1) / (8 * (uint64_t) usz))
+				break;
+		}
 		off = (bitpos / (8 * (uint64_t) usz)) * (uint64_t) usz;
 		bf->bf_unit = (uint32_t) usz;
 		bf->bf_shift = (uint32_t) (bitpos - off * 8);
@@ -1452,6 +1469,7 @@ typedef enum dt_cg_lvkind {
 	DT_CG_LV_SCALAR,
 	DT_CG_LV_ARRAY,
 	DT_CG_LV_MEM,
+	DT_CG_LV_BITFIELD,	/* lv_addr is the address of lv_bf's unit */
 } dt_cg_lvkind_t;
 
 typedef struct dt_cg_lval {
@@ -1461,6 +1479,7 @@ typedef struct dt_cg_lval {
 	uint8_t lv_scope;
 	int lv_addr;		/* DT_CG_LV_MEM: register with the address */
 	dt_cg_tinfo_t lv_ti;
+	dt_cg_bitfield_t lv_bf;	/* DT_CG_LV_BITFIELD */
 } dt_cg_lval_t;
 
 /*
@@ -1508,11 +1527,12 @@ dt_cg_lval_prepare(dt_cg_t *cg, dt_node_t *dnp, dt_cg_lval_t *lv,
 	case DT_NODE_OP2:
 		if (dnp->dn_op != DT_OP_DOT && dnp->dn_op != DT_OP_PTR)
 			break;
-		if (dnp->dn_flags & DT_NF_BITFIELD)
-			dt_cg_fail(cg, dnp, D_CG_EXPR, "assignment to a "
-			    "bit-field is not supported");
 		lv->lv_kind = DT_CG_LV_MEM;
 		lv->lv_addr = dt_cg_member_addr(cg, dnp, &bf);
+		if (bf.bf_unit != 0) {
+			lv->lv_kind = DT_CG_LV_BITFIELD;
+			lv->lv_bf = bf;
+		}
 		return;
 	default:
 		break;
@@ -1539,6 +1559,23 @@ dt_cg_lval_load(dt_cg_t *cg, dt_cg_lval_t *lv)
 		    lv->lv_scope == DIFV_SCOPE_THREAD ? DIF_OP_LDTAA :
 		    DIF_OP_LDGAA, id, r));
 		break;
+	case DT_CG_LV_BITFIELD: {
+		const dt_cg_bitfield_t *bf = &lv->lv_bf;
+		int t;
+
+		/* As dt_cg_member() reads one: the unit, shifted. */
+		dt_cg_emit(cg, DIF_INSTR_MOV(lv->lv_addr, r));
+		dt_cg_load(cg, r, bf->bf_unit, false,
+		    (lv->lv_node->dn_flags & DT_NF_USERLAND) != 0);
+		t = dt_cg_reg_alloc(cg);
+		dt_cg_setx(cg, 64 - (int64_t) (bf->bf_shift + bf->bf_bits), t);
+		dt_cg_emit(cg, DIF_INSTR_FMT(DIF_OP_SLL, r, t, r));
+		dt_cg_setx(cg, 64 - (int64_t) bf->bf_bits, t);
+		dt_cg_emit(cg, DIF_INSTR_FMT(lv->lv_ti.ti_signed ?
+		    DIF_OP_SRA : DIF_OP_SRL, r, t, r));
+		dt_cg_reg_free(cg, t);
+		break;
+	}
 	default:
 		dt_cg_emit(cg, DIF_INSTR_MOV(lv->lv_addr, r));
 		if (!lv->lv_ti.ti_byref)
@@ -1548,6 +1585,50 @@ dt_cg_lval_load(dt_cg_t *cg, dt_cg_lval_t *lv)
 		break;
 	}
 	return r;
+}
+
+static uint32_t
+dt_cg_store_op(uint32_t size)
+{
+	switch (size) {
+	case 1:
+		return DIF_OP_STB;
+	case 2:
+		return DIF_OP_STH;
+	case 4:
+		return DIF_OP_STW;
+	default:
+		return DIF_OP_STX;
+	}
+}
+
+/*
+ * Stores reg into a bit-field: the unit that holds it is read, its bits
+ * replaced by reg's low bits (the rest of reg is dropped, as C converts
+ * to the field's width) and written back.
+ */
+static void
+dt_cg_bitfield_store(dt_cg_t *cg, dt_cg_lval_t *lv, int reg)
+{
+	const dt_cg_bitfield_t *bf = &lv->lv_bf;
+	uint64_t mask = bf->bf_bits >= 64 ? ~0ULL : (1ULL << bf->bf_bits) - 1;
+	int u = dt_cg_reg_alloc(cg), v = dt_cg_reg_alloc(cg);
+	int t = dt_cg_reg_alloc(cg);
+
+	dt_cg_emit(cg, DIF_INSTR_MOV(lv->lv_addr, u));
+	dt_cg_load(cg, u, bf->bf_unit, false, false);
+	dt_cg_setx(cg, (int64_t) ~(mask << bf->bf_shift), t);
+	dt_cg_emit(cg, DIF_INSTR_FMT(DIF_OP_AND, u, t, u));
+	dt_cg_setx(cg, (int64_t) mask, t);
+	dt_cg_emit(cg, DIF_INSTR_FMT(DIF_OP_AND, reg, t, v));
+	dt_cg_setx(cg, (int64_t) bf->bf_shift, t);
+	dt_cg_emit(cg, DIF_INSTR_FMT(DIF_OP_SLL, v, t, v));
+	dt_cg_emit(cg, DIF_INSTR_FMT(DIF_OP_OR, u, v, u));
+	dt_cg_emit(cg, DIF_INSTR_STORE(dt_cg_store_op(bf->bf_unit), u,
+	    lv->lv_addr));
+	dt_cg_reg_free(cg, t);
+	dt_cg_reg_free(cg, v);
+	dt_cg_reg_free(cg, u);
 }
 
 /* Stores reg into the lvalue (reg stays allocated) and releases it. */
@@ -1574,24 +1655,13 @@ dt_cg_lval_store(dt_cg_t *cg, dt_cg_lval_t *lv, int reg)
 		if (lv->lv_node->dn_flags & DT_NF_USERLAND)
 			dt_cg_fail(cg, lv->lv_node, D_OP_WRITE, "cannot "
 			    "store to user memory; use copyout()");
-		if (lv->lv_ti.ti_byref) {
+		if (lv->lv_kind == DT_CG_LV_BITFIELD) {
+			dt_cg_bitfield_store(cg, lv, reg);
+		} else if (lv->lv_ti.ti_byref) {
 			/* Struct or string assignment: copy the bytes. */
 			dt_cg_copyref(cg, reg, &lv->lv_ti, lv->lv_addr);
 		} else {
-			switch (lv->lv_ti.ti_size) {
-			case 1:
-				op = DIF_OP_STB;
-				break;
-			case 2:
-				op = DIF_OP_STH;
-				break;
-			case 4:
-				op = DIF_OP_STW;
-				break;
-			default:
-				op = DIF_OP_STX;
-				break;
-			}
+			op = dt_cg_store_op(lv->lv_ti.ti_size);
 			dt_cg_emit(cg, DIF_INSTR_STORE(op, reg, lv->lv_addr));
 		}
 		dt_cg_reg_free(cg, lv->lv_addr);
@@ -1701,8 +1771,12 @@ dt_cg_binop(dt_cg_t *cg, dt_op_t op, int rl, const dt_cg_tinfo_t *lt,
 	dt_cg_emit(cg, DIF_INSTR_FMT(dt_cg_arith_op(op, pt.ti_signed), rl, rr,
 	    rl));
 	dt_cg_reg_free(cg, rr);
-	if (!nt->ti_ptr && !nt->ti_byref)
-		dt_cg_normalize(cg, rl, nt->ti_size, nt->ti_signed);
+	/*
+	 * As in DTrace, the result keeps all 64 bits of the register: it is
+	 * cut to its type's width only where it is stored to memory, cast
+	 * or recorded.
+	 */
+	(void) nt;
 }
 
 static int
@@ -1822,6 +1896,46 @@ dt_cg_ternary(dt_cg_t *cg, dt_node_t *dnp)
 	return rc;
 }
 
+/*
+ * A value stored to a variable or to memory takes its type's width: the
+ * only place, with casts and records, where DTrace cuts the 64 bits an
+ * operation leaves in a register.
+ */
+static void
+dt_cg_store_normalize(dt_cg_t *cg, int reg, const dt_cg_tinfo_t *ti)
+{
+	if (!ti->ti_ptr && !ti->ti_byref && ti->ti_kind != CTF_K_FLOAT)
+		dt_cg_normalize(cg, reg, ti->ti_size, ti->ti_signed);
+}
+
+/*
+ * Is the value of dnp sure to be in its type's range?  Everything but an
+ * arithmetic operation's result (or a choice or sequence ending in one)
+ * is: it was loaded, stored, cast or is a constant of the type.
+ */
+static bool
+dt_cg_in_range(const dt_node_t *dnp)
+{
+	switch (dnp->dn_kind) {
+	case DT_NODE_OP2:
+		switch (dnp->dn_op) {
+		case DT_OP_ADD: case DT_OP_SUB: case DT_OP_MUL: case DT_OP_DIV:
+		case DT_OP_MOD: case DT_OP_BAND: case DT_OP_BOR:
+		case DT_OP_XOR: case DT_OP_LSH: case DT_OP_RSH:
+			return false;
+		case DT_OP_COMMA:
+			return dt_cg_in_range(dnp->dn_right);
+		default:
+			return true;
+		}
+	case DT_NODE_OP3:
+		return dt_cg_in_range(dnp->dn_left) &&
+		    dt_cg_in_range(dnp->dn_right);
+	default:
+		return true;
+	}
+}
+
 static int
 dt_cg_assign(dt_cg_t *cg, dt_node_t *dnp)
 {
@@ -1835,7 +1949,10 @@ dt_cg_assign(dt_cg_t *cg, dt_node_t *dnp)
 	rv = dt_cg_expr(cg, rp);
 	if (dnp->dn_op == DT_OP_ASGN) {
 		dt_cg_lval_prepare(cg, lp, &lv, DIFV_F_MOD);
-		dt_cg_convert(cg, rv, &rt, &lv.lv_ti);
+		if (dt_cg_in_range(rp))
+			dt_cg_convert(cg, rv, &rt, &lv.lv_ti);
+		else
+			dt_cg_store_normalize(cg, rv, &lv.lv_ti);
 		dt_cg_lval_store(cg, &lv, rv);
 		return rv;
 	}
@@ -1843,6 +1960,7 @@ dt_cg_assign(dt_cg_t *cg, dt_node_t *dnp)
 	cur = dt_cg_lval_load(cg, &lv);
 	dt_cg_binop(cg, dnp->dn_op, cur, &lv.lv_ti, lp, rv, &rt, rp,
 	    &lv.lv_ti);
+	dt_cg_store_normalize(cg, cur, &lv.lv_ti);
 	dt_cg_lval_store(cg, &lv, cur);
 	return cur;
 }
@@ -1867,8 +1985,7 @@ dt_cg_incdec(dt_cg_t *cg, dt_node_t *dnp)
 	dt_cg_emit(cg, DIF_INSTR_FMT(inc ? DIF_OP_ADD : DIF_OP_SUB, cur, t,
 	    cur));
 	dt_cg_reg_free(cg, t);
-	if (!lv.lv_ti.ti_ptr)
-		dt_cg_normalize(cg, cur, lv.lv_ti.ti_size, lv.lv_ti.ti_signed);
+	dt_cg_store_normalize(cg, cur, &lv.lv_ti);
 	dt_cg_lval_store(cg, &lv, cur);
 	if (!post)
 		return cur;

@@ -275,6 +275,31 @@ dt_cook_scratch_size(dt_pcb_t *pcb, const dt_node_t *dnp)
 	    (unsigned long long) size->dn_value, (unsigned long long) limit);
 }
 
+/*
+ * inet_ntoa6(addr, strict), Oracle Linux DTrace's form: a constant strict
+ * flag, non-zero for IPv4-mapped and -compatible addresses written in
+ * full as inet_ntop() writes them (::ffff:127.0.0.1, not 127.0.0.1).  So
+ * it becomes inet_ntop(AF_INET6, addr), or plain inet_ntoa6(addr).
+ */
+static void
+dt_cook_ntoa6(dt_pcb_t *pcb, dt_node_t *dnp)
+{
+	dt_node_t *addr = dnp->dn_args, *strict = addr->dn_list, *af;
+	dt_ident_t *ntop;
+
+	if (strict->dn_kind != DT_NODE_INT)
+		dt_cc_error(pcb, D_PROTO_ARG, "%s( ) argument #2 must be an "
+		    "integer constant", dnp->dn_ident->di_name);
+	addr->dn_list = NULL;
+	if (strict->dn_value == 0 ||
+	    (ntop = dt_ident_lookup_global(pcb, "inet_ntop")) == NULL)
+		return;
+	af = dt_node_int(pcb, 10, NULL);	/* Linux's AF_INET6 */
+	af->dn_list = addr;
+	dnp->dn_args = af;
+	dnp->dn_ident = ntop;
+}
+
 static dt_node_t *
 dt_cook_func(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
 {
@@ -294,6 +319,9 @@ dt_cook_func(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
 	if (idp->di_kind == DT_IDENT_FUNC && (idp->di_id == DIF_SUBR_ALLOCA ||
 	    idp->di_id == DIF_SUBR_COPYIN))
 		dt_cook_scratch_size(pcb, dnp);
+	if (idp->di_kind == DT_IDENT_FUNC && idp->di_id == DIF_SUBR_INET_NTOA6 &&
+	    dnp->dn_args != NULL && dnp->dn_args->dn_list != NULL)
+		dt_cook_ntoa6(pcb, dnp);
 	return dnp;
 }
 
@@ -909,7 +937,7 @@ dt_cook_op2(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
 		rp = dnp->dn_right = dt_node_cook(pcb, rp, DT_IDFLG_REF);
 		if (dt_type_compat(lp->dn_ctfp, lp->dn_type, rp->dn_ctfp,
 		    rp->dn_type) && !dt_node_is_dynamic(cc, lp) &&
-		    !dt_node_is_void(lp))
+		    !dt_node_is_void(lp) && !dt_node_is_float(lp))
 			;
 		else if (dt_node_is_integer(lp) && dt_node_is_integer(rp))
 			;
@@ -1115,6 +1143,16 @@ dt_cook_op2(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
 		type = rp->dn_ctfp ? ctf_type_resolve(rp->dn_ctfp, rp->dn_type) :
 		    CTF_ERR;
 		kind = type == CTF_ERR ? 0 : ctf_type_kind(rp->dn_ctfp, type);
+		/*
+		 * A translated pointer points at nothing in memory: DTrace
+		 * types it as translated data, which casts to nothing.
+		 */
+		if (kind == CTF_K_POINTER && ((rp->dn_flags & DT_NF_XLATED) ||
+		    (rp->dn_kind == DT_NODE_VAR &&
+		    (rp->dn_ident->di_flags & DT_IDFLG_XLPTR))))
+			dt_cc_error(pcb, D_CAST_INVAL, "invalid cast "
+			    "expression: \"pointer to translated data\" to "
+			    "\"%s\"", TNAME(lp, n2));
 		if (dt_type_compat(lp->dn_ctfp, lp->dn_type, rp->dn_ctfp,
 		    rp->dn_type) && !dt_node_is_dynamic(cc, rp))
 			;

@@ -620,40 +620,50 @@ dt_decl_sou_end(dt_pcb_t *pcb)
 	ctf_id_t t;
 	char n[512];
 
-	/* First pass: offsets in bits. */
+	/*
+	 * First pass: offsets in bits, laid out as DTrace lays out the
+	 * structs a D program declares (its CTF library's rule, not a C
+	 * compiler's): each member starts at the first byte after the end
+	 * of the one before, rounded up to its alignment; a bit-field
+	 * takes the smallest power-of-two number of bytes that holds its
+	 * bits, aligned to that size, so bit-fields are not packed
+	 * together; a zero-width bit-field is ignored; and there is no
+	 * padding after the last member.
+	 */
 	for (mp = sp->ds_members; mp != NULL; mp = mp->dm_next) {
 		ssize_t msize = ctf_type_size(fp, mp->dm_type);
 		ssize_t malign = dt_type_align(fp, mp->dm_type);
-		uint64_t unit = (uint64_t) malign * 8, at;
+		uint64_t at, mbits;
 
-		if (malign <= 0)
-			malign = 1, unit = 8;
-		if (sp->ds_kind == CTF_K_UNION)
-			off = 0;
+		if (mp->dm_bitfield && mp->dm_bits == 0)
+			continue;
 		if (mp->dm_bitfield) {
-			if (mp->dm_bits == 0) {
-				off = dt_roundup(off, unit);
-				mp->dm_bits = 0;
-				continue;
-			}
-			at = off;
-			if (at / unit != (at + mp->dm_bits - 1) / unit)
-				at = dt_roundup(at, unit);
-			off = at + mp->dm_bits;
-			if (mp->dm_name != NULL && (uint32_t) malign > align)
-				align = (uint32_t) malign;
-			mp->dm_offset = at;
-		} else {
-			at = dt_roundup(off, unit);
-			mp->dm_offset = at;
-			off = at + (uint64_t) msize * 8;
-			if ((uint32_t) malign > align)
-				align = (uint32_t) malign;
+			msize = 1;
+			while ((uint64_t) msize * 8 < mp->dm_bits)
+				msize *= 2;
+			malign = msize;
+			mbits = mp->dm_bits;
+		} else
+			mbits = msize > 0 ? (uint64_t) msize * 8 : 0;
+		if (msize < 0)
+			msize = 0;
+		if (malign <= 0)
+			malign = 1;
+		if ((uint32_t) malign > align)
+			align = (uint32_t) malign;
+		if (sp->ds_kind == CTF_K_UNION) {
+			mp->dm_offset = 0;
+			if ((uint64_t) msize * 8 > end)
+				end = (uint64_t) msize * 8;
+			continue;
 		}
-		if (off > end)
-			end = off;
+		at = dt_roundup(dt_roundup(off, 8) / 8, (uint64_t) malign);
+		mp->dm_offset = at * 8;
+		off = mp->dm_offset + mbits;
+		end = (at + (uint64_t) msize) * 8;
 	}
-	size = dt_roundup(dt_roundup(end, 8) / 8, align);
+	size = end / 8;
+	(void) align;
 
 	if (sp->ds_kind == CTF_K_STRUCT)
 		t = ctf_add_struct_sized(fp, CTF_ADD_ROOT, sp->ds_name, size);

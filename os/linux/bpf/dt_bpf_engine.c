@@ -1894,10 +1894,12 @@ dt_bpf_go(dtrace_hdl_t *dtp)
 	    (uint64_t) dtp->dt_options[DT_OPT_AGGSIZE]);
 	lay->bl_nspec = (uint32_t) dtp->dt_options[DT_OPT_NSPEC];
 	/* (Too large a scratch is refused when the maps are laid out.) */
-	if (dtp->dt_options[DT_OPT_SCRATCHSIZE] != DTRACEOPT_UNSET)
+	if (dtp->dt_options[DT_OPT_SCRATCHSIZE] != DTRACEOPT_UNSET) {
+		lay->bl_scratchset = true;
 		lay->bl_scratchsize = dtp->dt_options[DT_OPT_SCRATCHSIZE] >
 		    (1 << 30) ? 1U << 30 :
 		    (uint32_t) dtp->dt_options[DT_OPT_SCRATCHSIZE];
+	}
 	lay->bl_specsize = (uint64_t) dtp->dt_options[DT_OPT_SPECSIZE];
 	lay->bl_ncpus = (uint32_t) be->be_ncpus;
 	be->be_laid = true;
