@@ -787,7 +787,7 @@ dt_work_drain(dtrace_hdl_t *dtp, uint32_t cpu, const void *buf, size_t len,
 	if (rc < 0) {
 		wa->wa_rc = -1;
 	} else if (rc == DT_CONSUME_EXIT) {
-		/* The last exit() consumed sets the status, END's included. */
+		/* The consumer's status: the first exit()'s, or END's. */
 		dtp->dt_exited = dtp->dt_exitrec = true;
 		dtp->dt_exitstatus = dt_consume_exitstatus(dtp);
 	}

@@ -480,9 +480,15 @@ dt_cc_preproc(dtrace_hdl_t *dtp, const char *text, size_t len,
 		args[nargs++] = "-std=c99";
 	if (dtp->dt_options[DT_OPT_CPPHDRS] == 1)
 		args[nargs++] = "-H";
-	for (size_t i = 0; i < cc->cc_ncpp && nargs < 64 + 12; i++)
+	for (size_t i = 0; i < cc->cc_ncpp && nargs < 64 + 10; i++)
 		args[nargs++] = cc->cc_cpp[i];
-	args[nargs++] = "-";
+	/*
+	 * cpp's messages as DTrace's users see them: "/dev/stdin:17: error:
+	 * ...", the program's line without a column or a quote of the text.
+	 */
+	args[nargs++] = "-fno-show-column";
+	args[nargs++] = "-fno-diagnostics-show-caret";
+	args[nargs++] = "/dev/stdin";
 	args[nargs] = NULL;
 
 	if (pipe(pfd) != 0) {

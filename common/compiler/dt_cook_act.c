@@ -705,9 +705,10 @@ dt_check_order(dt_pcb_t *pcb, dt_node_t *stmt, dt_actstate_t *st)
 		st->as_spec = true;
 		return;
 	case DT_ACT_COMMIT:
-		if (st->as_spec)
-			dt_cc_nerror(pcb, stmt, D_SPEC_COMM, "commit( ) may "
-			    "not follow speculate( )");
+		/*
+		 * After speculate() it commits another speculation, at once,
+		 * as in DTrace.
+		 */
 		if (st->as_commit)
 			dt_cc_nerror(pcb, stmt, D_COMM_COMM, "commit( ) may "
 			    "not follow commit( )");
@@ -728,6 +729,14 @@ dt_check_order(dt_pcb_t *pcb, dt_node_t *stmt, dt_actstate_t *st)
 		    st->as_spec)
 			dt_cc_nerror(pcb, stmt, D_ACT_SPEC, "destructive "
 			    "actions may not follow speculate( )");
+		/*
+		 * Destructive actions that record nothing (chill(), raise(),
+		 * stop(), ...) are not data: speculate() and commit() may
+		 * follow them, and they may follow commit(), as in DTrace.
+		 */
+		if ((fn->dn_ident->di_flags & DT_IDFLG_DESTRUCT) &&
+		    !dt_action_consumed((dt_actkind_t) fn->dn_ident->di_id))
+			return;
 		break;
 	}
 	if (st->as_commit)

@@ -230,6 +230,13 @@ enum {
  */
 #define DT_BPF_KSTACK_MAX 127
 
+/*
+ * The deepest user stack ustackdepth counts.  User stacks are walked here
+ * (CFI), not by the kernel, so perf_event_max_stack does not cap them;
+ * ustackdepth must count every frame ustack() can record.
+ */
+#define DT_BPF_USTACK_MAX 1024
+
 extern void dt_bpf_layout_init(dt_bpf_layout_t *lay, const dt_program_t *pgp,
     uint32_t strsize, uint64_t dynvarsize, uint64_t aggsize);
 /* Scan one statement's DIF: variables, constants, buffer sizes. */
