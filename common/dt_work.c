@@ -367,14 +367,15 @@ dt_difo_reads_curthread(const dif_object_t *dp)
 }
 
 /*
- * Does the clause read kernel memory through curthread (curpsinfo and
- * curlwpsinfo translate from it)?  Only the in-kernel engine gives it a
- * value, so such a clause wants that engine even at BEGIN or a tick.
+ * Does the clause read kernel memory, through curthread (curpsinfo and
+ * curlwpsinfo translate from it) or a kernel variable (`name)?  Only the
+ * in-kernel engine gives it a value, so such a clause wants that engine
+ * even at BEGIN or a tick.
  */
 static bool
 dt_stmt_reads_kernel(const dt_stmt_t *stp)
 {
-	if (dt_difo_reads_curthread(stp->st_pred))
+	if (stp->st_kmem || dt_difo_reads_curthread(stp->st_pred))
 		return true;
 	for (uint32_t a = 0; a < stp->st_nactions; a++) {
 		const dt_action_t *ap = &stp->st_actions[a];
@@ -473,6 +474,17 @@ dt_engine_select(dtrace_hdl_t *dtp, dt_eprobe_t *const *eps, size_t n)
 		    "probe %s:%s:%s:%s cannot run on the %s engine",
 		    prp->pr_prov->pv_name, prp->pr_mod, prp->pr_func,
 		    prp->pr_name, eng->eo_name);
+	}
+	/* Kernel variables have no value elsewhere: refuse, do not fault. */
+	for (size_t i = 0; i < n && eng != kernel; i++) {
+		if (!eps[i]->ep_stmt->st_kmem)
+			continue;
+		if (kernel == NULL)
+			return dt_set_errdetail(dtp, EDT_NOENGINE, "reading "
+			    "kernel variables needs the in-kernel engine, "
+			    "which is not available: %s", why);
+		return dt_set_errdetail(dtp, EDT_NOENGINE, "the %s engine "
+		    "cannot read kernel variables", eng->eo_name);
 	}
 	if (eng->eo_open(dtp) != 0)
 		return -1;
