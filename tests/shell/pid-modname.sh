@@ -1,7 +1,7 @@
 #!/bin/bash
 # pid-modname.sh: a pid probe's module may be named as DTrace names a
 # process's objects -- the file's basename (libc.so.6), its basename up to
-# the first '.' (libc), a.out for the executable -- while listings and
+# a '.' (libc, libc.so), a.out for the executable -- while listings and
 # probemod keep the file's real basename; a name no object has matches no
 # probe.
 set -u
@@ -44,7 +44,7 @@ libc=$(ldd "$tmp/prog.1" | awk '$1 ~ /^libc\./ { print $1; exit }')
 short=${libc%%.*}
 
 for e in $engines; do
-	for m in "$libc" "$short" "${short}*"; do
+	for m in "$libc" "$short" "$short.so" "${short}*"; do
 		got=$("$DTRACE" -x engine="$e" -q -c "$tmp/prog.1" -n \
 		    "pid\$target:$m:malloc:entry { @[probemod] = count(); }
 		    END { printa(\"%s %@d\n\", @); }" 2>&1)
@@ -63,7 +63,7 @@ got=$("$DTRACE" -l -c "$tmp/prog.1" -n "pid\$target:$short:malloc:entry" \
     2>&1 | awk 'NR > 1 { print $3, $4, $5 }')
 check "listing keeps the real name" "$libc malloc entry" "$got"
 
-# A prefix not ending at the first '.' names nothing.
+# A prefix not ending at a '.' names nothing.
 "$DTRACE" -q -c "$tmp/prog.1" -n "pid\$target:${short:0:3}:malloc:entry" \
     >/dev/null 2>"$tmp/err"
 st=$?

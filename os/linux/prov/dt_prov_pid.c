@@ -11,7 +11,7 @@
  * <module> is the basename of a file the process maps executable
  * (libc.so.6), or a.out for its executable; a module that is not a
  * pattern is also named, as DTrace names a process's objects, by the
- * file's path or its basename up to the first '.' (libc).  Every field
+ * file's path or its basename up to a '.' (libc.so, libc).  Every field
  * may be a glob, and an empty or glob name also creates a probe per instruction offset
  * (pid123::foo: is every instruction of foo).  Probes are made on demand,
  * when a description names pid<N> (pid$target after macro expansion):
@@ -159,7 +159,7 @@ nomem:
 /*
  * The module of the current image a name that is not a pattern names, as
  * DTrace resolves a process's object by name: the file's path or basename
- * (libc.so.6), else its basename up to the first '.' (libc), else a.out
+ * (libc.so.6), else its basename up to a '.' (libc.so, libc), else a.out
  * for the executable.  The first module in map order wins.
  */
 static const dt_pid_module_t *
@@ -177,11 +177,10 @@ dt_pid_module_named(const dt_pid_prov_t *pp, const char *name)
 	}
 	for (size_t m = 0; m < pp->pp_nmods; m++) {
 		const dt_pid_module_t *pm = &pp->pp_mods[m];
-		const char *dot = strchr(pm->pm_name, '.');
 
-		if (pm->pm_gen == pp->pp_gen && dot != NULL &&
-		    (size_t) (dot - pm->pm_name) == len &&
-		    strncmp(pm->pm_name, name, len) == 0)
+		if (pm->pm_gen == pp->pp_gen &&
+		    strncmp(pm->pm_name, name, len) == 0 &&
+		    pm->pm_name[len] == '.')
 			return pm;
 	}
 	for (size_t m = 0; m < pp->pp_nmods; m++) {
