@@ -465,6 +465,39 @@ translator tcpinfo_t < struct tcphdr *T > {
 };
 
 /*
+ * tcp:::connect-refused: the reset that refused a connection this end
+ * asked for (its socket still in SYN_SENT).  The kernel traces it with
+ * the socket only, so the arguments describe the reset as the peer made
+ * it to answer the SYN: from the remote end to the local one, sequence
+ * number 0, acknowledging the SYN (the socket's next sequence number),
+ * header 20 bytes and no data.  The native argument is the struct sock.
+ */
+typedef struct dt_tcp_reset {
+	uint8_t rs_sk;		/* stands for the struct sock */
+} dt_tcp_reset_t;
+
+translator ipinfo_t < dt_tcp_reset_t *P > {
+	ip_ver = ((struct sock *)P)->__sk_common.skc_family == AF_INET6 ?
+	    6 : 4;
+	ip_plength = 20;
+	ip_saddr = xlate<tcpsinfo_t *>((struct sock *)P)->tcps_raddr;
+	ip_daddr = xlate<tcpsinfo_t *>((struct sock *)P)->tcps_laddr;
+};
+
+translator tcpinfo_t < dt_tcp_reset_t *P > {
+	tcp_sport = xlate<tcpsinfo_t *>((struct sock *)P)->tcps_rport;
+	tcp_dport = xlate<tcpsinfo_t *>((struct sock *)P)->tcps_lport;
+	tcp_seq = 0;
+	tcp_ack = ((struct tcp_sock *)P)->snd_nxt;
+	tcp_offset = 20;
+	tcp_flags = TH_RST | TH_ACK;
+	tcp_window = 0;
+	tcp_checksum = 0;
+	tcp_urgent = 0;
+	tcp_hdr = 0;		/* the reset's buffer is not traced */
+};
+
+/*
  * tcp:::accept-refused: a connection request (a SYN) that found no
  * socket, which the kernel answers with a reset.  The native argument is
  * the request's struct sk_buff; the arguments describe the reset, made
