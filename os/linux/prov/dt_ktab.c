@@ -134,11 +134,14 @@ dt_ktab_probe_args(dtrace_hdl_t *dtp, dt_probe_t *prp)
 	const dt_ktab_probe_t *kp = kw->kw_row;
 	int nargs = 0;
 
-	for (int j = 0; j < DT_KTAB_MAXARGS &&
-	    kp->kp_args[j].kr_kind != DT_KEVENT_ARG_ZERO; j++) {
+	/* A ZERO recipe (an argument always 0) may precede others. */
+	for (int j = 0; j < DT_KTAB_MAXARGS; j++) {
+		if (kp->kp_args[j].kr_kind != DT_KEVENT_ARG_ZERO)
+			nargs = j + 1;
+	}
+	for (int j = 0; j < nargs; j++) {
 		if (dt_ktab_recipe(dtp, kv, kw, j, &ke->ke_args[j]) != 0)
 			return -1;
-		nargs = j + 1;
 	}
 	memcpy(ke->ke_conds, kp->kp_conds, sizeof (ke->ke_conds));
 	if (kp->kp_sym != NULL) {
