@@ -160,6 +160,27 @@ inline uint8_t TH_URG = 0x20;
 inline uint8_t TH_ECE = 0x40;
 inline uint8_t TH_CWR = 0x80;
 
+/* IP protocol numbers (ipv4_protocol, ipv6_nexthdr), as DTrace names them. */
+inline short IPPROTO_IP = 0;
+inline short IPPROTO_HOPOPTS = 0;
+inline short IPPROTO_ICMP = 1;
+inline short IPPROTO_IGMP = 2;
+inline short IPPROTO_IPV4 = 4;
+inline short IPPROTO_TCP = 6;
+inline short IPPROTO_UDP = 17;
+inline short IPPROTO_IPV6 = 41;
+inline short IPPROTO_ROUTING = 43;
+inline short IPPROTO_FRAGMENT = 44;
+inline short IPPROTO_RSVP = 46;
+inline short IPPROTO_GRE = 47;
+inline short IPPROTO_ESP = 50;
+inline short IPPROTO_AH = 51;
+inline short IPPROTO_ICMPV6 = 58;
+inline short IPPROTO_NONE = 59;
+inline short IPPROTO_DSTOPTS = 60;
+inline short IPPROTO_SCTP = 132;
+inline short IPPROTO_RAW = 255;
+
 inline int AF_INET = 2;
 inline int AF_INET6 = 10;
 
