@@ -33,9 +33,9 @@ tcp           vmlinux                                   state-change
 tcp           vmlinux                                   connect-request
 		args[0]: void *
 		args[1]: csinfo_t *
-		args[2]: void *
+		args[2]: ipinfo_t *
 		args[3]: tcpsinfo_t *
-		args[4]: void *
+		args[4]: tcpinfo_t *
 tcp           vmlinux                                   connect-refused
 		args[0]: void *
 		args[1]: csinfo_t *
@@ -74,6 +74,14 @@ tcp:::connect-request, tcp:::connect-established
 /args[3]->tcps_rport == $1/
 {
 	@c[probename] = count();
+}
+tcp:::connect-request, tcp:::connect-established, tcp:::accept-established
+/args[4]->tcp_sport == $1 || args[4]->tcp_dport == $1/
+{
+	printf("%s v%d %s -> %s, %s -> %s %x\n", probename, args[2]->ip_ver,
+	    args[2]->ip_saddr, args[2]->ip_daddr,
+	    args[4]->tcp_sport == $1 ? "server" : "client",
+	    args[4]->tcp_dport == $1 ? "server" : "client", args[4]->tcp_flags);
 }
 tcp:::accept-established
 /args[3]->tcps_lport == $1/
@@ -117,7 +125,10 @@ EOD
 cat >"$tmp/want" <<'EOW'
 listen
 client 0 -> 4
+connect-request v4 127.0.0.1 -> 127.0.0.1, client -> server 2
 client 4 -> 6
+connect-established v4 127.0.0.1 -> 127.0.0.1, server -> client 12
+accept-established v4 127.0.0.1 -> 127.0.0.1, client -> server 10
 client 6 -> 8
 client 8 -> 11
 client 11 -> 0

@@ -486,6 +486,45 @@ translator tcpinfo_t < struct tcphdr *T > {
 };
 
 /*
+ * The handshake segments at tcp:::connect-request (the SYN the local end
+ * sends: new state SYN_SENT), connect-established (the SYN-ACK it
+ * receives: old state SYN_SENT) and accept-established (the ACK a
+ * listener's new connection receives: old state SYN_RECV), from the
+ * state change's record as those probes pass it.  The segment is not
+ * traced there, so it is described from its socket: addresses and ports
+ * from the socket's ends in the segment's direction (only the SYN goes
+ * out), the header without options (20 bytes), and the sequence numbers
+ * the socket knows by then (a SYN's is chosen after the state change: 0).
+ */
+translator ipinfo_t < dt_inet_sock_set_state_t *P > {
+	ip_ver = P->skaddr->__sk_common.skc_family == AF_INET6 ? 6 : 4;
+	ip_plength = 20;
+	ip_saddr = P->newstate == 2 ? xlate<tcpsinfo_t *>(P)->tcps_laddr :
+	    xlate<tcpsinfo_t *>(P)->tcps_raddr;
+	ip_daddr = P->newstate == 2 ? xlate<tcpsinfo_t *>(P)->tcps_raddr :
+	    xlate<tcpsinfo_t *>(P)->tcps_laddr;
+};
+
+translator tcpinfo_t < dt_inet_sock_set_state_t *P > {
+	tcp_sport = P->newstate == 2 ? xlate<tcpsinfo_t *>(P)->tcps_lport :
+	    xlate<tcpsinfo_t *>(P)->tcps_rport;
+	tcp_dport = P->newstate == 2 ? xlate<tcpsinfo_t *>(P)->tcps_rport :
+	    xlate<tcpsinfo_t *>(P)->tcps_lport;
+	tcp_seq = P->newstate == 2 ? 0 :
+	    ((struct tcp_sock *)P->skaddr)->rcv_nxt -
+	    (P->oldstate == 2 ? 1 : 0);
+	tcp_ack = P->newstate == 2 ? 0 :
+	    ((struct tcp_sock *)P->skaddr)->snd_una;
+	tcp_offset = 20;
+	tcp_flags = P->newstate == 2 ? TH_SYN :
+	    P->oldstate == 2 ? TH_SYN | TH_ACK : TH_ACK;
+	tcp_window = 0;
+	tcp_checksum = 0;
+	tcp_urgent = 0;
+	tcp_hdr = 0;
+};
+
+/*
  * tcp:::connect-refused: the reset that refused a connection this end
  * asked for (its socket still in SYN_SENT).  The kernel traces it with
  * the socket only, so the arguments describe the reset as the peer made

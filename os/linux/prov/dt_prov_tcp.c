@@ -31,9 +31,12 @@
  * state-change args[5] tcplsinfo_t * (the old one, translated from
  * the record's oldstate field), from the record's first fields
  * (dt_inet_sock_set_state_t in net.d, its layout checked against the
- * event's format); the packet they would describe (args[0]
- * pktinfo_t *, args[2] ipinfo_t *, args[4] tcpinfo_t *) is not known
- * there, and they are "void *" (0).
+ * event's format).  The segment they stand for is not traced: at
+ * connect-request (the SYN sent), connect-established (the SYN-ACK
+ * received) and accept-established (the ACK received) args[2] ipinfo_t *
+ * and args[4] tcpinfo_t * describe it from the socket and the states
+ * (the record, translated in net.d); args[0] pktinfo_t *, and
+ * state-change's args[2] and args[4], are "void *" (0).
  *
  * send and receive describe the segment: args[0] its sk_buff, args[2]
  * its IP header and args[4] its TCP header, at the buffer's head plus
@@ -59,10 +62,15 @@
 #define DT_TCP_STATE(xl) \
 	DT_KPROV_A_ADDR("skaddr", "newstate", 12, DT_TCP_REC, xl)
 
-/* The typed arguments, then the protocol and the old|new state word. */
+/*
+ * The typed arguments (args[2] and args[4]: the handshake segment the
+ * probe stands for, from the record, net.d), then the protocol and the
+ * old|new state word.
+ */
 #define DT_TCP_CONN_ARGS { \
-	DT_KPROV_A_NONE, DT_TCP_STATE("csinfo_t *"), DT_KPROV_A_NONE, \
-	DT_TCP_STATE("tcpsinfo_t *"), DT_KPROV_A_NONE, \
+	DT_KPROV_A_NONE, DT_TCP_STATE("csinfo_t *"), \
+	DT_TCP_STATE("ipinfo_t *"), DT_TCP_STATE("tcpsinfo_t *"), \
+	DT_TCP_STATE("tcpinfo_t *"), \
 	DT_KPROV_A_TEST("protocol"), DT_KPROV_A_TEST2("oldstate", "newstate"), \
 	DT_KPROV_A_TEST("newstate"), \
 }
