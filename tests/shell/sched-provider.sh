@@ -6,7 +6,8 @@
 # on-cpu in its context and one off-cpu whose args[] name it, it sleeps
 # at least N times and is woken about as often, clock ticks charge it,
 # curcpu is the CPU the probe fires on; it is queued when woken and
-# leaves its run queue at each switch to it.  Also the must-show one-liner,
+# leaves its run queue at each switch to it; change-pri sees a priority
+# inheritance boost begin and end.  Also the must-show one-liner,
 # sched:::on-cpu { @[execname] = count(); }.
 . "$top_srcdir/tests/shell/data/kprov-common.sh"
 
@@ -168,6 +169,57 @@ to=$(val to) deq=$(val deq) enq=$(val enq) qsleep=$(val sleep)
 for k in deqcpu deqlwp enqcpu front; do
 	[ "$(val $k)" = 0 ] || { cat "$tmp/out"; fail "sched: $k wrong"; }
 done
+
+# 6. change-pri: a thread holding a priority-inheritance mutex that a
+# thread of higher priority (nice -5) waits for is boosted to the
+# waiter's priority, then returns to its own when it lets go.
+cat >"$tmp/pi.c" <<'C'
+#include <pthread.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+static pthread_mutex_t m;
+
+static void *
+waiter(void *arg)
+{
+	(void) arg;
+	(void) setpriority(PRIO_PROCESS, (id_t) syscall(SYS_gettid), -5);
+	pthread_mutex_lock(&m);
+	pthread_mutex_unlock(&m);
+	return NULL;
+}
+
+int
+main(void)
+{
+	pthread_mutexattr_t ma;
+	pthread_t t;
+
+	pthread_mutexattr_init(&ma);
+	pthread_mutexattr_setprotocol(&ma, PTHREAD_PRIO_INHERIT);
+	pthread_mutex_init(&m, &ma);
+	pthread_mutex_lock(&m);
+	pthread_create(&t, NULL, waiter, NULL);
+	usleep(200000);
+	pthread_mutex_unlock(&m);
+	pthread_join(t, NULL);
+	return 0;
+}
+C
+cc -O1 -pthread -o "$tmp/pi" "$tmp/pi.c" || exit 1
+"$DTRACE" -lv -n sched:::change-pri 2>"$tmp/err" | grep 'args\[' >"$tmp/lv"
+printf '\t\targs[0]: lwpsinfo_t *\n\t\targs[1]: psinfo_t *\n\t\targs[2]: pri_t\n' \
+    >"$tmp/lv.want"
+diff -u "$tmp/lv.want" "$tmp/lv" || fail "sched: change-pri types"
+"$DTRACE" -q -n 'sched:::change-pri /args[1]->pr_pid == $target/
+{
+	printf("%d %d\n", args[0]->pr_lwpid == $target,
+	    args[2] - args[0]->pr_pri);
+}' -c "$tmp/pi" >"$tmp/out" 2>"$tmp/err" || fail "change-pri: exit $?"
+printf '1 -5\n1 5\n\n' >"$tmp/want"
+diff -u "$tmp/want" "$tmp/out" || fail "sched: change-pri firings"
 
 echo "sched: $on switches to the workload, $sleep sleeps, $wakeup" \
     "wakeups, $tick ticks"

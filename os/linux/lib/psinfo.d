@@ -12,6 +12,9 @@
  */
 #pragma D depends_on module vmlinux
 
+/* A scheduling priority (sched:::change-pri's new one), as DTrace types it. */
+typedef short pri_t;
+
 /* pr_dmodel: the data model of a process, as DTrace names them. */
 inline char PR_MODEL_ILP32 = 1;
 inline char PR_MODEL_LP64 = 2;

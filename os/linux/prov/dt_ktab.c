@@ -118,6 +118,7 @@ dt_ktab_recipe(dtrace_hdl_t *dtp, dt_ktab_t *kv, const dt_ktab_row_t *kw,
 		ka->ka_size = kr->kr_size != 0 ? kr->kr_size : 8;
 		ka->ka_signed = kr->kr_signed;
 		ka->ka_index = kr->kr_index;
+		ka->ka_val = (int64_t) kr->kr_args;
 		break;
 	}
 	ka->ka_xform = kr->kr_xform;

@@ -62,10 +62,16 @@
  * (sched_migrate_task) is not shown: the tracepoint fires for sleeping
  * threads too, which are on no queue.
  *
- * Not listed: change-pri.  The kernel's only priority tracepoint,
- * sched_pi_setprio, passes the boosting task rather than the new
- * priority, which is the lower of two tasks' (a choice no kernel event
- * recipe makes).  A probe whose kernel mechanism is missing
+ *	change-pri	raw tracepoint sched_pi_setprio(tsk, pi_task): a
+ *			priority inheritance boost of tsk begins, changes
+ *			or ends.  args[0] lwpsinfo_t *, args[1] psinfo_t *
+ *			of tsk, args[2] pri_t its new priority in the
+ *			kernel's numbering, as pr_pri: pi_task's prio when
+ *			there and lower in number, else tsk's normal_prio.
+ *			Priority changes by nice or sched_setscheduler()
+ *			have no tracepoint and are not seen
+ *
+ * A probe whose kernel mechanism is missing
  * (sched_exit_tp and sched_entry_tp are recent) is
  * not listed either.  tick does not fire on an idle CPU whose
  * tick is stopped (NO_HZ), nor on a kernel without high-resolution
@@ -109,7 +115,23 @@
 	.kp_xlate = QUEUE_XLATE, \
 	.kp_args = { RAW(0), RAW(0), TASKCPU(0), ZERO } }
 
+/* A task's int member, read through TP_PROTO argument i. */
+#define TASKINT(i, m) { .kr_kind = DT_KEVENT_ARG_RAWMEM, .kr_index = (i), \
+	.kr_size = 4, .kr_signed = true, .kr_where = "task_struct." m }
+
 static const dt_ktab_probe_t dt_prov_sched_table[] = {
+	/*
+	 * A priority inheritance boost begins, changes or ends: the new
+	 * priority is the boosting task's when it is there and higher
+	 * (lower in number), else the task's own (normal_prio).
+	 */
+	{ .kp_name = "change-pri", .kp_kind = DT_KEVENT_RAWTP,
+	  .kp_group = "sched", .kp_event = "sched_pi_setprio", .kp_ntyped = 3,
+	  .kp_native = { TASK, TASK, "pri_t" }, .kp_xlate = TASK_XLATE,
+	  .kp_args = { RAW(0), RAW(0),
+	      { .kr_kind = DT_KEVENT_ARG_MINIF, .kr_index = 3,
+	      .kr_args = DT_KEVENT_ARGBIT(4) | DT_KEVENT_ARGBIT(5) },
+	      RAW(1), TASKINT(1, "prio"), TASKINT(0, "normal_prio") } },
 	WAKE_ENQUEUE("sched_wakeup"),
 	WAKE_ENQUEUE("sched_wakeup_new"),
 	/* A thread that leaves the CPU still runnable is queued again. */
