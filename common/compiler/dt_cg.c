@@ -2007,6 +2007,28 @@ dt_cg_addrof(dt_cg_t *cg, dt_node_t *dnp)
 		if (cp->dn_flags & DT_NF_BITFIELD)
 			dt_cg_fail(cg, dnp, D_ADDROF_BITFIELD, "cannot take "
 			    "address of bit-field");
+		/*
+		 * A translated member exists only as its translation's
+		 * value: its address is that of a copy in scratch memory,
+		 * as the member of the translated struct built whole
+		 * (*args[2]) would be.
+		 */
+		if (cp->dn_xlator != NULL && cp->dn_right != NULL) {
+			dt_cg_tinfo_t mt;
+			int r = dt_cg_member(cg, cp), ra;
+
+			dt_cg_node_tinfo(cg, cp, &mt);
+			if (mt.ti_byref)
+				return r;
+			ra = dt_cg_reg_alloc(cg);
+			dt_cg_setx(cg, mt.ti_size, ra);
+			dt_cg_emit(cg, DIF_INSTR_ALLOCS(ra, ra));
+			dt_cg_emit(cg, DIF_INSTR_STORE(mt.ti_size == 1 ?
+			    DIF_OP_STB : mt.ti_size == 2 ? DIF_OP_STH :
+			    mt.ti_size == 4 ? DIF_OP_STW : DIF_OP_STX, r, ra));
+			dt_cg_reg_free(cg, r);
+			return ra;
+		}
 		return dt_cg_member_addr(cg, cp, &bf);
 	}
 	dt_cg_fail(cg, dnp, D_ADDROF_VAR, "cannot take address of "

@@ -791,7 +791,13 @@ dt_cook_member(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
 		    dt_node_is_string(cc, lp) ? "string" :
 		    dt_type_name(ctfp, type, n1, sizeof (n1)));
 	}
-	if (lp->dn_xlator != NULL) {
+	/*
+	 * A member of a translated struct (args[2]->ipv4_hdr) is a value of
+	 * its own type: a member of it (->ttl) is an ordinary one, not the
+	 * translator's.
+	 */
+	if (lp->dn_xlator != NULL && !(lp->dn_kind == DT_NODE_OP2 &&
+	    (lp->dn_op == DT_OP_PTR || lp->dn_op == DT_OP_DOT))) {
 		dt_node_t *mnp;
 
 		for (mnp = lp->dn_xlator->dx_members; mnp != NULL;
