@@ -1992,7 +1992,8 @@ dt_bpf_go(dtrace_hdl_t *dtp)
 	 * have waited for this word.
 	 */
 	__atomic_store_n((uint64_t *) (be->be_state + lay->bl_cnt_off +
-	    8 * DT_BPF_CNT_STARTED), 1, __ATOMIC_SEQ_CST);
+			     8 * DT_BPF_CNT_STARTED),
+	    1, __ATOMIC_SEQ_CST);
 	return 0;
 }
 
