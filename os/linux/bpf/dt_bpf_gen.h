@@ -209,7 +209,7 @@ enum {
 	DT_BPF_CNT_WALLOFF,	/* walltimestamp - timestamp, set by us */
 	DT_BPF_CNT_SPECDROPS,	/* over specsize */
 	DT_BPF_CNT_SPECBUSY,	/* speculation() failed: busy */
-	DT_BPF_CNT_SPECUNAVAIL, /* speculation() failed: none free */
+	DT_BPF_CNT_SPECUNAVAIL,	/* speculation() failed: none free */
 	DT_BPF_CNT_STARTED,	/* BEGIN has run: 1, set by us */
 	DT_BPF_CNT_NWORDS
 };
