@@ -243,9 +243,13 @@ dt_cg_recdesc(dt_cg_t *cg, dt_node_t *dnp, dt_recdesc_t *rd)
 	if (ti.ti_size == 0 || ti.ti_kind == CTF_K_UNKNOWN)
 		dt_cg_fail(cg, dnp, D_TRACE_VOID, "expression has void type "
 		    "and cannot be recorded");
-	if (ti.ti_kind == CTF_K_FLOAT)
-		dt_cg_fail(cg, dnp, D_CG_EXPR, "floating-point values are "
-		    "not supported in D");
+	if (ti.ti_kind == CTF_K_FLOAT) {
+		/* The value's bits, which printf() formats as a float. */
+		rd->rd_type = DT_REC_UINT;
+		rd->rd_size = ti.ti_size;
+		rd->rd_align = ti.ti_size;
+		return;
+	}
 	if (ti.ti_ptr) {
 		rd->rd_type = DT_REC_PTR;
 		rd->rd_size = 8;

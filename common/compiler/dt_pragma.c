@@ -160,8 +160,20 @@ dt_pragma_d(dt_pcb_t *pcb, int argc, char **argv)
 				    "set option '%s' to '%s': %s", opt, val,
 				    dtrace_errmsg(dtp, err));
 			}
+			/*
+			 * As DTrace, an option that is a compiler flag takes
+			 * effect in the rest of the program being compiled.
+			 */
 			if (strcmp(opt, "defaultargs") == 0)
 				pcb->pcb_cflags |= DTRACE_C_DEFARG;
+			else if (strcmp(opt, "pspec") == 0)
+				pcb->pcb_cflags |= DTRACE_C_PSPEC;
+			else if (strcmp(opt, "zdefs") == 0)
+				pcb->pcb_cflags |= DTRACE_C_ZDEFS;
+			else if (strcmp(opt, "argref") == 0)
+				pcb->pcb_cflags |= DTRACE_C_ARGREF;
+			else if (strcmp(opt, "errtags") == 0)
+				pcb->pcb_cflags |= DTRACE_C_ETAGS;
 		}
 		return;
 	}
@@ -211,6 +223,16 @@ dt_pragma_d(dt_pcb_t *pcb, int argc, char **argv)
 		    major < 0 || minor < 0)
 			dt_cc_error(pcb, D_PRAGMA_INVAL, "invalid version "
 			    "string specified by #pragma %s", what);
+		return;
+	}
+	/*
+	 * As DTrace, the control lines #ident and #line may also be written
+	 * as D pragmas (#pragma D error is above).
+	 */
+	if (strcmp(what, "ident") == 0)
+		return;
+	if (strcmp(what, "line") == 0) {
+		dt_pragma_line(pcb, "pragma D line", argc - 1, argv + 1);
 		return;
 	}
 	dt_cc_error(pcb, D_PRAGMA_INVAL, "invalid control directive: "

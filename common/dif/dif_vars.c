@@ -124,6 +124,7 @@ dif_state_create(const dif_options_t *opts)
 	    opts->dio_dynvarsize : DIF_DYNVAR_DEFAULT;
 	if (st->st_strsize < 2)
 		st->st_strsize = 2;
+	st->st_scratchset = opts && opts->dio_scratchset;
 	st->st_scratchsize = opts ? opts->dio_scratchsize : 0;
 	st->st_ops = opts ? opts->dio_ops : NULL;
 	st->st_arg = opts ? opts->dio_arg : NULL;

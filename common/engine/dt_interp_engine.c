@@ -318,9 +318,11 @@ dt_interp_open(dtrace_hdl_t *dtp)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	opts.dio_strsize = (uint64_t) dtp->dt_options[DT_OPT_STRSIZE];
 	opts.dio_dynvarsize = (uint64_t) dtp->dt_options[DT_OPT_DYNVARSIZE];
-	if (dtp->dt_options[DT_OPT_SCRATCHSIZE] != DTRACEOPT_UNSET)
+	if (dtp->dt_options[DT_OPT_SCRATCHSIZE] != DTRACEOPT_UNSET) {
+		opts.dio_scratchset = true;
 		opts.dio_scratchsize =
 		    (uint64_t) dtp->dt_options[DT_OPT_SCRATCHSIZE];
+	}
 	opts.dio_ops = &dt_interp_dif_ops;
 	opts.dio_arg = dtp;
 	ip->ip_nfired = 1;

@@ -187,7 +187,8 @@ typedef struct dt_bpf_layout {
 	uint32_t bl_locals_size;
 	uint32_t bl_dscratch_off;
 	uint32_t bl_dscratch_size;
-	uint32_t bl_scratchsize; /* alloca()'s limit a clause; 0: none */
+	bool bl_scratchset;	 /* alloca() has a limit a clause: */
+	uint32_t bl_scratchsize;
 	uint32_t bl_scratch_size; /* includes a guard of dscratch_size */
 	bool bl_scratch_shared;	/* too big for a per-CPU array: a plain
 				 * array with an entry per CPU instead */
