@@ -73,6 +73,10 @@ static void
 dt_ident_free(dt_ident_t *idp)
 {
 	dt_ident_sig_free(idp->di_sig);
+	if (idp->di_iparam != NULL) {
+		free(idp->di_iparam->di_name);
+		free(idp->di_iparam);
+	}
 	if (idp->di_kind == DT_IDENT_SCALAR && (idp->di_flags &
 	    DT_IDFLG_BUILTIN) == 0)
 		(void) 0;

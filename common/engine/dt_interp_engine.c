@@ -987,7 +987,12 @@ dt_interp_poll(dtrace_hdl_t *dtp, int64_t timeout_ns)
 	dt_spec_clean(ip->ip_specs, ip->ip_nspec);
 	for (uint32_t i = 0; i < ip->ip_ntimers; i++) {
 		dt_itimer_t *t = &ip->ip_timers[i];
-		uint64_t args[2] = { 0, 0 };
+		/*
+		 * The timer fires in this thread, in user mode: arg0 (the
+		 * kernel PC) is 0 and arg1 the user PC, here.
+		 */
+		uint64_t args[2] = {
+		    0, (uint64_t) (uintptr_t) __builtin_return_address(0)};
 
 		if (t->it_next > now || ip->ip_exited)
 			continue;

@@ -211,6 +211,7 @@ enum {
 	DT_BPF_CNT_SPECDROPS,	/* over specsize */
 	DT_BPF_CNT_SPECBUSY,	/* speculation() failed: busy */
 	DT_BPF_CNT_SPECUNAVAIL,	/* speculation() failed: none free */
+	DT_BPF_CNT_STARTED,	/* BEGIN has run: 1, set by us */
 	DT_BPF_CNT_NWORDS
 };
 
@@ -229,6 +230,13 @@ enum {
  * perf_event_max_stack, which caps bpf_get_stack() anyway.
  */
 #define DT_BPF_KSTACK_MAX 127
+
+/*
+ * The deepest user stack ustackdepth counts.  User stacks are walked here
+ * (CFI), not by the kernel, so perf_event_max_stack does not cap them;
+ * ustackdepth must count every frame ustack() can record.
+ */
+#define DT_BPF_USTACK_MAX 1024
 
 extern void dt_bpf_layout_init(dt_bpf_layout_t *lay, const dt_program_t *pgp,
     uint32_t strsize, uint64_t dynvarsize, uint64_t aggsize);
@@ -265,6 +273,7 @@ typedef struct dt_bpf_progspec {
 	uint32_t ps_nclauses;
 	const dt_stmt_t **ps_stmts;	/* in EPID order */
 	bool ps_always;		/* END, ERROR: run even after exit() */
+	bool ps_begin;		/* BEGIN: runs before tracing has started */
 	/* a single probe: its constants */
 	const uint32_t *ps_epids;	/* per clause */
 	uint32_t ps_id;
