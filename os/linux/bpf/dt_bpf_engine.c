@@ -1042,6 +1042,7 @@ dt_bpf_build(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 	case DT_BPF_P_DEMAND:
 		ps.ps_ctx = DT_BPF_CTX_RAWTP;
 		ps.ps_always = prp->pr_id != DT_PROBE_ID_BEGIN;
+		ps.ps_begin = prp->pr_id == DT_PROBE_ID_BEGIN;
 		type = BPF_PROG_TYPE_RAW_TRACEPOINT;
 		break;
 	case DT_BPF_P_PROFILE:
@@ -2006,7 +2007,17 @@ dt_bpf_go(dtrace_hdl_t *dtp)
 	if (dt_bpf_procev_start(dtp, be) != 0)
 		return -1;
 	be->be_active = true;
-	return dt_bpf_engine_fire(dtp, DT_PROBE_ID_BEGIN, NULL, 0);
+	if (dt_bpf_engine_fire(dtp, DT_PROBE_ID_BEGIN, NULL, 0) != 0)
+		return -1;
+	/*
+	 * As DTrace: BEGIN fires before any other probe, and the others
+	 * only once all are in place -- the programs attached one by one
+	 * have waited for this word.
+	 */
+	__atomic_store_n((uint64_t *) (be->be_state + lay->bl_cnt_off +
+			     8 * DT_BPF_CNT_STARTED),
+	    1, __ATOMIC_SEQ_CST);
+	return 0;
 }
 
 static int

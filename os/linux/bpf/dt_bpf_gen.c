@@ -2169,6 +2169,14 @@ dt_bpf_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R1, 0, 0),
 		    lexit);
 	}
+	/* No probe before BEGIN, nor before every probe is attached. */
+	if (!ps->ps_always && !ps->ps_begin) {
+		DT_EMIT(cg,
+		    DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R8,
+			(int16_t) (lay->bl_cnt_off + 8 * DT_BPF_CNT_STARTED)));
+		dt_bpf_jmp_label(
+		    cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R1, 0, 0), lexit);
+	}
 	/*
 	 * The map values' addresses as numbers: DIF addresses.  They never
 	 * change while the maps live, so each CPU's scratch (zeroed when
