@@ -15,6 +15,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "common/compiler/dt_cc.h"
 #include "common/dt_impl.h"
 
 typedef struct dt_option {
@@ -549,6 +550,9 @@ dtrace_setopt(dtrace_hdl_t *dtp, const char *name, const char *value)
 	}
 #endif
 	dtp->dt_options[op->o_id] = v;
+	/* An older D asked for: its programs do not see later built-ins. */
+	if (op->o_id == DT_OPT_VERSION && dtp->dt_cc != NULL)
+		dt_ident_reduce(dtp->dt_cc, v);
 	return 0;
 }
 

@@ -631,6 +631,7 @@ extern void dt_idhash_rollback(dt_idhash_t *dhp, unsigned gen);
 extern int dt_idhash_nextid(dt_idhash_t *dhp, uint32_t *idp);
 extern int dt_ident_init(dt_cc_t *cc);
 extern int dt_ident_types(dt_cc_t *cc);
+extern void dt_ident_reduce(dt_cc_t *cc, int64_t vers);
 extern const char *dt_idkind_name(dt_idkind_t kind);
 extern void dt_ident_type_assign(dt_ident_t *idp, ctf_dict_t *ctfp,
     ctf_id_t type);

@@ -510,6 +510,66 @@ dt_ident_init(dt_cc_t *cc)
 }
 
 /*
+ * The D version (major << 24 | minor << 12 | micro) that introduced each
+ * built-in that is not in D 1.0, as DTrace dates them.  Built-ins that
+ * only Oracle's DTrace has are left undated: they are always there.
+ */
+static const struct {
+	const char *name;
+	int64_t vers;
+} dt_ident_versions[] = {
+#define DT_VERS(maj, min) ((int64_t) (maj) << 24 | (int64_t) (min) << 12)
+	{ "freopen", DT_VERS(1, 1) }, { "index", DT_VERS(1, 1) },
+	{ "rindex", DT_VERS(1, 1) }, { "strchr", DT_VERS(1, 1) },
+	{ "strrchr", DT_VERS(1, 1) }, { "strstr", DT_VERS(1, 1) },
+	{ "strtok", DT_VERS(1, 1) }, { "substr", DT_VERS(1, 1) },
+	{ "func", DT_VERS(1, 2) }, { "mod", DT_VERS(1, 2) },
+	{ "sym", DT_VERS(1, 2) }, { "uaddr", DT_VERS(1, 2) },
+	{ "ufunc", DT_VERS(1, 2) }, { "umod", DT_VERS(1, 2) },
+	{ "usym", DT_VERS(1, 2) }, { "ucaller", DT_VERS(1, 2) },
+	{ "ustackdepth", DT_VERS(1, 2) }, { "setopt", DT_VERS(1, 2) },
+	{ "htonl", DT_VERS(1, 3) }, { "htonll", DT_VERS(1, 3) },
+	{ "htons", DT_VERS(1, 3) }, { "ntohl", DT_VERS(1, 3) },
+	{ "ntohll", DT_VERS(1, 3) }, { "ntohs", DT_VERS(1, 3) },
+	{ "inet_ntoa", DT_VERS(1, 5) }, { "inet_ntoa6", DT_VERS(1, 5) },
+	{ "inet_ntop", DT_VERS(1, 5) }, { "stddev", DT_VERS(1, 6) },
+	{ "llquantize", DT_VERS(1, 7) }, { "tolower", DT_VERS(1, 8) },
+	{ "toupper", DT_VERS(1, 8) }, { "print", DT_VERS(1, 9) },
+	{ "getf", DT_VERS(1, 10) }, { "json", DT_VERS(1, 11) },
+	{ "strtoll", DT_VERS(1, 11) },
+#undef DT_VERS
+	{ NULL, 0 }
+};
+
+/*
+ * -x version=V (or #pragma D option version=V): as in DTrace, the
+ * built-ins of later versions are not defined, so a program written for V
+ * may use their names for its own variables.
+ */
+void
+dt_ident_reduce(dt_cc_t *cc, int64_t vers)
+{
+	for (int i = 0; dt_ident_versions[i].name != NULL; i++) {
+		const char *name = dt_ident_versions[i].name;
+		unsigned h;
+		dt_ident_t **pp, *idp;
+
+		if (dt_ident_versions[i].vers <= vers)
+			continue;
+		h = dt_strhash(name) % cc->cc_globals->dh_nbuckets;
+		for (pp = &cc->cc_globals->dh_buckets[h]; (idp = *pp) != NULL;
+		    pp = &idp->di_next) {
+			if (strcmp(idp->di_name, name) == 0 &&
+			    (idp->di_flags & DT_IDFLG_BUILTIN)) {
+				*pp = idp->di_next;
+				dt_ident_free(idp);
+				break;
+			}
+		}
+	}
+}
+
+/*
  * Give the built-in variables their types.  Some (curpsinfo, curthread)
  * are types the D prelude declares, so this runs after it is compiled.
  */
