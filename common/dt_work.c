@@ -392,6 +392,72 @@ dt_stmt_reads_kernel(const dt_stmt_t *stp)
 	return false;
 }
 
+/*
+ * Does DIF object dp read what a tick interrupted: the process or thread
+ * that was running on the CPU (pid, execname, ucaller, uregs[] ...)?
+ */
+static bool
+dt_difo_reads_context(const dif_object_t *dp)
+{
+	for (uint32_t i = 0; dp != NULL && i < dp->dif_len; i++) {
+		dif_instr_t in = dp->dif_buf[i];
+
+		if (DIF_INSTR_OP(in) == DIF_OP_LDGA &&
+		    DIF_INSTR_VAR(in) == DIF_VAR_UREGS)
+			return true;
+		if (DIF_INSTR_OP(in) != DIF_OP_LDGS)
+			continue;
+		switch (DIF_INSTR_VAR(in)) {
+		case DIF_VAR_PID:
+		case DIF_VAR_TID:
+		case DIF_VAR_PPID:
+		case DIF_VAR_UID:
+		case DIF_VAR_GID:
+		case DIF_VAR_EXECNAME:
+		case DIF_VAR_EXECARGS:
+		case DIF_VAR_UCALLER:
+		case DIF_VAR_USTACKDEPTH:
+		case DIF_VAR_ERRNO:
+		case DIF_VAR_CWD:
+		case DIF_VAR_ROOT:
+		case DIF_VAR_VTIMESTAMP:
+			return true;
+		default:
+			break;
+		}
+	}
+	return false;
+}
+
+/*
+ * A tick fires on one CPU in interrupt context: its pid, execname, stacks
+ * are those of whatever ran there, often the idle task (pid 0) or a
+ * kernel thread.  Only the in-kernel engine sees that; the interpreter
+ * fires ticks in the consumer, where they would all be dtrace itself.
+ */
+static bool
+dt_stmt_reads_context(const dt_stmt_t *stp)
+{
+	if (dt_difo_reads_context(stp->st_pred))
+		return true;
+	for (uint32_t a = 0; a < stp->st_nactions; a++) {
+		const dt_action_t *ap = &stp->st_actions[a];
+
+		if (ap->ac_kind == DT_ACT_STACK || ap->ac_kind ==
+		    DT_ACT_USTACK || ap->ac_kind == DT_ACT_JSTACK)
+			return true;
+		for (uint32_t i = 0; i < ap->ac_nargs; i++) {
+			if (dt_difo_reads_context(ap->ac_args[i].aa_difo))
+				return true;
+		}
+		for (uint32_t k = 0; k < ap->ac_nkeys; k++) {
+			if (dt_difo_reads_context(ap->ac_keys[k]))
+				return true;
+		}
+	}
+	return false;
+}
+
 /* Can engine eng fire every probe of eps[0..n-1]? */
 static bool
 dt_engine_fires_all(const dt_engine_ops_t *eng, dt_eprobe_t *const *eps,
@@ -425,7 +491,9 @@ dt_engine_select(dtrace_hdl_t *dtp, dt_eprobe_t *const *eps, size_t n)
 
 	for (size_t i = 0; i < n && !need_kernel; i++)
 		need_kernel = dt_probe_needs_kernel(eps[i]->ep_probe) ||
-		    dt_stmt_reads_kernel(eps[i]->ep_stmt);
+		    dt_stmt_reads_kernel(eps[i]->ep_stmt) ||
+		    (dt_prov_profile_timer(eps[i]->ep_probe) != NULL &&
+		    dt_stmt_reads_context(eps[i]->ep_stmt));
 	/* Probes of a traced process may appear later (-Z, dlopen, exec). */
 	if (dtp->dt_nprocs > 0 && dt_work_names_procs(dtp))
 		need_kernel = true;
