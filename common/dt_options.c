@@ -551,7 +551,8 @@ dtrace_setopt(dtrace_hdl_t *dtp, const char *name, const char *value)
 #endif
 	dtp->dt_options[op->o_id] = v;
 	/* An older D asked for: its programs do not see later built-ins. */
-	if (op->o_id == DT_OPT_VERSION && dtp->dt_cc != NULL)
+	if (op->o_id == DT_OPT_VERSION && dtp->dt_cc != NULL &&
+	    dtp->dt_cc->cc_programs)
 		dt_ident_reduce(dtp->dt_cc, v);
 	return 0;
 }

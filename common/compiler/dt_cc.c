@@ -726,6 +726,16 @@ dt_compile(dtrace_hdl_t *dtp, const char *intext, size_t inlen, bool isfile,
 	    dtp->dt_options[DT_OPT_NOLIBS] == DTRACEOPT_UNSET &&
 	    dt_lib_load(dtp) != 0)
 		return NULL;
+	/*
+	 * The library files were compiled with every built-in, as DTrace
+	 * compiles them before any option; the programs see only those of
+	 * the D version they ask for (-x version).
+	 */
+	if (intext != dt_prelude && !cc->cc_inlib && !cc->cc_programs) {
+		cc->cc_programs = true;
+		if (dtp->dt_options[DT_OPT_VERSION] != DTRACEOPT_UNSET)
+			dt_ident_reduce(cc, dtp->dt_options[DT_OPT_VERSION]);
+	}
 	memset(&pcb, 0, sizeof (pcb));
 	pcb.pcb_cc = cc;
 	pcb.pcb_hdl = dtp;

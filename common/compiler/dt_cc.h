@@ -404,6 +404,9 @@ struct dt_cc {
 	unsigned cc_strsize;	/* string size the string type was made with */
 	bool cc_noktypes;	/* don't look at kernel types (the prelude) */
 	bool cc_libs_loaded;	/* D library files compiled (dt_lib.c) */
+	bool cc_programs;	/* past the prelude and D library files: a
+				   D version asked for now hides later
+				   built-ins (dt_ident_reduce) at once */
 	bool cc_inlib;		/* compiling one of them */
 	char **cc_libnames;	/* ... the names of those compiled */
 	size_t cc_nlibs;
