@@ -10,8 +10,9 @@
  *			fires
  *	dtrace_sleep	wait for the next timer or buffer switch
  *	dtrace_work	drain records into the consumer, report drops
- *			(every statusrate and at the end); DONE after exit()
- *			or once a fill buffer is full
+ *			(every statusrate and at the end); DONE at the first
+ *			status check (every statusrate) after exit() or
+ *			once a fill buffer is full
  *	dtrace_stop	END fires; the last records are drained by the
  *			next dtrace_work
  */
@@ -19,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "common/compiler/dt_cc.h"
 #include "common/compiler/dt_cg.h"
@@ -907,6 +909,25 @@ dtrace_stop(dtrace_hdl_t *dtp)
 	return rc;
 }
 
+/*
+ * After exit(), nothing more is traced, and END waits for the next status
+ * check (dtrace_work): sleep until it is due rather than spin.
+ */
+static void
+dt_work_status_wait(dtrace_hdl_t *dtp)
+{
+	uint64_t now = dt_os_timestamp();
+	uint64_t due = dtp->dt_laststatus +
+	    (uint64_t) dtp->dt_options[DT_OPT_STATUSRATE];
+	struct timespec ts;
+
+	if (dtp->dt_laststatus == 0 || now >= due)
+		return;
+	ts.tv_sec = (time_t) ((due - now) / 1000000000ULL);
+	ts.tv_nsec = (long) ((due - now) % 1000000000ULL);
+	(void) nanosleep(&ts, NULL);
+}
+
 void
 dtrace_sleep(dtrace_hdl_t *dtp)
 {
@@ -919,6 +940,9 @@ dtrace_sleep(dtrace_hdl_t *dtp)
 		wait = DT_PROC_POLL_NS;
 	if (dtp->dt_engine != NULL && dtp->dt_active && !dtp->dt_exited)
 		(void) dtp->dt_engine->eo_poll(dtp, wait);
+	else if (dtp->dt_engine != NULL && dtp->dt_active &&
+	    !dtp->dt_stopped)
+		dt_work_status_wait(dtp);
 }
 
 /* Bring the consumer's view of the aggregations up to date. */
@@ -990,15 +1014,23 @@ dt_work_cpudrops(dtrace_hdl_t *dtp, bool agg)
 	return rc;
 }
 
+/*
+ * The status check, every statusrate (or now, if forced): report what the
+ * engine counted.  *ranp says whether it was due; as in DTrace, it is this
+ * check that notices exit() or a full fill buffer, so END fires at the
+ * first check after them.
+ */
 static int
-dt_work_status(dtrace_hdl_t *dtp, bool force)
+dt_work_status(dtrace_hdl_t *dtp, bool force, bool *ranp)
 {
 	uint64_t now = dt_os_timestamp();
 	dt_engine_status_t st;
 
-	if (!force && now - dtp->dt_laststatus <
+	*ranp = false;
+	if (!force && dtp->dt_laststatus != 0 && now - dtp->dt_laststatus <
 	    (uint64_t) dtp->dt_options[DT_OPT_STATUSRATE])
 		return 0;
+	*ranp = true;
 	dtp->dt_laststatus = now;
 	memset(&st, 0, sizeof (st));
 	dtp->dt_engine->eo_status(dtp, &st);
@@ -1054,9 +1086,12 @@ dt_work_drain_all(dtrace_hdl_t *dtp, FILE *fp)
 dtrace_workstatus_t
 dtrace_work(dtrace_hdl_t *dtp, FILE *fp)
 {
+	bool due, ran;
+
 	if (dtp->dt_engine == NULL || !dtp->dt_active)
 		return DTRACE_WORKSTATUS_DONE;
-	if (dt_work_status(dtp, false) != 0 || dt_work_drain_all(dtp, fp) != 0)
+	if (dt_work_status(dtp, false, &due) != 0 ||
+	    dt_work_drain_all(dtp, fp) != 0)
 		return DTRACE_WORKSTATUS_ERROR;
 	/*
 	 * exit() ran but its record was dropped (a full buffer): end all
@@ -1074,14 +1109,15 @@ dtrace_work(dtrace_hdl_t *dtp, FILE *fp)
 	 * After exit(), tracing stops: END fires, and what it records is
 	 * printed now, as the last output of the run.
 	 */
-	if ((dtp->dt_exited || dt_consume_filled(dtp)) && !dtp->dt_stopped) {
+	if ((dtp->dt_exited || dt_consume_filled(dtp)) && !dtp->dt_stopped &&
+	    due) {
 		if (dtrace_stop(dtp) != 0 || dt_work_drain_all(dtp, fp) != 0)
 			return DTRACE_WORKSTATUS_ERROR;
 	}
 	if (dtp->dt_stopped) {
 		/* What ring buffers kept; what END and the last drain counted. */
 		if (dt_consume_ring(dtp, fp) != 0 ||
-		    dt_work_status(dtp, true) != 0)
+		    dt_work_status(dtp, true, &ran) != 0)
 			return DTRACE_WORKSTATUS_ERROR;
 		return DTRACE_WORKSTATUS_DONE;
 	}
