@@ -48,15 +48,16 @@ dt_bpf_cg_memarg(dt_bpf_cg_t *cg, int size, bool user)
 
 /*
  * A user string (a system call's path) whose address is the 8-byte
- * record field at ka_off, copied into the kernel event string buffer:
- * r1 = the copy's address, "" when it cannot be read.
+ * record field at ka_off (USTR) or argument ka_index, already computed
+ * (USTRARG), copied into the kernel event string buffer: r1 = the
+ * copy's address, "" when it cannot be read.
  */
 static void
 dt_bpf_cg_kevent_ustr(dt_bpf_cg_t *cg, const dt_kevent_arg_t *ka)
 {
 	uint32_t off = cg->cg_lay->bl_kstr_off;
 
-	if (ka->ka_off % 8 != 0) {
+	if (ka->ka_kind == DT_KEVENT_ARG_USTR && ka->ka_off % 8 != 0) {
 		dt_bpf_cg_error(cg, "a user string's address at record offset "
 		    "%u is not aligned", ka->ka_off);
 		return;
@@ -64,7 +65,12 @@ dt_bpf_cg_kevent_ustr(dt_bpf_cg_t *cg, const dt_kevent_arg_t *ka)
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R7));
 	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, (int32_t) off));
 	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, (int32_t) cg->cg_lay->bl_strsize));
-	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_R6, (int16_t) ka->ka_off));
+	if (ka->ka_kind == DT_KEVENT_ARG_USTR)
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_R6,
+		    (int16_t) ka->ka_off));
+	else
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_R7,
+		    (int16_t) (DT_SC_ARGS + 8 * ka->ka_index)));
 	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_probe_read_user_str));
 	DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JSGT, DT_R0, 0, 1));
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_B, DT_R7, (int16_t) off, 0));
@@ -102,6 +108,8 @@ dt_bpf_kevent_deps(const dt_kevent_arg_t *ka)
 {
 	uint64_t guard = 0;
 
+	if (ka->ka_kind == DT_KEVENT_ARG_USTRARG)
+		return (1ULL << ka->ka_index) & ((1ULL << DT_BPF_NARGS) - 1);
 	if (ka->ka_kind == DT_KEVENT_ARG_MINIF)
 		guard = 1ULL << ka->ka_index;
 	else if (ka->ka_kind != DT_KEVENT_ARG_SUM &&
@@ -172,6 +180,7 @@ dt_bpf_cg_kevent_arg(dt_bpf_cg_t *cg, const dt_kevent_arg_t *ka)
 		dt_bpf_cg_extend(cg, size, ka->ka_signed);
 		break;
 	case DT_KEVENT_ARG_USTR:
+	case DT_KEVENT_ARG_USTRARG:
 		dt_bpf_cg_kevent_ustr(cg, ka);
 		break;
 	case DT_KEVENT_ARG_SUM:

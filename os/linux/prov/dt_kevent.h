@@ -79,6 +79,9 @@
  *				counts only when argument ka_index is not 0
  *				(a member read through a pointer that may be
  *				NULL: the boosting task's priority)
+ *	DT_KEVENT_ARG_USTRARG	as USTR, the user string's address being
+ *				argument ka_index (a system call's argument
+ *				read from its saved registers)
  *
  * and then, per ka_xform, turned into what the stable argument means:
  *
@@ -191,6 +194,7 @@ typedef enum dt_kevent_argkind {
 	DT_KEVENT_ARG_SUM,
 	DT_KEVENT_ARG_DEREF,
 	DT_KEVENT_ARG_MINIF,
+	DT_KEVENT_ARG_USTRARG,
 } dt_kevent_argkind_t;
 
 /* The arguments a recipe reads (SUM, DEREF): bit N for argument N. */

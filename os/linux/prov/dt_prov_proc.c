@@ -13,15 +13,18 @@
  *			first one included, as DTrace's lwp-create fires
  *			for the LWP of a new process before create.
  *			args[0] lwpsinfo_t *, args[1] psinfo_t * of it
- *	exec		tracepoints syscalls:sys_enter_execve and
- *			sys_enter_execveat (two probes): every attempt,
- *			before the image is loaded.  args[0] string: the
- *			path as the caller passed it, copied from its
- *			memory ("" if unreadable)
+ *	exec		raw tracepoint sched_prepare_exec, once the
+ *			program is found, and (x86-64) raw_syscalls:
+ *			sys_exit for an execve that failed before it;
+ *			kernels without sched_prepare_exec: tracepoints
+ *			syscalls:sys_enter_execve and sys_enter_execveat,
+ *			every attempt.  args[0] string: the path
+ *			("" if unreadable)
  *	exec-success	raw tracepoint sched_process_exec: the new image
  *			is loaded, execname and curpsinfo are the new
  *			program's (pr_psargs its command line)
- *	exec-failure	syscalls:sys_exit_execve and sys_exit_execveat when
+ *	exec-failure	syscalls:sys_exit_execve (x86-64: raw_syscalls:
+ *			sys_exit, after exec) and sys_exit_execveat when
  *			they return an error.  args[0] int: the errno
  *	exit		raw tracepoint sched_process_exit when its
  *			group_dead argument says the last thread of the
@@ -55,9 +58,8 @@
  *			signal (sigwait(), sigwaitinfo(), sigtimedwait()
  *			took a pending signal).  args[0] int: the signal
  *
- * Linux has no exact twin of some of DTrace's moments: exec-failure
- * fires also for an exec that failed before finding the program, as
- * DTrace's does after exec; start and lwp-start need the kernel's
+ * Linux has no exact twin of some of DTrace's moments: a failed
+ * execveat fires exec-failure without exec; start and lwp-start need the kernel's
  * sched_exit_tp (recent kernels only) and are not listed without it;
  * signal-clear does not see a signal taken through signalfd.  pr_psargs
  * of a psinfo_t is the current process's command line (psinfo.d), so
@@ -105,6 +107,24 @@
 	    .kr_xform = DT_KEVENT_XF_NEG } }, \
 	.kp_conds = { COND(GE, 0, 1) } }
 
+#if defined(__x86_64__)
+/*
+ * A failed execve, seen where the system call returns (raw tracepoint
+ * raw_syscalls:sys_exit with the caller's saved registers): its number
+ * (x86-64 ABI, stable) and its path, which the kernel has read by then,
+ * so the page is in and a BPF program can copy it.
+ */
+#define DT_NR_EXECVE 59
+#define SYSEXIT_EXECVE(name, ...) { \
+	.kp_name = (name), .kp_kind = DT_KEVENT_RAWTP, \
+	.kp_group = "raw_syscalls", .kp_event = "sys_exit", \
+	.kp_ntyped = 1, __VA_ARGS__, \
+	.kp_conds = { COND(EQ, 2, DT_NR_EXECVE), COND(LT, 3, 0) } }
+#define SYSEXIT_REGS \
+	{ .kr_kind = DT_KEVENT_ARG_RAWMEM, .kr_index = 0, \
+	    .kr_where = "pt_regs.orig_ax" }, RAW(1)
+#endif
+
 #define SIGNAL_SEND(name, op) { \
 	.kp_name = (name), .kp_kind = DT_KEVENT_RAWTP, .kp_group = "signal", \
 	.kp_event = "signal_generate", .kp_ntyped = 3, \
@@ -133,9 +153,27 @@ static const dt_ktab_probe_t dt_prov_proc_table[] = {
 	      .kr_where = "linux_binprm.filename" } } },
 	EXEC("execve"),
 	EXEC("execveat"),
+#if defined(__x86_64__)
+	/*
+	 * DTrace fires exec for every attempt, before it can fail: an
+	 * execve that fails before sched_prepare_exec (no such file, not
+	 * an executable format) fires exec as it returns, then
+	 * exec-failure, on the same event in this order.
+	 */
+	SYSEXIT_EXECVE("exec", .kp_native = { "string" },
+	    .kp_args = { { .kr_kind = DT_KEVENT_ARG_USTRARG, .kr_index = 1 },
+	    { .kr_kind = DT_KEVENT_ARG_RAWMEM, .kr_index = 0,
+	    .kr_where = "pt_regs.di" }, SYSEXIT_REGS }),
+#endif
 	{ .kp_name = "exec-success", .kp_kind = DT_KEVENT_RAWTP,
 	  .kp_group = "sched", .kp_event = "sched_process_exec" },
+#if defined(__x86_64__)
+	SYSEXIT_EXECVE("exec-failure", .kp_native = { "int" },
+	    .kp_args = { { .kr_kind = DT_KEVENT_ARG_RAW, .kr_index = 1,
+	    .kr_xform = DT_KEVENT_XF_NEG }, RAW(1), SYSEXIT_REGS }),
+#else
 	EXEC_FAILURE("execve"),
+#endif
 	EXEC_FAILURE("execveat"),
 	{ .kp_name = "lwp-exit", .kp_kind = DT_KEVENT_RAWTP,
 	  .kp_group = "sched", .kp_event = "sched_process_exit" },
