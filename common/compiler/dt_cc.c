@@ -106,7 +106,25 @@ dt_cc_lerror(dt_pcb_t *pcb, int line, dt_errtag_t tag, const char *fmt, ...)
 void
 dt_cc_nomatch(dt_pcb_t *pcb, int line, const dt_probedesc_t *pdp)
 {
-	pcb->pcb_hdl->dt_errhint = dt_os_provider_hint(pdp->pd_provider);
+	dtrace_hdl_t *dtp = pcb->pcb_hdl;
+
+	/* A provider that knows why (a function a process lacks) says so. */
+	for (dt_provider_t *pvp = dtp->dt_provs; pvp != NULL;
+	    pvp = pvp->pv_next) {
+		const char *fam = pvp->pv_ops->po_family;
+		char msg[256];
+		int tag;
+
+		if (pvp->pv_ops->po_nomatch == NULL ||
+		    (strcmp(pvp->pv_name, pdp->pd_provider) != 0 &&
+		    (fam == NULL || strncmp(pdp->pd_provider, fam,
+		    strlen(fam)) != 0)))
+			continue;
+		if ((tag = pvp->pv_ops->po_nomatch(dtp, pvp, pdp, msg,
+		    sizeof (msg))) >= 0)
+			dt_cc_lerror(pcb, line, (dt_errtag_t) tag, "%s", msg);
+	}
+	dtp->dt_errhint = dt_os_provider_hint(pdp->pd_provider);
 	dt_cc_lerror(pcb, line, D_PDESC_ZERO, "probe description %s:%s:%s:%s "
 	    "does not match any probes", pdp->pd_provider, pdp->pd_module,
 	    pdp->pd_function, pdp->pd_name);

@@ -51,6 +51,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/compiler/dt_errtags.h"
 #include "common/dt_impl.h"
 #include "common/probe/dt_probe.h"
 #include "isa/x86_64/x86_decode.h"
@@ -617,10 +618,104 @@ static const dt_provops_t dt_pid_ops = {
 	.po_modmatch = dt_pid_modmatch,
 };
 
+/* Is name no probe of function es: neither entry, return nor an offset? */
+static int
+dt_pid_badname(const dt_elfsym_t *es, const char *name, char *msg,
+    size_t len)
+{
+	unsigned long long off;
+	char *end;
+
+	if (name[0] == '\0' || dt_strisglob(name) ||
+	    strcmp(name, "entry") == 0 || strcmp(name, "return") == 0)
+		return -1;
+	errno = 0;
+	off = strtoull(name, &end, 16);
+	if (*end != '\0' || errno != 0) {
+		(void) snprintf(msg, len, "'%s' is an invalid probe name", name);
+		return D_PROC_NAME;
+	}
+	if (off >= es->es_size) {
+		(void) snprintf(msg, len, "offset 0x%llx outside of function "
+		    "'%s'", off, es->es_name);
+		return D_PROC_OFF;
+	}
+	return -1;
+}
+
+/*
+ * Why a description of a process's probes matched none, as DTrace tells
+ * it when the description names them exactly: a provider without a
+ * valid process ID, a function the named module lacks, a probe name that
+ * is neither entry, return nor an offset, an offset past the function's
+ * end, or the absolute-address function "-" without one address.
+ */
+static int
+dt_pid_nomatch(dtrace_hdl_t *dtp, dt_provider_t *fam,
+    const dt_probedesc_t *pdp, char *msg, size_t len)
+{
+	const char *s = pdp->pd_provider, *name = pdp->pd_name;
+	const dt_pid_module_t *pm = NULL;
+	const dt_pid_prov_t *pp;
+	dt_provider_t *pvp;
+	bool named;
+	char *end;
+	long pid;
+
+	(void) fam;
+	if (strncmp(s, "pid", 3) != 0 || !isdigit((unsigned char) s[3]))
+		return -1;
+	errno = 0;
+	pid = strtol(s + 3, &end, 10);
+	if (*end != '\0')
+		return -1;
+	if (errno != 0 || pid <= 0 || pid > INT32_MAX) {
+		(void) snprintf(msg, len, "%s does not contain a valid pid", s);
+		return D_PROC_BADPID;
+	}
+	if (strcmp(pdp->pd_function, "-") == 0) {
+		if (name[0] == '\0' || dt_strisglob(name)) {
+			(void) snprintf(msg, len, "only individual addresses "
+			    "may be specified with the '-' function");
+			return D_PROC_NAME;
+		}
+		return -1;
+	}
+	if ((pvp = dt_provider_lookup(dtp, s)) == NULL ||
+	    pvp->pv_ops != &dt_pid_ops || pdp->pd_function[0] == '\0' ||
+	    dt_strisglob(pdp->pd_function))
+		return -1;
+	pp = pvp->pv_data;
+	named = pdp->pd_module[0] != '\0' && !dt_strisglob(pdp->pd_module);
+	if (named && (pm = dt_pid_module_named(pp, pdp->pd_module)) == NULL)
+		return -1;
+	/* The function in the named module, or in any the glob names. */
+	for (size_t m = 0; m < pp->pp_nmods; m++) {
+		const dt_pid_module_t *mm = &pp->pp_mods[m];
+
+		if (mm->pm_gen != pp->pp_gen || !mm->pm_loaded ||
+		    (named ? mm != pm : pdp->pd_module[0] != '\0' &&
+		    !dt_gmatch(mm->pm_name, pdp->pd_module)))
+			continue;
+		for (size_t i = 0; i < mm->pm_syms.ess_nsyms; i++) {
+			if (strcmp(mm->pm_syms.ess_syms[i].es_name,
+			    pdp->pd_function) == 0)
+				return dt_pid_badname(&mm->pm_syms.ess_syms[i],
+				    name, msg, len);
+		}
+	}
+	if (!named)
+		return -1;
+	(void) snprintf(msg, len, "failed to lookup '%s' in module '%s'",
+	    pdp->pd_function, pdp->pd_module);
+	return D_PROC_FUNC;
+}
+
 /* The family: asked for every description whose provider is pid... */
 static const dt_provops_t dt_pid_family_ops = {
 	.po_provide = dt_pid_provide,
 	.po_family = "pid",
+	.po_nomatch = dt_pid_nomatch,
 };
 
 int
