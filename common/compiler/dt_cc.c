@@ -482,6 +482,13 @@ dt_cc_preproc(dtrace_hdl_t *dtp, const char *text, size_t len,
 	 */
 	args[nargs++] = "-U__GNUC__";
 	/*
+	 * The kernel's headers assume GCC whatever it says: its spellings
+	 * of signed and of attributes mean nothing more to D.
+	 */
+	args[nargs++] = "-D__signed__=signed";
+	args[nargs++] = "-D__attribute__(x)=";
+	args[nargs++] = "-D__extension__=";
+	/*
 	 * -Xs is K&R C, where __STDC__ is not defined; -Xt is ISO C with K&R
 	 * extensions, where it is (GNU cpp cannot give it DTrace's 0).
 	 */
@@ -491,9 +498,15 @@ dt_cc_preproc(dtrace_hdl_t *dtp, const char *text, size_t len,
 		args[nargs++] = "-std=c99";
 	if (dtp->dt_options[DT_OPT_CPPHDRS] == 1)
 		args[nargs++] = "-H";
-	for (size_t i = 0; i < cc->cc_ncpp && nargs < 64 + 12; i++)
+	for (size_t i = 0; i < cc->cc_ncpp && nargs < 64 + 10; i++)
 		args[nargs++] = cc->cc_cpp[i];
-	args[nargs++] = "-";
+	/*
+	 * cpp's messages as DTrace's users see them: "/dev/stdin:17: error:
+	 * ...", the program's line without a column or a quote of the text.
+	 */
+	args[nargs++] = "-fno-show-column";
+	args[nargs++] = "-fno-diagnostics-show-caret";
+	args[nargs++] = "/dev/stdin";
 	args[nargs] = NULL;
 
 	if (pipe(pfd) != 0) {
@@ -739,6 +752,10 @@ dt_compile(dtrace_hdl_t *dtp, const char *intext, size_t inlen, bool isfile,
 		dt_node_free_list(pcb.pcb_list);
 		dt_decl_free_all(&pcb);
 		dt_idhash_destroy(pcb.pcb_locals);
+		if (pcb.pcb_iparam != NULL) {
+			free(pcb.pcb_iparam->di_name);
+			free(pcb.pcb_iparam);
+		}
 		for (size_t i = 0; i < pcb.pcb_nstrs; i++)
 			free(pcb.pcb_strs[i]);
 		free(pcb.pcb_strs);
@@ -942,6 +959,36 @@ dtrace_program_dump(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, FILE *fp)
 {
 	(void) dtp;
 	dt_node_printr(pgp->dp_root, fp, 0);
+}
+
+void
+dt_cc_write_types(dtrace_hdl_t *dtp)
+{
+	static const dt_optid_t opts[] = {DT_OPT_DTYPES, DT_OPT_CTYPES};
+
+	if (dtp->dt_cc == NULL)
+		return;
+	/*
+	 * The D intrinsics and the types programs declared (C's among them:
+	 * one container holds both) as a CTF dictionary, for tools that read
+	 * CTF.
+	 */
+	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+		const char *path = dtp->dt_optstr[opts[i]];
+		unsigned char *buf;
+		size_t size;
+		FILE *fp;
+
+		if (path == NULL ||
+		    (buf = ctf_write_mem(
+			 dtp->dt_cc->cc_ctf, &size, (size_t) -1)) == NULL)
+			continue;
+		if ((fp = fopen(path, "we")) != NULL) {
+			(void) fwrite(buf, 1, size, fp);
+			(void) fclose(fp);
+		}
+		free(buf);
+	}
 }
 
 bool

@@ -13,14 +13,15 @@
  *
  * Invariants of the generated code:
  *
- *   - an integer value in a register is always normalized to its D type:
- *     sign-extended to 64 bits for signed types, zero-extended for
- *     unsigned ones.  Operations whose result may leave the range of a
- *     type narrower than 64 bits (add, mul, shifts, negation...) are
- *     followed by a sign extension (sll/sra) or a mask (and); operands of
- *     the operations whose result depends on the upper bits (division,
+ *   - integer arithmetic is DTrace's: done on 64-bit registers, whose
+ *     result is not cut to its D type's width; a value is brought to its
+ *     type (sign-extended for signed types, zero-extended for unsigned
+ *     ones) where it is loaded, stored to a variable or memory, cast or
+ *     negated, and a record keeps its type's width.  Operands of the
+ *     operations whose result depends on the upper bits (division,
  *     remainder, right shift, comparison) are first converted to the
- *     common type of the usual arithmetic conversions, as C does;
+ *     common type of the usual arithmetic conversions when their own
+ *     types differ from it;
  *   - a by-reference value (string, struct, union, array) is held as its
  *     address; storing it into a variable copies it (the interpreter's
  *     variable stores do the copy), so strings need no allocs/copys of
@@ -190,6 +191,11 @@ dt_cg_typeinfo(dt_cg_t *cg, ctf_dict_t *ctfp, ctf_id_t type, uint32_t flags,
 	case CTF_K_UNION:
 		tip->ti_signed = false;
 		tip->ti_byref = true;
+		break;
+	case CTF_K_FLOAT:
+		/* A long double fits no register: like DTrace, by ref. */
+		tip->ti_signed = false;
+		tip->ti_byref = tip->ti_size > 8;
 		break;
 	default:
 		break;
@@ -850,9 +856,13 @@ dt_cg_load_node(dt_cg_t *cg, const dt_node_t *dnp, int reg)
 	dt_cg_node_tinfo(cg, dnp, &ti);
 	if (ti.ti_byref)
 		return;
+	/*
+	 * D has no floating-point arithmetic, but a float or double can be
+	 * traced and given to printf(): its bits are loaded as an unsigned
+	 * integer of its size.
+	 */
 	if (ti.ti_kind == CTF_K_FLOAT)
-		dt_cg_fail(cg, dnp, D_CG_EXPR, "floating-point values are "
-		    "not supported in D");
+		ti.ti_signed = false;
 	dt_cg_load(cg, reg, ti.ti_size, ti.ti_signed,
 	    (dnp->dn_flags & DT_NF_USERLAND) != 0);
 }
@@ -1005,6 +1015,16 @@ dt_cg_tuple(dt_cg_t *cg, dt_node_t *list)
 }
 
 static void dt_cg_xlate_var(dt_cg_t *cg, uint32_t id, uint16_t flags);
+/* A binding of a translator's input or an inline array's index. */
+typedef struct dt_cg_xlbind {
+	const dt_ident_t *xb_arg;
+	int xb_reg;
+	uint32_t xb_var;
+} dt_cg_xlbind_t;
+
+static void dt_cg_bind(dt_cg_t *cg, const dt_ident_t *arg, dt_node_t *input,
+    dt_cg_xlbind_t *save);
+static void dt_cg_xlate_unbind(dt_cg_t *cg, const dt_cg_xlbind_t *save);
 
 static int
 dt_cg_var_load(dt_cg_t *cg, dt_node_t *dnp)
@@ -1036,8 +1056,18 @@ dt_cg_var_load(dt_cg_t *cg, dt_node_t *dnp)
 	if ((idp->di_flags & DT_IDFLG_INLINE) && idp->di_inline != NULL) {
 		dt_cg_tinfo_t it, nt;
 
-		/* An inline is its definition, converted to its type. */
-		r = dt_cg_expr(cg, idp->di_inline);
+		/*
+		 * An inline is its definition, converted to its type; an
+		 * inline array's, with its index bound to the key.
+		 */
+		if (idp->di_iparam != NULL) {
+			dt_cg_xlbind_t save;
+
+			dt_cg_bind(cg, idp->di_iparam, dnp->dn_args, &save);
+			r = dt_cg_expr(cg, idp->di_inline);
+			dt_cg_xlate_unbind(cg, &save);
+		} else
+			r = dt_cg_expr(cg, idp->di_inline);
 		dt_cg_node_tinfo(cg, idp->di_inline, &it);
 		dt_cg_node_tinfo(cg, dnp, &nt);
 		if (!nt.ti_ptr)
@@ -1121,16 +1151,23 @@ dt_cg_member_addr(dt_cg_t *cg, dt_node_t *dnp, dt_cg_bitfield_t *bf)
 		    "the struct or union", name);
 	off = mi.ctm_offset / 8;
 	if (dnp->dn_flags & DT_NF_BITFIELD) {
-		ctf_id_t mt = ctf_type_resolve(ctfp, mi.ctm_type);
-		ssize_t usz = mt != CTF_ERR ? ctf_type_size(ctfp, mt) : -1;
+		ssize_t usz;
 		uint64_t bitpos;
 
 		if (ctf_type_encoding(ctfp, mi.ctm_type, &enc) != 0)
 			dt_cg_fail(cg, dnp, D_CG_EXPR, "cannot find the "
 			    "encoding of bit-field %s", name);
-		if (usz != 1 && usz != 2 && usz != 4 && usz != 8)
-			usz = 8;
 		bitpos = mi.ctm_offset + enc.cte_offset;
+		/*
+		 * The unit loaded is the smallest aligned one that holds
+		 * the bits, so a field of a struct D laid out (one byte or
+		 * two for a small field) is read without reading past it.
+		 */
+		for (usz = 1; usz < 8; usz *= 2) {
+			if (bitpos / (8 * (uint64_t) usz) ==
+			    (bitpos + enc.cte_bits - 1) / (8 * (uint64_t) usz))
+				break;
+		}
 		off = (bitpos / (8 * (uint64_t) usz)) * (uint64_t) usz;
 		bf->bf_unit = (uint32_t) usz;
 		bf->bf_shift = (uint32_t) (bitpos - off * 8);
@@ -1206,14 +1243,11 @@ dt_cg_xlate_var(dt_cg_t *cg, uint32_t id, uint16_t flags)
 	    flags, &type);
 }
 
-typedef struct dt_cg_xlbind {
-	const dt_ident_t *xb_arg;
-	int xb_reg;
-	uint32_t xb_var;
-} dt_cg_xlbind_t;
+
 
 /*
- * Bind the translator's input parameter to the value of input.  A scalar
+ * Bind a translator's input parameter (or an inline array's index, arg)
+ * to the value of input.  A scalar
  * or pointer waits in a hidden clause-local, one per nesting depth, and is
  * loaded where the translator reads it: held in a register instead, the
  * inputs of nested translations (tcpsinfo_t from a record, then from its
@@ -1221,7 +1255,7 @@ typedef struct dt_cg_xlbind {
  * expressions were evaluated.  A by-reference input stays in a register.
  */
 static void
-dt_cg_xlate_bind(dt_cg_t *cg, const dt_xlator_t *dxp, dt_node_t *input,
+dt_cg_bind(dt_cg_t *cg, const dt_ident_t *arg, dt_node_t *input,
     dt_cg_xlbind_t *save)
 {
 	dt_cg_tinfo_t ti;
@@ -1246,8 +1280,15 @@ dt_cg_xlate_bind(dt_cg_t *cg, const dt_xlator_t *dxp, dt_node_t *input,
 		cg->cg_xlreg = -1;
 		cg->cg_xlvar = *idp;
 	}
-	cg->cg_xlarg = dxp->dx_argid;
+	cg->cg_xlarg = arg;
 	cg->cg_xldepth++;
+}
+
+static void
+dt_cg_xlate_bind(dt_cg_t *cg, const dt_xlator_t *dxp, dt_node_t *input,
+    dt_cg_xlbind_t *save)
+{
+	dt_cg_bind(cg, dxp->dx_argid, input, save);
 }
 
 static void
@@ -1346,6 +1387,13 @@ dt_cg_xlate(dt_cg_t *cg, dt_node_t *dnp)
 	return dt_cg_xlate_build(cg, dnp->dn_xlator, dnp->dn_right, dnp);
 }
 
+static bool
+dt_cg_is_xlate(const dt_node_t *dnp)
+{
+	return dnp != NULL && dnp->dn_kind == DT_NODE_OP2 &&
+	    dnp->dn_op == DT_OP_XLATE;
+}
+
 static int
 dt_cg_member(dt_cg_t *cg, dt_node_t *dnp)
 {
@@ -1361,6 +1409,26 @@ dt_cg_member(dt_cg_t *cg, dt_node_t *dnp)
 
 		/* xlate<T>(e).m, p->m and (*p).m of a translated p. */
 		dt_cg_node_tinfo(cg, lp, &ti);
+		if (lp->dn_kind == DT_NODE_VAR &&
+		    lp->dn_ident->di_iparam != NULL && !ti.ti_ptr &&
+		    dt_cg_is_xlate(lp->dn_ident->di_inline)) {
+			/* fds[e].m: only m is translated, the index bound. */
+			dt_node_t *xn = lp->dn_ident->di_inline;
+			dt_cg_xlbind_t save;
+
+			mexpr = dt_cg_xlate_member(dnp->dn_xlator,
+			    dnp->dn_right->dn_string);
+			if (mexpr == NULL)
+				dt_cg_fail(cg, dnp, D_XLATE_NOCONV, "translator "
+				    "does not define conversion for member: %s",
+				    dnp->dn_right->dn_string);
+			dt_cg_bind(cg, lp->dn_ident->di_iparam, lp->dn_args,
+			    &save);
+			r = dt_cg_xlate_eval(cg, dnp->dn_xlator, xn->dn_right,
+			    mexpr, dnp);
+			dt_cg_xlate_unbind(cg, &save);
+			return r;
+		}
 		if (xl || xd || ti.ti_ptr) {
 			mexpr = dt_cg_xlate_member(dnp->dn_xlator,
 			    dnp->dn_right->dn_string);
@@ -1401,6 +1469,7 @@ typedef enum dt_cg_lvkind {
 	DT_CG_LV_SCALAR,
 	DT_CG_LV_ARRAY,
 	DT_CG_LV_MEM,
+	DT_CG_LV_BITFIELD,	/* lv_addr is the address of lv_bf's unit */
 } dt_cg_lvkind_t;
 
 typedef struct dt_cg_lval {
@@ -1410,6 +1479,7 @@ typedef struct dt_cg_lval {
 	uint8_t lv_scope;
 	int lv_addr;		/* DT_CG_LV_MEM: register with the address */
 	dt_cg_tinfo_t lv_ti;
+	dt_cg_bitfield_t lv_bf;	/* DT_CG_LV_BITFIELD */
 } dt_cg_lval_t;
 
 /*
@@ -1457,11 +1527,12 @@ dt_cg_lval_prepare(dt_cg_t *cg, dt_node_t *dnp, dt_cg_lval_t *lv,
 	case DT_NODE_OP2:
 		if (dnp->dn_op != DT_OP_DOT && dnp->dn_op != DT_OP_PTR)
 			break;
-		if (dnp->dn_flags & DT_NF_BITFIELD)
-			dt_cg_fail(cg, dnp, D_CG_EXPR, "assignment to a "
-			    "bit-field is not supported");
 		lv->lv_kind = DT_CG_LV_MEM;
 		lv->lv_addr = dt_cg_member_addr(cg, dnp, &bf);
+		if (bf.bf_unit != 0) {
+			lv->lv_kind = DT_CG_LV_BITFIELD;
+			lv->lv_bf = bf;
+		}
 		return;
 	default:
 		break;
@@ -1488,6 +1559,23 @@ dt_cg_lval_load(dt_cg_t *cg, dt_cg_lval_t *lv)
 		    lv->lv_scope == DIFV_SCOPE_THREAD ? DIF_OP_LDTAA :
 		    DIF_OP_LDGAA, id, r));
 		break;
+	case DT_CG_LV_BITFIELD: {
+		const dt_cg_bitfield_t *bf = &lv->lv_bf;
+		int t;
+
+		/* As dt_cg_member() reads one: the unit, shifted. */
+		dt_cg_emit(cg, DIF_INSTR_MOV(lv->lv_addr, r));
+		dt_cg_load(cg, r, bf->bf_unit, false,
+		    (lv->lv_node->dn_flags & DT_NF_USERLAND) != 0);
+		t = dt_cg_reg_alloc(cg);
+		dt_cg_setx(cg, 64 - (int64_t) (bf->bf_shift + bf->bf_bits), t);
+		dt_cg_emit(cg, DIF_INSTR_FMT(DIF_OP_SLL, r, t, r));
+		dt_cg_setx(cg, 64 - (int64_t) bf->bf_bits, t);
+		dt_cg_emit(cg, DIF_INSTR_FMT(lv->lv_ti.ti_signed ?
+		    DIF_OP_SRA : DIF_OP_SRL, r, t, r));
+		dt_cg_reg_free(cg, t);
+		break;
+	}
 	default:
 		dt_cg_emit(cg, DIF_INSTR_MOV(lv->lv_addr, r));
 		if (!lv->lv_ti.ti_byref)
@@ -1497,6 +1585,50 @@ dt_cg_lval_load(dt_cg_t *cg, dt_cg_lval_t *lv)
 		break;
 	}
 	return r;
+}
+
+static uint32_t
+dt_cg_store_op(uint32_t size)
+{
+	switch (size) {
+	case 1:
+		return DIF_OP_STB;
+	case 2:
+		return DIF_OP_STH;
+	case 4:
+		return DIF_OP_STW;
+	default:
+		return DIF_OP_STX;
+	}
+}
+
+/*
+ * Stores reg into a bit-field: the unit that holds it is read, its bits
+ * replaced by reg's low bits (the rest of reg is dropped, as C converts
+ * to the field's width) and written back.
+ */
+static void
+dt_cg_bitfield_store(dt_cg_t *cg, dt_cg_lval_t *lv, int reg)
+{
+	const dt_cg_bitfield_t *bf = &lv->lv_bf;
+	uint64_t mask = bf->bf_bits >= 64 ? ~0ULL : (1ULL << bf->bf_bits) - 1;
+	int u = dt_cg_reg_alloc(cg), v = dt_cg_reg_alloc(cg);
+	int t = dt_cg_reg_alloc(cg);
+
+	dt_cg_emit(cg, DIF_INSTR_MOV(lv->lv_addr, u));
+	dt_cg_load(cg, u, bf->bf_unit, false, false);
+	dt_cg_setx(cg, (int64_t) ~(mask << bf->bf_shift), t);
+	dt_cg_emit(cg, DIF_INSTR_FMT(DIF_OP_AND, u, t, u));
+	dt_cg_setx(cg, (int64_t) mask, t);
+	dt_cg_emit(cg, DIF_INSTR_FMT(DIF_OP_AND, reg, t, v));
+	dt_cg_setx(cg, (int64_t) bf->bf_shift, t);
+	dt_cg_emit(cg, DIF_INSTR_FMT(DIF_OP_SLL, v, t, v));
+	dt_cg_emit(cg, DIF_INSTR_FMT(DIF_OP_OR, u, v, u));
+	dt_cg_emit(cg, DIF_INSTR_STORE(dt_cg_store_op(bf->bf_unit), u,
+	    lv->lv_addr));
+	dt_cg_reg_free(cg, t);
+	dt_cg_reg_free(cg, v);
+	dt_cg_reg_free(cg, u);
 }
 
 /* Stores reg into the lvalue (reg stays allocated) and releases it. */
@@ -1523,24 +1655,13 @@ dt_cg_lval_store(dt_cg_t *cg, dt_cg_lval_t *lv, int reg)
 		if (lv->lv_node->dn_flags & DT_NF_USERLAND)
 			dt_cg_fail(cg, lv->lv_node, D_OP_WRITE, "cannot "
 			    "store to user memory; use copyout()");
-		if (lv->lv_ti.ti_byref) {
+		if (lv->lv_kind == DT_CG_LV_BITFIELD) {
+			dt_cg_bitfield_store(cg, lv, reg);
+		} else if (lv->lv_ti.ti_byref) {
 			/* Struct or string assignment: copy the bytes. */
 			dt_cg_copyref(cg, reg, &lv->lv_ti, lv->lv_addr);
 		} else {
-			switch (lv->lv_ti.ti_size) {
-			case 1:
-				op = DIF_OP_STB;
-				break;
-			case 2:
-				op = DIF_OP_STH;
-				break;
-			case 4:
-				op = DIF_OP_STW;
-				break;
-			default:
-				op = DIF_OP_STX;
-				break;
-			}
+			op = dt_cg_store_op(lv->lv_ti.ti_size);
 			dt_cg_emit(cg, DIF_INSTR_STORE(op, reg, lv->lv_addr));
 		}
 		dt_cg_reg_free(cg, lv->lv_addr);
@@ -1650,8 +1771,12 @@ dt_cg_binop(dt_cg_t *cg, dt_op_t op, int rl, const dt_cg_tinfo_t *lt,
 	dt_cg_emit(cg, DIF_INSTR_FMT(dt_cg_arith_op(op, pt.ti_signed), rl, rr,
 	    rl));
 	dt_cg_reg_free(cg, rr);
-	if (!nt->ti_ptr && !nt->ti_byref)
-		dt_cg_normalize(cg, rl, nt->ti_size, nt->ti_signed);
+	/*
+	 * As in DTrace, the result keeps all 64 bits of the register: it is
+	 * cut to its type's width only where it is stored to memory, cast
+	 * or recorded.
+	 */
+	(void) nt;
 }
 
 static int
@@ -1771,6 +1896,46 @@ dt_cg_ternary(dt_cg_t *cg, dt_node_t *dnp)
 	return rc;
 }
 
+/*
+ * A value stored to a variable or to memory takes its type's width: the
+ * only place, with casts and records, where DTrace cuts the 64 bits an
+ * operation leaves in a register.
+ */
+static void
+dt_cg_store_normalize(dt_cg_t *cg, int reg, const dt_cg_tinfo_t *ti)
+{
+	if (!ti->ti_ptr && !ti->ti_byref && ti->ti_kind != CTF_K_FLOAT)
+		dt_cg_normalize(cg, reg, ti->ti_size, ti->ti_signed);
+}
+
+/*
+ * Is the value of dnp sure to be in its type's range?  Everything but an
+ * arithmetic operation's result (or a choice or sequence ending in one)
+ * is: it was loaded, stored, cast or is a constant of the type.
+ */
+static bool
+dt_cg_in_range(const dt_node_t *dnp)
+{
+	switch (dnp->dn_kind) {
+	case DT_NODE_OP2:
+		switch (dnp->dn_op) {
+		case DT_OP_ADD: case DT_OP_SUB: case DT_OP_MUL: case DT_OP_DIV:
+		case DT_OP_MOD: case DT_OP_BAND: case DT_OP_BOR:
+		case DT_OP_XOR: case DT_OP_LSH: case DT_OP_RSH:
+			return false;
+		case DT_OP_COMMA:
+			return dt_cg_in_range(dnp->dn_right);
+		default:
+			return true;
+		}
+	case DT_NODE_OP3:
+		return dt_cg_in_range(dnp->dn_left) &&
+		    dt_cg_in_range(dnp->dn_right);
+	default:
+		return true;
+	}
+}
+
 static int
 dt_cg_assign(dt_cg_t *cg, dt_node_t *dnp)
 {
@@ -1784,7 +1949,10 @@ dt_cg_assign(dt_cg_t *cg, dt_node_t *dnp)
 	rv = dt_cg_expr(cg, rp);
 	if (dnp->dn_op == DT_OP_ASGN) {
 		dt_cg_lval_prepare(cg, lp, &lv, DIFV_F_MOD);
-		dt_cg_convert(cg, rv, &rt, &lv.lv_ti);
+		if (dt_cg_in_range(rp))
+			dt_cg_convert(cg, rv, &rt, &lv.lv_ti);
+		else
+			dt_cg_store_normalize(cg, rv, &lv.lv_ti);
 		dt_cg_lval_store(cg, &lv, rv);
 		return rv;
 	}
@@ -1792,6 +1960,7 @@ dt_cg_assign(dt_cg_t *cg, dt_node_t *dnp)
 	cur = dt_cg_lval_load(cg, &lv);
 	dt_cg_binop(cg, dnp->dn_op, cur, &lv.lv_ti, lp, rv, &rt, rp,
 	    &lv.lv_ti);
+	dt_cg_store_normalize(cg, cur, &lv.lv_ti);
 	dt_cg_lval_store(cg, &lv, cur);
 	return cur;
 }
@@ -1816,8 +1985,7 @@ dt_cg_incdec(dt_cg_t *cg, dt_node_t *dnp)
 	dt_cg_emit(cg, DIF_INSTR_FMT(inc ? DIF_OP_ADD : DIF_OP_SUB, cur, t,
 	    cur));
 	dt_cg_reg_free(cg, t);
-	if (!lv.lv_ti.ti_ptr)
-		dt_cg_normalize(cg, cur, lv.lv_ti.ti_size, lv.lv_ti.ti_signed);
+	dt_cg_store_normalize(cg, cur, &lv.lv_ti);
 	dt_cg_lval_store(cg, &lv, cur);
 	if (!post)
 		return cur;
@@ -1863,9 +2031,6 @@ dt_cg_addrof(dt_cg_t *cg, dt_node_t *dnp)
 		}
 		return dt_cg_member_addr(cg, cp, &bf);
 	}
-	if (cp->dn_kind == DT_NODE_SYM)
-		dt_cg_fail(cg, dnp, D_CG_EXPR, "addresses of symbols are not "
-		    "supported yet");
 	dt_cg_fail(cg, dnp, D_ADDROF_VAR, "cannot take address of "
 	    "dynamic variable");
 }
@@ -1922,6 +2087,40 @@ dt_cg_op1(dt_cg_t *cg, dt_node_t *dnp)
 	return r;
 }
 
+/* Is op one of the arithmetic operators dt_cg_binop() computes? */
+static bool
+dt_cg_is_arith(dt_op_t op)
+{
+	switch (op) {
+	case DT_OP_ADD: case DT_OP_SUB: case DT_OP_MUL: case DT_OP_DIV:
+	case DT_OP_MOD: case DT_OP_BAND: case DT_OP_BOR: case DT_OP_XOR:
+	case DT_OP_LSH: case DT_OP_RSH:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * Roughly how many registers evaluating dnp takes (Sethi-Ullman numbers
+ * over the arithmetic operators; anything else counts as two).
+ */
+static unsigned
+dt_cg_regneed(const dt_node_t *dnp)
+{
+	unsigned l, r;
+
+	if (dnp == NULL)
+		return 0;
+	if (dnp->dn_kind == DT_NODE_INT || dnp->dn_kind == DT_NODE_VAR)
+		return 1;
+	if (dnp->dn_kind != DT_NODE_OP2 || !dt_cg_is_arith(dnp->dn_op))
+		return 2;
+	l = dt_cg_regneed(dnp->dn_left);
+	r = dt_cg_regneed(dnp->dn_right);
+	return l == r ? l + 1 : l > r ? l : r;
+}
+
 static int
 dt_cg_op2(dt_cg_t *cg, dt_node_t *dnp)
 {
@@ -1972,8 +2171,18 @@ dt_cg_op2(dt_cg_t *cg, dt_node_t *dnp)
 	dt_cg_node_tinfo(cg, dnp->dn_left, &lt);
 	dt_cg_node_tinfo(cg, dnp->dn_right, &rt);
 	dt_cg_node_tinfo(cg, dnp, &nt);
-	rl = dt_cg_expr(cg, dnp->dn_left);
-	rr = dt_cg_expr(cg, dnp->dn_right);
+	/*
+	 * The operand needing more registers goes first (C leaves the order
+	 * open), so a + (b + (c + ...)) holds one value while the rest is
+	 * computed instead of one per level: DIF has seven registers.
+	 */
+	if (dt_cg_regneed(dnp->dn_right) > dt_cg_regneed(dnp->dn_left)) {
+		rr = dt_cg_expr(cg, dnp->dn_right);
+		rl = dt_cg_expr(cg, dnp->dn_left);
+	} else {
+		rl = dt_cg_expr(cg, dnp->dn_left);
+		rr = dt_cg_expr(cg, dnp->dn_right);
+	}
 	dt_cg_binop(cg, dnp->dn_op, rl, &lt, dnp->dn_left, rr, &rt,
 	    dnp->dn_right, &nt);
 	return rl;
@@ -2077,8 +2286,12 @@ dt_cg_expr(dt_cg_t *cg, dt_node_t *dnp)
 		r = dt_cg_ternary(cg, dnp);
 		break;
 	case DT_NODE_SYM:
-		dt_cg_fail(cg, dnp, D_CG_EXPR, "kernel and user symbols "
-		    "are not supported by code generation yet");
+		/* A kernel variable's address: only the kernel reads it. */
+		r = dt_cg_reg_alloc(cg);
+		dt_cg_setx(cg, (int64_t) dnp->dn_value, r);
+		if (cg->cg_stmt != NULL)
+			cg->cg_stmt->st_kmem = true;
+		break;
 	default:
 		dt_cg_fail(cg, dnp, D_UNKNOWN, "internal error: cannot "
 		    "generate code for a node of kind %d", (int) dnp->dn_kind);

@@ -243,9 +243,13 @@ dt_cg_recdesc(dt_cg_t *cg, dt_node_t *dnp, dt_recdesc_t *rd)
 	if (ti.ti_size == 0 || ti.ti_kind == CTF_K_UNKNOWN)
 		dt_cg_fail(cg, dnp, D_TRACE_VOID, "expression has void type "
 		    "and cannot be recorded");
-	if (ti.ti_kind == CTF_K_FLOAT)
-		dt_cg_fail(cg, dnp, D_CG_EXPR, "floating-point values are "
-		    "not supported in D");
+	if (ti.ti_kind == CTF_K_FLOAT) {
+		/* The value's bits, which printf() formats as a float. */
+		rd->rd_type = DT_REC_UINT;
+		rd->rd_size = ti.ti_size;
+		rd->rd_align = ti.ti_size;
+		return;
+	}
 	if (ti.ti_ptr) {
 		rd->rd_type = DT_REC_PTR;
 		rd->rd_size = 8;
@@ -1233,6 +1237,17 @@ dt_cg_builtin_at(const dif_object_t *difo, uint32_t pc, dif_var_t *v)
 	return dif_var_name(v->dv_id);
 }
 
+/* The table's heading, before its first row. */
+static void
+dt_cg_vartab_head(FILE *fp, bool *headp)
+{
+	if (!*headp)
+		fprintf(fp, "\n%-16s %-4s %-6s %-3s %-3s %-11s %-4s %s\n",
+		    "NAME", "ID", "OFFSET", "KND", "SCP", "RANGE", "FLAG",
+		    "TYPE");
+	*headp = true;
+}
+
 static void
 dt_cg_disasm_vartab(dtrace_hdl_t *dtp, FILE *fp, const dif_object_t *difo)
 {
@@ -1242,11 +1257,7 @@ dt_cg_disasm_vartab(dtrace_hdl_t *dtp, FILE *fp, const dif_object_t *difo)
 	const char *name;
 
 	for (uint32_t i = 0; i < difo->dif_varlen; i++) {
-		if (!head)
-			fprintf(fp, "\n%-16s %-4s %-6s %-3s %-3s %-11s %-4s "
-			    "%s\n", "NAME", "ID", "OFFSET", "KND", "SCP",
-			    "RANGE", "FLAG", "TYPE");
-		head = true;
+		dt_cg_vartab_head(fp, &head);
 		dt_cg_disasm_var(fp, difo, &difo->dif_vartab[i],
 		    dif_var_tabname(difo, &difo->dif_vartab[i]));
 	}
@@ -1280,11 +1291,7 @@ dt_cg_disasm_vartab(dtrace_hdl_t *dtp, FILE *fp, const dif_object_t *difo)
 			if (size > 0)
 				v.dv_type.dt_size = (uint32_t) size;
 		}
-		if (!head)
-			fprintf(fp, "\n%-16s %-4s %-6s %-3s %-3s %-11s %-4s "
-			    "%s\n", "NAME", "ID", "OFFSET", "KND", "SCP",
-			    "RANGE", "FLAG", "TYPE");
-		head = true;
+		dt_cg_vartab_head(fp, &head);
 		dt_cg_disasm_var(fp, difo, &v, name);
 	}
 }

@@ -624,8 +624,17 @@ dt_node_is_integer(const dt_node_t *dnp)
 bool
 dt_node_is_arith(const dt_node_t *dnp)
 {
-	return dt_node_is_integer(dnp) ||
-	    dt_kind(dnp->dn_ctfp, dnp->dn_type, NULL) == CTF_K_FLOAT;
+	/*
+	 * D has no floating-point operators: a float can only be traced
+	 * and formatted, so arithmetic is on integers alone, as in DTrace.
+	 */
+	return dt_node_is_integer(dnp);
+}
+
+bool
+dt_node_is_float(const dt_node_t *dnp)
+{
+	return dt_kind(dnp->dn_ctfp, dnp->dn_type, NULL) == CTF_K_FLOAT;
 }
 
 bool
@@ -889,8 +898,8 @@ dt_node_is_argcompat(const dt_cc_t *cc, const dt_node_t *lp,
 }
 
 /*
- * The usual arithmetic conversions (K&R A6.5): operands narrower than int
- * become int; then the wider type wins, and at equal width the unsigned.
+ * DTrace's usual arithmetic conversions: the wider type wins, and at equal
+ * width the unsigned one (there is no promotion to int first).
  */
 void
 dt_type_promote(dt_cc_t *cc, const dt_node_t *lp, const dt_node_t *rp,
@@ -908,9 +917,14 @@ dt_type_promote(dt_cc_t *cc, const dt_node_t *lp, const dt_node_t *rp,
 		rfp = cc->cc_ctf, rt = cc->cc_type_int, rsig = true;
 	ls = ctf_type_size(lfp, lt);
 	rs = ctf_type_size(rfp, rt);
-	if ((lp->dn_flags & DT_NF_BITFIELD) || ls < 4)
+	/*
+	 * Unlike C, DTrace does not promote char and short to int first:
+	 * the operand of higher rank (size, then unsignedness) is the type
+	 * of the result, so unsigned char + char is an unsigned char.
+	 */
+	if (lp->dn_flags & DT_NF_BITFIELD)
 		lfp = cc->cc_ctf, lt = cc->cc_type_int, ls = 4, lsig = true;
-	if ((rp->dn_flags & DT_NF_BITFIELD) || rs < 4)
+	if (rp->dn_flags & DT_NF_BITFIELD)
 		rfp = cc->cc_ctf, rt = cc->cc_type_int, rs = 4, rsig = true;
 
 	if (ls > rs || (ls == rs && !lsig)) {

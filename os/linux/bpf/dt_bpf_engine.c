@@ -718,15 +718,36 @@ dt_bpf_load(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl,
 		opts.func_info_cnt = nf;
 		opts.func_info_rec_size = sizeof (struct bpf_func_info);
 	}
-	fd = bpf_prog_load(type, "dtrace", "GPL", b->b_insns, b->b_len, &opts);
+	/*
+	 * -x bpflog: the verifier's log of every program, loaded or not, with
+	 * its statistics, each line marked "BPF: " on stderr.
+	 */
+	if (dtp->dt_options[DT_OPT_BPFLOG] != DTRACEOPT_UNSET)
+		fd = -1;
+	else
+		fd = bpf_prog_load(
+		    type, "dtrace", "GPL", b->b_insns, b->b_len, &opts);
 	if (fd < 0 && (be->be_log != NULL || (be->be_log =
 	    malloc(DT_BPF_LOGSIZE)) != NULL)) {
 		be->be_log[0] = '\0';
 		opts.log_buf = be->be_log;
 		opts.log_size = DT_BPF_LOGSIZE;
-		opts.log_level = 1;
+		opts.log_level =
+		    dtp->dt_options[DT_OPT_BPFLOG] != DTRACEOPT_UNSET ? 1 | 4
+								      : 1;
 		fd = bpf_prog_load(type, "dtrace", "GPL", b->b_insns, b->b_len,
 		    &opts);
+		if (dtp->dt_options[DT_OPT_BPFLOG] != DTRACEOPT_UNSET) {
+			int e = errno;
+
+			for (char *l = be->be_log, *nl; *l != '\0'; l = nl) {
+				size_t n = strcspn(l, "\n");
+
+				nl = l[n] == '\n' ? l + n + 1 : l + n;
+				fprintf(stderr, "BPF: %.*s\n", (int) n, l);
+			}
+			errno = e;
+		}
 	}
 	err = errno;
 	if (fi != NULL)
@@ -1894,10 +1915,12 @@ dt_bpf_go(dtrace_hdl_t *dtp)
 	    (uint64_t) dtp->dt_options[DT_OPT_AGGSIZE]);
 	lay->bl_nspec = (uint32_t) dtp->dt_options[DT_OPT_NSPEC];
 	/* (Too large a scratch is refused when the maps are laid out.) */
-	if (dtp->dt_options[DT_OPT_SCRATCHSIZE] != DTRACEOPT_UNSET)
+	if (dtp->dt_options[DT_OPT_SCRATCHSIZE] != DTRACEOPT_UNSET) {
+		lay->bl_scratchset = true;
 		lay->bl_scratchsize = dtp->dt_options[DT_OPT_SCRATCHSIZE] >
 		    (1 << 30) ? 1U << 30 :
 		    (uint32_t) dtp->dt_options[DT_OPT_SCRATCHSIZE];
+	}
 	lay->bl_specsize = (uint64_t) dtp->dt_options[DT_OPT_SPECSIZE];
 	lay->bl_ncpus = (uint32_t) be->be_ncpus;
 	be->be_laid = true;

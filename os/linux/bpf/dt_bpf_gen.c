@@ -1260,8 +1260,8 @@ dt_bpf_cg_builtin(dt_bpf_cg_t *cg, uint32_t id, unsigned rd)
 		break;
 	case DIF_VAR_USTACKDEPTH:
 		/* The frames ustack() would record (the scratch is shared). */
-		dt_bpf_cg_getstack(cg, lay->bl_kstack_off,
-		    8 * DT_BPF_KSTACK_MAX, true);
+		dt_bpf_cg_getstack(
+		    cg, lay->bl_kstack_off, 8 * DT_BPF_USTACK_MAX, true);
 		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R0));
 		DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JSGE, DT_R1, 0, 1));
 		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 0));

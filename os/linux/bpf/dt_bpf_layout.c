@@ -704,7 +704,9 @@ dt_bpf_layout_finish(dt_bpf_layout_t *lay, char *errbuf, size_t errlen)
 	lay->bl_lsave_off = off;
 	off += lay->bl_locals_size;
 	lay->bl_kstack_off = off;
-	off += 8 * DT_BPF_KSTACK_MAX;
+	off += 8 *
+	    (DT_BPF_USTACK_MAX > DT_BPF_KSTACK_MAX ? DT_BPF_USTACK_MAX
+						   : DT_BPF_KSTACK_MAX);
 	lay->bl_locals_off = off;
 	for (uint32_t i = 0; i < lay->bl_nvars; i++) {
 		dt_bpf_var_t *bv = &lay->bl_vars[i];

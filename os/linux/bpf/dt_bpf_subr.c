@@ -1590,7 +1590,7 @@ dt_bpf_cg_alloca_budget(dt_bpf_cg_t *cg, int sizeslot)
 {
 	int32_t limit = (int32_t) cg->cg_lay->bl_scratchsize;
 
-	if (limit == 0)
+	if (!cg->cg_lay->bl_scratchset)
 		return;
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_SC_AUSED));
 	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, 7));
@@ -1600,6 +1600,104 @@ dt_bpf_cg_alloca_budget(dt_bpf_cg_t *cg, int sizeslot)
 	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R1, DT_R2));
 	dt_bpf_cg_fault_if(cg, BPF_JGT, DT_R1, limit, DIF_FLT_NOSCRATCH, -1);
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_SC_AUSED));
+}
+
+/*
+ * bcopy() and copyinto(): size bytes (tuple entry size) from the address
+ * in entry src (user memory when user) to the one in entry dst, which, as
+ * in DTrace, must lie in what the clause allocated of scratch.
+ */
+static void
+dt_bpf_cg_to_scratch(dt_bpf_cg_t *cg, int src, int dst, int size, bool user)
+{
+	const dt_bpf_layout_t *lay = cg->cg_lay;
+	uint32_t lbad = dt_bpf_label_new(cg->cg_b);
+	uint32_t lok = dt_bpf_label_new(cg->cg_b);
+
+	DT_LDTUP(cg, DT_R2, size);
+	dt_bpf_cg_fault_if(cg, BPF_JGT, DT_R2,
+	    (int32_t) lay->bl_dscratch_size, DIF_FLT_BADADDR, -1);
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R2, DT_FP_T1));
+	DT_LDTUP(cg, DT_R3, dst);
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R3, DT_FP_T4));
+	dt_bpf_cg_saddr(cg, DT_R4, lay->bl_dscratch_off);
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_SUB, DT_R3, DT_R4));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R4, DT_R7, DT_SC_USED));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_SUB, DT_R4, DT_R2));
+	/* offset in [0, used - size] */
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JSLT, DT_R4, 0, 0),
+	    lbad);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JGT, DT_R3, DT_R4, 0),
+	    lbad);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lok);
+	dt_bpf_label_here(cg->cg_b, lbad);
+	dt_bpf_cg_fault(cg, DIF_FLT_BADADDR, DT_FP_T4);
+	dt_bpf_label_here(cg->cg_b, lok);
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R3, DT_FP_T2));
+	dt_bpf_cg_dsptr(cg, DT_R1, DT_FP_T2);
+	dt_bpf_cg_ldlen(cg, DT_R2, DT_FP_T1, lay->bl_dscratch_size);
+	DT_LDTUP(cg, DT_R3, src);
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R3, DT_FP_T4));
+	DT_EMIT(cg, DT_BPF_CALL(user ? BPF_FUNC_probe_read_user :
+	    BPF_FUNC_probe_read_kernel));
+	dt_bpf_cg_fault_if_slot(cg, BPF_JNE, DT_R0, 0, DIF_FLT_BADADDR,
+	    DT_FP_T4);
+}
+
+/*
+ * link_ntop(type, addr), as dif_link_ntop(): the address's bytes (6 for
+ * Ethernet, 20 for InfiniBand, loop variable 5) in work buffer 0, then
+ * one loop writing each as two hex digits after a ':' but the first.
+ */
+static void
+dt_bpf_cg_link_ntop(dt_bpf_cg_t *cg, unsigned rd)
+{
+	uint32_t leth = dt_bpf_label_new(cg->cg_b);
+	uint32_t lread = dt_bpf_label_new(cg->cg_b);
+	uint32_t lfirst = dt_bpf_label_new(cg->cg_b);
+	uint32_t lnosep = dt_bpf_label_new(cg->cg_b);
+	dt_bpf_loop_t lp;
+
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, DT_VAR_POS), 0));
+	DT_LDTUP(cg, DT_R1, 0);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R1, 1, 0), leth);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R1, 32, 0),
+	    lread);
+	dt_bpf_cg_fault(cg, DIF_FLT_ILLOP, 0);
+	dt_bpf_label_here(cg->cg_b, lread);
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, 5), 20));
+	dt_bpf_cg_bytes_arg(cg, 1, 20);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lfirst);
+	dt_bpf_label_here(cg->cg_b, leth);
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, 5), 6));
+	dt_bpf_cg_bytes_arg(cg, 1, 6);
+	dt_bpf_label_here(cg->cg_b, lfirst);
+
+	dt_bpf_loop_begin(cg, &lp, DT_R5, 20, 1);
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, 5)));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JGE, DT_R5, DT_R1, 0),
+	    lp.lp_done);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R5, 0, 0),
+	    lnosep);
+	dt_bpf_cg_put(cg, -1, ':', DT_INET_LIMIT);
+	dt_bpf_label_here(cg->cg_b, lnosep);
+	for (int shift = 4; shift >= 0; shift -= 4) {
+		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R5));
+		DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JLE, DT_R2, 19, 1));
+		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, 0));
+		DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R2, DT_R7));
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_B, DT_R3, DT_R2,
+		    (int16_t) DT_WORK(cg, 0)));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R3, shift));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_AND, DT_R3, 15));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R3, '0'));
+		DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JLE, DT_R3, '9', 1));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R3,
+		    'a' - '0' - 10));
+		dt_bpf_cg_put(cg, DT_R3, 0, DT_INET_LIMIT);
+	}
+	dt_bpf_loop_end(cg, &lp);
+	dt_bpf_cg_put_ret(cg, rd);
 }
 
 /* inet_ntoa(), inet_ntoa6(), inet_ntop(af, addr), as dif_inet(). */
@@ -1682,12 +1780,14 @@ dt_bpf_cg_cleanpath(dt_bpf_cg_t *cg, unsigned rd)
 	uint32_t ldd = dt_bpf_label_new(cg->cg_b);
 	uint32_t lup = dt_bpf_label_new(cg->cg_b);
 	uint32_t lre = dt_bpf_label_new(cg->cg_b);
+	uint32_t lkeep = dt_bpf_label_new(cg->cg_b);
 	dt_bpf_loop_t lp;
 
 	dt_bpf_cg_sarg(cg, 0, 0, DT_FP_T0);
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, DT_VAR_POS), 0));
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, 1), 0));
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, 2), 0));
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, 4), 0));
 	dt_bpf_loop_begin(cg, &lp, DT_R5, 2 * ss + 8, 1);
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, 2)));
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R1, 0, 0),
@@ -1709,6 +1809,17 @@ dt_bpf_cg_cleanpath(dt_bpf_cg_t *cg, unsigned rd)
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, 2), 0));
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, 3)));
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R1, 0, 0), lre);
+	/* trailing "/..": keep the byte stopped at, if one was written */
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg,
+	    DT_VAR_POS)));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R7, DT_VAR(cg, 4)));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JGE, DT_R1, DT_R2, 0),
+	    lkeep);
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, 1));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_VAR(cg,
+	    DT_VAR_POS)));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lp.lp_done);
+	dt_bpf_label_here(cg->cg_b, lkeep);
 	dt_bpf_cg_clean_step(cg, &lp, "/", 0);
 	dt_bpf_label_here(cg->cg_b, lre);
 	dt_bpf_cg_clean_step(cg, &lp, "", 3);
@@ -1746,7 +1857,7 @@ dt_bpf_cg_cleanpath(dt_bpf_cg_t *cg, unsigned rd)
 	dt_bpf_cg_clean_step(cg, &lp, "", 2);	/* "/./" */
 	dt_bpf_label_here(cg->cg_b, l2);
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R3, 0, 0), l3);
-	dt_bpf_cg_clean_step(cg, &lp, "/", 0);	/* trailing "/." */
+	dt_bpf_cg_clean_step(cg, &lp, "/.", 0);	/* trailing "/." */
 	dt_bpf_label_here(cg->cg_b, l3);
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R3, '.', 0),
 	    ldd);
@@ -1758,6 +1869,12 @@ dt_bpf_cg_cleanpath(dt_bpf_cg_t *cg, unsigned rd)
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R3, 0, 0), lup);
 	dt_bpf_cg_clean_step(cg, &lp, "/..", 3);
 	dt_bpf_label_here(cg->cg_b, lup);
+	/* loop variable 4: the most bytes written before any removal */
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg,
+	    DT_VAR_POS)));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R7, DT_VAR(cg, 4)));
+	DT_EMIT(cg, DT_BPF_JMP_REG(BPF_JLE, DT_R1, DT_R2, 1));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_VAR(cg, 4)));
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R3, DT_VAR(cg, 3)));
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, 2), 1));
 	dt_bpf_loop_end(cg, &lp);
@@ -1947,6 +2064,9 @@ dt_bpf_cg_subr(dt_bpf_cg_t *cg, uint32_t subr, unsigned rd)
 	case DIF_SUBR_INET_NTOP:
 		dt_bpf_cg_inet(cg, subr, rd);
 		return;
+	case DIF_SUBR_LINK_NTOP:
+		dt_bpf_cg_link_ntop(cg, rd);
+		return;
 	case DIF_SUBR_ALLOCA:
 		DT_LDTUP(cg, DT_R1, 0);
 		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R1, DT_FP_T1));
@@ -1991,41 +2111,10 @@ dt_bpf_cg_subr(dt_bpf_cg_t *cg, uint32_t subr, unsigned rd)
 		dt_bpf_cg_dsaddr(cg, rd, DT_FP_T2);
 		return;
 	case DIF_SUBR_BCOPY:
-		/*
-		 * As in DTrace, the destination must be in what the clause
-		 * allocated of scratch.
-		 */
-		DT_LDTUP(cg, DT_R2, 2);
-		dt_bpf_cg_fault_if(cg, BPF_JGT, DT_R2,
-		    (int32_t) lay->bl_dscratch_size, DIF_FLT_BADADDR, -1);
-		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R2, DT_FP_T1));
-		DT_LDTUP(cg, DT_R3, 1);
-		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R3, DT_FP_T4));
-		dt_bpf_cg_saddr(cg, DT_R4, lay->bl_dscratch_off);
-		DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_SUB, DT_R3, DT_R4));
-		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R4, DT_R7, DT_SC_USED));
-		DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_SUB, DT_R4, DT_R2));
-		{
-			uint32_t lbad = dt_bpf_label_new(cg->cg_b);
-			uint32_t lok = dt_bpf_label_new(cg->cg_b);
-
-			dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JSLT,
-			    DT_R4, 0, 0), lbad);
-			dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JGT,
-			    DT_R3, DT_R4, 0), lbad);
-			dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lok);
-			dt_bpf_label_here(cg->cg_b, lbad);
-			dt_bpf_cg_fault(cg, DIF_FLT_BADADDR, DT_FP_T4);
-			dt_bpf_label_here(cg->cg_b, lok);
-		}
-		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R3, DT_FP_T2));
-		dt_bpf_cg_dsptr(cg, DT_R1, DT_FP_T2);
-		dt_bpf_cg_ldlen(cg, DT_R2, DT_FP_T1, lay->bl_dscratch_size);
-		DT_LDTUP(cg, DT_R3, 0);
-		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R3, DT_FP_T4));
-		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_probe_read_kernel));
-		dt_bpf_cg_fault_if_slot(cg, BPF_JNE, DT_R0, 0, DIF_FLT_BADADDR,
-		    DT_FP_T4);
+		dt_bpf_cg_to_scratch(cg, 0, 1, 2, false);
+		return;
+	case DIF_SUBR_COPYINTO:
+		dt_bpf_cg_to_scratch(cg, 0, 2, 1, true);
 		return;
 	case DIF_SUBR_HTONS:
 	case DIF_SUBR_NTOHS:
@@ -2055,8 +2144,10 @@ dt_bpf_cg_subr(dt_bpf_cg_t *cg, uint32_t subr, unsigned rd)
 		dt_bpf_cg_streg(cg, rd, DT_R1);
 		return;
 	case DIF_SUBR_RAND:
+		/* 32 random bits, an int as dif_rand()'s */
 		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_prandom_u32));
-		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_AND, DT_R0, 0x7fffffff));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_LSH, DT_R0, 32));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ARSH, DT_R0, 32));
 		dt_bpf_cg_streg(cg, rd, DT_R0);
 		return;
 	case DIF_SUBR_SPECULATION:

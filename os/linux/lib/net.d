@@ -184,6 +184,10 @@ inline short IPPROTO_RAW = 255;
 inline int AF_INET = 2;
 inline int AF_INET6 = 10;
 
+/* link_ntop()'s address types: Linux's <net/if_arp.h> values. */
+inline int ARPHRD_ETHER = 1;
+inline int ARPHRD_INFINIBAND = 32;
+
 inline int32_t TCP_STATE_CLOSED = 0;
 inline int32_t TCP_STATE_IDLE = 1;
 inline int32_t TCP_STATE_BOUND = 2;

@@ -35,7 +35,9 @@ translator psinfo_t < struct task_struct *T > {
 	pr_psargs = execargs;
 	pr_argv = T->mm != 0 ? T->mm->arg_start : 0;
 	pr_envp = T->mm != 0 ? T->mm->env_start : 0;
-	pr_dmodel = PR_MODEL_LP64;
+	/* A 32-bit process's address space ends below 4G. */
+	pr_dmodel = T->mm != 0 && T->mm->task_size <= 0x100000000 ?
+	    PR_MODEL_ILP32 : PR_MODEL_LP64;
 	pr_taskid = 0;
 	pr_projid = 0;
 	pr_poolid = 0;

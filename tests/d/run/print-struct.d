@@ -44,11 +44,11 @@ BEGIN
 	f->name[1] = 'b';
 	f->inner.x = -1;
 	f->inner.c = 'z';
-	w = (uint32_t *)&f->b;
-	*w = (17 << 3) | 5;
+	f->b.lo = 5;
+	f->b.hi = 17;
 	f->e = GREEN;
 	f->arr[1] = 7;
-	f->bars[1].x = 3;
+	f->bars[1].c = 'y';
 	f->p = (void *)0x1234;
 	f->small = 200;
 	f->neg = -2;

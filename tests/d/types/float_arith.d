@@ -1,0 +1,10 @@
+/*
+ * Floating-point operators are not supported in D.
+ * @options: -e
+ */
+double d;
+
+BEGIN
+{
+	x = d * 2;
+}

@@ -1,0 +1,10 @@
+/*
+ * Floats cannot be compared either: D has no floating-point operators.
+ * @options: -e
+ */
+float f;
+
+BEGIN
+/f == f/
+{
+}

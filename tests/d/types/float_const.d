@@ -1,0 +1,8 @@
+/*
+ * D has no floating-point constants.
+ * @options: -e
+ */
+BEGIN
+{
+	x = 1.5;
+}

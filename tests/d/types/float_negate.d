@@ -1,0 +1,10 @@
+/*
+ * Nor negated.
+ * @options: -e
+ */
+float f;
+
+BEGIN
+{
+	x = -f;
+}
