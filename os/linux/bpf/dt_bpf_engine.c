@@ -1641,14 +1641,17 @@ dt_bpf_addlink(dt_bpf_plan_t *pl, int fd)
  * Did the kernel refuse a uprobe at site i for the instruction there
  * (x86 uprobes take no lock, segment-override or notrack prefix, among
  * others: ENOTSUPP, 524)?  Such a site is skipped with one line naming
- * it, as long as some other site of the enabling is placed; any other
- * error fails the enabling.
+ * it (silently for an offset probe a pattern made), as long as some
+ * other site of the enabling is placed; any other error fails the
+ * enabling.
  */
 static bool
 dt_bpf_urefused(const dt_probe_t *prp, const dt_pid_probe_t *pi, size_t i)
 {
 	if (errno != DT_BPF_ENOTSUPP && errno != EINVAL)
 		return false;
+	if (pi->pi_quiet)
+		return true;	/* a pattern's: what can be traced */
 	(void) fprintf(stderr, "dtrace: skipped %s:%s:%s:%s at %s offset "
 	    "0x%" PRIx64 ": the kernel cannot place a uprobe there\n",
 	    prp->pr_prov->pv_name, prp->pr_mod, prp->pr_func, prp->pr_name,

@@ -278,24 +278,24 @@ dt_pid_create(dtrace_hdl_t *dtp, dt_provider_t *pvp, const dt_pid_module_t *pm,
 	return 0;
 }
 
-/* Does a probe pid<N>:mod:func:name of the current image exist already? */
-static bool
+/* The probe pid<N>:mod:func:name of the current image, if made already. */
+static dt_probe_t *
 dt_pid_exists(dtrace_hdl_t *dtp, dt_provider_t *pvp, const char *mod,
     const char *func, const char *name)
 {
 	const dt_pid_prov_t *pp = pvp->pv_data;
 
 	for (uint32_t id = 1; id <= dtp->dt_nprobes; id++) {
-		const dt_probe_t *prp = dtp->dt_probes[id];
+		dt_probe_t *prp = dtp->dt_probes[id];
 
 		if (prp->pr_prov == pvp &&
 		    ((const dt_pid_probe_t *) prp->pr_data)->pi_gen ==
 		    pp->pp_gen && strcmp(prp->pr_func, func) == 0 &&
 		    strcmp(prp->pr_name, name) == 0 &&
 		    strcmp(prp->pr_mod, mod) == 0)
-			return true;
+			return prp;
 	}
-	return false;
+	return NULL;
 }
 
 /* Make the probes of one function that the name glob asks for. */
@@ -309,6 +309,8 @@ dt_pid_function(dtrace_hdl_t *dtp, dt_provider_t *pvp, dt_pid_prov_t *pp,
 	bool want_entry = dt_pid_field("entry", nglob);
 	bool want_return = dt_pid_field("return", nglob);
 	bool want_offsets = !(*made & DT_PID_MADE_OFFSETS);
+	bool quiet = nglob[0] == '\0' || dt_strisglob(nglob);
+	dt_probe_t *prp;
 	x86_sites_t sites;
 	uint8_t *code;
 	int fd, rc = 0;
@@ -382,12 +384,20 @@ dt_pid_function(dtrace_hdl_t *dtp, dt_provider_t *pvp, dt_pid_prov_t *pp,
 		if (s->kind != X86_SITE_OFFSET)
 			continue;
 		(void) snprintf(name, sizeof (name), "%x", s->off);
-		if (!dt_pid_field(name, nglob) ||
-		    ((*made & DT_PID_MADE_SOME) && dt_pid_exists(dtp, pvp,
-		    pm->pm_name, es->es_name, name)))
+		if (!dt_pid_field(name, nglob))
 			continue;
+		if ((*made & DT_PID_MADE_SOME) && (prp = dt_pid_exists(dtp,
+		    pvp, pm->pm_name, es->es_name, name)) != NULL) {
+			/* Named now: a refused site is said again. */
+			if (!quiet)
+				((dt_pid_probe_t *) prp->pr_data)->pi_quiet =
+				    false;
+			continue;
+		}
 		if ((pi = dt_pid_probe_new(pm, pp, es, DT_PID_OFFSET)) ==
-		    NULL || dt_pid_addsite(pi, (uint64_t) foff + s->off) != 0 ||
+		    NULL || dt_pid_addsite(pi, (uint64_t) foff + s->off) != 0)
+			rc = -1;
+		else if ((pi->pi_quiet = quiet),
 		    dt_pid_create(dtp, pvp, pm, es, name, pi) != 0)
 			rc = -1;
 	}
