@@ -39,7 +39,10 @@
  *	load	   generate each program and load it; a refusal becomes
  *		   one line quoting the verifier, the whole log kept for
  *		   -x debug
- *	attach	   then BEGIN fires
+ *	attach	   then BEGIN fires; until it has run, the exit flag
+ *		   is 2, which every program but BEGIN's takes as not
+ *		   started, so no probe acts before BEGIN (as DTrace
+ *		   promises) or while others are still being attached
  *
  * Records arrive through one ring buffer (or, on kernels without one,
  * per-CPU perf buffers), each with the writing CPU in an 8-byte prefix;
@@ -1042,6 +1045,7 @@ dt_bpf_build(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 	case DT_BPF_P_DEMAND:
 		ps.ps_ctx = DT_BPF_CTX_RAWTP;
 		ps.ps_always = prp->pr_id != DT_PROBE_ID_BEGIN;
+		ps.ps_warmup = prp->pr_id == DT_PROBE_ID_BEGIN;
 		type = BPF_PROG_TYPE_RAW_TRACEPOINT;
 		break;
 	case DT_BPF_P_PROFILE:
@@ -1894,7 +1898,9 @@ dt_bpf_go(dtrace_hdl_t *dtp)
 {
 	dt_bpf_engine_t *be = dt_bpf(dtp);
 	dt_bpf_layout_t *lay = &be->be_lay;
+	uint64_t warm = 2;
 	char err[512];
+	int rc;
 
 	if (be->be_active)
 		return dt_set_errno(dtp, EDT_ACTIVE);
@@ -1994,6 +2000,14 @@ dt_bpf_go(dtrace_hdl_t *dtp)
 		return dt_bpf_fail(dtp, EDT_NOTSUP, "ring buffer: %s",
 		    strerror(errno));
 	}
+	/*
+	 * No probe acts before BEGIN has run, as in DTrace, nor while the
+	 * rest of the enabling is being attached (a destructive action of
+	 * one could otherwise let the process run past another's sites):
+	 * the exit flag is 2 until then, which only BEGIN's program passes.
+	 */
+	__atomic_store_n((uint64_t *) (be->be_state + lay->bl_cnt_off +
+	    8 * DT_BPF_CNT_EXITED), 2, __ATOMIC_SEQ_CST);
 	for (uint32_t i = 0; i < be->be_nplans; i++) {
 		dt_bpf_plan_t *pl = &be->be_plans[i];
 
@@ -2009,7 +2023,12 @@ dt_bpf_go(dtrace_hdl_t *dtp)
 	if (dt_bpf_procev_start(dtp, be) != 0)
 		return -1;
 	be->be_active = true;
-	return dt_bpf_engine_fire(dtp, DT_PROBE_ID_BEGIN, NULL, 0);
+	rc = dt_bpf_engine_fire(dtp, DT_PROBE_ID_BEGIN, NULL, 0);
+	/* Begun: the others run, unless BEGIN called exit() (1). */
+	(void) __atomic_compare_exchange_n((uint64_t *) (be->be_state +
+	    lay->bl_cnt_off + 8 * DT_BPF_CNT_EXITED), &warm, 0, false,
+	    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+	return rc;
 }
 
 static int
