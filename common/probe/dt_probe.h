@@ -116,6 +116,8 @@ typedef struct dt_provops {
 	 * NULL.
 	 */
 	bool (*po_modmatch)(const dt_probe_t *prp, const char *mod);
+	/* The same for a function name (another symbol at its address). */
+	bool (*po_funcmatch)(const dt_probe_t *prp, const char *func);
 	/*
 	 * Why a description that names this provider (or its family)
 	 * matched no probe, when the provider can say more than that: the

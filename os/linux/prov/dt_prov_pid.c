@@ -204,6 +204,33 @@ dt_pid_modmatch(const dt_probe_t *prp, const char *mod)
 	return pm != NULL && strcmp(pm->pm_name, prp->pr_mod) == 0;
 }
 
+/*
+ * A probe's function named by another symbol at its address (a weak
+ * alias): DTrace resolves a function name to its address and names the
+ * probe by the symbol it prefers there, so either name finds it.
+ */
+static bool
+dt_pid_funcmatch(const dt_probe_t *prp, const char *func)
+{
+	const dt_pid_prov_t *pp = prp->pr_prov->pv_data;
+	const dt_pid_probe_t *pi = prp->pr_data;
+
+	for (size_t m = 0; m < pp->pp_nmods; m++) {
+		const dt_pid_module_t *pm = &pp->pp_mods[m];
+
+		if (pm->pm_path != pi->pi_path || !pm->pm_loaded)
+			continue;
+		for (size_t i = 0; i < pm->pm_syms.ess_nsyms; i++) {
+			const dt_elfsym_t *es = &pm->pm_syms.ess_syms[i];
+
+			if (strcmp(es->es_name, func) == 0)
+				return pm->pm_base + (uint64_t) dt_elfsym_fileoff(
+				    &pm->pm_syms, es->es_addr) == pi->pi_func;
+		}
+	}
+	return false;
+}
+
 static bool
 dt_pid_field(const char *s, const char *glob)
 {
@@ -416,6 +443,7 @@ dt_pid_provide(dtrace_hdl_t *dtp, dt_provider_t *meta,
 {
 	const char *s = pdp->pd_provider;
 	const dt_pid_module_t *named;
+	bool funcnamed;
 	dt_pid_prov_t *pp;
 	dt_provider_t *pvp;
 	char *end;
@@ -453,6 +481,8 @@ dt_pid_provide(dtrace_hdl_t *dtp, dt_provider_t *meta,
 	pp = pvp->pv_data;
 	named = pdp->pd_module[0] != '\0' && !dt_strisglob(pdp->pd_module) ?
 	    dt_pid_module_named(pp, pdp->pd_module) : NULL;
+	funcnamed = pdp->pd_function[0] != '\0' &&
+	    !dt_strisglob(pdp->pd_function);
 
 	for (size_t m = 0; m < pp->pp_nmods; m++) {
 		dt_pid_module_t *pm = &pp->pp_mods[m];
@@ -476,12 +506,17 @@ dt_pid_provide(dtrace_hdl_t *dtp, dt_provider_t *meta,
 		}
 		for (size_t i = 0; i < pm->pm_syms.ess_nsyms; i++) {
 			const dt_elfsym_t *es = &pm->pm_syms.ess_syms[i];
+			size_t si = i;
 
 			if (!dt_pid_field(es->es_name, pdp->pd_function) ||
 			    !dt_elfsym_preferred(&pm->pm_syms, i,
 			    pdp->pd_function))
 				continue;
-			if (dt_pid_function(dtp, pvp, pp, pm, i,
+			/* A name: the probe is the preferred alias's. */
+			while (funcnamed && si > 0 &&
+			    pm->pm_syms.ess_syms[si - 1].es_addr == es->es_addr)
+				si--;
+			if (dt_pid_function(dtp, pvp, pp, pm, si,
 			    pdp->pd_name) != 0)
 				return dt_set_errno(dtp, EDT_NOMEM);
 		}
@@ -626,6 +661,7 @@ static const dt_provops_t dt_pid_ops = {
 	.po_probe_fini = dt_pid_probe_fini,
 	.po_fini = dt_pid_fini,
 	.po_modmatch = dt_pid_modmatch,
+	.po_funcmatch = dt_pid_funcmatch,
 };
 
 /* Is name no probe of function es: neither entry, return nor an offset? */
