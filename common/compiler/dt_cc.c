@@ -673,6 +673,26 @@ dt_cc_strip_cfuncs(char *text, size_t len)
 	}
 }
 
+/*
+ * glibc's <errno.h> (which <sys/errno.h> includes) makes errno a macro
+ * for (*__errno_location ()), a C function D cannot call; a D program
+ * including it for the E* names means D's own errno variable, as it does
+ * on systems whose <sys/errno.h> gives only the names.  The expansion is
+ * put back, padded with spaces so that columns stay where they were.
+ */
+static void
+dt_cc_unexpand_errno(char *text)
+{
+	static const char expansion[] = "(*__errno_location ())";
+	char *p = text;
+
+	while ((p = strstr(p, expansion)) != NULL) {
+		memcpy(p, "errno", 5);
+		memset(p + 5, ' ', sizeof (expansion) - 1 - 5);
+		p += sizeof (expansion) - 1;
+	}
+}
+
 /* Program options that are compile flags. */
 static unsigned
 dt_cc_optflags(dtrace_hdl_t *dtp)
@@ -785,6 +805,7 @@ dt_compile(dtrace_hdl_t *dtp, const char *intext, size_t inlen, bool isfile,
 		if ((cpptext = dt_cc_preproc(dtp, text, len, &n)) == NULL)
 			longjmp(pcb.pcb_jmpbuf, EDT_CPPERR);
 		dt_cc_strip_cfuncs(cpptext, n);
+		dt_cc_unexpand_errno(cpptext);
 		text = cpptext;
 		len = n;
 	}

@@ -344,6 +344,9 @@ dif_cleanpath(dif_mstate_t *ms, const dif_tuple_t *tup)
 			d[j++] = (ch);                                       \
 	} while (0)
 	do {
+		/* DTrace stops while "/..c" and the NUL would still fit. */
+		if (j + 5 >= max + 1)
+			break;
 		c = s[i++];
 		if (c != '/') {
 			if (c != '\0')

@@ -39,10 +39,7 @@
  *	load	   generate each program and load it; a refusal becomes
  *		   one line quoting the verifier, the whole log kept for
  *		   -x debug
- *	attach	   then BEGIN fires; until it has run, the exit flag
- *		   is 2, which every program but BEGIN's takes as not
- *		   started, so no probe acts before BEGIN (as DTrace
- *		   promises) or while others are still being attached
+ *	attach	   then BEGIN fires
  *
  * Records arrive through one ring buffer (or, on kernels without one,
  * per-CPU perf buffers), each with the writing CPU in an 8-byte prefix;
@@ -1075,7 +1072,7 @@ dt_bpf_build(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 	case DT_BPF_P_DEMAND:
 		ps.ps_ctx = DT_BPF_CTX_RAWTP;
 		ps.ps_always = prp->pr_id != DT_PROBE_ID_BEGIN;
-		ps.ps_warmup = prp->pr_id == DT_PROBE_ID_BEGIN;
+		ps.ps_begin = prp->pr_id == DT_PROBE_ID_BEGIN;
 		type = BPF_PROG_TYPE_RAW_TRACEPOINT;
 		break;
 	case DT_BPF_P_PROFILE:
@@ -1928,9 +1925,7 @@ dt_bpf_go(dtrace_hdl_t *dtp)
 {
 	dt_bpf_engine_t *be = dt_bpf(dtp);
 	dt_bpf_layout_t *lay = &be->be_lay;
-	uint64_t warm = 2;
 	char err[512];
-	int rc;
 
 	if (be->be_active)
 		return dt_set_errno(dtp, EDT_ACTIVE);
@@ -2030,14 +2025,6 @@ dt_bpf_go(dtrace_hdl_t *dtp)
 		return dt_bpf_fail(dtp, EDT_NOTSUP, "ring buffer: %s",
 		    strerror(errno));
 	}
-	/*
-	 * No probe acts before BEGIN has run, as in DTrace, nor while the
-	 * rest of the enabling is being attached (a destructive action of
-	 * one could otherwise let the process run past another's sites):
-	 * the exit flag is 2 until then, which only BEGIN's program passes.
-	 */
-	__atomic_store_n((uint64_t *) (be->be_state + lay->bl_cnt_off +
-	    8 * DT_BPF_CNT_EXITED), 2, __ATOMIC_SEQ_CST);
 	for (uint32_t i = 0; i < be->be_nplans; i++) {
 		dt_bpf_plan_t *pl = &be->be_plans[i];
 
@@ -2053,12 +2040,17 @@ dt_bpf_go(dtrace_hdl_t *dtp)
 	if (dt_bpf_procev_start(dtp, be) != 0)
 		return -1;
 	be->be_active = true;
-	rc = dt_bpf_engine_fire(dtp, DT_PROBE_ID_BEGIN, NULL, 0);
-	/* Begun: the others run, unless BEGIN called exit() (1). */
-	(void) __atomic_compare_exchange_n((uint64_t *) (be->be_state +
-	    lay->bl_cnt_off + 8 * DT_BPF_CNT_EXITED), &warm, 0, false,
-	    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
-	return rc;
+	if (dt_bpf_engine_fire(dtp, DT_PROBE_ID_BEGIN, NULL, 0) != 0)
+		return -1;
+	/*
+	 * As DTrace: BEGIN fires before any other probe, and the others
+	 * only once all are in place -- the programs attached one by one
+	 * have waited for this word.
+	 */
+	__atomic_store_n((uint64_t *) (be->be_state + lay->bl_cnt_off +
+			     8 * DT_BPF_CNT_STARTED),
+	    1, __ATOMIC_SEQ_CST);
+	return 0;
 }
 
 static int

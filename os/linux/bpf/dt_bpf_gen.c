@@ -2016,9 +2016,8 @@ dt_bpf_cg_clause(dt_bpf_cg_t *cg, uint32_t j, const dt_stmt_t *stp)
 		/* exit() in an earlier clause stops this one. */
 		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R8,
 		    (int16_t) (lay->bl_cnt_off + 8 * DT_BPF_CNT_EXITED)));
-		dt_bpf_jmp_label(cg->cg_b, cg->cg_ps->ps_warmup ?
-		    DT_BPF_JMP_IMM(BPF_JEQ, DT_R1, 1, 0) :
-		    DT_BPF_JMP_IMM(BPF_JNE, DT_R1, 0, 0), lnext);
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R1, 0, 0),
+		    lnext);
 	}
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_SC_USED, 0));
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_SC_AUSED, 0));
@@ -2165,12 +2164,18 @@ dt_bpf_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 	    lay->bl_state_fd));
 	DT_EMIT(cg, DT_BPF_LD_IMM64_HI(0));
 	if (!ps->ps_always) {
-		/* Stopped (1); or (2) not begun yet, BEGIN excepted. */
 		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R8,
 		    (int16_t) (lay->bl_cnt_off + 8 * DT_BPF_CNT_EXITED)));
-		dt_bpf_jmp_label(cg->cg_b, ps->ps_warmup ?
-		    DT_BPF_JMP_IMM(BPF_JEQ, DT_R1, 1, 0) :
-		    DT_BPF_JMP_IMM(BPF_JNE, DT_R1, 0, 0), lexit);
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R1, 0, 0),
+		    lexit);
+	}
+	/* No probe before BEGIN, nor before every probe is attached. */
+	if (!ps->ps_always && !ps->ps_begin) {
+		DT_EMIT(cg,
+		    DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R8,
+			(int16_t) (lay->bl_cnt_off + 8 * DT_BPF_CNT_STARTED)));
+		dt_bpf_jmp_label(
+		    cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R1, 0, 0), lexit);
 	}
 	/*
 	 * The map values' addresses as numbers: DIF addresses.  They never

@@ -206,12 +206,12 @@ enum {
 	DT_BPF_CNT_DYNDROPS,
 	DT_BPF_CNT_AGGDROPS,
 	DT_BPF_CNT_ERRORS,
-	DT_BPF_CNT_EXITED,	/* exit() ran, or tracing stopped: 1;
-				   attaching, and while BEGIN runs: 2 */
+	DT_BPF_CNT_EXITED,	/* exit() ran, or tracing stopped: 1 */
 	DT_BPF_CNT_WALLOFF,	/* walltimestamp - timestamp, set by us */
 	DT_BPF_CNT_SPECDROPS,	/* over specsize */
 	DT_BPF_CNT_SPECBUSY,	/* speculation() failed: busy */
 	DT_BPF_CNT_SPECUNAVAIL,	/* speculation() failed: none free */
+	DT_BPF_CNT_STARTED,	/* BEGIN has run: 1, set by us */
 	DT_BPF_CNT_NWORDS
 };
 
@@ -273,8 +273,7 @@ typedef struct dt_bpf_progspec {
 	uint32_t ps_nclauses;
 	const dt_stmt_t **ps_stmts;	/* in EPID order */
 	bool ps_always;		/* END, ERROR: run even after exit() */
-	bool ps_warmup;		/* BEGIN: runs while the exit flag is 2
-				   (the other probes wait for it) */
+	bool ps_begin;		/* BEGIN: runs before tracing has started */
 	/* a single probe: its constants */
 	const uint32_t *ps_epids;	/* per clause */
 	uint32_t ps_id;

@@ -1739,21 +1739,32 @@ dt_bpf_cg_inet(dt_bpf_cg_t *cg, uint32_t subr, unsigned rd)
 }
 
 /*
- * The end of a cleanpath() step: text out (cut at strsize - 1), then on
- * at the input adv bytes further, or done when adv is 0.
+ * The end of a cleanpath() step: text out (cut at strsize - 1), and the
+ * byte in r3 after it when withc (DTrace writes "/c", "/.c" and "/..c"
+ * whole, before it looks at the length again), then on at the input adv
+ * bytes further, or done when adv is 0.
  */
 static void
-dt_bpf_cg_clean_step(dt_bpf_cg_t *cg, dt_bpf_loop_t *lp, const char *text,
-    int32_t adv)
+dt_bpf_cg_clean_stepc(dt_bpf_cg_t *cg, dt_bpf_loop_t *lp, const char *text,
+    bool withc, int32_t adv)
 {
 	for (; *text != '\0'; text++)
 		dt_bpf_cg_put(cg, -1, *text, cg->cg_lay->bl_strsize - 1);
+	if (withc)
+		dt_bpf_cg_put(cg, DT_R3, 0, cg->cg_lay->bl_strsize - 1);
 	if (adv == 0) {
 		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lp->lp_done);
 		return;
 	}
 	dt_bpf_cg_addvar(cg, 1, adv);
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lp->lp_next);
+}
+
+static void
+dt_bpf_cg_clean_step(dt_bpf_cg_t *cg, dt_bpf_loop_t *lp, const char *text,
+    int32_t adv)
+{
+	dt_bpf_cg_clean_stepc(cg, lp, text, false, adv);
 }
 
 /*
@@ -1781,6 +1792,7 @@ dt_bpf_cg_cleanpath(dt_bpf_cg_t *cg, unsigned rd)
 	uint32_t lup = dt_bpf_label_new(cg->cg_b);
 	uint32_t lre = dt_bpf_label_new(cg->cg_b);
 	uint32_t lkeep = dt_bpf_label_new(cg->cg_b);
+	uint32_t lslash0 = dt_bpf_label_new(cg->cg_b);
 	dt_bpf_loop_t lp;
 
 	dt_bpf_cg_sarg(cg, 0, 0, DT_FP_T0);
@@ -1827,6 +1839,11 @@ dt_bpf_cg_cleanpath(dt_bpf_cg_t *cg, unsigned rd)
 	/* mode 0: s[i], s[i + 1], ... (the buffer has 8 bytes past ss);
 	 * r4 = &s[i] lasts as dt_bpf_cg_put() uses only r1 and r2. */
 	dt_bpf_label_here(cg->cg_b, lnormal);
+	/* DTrace stops while "/..c" and the NUL would still fit. */
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg,
+	    DT_VAR_POS)));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JGE, DT_R1,
+	    (int32_t) ss - 5, 0), lp.lp_done);
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, 1)));
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JGT, DT_R1, (int32_t) ss,
 	    0), lp.lp_done);
@@ -1849,7 +1866,11 @@ dt_bpf_cg_cleanpath(dt_bpf_cg_t *cg, unsigned rd)
 	dt_bpf_label_here(cg->cg_b, l1);
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R3, '.', 0),
 	    ldot);
-	dt_bpf_cg_clean_step(cg, &lp, "/", 1);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R3, 0, 0),
+	    lslash0);
+	dt_bpf_cg_clean_stepc(cg, &lp, "/", true, 2);
+	dt_bpf_label_here(cg->cg_b, lslash0);
+	dt_bpf_cg_clean_step(cg, &lp, "/", 0);
 	dt_bpf_label_here(cg->cg_b, ldot);
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_B, DT_R3, DT_R4,
 	    (int16_t) (DT_WORK(cg, 0) + 2)));
@@ -1861,13 +1882,13 @@ dt_bpf_cg_cleanpath(dt_bpf_cg_t *cg, unsigned rd)
 	dt_bpf_label_here(cg->cg_b, l3);
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R3, '.', 0),
 	    ldd);
-	dt_bpf_cg_clean_step(cg, &lp, "/.", 2);
+	dt_bpf_cg_clean_stepc(cg, &lp, "/.", true, 3);
 	dt_bpf_label_here(cg->cg_b, ldd);
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_B, DT_R3, DT_R4,
 	    (int16_t) (DT_WORK(cg, 0) + 3)));
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R3, '/', 0), lup);
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R3, 0, 0), lup);
-	dt_bpf_cg_clean_step(cg, &lp, "/..", 3);
+	dt_bpf_cg_clean_stepc(cg, &lp, "/..", true, 4);
 	dt_bpf_label_here(cg->cg_b, lup);
 	/* loop variable 4: the most bytes written before any removal */
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg,
