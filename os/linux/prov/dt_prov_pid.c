@@ -25,9 +25,18 @@
  * the process); the ptrace engine (os/linux/ptrace/) an int3 at the
  * site's runtime address.  Arguments, as DTrace defines them:
  *
- *	entry, offset	arg0..arg5: the argument registers
+ *	entry, offset	arg0..arg5: the argument registers; arg6..arg9
+ *			the stack words above the return address the
+ *			stack pointer points to (meaningful at entry)
  *	return		arg0: the offset of the return site in the
  *			function; arg1: the return value (rax)
+ *
+ * A function named exactly by a weak alias is the probe of the symbol
+ * DTrace prefers at its address (global, then fewer leading underscores:
+ * weak _go is go's probe), and a description naming a function, probe
+ * name or offset that does not exist says why (po_nomatch: D_PROC_FUNC,
+ * D_PROC_NAME, D_PROC_OFF, D_PROC_BADPID).  An offset probe a pattern
+ * made skips a site the kernel refuses without a word.
  *
  * The arguments are untyped (dtrace -lv lists None), and the stability is
  * DTrace's for pid: provider and probe names Evolving and ISA-bound, the
