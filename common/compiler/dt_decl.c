@@ -140,9 +140,16 @@ dt_decl_merge(dt_pcb_t *pcb, dt_decl_t *a, dt_decl_t *b)
 			a->dd_type = b->dd_type;
 			a->dd_attr &= ~DT_DA_TNAME;
 			a->dd_attr |= b->dd_attr & DT_DA_TNAME;
-		} else
+		} else {
+			/*
+			 * DTrace finds this as it reads the second type, so
+			 * that is the line reported.
+			 */
+			if (a->dd_line != 0)
+				pcb->pcb_line = a->dd_line;
 			dt_cc_error(pcb, D_DECL_COMBO,
 			    "invalid type combination");
+		}
 	} else if (dt_decl_has_base(b)) {
 		a->dd_name = b->dd_name;
 		a->dd_ctfp = b->dd_ctfp;
