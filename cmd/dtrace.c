@@ -655,9 +655,37 @@ proc_ended(int pid, int status, void *arg)
 	}
 }
 
+/* One block of dtrace -v's stability report. */
+static void
+print_attr(const char *title, const dtrace_attribute_t *a)
+{
+	fprintf(g_ofp, "\n\t%s\n", title);
+	fprintf(g_ofp, "\t\tIdentifier Names: %s\n",
+	    dtrace_stability_name(a->dtat_name));
+	fprintf(g_ofp, "\t\tData Semantics:   %s\n",
+	    dtrace_stability_name(a->dtat_data));
+	fprintf(g_ofp, "\t\tDependency Class: %s\n",
+	    dtrace_class_name(a->dtat_class));
+}
+
+/* dtrace -v: a program's stability report, on the output. */
+static void
+print_report(const dtrace_prog_arg_t *pa, const dtrace_proginfo_t *info)
+{
+	int len = (int) strcspn(pa->pa_arg, "{/;");
+
+	fprintf(g_ofp, "\nStability attributes for %s %.*s:\n",
+	    pa->pa_opt == 's' ? "script" : "description",
+	    pa->pa_opt == 's' ? (int) strlen(pa->pa_arg) : len, pa->pa_arg);
+	print_attr("Minimum Probe Description Attributes", &info->dpi_descattr);
+	print_attr("Minimum Statement Attributes", &info->dpi_stmtattr);
+	fputc('\n', g_ofp);
+}
+
 /*
- * "dtrace: description 'BEGIN ' matched 1 probe" for each program; returns
- * the number of probes matched in all.
+ * "dtrace: description 'BEGIN ' matched 1 probe" for each program, and
+ * with -v its stability report; returns the number of probes matched in
+ * all.
  */
 static unsigned
 exec_programs(void)
@@ -673,11 +701,12 @@ exec_programs(void)
 		if (dtrace_program_exec(g_dtp, g_compiled[i], &info) != 0)
 			dfatal("failed to enable '%s'", pa->pa_arg);
 		total += info.dpi_matches;
-		/* -q, or #pragma D option quiet in a script. */
-		if (g_quiet || (dtrace_getopt(g_dtp, "quiet", &quiet) == 0 &&
-		    quiet != DTRACEOPT_UNSET))
-			continue;
-		if (pa->pa_opt == 's') {
+		/* -q, or #pragma D option quiet in a script: no banner. */
+		if (g_quiet ||
+		    (dtrace_getopt(g_dtp, "quiet", &quiet) == 0 &&
+			quiet != DTRACEOPT_UNSET)) {
+			/* nothing */
+		} else if (pa->pa_opt == 's') {
 			fprintf(stderr, "%s: script '%s' matched %u probe%s\n",
 			    g_pname, pa->pa_arg, info.dpi_matches,
 			    info.dpi_matches == 1 ? "" : "s");
@@ -690,6 +719,8 @@ exec_programs(void)
 			    g_pname, len, pa->pa_arg, info.dpi_matches,
 			    info.dpi_matches == 1 ? "" : "s");
 		}
+		if (g_verbose)
+			print_report(pa, &info);
 	}
 	return total;
 }
@@ -922,6 +953,11 @@ main(int argc, char **argv)
 	/* -x verbose is -S's option, as in DTrace (it may come from a pragma). */
 	if (dtrace_getopt(g_dtp, "verbose", &opt) == 0 && opt != DTRACEOPT_UNSET)
 		g_difv = true;
+	/* -x tree: the checked parse tree of each program, on stderr. */
+	if (dtrace_getopt(g_dtp, "tree", &opt) == 0 && opt != DTRACEOPT_UNSET) {
+		for (int i = 0; i < g_nprogs; i++)
+			dtrace_program_dump(g_dtp, g_compiled[i], stderr);
+	}
 	if (g_difv) {
 		for (int i = 0; i < g_nprogs; i++)
 			dtrace_program_dif(g_dtp, g_compiled[i], stderr);
@@ -933,6 +969,18 @@ main(int argc, char **argv)
 	}
 	if (g_mode == DMODE_HEADER || g_mode == DMODE_LINK)
 		return generate();
+	/* -e -v: the stability report of what would have been enabled. */
+	if (g_compile_only && g_mode == DMODE_EXEC && g_verbose) {
+		for (int i = 0; i < g_nprogs; i++) {
+			dtrace_proginfo_t info;
+
+			if (dtrace_program_info(g_dtp, g_compiled[i], &info) !=
+			    0)
+				dfatal("failed to get information on '%s'",
+				    g_progs[i].pa_arg);
+			print_report(&g_progs[i], &info);
+		}
+	}
 	if (g_compile_only || g_mode == DMODE_LIST) {
 		free_programs();
 		dtrace_close(g_dtp);

@@ -34,6 +34,7 @@ enum {
 	EDT_VERSUNDEF,		/* version not defined */
 	EDT_CPPERR,		/* the C preprocessor failed */
 	EDT_BUFTOOSMALL,	/* a record is larger than the buffer */
+	EDT_NOTUPREG,		/* a tuple has more keys than -x tregs */
 	EDT_MAX
 };
 

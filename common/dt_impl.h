@@ -92,6 +92,8 @@ extern int dt_proc_pid(const dtrace_hdl_t *dtp, uint32_t i);
 extern int dt_cc_create(dtrace_hdl_t *dtp);
 extern void dt_cc_destroy(dtrace_hdl_t *dtp);
 extern const char *dt_cc_errmsg(dtrace_hdl_t *dtp);
+/* -x dtypes, ctypes: write the D types as CTF (at dtrace_close()). */
+extern void dt_cc_write_types(dtrace_hdl_t *dtp);
 /* True while a program is being compiled (a #pragma is setting options). */
 extern bool dt_cc_compiling(const dtrace_hdl_t *dtp);
 

@@ -67,6 +67,7 @@ dtrace_close(dtrace_hdl_t *dtp)
 	dt_work_fini(dtp);
 	dt_proc_fini(dtp);
 	dt_probes_fini(dtp);
+	dt_cc_write_types(dtp);
 	dt_cc_destroy(dtp);
 	dt_os_ktypes_fini(dtp);
 	dt_options_fini(dtp);

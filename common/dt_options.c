@@ -7,10 +7,13 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <signal.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include "common/dt_impl.h"
 
@@ -30,6 +33,8 @@ typedef struct dt_option {
 #define DT_OPTF_NOPROG 0x1
 /* Options whose value is added to the preprocessor's arguments. */
 #define DT_OPTF_CPPARG 0x2
+/* Counts of registers and the like, which must be at least 1. */
+#define DT_OPTF_POSITIVE 0x4
 
 static const char *const dt_bufpolicy_words[] = { "switch", "fill", "ring",
 	NULL };
@@ -100,7 +105,7 @@ static const dt_option_t dt_option_table[] = {
 	{ "evaltime", DT_OPT_EVALTIME, DT_OPTK_ENUM, dt_evaltime_words, 0 },
 	{ "incdir", DT_OPT_INCDIR, DT_OPTK_STRING, NULL,
 	    DT_OPTF_NOPROG | DT_OPTF_CPPARG },
-	{ "iregs", DT_OPT_IREGS, DT_OPTK_INT, NULL, 0 },
+	{ "iregs", DT_OPT_IREGS, DT_OPTK_INT, NULL, DT_OPTF_POSITIVE },
 	{ "kdefs", DT_OPT_KDEFS, DT_OPTK_BOOL, NULL, 0 },
 	{ "knodefs", DT_OPT_KNODEFS, DT_OPTK_BOOL, NULL, 0 },
 	{ "late", DT_OPT_LATE, DT_OPTK_BOOL, NULL, 0 },
@@ -114,8 +119,8 @@ static const dt_option_t dt_option_table[] = {
 	{ "pspec", DT_OPT_PSPEC, DT_OPTK_BOOL, NULL, 0 },
 	{ "stdc", DT_OPT_STDC, DT_OPTK_ENUM, dt_stdc_words, DT_OPTF_NOPROG },
 	{ "syslibdir", DT_OPT_SYSLIBDIR, DT_OPTK_STRING, NULL, 0 },
-	{ "tree", DT_OPT_TREE, DT_OPTK_INT, NULL, 0 },
-	{ "tregs", DT_OPT_TREGS, DT_OPTK_INT, NULL, 0 },
+	{ "tree", DT_OPT_TREE, DT_OPTK_INT, NULL, DT_OPTF_POSITIVE },
+	{ "tregs", DT_OPT_TREGS, DT_OPTK_INT, NULL, DT_OPTF_POSITIVE },
 	{ "udefs", DT_OPT_UDEFS, DT_OPTK_BOOL, NULL, 0 },
 	{ "undef", DT_OPT_UNDEF, DT_OPTK_STRING, NULL,
 	    DT_OPTF_NOPROG | DT_OPTF_CPPARG },
@@ -137,6 +142,10 @@ static const dt_option_t dt_option_table[] = {
 	{ "lockmem", DT_OPT_LOCKMEM, DT_OPTK_SIZE, NULL, DT_OPTF_NOPROG },
 	/* Oracle Linux DTrace's: the bytes alloca() and copyin() may take. */
 	{ "scratchsize", DT_OPT_SCRATCHSIZE, DT_OPTK_SIZE, NULL, 0 },
+	/* The BPF verifier's log of every program loaded (Linux). */
+	{ "bpflog", DT_OPT_BPFLOG, DT_OPTK_BOOL, NULL, 0 },
+	/* Dump core at exit, to debug dtrace itself. */
+	{ "core", DT_OPT_CORE, DT_OPTK_BOOL, NULL, 0 },
 };
 
 /*
@@ -337,6 +346,29 @@ dt_option_lookup(const char *name)
 	return NULL;
 }
 
+/*
+ * -x core: dtrace dumps core when it exits, for debugging the consumer
+ * itself.  The core size limit is raised as far as it may be.
+ */
+static void
+dt_opt_coredump(void)
+{
+	static const char msg[] = "dtrace: -x core: dumping core at exit\n";
+	struct sigaction sa;
+	struct rlimit rl;
+
+	(void) !write(STDERR_FILENO, msg, sizeof(msg) - 1);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_DFL;
+	(void) sigemptyset(&sa.sa_mask);
+	(void) sigaction(SIGABRT, &sa, NULL);
+	if (getrlimit(RLIMIT_CORE, &rl) == 0) {
+		rl.rlim_cur = rl.rlim_max;
+		(void) setrlimit(RLIMIT_CORE, &rl);
+	}
+	abort();
+}
+
 /* Set the defaults DTrace documents; called once from dtrace_open(). */
 void
 dt_options_init(dtrace_hdl_t *dtp)
@@ -451,7 +483,8 @@ dtrace_setopt(dtrace_hdl_t *dtp, const char *name, const char *value)
 		char *end;
 
 		if (value == NULL || dt_parse_uint(value, &v, &end) != 0 ||
-		    *end != '\0')
+		    *end != '\0' ||
+		    (v == 0 && (op->o_flags & DT_OPTF_POSITIVE)))
 			return dt_set_errno(dtp, EDT_BADOPTVAL);
 		break;
 	}
@@ -468,6 +501,19 @@ dtrace_setopt(dtrace_hdl_t *dtp, const char *name, const char *value)
 	case DT_OPTK_STRING:
 		if (value == NULL)
 			return dt_set_errno(dtp, EDT_BADOPTVAL);
+		/*
+		 * -x dtypes, ctypes: the file the types are written to when
+		 * the handle is closed; as in DTrace, it is created now, so
+		 * that a bad path is an error of the option.
+		 */
+		if (op->o_id == DT_OPT_DTYPES || op->o_id == DT_OPT_CTYPES) {
+			int fd =
+			    open(value, O_CREAT | O_WRONLY | O_CLOEXEC, 0666);
+
+			if (fd < 0)
+				return dt_set_errno(dtp, errno);
+			(void) close(fd);
+		}
 		if (op->o_flags & DT_OPTF_CPPARG) {
 			char arg[4096];
 
@@ -484,6 +530,10 @@ dtrace_setopt(dtrace_hdl_t *dtp, const char *name, const char *value)
 		v = 1;
 		break;
 	}
+	if (op->o_id == DT_OPT_CORE &&
+	    dtp->dt_options[DT_OPT_CORE] == DTRACEOPT_UNSET &&
+	    atexit(dt_opt_coredump) != 0)
+		return dt_set_errno(dtp, errno);
 #ifdef RLIMIT_MEMLOCK
 	if (op->o_id == DT_OPT_LOCKMEM) {
 		struct rlimit rl;

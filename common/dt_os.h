@@ -21,6 +21,13 @@ extern uint64_t dt_os_gettid(void);
 extern uint32_t dt_os_getcpu(void);
 /* How many CPUs there may be: every dt_os_getcpu() is below it. */
 extern uint32_t dt_os_ncpus(void);
+/*
+ * Run the calling thread on one CPU only, so that what it fires (BEGIN and
+ * END under -x cpu) fires there; 0, or -1 with errno.  dt_os_cpu_unbind()
+ * gives the thread back the CPUs it had.
+ */
+extern int dt_os_cpu_bind(uint32_t cpu);
+extern void dt_os_cpu_unbind(void);
 /* Nanoseconds of CPU time the calling thread has used (vtimestamp). */
 extern uint64_t dt_os_thread_cputime(void);
 /* Nanoseconds since boot on the clock the kernel's timestamps use. */
@@ -156,6 +163,16 @@ extern int dt_os_ktype_lookup(dtrace_hdl_t *dtp, const char *module,
  * of every identifier D does not know.
  */
 extern bool dt_os_ktype_typename(dtrace_hdl_t *dtp, const char *name);
+/*
+ * A kernel variable, for D's backquote operator (`max_pfn,
+ * vmlinux`jiffies): its address from the kernel's symbol table and its
+ * type from its type information, in module only or, when module is NULL,
+ * in any.  Returns 0; -1 when there is no such symbol; -2 when there is
+ * one but no type D can give it.  On failure *whyp says why, or is NULL.
+ */
+extern int dt_os_kvar_lookup(dtrace_hdl_t *dtp, const char *module,
+    const char *name, uint64_t *addrp, ctf_dict_t **ctfpp, ctf_id_t *typep,
+    const char **whyp);
 /* Free what dt_os_ktype_lookup() loaded (dtrace_close). */
 extern void dt_os_ktypes_fini(dtrace_hdl_t *dtp);
 

@@ -199,6 +199,7 @@ typedef struct dt_stmt {
 	uint32_t st_size;	   /* bytes of data per record, 8-aligned */
 	bool st_destructive;	   /* uses an action that needs -w */
 	bool st_speculative;	   /* calls speculate() */
+	bool st_kmem;		   /* reads kernel variables (`name) */
 	int st_line;
 } dt_stmt_t;
 

@@ -80,6 +80,107 @@ dt_program_queue(dtrace_hdl_t *dtp, dt_program_t *pgp, uint32_t *nmatchedp)
 	return 0;
 }
 
+/* Whether a DIF object reads the probe's arguments (args[], arg0..9). */
+static bool
+dt_difo_reads_args(const dif_object_t *dp)
+{
+	for (uint32_t i = 0; dp != NULL && i < dp->dif_len; i++) {
+		dif_instr_t in = dp->dif_buf[i];
+		uint32_t v = DIF_INSTR_VAR(in);
+
+		if ((DIF_INSTR_OP(in) == DIF_OP_LDGA && v == DIF_VAR_ARGS) ||
+		    (DIF_INSTR_OP(in) == DIF_OP_LDGS && v >= DIF_VAR_ARG0 &&
+			v <= DIF_VAR_ARG9))
+			return true;
+	}
+	return false;
+}
+
+static bool
+dt_stmt_reads_args(const dt_stmt_t *stp)
+{
+	if (dt_difo_reads_args(stp->st_pred))
+		return true;
+	for (uint32_t a = 0; a < stp->st_nactions; a++) {
+		const dt_action_t *ap = &stp->st_actions[a];
+
+		for (uint32_t i = 0; i < ap->ac_nargs; i++)
+			if (dt_difo_reads_args(ap->ac_args[i].aa_difo))
+				return true;
+		for (uint32_t i = 0; i < ap->ac_nkeys; i++)
+			if (dt_difo_reads_args(ap->ac_keys[i]))
+				return true;
+	}
+	return false;
+}
+
+/*
+ * The attributes of one probe description.  A description that names one
+ * provider has the lowest attributes of the parts it names; one that names
+ * a probe by ID, that probe's; one that may match any provider, DTrace's
+ * attributes for a description across providers (Unstable, Common).
+ */
+static dt_attr_t
+dt_desc_attr(dtrace_hdl_t *dtp, const dt_probedesc_t *pdp, dt_attr_t *argsp)
+{
+	static const dt_attr_t anyprov = {
+	    DT_STAB_UNSTABLE, DT_STAB_UNSTABLE, DT_CLASS_COMMON};
+	dt_provider_t *pvp;
+	dt_probe_t *prp;
+	dt_attr_t a;
+
+	*argsp = anyprov;
+	if (pdp->pd_id != 0 &&
+	    (prp = dt_probe_lookup_id(dtp, pdp->pd_id)) != NULL) {
+		dt_probe_attr(prp, &a, argsp);
+		return a;
+	}
+	if (pdp->pd_provider[0] == '\0' || dt_strisglob(pdp->pd_provider) ||
+	    (pvp = dt_provider_lookup(dtp, pdp->pd_provider)) == NULL ||
+	    pvp->pv_attr == NULL)
+		return anyprov;
+	a = pvp->pv_attr->pa_provider;
+	if (pdp->pd_module[0] != '\0')
+		a = dt_attr_min(a, pvp->pv_attr->pa_mod);
+	if (pdp->pd_function[0] != '\0')
+		a = dt_attr_min(a, pvp->pv_attr->pa_func);
+	if (pdp->pd_name[0] != '\0')
+		a = dt_attr_min(a, pvp->pv_attr->pa_name);
+	*argsp = pvp->pv_attr->pa_args;
+	return a;
+}
+
+/*
+ * dtrace -v: the lowest attributes of a program's probe descriptions and
+ * of its statements.  D's actions and subroutines are Stable; a statement
+ * that reads the probe's arguments is no more stable than they are.
+ */
+static void
+dt_program_attrs(
+    dtrace_hdl_t *dtp, const dt_program_t *pgp, dtrace_proginfo_t *pip)
+{
+	dt_attr_t desc = {DT_STAB_STANDARD, DT_STAB_STANDARD, DT_CLASS_COMMON};
+	dt_attr_t stmt = {DT_STAB_STABLE, DT_STAB_STABLE, DT_CLASS_COMMON};
+
+	for (uint32_t s = 0; s < pgp->pg_nstmts; s++) {
+		const dt_stmt_t *stp = &pgp->pg_stmts[s];
+		bool args = dt_stmt_reads_args(stp);
+
+		for (uint32_t d = 0; d < stp->st_ndescs; d++) {
+			dt_attr_t arga;
+
+			desc = dt_attr_min(
+			    desc, dt_desc_attr(dtp, &stp->st_descs[d], &arga));
+			if (args)
+				stmt = dt_attr_min(stmt, arga);
+		}
+	}
+	pip->dpi_descattr = (dtrace_attribute_t){
+	    (int) desc.at_name, (int) desc.at_data, (int) desc.at_class};
+	pip->dpi_stmtattr = (dtrace_attribute_t){
+	    (int) stmt.at_name, (int) stmt.at_data, (int) stmt.at_class};
+}
+
 int
 dtrace_program_exec(dtrace_hdl_t *dtp, dtrace_prog_t *pgp,
     dtrace_proginfo_t *pip)
@@ -89,12 +190,54 @@ dtrace_program_exec(dtrace_hdl_t *dtp, dtrace_prog_t *pgp,
 	if (pgp->dp_program == NULL)
 		return dt_set_errdetail(dtp, EDT_ACTIVE,
 		    "program was already executed");
+	if (pip != NULL)
+		dt_program_attrs(dtp, pgp->dp_program, pip);
 	if (dt_program_queue(dtp, pgp->dp_program, &n) != 0)
 		return -1;
 	pgp->dp_program = NULL;
 	if (pip != NULL)
 		pip->dpi_matches = n;
 	return 0;
+}
+
+int
+dtrace_program_info(
+    dtrace_hdl_t *dtp, dtrace_prog_t *pgp, dtrace_proginfo_t *pip)
+{
+	const dt_program_t *prog = pgp->dp_program;
+	int n;
+
+	if (prog == NULL)
+		return dt_set_errdetail(
+		    dtp, EDT_ACTIVE, "program was already executed");
+	dt_program_attrs(dtp, prog, pip);
+	pip->dpi_matches = 0;
+	for (uint32_t s = 0; s < prog->pg_nstmts; s++) {
+		const dt_stmt_t *stp = &prog->pg_stmts[s];
+
+		/* Pieces of one clause (split at if/else) count once. */
+		if (s > 0 && stp->st_id == prog->pg_stmts[s - 1].st_id)
+			continue;
+		for (uint32_t d = 0; d < stp->st_ndescs; d++) {
+			if ((n = dt_probe_iter(
+				 dtp, &stp->st_descs[d], NULL, NULL)) < 0)
+				return -1;
+			pip->dpi_matches += (uint32_t) n;
+		}
+	}
+	return 0;
+}
+
+const char *
+dtrace_stability_name(int stability)
+{
+	return dt_stability_name((dt_stability_t) stability);
+}
+
+const char *
+dtrace_class_name(int depclass)
+{
+	return dt_class_name((dt_depclass_t) depclass);
 }
 
 void
@@ -224,14 +367,15 @@ dt_difo_reads_curthread(const dif_object_t *dp)
 }
 
 /*
- * Does the clause read kernel memory through curthread (curpsinfo and
- * curlwpsinfo translate from it)?  Only the in-kernel engine gives it a
- * value, so such a clause wants that engine even at BEGIN or a tick.
+ * Does the clause read kernel memory, through curthread (curpsinfo and
+ * curlwpsinfo translate from it) or a kernel variable (`name)?  Only the
+ * in-kernel engine gives it a value, so such a clause wants that engine
+ * even at BEGIN or a tick.
  */
 static bool
 dt_stmt_reads_kernel(const dt_stmt_t *stp)
 {
-	if (dt_difo_reads_curthread(stp->st_pred))
+	if (stp->st_kmem || dt_difo_reads_curthread(stp->st_pred))
 		return true;
 	for (uint32_t a = 0; a < stp->st_nactions; a++) {
 		const dt_action_t *ap = &stp->st_actions[a];
@@ -330,6 +474,17 @@ dt_engine_select(dtrace_hdl_t *dtp, dt_eprobe_t *const *eps, size_t n)
 		    "probe %s:%s:%s:%s cannot run on the %s engine",
 		    prp->pr_prov->pv_name, prp->pr_mod, prp->pr_func,
 		    prp->pr_name, eng->eo_name);
+	}
+	/* Kernel variables have no value elsewhere: refuse, do not fault. */
+	for (size_t i = 0; i < n && eng != kernel; i++) {
+		if (!eps[i]->ep_stmt->st_kmem)
+			continue;
+		if (kernel == NULL)
+			return dt_set_errdetail(dtp, EDT_NOENGINE, "reading "
+			    "kernel variables needs the in-kernel engine, "
+			    "which is not available: %s", why);
+		return dt_set_errdetail(dtp, EDT_NOENGINE, "the %s engine "
+		    "cannot read kernel variables", eng->eo_name);
 	}
 	if (eng->eo_open(dtp) != 0)
 		return -1;
@@ -617,6 +772,8 @@ dtrace_engine_notice(dtrace_hdl_t *dtp)
 int
 dtrace_go(dtrace_hdl_t *dtp)
 {
+	int rc;
+
 	if (dtp->dt_active)
 		return dt_set_errno(dtp, EDT_ACTIVE);
 	/*
@@ -639,8 +796,21 @@ dtrace_go(dtrace_hdl_t *dtp)
 		return -1;
 	if (dt_work_consume_setup(dtp) != 0)
 		return -1;
+	/*
+	 * -x cpu: only that CPU traces (every clause's predicate asks for
+	 * it), and BEGIN fires there, from this thread run there.
+	 */
+	if (dtp->dt_options[DT_OPT_CPU] != DTRACEOPT_UNSET &&
+	    (dtp->dt_options[DT_OPT_CPU] >= (dtrace_optval_t) dt_os_ncpus() ||
+		dt_os_cpu_bind((uint32_t) dtp->dt_options[DT_OPT_CPU]) != 0))
+		return dt_set_errdetail(dtp, EDT_BADOPTVAL,
+		    "-x cpu: no CPU "
+		    "%lld",
+		    (long long) dtp->dt_options[DT_OPT_CPU]);
 	dtp->dt_active = true;
-	if (dtp->dt_engine->eo_go(dtp) != 0) {
+	rc = dtp->dt_engine->eo_go(dtp);
+	dt_os_cpu_unbind();
+	if (rc != 0) {
 		/* The in-kernel engine says why in its own words. */
 		const char *why = dtp->dt_engine != &dt_interp_engine_ops ?
 		    dt_os_engine_detail(dtp) : NULL;
@@ -656,10 +826,17 @@ dtrace_go(dtrace_hdl_t *dtp)
 int
 dtrace_stop(dtrace_hdl_t *dtp)
 {
+	int rc;
+
 	if (!dtp->dt_active || dtp->dt_stopped)
 		return 0;
 	dtp->dt_stopped = true;
-	return dtp->dt_engine->eo_stop(dtp);
+	/* -x cpu: END fires on the traced CPU too. */
+	if (dtp->dt_options[DT_OPT_CPU] != DTRACEOPT_UNSET)
+		(void) dt_os_cpu_bind((uint32_t) dtp->dt_options[DT_OPT_CPU]);
+	rc = dtp->dt_engine->eo_stop(dtp);
+	dt_os_cpu_unbind();
+	return rc;
 }
 
 void
@@ -775,7 +952,7 @@ dt_work_drain(dtrace_hdl_t *dtp, uint32_t cpu, const void *buf, size_t len,
 	if (rc < 0) {
 		wa->wa_rc = -1;
 	} else if (rc == DT_CONSUME_EXIT) {
-		/* The last exit() consumed sets the status, END's included. */
+		/* The consumer's status: the first exit()'s, or END's. */
 		dtp->dt_exited = dtp->dt_exitrec = true;
 		dtp->dt_exitstatus = dt_consume_exitstatus(dtp);
 	}

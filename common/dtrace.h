@@ -140,14 +140,31 @@ extern void dtrace_program_destroy(dtrace_hdl_t *dtp, dtrace_prog_t *pgp);
 /*
  * Enable a compiled program when tracing starts (dtrace_go()).  The handle
  * takes over the generated code; dtrace_program_destroy() still frees the
- * rest.  dpi_matches is the number of probes the program's clauses match.
+ * rest.  dpi_matches is the number of probes the program's clauses match;
+ * dpi_descattr and dpi_stmtattr the lowest stability attributes of its
+ * probe descriptions and of its statements (dtrace -v reports them).
  */
+typedef struct dtrace_attribute {
+	int dtat_name;	/* stability of identifier names */
+	int dtat_data;	/* stability of data semantics */
+	int dtat_class; /* dependency class */
+} dtrace_attribute_t;
+
 typedef struct dtrace_proginfo {
 	uint32_t dpi_matches;
+	dtrace_attribute_t dpi_descattr;
+	dtrace_attribute_t dpi_stmtattr;
 } dtrace_proginfo_t;
+
+/* DTrace's names of stabilities ("Stable") and dependency classes. */
+extern const char *dtrace_stability_name(int stability);
+extern const char *dtrace_class_name(int depclass);
 
 extern int dtrace_program_exec(dtrace_hdl_t *dtp, dtrace_prog_t *pgp,
     dtrace_proginfo_t *pip);
+/* What dtrace_program_exec() would report, without enabling (dtrace -e). */
+extern int dtrace_program_info(
+    dtrace_hdl_t *dtp, dtrace_prog_t *pgp, dtrace_proginfo_t *pip);
 /*
  * dtrace -l: print the probes the descriptions of the compiled programs
  * match (every probe when npgps is 0) in DTrace's columns; verbose (-lv)

@@ -24,7 +24,8 @@ tests_unit_interp_engine_test_LDADD = libdtrace_core.la
 SHELL_TESTS += tests/shell/unprivileged.sh tests/shell/syscall-count.sh \
 	tests/shell/pid-provider.sh tests/shell/ustack.sh \
 	tests/shell/ustack-cfi.sh tests/shell/ustack-every.sh \
-	tests/shell/pid-tailcall.sh \
+	tests/shell/ustackdepth-deep.sh \
+	tests/shell/pid-tailcall.sh tests/shell/pid-modname.sh \
 	tests/shell/usdt-late.sh \
 	tests/shell/kernel-stack.sh \
 	tests/shell/list-syscall-args.sh tests/shell/syscall-typed-args.sh \

@@ -474,6 +474,13 @@ dt_cc_preproc(dtrace_hdl_t *dtp, const char *text, size_t len,
 	 */
 	args[nargs++] = "-U__GNUC__";
 	/*
+	 * The kernel's headers assume GCC whatever it says: its spellings
+	 * of signed and of attributes mean nothing more to D.
+	 */
+	args[nargs++] = "-D__signed__=signed";
+	args[nargs++] = "-D__attribute__(x)=";
+	args[nargs++] = "-D__extension__=";
+	/*
 	 * -Xs is K&R C, where __STDC__ is not defined; -Xt is ISO C with K&R
 	 * extensions, where it is (GNU cpp cannot give it DTrace's 0).
 	 */
@@ -483,9 +490,15 @@ dt_cc_preproc(dtrace_hdl_t *dtp, const char *text, size_t len,
 		args[nargs++] = "-std=c99";
 	if (dtp->dt_options[DT_OPT_CPPHDRS] == 1)
 		args[nargs++] = "-H";
-	for (size_t i = 0; i < cc->cc_ncpp && nargs < 64 + 12; i++)
+	for (size_t i = 0; i < cc->cc_ncpp && nargs < 64 + 10; i++)
 		args[nargs++] = cc->cc_cpp[i];
-	args[nargs++] = "-";
+	/*
+	 * cpp's messages as DTrace's users see them: "/dev/stdin:17: error:
+	 * ...", the program's line without a column or a quote of the text.
+	 */
+	args[nargs++] = "-fno-show-column";
+	args[nargs++] = "-fno-diagnostics-show-caret";
+	args[nargs++] = "/dev/stdin";
 	args[nargs] = NULL;
 
 	if (pipe(pfd) != 0) {
@@ -652,6 +665,26 @@ dt_cc_strip_cfuncs(char *text, size_t len)
 	}
 }
 
+/*
+ * glibc's <errno.h> (which <sys/errno.h> includes) makes errno a macro
+ * for (*__errno_location ()), a C function D cannot call; a D program
+ * including it for the E* names means D's own errno variable, as it does
+ * on systems whose <sys/errno.h> gives only the names.  The expansion is
+ * put back, padded with spaces so that columns stay where they were.
+ */
+static void
+dt_cc_unexpand_errno(char *text)
+{
+	static const char expansion[] = "(*__errno_location ())";
+	char *p = text;
+
+	while ((p = strstr(p, expansion)) != NULL) {
+		memcpy(p, "errno", 5);
+		memset(p + 5, ' ', sizeof (expansion) - 1 - 5);
+		p += sizeof (expansion) - 1;
+	}
+}
+
 /* Program options that are compile flags. */
 static unsigned
 dt_cc_optflags(dtrace_hdl_t *dtp)
@@ -731,6 +764,10 @@ dt_compile(dtrace_hdl_t *dtp, const char *intext, size_t inlen, bool isfile,
 		dt_node_free_list(pcb.pcb_list);
 		dt_decl_free_all(&pcb);
 		dt_idhash_destroy(pcb.pcb_locals);
+		if (pcb.pcb_iparam != NULL) {
+			free(pcb.pcb_iparam->di_name);
+			free(pcb.pcb_iparam);
+		}
 		for (size_t i = 0; i < pcb.pcb_nstrs; i++)
 			free(pcb.pcb_strs[i]);
 		free(pcb.pcb_strs);
@@ -760,6 +797,7 @@ dt_compile(dtrace_hdl_t *dtp, const char *intext, size_t inlen, bool isfile,
 		if ((cpptext = dt_cc_preproc(dtp, text, len, &n)) == NULL)
 			longjmp(pcb.pcb_jmpbuf, EDT_CPPERR);
 		dt_cc_strip_cfuncs(cpptext, n);
+		dt_cc_unexpand_errno(cpptext);
 		text = cpptext;
 		len = n;
 	}
@@ -934,6 +972,36 @@ dtrace_program_dump(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, FILE *fp)
 {
 	(void) dtp;
 	dt_node_printr(pgp->dp_root, fp, 0);
+}
+
+void
+dt_cc_write_types(dtrace_hdl_t *dtp)
+{
+	static const dt_optid_t opts[] = {DT_OPT_DTYPES, DT_OPT_CTYPES};
+
+	if (dtp->dt_cc == NULL)
+		return;
+	/*
+	 * The D intrinsics and the types programs declared (C's among them:
+	 * one container holds both) as a CTF dictionary, for tools that read
+	 * CTF.
+	 */
+	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+		const char *path = dtp->dt_optstr[opts[i]];
+		unsigned char *buf;
+		size_t size;
+		FILE *fp;
+
+		if (path == NULL ||
+		    (buf = ctf_write_mem(
+			 dtp->dt_cc->cc_ctf, &size, (size_t) -1)) == NULL)
+			continue;
+		if ((fp = fopen(path, "we")) != NULL) {
+			(void) fwrite(buf, 1, size, fp);
+			(void) fclose(fp);
+		}
+		free(buf);
+	}
 }
 
 bool

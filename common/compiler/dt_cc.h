@@ -245,6 +245,8 @@ struct dt_ident {
 	const char *di_proto;	/* built-in functions: "rtype(args)" */
 	dt_idsig_t *di_sig;	/* array keys / function arguments */
 	dt_node_t *di_inline;	/* DT_IDFLG_INLINE: cooked body */
+	dt_ident_t *di_iparam;	/* inline array: its index, as the body's
+				   identifier (bound where it is read) */
 	dt_ident_t *di_aggfunc;	/* DT_IDENT_AGG: its aggregating function */
 	dt_node_t *di_aggfirst;	/* DT_IDENT_AGG: first use, for checks */
 	int64_t di_value;	/* DT_IDENT_ENUM */
@@ -309,6 +311,15 @@ typedef enum dt_lexstate {
  * The parse control block: the state of one compile.  It lives on the
  * stack of the compile call; cc_pcb points at it while it runs.
  */
+/*
+ * An array declarator without a dimension is an error in D, except as C
+ * headers included with -C use it: a struct's flexible last member, an
+ * array parameter (which C makes a pointer).
+ */
+#define DT_ARRCTX_NONE	0
+#define DT_ARRCTX_MEMBER 1
+#define DT_ARRCTX_PARAM	2
+
 struct dt_pcb {
 	dt_cc_t *pcb_cc;
 	dtrace_hdl_t *pcb_hdl;
@@ -343,6 +354,9 @@ struct dt_pcb {
 	uint32_t pcb_localsize;	/* bytes of this-> variables laid out */
 	dt_node_t *pcb_clause;	/* clause being cooked */
 	dt_xlator_t *pcb_xlator; /* translator whose members are cooked */
+	dt_ident_t *pcb_iparam;	/* index of the inline array being cooked */
+	int pcb_arrctx;		/* what "[]" may mean in the declarator being
+				   typed: DT_ARRCTX_* */
 	int pcb_line;		/* line of the token being parsed */
 	char *pcb_errbuf;	/* scratch for messages */
 	char **pcb_strs;	/* strings to free with the compile */

@@ -1015,6 +1015,16 @@ dt_cg_tuple(dt_cg_t *cg, dt_node_t *list)
 }
 
 static void dt_cg_xlate_var(dt_cg_t *cg, uint32_t id, uint16_t flags);
+/* A binding of a translator's input or an inline array's index. */
+typedef struct dt_cg_xlbind {
+	const dt_ident_t *xb_arg;
+	int xb_reg;
+	uint32_t xb_var;
+} dt_cg_xlbind_t;
+
+static void dt_cg_bind(dt_cg_t *cg, const dt_ident_t *arg, dt_node_t *input,
+    dt_cg_xlbind_t *save);
+static void dt_cg_xlate_unbind(dt_cg_t *cg, const dt_cg_xlbind_t *save);
 
 static int
 dt_cg_var_load(dt_cg_t *cg, dt_node_t *dnp)
@@ -1046,8 +1056,18 @@ dt_cg_var_load(dt_cg_t *cg, dt_node_t *dnp)
 	if ((idp->di_flags & DT_IDFLG_INLINE) && idp->di_inline != NULL) {
 		dt_cg_tinfo_t it, nt;
 
-		/* An inline is its definition, converted to its type. */
-		r = dt_cg_expr(cg, idp->di_inline);
+		/*
+		 * An inline is its definition, converted to its type; an
+		 * inline array's, with its index bound to the key.
+		 */
+		if (idp->di_iparam != NULL) {
+			dt_cg_xlbind_t save;
+
+			dt_cg_bind(cg, idp->di_iparam, dnp->dn_args, &save);
+			r = dt_cg_expr(cg, idp->di_inline);
+			dt_cg_xlate_unbind(cg, &save);
+		} else
+			r = dt_cg_expr(cg, idp->di_inline);
 		dt_cg_node_tinfo(cg, idp->di_inline, &it);
 		dt_cg_node_tinfo(cg, dnp, &nt);
 		if (!nt.ti_ptr)
@@ -1223,14 +1243,11 @@ dt_cg_xlate_var(dt_cg_t *cg, uint32_t id, uint16_t flags)
 	    flags, &type);
 }
 
-typedef struct dt_cg_xlbind {
-	const dt_ident_t *xb_arg;
-	int xb_reg;
-	uint32_t xb_var;
-} dt_cg_xlbind_t;
+
 
 /*
- * Bind the translator's input parameter to the value of input.  A scalar
+ * Bind a translator's input parameter (or an inline array's index, arg)
+ * to the value of input.  A scalar
  * or pointer waits in a hidden clause-local, one per nesting depth, and is
  * loaded where the translator reads it: held in a register instead, the
  * inputs of nested translations (tcpsinfo_t from a record, then from its
@@ -1238,7 +1255,7 @@ typedef struct dt_cg_xlbind {
  * expressions were evaluated.  A by-reference input stays in a register.
  */
 static void
-dt_cg_xlate_bind(dt_cg_t *cg, const dt_xlator_t *dxp, dt_node_t *input,
+dt_cg_bind(dt_cg_t *cg, const dt_ident_t *arg, dt_node_t *input,
     dt_cg_xlbind_t *save)
 {
 	dt_cg_tinfo_t ti;
@@ -1263,8 +1280,15 @@ dt_cg_xlate_bind(dt_cg_t *cg, const dt_xlator_t *dxp, dt_node_t *input,
 		cg->cg_xlreg = -1;
 		cg->cg_xlvar = *idp;
 	}
-	cg->cg_xlarg = dxp->dx_argid;
+	cg->cg_xlarg = arg;
 	cg->cg_xldepth++;
+}
+
+static void
+dt_cg_xlate_bind(dt_cg_t *cg, const dt_xlator_t *dxp, dt_node_t *input,
+    dt_cg_xlbind_t *save)
+{
+	dt_cg_bind(cg, dxp->dx_argid, input, save);
 }
 
 static void
@@ -1363,6 +1387,13 @@ dt_cg_xlate(dt_cg_t *cg, dt_node_t *dnp)
 	return dt_cg_xlate_build(cg, dnp->dn_xlator, dnp->dn_right, dnp);
 }
 
+static bool
+dt_cg_is_xlate(const dt_node_t *dnp)
+{
+	return dnp != NULL && dnp->dn_kind == DT_NODE_OP2 &&
+	    dnp->dn_op == DT_OP_XLATE;
+}
+
 static int
 dt_cg_member(dt_cg_t *cg, dt_node_t *dnp)
 {
@@ -1378,6 +1409,26 @@ dt_cg_member(dt_cg_t *cg, dt_node_t *dnp)
 
 		/* xlate<T>(e).m, p->m and (*p).m of a translated p. */
 		dt_cg_node_tinfo(cg, lp, &ti);
+		if (lp->dn_kind == DT_NODE_VAR &&
+		    lp->dn_ident->di_iparam != NULL && !ti.ti_ptr &&
+		    dt_cg_is_xlate(lp->dn_ident->di_inline)) {
+			/* fds[e].m: only m is translated, the index bound. */
+			dt_node_t *xn = lp->dn_ident->di_inline;
+			dt_cg_xlbind_t save;
+
+			mexpr = dt_cg_xlate_member(dnp->dn_xlator,
+			    dnp->dn_right->dn_string);
+			if (mexpr == NULL)
+				dt_cg_fail(cg, dnp, D_XLATE_NOCONV, "translator "
+				    "does not define conversion for member: %s",
+				    dnp->dn_right->dn_string);
+			dt_cg_bind(cg, lp->dn_ident->di_iparam, lp->dn_args,
+			    &save);
+			r = dt_cg_xlate_eval(cg, dnp->dn_xlator, xn->dn_right,
+			    mexpr, dnp);
+			dt_cg_xlate_unbind(cg, &save);
+			return r;
+		}
 		if (xl || xd || ti.ti_ptr) {
 			mexpr = dt_cg_xlate_member(dnp->dn_xlator,
 			    dnp->dn_right->dn_string);
@@ -1956,11 +2007,30 @@ dt_cg_addrof(dt_cg_t *cg, dt_node_t *dnp)
 		if (cp->dn_flags & DT_NF_BITFIELD)
 			dt_cg_fail(cg, dnp, D_ADDROF_BITFIELD, "cannot take "
 			    "address of bit-field");
+		/*
+		 * A translated member exists only as its translation's
+		 * value: its address is that of a copy in scratch memory,
+		 * as the member of the translated struct built whole
+		 * (*args[2]) would be.
+		 */
+		if (cp->dn_xlator != NULL && cp->dn_right != NULL) {
+			dt_cg_tinfo_t mt;
+			int r = dt_cg_member(cg, cp), ra;
+
+			dt_cg_node_tinfo(cg, cp, &mt);
+			if (mt.ti_byref)
+				return r;
+			ra = dt_cg_reg_alloc(cg);
+			dt_cg_setx(cg, mt.ti_size, ra);
+			dt_cg_emit(cg, DIF_INSTR_ALLOCS(ra, ra));
+			dt_cg_emit(cg, DIF_INSTR_STORE(mt.ti_size == 1 ?
+			    DIF_OP_STB : mt.ti_size == 2 ? DIF_OP_STH :
+			    mt.ti_size == 4 ? DIF_OP_STW : DIF_OP_STX, r, ra));
+			dt_cg_reg_free(cg, r);
+			return ra;
+		}
 		return dt_cg_member_addr(cg, cp, &bf);
 	}
-	if (cp->dn_kind == DT_NODE_SYM)
-		dt_cg_fail(cg, dnp, D_CG_EXPR, "addresses of symbols are not "
-		    "supported yet");
 	dt_cg_fail(cg, dnp, D_ADDROF_VAR, "cannot take address of "
 	    "dynamic variable");
 }
@@ -2017,6 +2087,40 @@ dt_cg_op1(dt_cg_t *cg, dt_node_t *dnp)
 	return r;
 }
 
+/* Is op one of the arithmetic operators dt_cg_binop() computes? */
+static bool
+dt_cg_is_arith(dt_op_t op)
+{
+	switch (op) {
+	case DT_OP_ADD: case DT_OP_SUB: case DT_OP_MUL: case DT_OP_DIV:
+	case DT_OP_MOD: case DT_OP_BAND: case DT_OP_BOR: case DT_OP_XOR:
+	case DT_OP_LSH: case DT_OP_RSH:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * Roughly how many registers evaluating dnp takes (Sethi-Ullman numbers
+ * over the arithmetic operators; anything else counts as two).
+ */
+static unsigned
+dt_cg_regneed(const dt_node_t *dnp)
+{
+	unsigned l, r;
+
+	if (dnp == NULL)
+		return 0;
+	if (dnp->dn_kind == DT_NODE_INT || dnp->dn_kind == DT_NODE_VAR)
+		return 1;
+	if (dnp->dn_kind != DT_NODE_OP2 || !dt_cg_is_arith(dnp->dn_op))
+		return 2;
+	l = dt_cg_regneed(dnp->dn_left);
+	r = dt_cg_regneed(dnp->dn_right);
+	return l == r ? l + 1 : l > r ? l : r;
+}
+
 static int
 dt_cg_op2(dt_cg_t *cg, dt_node_t *dnp)
 {
@@ -2067,8 +2171,18 @@ dt_cg_op2(dt_cg_t *cg, dt_node_t *dnp)
 	dt_cg_node_tinfo(cg, dnp->dn_left, &lt);
 	dt_cg_node_tinfo(cg, dnp->dn_right, &rt);
 	dt_cg_node_tinfo(cg, dnp, &nt);
-	rl = dt_cg_expr(cg, dnp->dn_left);
-	rr = dt_cg_expr(cg, dnp->dn_right);
+	/*
+	 * The operand needing more registers goes first (C leaves the order
+	 * open), so a + (b + (c + ...)) holds one value while the rest is
+	 * computed instead of one per level: DIF has seven registers.
+	 */
+	if (dt_cg_regneed(dnp->dn_right) > dt_cg_regneed(dnp->dn_left)) {
+		rr = dt_cg_expr(cg, dnp->dn_right);
+		rl = dt_cg_expr(cg, dnp->dn_left);
+	} else {
+		rl = dt_cg_expr(cg, dnp->dn_left);
+		rr = dt_cg_expr(cg, dnp->dn_right);
+	}
 	dt_cg_binop(cg, dnp->dn_op, rl, &lt, dnp->dn_left, rr, &rt,
 	    dnp->dn_right, &nt);
 	return rl;
@@ -2172,8 +2286,12 @@ dt_cg_expr(dt_cg_t *cg, dt_node_t *dnp)
 		r = dt_cg_ternary(cg, dnp);
 		break;
 	case DT_NODE_SYM:
-		dt_cg_fail(cg, dnp, D_CG_EXPR, "kernel and user symbols "
-		    "are not supported by code generation yet");
+		/* A kernel variable's address: only the kernel reads it. */
+		r = dt_cg_reg_alloc(cg);
+		dt_cg_setx(cg, (int64_t) dnp->dn_value, r);
+		if (cg->cg_stmt != NULL)
+			cg->cg_stmt->st_kmem = true;
+		break;
 	default:
 		dt_cg_fail(cg, dnp, D_UNKNOWN, "internal error: cannot "
 		    "generate code for a node of kind %d", (int) dnp->dn_kind);

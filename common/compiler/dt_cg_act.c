@@ -1237,6 +1237,17 @@ dt_cg_builtin_at(const dif_object_t *difo, uint32_t pc, dif_var_t *v)
 	return dif_var_name(v->dv_id);
 }
 
+/* The table's heading, before its first row. */
+static void
+dt_cg_vartab_head(FILE *fp, bool *headp)
+{
+	if (!*headp)
+		fprintf(fp, "\n%-16s %-4s %-6s %-3s %-3s %-11s %-4s %s\n",
+		    "NAME", "ID", "OFFSET", "KND", "SCP", "RANGE", "FLAG",
+		    "TYPE");
+	*headp = true;
+}
+
 static void
 dt_cg_disasm_vartab(dtrace_hdl_t *dtp, FILE *fp, const dif_object_t *difo)
 {
@@ -1246,11 +1257,7 @@ dt_cg_disasm_vartab(dtrace_hdl_t *dtp, FILE *fp, const dif_object_t *difo)
 	const char *name;
 
 	for (uint32_t i = 0; i < difo->dif_varlen; i++) {
-		if (!head)
-			fprintf(fp, "\n%-16s %-4s %-6s %-3s %-3s %-11s %-4s "
-			    "%s\n", "NAME", "ID", "OFFSET", "KND", "SCP",
-			    "RANGE", "FLAG", "TYPE");
-		head = true;
+		dt_cg_vartab_head(fp, &head);
 		dt_cg_disasm_var(fp, difo, &difo->dif_vartab[i],
 		    dif_var_tabname(difo, &difo->dif_vartab[i]));
 	}
@@ -1284,11 +1291,7 @@ dt_cg_disasm_vartab(dtrace_hdl_t *dtp, FILE *fp, const dif_object_t *difo)
 			if (size > 0)
 				v.dv_type.dt_size = (uint32_t) size;
 		}
-		if (!head)
-			fprintf(fp, "\n%-16s %-4s %-6s %-3s %-3s %-11s %-4s "
-			    "%s\n", "NAME", "ID", "OFFSET", "KND", "SCP",
-			    "RANGE", "FLAG", "TYPE");
-		head = true;
+		dt_cg_vartab_head(fp, &head);
 		dt_cg_disasm_var(fp, difo, &v, name);
 	}
 }

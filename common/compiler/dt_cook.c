@@ -27,6 +27,7 @@
 
 #include "common/compiler/dt_cc.h"
 #include "common/dif/dif.h"
+#include "common/dt_os.h"
 #include "common/probe/dt_probe.h"
 
 #define N1 char n1[512]
@@ -93,6 +94,51 @@ dt_node_var(dt_pcb_t *pcb, dt_node_t *dnp, dt_ident_t *idp)
 }
 
 /*
+ * A kernel variable named with the backquote operator, `name or
+ * module`name: *(T *)address, its address from the kernel's symbol table
+ * and T from its type information.  Reading it needs the in-kernel engine
+ * (the statement says so: dt_cg.c marks it).
+ */
+static dt_node_t *
+dt_cook_ksym(dt_pcb_t *pcb, dt_node_t *dnp)
+{
+	const char *name = dnp->dn_string, *bq = strchr(name, '`'), *why;
+	char mod[128];
+	ctf_dict_t *ctfp;
+	ctf_id_t type;
+	uint64_t addr;
+	dt_node_t *sym;
+	int rc;
+
+	if ((size_t) (bq - name) >= sizeof (mod) || bq[1] == '\0')
+		dt_cc_error(pcb, D_SYM_BADREF, "failed to resolve %s: "
+		    "Unknown symbol name", name);
+	memcpy(mod, name, (size_t) (bq - name));
+	mod[bq - name] = '\0';
+	rc = dt_os_kvar_lookup(pcb->pcb_hdl, mod[0] != '\0' ? mod : NULL,
+	    bq + 1, &addr, &ctfp, &type, &why);
+	if (rc == -1)
+		dt_cc_error(pcb, D_SYM_BADREF, "failed to resolve %s: "
+		    "Unknown symbol name", name);
+	if (rc != 0)
+		dt_cc_error(pcb, D_SYM_NOTYPES, "no symbolic type information "
+		    "is available for %s%s%s", name, why != NULL ? ": " : "",
+		    why != NULL ? why : "");
+	type = dt_type_pointer(pcb, &ctfp, type);
+	sym = dt_node_alloc(pcb, DT_NODE_SYM);
+	sym->dn_line = dnp->dn_line;
+	sym->dn_value = addr;
+	sym->dn_string = dnp->dn_string;
+	dt_node_type_assign(sym, ctfp, type);
+	sym->dn_flags |= DT_NF_COOKED;
+	dnp->dn_kind = DT_NODE_OP1;
+	dnp->dn_op = DT_OP_DEREF;
+	dnp->dn_string = NULL;
+	dnp->dn_child = sym;
+	return dt_node_cook(pcb, dnp, 0);
+}
+
+/*
  * Find (or, when create is set, make) the variable an identifier names in
  * table dhp.  Globals are searched in the translator's input name first.
  */
@@ -114,11 +160,15 @@ dt_xcook_ident(dt_pcb_t *pcb, dt_node_t *dnp, dt_idhash_t *dhp,
 		dnp->dn_flags &= ~DT_NF_WRITABLE;
 		return dnp;
 	}
-	if (strchr(name, '`') != NULL) {
-		/* Kernel and user symbols need the backend's symbol tables. */
-		dt_cc_error(pcb, D_IDENT_UNDEF, "failed to resolve %s: "
-		    "Unknown symbol name", name);
+	/* The index of an inline array, in its definition. */
+	if (dhp == cc->cc_globals && pcb->pcb_iparam != NULL &&
+	    strcmp(name, pcb->pcb_iparam->di_name) == 0) {
+		dnp = dt_node_var(pcb, dnp, pcb->pcb_iparam);
+		dnp->dn_flags &= ~DT_NF_WRITABLE;
+		return dnp;
 	}
+	if (strchr(name, '`') != NULL)
+		return dt_cook_ksym(pcb, dnp);
 	if ((idp = dt_idhash_lookup(dhp, name)) != NULL) {
 		if (dhp == cc->cc_globals && idp->di_kind != idkind &&
 		    !(idp->di_kind == DT_IDENT_ENUM &&
@@ -252,6 +302,31 @@ dt_cook_scratch_size(dt_pcb_t *pcb, const dt_node_t *dnp)
 	    (unsigned long long) size->dn_value, (unsigned long long) limit);
 }
 
+/*
+ * inet_ntoa6(addr, strict), Oracle Linux DTrace's form: a constant strict
+ * flag, non-zero for IPv4-mapped and -compatible addresses written in
+ * full as inet_ntop() writes them (::ffff:127.0.0.1, not 127.0.0.1).  So
+ * it becomes inet_ntop(AF_INET6, addr), or plain inet_ntoa6(addr).
+ */
+static void
+dt_cook_ntoa6(dt_pcb_t *pcb, dt_node_t *dnp)
+{
+	dt_node_t *addr = dnp->dn_args, *strict = addr->dn_list, *af;
+	dt_ident_t *ntop;
+
+	if (strict->dn_kind != DT_NODE_INT)
+		dt_cc_error(pcb, D_PROTO_ARG, "%s( ) argument #2 must be an "
+		    "integer constant", dnp->dn_ident->di_name);
+	addr->dn_list = NULL;
+	if (strict->dn_value == 0 ||
+	    (ntop = dt_ident_lookup_global(pcb, "inet_ntop")) == NULL)
+		return;
+	af = dt_node_int(pcb, 10, NULL);	/* Linux's AF_INET6 */
+	af->dn_list = addr;
+	dnp->dn_args = af;
+	dnp->dn_ident = ntop;
+}
+
 static dt_node_t *
 dt_cook_func(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
 {
@@ -271,6 +346,9 @@ dt_cook_func(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
 	if (idp->di_kind == DT_IDENT_FUNC && (idp->di_id == DIF_SUBR_ALLOCA ||
 	    idp->di_id == DIF_SUBR_COPYIN))
 		dt_cook_scratch_size(pcb, dnp);
+	if (idp->di_kind == DT_IDENT_FUNC && idp->di_id == DIF_SUBR_INET_NTOA6 &&
+	    dnp->dn_args != NULL && dnp->dn_args->dn_list != NULL)
+		dt_cook_ntoa6(pcb, dnp);
 	return dnp;
 }
 
@@ -740,7 +818,13 @@ dt_cook_member(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
 		    dt_node_is_string(cc, lp) ? "string" :
 		    dt_type_name(ctfp, type, n1, sizeof (n1)));
 	}
-	if (lp->dn_xlator != NULL) {
+	/*
+	 * A member of a translated struct (args[2]->ipv4_hdr) is a value of
+	 * its own type: a member of it (->ttl) is an ordinary one, not the
+	 * translator's.
+	 */
+	if (lp->dn_xlator != NULL && !(lp->dn_kind == DT_NODE_OP2 &&
+	    (lp->dn_op == DT_OP_PTR || lp->dn_op == DT_OP_DOT))) {
 		dt_node_t *mnp;
 
 		for (mnp = lp->dn_xlator->dx_members; mnp != NULL;
@@ -1317,6 +1401,25 @@ dt_cook_args(dt_pcb_t *pcb, dt_node_t *dnp, dt_ident_t *idp, dt_node_t *ap)
 }
 
 /*
+ * -x tregs: a tuple (the keys of an aggregation or an associative array)
+ * is built in tuple registers, one per key; with fewer registers than keys
+ * the program cannot be compiled, as in DTrace.
+ */
+static void
+dt_cook_tuple_regs(dt_pcb_t *pcb, const dt_node_t *keys)
+{
+	dtrace_optval_t nregs = pcb->pcb_hdl->dt_options[DT_OPT_TREGS];
+	dtrace_optval_t n = 0;
+
+	if (nregs == DTRACEOPT_UNSET)
+		return;
+	for (; keys != NULL; keys = keys->dn_list)
+		n++;
+	if (n > nregs)
+		longjmp(pcb->pcb_jmpbuf, EDT_NOTUPREG);
+}
+
+/*
  * E1[E2]: an associative array, an aggregation's keys, a built-in array,
  * or C array indexing, which becomes *(E1 + E2).
  */
@@ -1368,6 +1471,7 @@ dt_cook_lbrac(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
 			    "reference @%s as a multi-dimensional array",
 			    lp->dn_ident->di_name);
 		dt_node_list_cook(pcb, &rp, DT_IDFLG_REF);
+		dt_cook_tuple_regs(pcb, rp);
 		lp->dn_aggtup = rp;
 		lp->dn_line = dnp->dn_line;
 		return lp;
@@ -1376,13 +1480,26 @@ dt_cook_lbrac(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
 	if (lp->dn_kind == DT_NODE_VAR && lp->dn_ident->di_kind ==
 	    DT_IDENT_ARRAY && lp->dn_args == NULL) {
 		idp = lp->dn_ident;
-		if (idp->di_flags & DT_IDFLG_INLINE)
+		if ((idp->di_flags & DT_IDFLG_INLINE) &&
+		    idp->di_iparam == NULL)
 			dt_cc_error(pcb, D_IDENT_BADREF, "inline '%s' may not "
 			    "be referenced as %s", idp->di_name,
 			    dt_idkind_name(DT_IDENT_ARRAY));
 		dt_node_list_cook(pcb, &rp, DT_IDFLG_REF);
+		if (idp->di_flags & DT_IDFLG_INLINE) {
+			/* fds[e]: the index checked against the parameter. */
+			lp->dn_args = rp;
+			lp->dn_line = dnp->dn_line;
+			dt_ident_cook(pcb, lp, idp, rp);
+			dt_node_type_assign(lp, idp->di_ctfp, idp->di_type);
+			if (lp->dn_flags & DT_NF_REF)
+				lp->dn_flags |= DT_NF_DPTR;
+			lp->dn_flags |= DT_NF_COOKED;
+			return lp;
+		}
 		if (idp->di_flags & DT_IDFLG_DIFR)
 			return dt_cook_args(pcb, lp, idp, rp);
+		dt_cook_tuple_regs(pcb, rp);
 		lp->dn_args = rp;
 		lp->dn_line = dnp->dn_line;
 		dt_ident_cook(pcb, lp, idp, rp);

@@ -25,6 +25,7 @@
 
 #include "common/compiler/dt_cc.h"
 #include "common/consumer/dt_printf.h"
+#include "common/probe/dt_probe.h"
 
 #define TNAME(dnp, buf) dt_node_type_name(cc, (dnp), (buf), sizeof (buf))
 
@@ -373,6 +374,7 @@ dt_cook_format(dt_pcb_t *pcb, dt_node_t *fn, const char *fname,
 {
 	dt_cc_t *cc = pcb->pcb_cc;
 	dt_pfargtype_t *at;
+	dt_ident_t *tgt;
 	dt_pfargv_t *pfv;
 	dt_pferr_t err;
 	uint32_t n = 0, flags = 0;
@@ -419,7 +421,9 @@ dt_cook_format(dt_pcb_t *pcb, dt_node_t *fn, const char *fname,
 		else
 			flags |= DT_PRINTF_PRINTA;
 	}
-	if (cc->cc_target_set)
+	/* %A takes a plain address when -c or -p names the process. */
+	if ((tgt = dt_idhash_lookup(cc->cc_macros, "target")) != NULL &&
+	    tgt->di_value != 0)
 		flags |= DT_PRINTF_TARGET;
 
 	rv = dt_printf_validate(pfv, fname, 1, at, n, flags, aggsigned, &err);
@@ -448,15 +452,6 @@ dt_cook_aggarg(dt_pcb_t *pcb, dt_node_t *fn, dt_node_t *a, int i,
 		    "aggregation element");
 }
 
-static void
-dt_cook_frames(dt_pcb_t *pcb, dt_node_t *fn, dt_node_t *a, int i,
-    dt_errtag_t tag)
-{
-	if (a != NULL && !dt_is_posconst(a))
-		dt_cc_nerror(pcb, fn, tag, "%s( ) argument #%d must be a "
-		    "non-zero positive integral constant expression",
-		    fn->dn_ident->di_name, i);
-}
 
 /*
  * Aggregations printed together by one printa() are joined on their keys,
@@ -579,13 +574,18 @@ dt_cook_action(dt_pcb_t *pcb, dt_node_t *stmt)
 		break;
 	case DT_ACT_SYSTEM:
 	case DT_ACT_FREOPEN:
-		dt_cook_format(pcb, fn, name, args, args->dn_list, NULL, true);
+		/*
+		 * "." is DTrace's token for "restore stdout" (what
+		 * freopen("") asks for), so a program may not name it; any
+		 * other name, ".." too, fails or not when it is opened.
+		 */
 		if (fid->di_id == DT_ACT_FREOPEN &&
-		    (strcmp(args->dn_string, ".") == 0 ||
-		    strcmp(args->dn_string, "..") == 0))
+		    args->dn_kind == DT_NODE_STRING &&
+		    strcmp(args->dn_string, ".") == 0)
 			dt_cc_nerror(pcb, fn, D_FREOPEN_INVALID, "%s( ) "
 			    "argument #1 cannot be \"%s\"", name,
 			    args->dn_string);
+		dt_cook_format(pcb, fn, name, args, args->dn_list, NULL, true);
 		break;
 	case DT_ACT_PRINTA:
 		dt_cook_printa(pcb, fn);
@@ -625,22 +625,35 @@ dt_cook_action(dt_pcb_t *pcb, dt_node_t *stmt)
 			    "#2 must be of scalar type", name);
 		break;
 	case DT_ACT_STACK:
+		/* DTrace's checks and words, in its order. */
 		if (argc > 1)
 			dt_cc_nerror(pcb, fn, D_STACK_PROTO, "stack( ) "
-			    "prototype mismatch: %d args passed, at most 1 "
-			    "expected", argc);
-		dt_cook_frames(pcb, fn, args, 1, D_STACK_SIZE);
+			    "prototype mismatch: too many arguments");
+		if (args != NULL && !dt_is_posconst(args))
+			dt_cc_nerror(pcb, fn, D_STACK_SIZE, "stack( ) size "
+			    "must be a non-zero positive integral constant "
+			    "expression");
 		break;
 	case DT_ACT_USTACK:
-	case DT_ACT_JSTACK:
+	case DT_ACT_JSTACK: {
+		dt_node_t *a2 = args != NULL ? args->dn_list : NULL;
+
+		if (args != NULL && !dt_is_posconst(args))
+			dt_cc_nerror(pcb, fn, D_USTACK_FRAMES, "%s( ) argument "
+			    "#1 must be a non-zero positive integer constant",
+			    name);
+		/* The string space may be zero: no strings kept. */
+		if (a2 != NULL && (!dt_is_intconst(a2) ||
+		    ((a2->dn_flags & DT_NF_SIGNED) &&
+		    (int64_t) a2->dn_value < 0)))
+			dt_cc_nerror(pcb, fn, D_USTACK_STRSIZE, "%s( ) "
+			    "argument #2 must be a positive integer constant",
+			    name);
 		if (argc > 2)
 			dt_cc_nerror(pcb, fn, D_USTACK_PROTO, "%s( ) prototype "
-			    "mismatch: %d args passed, at most 2 expected",
-			    name, argc);
-		dt_cook_frames(pcb, fn, args, 1, D_USTACK_FRAMES);
-		dt_cook_frames(pcb, fn, args ? args->dn_list : NULL, 2,
-		    D_USTACK_STRSIZE);
+			    "mismatch: too many arguments", name);
 		break;
+	}
 	case DT_ACT_SETOPT:
 		if (args->dn_kind != DT_NODE_STRING)
 			dt_cc_nerror(pcb, fn, D_PROTO_ARG, "setopt( ) argument "
@@ -693,9 +706,10 @@ dt_check_order(dt_pcb_t *pcb, dt_node_t *stmt, dt_actstate_t *st)
 		st->as_spec = true;
 		return;
 	case DT_ACT_COMMIT:
-		if (st->as_spec)
-			dt_cc_nerror(pcb, stmt, D_SPEC_COMM, "commit( ) may "
-			    "not follow speculate( )");
+		/*
+		 * After speculate() it commits another speculation, at once,
+		 * as in DTrace.
+		 */
 		if (st->as_commit)
 			dt_cc_nerror(pcb, stmt, D_COMM_COMM, "commit( ) may "
 			    "not follow commit( )");
@@ -716,6 +730,14 @@ dt_check_order(dt_pcb_t *pcb, dt_node_t *stmt, dt_actstate_t *st)
 		    st->as_spec)
 			dt_cc_nerror(pcb, stmt, D_ACT_SPEC, "destructive "
 			    "actions may not follow speculate( )");
+		/*
+		 * Destructive actions that record nothing (chill(), raise(),
+		 * stop(), ...) are not data: speculate() and commit() may
+		 * follow them, and they may follow commit(), as in DTrace.
+		 */
+		if ((fn->dn_ident->di_flags & DT_IDFLG_DESTRUCT) &&
+		    !dt_action_consumed((dt_actkind_t) fn->dn_ident->di_id))
+			return;
 		break;
 	}
 	if (st->as_commit)
@@ -901,6 +923,38 @@ dt_cook_clause(dt_pcb_t *pcb, dt_node_t *dnp)
 		if (rc != 0)
 			dt_cc_nerror(pcb, pd, D_PDESC_INVAL, "invalid probe "
 			    "description \"%s\": %s", pd->dn_string, why);
+		/*
+		 * As DTrace, a description that matches nothing is an error
+		 * (unless -Z) before the clause's body is looked at, and at
+		 * the description's own line.  Matching also makes on-demand
+		 * probes (tick-N, ...).
+		 */
+		if (!(pcb->pcb_cflags & DTRACE_C_ZDEFS)) {
+			int n = dt_probe_iter(
+			    pcb->pcb_hdl, pd->dn_desc, NULL, NULL);
+
+			if (n < 0)
+				dt_cc_nomem(pcb);
+			if (n == 0)
+				dt_cc_nomatch(pcb, pd->dn_line, pd->dn_desc);
+		}
+	}
+
+	/*
+	 * -x cpu: only that CPU traces.  Each clause's predicate starts with
+	 * "cpu == N", so that every engine honours it as it honours any
+	 * predicate.
+	 */
+	if (pcb->pcb_hdl->dt_options[DT_OPT_CPU] != DTRACEOPT_UNSET &&
+	    !pcb->pcb_cc->cc_inlib) {
+		dt_node_t *on = dt_node_op2(pcb, DT_OP_EQU,
+		    dt_node_ident(pcb, dt_cc_strdup(pcb, "cpu")),
+		    dt_node_int(pcb,
+			(uint64_t) pcb->pcb_hdl->dt_options[DT_OPT_CPU], NULL));
+
+		dnp->dn_pred = dnp->dn_pred == NULL
+		    ? on
+		    : dt_node_op2(pcb, DT_OP_LAND, on, dnp->dn_pred);
 	}
 
 	pcb->pcb_clause = dnp;

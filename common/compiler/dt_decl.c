@@ -331,6 +331,22 @@ dt_decl_array_type(dt_pcb_t *pcb, ctf_dict_t *ctfp, ctf_id_t type,
 	if (dt_type_is_void(ctfp, type))
 		dt_cc_error(pcb, D_DECL_VOIDOBJ,
 		    "cannot declare array of void");
+	if (ddp->dd_node == NULL && pcb->pcb_arrctx == DT_ARRCTX_PARAM) {
+		ctf_dict_t *fp = cc->cc_ctf;
+
+		return dt_type_pointer(pcb, &fp, dt_type_import(pcb, ctfp,
+		    type));
+	}
+	if (ddp->dd_node == NULL && pcb->pcb_arrctx == DT_ARRCTX_MEMBER) {
+		ar.ctr_contents = dt_type_import(pcb, ctfp, type);
+		ar.ctr_index = cc->cc_type_long;
+		ar.ctr_nelems = 0;
+		if ((t = ctf_add_array(cc->cc_ctf, CTF_ADD_ROOT, &ar)) ==
+		    CTF_ERR)
+			dt_cc_error(pcb, D_UNKNOWN, "failed to create array "
+			    "type: %s", ctf_errmsg(ctf_errno(cc->cc_ctf)));
+		return t;
+	}
 	if (ddp->dd_node == NULL)
 		dt_cc_error(pcb, D_DECL_ARRNULL, "array declaration "
 		    "requires array dimension or tuple signature");
@@ -527,7 +543,9 @@ dt_decl_sou_members(dt_pcb_t *pcb, dt_decl_t *spec, dt_decl_t *dtors)
 		ssize_t size;
 
 		dt_decl_spectype(pcb, spec, &ctfp, &type);
+		pcb->pcb_arrctx = DT_ARRCTX_MEMBER;
 		dt_decl_derive(pcb, d->dd_next, NULL, &ctfp, &type);
+		pcb->pcb_arrctx = DT_ARRCTX_NONE;
 		if (d->dd_ident != NULL && strchr(d->dd_ident, '`') != NULL)
 			dt_cc_error(pcb, D_DECL_SCOPE, "D scoping operator "
 			    "may not be used in a member name (%s)",
@@ -543,7 +561,8 @@ dt_decl_sou_members(dt_pcb_t *pcb, dt_decl_t *spec, dt_decl_t *dtors)
 			dt_cc_error(pcb, D_DECL_INCOMPLETE, "incomplete "
 			    "struct/union/enum %s: %s", dt_type_name(ctfp,
 			    type, n, sizeof (n)), idname);
-		if (size == 0 && !(d->dd_attr & DT_DA_BITFIELD))
+		if (size == 0 && !(d->dd_attr & DT_DA_BITFIELD) &&
+		    kind != CTF_K_ARRAY)	/* a flexible member: [] */
 			dt_cc_error(pcb, D_DECL_VOIDOBJ,
 			    "cannot have void member: %s", idname);
 
@@ -860,8 +879,13 @@ dt_decl_param(dt_pcb_t *pcb, dt_decl_t *spec, dt_decl_t *dtor)
 		if (assoc) {
 			ctfp = pcb->pcb_cc->cc_ctf;
 			type = pcb->pcb_cc->cc_type_dyn;
-		} else
+		} else {
+			int ctx = pcb->pcb_arrctx;
+
+			pcb->pcb_arrctx = DT_ARRCTX_PARAM;
 			dt_decl_derive(pcb, dtor, NULL, &ctfp, &type);
+			pcb->pcb_arrctx = ctx;
+		}
 		for (dt_decl_t *d = dtor; d != NULL; d = d->dd_next)
 			if (d->dd_kind == DT_DK_NONE && d->dd_ident != NULL)
 				dnp->dn_string = d->dd_ident;
@@ -1013,6 +1037,19 @@ dt_decl_declare(dt_pcb_t *pcb, dt_decl_t *spec, dt_decl_t *dtors)
 		dt_cc_error(pcb, D_DECL_BADCLASS, "specified storage class "
 		    "not appropriate in D");
 
+	/*
+	 * "typedef unsigned short __kernel_old_uid_t;" of a header, where the
+	 * lexer took the name for the kernel's type of that name: after
+	 * integer keywords, which make a type of their own, it is the name
+	 * declared, as in C.
+	 */
+	if (dtors == NULL && spec->dd_ident == NULL && spec->dd_name != NULL &&
+	    (spec->dd_attr & DT_DA_TNAME) && (spec->dd_attr & (DT_DA_SIGNED |
+	    DT_DA_UNSIGNED | DT_DA_SHORT | DT_DA_LONG | DT_DA_LONGLONG))) {
+		spec->dd_ident = spec->dd_name;
+		spec->dd_name = NULL;
+		spec->dd_attr &= ~DT_DA_TNAME;
+	}
 	if (dtors == NULL && spec->dd_ident != NULL) {
 		/* "int foo_t;": the type name was the declared name. */
 		dtors = dt_decl_new(pcb, DT_DK_NONE);

@@ -73,6 +73,10 @@ static void
 dt_ident_free(dt_ident_t *idp)
 {
 	dt_ident_sig_free(idp->di_sig);
+	if (idp->di_iparam != NULL) {
+		free(idp->di_iparam->di_name);
+		free(idp->di_iparam);
+	}
 	if (idp->di_kind == DT_IDENT_SCALAR && (idp->di_flags &
 	    DT_IDFLG_BUILTIN) == 0)
 		(void) 0;
@@ -339,11 +343,14 @@ static const dt_bifunc_t dt_bifuncs[] = {
 	    "[int])", 0 },
 	{ "inet_ntoa", DT_IDENT_FUNC, DIF_SUBR_INET_NTOA, "string(void *)",
 	    0 },
-	{ "inet_ntoa6", DT_IDENT_FUNC, DIF_SUBR_INET_NTOA6, "string(void *)",
-	    0 },
+	/* [strict]: Oracle Linux DTrace's, see dt_cook_ntoa6(). */
+	{ "inet_ntoa6", DT_IDENT_FUNC, DIF_SUBR_INET_NTOA6,
+	    "string(struct in6_addr *, [int])", 0 },
 	{ "inet_ntop", DT_IDENT_FUNC, DIF_SUBR_INET_NTOP, "string(int, "
 	    "void *)", 0 },
 	{ "json", DT_IDENT_FUNC, DIF_SUBR_JSON, "string(char *, char *)", 0 },
+	{ "link_ntop", DT_IDENT_FUNC, DIF_SUBR_LINK_NTOP, "string(int, "
+	    "void *)", 0 },
 	{ "lltostr", DT_IDENT_FUNC, DIF_SUBR_LLTOSTR, "string(int64_t, "
 	    "[int])", 0 },
 	{ "memref", DT_IDENT_FUNC, DIF_SUBR_MEMREF, "uintptr_t *(void *, "

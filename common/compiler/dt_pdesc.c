@@ -129,12 +129,16 @@ dt_pdesc_parse(dt_pcb_t *pcb, const char *spec, int pspec,
 	}
 
 	/*
-	 * As in DTrace, a description that starts with a digit is a probe
+	 * As in DTrace, a description that starts with a number is a probe
 	 * ID.  IDs name whole probes, so they are refused where only a
 	 * provider, module or function is meant, and an ID must name a probe
-	 * that exists.
+	 * that exists.  Digits that run on into a name ("9p", "8021q":
+	 * Linux has modules so named) are a name.
 	 */
-	if (isdigit((unsigned char) *s) && pspec != DTRACE_PROBESPEC_ID) {
+	for (p = s; isdigit((unsigned char) *p); p++)
+		continue;
+	if (p > s && !isalpha((unsigned char) *p) && *p != '_' &&
+	    pspec != DTRACE_PROBESPEC_ID) {
 		static const char *const kinds[] = { "providers", "modules",
 			"functions" };
 		unsigned long long id;
@@ -153,8 +157,10 @@ dt_pdesc_parse(dt_pcb_t *pcb, const char *spec, int pspec,
 		if (errno != 0 || id > UINT32_MAX ||
 		    dt_probe_lookup_id(pcb->pcb_hdl, (uint32_t) id) == NULL) {
 			msg = dt_cc_zalloc(pcb, 128);
-			snprintf(msg, 128, "invalid probe identifier %llu: "
-			    "Unknown probe identifier", id);
+			snprintf(msg, 128,
+			    "invalid probe identifier %.*s: "
+			    "Unknown probe identifier",
+			    (int) (end - s), s);
 			*errp = msg;
 			return -2;
 		}

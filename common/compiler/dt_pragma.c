@@ -64,6 +64,24 @@ dt_unquote(dt_pcb_t *pcb, const char *s)
 	return dt_cc_strdup(pcb, s);
 }
 
+/*
+ * #error, #pragma error and #pragma D error: the compile fails with the
+ * directive's words, strings unquoted, each followed by a space, as
+ * DTrace prints them.
+ */
+static void __attribute__((noreturn))
+dt_pragma_error(dt_pcb_t *pcb, const char *prefix, int argc, char **argv)
+{
+	char msg[1024];
+	size_t o = 0;
+
+	msg[0] = '\0';
+	for (int i = 0; i < argc && o < sizeof(msg); i++)
+		o += snprintf(
+		    msg + o, sizeof(msg) - o, "%s ", dt_unquote(pcb, argv[i]));
+	dt_cc_error(pcb, D_PRAGERR, "%s: %s", prefix, msg);
+}
+
 static void
 dt_pragma_line(dt_pcb_t *pcb, const char *name, int argc, char **argv)
 {
@@ -78,11 +96,12 @@ dt_pragma_line(dt_pcb_t *pcb, const char *name, int argc, char **argv)
 		char *f = dt_unquote(pcb, argv[1]);
 
 		/*
-		 * The preprocessor names its input "<stdin>"; that is the
-		 * script itself, whose name the caller prints.
+		 * The preprocessor names its input "/dev/stdin" (as dtrace
+		 * runs it) or "<stdin>"; that is the script itself, whose
+		 * name the caller prints.
 		 */
-		if (strcmp(f, "<stdin>") == 0 || f[0] == '\0' ||
-		    strncmp(f, "/dev/fd/", 8) == 0)
+		if (strcmp(f, "/dev/stdin") == 0 || strcmp(f, "<stdin>") == 0 ||
+		    f[0] == '\0' || strncmp(f, "/dev/fd/", 8) == 0)
 			pcb->pcb_filetag = NULL;
 		else if (f[0] == '<')
 			;	/* <built-in>, <command-line> */
@@ -117,9 +136,14 @@ dt_pragma_d(dt_pcb_t *pcb, int argc, char **argv)
 	const char *what = argv[0];
 
 	if (strcmp(what, "option") == 0) {
+		/* One option a pragma, as DTrace: "nspec=24 * 44" is not. */
 		if (argc < 2)
-			dt_cc_error(pcb, D_PRAGMA_MALFORM, "malformed #pragma "
-			    "%s <option>=<val>", what);
+			dt_cc_error(pcb, D_PRAGMA_MALFORM,
+			    "missing option name for #pragma %s", what);
+		if (argc > 2)
+			dt_cc_error(pcb, D_PRAGMA_MALFORM,
+			    "superfluous arguments specified for #pragma %s",
+			    what);
 		for (int i = 1; i < argc; i++) {
 			char *opt = dt_cc_strdup(pcb, argv[i]), *val;
 
@@ -136,8 +160,20 @@ dt_pragma_d(dt_pcb_t *pcb, int argc, char **argv)
 				    "set option '%s' to '%s': %s", opt, val,
 				    dtrace_errmsg(dtp, err));
 			}
+			/*
+			 * As DTrace, an option that is a compiler flag takes
+			 * effect in the rest of the program being compiled.
+			 */
 			if (strcmp(opt, "defaultargs") == 0)
 				pcb->pcb_cflags |= DTRACE_C_DEFARG;
+			else if (strcmp(opt, "pspec") == 0)
+				pcb->pcb_cflags |= DTRACE_C_PSPEC;
+			else if (strcmp(opt, "zdefs") == 0)
+				pcb->pcb_cflags |= DTRACE_C_ZDEFS;
+			else if (strcmp(opt, "argref") == 0)
+				pcb->pcb_cflags |= DTRACE_C_ARGREF;
+			else if (strcmp(opt, "errtags") == 0)
+				pcb->pcb_cflags |= DTRACE_C_ETAGS;
 		}
 		return;
 	}
@@ -173,6 +209,8 @@ dt_pragma_d(dt_pcb_t *pcb, int argc, char **argv)
 			    what);
 		return;
 	}
+	if (strcmp(what, "error") == 0)
+		dt_pragma_error(pcb, "#error", argc - 1, argv + 1);
 	if (strcmp(what, "binding") == 0) {
 		const char *v;
 		int major, minor, micro, n = 0;
@@ -185,6 +223,16 @@ dt_pragma_d(dt_pcb_t *pcb, int argc, char **argv)
 		    major < 0 || minor < 0)
 			dt_cc_error(pcb, D_PRAGMA_INVAL, "invalid version "
 			    "string specified by #pragma %s", what);
+		return;
+	}
+	/*
+	 * As DTrace, the control lines #ident and #line may also be written
+	 * as D pragmas (#pragma D error is above).
+	 */
+	if (strcmp(what, "ident") == 0)
+		return;
+	if (strcmp(what, "line") == 0) {
+		dt_pragma_line(pcb, "pragma D line", argc - 1, argv + 1);
 		return;
 	}
 	dt_cc_error(pcb, D_PRAGMA_INVAL, "invalid control directive: "
@@ -215,16 +263,8 @@ dt_pragma(dt_pcb_t *pcb, const char *line)
 	}
 	if (strcmp(argv[0], "ident") == 0)
 		return;
-	if (strcmp(argv[0], "error") == 0) {
-		char msg[1024];
-		size_t o = 0;
-
-		msg[0] = '\0';
-		for (int i = 1; i < argc && o < sizeof (msg); i++)
-			o += snprintf(msg + o, sizeof (msg) - o, "%s%s",
-			    i > 1 ? " " : "", argv[i]);
-		dt_cc_error(pcb, D_PRAGERR, "#error: %s", msg);
-	}
+	if (strcmp(argv[0], "error") == 0)
+		dt_pragma_error(pcb, "#error", argc - 1, argv + 1);
 	if (strcmp(argv[0], "pragma") != 0)
 		dt_cc_error(pcb, D_PRAGCTL_INVAL, "invalid control "
 		    "directive: #%s", argv[0]);
@@ -239,15 +279,7 @@ dt_pragma(dt_pcb_t *pcb, const char *line)
 	}
 	if (strcmp(argv[1], "ident") == 0)
 		return;
-	if (strcmp(argv[1], "error") == 0) {
-		char msg[1024];
-		size_t o = 0;
-
-		msg[0] = '\0';
-		for (int i = 2; i < argc && o < sizeof (msg); i++)
-			o += snprintf(msg + o, sizeof (msg) - o, "%s%s",
-			    i > 2 ? " " : "", argv[i]);
-		dt_cc_error(pcb, D_PRAGERR, "#pragma error: %s", msg);
-	}
+	if (strcmp(argv[1], "error") == 0)
+		dt_pragma_error(pcb, "#pragma error", argc - 2, argv + 2);
 	/* #pragma of another compiler: ignored. */
 }

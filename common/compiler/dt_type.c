@@ -881,9 +881,8 @@ dt_node_is_argcompat(const dt_cc_t *cc, const dt_node_t *lp,
 		return true;
 	if (dt_node_is_integer(lp) && dt_node_is_integer(rp))
 		return true;
-	if (dt_node_is_strcompat(cc, lp) && dt_node_is_string(cc, rp))
-		return true;
-	if (dt_node_is_string(cc, lp) && dt_node_is_strcompat(cc, rp))
+	/* string, char * and char arrays pass for one another (DTrace). */
+	if (dt_node_is_strcompat(cc, lp) && dt_node_is_strcompat(cc, rp))
 		return true;
 	/*
 	 * A D string is an array of char, so, as in C, it may be passed

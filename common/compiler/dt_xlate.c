@@ -32,6 +32,8 @@ dt_decl_inline(dt_pcb_t *pcb, dt_decl_t *spec, dt_decl_t *dtor,
 	dt_cc_t *cc = pcb->pcb_cc;
 	dt_node_t *dnp, tmp = { 0 };
 	const char *name = NULL;
+	dt_decl_t *keys = NULL;
+	dt_ident_t *param = NULL;
 	ctf_dict_t *ctfp;
 	ctf_id_t type;
 	dt_ident_t *idp;
@@ -56,7 +58,48 @@ dt_decl_inline(dt_pcb_t *pcb, dt_decl_t *spec, dt_decl_t *dtor,
 		    "current: inline definition\n\tprevious: %s %s", name,
 		    dt_idkind_name(idp->di_kind),
 		    (idp->di_flags & DT_IDFLG_INLINE) ? "inline" : "");
-	dt_decl_type(pcb, dt_decl_apply(pcb, spec, dtor), &ctfp, &type);
+	/*
+	 * inline T name[type param] = expr: an inline array, whose body reads
+	 * its index as param (fds[fd]).  The first derivation from the name
+	 * says which.
+	 */
+	for (dt_decl_t *d = dtor; d != NULL; d = d->dd_next) {
+		if (d->dd_kind == DT_DK_NONE)
+			continue;
+		if (d->dd_kind == DT_DK_ARRAY && d->dd_node != NULL &&
+		    d->dd_node->dn_kind == DT_NODE_TYPE)
+			keys = d;
+		break;
+	}
+	if (keys != NULL) {
+		dt_node_t *k = keys->dd_node;
+
+		if (k->dn_list != NULL || k->dn_type == CTF_ERR ||
+		    k->dn_string == NULL)
+			dt_cc_error(pcb, D_DECL_ARRSUB, "inline array %s "
+			    "must take one named index", name);
+		if ((param = calloc(1, sizeof (*param))) == NULL ||
+		    (param->di_name = strdup(k->dn_string)) == NULL) {
+			free(param);
+			dt_cc_nomem(pcb);
+		}
+		param->di_kind = DT_IDENT_SCALAR;
+		param->di_flags = DT_IDFLG_DECL;
+		dt_ident_type_assign(param, k->dn_ctfp, k->dn_type);
+		/* The element type: the declarator without the keys. */
+		for (dt_decl_t *d = dtor; d != NULL; d = d->dd_next) {
+			if (d->dd_next == keys) {
+				d->dd_next = keys->dd_next;
+				dt_decl_type(pcb, dt_decl_apply(pcb, spec,
+				    dtor), &ctfp, &type);
+				d->dd_next = keys;
+				break;
+			}
+		}
+	} else
+		dt_decl_type(pcb, dt_decl_apply(pcb, spec, dtor), &ctfp, &type);
+	/* Until the ident owns it, a failed compile frees it (dt_cc.c). */
+	pcb->pcb_iparam = param;
 	if (dt_type_is_void(ctfp, type))
 		dt_cc_error(pcb, D_DECL_VOIDOBJ, "cannot declare void object: "
 		    "%s", name);
@@ -74,10 +117,29 @@ dt_decl_inline(dt_pcb_t *pcb, dt_decl_t *spec, dt_decl_t *dtor,
 	if (idp != NULL)
 		idp->di_flags |= DT_IDFLG_INLINE | DT_IDFLG_DECL;
 	else if ((idp = dt_idhash_insert(cc->cc_globals, name,
-	    DT_IDENT_SCALAR, DT_IDFLG_INLINE | DT_IDFLG_DECL, 0,
-	    cc->cc_gen)) == NULL)
+	    param != NULL ? DT_IDENT_ARRAY : DT_IDENT_SCALAR,
+	    DT_IDFLG_INLINE | DT_IDFLG_DECL, 0, cc->cc_gen)) == NULL)
 		dt_cc_nomem(pcb);
 	dt_ident_type_assign(idp, ctfp, type);
+	if (param != NULL) {
+		dt_idsig_t *sig = calloc(1, sizeof (*sig));
+
+		if (sig == NULL || (sig->ds_ctfp = calloc(1,
+		    sizeof (ctf_dict_t *))) == NULL ||
+		    (sig->ds_type = calloc(1, sizeof (ctf_id_t))) == NULL) {
+			if (sig != NULL)
+				free(sig->ds_ctfp);
+			free(sig);
+			dt_cc_nomem(pcb);
+		}
+		sig->ds_argc = 1;
+		sig->ds_varargs = sig->ds_optargs = -1;
+		sig->ds_ctfp[0] = param->di_ctfp;
+		sig->ds_type[0] = param->di_type;
+		idp->di_sig = sig;
+		idp->di_iparam = param;
+		pcb->pcb_iparam = NULL;
+	}
 	idp->di_inline = expr;
 	idp->di_line = pcb->pcb_line;
 	if (expr->dn_xlator != NULL)

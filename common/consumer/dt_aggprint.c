@@ -633,9 +633,41 @@ dt_agg_print_all(dtrace_hdl_t *dtp, FILE *fp)
  */
 typedef struct dt_aggbundle {
 	const unsigned char *ab_key;
-	const dt_aggdesc_t *ab_agg; /* the first aggregation's layout */
+	const dt_aggdesc_t *ab_agg; /* the layout of ab_key */
 	dt_aggent_t **ab_ents;	    /* naggs */
 } dt_aggbundle_t;
+
+/*
+ * Do two aggregations lay out their keys alike?  The compiler lets keys
+ * of compatible types be joined (an int with a long), but only keys laid
+ * out alike can be compared byte for byte: as in DTrace, an entry whose
+ * layout differs is a line of its own, printed with its own layout.
+ */
+static bool
+dt_agg_samelayout(const dt_aggdesc_t *a, const dt_aggdesc_t *b)
+{
+	if (a == b)
+		return true;
+	if (a->ag_nkeys != b->ag_nkeys || a->ag_keysize != b->ag_keysize)
+		return false;
+	for (uint32_t i = 0; i < a->ag_nkeys; i++) {
+		const dt_recdesc_t *l = &a->ag_keys[i], *r = &b->ag_keys[i];
+
+		if (l->rd_type != r->rd_type || l->rd_size != r->rd_size ||
+		    l->rd_offset != r->rd_offset)
+			return false;
+	}
+	return true;
+}
+
+/* Keys of two bundles, which may be laid out differently. */
+static int
+dt_bundle_cmp_keys(const dt_aggbundle_t *l, const dt_aggbundle_t *r, int pos)
+{
+	if (!dt_agg_samelayout(l->ab_agg, r->ab_agg))
+		return l->ab_agg->ag_id < r->ab_agg->ag_id ? -1 : 1;
+	return dt_agg_cmp_keys(l->ab_agg, l->ab_key, r->ab_key, pos);
+}
 
 typedef struct dt_bundlesort {
 	dt_consumer_t *bs_dc;
@@ -664,8 +696,7 @@ dt_bundlecmp(const void *lp, const void *rp)
 	int c = 0;
 
 	if (bs->bs_keysort)
-		c = dt_agg_cmp_keys(
-		    l->ab_agg, l->ab_key, r->ab_key, bs->bs_keypos);
+		c = dt_bundle_cmp_keys(l, r, bs->bs_keypos);
 	for (uint32_t j = 0; c == 0 && j < bs->bs_naggs; j++) {
 		uint32_t i = (j + bs->bs_sortpos) % bs->bs_naggs;
 		const dt_aggdesc_t *agg =
@@ -675,8 +706,7 @@ dt_bundlecmp(const void *lp, const void *rp)
 		    agg, dt_bundle_vals(bs, l, i), dt_bundle_vals(bs, r, i));
 	}
 	if (c == 0 && !bs->bs_keysort)
-		c = dt_agg_cmp_keys(
-		    l->ab_agg, l->ab_key, r->ab_key, bs->bs_keypos);
+		c = dt_bundle_cmp_keys(l, r, bs->bs_keypos);
 	return bs->bs_rev ? -c : c;
 }
 
@@ -737,7 +767,6 @@ static int
 dt_printa_joined(dt_consumer_t *dc, FILE *fp, const dt_pfargv_t *pfv,
     const uint32_t *aggids, uint32_t naggs)
 {
-	const dt_aggdesc_t *agg0 = dt_agg_desc(dc, aggids[0]);
 	const dtrace_optval_t *o = dc->dc_dtp->dt_options;
 	dt_aggbundle_t *b = NULL;
 	dt_pfaggval_t *avs = NULL;
@@ -759,6 +788,7 @@ dt_printa_joined(dt_consumer_t *dc, FILE *fp, const dt_pfargv_t *pfv,
 	/* Gather the union of the keys. */
 	for (uint32_t e = 0; e < dc->dc_naggents; e++) {
 		dt_aggent_t *ae = dc->dc_aggents[e];
+		const dt_aggdesc_t *agg;
 		uint32_t i, k;
 
 		if (ae->ae_hidden)
@@ -767,9 +797,11 @@ dt_printa_joined(dt_consumer_t *dc, FILE *fp, const dt_pfargv_t *pfv,
 			continue;
 		if (i == naggs)
 			continue;
+		agg = dt_agg_desc(dc, ae->ae_aggid);
 		for (k = 0; k < nb; k++) {
-			if (memcmp(b[k].ab_key, ae->ae_key, agg0->ag_keysize) ==
-			    0)
+			if (dt_agg_samelayout(b[k].ab_agg, agg) &&
+			    memcmp(b[k].ab_key, ae->ae_key, agg->ag_keysize) ==
+				0)
 				break;
 		}
 		if (k == nb) {
@@ -783,7 +815,7 @@ dt_printa_joined(dt_consumer_t *dc, FILE *fp, const dt_pfargv_t *pfv,
 				b = nbp;
 			}
 			b[nb].ab_key = ae->ae_key;
-			b[nb].ab_agg = agg0;
+			b[nb].ab_agg = agg;
 			if ((b[nb].ab_ents = calloc(naggs, sizeof(void *))) ==
 			    NULL)
 				goto out;
@@ -825,7 +857,8 @@ dt_printa_joined(dt_consumer_t *dc, FILE *fp, const dt_pfargv_t *pfv,
 			avs[i].pa_vals = dt_bundle_vals(&bs, &b[k], i);
 			avs[i].pa_normal = dc->dc_aggstate[aggids[i]].as_normal;
 		}
-		rv = dt_printa_one(dc, fp, pfv, agg0, b[k].ab_key, avs, naggs);
+		rv = dt_printa_one(
+		    dc, fp, pfv, b[k].ab_agg, b[k].ab_key, avs, naggs);
 	}
 	if (nb > 0) {
 		for (uint32_t i = 0; i < naggs; i++)

@@ -120,6 +120,7 @@ struct dt_consumer {
 	bool dc_heading; /* the column header was printed */
 	int dc_indent;	 /* flowindent depth */
 	uint32_t dc_last_epid;
+	const dt_cprobe_t *dc_cur_probe; /* probe of the record being printed */
 	bool dc_exited;
 	int dc_exitstatus;
 
@@ -179,6 +180,9 @@ extern int dt_consume_rec(dt_consumer_t *dc, FILE *fp, uint32_t cpu,
  * in a record, or 0 when it has none (*kindp: which).
  */
 extern uint64_t dt_cons_spec_id(dt_consumer_t *dc, const dt_stmt_t *stp,
+    const unsigned char *data, dt_actkind_t *kindp);
+/* The ID of its commit() or discard() only, speculative or not. */
+extern uint64_t dt_cons_spec_endid(dt_consumer_t *dc, const dt_stmt_t *stp,
     const unsigned char *data, dt_actkind_t *kindp);
 /*
  * A record of a speculative statement: held (1), or to be printed now

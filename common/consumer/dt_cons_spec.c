@@ -35,16 +35,17 @@
 
 #include "common/consumer/dt_cons_impl.h"
 
-uint64_t
-dt_cons_spec_id(dt_consumer_t *dc, const dt_stmt_t *stp,
-    const unsigned char *data, dt_actkind_t *kindp)
+/* The ID of the first of the statement's speculate() (spec) or commit()
+ * and discard() actions in a record. */
+static uint64_t
+dt_cons_spec_find(dt_consumer_t *dc, const dt_stmt_t *stp,
+    const unsigned char *data, bool spec, dt_actkind_t *kindp)
 {
 	for (uint32_t a = 0; a < stp->st_nactions; a++) {
 		dt_actkind_t kind = stp->st_actions[a].ac_kind;
 		const dt_consact_t *ca;
 
-		/* A speculative clause's ID is speculate()'s, wherever. */
-		if (stp->st_speculative ? kind != DT_ACT_SPECULATE :
+		if (spec ? kind != DT_ACT_SPECULATE :
 		    kind != DT_ACT_COMMIT && kind != DT_ACT_DISCARD)
 			continue;
 		if ((ca = dt_consact(dc, stp, a)) == NULL || ca->ca_nrecs == 0)
@@ -54,6 +55,21 @@ dt_cons_spec_id(dt_consumer_t *dc, const dt_stmt_t *stp,
 		    data + ca->ca_recs[0].rd_offset);
 	}
 	return 0;
+}
+
+uint64_t
+dt_cons_spec_id(dt_consumer_t *dc, const dt_stmt_t *stp,
+    const unsigned char *data, dt_actkind_t *kindp)
+{
+	/* A speculative clause's ID is speculate()'s, wherever. */
+	return dt_cons_spec_find(dc, stp, data, stp->st_speculative, kindp);
+}
+
+uint64_t
+dt_cons_spec_endid(dt_consumer_t *dc, const dt_stmt_t *stp,
+    const unsigned char *data, dt_actkind_t *kindp)
+{
+	return dt_cons_spec_find(dc, stp, data, false, kindp);
 }
 
 /* The consumer's state of speculation id, or NULL for an invalid ID. */

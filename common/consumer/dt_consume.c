@@ -18,6 +18,7 @@
  * first use and lives as long as the handle.  Per (statement, action) it
  * caches the parsed format and the action's records as one array.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -438,9 +439,10 @@ static int
 dt_cons_freopen(dt_consumer_t *dc, FILE *fp, const dt_consact_t *ca,
     const unsigned char *data, size_t len)
 {
+	const dt_cprobe_t *cp = dc->dc_cur_probe;
 	char *name = NULL, self[64];
 	size_t namelen = 0;
-	FILE *mfp;
+	FILE *mfp, *nfp;
 	int rv;
 
 	if (ca->ca_pfv == NULL ||
@@ -454,29 +456,43 @@ dt_cons_freopen(dt_consumer_t *dc, FILE *fp, const dt_consact_t *ca,
 		return -1;
 	}
 	(void) fflush(fp);
-	if (name[0] == '\0') {
-		/* freopen("") restores the original output. */
+	if (ca->ca_pfv->pfv_format[0] == '\0') {
+		/*
+		 * freopen("") restores the original output; only the empty
+		 * format does, not one whose arguments print nothing.
+		 */
 		if (dc->dc_freopened) {
 			(void) snprintf(
 			    self, sizeof(self), "/dev/fd/%d", dc->dc_stdout_fd);
 			if (freopen(self, "a", fp) == NULL)
 				rv = dt_set_errno(dc->dc_dtp, EDT_FIO);
 		}
+	} else if ((nfp = fopen(name, "a")) == NULL) {
+		/*
+		 * Opened first, so that a name that cannot be opened (".",
+		 * a directory, no permission) leaves the output as it was;
+		 * DTrace reports it against the probe and goes on.
+		 */
+		(void) fprintf(dc->dc_errfp,
+		    "dtrace: error on enabled probe ID %u "
+		    "(ID %u: %s:%s:%s:%s): couldn't freopen() \"%s\": %s\n",
+		    cp ? cp->cp_epid : 0, cp ? cp->cp_id : 0,
+		    cp ? cp->cp_provider : "", cp ? cp->cp_module : "",
+		    cp ? cp->cp_function : "", cp ? cp->cp_name : "", name,
+		    strerror(errno));
 	} else {
 		if (!dc->dc_freopened) {
 			if ((dc->dc_stdout_fd = dup(fileno(fp))) < 0) {
+				(void) fclose(nfp);
 				free(name);
 				return dt_set_errno(dc->dc_dtp, EDT_FIO);
 			}
 			dc->dc_freopened = true;
 		}
-		if (freopen(name, "a", fp) == NULL) {
-			(void) fprintf(dc->dc_errfp,
-			    "dtrace: couldn't freopen() \"%s\"\n", name);
-			(void) snprintf(
-			    self, sizeof(self), "/dev/fd/%d", dc->dc_stdout_fd);
-			(void) freopen(self, "a", fp);
-		}
+		(void) snprintf(self, sizeof(self), "/dev/fd/%d", fileno(nfp));
+		if (freopen(self, "a", fp) == NULL)
+			rv = dt_set_errno(dc->dc_dtp, EDT_FIO);
+		(void) fclose(nfp);
 	}
 	free(name);
 	return rv < 0 ? -1 : 0;
@@ -523,13 +539,24 @@ dt_cons_effect(dt_consumer_t *dc, FILE *fp, const dt_action_t *ap,
 	int rv = 0;
 
 	switch (ap->ac_kind) {
-	case DT_ACT_EXIT:
+	case DT_ACT_EXIT: {
+		const dt_cprobe_t *cp = dc->dc_cur_probe;
+
+		/*
+		 * As DTrace: the first exit() sets the status, and one in END
+		 * (run once tracing has stopped) sets it again; any other
+		 * exit() after the first is too late to count.
+		 */
+		if (!dc->dc_exited || (cp != NULL &&
+		    strcmp(cp->cp_provider, "dtrace") == 0 &&
+		    strcmp(cp->cp_name, "END") == 0))
+			dc->dc_exitstatus = ca->ca_nrecs > 0
+			    ? (int) dt_rec_sint(&ca->ca_recs[0],
+				  data + ca->ca_recs[0].rd_offset)
+			    : 0;
 		dc->dc_exited = true;
-		dc->dc_exitstatus = ca->ca_nrecs > 0
-		    ? (int) dt_rec_sint(
-			  &ca->ca_recs[0], data + ca->ca_recs[0].rd_offset)
-		    : 0;
 		return 1;
+	}
 	case DT_ACT_CLEAR:
 		for (uint32_t i = 0; rv == 0 && i < ap->ac_naggs; i++)
 			rv = dt_agg_clear(dtp, ap->ac_aggids[i]);
@@ -727,6 +754,8 @@ dt_consume_rec(dt_consumer_t *dc, FILE *fp, uint32_t cpu,
 	dt_actkind_t kind = DT_ACT_DIFEXPR;
 	uint64_t id;
 
+	/* Whose record it is, for the messages of its actions' effects. */
+	dc->dc_cur_probe = cp;
 	if (dt_stmt_silent(cp->cp_stmt)) {
 		/* commit(), discard(): nothing of their own to print. */
 	} else if (dt_cons_json(dc)) {
@@ -775,6 +804,8 @@ dt_consume_buf(
 	dt_consumer_t *dc = dt_consumer(dtp);
 	const unsigned char *p = buf, *end = p + len;
 	int status = DT_CONSUME_OK;
+	dt_actkind_t kind;
+	uint64_t id;
 
 	if (dc == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
@@ -840,6 +871,17 @@ dt_consume_buf(
 			return -1;
 		if (rv == 0 &&
 		    dt_consume_rec(dc, fp, cpu, &rh, cp, data, next, end) != 0)
+			return -1;
+		/*
+		 * A commit() or discard() in a speculative clause took effect
+		 * when the clause ran, as DTrace's do, not when the
+		 * speculation holding the record is committed.
+		 */
+		if (cp->cp_stmt->st_speculative &&
+		    (id = dt_cons_spec_endid(dc, cp->cp_stmt, data,
+		    &kind)) != 0 &&
+		    dt_cons_spec_end(dc, fp, kind, id, cpu,
+		    rh.rh_timestamp) < 0)
 			return -1;
 		if (dc->dc_exited)
 			status = DT_CONSUME_EXIT;

@@ -826,7 +826,7 @@ dt_pfprint_agg(dt_consumer_t *dc, FILE *fp, const dt_pfspec_t *ps,
 		/*
 		 * Any other conversion the compiler let through takes the
 		 * value as a 64-bit integer record: %@Y and %@T a time, %@a
-		 * an address, %@c a character.
+		 * a kernel address.
 		 */
 		dt_recdesc_t rd;
 		int64_t val = (int64_t) v / (int64_t) normal;
@@ -878,6 +878,17 @@ dt_pfprint_rec(dt_consumer_t *dc, FILE *fp, const dt_pfspec_t *ps,
 		bool issigned = pc->pc_kind == DT_PFK_SINT ||
 		    (pc->pc_kind == DT_PFK_DINT && rd->rd_type == DT_REC_SINT);
 
+		/*
+		 * usym(), umod(), uaddr(): an integer like sym(), whose
+		 * record also holds the pid; the number is the address.
+		 */
+		if (rd->rd_size == 16 &&
+		    (rd->rd_type == DT_REC_USYM || rd->rd_type == DT_REC_UMOD ||
+			rd->rd_type == DT_REC_UADDR)) {
+			memcpy(&u, (const char *) addr + 8, sizeof(u));
+			return dt_pfprint_int(
+			    fp, ps, pc->pc_ofmt, false, 8, u, 1);
+		}
 		if (rd->rd_size != 1 && rd->rd_size != 2 && rd->rd_size != 4 &&
 		    rd->rd_size != 8)
 			return -2;

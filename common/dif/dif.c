@@ -145,6 +145,7 @@ static const char *const dif_subrnames[DIF_SUBR_MAX + 1] = {
 	[DIF_SUBR_JSON] = "json",
 	[DIF_SUBR_STRTOLL] = "strtoll",
 	[DIF_SUBR_MEMREF] = "memref",
+	[DIF_SUBR_LINK_NTOP] = "link_ntop",
 };
 
 /* Built-in variables, sparse: searched linearly (only for names). */

@@ -303,7 +303,8 @@ typedef uint32_t dif_instr_t;
 #define DIF_SUBR_JSON		47
 #define DIF_SUBR_STRTOLL	48
 #define DIF_SUBR_MEMREF		49
-#define DIF_SUBR_MAX		49
+#define DIF_SUBR_LINK_NTOP	50	/* Oracle Linux DTrace's */
+#define DIF_SUBR_MAX		50
 
 /* Tuple-stack entry types (PUSHTR/PUSHTV). */
 #define DIF_TYPE_CTF	0	/* a C type: integer or pointer by value */

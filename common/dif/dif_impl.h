@@ -82,7 +82,8 @@ typedef struct dif_dynvar {
 
 struct dif_state {
 	uint64_t st_strsize;
-	uint64_t st_scratchsize;	/* alloca()'s limit a clause; 0: none */
+	bool st_scratchset;		/* alloca() has a limit a clause: */
+	uint64_t st_scratchsize;
 	uint64_t st_dynvarsize;
 	const dif_ops_t *st_ops;
 	void *st_arg;

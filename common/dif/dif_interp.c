@@ -198,7 +198,8 @@ dif_alloca(dif_mstate_t *ms, size_t size)
 	uint64_t limit = ms->ms_state->st_scratchsize;
 	void *p;
 
-	if (limit != 0 && (size > limit || used > limit - size)) {
+	if (ms->ms_state->st_scratchset && (size > limit ||
+	    used > limit - size)) {
 		dif_fault(ms, DIF_FLT_NOSCRATCH, 0);
 		return NULL;
 	}

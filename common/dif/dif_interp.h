@@ -117,7 +117,8 @@ typedef struct dif_options {
 	uint64_t dio_strsize;	 /* strsize: 256 */
 	uint64_t dio_dynvarsize; /* dynvarsize: 1 MiB */
 	uint64_t dio_seed;	 /* rand() seed; 0: from the clock */
-	uint64_t dio_scratchsize; /* scratchsize: alloca()'s limit; 0: none */
+	bool dio_scratchset;	 /* scratchsize is set: */
+	uint64_t dio_scratchsize; /* alloca()'s limit a clause */
 	const dif_ops_t *dio_ops;
 	void *dio_arg;		 /* passed to every callback */
 } dif_options_t;

@@ -323,12 +323,15 @@ dif_basename(dif_mstate_t *ms, uint32_t subr, const dif_tuple_t *tup)
 
 /*
  * cleanpath(): "//" becomes "/", "/./" becomes "/", and "/../" removes
- * the component before it (never going above the start).
+ * the component before it (never going above the start), as DTrace
+ * does it: a trailing "/." stays, and a trailing "/.." keeps the byte
+ * the removal stops at, the '/' before the component or else the first
+ * byte written ("a/.." is "a", "../../.." is "."; '/' if none was).
  */
 static uint64_t
 dif_cleanpath(dif_mstate_t *ms, const dif_tuple_t *tup)
 {
-	size_t max = ms->ms_state->st_strsize - 1, i = 0, j = 0;
+	size_t max = ms->ms_state->st_strsize - 1, i = 0, j = 0, high = 0;
 	char *s, *d;
 	char c;
 
@@ -341,6 +344,9 @@ dif_cleanpath(dif_mstate_t *ms, const dif_tuple_t *tup)
 			d[j++] = (ch);                                       \
 	} while (0)
 	do {
+		/* DTrace stops while "/..c" and the NUL would still fit. */
+		if (j + 5 >= max + 1)
+			break;
 		c = s[i++];
 		if (c != '/') {
 			if (c != '\0')
@@ -365,6 +371,7 @@ dif_cleanpath(dif_mstate_t *ms, const dif_tuple_t *tup)
 		}
 		if (c == '\0') {	/* trailing "/." */
 			PUT('/');
+			PUT('.');
 			break;
 		}
 		if (c != '.') {
@@ -382,9 +389,13 @@ dif_cleanpath(dif_mstate_t *ms, const dif_tuple_t *tup)
 			continue;
 		}
 		/* "/../" or a trailing "/..": drop the last component. */
+		if (j > high)
+			high = j;
 		while (j != 0 && d[--j] != '/')
 			continue;
-		if (c == '\0')
+		if (c == '\0' && j < high)
+			j++;
+		else if (c == '\0')
 			PUT('/');
 		else
 			i--;
@@ -511,6 +522,37 @@ dif_inet(dif_mstate_t *ms, uint32_t subr, const dif_tuple_t *tup)
 	if (dif_copyin(ms, DIF_AS_KERNEL, addr, a, 16) != 0)
 		return 0;
 	return dif_ntoa6(ms, a, subr == DIF_SUBR_INET_NTOA6);
+}
+
+/*
+ * link_ntop(type, addr): a link-layer address as hex bytes joined by ':'.
+ * The type (Linux's ARPHRD_*) says how long: Ethernet's 6 bytes,
+ * InfiniBand's 20; any other type is an illegal operation.
+ */
+#define DIF_ARPHRD_ETHER 1
+#define DIF_ARPHRD_INFINIBAND 32
+
+static uint64_t
+dif_link_ntop(dif_mstate_t *ms, const dif_tuple_t *tup)
+{
+	uint8_t a[20];
+	char buf[3 * sizeof (a)];
+	size_t len, n = 0;
+
+	if (tup[0].tu_value == DIF_ARPHRD_ETHER)
+		len = 6;
+	else if (tup[0].tu_value == DIF_ARPHRD_INFINIBAND)
+		len = 20;
+	else {
+		dif_fault(ms, DIF_FLT_ILLOP, 0);
+		return 0;
+	}
+	if (dif_copyin(ms, DIF_AS_KERNEL, tup[1].tu_value, a, len) != 0)
+		return 0;
+	for (size_t i = 0; i < len; i++)
+		n += (size_t) snprintf(buf + n, sizeof (buf) - n, "%s%02x",
+		    i > 0 ? ":" : "", a[i]);
+	return dif_sret(ms, buf, n);
 }
 
 static uint64_t
@@ -748,6 +790,10 @@ dif_kword(dif_mstate_t *ms, uint64_t addr)
 	return w;
 }
 
+/*
+ * rand(): xorshift128+, its high 32 bits as the int rand() returns (so
+ * negative half the time), every bit as random as DTrace's.
+ */
 static uint64_t
 dif_rand(dif_state_t *st)
 {
@@ -757,7 +803,7 @@ dif_rand(dif_state_t *st)
 	st->st_rand[0] = s0;
 	s1 ^= s1 << 23;
 	st->st_rand[1] = s1 ^ s0 ^ (s1 >> 17) ^ (s0 >> 26);
-	return ((st->st_rand[1] + s0) >> 33) & 0x7fffffff;
+	return (uint64_t) (int64_t) (int32_t) ((st->st_rand[1] + s0) >> 32);
 }
 
 void
@@ -983,6 +1029,9 @@ dif_subr(dif_mstate_t *ms, uint32_t subr, const dif_tuple_t *tup, int nargs,
 		return;
 	case DIF_SUBR_STRTOLL:
 		*rdp = dif_strtoll(ms, tup, nargs);
+		return;
+	case DIF_SUBR_LINK_NTOP:
+		*rdp = dif_link_ntop(ms, tup);
 		return;
 	case DIF_SUBR_MEMREF:
 		if ((p = dif_scratch_alloc(ms, 16)) == NULL)

@@ -14,8 +14,9 @@
  *	tuple entries, each: length (4) + bytes
  *
  * (the thread key is 0 for global arrays).  Every entry is charged its
- * size against dynvarsize; when the next one would not fit, the store is
- * dropped and counted, which dtrace(1) reports as "dynamic variable
+ * size against dynvarsize (the first always fits, as DTrace raises a
+ * dynvarsize too small for one); when the next one would not fit, the
+ * store is dropped and counted, which dtrace(1) reports as "dynamic variable
  * drops".  Storing 0 deletes the entry, and reading a missing one yields
  * 0.  By-reference values come from one block of dynvarsize bytes carved
  * by a bump pointer, with a free list per power-of-two size class.
@@ -29,6 +30,13 @@
 #define DIF_CHUNK_SIZE	    (64 * 1024)
 #define DIF_STRSIZE_DEFAULT 256
 #define DIF_DYNVAR_DEFAULT  (1024 * 1024)
+/*
+ * The arena holds at least one by-reference value of any size class up to
+ * 4 KiB, so that the first variable fits whatever dynvarsize says.
+ */
+#define DIF_DYNARENA(st)                                                       \
+	((st)->st_dynvarsize < 4096 ? (size_t) 4096                            \
+				    : (size_t) (st)->st_dynvarsize)
 
 /*
  * Arenas.
@@ -116,6 +124,7 @@ dif_state_create(const dif_options_t *opts)
 	    opts->dio_dynvarsize : DIF_DYNVAR_DEFAULT;
 	if (st->st_strsize < 2)
 		st->st_strsize = 2;
+	st->st_scratchset = opts && opts->dio_scratchset;
 	st->st_scratchsize = opts ? opts->dio_scratchsize : 0;
 	st->st_ops = opts ? opts->dio_ops : NULL;
 	st->st_arg = opts ? opts->dio_arg : NULL;
@@ -495,9 +504,9 @@ dif_dynalloc(dif_state_t *st, uint32_t cls)
 		return p;
 	}
 	if (st->st_dynarena == NULL &&
-	    (st->st_dynarena = calloc(1, st->st_dynvarsize)) == NULL)
+	    (st->st_dynarena = calloc(1, DIF_DYNARENA(st))) == NULL)
 		return NULL;
-	if (st->st_dynvarsize - st->st_dynbump < size)
+	if (DIF_DYNARENA(st) - st->st_dynbump < size)
 		return NULL;
 	p = st->st_dynarena + st->st_dynbump;
 	st->st_dynbump += size;
@@ -577,8 +586,13 @@ dif_stdvar(dif_mstate_t *ms, uint8_t scope, uint32_t id, bool array,
 			cls = dif_class(vi->vi_size);
 			cost += (size_t) 1 << cls;
 		}
-		if (st->st_dynused + cost > st->st_dynvarsize ||
-		    (d = malloc(sizeof (*d) + (size_t) len)) == NULL) {
+		/*
+		 * As DTrace, which raises a dynvarsize too small for one
+		 * variable to what one takes: the first always fits.
+		 */
+		if ((st->st_dynused > 0 &&
+			st->st_dynused + cost > st->st_dynvarsize) ||
+		    (d = malloc(sizeof(*d) + (size_t) len)) == NULL) {
 			st->st_dyndrops++;
 			return 0;
 		}

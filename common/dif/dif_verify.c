@@ -90,6 +90,7 @@ static const struct {
 	[DIF_SUBR_JSON] = { 2, 2 },
 	[DIF_SUBR_STRTOLL] = { 1, 2 },
 	[DIF_SUBR_MEMREF] = { 2, 2 },
+	[DIF_SUBR_LINK_NTOP] = { 2, 2 },
 };
 
 int

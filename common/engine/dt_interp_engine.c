@@ -318,9 +318,11 @@ dt_interp_open(dtrace_hdl_t *dtp)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	opts.dio_strsize = (uint64_t) dtp->dt_options[DT_OPT_STRSIZE];
 	opts.dio_dynvarsize = (uint64_t) dtp->dt_options[DT_OPT_DYNVARSIZE];
-	if (dtp->dt_options[DT_OPT_SCRATCHSIZE] != DTRACEOPT_UNSET)
+	if (dtp->dt_options[DT_OPT_SCRATCHSIZE] != DTRACEOPT_UNSET) {
+		opts.dio_scratchset = true;
 		opts.dio_scratchsize =
 		    (uint64_t) dtp->dt_options[DT_OPT_SCRATCHSIZE];
+	}
 	opts.dio_ops = &dt_interp_dif_ops;
 	opts.dio_arg = dtp;
 	ip->ip_nfired = 1;
@@ -985,7 +987,12 @@ dt_interp_poll(dtrace_hdl_t *dtp, int64_t timeout_ns)
 	dt_spec_clean(ip->ip_specs, ip->ip_nspec);
 	for (uint32_t i = 0; i < ip->ip_ntimers; i++) {
 		dt_itimer_t *t = &ip->ip_timers[i];
-		uint64_t args[2] = { 0, 0 };
+		/*
+		 * The timer fires in this thread, in user mode: arg0 (the
+		 * kernel PC) is 0 and arg1 the user PC, here.
+		 */
+		uint64_t args[2] = {
+		    0, (uint64_t) (uintptr_t) __builtin_return_address(0)};
 
 		if (t->it_next > now || ip->ip_exited)
 			continue;

@@ -116,6 +116,8 @@ backtrack:
 	}
 }
 
+static bool dt_field_named(const char *s);
+
 /* An empty pattern matches anything; otherwise glob-match. */
 static bool
 dt_field_match(const char *s, const char *pattern)
@@ -131,7 +133,10 @@ dt_probe_match(const dt_probe_t *prp, const dt_probedesc_t *pdp)
 	return dt_field_match(prp->pr_prov->pv_name, pdp->pd_provider) &&
 	    (dt_field_match(prp->pr_mod, pdp->pd_module) ||
 	    (prp->pr_modalias != NULL &&
-	    dt_gmatch(prp->pr_modalias, pdp->pd_module))) &&
+	    dt_gmatch(prp->pr_modalias, pdp->pd_module)) ||
+	    (prp->pr_prov->pv_ops->po_modmatch != NULL &&
+	    dt_field_named(pdp->pd_module) &&
+	    prp->pr_prov->pv_ops->po_modmatch(prp, pdp->pd_module))) &&
 	    dt_field_match(prp->pr_func, pdp->pd_function) &&
 	    dt_field_match(prp->pr_name, pdp->pd_name);
 }

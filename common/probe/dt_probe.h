@@ -110,6 +110,12 @@ typedef struct dt_provops {
 	 * starts with po_family, not only those matching its own name.
 	 */
 	const char *po_family;
+	/*
+	 * Does a module name that is not a pattern name this probe's module
+	 * other than by equality (a process's "libc" for libc.so.6)?  May be
+	 * NULL.
+	 */
+	bool (*po_modmatch)(const dt_probe_t *prp, const char *mod);
 } dt_provops_t;
 
 struct dt_provider {

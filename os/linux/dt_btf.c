@@ -58,6 +58,8 @@
 
 #include "common/dt_impl.h"
 #include "common/dt_os.h"
+#include "os/linux/dt_btf.h"
+#include "os/linux/dt_ksyms.h"
 
 #define DT_BTF_SYSFS	"/sys/kernel/btf"
 #define DT_BTF_DEPTH	64	/* nesting of embedded types we follow */
@@ -129,6 +131,8 @@ dt_btf_class(const struct btf_type *t)
 	case BTF_KIND_INT:
 	case BTF_KIND_FLOAT:
 		return 't';
+	case BTF_KIND_VAR:
+		return 'v';
 	default:
 		return 0;
 	}
@@ -598,6 +602,75 @@ dt_os_ktype_lookup(dtrace_hdl_t *dtp, const char *module, const char *name,
 			break;
 	}
 	return -1;
+}
+
+/* Whether BTF variable var lies in the module's per-CPU data section. */
+static bool
+dt_btf_percpu(dt_btf_mod_t *bm, uint32_t var)
+{
+	for (uint32_t id = bm->bm_first; id < bm->bm_ntypes; id++) {
+		const struct btf_type *t = dt_btf_type(bm, id);
+		const struct btf_var_secinfo *vs;
+
+		if (t == NULL || !btf_is_datasec(t) ||
+		    strcmp(dt_btf_str(bm, t->name_off), ".data..percpu") != 0)
+			continue;
+		vs = btf_var_secinfos(t);
+		for (unsigned i = 0; i < btf_vlen(t); i++) {
+			if (vs[i].type == var)
+				return true;
+		}
+	}
+	return false;
+}
+
+int
+dt_btf_kvar(dtrace_hdl_t *dtp, const char *module, const char *name,
+    ctf_dict_t **ctfpp, ctf_id_t *typep, const char **whyp)
+{
+	dt_btf_t *bt;
+
+	*whyp = "the kernel's type information has no variable of that name";
+	if ((bt = dt_btf_get(dtp)) == NULL)
+		return -2;
+	for (dt_btf_mod_t *bm = bt->bt_mods; bm != NULL; bm = bm->bm_next) {
+		const struct btf_type *t;
+		uint32_t id;
+		ctf_id_t ct;
+
+		if (module != NULL && strcmp(module, bm->bm_name) != 0)
+			continue;
+		if (!dt_btf_load(bt, bm) || (id = dt_btf_find(bm, 'v',
+		    name)) == 0 || (t = dt_btf_type(bm, id)) == NULL)
+			continue;
+		if (dt_btf_percpu(bm, id)) {
+			*whyp = "it is a per-CPU variable";
+			return -2;
+		}
+		if ((ct = dt_btf_byvalue_sou(bm, t->type, 0)) == CTF_ERR ||
+		    (ct = dt_btf_import(bm, t->type, 0)) == CTF_ERR)
+			return -2;
+		*ctfpp = bm->bm_ctf;
+		*typep = ct;
+		*whyp = NULL;
+		return 0;
+	}
+	return -2;
+}
+
+int
+dt_os_kvar_lookup(dtrace_hdl_t *dtp, const char *module, const char *name,
+    uint64_t *addrp, ctf_dict_t **ctfpp, ctf_id_t *typep, const char **whyp)
+{
+	const dt_ksyms_t *ks = dt_linux_ksyms();
+
+	if (module != NULL && strcmp(module, "genunix") == 0)
+		module = "vmlinux";
+	if (ks == NULL || dt_ksyms_addr(ks, module, name, addrp) != 0) {
+		*whyp = dt_os_ksym_why();
+		return -1;
+	}
+	return dt_btf_kvar(dtp, module, name, ctfpp, typep, whyp);
 }
 
 /* Bytes of a BTF type record after struct btf_type, by kind. */

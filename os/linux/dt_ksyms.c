@@ -33,6 +33,7 @@
 typedef struct dt_ksym {
 	uint64_t ks_addr;
 	const char *ks_name; /* NULL: a boundary, not code */
+	const char *ks_sym;  /* the name, whatever the symbol's type */
 	const char *ks_mod;
 	uint32_t ks_rank;    /* lower is preferred at equal addresses */
 	uint32_t ks_seq;     /* line number, to keep the sort stable */
@@ -42,6 +43,8 @@ struct dt_ksyms {
 	char *kt_text; /* the copy the names point into */
 	dt_ksym_t *kt_syms;
 	size_t kt_nsyms;
+	dt_ksym_t *kt_data; /* the other symbols, for lookups by name */
+	size_t kt_ndata;
 	size_t kt_ntext;
 	bool kt_restricted;
 };
@@ -141,6 +144,7 @@ dt_ksyms_line(char *p, char *end, dt_ksym_t *ks, bool *zerop)
 	ks->ks_addr = addr;
 	ks->ks_rank = dt_ksyms_rank(type, name);
 	ks->ks_name = ks->ks_rank == UINT32_MAX ? NULL : name;
+	ks->ks_sym = name;
 	ks->ks_mod = mod != NULL ? mod : dt_ksyms_kernel;
 	return true;
 }
@@ -181,6 +185,16 @@ dt_ksyms_parse(const char *text, size_t len)
 		n++;
 	}
 	kt->kt_restricted = n == 0 && nzero > 0;
+	/* Data symbols go into a table of their own, before the sort. */
+	for (i = 0; i < n; i++)
+		kt->kt_ndata += kt->kt_syms[i].ks_name == NULL;
+	if (kt->kt_ndata > 0 &&
+	    (kt->kt_data = calloc(kt->kt_ndata, sizeof (dt_ksym_t))) == NULL)
+		goto nomem;
+	for (i = j = 0; i < n; i++) {
+		if (kt->kt_syms[i].ks_name == NULL)
+			kt->kt_data[j++] = kt->kt_syms[i];
+	}
 
 	qsort(kt->kt_syms, n, sizeof (dt_ksym_t), dt_ksyms_cmp);
 	/* One entry per address: the preferred name sorts first. */
@@ -254,6 +268,7 @@ dt_ksyms_free(dt_ksyms_t *kt)
 	if (kt == NULL)
 		return;
 	free(kt->kt_syms);
+	free(kt->kt_data);
 	free(kt->kt_text);
 	free(kt);
 }
@@ -299,6 +314,25 @@ dt_ksyms_lookup(const dt_ksyms_t *kt, uint64_t addr, const char **modp,
 	*namep = ks->ks_name;
 	*valuep = ks->ks_addr;
 	return 0;
+}
+
+int
+dt_ksyms_addr(const dt_ksyms_t *kt, const char *mod, const char *name,
+    uint64_t *addrp)
+{
+	for (int pass = 0; pass < 2; pass++) {
+		const dt_ksym_t *v = pass == 0 ? kt->kt_data : kt->kt_syms;
+		size_t n = pass == 0 ? kt->kt_ndata : kt->kt_nsyms;
+
+		for (size_t i = 0; i < n; i++) {
+			if (v[i].ks_sym == NULL || strcmp(v[i].ks_sym, name) != 0 ||
+			    (mod != NULL && strcmp(v[i].ks_mod, mod) != 0))
+				continue;
+			*addrp = v[i].ks_addr;
+			return 0;
+		}
+	}
+	return -1;
 }
 
 int

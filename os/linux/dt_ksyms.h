@@ -41,6 +41,14 @@ extern int dt_ksyms_lookup(const dt_ksyms_t *ks, uint64_t addr,
     const char **modp, const char **namep, uint64_t *valuep);
 
 /*
+ * The address of the symbol called name, of any type (a variable as well
+ * as a function), in module mod ("vmlinux" for the kernel itself) or, when
+ * mod is NULL, in any.  Returns 0, or -1 when there is none.
+ */
+extern int dt_ksyms_addr(const dt_ksyms_t *ks, const char *mod,
+    const char *name, uint64_t *addrp);
+
+/*
  * The address range [*startp, *endp) of the text symbol called name, as
  * dt_ksyms_lookup() bounds it.  Returns 0, or -1 when there is none.
  */

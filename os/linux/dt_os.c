@@ -50,6 +50,38 @@ dt_os_ncpus(void)
 	return n < 1 ? 1 : (uint32_t) n;
 }
 
+static cpu_set_t dt_os_saved_cpus;
+static bool dt_os_cpus_saved;
+
+int
+dt_os_cpu_bind(uint32_t cpu)
+{
+	cpu_set_t set;
+
+	if (cpu >= CPU_SETSIZE) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (!dt_os_cpus_saved) {
+		if (sched_getaffinity(
+			0, sizeof(dt_os_saved_cpus), &dt_os_saved_cpus) != 0)
+			return -1;
+		dt_os_cpus_saved = true;
+	}
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+void
+dt_os_cpu_unbind(void)
+{
+	if (dt_os_cpus_saved)
+		(void) sched_setaffinity(
+		    0, sizeof(dt_os_saved_cpus), &dt_os_saved_cpus);
+	dt_os_cpus_saved = false;
+}
+
 /* The integer in a sysfs file, or dflt. */
 static long
 dt_os_sysfs_long(const char *path, long dflt)

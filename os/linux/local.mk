@@ -5,6 +5,7 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/dt_os.c \
 	%reldir%/dt_ksyms.h \
 	%reldir%/dt_ksyms.c \
+	%reldir%/dt_btf.h \
 	%reldir%/dt_btf.c \
 	%reldir%/dt_linux_features.h \
 	%reldir%/dt_linux_features.c \

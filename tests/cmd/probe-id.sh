@@ -9,7 +9,12 @@ echo "status $?"
 echo "status $?"
 "$DTRACE" -m 7
 echo "status $?"
+"$DTRACE" -i 99999999999999999999
+echo "status $?"
 "$DTRACE" -i i23
 echo "status $?"
 # An empty leading field beyond -f's three is ignored, as in DTrace.
 "$DTRACE" -f :nosuchmod::
+# Digits running on into a name are a name (Linux has modules "9p",
+# "8021q"), not an ID.
+"$DTRACE" -l -m 9nosuchmod

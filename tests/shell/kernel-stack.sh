@@ -9,7 +9,9 @@
 #   - @[stack()] = count(): the frames, then the count of calls made;
 #   - profile-N: arg0 is the interrupted kernel PC, so %a of it is the
 #     first frame of stack(), and sym()/mod() name the same function;
-#   - %a, sym(), func(), mod() of a function's address from kallsyms.
+#   - %a, sym(), func(), mod() of a function's address from kallsyms;
+#   - at proc:::exec and an sdt probe, the first frame is the function
+#     that fired it, not the tracing machinery.
 set -u
 
 [ "$(id -u)" -eq 0 ] || { echo "needs root to load BPF programs"; exit 77; }
@@ -133,5 +135,24 @@ addr=$(awk '$3 == "do_syscall_64" && $2 ~ /^[Tt]$/ { print $1; exit }' \
 want=$(printf 'vmlinux`do_syscall_64|vmlinux`do_syscall_64+0x10|  %-50s  %-50s  %-50s' \
     'vmlinux`do_syscall_64' 'vmlinux`do_syscall_64' vmlinux)
 [ "$(cat "$tmp/out4")" = "$want" ] || fail "symbols of do_syscall_64"
+
+# 5. At a tracepoint (a raw one under proc:::exec, a perf one under an
+# sdt probe), the stack starts at the kernel function that fired the
+# probe, none of the tracing machinery's frames above it.
+glue='`(perf_trace|perf_tp|__traceiter_|__bpf_trace|bpf_|trace_call_bpf|trace_event_raw)'
+printf '#!/bin/sh\n"%s" 0\n:\n' "$tmp/gpstack" >"$tmp/run.sh"
+chmod +x "$tmp/run.sh"
+for p in 'proc:::exec' 'sdt:::sched_process_exec'; do
+	"$DTRACE" -q -c "$tmp/run.sh" -n "$p /progenyof(\$target)/ {
+		printf(\"<\n\"); stack(); printf(\">\n\"); exit(0); }" \
+	    >"$tmp/out5" 2>"$tmp/err5" || fail "$p: dtrace exited with $?"
+	frames=$(sed -n '/^<$/,/^>$/p' "$tmp/out5" | sed '1d;$d;/^$/d')
+	[ -n "$frames" ] || fail "$p: no kernel frames"
+	bad=$(grep -Ev "$frame" <<<"$frames")
+	[ -z "$bad" ] || fail "$p: frames not as module\`function+0xoffset: $bad"
+	grep -Eq "$glue" <<<"$frames" &&
+		fail "$p: the tracing machinery's frames were not skipped"
+	grep -Eq 'execve' <<<"$frames" || fail "$p: the exec path is missing"
+done
 
 echo "kernel stacks: $n frames at getppid entry, first sample at $a"

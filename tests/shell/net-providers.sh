@@ -6,7 +6,8 @@
 # client socket goes CLOSED, SYN_SENT, ESTABLISHED, FIN_WAIT_1,
 # FIN_WAIT_2, CLOSED (the TIME_WAIT is the kernel's separate mini
 # socket); one connect-request, -established and accept-established;
-# one connection refused at PORT + 2; 3 UDP datagrams of 1234 bytes to
+# one connection refused at PORT + 2, whose arguments describe the
+# reset received; 3 UDP datagrams of 1234 bytes to
 # PORT sent and received.
 . "$top_srcdir/tests/shell/data/kprov-common.sh"
 
@@ -19,7 +20,7 @@ grep -q ' tcp  *vmlinux  *state-change$' "$tmp/l" &&
 
 # 1. Argument types.
 "$DTRACE" "${lib[@]}" -lv -n tcp:::state-change -n tcp:::connect-request \
-    -n udp:::receive 2>"$tmp/err" |
+    -n tcp:::connect-refused -n udp:::receive 2>"$tmp/err" |
     sed -n 's/^ *[0-9][0-9]* *//p; /args\[/p' >"$tmp/lv"
 cat >"$tmp/lv.want" <<'EOW'
 tcp           vmlinux                                   state-change
@@ -32,9 +33,15 @@ tcp           vmlinux                                   state-change
 tcp           vmlinux                                   connect-request
 		args[0]: void *
 		args[1]: csinfo_t *
-		args[2]: void *
+		args[2]: ipinfo_t *
 		args[3]: tcpsinfo_t *
-		args[4]: void *
+		args[4]: tcpinfo_t *
+tcp           vmlinux                                   connect-refused
+		args[0]: void *
+		args[1]: csinfo_t *
+		args[2]: ipinfo_t *
+		args[3]: tcpsinfo_t *
+		args[4]: tcpinfo_t *
 udp           vmlinux                                   receive
 		args[0]: void *
 		args[1]: csinfo_t *
@@ -68,6 +75,14 @@ tcp:::connect-request, tcp:::connect-established
 {
 	@c[probename] = count();
 }
+tcp:::connect-request, tcp:::connect-established, tcp:::accept-established
+/args[4]->tcp_sport == $1 || args[4]->tcp_dport == $1/
+{
+	printf("%s v%d %s -> %s, %s -> %s %x\n", probename, args[2]->ip_ver,
+	    args[2]->ip_saddr, args[2]->ip_daddr,
+	    args[4]->tcp_sport == $1 ? "server" : "client",
+	    args[4]->tcp_dport == $1 ? "server" : "client", args[4]->tcp_flags);
+}
 tcp:::accept-established
 /args[3]->tcps_lport == $1/
 {
@@ -77,6 +92,12 @@ tcp:::connect-refused
 /args[3]->tcps_rport == $1 + 1/
 {
 	@c[probename] = count();
+	printf("reset v%d %s -> %s %d, %d -> %d %x seq %d ack %s, state %d\n",
+	    args[2]->ip_ver, args[2]->ip_saddr, args[2]->ip_daddr,
+	    args[2]->ip_plength, args[4]->tcp_sport - $1,
+	    args[4]->tcp_dport == args[3]->tcps_lport, args[4]->tcp_flags,
+	    args[4]->tcp_seq, args[4]->tcp_ack != 0 ? "set" : "0",
+	    args[3]->tcps_state);
 }
 tcp:::receive
 /args[3]->tcps_lport == $1 || args[3]->tcps_rport == $1/
@@ -104,10 +125,14 @@ EOD
 cat >"$tmp/want" <<'EOW'
 listen
 client 0 -> 4
+connect-request v4 127.0.0.1 -> 127.0.0.1, client -> server 2
 client 4 -> 6
+connect-established v4 127.0.0.1 -> 127.0.0.1, server -> client 12
+accept-established v4 127.0.0.1 -> 127.0.0.1, client -> server 10
 client 6 -> 8
 client 8 -> 11
 client 11 -> 0
+reset v4 127.0.0.1 -> 127.0.0.1 20, 1 -> 1 14 seq 0 ack set, state 4
 accept-established 1
 connect-established 1
 connect-refused 1

@@ -5,7 +5,9 @@
 # CPU) seen through it: every switch to the workload's thread is one
 # on-cpu in its context and one off-cpu whose args[] name it, it sleeps
 # at least N times and is woken about as often, clock ticks charge it,
-# curcpu is the CPU the probe fires on.  Also the must-show one-liner,
+# curcpu is the CPU the probe fires on; it is queued when woken and
+# leaves its run queue at each switch to it; change-pri sees a priority
+# inheritance boost begin and end.  Also the must-show one-liner,
 # sched:::on-cpu { @[execname] = count(); }.
 . "$top_srcdir/tests/shell/data/kprov-common.sh"
 
@@ -120,5 +122,104 @@ c=$(awk -v p="$(basename "$prog")" '$1 == p { print $2 }' "$tmp/out")
 	cat "$tmp/out"
 	fail "on-cpu one-liner: $(basename "$prog") on CPU ${c:-0} times"
 }
+# 5. Run queues: the workload's thread is queued when woken (sched_wakeup)
+# or switched away from still runnable, and leaves its queue each time it
+# is switched to, on the CPU the switch happens on; args[2] is the
+# queue's CPU and args[3] (queued at the front) is 0.
+"$DTRACE" -lv -n sched:::dequeue -n sched:::enqueue 2>"$tmp/err" |
+    awk '$2 == "sched" { print $NF } /args\[/' | sort -u >"$tmp/lv"
+cat >"$tmp/lv.want" <<'EOF'
+		args[0]: lwpsinfo_t *
+		args[1]: psinfo_t *
+		args[2]: cpuinfo_t *
+		args[3]: int
+dequeue
+enqueue
+EOF
+diff -u "$tmp/lv.want" "$tmp/lv" || fail "sched: enqueue/dequeue types"
+"$DTRACE" -q -n '
+sched:::off-cpu /args[1]->pr_pid == $target/ { @to = count(); }
+sched:::dequeue /args[1]->pr_pid == $target/
+{
+	@deq = count();
+	@deqcpu = sum(args[2]->cpu_id != cpu);
+	@deqlwp = sum(args[0]->pr_lwpid != $target);
+}
+sched:::enqueue /args[1]->pr_pid == $target/
+{
+	@enq = count();
+	@enqcpu = sum(args[2]->cpu_id < 0 ||
+	    args[2]->cpu_info.pi_state != curcpu->cpu_info.pi_state);
+	@front = sum(args[3]);
+}
+sched:::sleep /pid == $target/ { @sleep = count(); }
+END
+{
+	printa("to %@d\ndeq %@d\nenq %@d\nsleep %@d\n", @to, @deq, @enq,
+	    @sleep);
+	printa("deqcpu %@d\ndeqlwp %@d\nenqcpu %@d\nfront %@d\n", @deqcpu,
+	    @deqlwp, @enqcpu, @front);
+}' -c "$prog sleep $n" >"$tmp/out" 2>"$tmp/err" ||
+    fail "dtrace -c proc-work sleep (run queues): exit $?"
+to=$(val to) deq=$(val deq) enq=$(val enq) qsleep=$(val sleep)
+[ -n "$deq" ] && [ "$deq" = "$to" ] && [ "$enq" -ge $((qsleep / 2)) ] || {
+	cat "$tmp/out"
+	fail "sched: switches to it $to, dequeue $deq, enqueue $enq"
+}
+for k in deqcpu deqlwp enqcpu front; do
+	[ "$(val $k)" = 0 ] || { cat "$tmp/out"; fail "sched: $k wrong"; }
+done
+
+# 6. change-pri: a thread holding a priority-inheritance mutex that a
+# thread of higher priority (nice -5) waits for is boosted to the
+# waiter's priority, then returns to its own when it lets go.
+cat >"$tmp/pi.c" <<'C'
+#include <pthread.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+static pthread_mutex_t m;
+
+static void *
+waiter(void *arg)
+{
+	(void) arg;
+	(void) setpriority(PRIO_PROCESS, (id_t) syscall(SYS_gettid), -5);
+	pthread_mutex_lock(&m);
+	pthread_mutex_unlock(&m);
+	return NULL;
+}
+
+int
+main(void)
+{
+	pthread_mutexattr_t ma;
+	pthread_t t;
+
+	pthread_mutexattr_init(&ma);
+	pthread_mutexattr_setprotocol(&ma, PTHREAD_PRIO_INHERIT);
+	pthread_mutex_init(&m, &ma);
+	pthread_mutex_lock(&m);
+	pthread_create(&t, NULL, waiter, NULL);
+	usleep(200000);
+	pthread_mutex_unlock(&m);
+	pthread_join(t, NULL);
+	return 0;
+}
+C
+cc -O1 -pthread -o "$tmp/pi" "$tmp/pi.c" || exit 1
+"$DTRACE" -lv -n sched:::change-pri 2>"$tmp/err" | grep 'args\[' >"$tmp/lv"
+printf '\t\targs[0]: lwpsinfo_t *\n\t\targs[1]: psinfo_t *\n\t\targs[2]: pri_t\n' \
+    >"$tmp/lv.want"
+diff -u "$tmp/lv.want" "$tmp/lv" || fail "sched: change-pri types"
+"$DTRACE" -q -n 'sched:::change-pri /args[1]->pr_pid == $target/
+{
+	printf("%d %d\n", args[0]->pr_lwpid == $target,
+	    args[2] - args[0]->pr_pri);
+}' -c "$tmp/pi" >"$tmp/out" 2>"$tmp/err" || fail "change-pri: exit $?"
+printf '1 -5\n1 5\n\n' >"$tmp/want"
+diff -u "$tmp/want" "$tmp/out" || fail "sched: change-pri firings"
+
 echo "sched: $on switches to the workload, $sleep sleeps, $wakeup" \
     "wakeups, $tick ticks"

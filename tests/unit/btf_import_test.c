@@ -16,6 +16,7 @@
 
 #include "common/compiler/dt_cc.h"
 #include "common/dt_os.h"
+#include "os/linux/dt_btf.h"
 #include "tests/unit/unit.h"
 
 static dtrace_hdl_t *dtp;
@@ -84,6 +85,21 @@ make_btf(void)
 	btf__add_field(b, "s", t_cstr, 64, 0);
 	CHECK_INT(t_recp + 1, t_rec);
 
+	/* Variables: one global, one per-CPU, each in its section. */
+	{
+		int v_answer = btf__add_var(b, "answer", BTF_VAR_GLOBAL_ALLOCATED,
+		    t_int);
+		int v_banner = btf__add_var(b, "banner",
+		    BTF_VAR_GLOBAL_ALLOCATED, t_arr);
+		int v_pcpu = btf__add_var(b, "pcpu_count",
+		    BTF_VAR_GLOBAL_ALLOCATED, t_ulong);
+
+		btf__add_datasec(b, ".data", 24);
+		btf__add_datasec_var_info(b, v_answer, 0, 4);
+		btf__add_datasec_var_info(b, v_banner, 8, 16);
+		btf__add_datasec(b, ".data..percpu", 8);
+		btf__add_datasec_var_info(b, v_pcpu, 0, 8);
+	}
 	raw = btf__raw_data(b, &size);
 	if (raw == NULL || (fd = mkstemp(path)) < 0 ||
 	    write(fd, raw, size) != (ssize_t) size)
@@ -224,6 +240,27 @@ test_members(void)
 	}
 	CHECK(dt_os_ktype_lookup(dtp, "nosuchmod", "struct rec", &fp, &t) !=
 	    0);
+
+	/* Kernel variables' types: `answer, `banner; not per-CPU ones. */
+	{
+		const char *why;
+
+		CHECK_INT(dt_btf_kvar(dtp, NULL, "answer", &fp, &t, &why), 0);
+		if (dt_btf_kvar(dtp, NULL, "answer", &fp, &t, &why) == 0)
+			CHECK_STR(dt_type_name(fp, t, buf, sizeof (buf)),
+			    "int");
+		CHECK_INT(dt_btf_kvar(dtp, "vmlinux", "banner", &fp, &t, &why),
+		    0);
+		if (dt_btf_kvar(dtp, NULL, "banner", &fp, &t, &why) == 0)
+			CHECK_STR(dt_type_name(fp, t, buf, sizeof (buf)),
+			    "char [16]");
+		CHECK_INT(dt_btf_kvar(dtp, NULL, "pcpu_count", &fp, &t, &why),
+		    -2);
+		CHECK_STR(why, "it is a per-CPU variable");
+		CHECK_INT(dt_btf_kvar(dtp, NULL, "point", &fp, &t, &why), -2);
+		CHECK_INT(dt_btf_kvar(dtp, "nosuchmod", "answer", &fp, &t,
+		    &why), -2);
+	}
 	CHECK(dt_os_ktype_lookup(dtp, "vmlinux", "struct nosuch", &fp, &t) !=
 	    0);
 

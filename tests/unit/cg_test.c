@@ -971,6 +971,27 @@ test_xlate_inline(void)
 	CHECK_INT(eval(OP2(DT_OP_MUL, t_int, VAR(nx, NULL), I(2))), 44);
 }
 
+/* A balanced tree of additions of x, depth levels deep. */
+static dt_node_t *
+t_balanced(int depth)
+{
+	if (depth == 0)
+		return X();
+	return OP2(DT_OP_ADD, t_int, t_balanced(depth - 1),
+	    t_balanced(depth - 1));
+}
+
+/* x + (x + (x + ...)), deeper than DIF has registers. */
+static void
+test_deep_right(void)
+{
+	dt_node_t *e = X();
+
+	for (int i = 0; i < 12; i++)
+		e = OP2(DT_OP_ADD, t_int, X(), e);
+	CHECK_INT(eval(e), 13 * 21);
+}
+
 static void
 test_errors_and_listing(void)
 {
@@ -981,9 +1002,11 @@ test_errors_and_listing(void)
 	size_t len = 0;
 	FILE *fp;
 
-	/* x + (x + (x + ... )): more live values than registers. */
-	for (int i = 0; i < 8; i++)
-		e = OP2(DT_OP_ADD, t_int, X(), e);
+	/*
+	 * (x + x) + (x + x) ... balanced eight deep: more live values than
+	 * registers, whichever operand goes first.
+	 */
+	e = t_balanced(8);
 	CHECK_INT(dt_cg_program(&hdl, PROG(CLAUSE(NULL, DEXPR(e))), &pgp,
 	    &err), -1);
 	CHECK(pgp == NULL);
@@ -1044,6 +1067,7 @@ main(void)
 	test_records();
 	test_if();
 	test_xlate_inline();
+	test_deep_right();
 	test_errors_and_listing();
 
 	free_trees();

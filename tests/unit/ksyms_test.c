@@ -84,6 +84,18 @@ test_parse(void)
 	CHECK(lo == 0xffffffffc0000080ULL && hi == 0xffffffffc0000100ULL);
 	CHECK_INT(dt_ksyms_range(ks, "some_data", &lo, &hi), -1);
 	CHECK_INT(dt_ksyms_range(ks, "no_such_fn", &lo, &hi), -1);
+
+	/* By name, variables too: `some_data, ext4`ext4_data. */
+	CHECK_INT(dt_ksyms_addr(ks, NULL, "some_data", &lo), 0);
+	CHECK(lo == 0xffffffff81000200ULL);
+	CHECK_INT(dt_ksyms_addr(ks, "vmlinux", "some_data", &lo), 0);
+	CHECK_INT(dt_ksyms_addr(ks, "ext4", "some_data", &lo), -1);
+	CHECK_INT(dt_ksyms_addr(ks, "ext4", "ext4_data", &lo), 0);
+	CHECK(lo == 0xffffffffc0000100ULL);
+	CHECK_INT(dt_ksyms_addr(ks, NULL, "weak_fn", &lo), 0);
+	CHECK(lo == 0xffffffff81000100ULL);
+	CHECK_INT(dt_ksyms_addr(ks, NULL, "undefined_weak", &lo), -1);
+	CHECK_INT(dt_ksyms_addr(ks, NULL, "no_such", &lo), -1);
 	dt_ksyms_free(ks);
 }
 

@@ -95,14 +95,19 @@ dt_bpf_cg_kevent_xform(dt_bpf_cg_t *cg, uint8_t xform)
 	}
 }
 
-/* The arguments a kernel event recipe reads (dt_kevent.h: SUM, DEREF). */
+/* The arguments a kernel event recipe reads (dt_kevent.h: SUM, DEREF,
+ * MINIF). */
 static uint64_t
 dt_bpf_kevent_deps(const dt_kevent_arg_t *ka)
 {
-	if (ka->ka_kind != DT_KEVENT_ARG_SUM &&
+	uint64_t guard = 0;
+
+	if (ka->ka_kind == DT_KEVENT_ARG_MINIF)
+		guard = 1ULL << ka->ka_index;
+	else if (ka->ka_kind != DT_KEVENT_ARG_SUM &&
 	    ka->ka_kind != DT_KEVENT_ARG_DEREF)
 		return 0;
-	return (uint64_t) ka->ka_val & ((1ULL << DT_BPF_NARGS) - 1);
+	return ((uint64_t) ka->ka_val | guard) & ((1ULL << DT_BPF_NARGS) - 1);
 }
 
 /* r1 = one kernel event argument, from its recipe; false if unknown. */
@@ -188,6 +193,28 @@ dt_bpf_cg_kevent_arg(dt_bpf_cg_t *cg, const dt_kevent_arg_t *ka)
 		}
 		dt_bpf_cg_memarg(cg, size, false);
 		dt_bpf_cg_extend(cg, size, ka->ka_signed);
+		break;
+	}
+	case DT_KEVENT_ARG_MINIF: {
+		uint64_t m = (uint64_t) ka->ka_val;
+		int x = __builtin_ctzll(m), y;
+
+		m &= m - 1;
+		if (m == 0 || x >= DT_BPF_NARGS || ka->ka_index >= DT_BPF_NARGS)
+			return false;
+		y = __builtin_ctzll(m);
+		if (y >= DT_BPF_NARGS)
+			return false;
+		/* r1 = y; x instead when the guard holds and x < y. */
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7,
+		    (int16_t) (DT_SC_ARGS + 8 * y)));
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R7,
+		    (int16_t) (DT_SC_ARGS + 8 * ka->ka_index)));
+		DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JEQ, DT_R2, 0, 3));
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R7,
+		    (int16_t) (DT_SC_ARGS + 8 * x)));
+		DT_EMIT(cg, DT_BPF_JMP_REG(BPF_JSGE, DT_R2, DT_R1, 1));
+		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R2));
 		break;
 	}
 	default:

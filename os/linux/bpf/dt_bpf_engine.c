@@ -718,15 +718,36 @@ dt_bpf_load(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl,
 		opts.func_info_cnt = nf;
 		opts.func_info_rec_size = sizeof (struct bpf_func_info);
 	}
-	fd = bpf_prog_load(type, "dtrace", "GPL", b->b_insns, b->b_len, &opts);
+	/*
+	 * -x bpflog: the verifier's log of every program, loaded or not, with
+	 * its statistics, each line marked "BPF: " on stderr.
+	 */
+	if (dtp->dt_options[DT_OPT_BPFLOG] != DTRACEOPT_UNSET)
+		fd = -1;
+	else
+		fd = bpf_prog_load(
+		    type, "dtrace", "GPL", b->b_insns, b->b_len, &opts);
 	if (fd < 0 && (be->be_log != NULL || (be->be_log =
 	    malloc(DT_BPF_LOGSIZE)) != NULL)) {
 		be->be_log[0] = '\0';
 		opts.log_buf = be->be_log;
 		opts.log_size = DT_BPF_LOGSIZE;
-		opts.log_level = 1;
+		opts.log_level =
+		    dtp->dt_options[DT_OPT_BPFLOG] != DTRACEOPT_UNSET ? 1 | 4
+								      : 1;
 		fd = bpf_prog_load(type, "dtrace", "GPL", b->b_insns, b->b_len,
 		    &opts);
+		if (dtp->dt_options[DT_OPT_BPFLOG] != DTRACEOPT_UNSET) {
+			int e = errno;
+
+			for (char *l = be->be_log, *nl; *l != '\0'; l = nl) {
+				size_t n = strcspn(l, "\n");
+
+				nl = l[n] == '\n' ? l + n + 1 : l + n;
+				fprintf(stderr, "BPF: %.*s\n", (int) n, l);
+			}
+			errno = e;
+		}
 	}
 	err = errno;
 	if (fi != NULL)
@@ -1021,6 +1042,7 @@ dt_bpf_build(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 	case DT_BPF_P_DEMAND:
 		ps.ps_ctx = DT_BPF_CTX_RAWTP;
 		ps.ps_always = prp->pr_id != DT_PROBE_ID_BEGIN;
+		ps.ps_begin = prp->pr_id == DT_PROBE_ID_BEGIN;
 		type = BPF_PROG_TYPE_RAW_TRACEPOINT;
 		break;
 	case DT_BPF_P_PROFILE:
@@ -1894,10 +1916,12 @@ dt_bpf_go(dtrace_hdl_t *dtp)
 	    (uint64_t) dtp->dt_options[DT_OPT_AGGSIZE]);
 	lay->bl_nspec = (uint32_t) dtp->dt_options[DT_OPT_NSPEC];
 	/* (Too large a scratch is refused when the maps are laid out.) */
-	if (dtp->dt_options[DT_OPT_SCRATCHSIZE] != DTRACEOPT_UNSET)
+	if (dtp->dt_options[DT_OPT_SCRATCHSIZE] != DTRACEOPT_UNSET) {
+		lay->bl_scratchset = true;
 		lay->bl_scratchsize = dtp->dt_options[DT_OPT_SCRATCHSIZE] >
 		    (1 << 30) ? 1U << 30 :
 		    (uint32_t) dtp->dt_options[DT_OPT_SCRATCHSIZE];
+	}
 	lay->bl_specsize = (uint64_t) dtp->dt_options[DT_OPT_SPECSIZE];
 	lay->bl_ncpus = (uint32_t) be->be_ncpus;
 	be->be_laid = true;
@@ -1983,7 +2007,17 @@ dt_bpf_go(dtrace_hdl_t *dtp)
 	if (dt_bpf_procev_start(dtp, be) != 0)
 		return -1;
 	be->be_active = true;
-	return dt_bpf_engine_fire(dtp, DT_PROBE_ID_BEGIN, NULL, 0);
+	if (dt_bpf_engine_fire(dtp, DT_PROBE_ID_BEGIN, NULL, 0) != 0)
+		return -1;
+	/*
+	 * As DTrace: BEGIN fires before any other probe, and the others
+	 * only once all are in place -- the programs attached one by one
+	 * have waited for this word.
+	 */
+	__atomic_store_n((uint64_t *) (be->be_state + lay->bl_cnt_off +
+			     8 * DT_BPF_CNT_STARTED),
+	    1, __ATOMIC_SEQ_CST);
+	return 0;
 }
 
 static int

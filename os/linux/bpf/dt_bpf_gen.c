@@ -696,34 +696,78 @@ dt_bpf_cg_stdvar(dt_bpf_cg_t *cg, uint8_t scope, uint32_t id, bool array,
 /*
  * Stacks.  bpf_get_stack() walks from the registers of the program's
  * context: for a profile probe, those of the interrupted code, so the
- * first frame is arg0; for a syscall tracepoint, registers taken inside
- * the tracepoint's glue, whose frames are ours rather than the traced
- * code's.  Which glue functions show depends on the kernel and even on
- * the moment: a tracepoint with one callback makes a static call straight
- * to it (perf_syscall_enter), with more it goes through its iterator
- * (__traceiter_sys_enter), and a call in tail position leaves no frame.
- * So the leading frames are compared at run time with the glue
- * functions' address ranges, read from kallsyms, and those that match are
- * skipped: the first frame is then the probe site (syscall_trace_enter,
- * syscall_exit_work).  BEGIN, END and ERROR run in a test run on our own
- * behalf: like DTrace's probes fired from its own process, they have no
- * kernel stack.
+ * first frame is arg0; at a tracepoint (a syscall, an sdt, sched, proc,
+ * io or net probe), registers taken inside the tracing machinery, whose
+ * frames are ours rather than the traced code's: under a raw tracepoint
+ * the program's own frame and bpf_trace_run<N>, under a perf tracepoint
+ * the tracepoint's iterator (__traceiter_<event>) or its perf handler.
+ * Which of them show depends on the kernel and even on the moment: a
+ * tracepoint with one callback makes a static call straight to it, with
+ * more it goes through its iterator, and a call in tail position leaves
+ * no frame.  So the leading frames are compared at run time with those
+ * functions' address ranges, read from kallsyms, and everything up to
+ * the deepest one found is skipped: the first frame is then the function
+ * that fired the probe (__schedule at sched:::on-cpu, syscall_trace_enter
+ * at a syscall), where DTrace's stack of a statically defined probe
+ * starts.  BEGIN, END and ERROR run in a test run on our own behalf: like
+ * DTrace's probes fired from its own process, they have no kernel stack.
  */
 static const char *const dt_bpf_glue_names[] = {
 	"__traceiter_sys_enter", "__traceiter_sys_exit",
 	"perf_syscall_enter", "perf_syscall_exit",
 	"perf_trace_sys_enter", "perf_trace_sys_exit",
-	"perf_trace_run_bpf_submit", "trace_call_bpf",
-	"__bpf_trace_sys_enter", "__bpf_trace_sys_exit", "bpf_trace_run2",
+	"perf_trace_run_bpf_submit", "trace_call_bpf", "perf_tp_event",
+	"__bpf_trace_sys_enter", "__bpf_trace_sys_exit", "bpf_trace_run1",
+	"bpf_trace_run2", "bpf_trace_run3", "bpf_trace_run4", "bpf_trace_run5",
+	"bpf_trace_run6", "bpf_trace_run7", "bpf_trace_run8", "bpf_trace_run9",
+	"bpf_trace_run10", "bpf_trace_run11", "bpf_trace_run12",
 };
 #define DT_BPF_NGLUE (sizeof (dt_bpf_glue_names) / sizeof (char *))
-#define DT_BPF_GLUE_FRAMES 4 /* leading frames that may be glue */
+/* An event's own: its iterator, and its handlers when named after it. */
+static const char *const dt_bpf_glue_event[] = {
+	"__traceiter_%s", "__bpf_trace_%s", "perf_trace_%s",
+	"trace_event_raw_event_%s",
+};
+#define DT_BPF_NGLUE_EVENT (sizeof (dt_bpf_glue_event) / sizeof (char *))
+#define DT_BPF_GLUE_FRAMES 6 /* leading frames that may be glue */
 
-static struct {
+typedef struct dt_bpf_range {
 	uint64_t start, end;
-} dt_bpf_glue[DT_BPF_NGLUE];
+} dt_bpf_range_t;
+
+static dt_bpf_range_t dt_bpf_glue[DT_BPF_NGLUE];
 static uint32_t dt_bpf_nglue;
 static pthread_once_t dt_bpf_glue_once = PTHREAD_ONCE_INIT;
+
+static int
+dt_bpf_range_cmp(const void *a, const void *b)
+{
+	const dt_bpf_range_t *ra = a, *rb = b;
+
+	return ra->start < rb->start ? -1 : ra->start > rb->start;
+}
+
+/*
+ * Sort ranges and join neighbours (bpf_trace_run2..12 are one run of
+ * text, apart by a function's 16 bytes of padding at most), so fewer
+ * compares are emitted.  Returns how many remain.
+ */
+static uint32_t
+dt_bpf_ranges_join(dt_bpf_range_t *r, uint32_t n)
+{
+	uint32_t k = 0;
+
+	qsort(r, n, sizeof (*r), dt_bpf_range_cmp);
+	for (uint32_t i = 0; i < n; i++) {
+		if (k > 0 && r[i].start <= r[k - 1].end + 16) {
+			if (r[i].end > r[k - 1].end)
+				r[k - 1].end = r[i].end;
+			continue;
+		}
+		r[k++] = r[i];
+	}
+	return k;
+}
 
 static void
 dt_bpf_glue_init(void)
@@ -736,6 +780,7 @@ dt_bpf_glue_init(void)
 			&dt_bpf_glue[dt_bpf_nglue].end) == 0)
 			dt_bpf_nglue++;
 	}
+	dt_bpf_nglue = dt_bpf_ranges_join(dt_bpf_glue, dt_bpf_nglue);
 }
 
 static bool
@@ -765,34 +810,54 @@ dt_bpf_cg_topframes(dt_bpf_cg_t *cg, int n)
 	    (int32_t) lay->bl_kstack_off));
 }
 
-/* r4 = the number of leading glue frames (r0-r5 clobbered). */
+/*
+ * r4 = the number of leading frames that are the tracing machinery's: up
+ * to the deepest glue frame among the first few, event's being the
+ * tracepoint's name when it has one (r0-r5 clobbered).
+ */
 static void
-dt_bpf_cg_glue_skip(dt_bpf_cg_t *cg)
+dt_bpf_cg_glue_skip(dt_bpf_cg_t *cg, const char *event)
 {
-	uint32_t ldone = dt_bpf_label_new(cg->cg_b);
+	const dt_ksyms_t *ks = dt_linux_ksyms();
+	dt_bpf_range_t glue[DT_BPF_NGLUE + DT_BPF_NGLUE_EVENT];
+	uint32_t n;
 
 	(void) pthread_once(&dt_bpf_glue_once, dt_bpf_glue_init);
+	memcpy(glue, dt_bpf_glue, dt_bpf_nglue * sizeof (glue[0]));
+	n = dt_bpf_nglue;
+	for (size_t i = 0; ks != NULL && event != NULL &&
+	    i < DT_BPF_NGLUE_EVENT; i++) {
+		char name[256];
+
+		(void) snprintf(name, sizeof (name), dt_bpf_glue_event[i],
+		    event);
+		if (dt_ksyms_range(ks, name, &glue[n].start, &glue[n].end) ==
+		    0)
+			n++;
+	}
+	n = dt_bpf_ranges_join(glue, n);
 	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, 0));
-	if (dt_bpf_nglue == 0)
+	if (n == 0)
 		return;
 	dt_bpf_cg_topframes(cg, DT_BPF_GLUE_FRAMES);
 	for (int i = 0; i < DT_BPF_GLUE_FRAMES; i++) {
 		uint32_t lglue = dt_bpf_label_new(cg->cg_b);
+		uint32_t lnext = dt_bpf_label_new(cg->cg_b);
 
 		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R5,
 		    (int16_t) (8 * i)));
-		for (uint32_t g = 0; g < dt_bpf_nglue; g++) {
-			dt_bpf_emit_imm64(cg->cg_b, DT_R2, dt_bpf_glue[g].start);
+		for (uint32_t g = 0; g < n; g++) {
+			dt_bpf_emit_imm64(cg->cg_b, DT_R2, glue[g].start);
 			DT_EMIT(cg, DT_BPF_JMP_REG(BPF_JLT, DT_R1, DT_R2, 3));
-			dt_bpf_emit_imm64(cg->cg_b, DT_R2, dt_bpf_glue[g].end);
+			dt_bpf_emit_imm64(cg->cg_b, DT_R2, glue[g].end);
 			dt_bpf_jmp_label(cg->cg_b,
 			    DT_BPF_JMP_REG(BPF_JLT, DT_R1, DT_R2, 0), lglue);
 		}
-		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), ldone);
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lnext);
 		dt_bpf_label_here(cg->cg_b, lglue);
 		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, i + 1));
+		dt_bpf_label_here(cg->cg_b, lnext);
 	}
-	dt_bpf_label_here(cg->cg_b, ldone);
 }
 
 /*
@@ -1003,7 +1068,9 @@ dt_bpf_cg_getstack(dt_bpf_cg_t *cg, uint32_t off, uint32_t size, bool user)
 	}
 	if (ctx == DT_BPF_CTX_SYSCALL_ENTRY ||
 	    ctx == DT_BPF_CTX_SYSCALL_RETURN)
-		dt_bpf_cg_glue_skip(cg);
+		dt_bpf_cg_glue_skip(cg, NULL);
+	else if (ctx == DT_BPF_CTX_KTP || ctx == DT_BPF_CTX_KRAWTP)
+		dt_bpf_cg_glue_skip(cg, cg->cg_ps->ps_kevent->ke_event);
 	else if (ctx == DT_BPF_CTX_FBT)
 		dt_bpf_cg_func_skip(cg);
 	else
@@ -1193,8 +1260,8 @@ dt_bpf_cg_builtin(dt_bpf_cg_t *cg, uint32_t id, unsigned rd)
 		break;
 	case DIF_VAR_USTACKDEPTH:
 		/* The frames ustack() would record (the scratch is shared). */
-		dt_bpf_cg_getstack(cg, lay->bl_kstack_off,
-		    8 * DT_BPF_KSTACK_MAX, true);
+		dt_bpf_cg_getstack(
+		    cg, lay->bl_kstack_off, 8 * DT_BPF_USTACK_MAX, true);
 		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R0));
 		DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JSGE, DT_R1, 0, 1));
 		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 0));
@@ -2101,6 +2168,14 @@ dt_bpf_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 		    (int16_t) (lay->bl_cnt_off + 8 * DT_BPF_CNT_EXITED)));
 		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R1, 0, 0),
 		    lexit);
+	}
+	/* No probe before BEGIN, nor before every probe is attached. */
+	if (!ps->ps_always && !ps->ps_begin) {
+		DT_EMIT(cg,
+		    DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R8,
+			(int16_t) (lay->bl_cnt_off + 8 * DT_BPF_CNT_STARTED)));
+		dt_bpf_jmp_label(
+		    cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R1, 0, 0), lexit);
 	}
 	/*
 	 * The map values' addresses as numbers: DIF addresses.  They never

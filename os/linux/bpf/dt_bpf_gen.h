@@ -187,7 +187,8 @@ typedef struct dt_bpf_layout {
 	uint32_t bl_locals_size;
 	uint32_t bl_dscratch_off;
 	uint32_t bl_dscratch_size;
-	uint32_t bl_scratchsize; /* alloca()'s limit a clause; 0: none */
+	bool bl_scratchset;	 /* alloca() has a limit a clause: */
+	uint32_t bl_scratchsize;
 	uint32_t bl_scratch_size; /* includes a guard of dscratch_size */
 	bool bl_scratch_shared;	/* too big for a per-CPU array: a plain
 				 * array with an entry per CPU instead */
@@ -210,6 +211,7 @@ enum {
 	DT_BPF_CNT_SPECDROPS,	/* over specsize */
 	DT_BPF_CNT_SPECBUSY,	/* speculation() failed: busy */
 	DT_BPF_CNT_SPECUNAVAIL,	/* speculation() failed: none free */
+	DT_BPF_CNT_STARTED,	/* BEGIN has run: 1, set by us */
 	DT_BPF_CNT_NWORDS
 };
 
@@ -228,6 +230,13 @@ enum {
  * perf_event_max_stack, which caps bpf_get_stack() anyway.
  */
 #define DT_BPF_KSTACK_MAX 127
+
+/*
+ * The deepest user stack ustackdepth counts.  User stacks are walked here
+ * (CFI), not by the kernel, so perf_event_max_stack does not cap them;
+ * ustackdepth must count every frame ustack() can record.
+ */
+#define DT_BPF_USTACK_MAX 1024
 
 extern void dt_bpf_layout_init(dt_bpf_layout_t *lay, const dt_program_t *pgp,
     uint32_t strsize, uint64_t dynvarsize, uint64_t aggsize);
@@ -264,6 +273,7 @@ typedef struct dt_bpf_progspec {
 	uint32_t ps_nclauses;
 	const dt_stmt_t **ps_stmts;	/* in EPID order */
 	bool ps_always;		/* END, ERROR: run even after exit() */
+	bool ps_begin;		/* BEGIN: runs before tracing has started */
 	/* a single probe: its constants */
 	const uint32_t *ps_epids;	/* per clause */
 	uint32_t ps_id;

@@ -704,7 +704,9 @@ dt_bpf_layout_finish(dt_bpf_layout_t *lay, char *errbuf, size_t errlen)
 	lay->bl_lsave_off = off;
 	off += lay->bl_locals_size;
 	lay->bl_kstack_off = off;
-	off += 8 * DT_BPF_KSTACK_MAX;
+	off += 8 *
+	    (DT_BPF_USTACK_MAX > DT_BPF_KSTACK_MAX ? DT_BPF_USTACK_MAX
+						   : DT_BPF_KSTACK_MAX);
 	lay->bl_locals_off = off;
 	for (uint32_t i = 0; i < lay->bl_nvars; i++) {
 		dt_bpf_var_t *bv = &lay->bl_vars[i];
@@ -731,6 +733,14 @@ dt_bpf_layout_finish(dt_bpf_layout_t *lay, char *errbuf, size_t errlen)
 	 * offsets: every field but the far ends of DIF scratch and of the
 	 * state map's zero block must lie within them.
 	 */
+	if ((lay->bl_dscratch_off > INT16_MAX || lay->bl_state_size >
+	    INT16_MAX) && lay->bl_scratchsize > 0)
+		return dt_lay_error(errbuf, errlen,
+		    "scratchsize %u with strsize %u is too large for the bpf "
+		    "engine: its maps' fields would lie past the 32k that BPF "
+		    "instructions address (lower scratchsize)",
+		    (unsigned) lay->bl_scratchsize,
+		    (unsigned) lay->bl_strsize);
 	if (lay->bl_dscratch_off > INT16_MAX || lay->bl_state_size >
 	    INT16_MAX)
 		return dt_lay_error(errbuf, errlen,

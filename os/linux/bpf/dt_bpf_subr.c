@@ -1590,7 +1590,7 @@ dt_bpf_cg_alloca_budget(dt_bpf_cg_t *cg, int sizeslot)
 {
 	int32_t limit = (int32_t) cg->cg_lay->bl_scratchsize;
 
-	if (limit == 0)
+	if (!cg->cg_lay->bl_scratchset)
 		return;
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_SC_AUSED));
 	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, 7));
@@ -1600,6 +1600,104 @@ dt_bpf_cg_alloca_budget(dt_bpf_cg_t *cg, int sizeslot)
 	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R1, DT_R2));
 	dt_bpf_cg_fault_if(cg, BPF_JGT, DT_R1, limit, DIF_FLT_NOSCRATCH, -1);
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_SC_AUSED));
+}
+
+/*
+ * bcopy() and copyinto(): size bytes (tuple entry size) from the address
+ * in entry src (user memory when user) to the one in entry dst, which, as
+ * in DTrace, must lie in what the clause allocated of scratch.
+ */
+static void
+dt_bpf_cg_to_scratch(dt_bpf_cg_t *cg, int src, int dst, int size, bool user)
+{
+	const dt_bpf_layout_t *lay = cg->cg_lay;
+	uint32_t lbad = dt_bpf_label_new(cg->cg_b);
+	uint32_t lok = dt_bpf_label_new(cg->cg_b);
+
+	DT_LDTUP(cg, DT_R2, size);
+	dt_bpf_cg_fault_if(cg, BPF_JGT, DT_R2,
+	    (int32_t) lay->bl_dscratch_size, DIF_FLT_BADADDR, -1);
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R2, DT_FP_T1));
+	DT_LDTUP(cg, DT_R3, dst);
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R3, DT_FP_T4));
+	dt_bpf_cg_saddr(cg, DT_R4, lay->bl_dscratch_off);
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_SUB, DT_R3, DT_R4));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R4, DT_R7, DT_SC_USED));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_SUB, DT_R4, DT_R2));
+	/* offset in [0, used - size] */
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JSLT, DT_R4, 0, 0),
+	    lbad);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JGT, DT_R3, DT_R4, 0),
+	    lbad);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lok);
+	dt_bpf_label_here(cg->cg_b, lbad);
+	dt_bpf_cg_fault(cg, DIF_FLT_BADADDR, DT_FP_T4);
+	dt_bpf_label_here(cg->cg_b, lok);
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R3, DT_FP_T2));
+	dt_bpf_cg_dsptr(cg, DT_R1, DT_FP_T2);
+	dt_bpf_cg_ldlen(cg, DT_R2, DT_FP_T1, lay->bl_dscratch_size);
+	DT_LDTUP(cg, DT_R3, src);
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R3, DT_FP_T4));
+	DT_EMIT(cg, DT_BPF_CALL(user ? BPF_FUNC_probe_read_user :
+	    BPF_FUNC_probe_read_kernel));
+	dt_bpf_cg_fault_if_slot(cg, BPF_JNE, DT_R0, 0, DIF_FLT_BADADDR,
+	    DT_FP_T4);
+}
+
+/*
+ * link_ntop(type, addr), as dif_link_ntop(): the address's bytes (6 for
+ * Ethernet, 20 for InfiniBand, loop variable 5) in work buffer 0, then
+ * one loop writing each as two hex digits after a ':' but the first.
+ */
+static void
+dt_bpf_cg_link_ntop(dt_bpf_cg_t *cg, unsigned rd)
+{
+	uint32_t leth = dt_bpf_label_new(cg->cg_b);
+	uint32_t lread = dt_bpf_label_new(cg->cg_b);
+	uint32_t lfirst = dt_bpf_label_new(cg->cg_b);
+	uint32_t lnosep = dt_bpf_label_new(cg->cg_b);
+	dt_bpf_loop_t lp;
+
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, DT_VAR_POS), 0));
+	DT_LDTUP(cg, DT_R1, 0);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R1, 1, 0), leth);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R1, 32, 0),
+	    lread);
+	dt_bpf_cg_fault(cg, DIF_FLT_ILLOP, 0);
+	dt_bpf_label_here(cg->cg_b, lread);
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, 5), 20));
+	dt_bpf_cg_bytes_arg(cg, 1, 20);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lfirst);
+	dt_bpf_label_here(cg->cg_b, leth);
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, 5), 6));
+	dt_bpf_cg_bytes_arg(cg, 1, 6);
+	dt_bpf_label_here(cg->cg_b, lfirst);
+
+	dt_bpf_loop_begin(cg, &lp, DT_R5, 20, 1);
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, 5)));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JGE, DT_R5, DT_R1, 0),
+	    lp.lp_done);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R5, 0, 0),
+	    lnosep);
+	dt_bpf_cg_put(cg, -1, ':', DT_INET_LIMIT);
+	dt_bpf_label_here(cg->cg_b, lnosep);
+	for (int shift = 4; shift >= 0; shift -= 4) {
+		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R5));
+		DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JLE, DT_R2, 19, 1));
+		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, 0));
+		DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R2, DT_R7));
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_B, DT_R3, DT_R2,
+		    (int16_t) DT_WORK(cg, 0)));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R3, shift));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_AND, DT_R3, 15));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R3, '0'));
+		DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JLE, DT_R3, '9', 1));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R3,
+		    'a' - '0' - 10));
+		dt_bpf_cg_put(cg, DT_R3, 0, DT_INET_LIMIT);
+	}
+	dt_bpf_loop_end(cg, &lp);
+	dt_bpf_cg_put_ret(cg, rd);
 }
 
 /* inet_ntoa(), inet_ntoa6(), inet_ntop(af, addr), as dif_inet(). */
@@ -1641,21 +1739,32 @@ dt_bpf_cg_inet(dt_bpf_cg_t *cg, uint32_t subr, unsigned rd)
 }
 
 /*
- * The end of a cleanpath() step: text out (cut at strsize - 1), then on
- * at the input adv bytes further, or done when adv is 0.
+ * The end of a cleanpath() step: text out (cut at strsize - 1), and the
+ * byte in r3 after it when withc (DTrace writes "/c", "/.c" and "/..c"
+ * whole, before it looks at the length again), then on at the input adv
+ * bytes further, or done when adv is 0.
  */
 static void
-dt_bpf_cg_clean_step(dt_bpf_cg_t *cg, dt_bpf_loop_t *lp, const char *text,
-    int32_t adv)
+dt_bpf_cg_clean_stepc(dt_bpf_cg_t *cg, dt_bpf_loop_t *lp, const char *text,
+    bool withc, int32_t adv)
 {
 	for (; *text != '\0'; text++)
 		dt_bpf_cg_put(cg, -1, *text, cg->cg_lay->bl_strsize - 1);
+	if (withc)
+		dt_bpf_cg_put(cg, DT_R3, 0, cg->cg_lay->bl_strsize - 1);
 	if (adv == 0) {
 		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lp->lp_done);
 		return;
 	}
 	dt_bpf_cg_addvar(cg, 1, adv);
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lp->lp_next);
+}
+
+static void
+dt_bpf_cg_clean_step(dt_bpf_cg_t *cg, dt_bpf_loop_t *lp, const char *text,
+    int32_t adv)
+{
+	dt_bpf_cg_clean_stepc(cg, lp, text, false, adv);
 }
 
 /*
@@ -1682,12 +1791,15 @@ dt_bpf_cg_cleanpath(dt_bpf_cg_t *cg, unsigned rd)
 	uint32_t ldd = dt_bpf_label_new(cg->cg_b);
 	uint32_t lup = dt_bpf_label_new(cg->cg_b);
 	uint32_t lre = dt_bpf_label_new(cg->cg_b);
+	uint32_t lkeep = dt_bpf_label_new(cg->cg_b);
+	uint32_t lslash0 = dt_bpf_label_new(cg->cg_b);
 	dt_bpf_loop_t lp;
 
 	dt_bpf_cg_sarg(cg, 0, 0, DT_FP_T0);
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, DT_VAR_POS), 0));
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, 1), 0));
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, 2), 0));
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, 4), 0));
 	dt_bpf_loop_begin(cg, &lp, DT_R5, 2 * ss + 8, 1);
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, 2)));
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R1, 0, 0),
@@ -1709,6 +1821,17 @@ dt_bpf_cg_cleanpath(dt_bpf_cg_t *cg, unsigned rd)
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, 2), 0));
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, 3)));
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R1, 0, 0), lre);
+	/* trailing "/..": keep the byte stopped at, if one was written */
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg,
+	    DT_VAR_POS)));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R7, DT_VAR(cg, 4)));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JGE, DT_R1, DT_R2, 0),
+	    lkeep);
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, 1));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_VAR(cg,
+	    DT_VAR_POS)));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lp.lp_done);
+	dt_bpf_label_here(cg->cg_b, lkeep);
 	dt_bpf_cg_clean_step(cg, &lp, "/", 0);
 	dt_bpf_label_here(cg->cg_b, lre);
 	dt_bpf_cg_clean_step(cg, &lp, "", 3);
@@ -1716,6 +1839,11 @@ dt_bpf_cg_cleanpath(dt_bpf_cg_t *cg, unsigned rd)
 	/* mode 0: s[i], s[i + 1], ... (the buffer has 8 bytes past ss);
 	 * r4 = &s[i] lasts as dt_bpf_cg_put() uses only r1 and r2. */
 	dt_bpf_label_here(cg->cg_b, lnormal);
+	/* DTrace stops while "/..c" and the NUL would still fit. */
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg,
+	    DT_VAR_POS)));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JGE, DT_R1,
+	    (int32_t) ss - 5, 0), lp.lp_done);
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, 1)));
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JGT, DT_R1, (int32_t) ss,
 	    0), lp.lp_done);
@@ -1738,7 +1866,11 @@ dt_bpf_cg_cleanpath(dt_bpf_cg_t *cg, unsigned rd)
 	dt_bpf_label_here(cg->cg_b, l1);
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R3, '.', 0),
 	    ldot);
-	dt_bpf_cg_clean_step(cg, &lp, "/", 1);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R3, 0, 0),
+	    lslash0);
+	dt_bpf_cg_clean_stepc(cg, &lp, "/", true, 2);
+	dt_bpf_label_here(cg->cg_b, lslash0);
+	dt_bpf_cg_clean_step(cg, &lp, "/", 0);
 	dt_bpf_label_here(cg->cg_b, ldot);
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_B, DT_R3, DT_R4,
 	    (int16_t) (DT_WORK(cg, 0) + 2)));
@@ -1746,18 +1878,24 @@ dt_bpf_cg_cleanpath(dt_bpf_cg_t *cg, unsigned rd)
 	dt_bpf_cg_clean_step(cg, &lp, "", 2);	/* "/./" */
 	dt_bpf_label_here(cg->cg_b, l2);
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R3, 0, 0), l3);
-	dt_bpf_cg_clean_step(cg, &lp, "/", 0);	/* trailing "/." */
+	dt_bpf_cg_clean_step(cg, &lp, "/.", 0);	/* trailing "/." */
 	dt_bpf_label_here(cg->cg_b, l3);
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R3, '.', 0),
 	    ldd);
-	dt_bpf_cg_clean_step(cg, &lp, "/.", 2);
+	dt_bpf_cg_clean_stepc(cg, &lp, "/.", true, 3);
 	dt_bpf_label_here(cg->cg_b, ldd);
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_B, DT_R3, DT_R4,
 	    (int16_t) (DT_WORK(cg, 0) + 3)));
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R3, '/', 0), lup);
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R3, 0, 0), lup);
-	dt_bpf_cg_clean_step(cg, &lp, "/..", 3);
+	dt_bpf_cg_clean_stepc(cg, &lp, "/..", true, 4);
 	dt_bpf_label_here(cg->cg_b, lup);
+	/* loop variable 4: the most bytes written before any removal */
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg,
+	    DT_VAR_POS)));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R7, DT_VAR(cg, 4)));
+	DT_EMIT(cg, DT_BPF_JMP_REG(BPF_JLE, DT_R1, DT_R2, 1));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_VAR(cg, 4)));
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R3, DT_VAR(cg, 3)));
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, 2), 1));
 	dt_bpf_loop_end(cg, &lp);
@@ -1947,6 +2085,9 @@ dt_bpf_cg_subr(dt_bpf_cg_t *cg, uint32_t subr, unsigned rd)
 	case DIF_SUBR_INET_NTOP:
 		dt_bpf_cg_inet(cg, subr, rd);
 		return;
+	case DIF_SUBR_LINK_NTOP:
+		dt_bpf_cg_link_ntop(cg, rd);
+		return;
 	case DIF_SUBR_ALLOCA:
 		DT_LDTUP(cg, DT_R1, 0);
 		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R1, DT_FP_T1));
@@ -1991,41 +2132,10 @@ dt_bpf_cg_subr(dt_bpf_cg_t *cg, uint32_t subr, unsigned rd)
 		dt_bpf_cg_dsaddr(cg, rd, DT_FP_T2);
 		return;
 	case DIF_SUBR_BCOPY:
-		/*
-		 * As in DTrace, the destination must be in what the clause
-		 * allocated of scratch.
-		 */
-		DT_LDTUP(cg, DT_R2, 2);
-		dt_bpf_cg_fault_if(cg, BPF_JGT, DT_R2,
-		    (int32_t) lay->bl_dscratch_size, DIF_FLT_BADADDR, -1);
-		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R2, DT_FP_T1));
-		DT_LDTUP(cg, DT_R3, 1);
-		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R3, DT_FP_T4));
-		dt_bpf_cg_saddr(cg, DT_R4, lay->bl_dscratch_off);
-		DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_SUB, DT_R3, DT_R4));
-		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R4, DT_R7, DT_SC_USED));
-		DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_SUB, DT_R4, DT_R2));
-		{
-			uint32_t lbad = dt_bpf_label_new(cg->cg_b);
-			uint32_t lok = dt_bpf_label_new(cg->cg_b);
-
-			dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JSLT,
-			    DT_R4, 0, 0), lbad);
-			dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JGT,
-			    DT_R3, DT_R4, 0), lbad);
-			dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lok);
-			dt_bpf_label_here(cg->cg_b, lbad);
-			dt_bpf_cg_fault(cg, DIF_FLT_BADADDR, DT_FP_T4);
-			dt_bpf_label_here(cg->cg_b, lok);
-		}
-		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R3, DT_FP_T2));
-		dt_bpf_cg_dsptr(cg, DT_R1, DT_FP_T2);
-		dt_bpf_cg_ldlen(cg, DT_R2, DT_FP_T1, lay->bl_dscratch_size);
-		DT_LDTUP(cg, DT_R3, 0);
-		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R3, DT_FP_T4));
-		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_probe_read_kernel));
-		dt_bpf_cg_fault_if_slot(cg, BPF_JNE, DT_R0, 0, DIF_FLT_BADADDR,
-		    DT_FP_T4);
+		dt_bpf_cg_to_scratch(cg, 0, 1, 2, false);
+		return;
+	case DIF_SUBR_COPYINTO:
+		dt_bpf_cg_to_scratch(cg, 0, 2, 1, true);
 		return;
 	case DIF_SUBR_HTONS:
 	case DIF_SUBR_NTOHS:
@@ -2055,8 +2165,10 @@ dt_bpf_cg_subr(dt_bpf_cg_t *cg, uint32_t subr, unsigned rd)
 		dt_bpf_cg_streg(cg, rd, DT_R1);
 		return;
 	case DIF_SUBR_RAND:
+		/* 32 random bits, an int as dif_rand()'s */
 		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_prandom_u32));
-		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_AND, DT_R0, 0x7fffffff));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_LSH, DT_R0, 32));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ARSH, DT_R0, 32));
 		dt_bpf_cg_streg(cg, rd, DT_R0);
 		return;
 	case DIF_SUBR_SPECULATION:

@@ -12,6 +12,9 @@
  * dev_pathname its /dev node.  A request knows neither its file nor an
  * error before it completes: fileinfo_t's strings are "<unknown>", its
  * numbers 0, and b_error and b_resid are 0.
+ *
+ * fds[] gives the current process's open files as fileinfo_t, translated
+ * from the kernel's struct file.
  */
 #pragma D depends_on module vmlinux
 
@@ -92,3 +95,71 @@ translator fileinfo_t < struct request *R > {
 	fi_mount = "<unknown>";
 	fi_oflags = 0;
 };
+
+/*
+ * fds[fd]: the file descriptor fd of the current process, as fileinfo_t.
+ * An fd that is not open gives "<none>" strings and 0s.
+ *
+ * The path is rebuilt from the file's dentry and its mount as far as D
+ * can follow them without loops (and the BPF engine fit them in one
+ * program): three names up from the file, one from its mount point and
+ * one from its mount's; what lies beyond shows as "/...".  A file with no
+ * name (a pipe, a socket, an anonymous inode) is "<unknown>".
+ */
+inline string __dt_dname[struct dentry *d] =
+    d == d->d_parent ? "" : strjoin("/", stringof(d->d_name.name));
+inline string __dt_dpath1[struct dentry *d] =
+    strjoin(d->d_parent == d->d_parent->d_parent ? "" : "/...",
+    __dt_dname[d]);
+inline string __dt_dpath3[struct dentry *d] =
+    strjoin(strjoin(strjoin(
+    d->d_parent->d_parent->d_parent ==
+    d->d_parent->d_parent->d_parent->d_parent ? "" : "/...",
+    __dt_dname[d->d_parent->d_parent]),
+    __dt_dname[d->d_parent]),
+    __dt_dname[d]);
+/* The mount a struct vfsmount is part of. */
+inline struct mount *__dt_mount[struct vfsmount *v] =
+    (struct mount *)((uintptr_t)v - offsetof(struct mount, mnt));
+/* Whether a mount is at "/": the root, or over the root's root. */
+inline int __dt_mroot[struct mount *m] = m == m->mnt_parent ||
+    (m->mnt_parent == m->mnt_parent->mnt_parent &&
+    m->mnt_mountpoint == m->mnt_mountpoint->d_parent);
+/* Where a mount is mounted: "" for "/", else its path. */
+inline string __dt_mpath[struct mount *m] =
+    __dt_mroot[m] ? "" :
+    strjoin(__dt_mroot[m->mnt_parent] ? "" :
+    strjoin(__dt_mroot[m->mnt_parent->mnt_parent] ? "" : "/...",
+    __dt_dpath1[m->mnt_parent->mnt_mountpoint]),
+    __dt_dpath1[m->mnt_mountpoint]);
+inline string __dt_fpath[struct file *F] =
+    strjoin(__dt_mpath[__dt_mount[F->f_path.mnt]],
+    __dt_dpath3[F->f_path.dentry]);
+/* Whether a file is "/" itself. */
+inline int __dt_isroot[struct file *F] =
+    __dt_mroot[__dt_mount[F->f_path.mnt]] &&
+    F->f_path.dentry == F->f_path.dentry->d_parent;
+
+translator fileinfo_t < struct file *F > {
+	fi_name = F == NULL ? "<none>" :
+	    F->f_path.dentry->d_name.name[0] == '\0' ? "<unknown>" :
+	    stringof(F->f_path.dentry->d_name.name);
+	fi_dirname = F == NULL ? "<none>" :
+	    F->f_path.dentry->d_name.name[0] == '\0' ? "<unknown>" :
+	    dirname(__dt_fpath[F]);
+	fi_pathname = F == NULL ? "<none>" :
+	    F->f_path.dentry->d_name.name[0] == '\0' ? "<unknown>" :
+	    __dt_isroot[F] ? "/" : __dt_fpath[F];
+	fi_offset = F == NULL ? 0 : F->f_pos;
+	fi_fs = F == NULL ? "<none>" :
+	    stringof(F->f_path.dentry->d_sb->s_type->name);
+	fi_mount = F == NULL ? "<none>" :
+	    __dt_mroot[__dt_mount[F->f_path.mnt]] ? "/" :
+	    __dt_mpath[__dt_mount[F->f_path.mnt]];
+	fi_oflags = F == NULL ? 0 : F->f_flags;
+};
+
+inline fileinfo_t fds[int fd] = xlate <fileinfo_t> (
+    curthread->files != NULL && fd >= 0 &&
+    fd < curthread->files->fdt->max_fds ?
+    curthread->files->fdt->fd[fd] : (struct file *)NULL);

@@ -160,8 +160,33 @@ inline uint8_t TH_URG = 0x20;
 inline uint8_t TH_ECE = 0x40;
 inline uint8_t TH_CWR = 0x80;
 
+/* IP protocol numbers (ipv4_protocol, ipv6_nexthdr), as DTrace names them. */
+inline short IPPROTO_IP = 0;
+inline short IPPROTO_HOPOPTS = 0;
+inline short IPPROTO_ICMP = 1;
+inline short IPPROTO_IGMP = 2;
+inline short IPPROTO_IPV4 = 4;
+inline short IPPROTO_TCP = 6;
+inline short IPPROTO_UDP = 17;
+inline short IPPROTO_IPV6 = 41;
+inline short IPPROTO_ROUTING = 43;
+inline short IPPROTO_FRAGMENT = 44;
+inline short IPPROTO_RSVP = 46;
+inline short IPPROTO_GRE = 47;
+inline short IPPROTO_ESP = 50;
+inline short IPPROTO_AH = 51;
+inline short IPPROTO_ICMPV6 = 58;
+inline short IPPROTO_NONE = 59;
+inline short IPPROTO_DSTOPTS = 60;
+inline short IPPROTO_SCTP = 132;
+inline short IPPROTO_RAW = 255;
+
 inline int AF_INET = 2;
 inline int AF_INET6 = 10;
+
+/* link_ntop()'s address types: Linux's <net/if_arp.h> values. */
+inline int ARPHRD_ETHER = 1;
+inline int ARPHRD_INFINIBAND = 32;
 
 inline int32_t TCP_STATE_CLOSED = 0;
 inline int32_t TCP_STATE_IDLE = 1;
@@ -462,6 +487,78 @@ translator tcpinfo_t < struct tcphdr *T > {
 	tcp_checksum = ntohs(T->check);
 	tcp_urgent = ntohs(T->urg_ptr);
 	tcp_hdr = T;
+};
+
+/*
+ * The handshake segments at tcp:::connect-request (the SYN the local end
+ * sends: new state SYN_SENT), connect-established (the SYN-ACK it
+ * receives: old state SYN_SENT) and accept-established (the ACK a
+ * listener's new connection receives: old state SYN_RECV), from the
+ * state change's record as those probes pass it.  The segment is not
+ * traced there, so it is described from its socket: addresses and ports
+ * from the socket's ends in the segment's direction (only the SYN goes
+ * out), the header without options (20 bytes), and the sequence numbers
+ * the socket knows by then (a SYN's is chosen after the state change: 0).
+ */
+translator ipinfo_t < dt_inet_sock_set_state_t *P > {
+	ip_ver = P->skaddr->__sk_common.skc_family == AF_INET6 ? 6 : 4;
+	ip_plength = 20;
+	ip_saddr = P->newstate == 2 ? xlate<tcpsinfo_t *>(P)->tcps_laddr :
+	    xlate<tcpsinfo_t *>(P)->tcps_raddr;
+	ip_daddr = P->newstate == 2 ? xlate<tcpsinfo_t *>(P)->tcps_raddr :
+	    xlate<tcpsinfo_t *>(P)->tcps_laddr;
+};
+
+translator tcpinfo_t < dt_inet_sock_set_state_t *P > {
+	tcp_sport = P->newstate == 2 ? xlate<tcpsinfo_t *>(P)->tcps_lport :
+	    xlate<tcpsinfo_t *>(P)->tcps_rport;
+	tcp_dport = P->newstate == 2 ? xlate<tcpsinfo_t *>(P)->tcps_rport :
+	    xlate<tcpsinfo_t *>(P)->tcps_lport;
+	tcp_seq = P->newstate == 2 ? 0 :
+	    ((struct tcp_sock *)P->skaddr)->rcv_nxt -
+	    (P->oldstate == 2 ? 1 : 0);
+	tcp_ack = P->newstate == 2 ? 0 :
+	    ((struct tcp_sock *)P->skaddr)->snd_una;
+	tcp_offset = 20;
+	tcp_flags = P->newstate == 2 ? TH_SYN :
+	    P->oldstate == 2 ? TH_SYN | TH_ACK : TH_ACK;
+	tcp_window = 0;
+	tcp_checksum = 0;
+	tcp_urgent = 0;
+	tcp_hdr = 0;
+};
+
+/*
+ * tcp:::connect-refused: the reset that refused a connection this end
+ * asked for (its socket still in SYN_SENT).  The kernel traces it with
+ * the socket only, so the arguments describe the reset as the peer made
+ * it to answer the SYN: from the remote end to the local one, sequence
+ * number 0, acknowledging the SYN (the socket's next sequence number),
+ * header 20 bytes and no data.  The native argument is the struct sock.
+ */
+typedef struct dt_tcp_reset {
+	uint8_t rs_sk;		/* stands for the struct sock */
+} dt_tcp_reset_t;
+
+translator ipinfo_t < dt_tcp_reset_t *P > {
+	ip_ver = ((struct sock *)P)->__sk_common.skc_family == AF_INET6 ?
+	    6 : 4;
+	ip_plength = 20;
+	ip_saddr = xlate<tcpsinfo_t *>((struct sock *)P)->tcps_raddr;
+	ip_daddr = xlate<tcpsinfo_t *>((struct sock *)P)->tcps_laddr;
+};
+
+translator tcpinfo_t < dt_tcp_reset_t *P > {
+	tcp_sport = xlate<tcpsinfo_t *>((struct sock *)P)->tcps_rport;
+	tcp_dport = xlate<tcpsinfo_t *>((struct sock *)P)->tcps_lport;
+	tcp_seq = 0;
+	tcp_ack = ((struct tcp_sock *)P)->snd_nxt;
+	tcp_offset = 20;
+	tcp_flags = TH_RST | TH_ACK;
+	tcp_window = 0;
+	tcp_checksum = 0;
+	tcp_urgent = 0;
+	tcp_hdr = 0;		/* the reset's buffer is not traced */
 };
 
 /*

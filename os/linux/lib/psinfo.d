@@ -12,6 +12,9 @@
  */
 #pragma D depends_on module vmlinux
 
+/* A scheduling priority (sched:::change-pri's new one), as DTrace types it. */
+typedef short pri_t;
+
 /* pr_dmodel: the data model of a process, as DTrace names them. */
 inline char PR_MODEL_ILP32 = 1;
 inline char PR_MODEL_LP64 = 2;
@@ -32,7 +35,9 @@ translator psinfo_t < struct task_struct *T > {
 	pr_psargs = execargs;
 	pr_argv = T->mm != 0 ? T->mm->arg_start : 0;
 	pr_envp = T->mm != 0 ? T->mm->env_start : 0;
-	pr_dmodel = PR_MODEL_LP64;
+	/* A 32-bit process's address space ends below 4G. */
+	pr_dmodel = T->mm != 0 && T->mm->task_size <= 0x100000000 ?
+	    PR_MODEL_ILP32 : PR_MODEL_LP64;
 	pr_taskid = 0;
 	pr_projid = 0;
 	pr_poolid = 0;
@@ -75,3 +80,21 @@ translator lwpsinfo_t < struct task_struct *T > {
 
 inline psinfo_t *curpsinfo = xlate<psinfo_t *>(curthread);
 inline lwpsinfo_t *curlwpsinfo = xlate<lwpsinfo_t *>(curthread);
+
+/*
+ * A CPU named by its number (sched:::enqueue and dequeue: the CPU whose
+ * run queue it is): the native argument's value is the number, and the
+ * translation is that CPU's entry in the table curcpu points into (one
+ * cpuinfo_t per CPU, in CPU order).
+ */
+typedef struct dt_cpu {
+	uint8_t dc_id;		/* stands for the CPU number */
+} dt_cpu_t;
+
+translator cpuinfo_t < dt_cpu_t *C > {
+	cpu_id = (processorid_t)(uintptr_t)C;
+	cpu_pset = (curcpu + ((int)(uintptr_t)C - curcpu->cpu_id))->cpu_pset;
+	cpu_chip = (curcpu + ((int)(uintptr_t)C - curcpu->cpu_id))->cpu_chip;
+	cpu_lgrp = (curcpu + ((int)(uintptr_t)C - curcpu->cpu_id))->cpu_lgrp;
+	cpu_info = (curcpu + ((int)(uintptr_t)C - curcpu->cpu_id))->cpu_info;
+};

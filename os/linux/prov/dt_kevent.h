@@ -74,6 +74,11 @@
  *				a member of a struct another argument points
  *				to, so reads chain to any depth (skb, then
  *				skb->head, then a byte of the IP header)
+ *	DT_KEVENT_ARG_MINIF	the lesser (signed) of two arguments, the
+ *				lower bit of ka_val naming the first, which
+ *				counts only when argument ka_index is not 0
+ *				(a member read through a pointer that may be
+ *				NULL: the boosting task's priority)
  *
  * and then, per ka_xform, turned into what the stable argument means:
  *
@@ -85,7 +90,7 @@
  *				CLD_DUMPED (3) when a signal did and dumped
  *				core, CLD_KILLED (2) for another signal
  *
- * SUM and DEREF read other arguments: the prologue computes every
+ * SUM, DEREF and MINIF read other arguments: the prologue computes every
  * argument after those it reads, whatever their order (a typed argument
  * may be made from hidden ones after it); the arguments must not read
  * each other in a cycle.
@@ -185,6 +190,7 @@ typedef enum dt_kevent_argkind {
 	DT_KEVENT_ARG_USTR,
 	DT_KEVENT_ARG_SUM,
 	DT_KEVENT_ARG_DEREF,
+	DT_KEVENT_ARG_MINIF,
 } dt_kevent_argkind_t;
 
 /* The arguments a recipe reads (SUM, DEREF): bit N for argument N. */
@@ -208,7 +214,8 @@ typedef struct dt_kevent_arg {
 				   RAWMEM, CURMEM: from the pointer; SUM,
 				   DEREF: added to the arguments */
 	int64_t ka_val;		/* CONST; SUM, DEREF: the arguments added
-				   (DT_KEVENT_ARGBIT) */
+				   (DT_KEVENT_ARGBIT); MINIF: the two
+				   compared */
 } dt_kevent_arg_t;
 
 typedef enum dt_kevent_filt {

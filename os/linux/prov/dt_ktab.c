@@ -118,6 +118,7 @@ dt_ktab_recipe(dtrace_hdl_t *dtp, dt_ktab_t *kv, const dt_ktab_row_t *kw,
 		ka->ka_size = kr->kr_size != 0 ? kr->kr_size : 8;
 		ka->ka_signed = kr->kr_signed;
 		ka->ka_index = kr->kr_index;
+		ka->ka_val = (int64_t) kr->kr_args;
 		break;
 	}
 	ka->ka_xform = kr->kr_xform;
@@ -134,11 +135,14 @@ dt_ktab_probe_args(dtrace_hdl_t *dtp, dt_probe_t *prp)
 	const dt_ktab_probe_t *kp = kw->kw_row;
 	int nargs = 0;
 
-	for (int j = 0; j < DT_KTAB_MAXARGS &&
-	    kp->kp_args[j].kr_kind != DT_KEVENT_ARG_ZERO; j++) {
+	/* A ZERO recipe (an argument always 0) may precede others. */
+	for (int j = 0; j < DT_KTAB_MAXARGS; j++) {
+		if (kp->kp_args[j].kr_kind != DT_KEVENT_ARG_ZERO)
+			nargs = j + 1;
+	}
+	for (int j = 0; j < nargs; j++) {
 		if (dt_ktab_recipe(dtp, kv, kw, j, &ke->ke_args[j]) != 0)
 			return -1;
-		nargs = j + 1;
 	}
 	memcpy(ke->ke_conds, kp->kp_conds, sizeof (ke->ke_conds));
 	if (kp->kp_sym != NULL) {

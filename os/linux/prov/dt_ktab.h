@@ -45,6 +45,8 @@ typedef struct dt_ktab_recipe {
 	bool kr_signed;
 	uint8_t kr_xform;	/* dt_kevent_xform_t */
 	const char *kr_where;	/* see the top comment */
+	uint64_t kr_args;	/* MINIF: the arguments compared
+				   (DT_KEVENT_ARGBIT) */
 } dt_ktab_recipe_t;
 
 typedef struct dt_ktab_probe {

@@ -9,8 +9,10 @@
  *	pid<N>:<module>:<function>:<hex>	the instruction at that offset
  *
  * <module> is the basename of a file the process maps executable
- * (libc.so.6), or a.out for its executable; every field may be a glob,
- * and an empty or glob name also creates a probe per instruction offset
+ * (libc.so.6), or a.out for its executable; a module that is not a
+ * pattern is also named, as DTrace names a process's objects, by the
+ * file's path or its basename up to a '.' (libc.so, libc).  Every field
+ * may be a glob, and an empty or glob name also creates a probe per instruction offset
  * (pid123::foo: is every instruction of foo).  Probes are made on demand,
  * when a description names pid<N> (pid$target after macro expansion):
  * the provider "pid<N>" is registered then, from the process's
@@ -152,6 +154,53 @@ nomem:
 	(void) fclose(fp);
 	errno = ENOMEM;
 	return -1;
+}
+
+/*
+ * The module of the current image a name that is not a pattern names, as
+ * DTrace resolves a process's object by name: the file's path or basename
+ * (libc.so.6), else its basename up to a '.' (libc.so, libc), else a.out
+ * for the executable.  The first module in map order wins.
+ */
+static const dt_pid_module_t *
+dt_pid_module_named(const dt_pid_prov_t *pp, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (size_t m = 0; m < pp->pp_nmods; m++) {
+		const dt_pid_module_t *pm = &pp->pp_mods[m];
+
+		if (pm->pm_gen == pp->pp_gen &&
+		    (strcmp(pm->pm_name, name) == 0 ||
+		    strcmp(pm->pm_path, name) == 0))
+			return pm;
+	}
+	for (size_t m = 0; m < pp->pp_nmods; m++) {
+		const dt_pid_module_t *pm = &pp->pp_mods[m];
+
+		if (pm->pm_gen == pp->pp_gen &&
+		    strncmp(pm->pm_name, name, len) == 0 &&
+		    pm->pm_name[len] == '.')
+			return pm;
+	}
+	for (size_t m = 0; m < pp->pp_nmods; m++) {
+		const dt_pid_module_t *pm = &pp->pp_mods[m];
+
+		if (pm->pm_gen == pp->pp_gen && pm->pm_aout &&
+		    strcmp(name, "a.out") == 0)
+			return pm;
+	}
+	return NULL;
+}
+
+/* A probe's module named by what DTrace resolves a name to (libc). */
+static bool
+dt_pid_modmatch(const dt_probe_t *prp, const char *mod)
+{
+	const dt_pid_prov_t *pp = prp->pr_prov->pv_data;
+	const dt_pid_module_t *pm = dt_pid_module_named(pp, mod);
+
+	return pm != NULL && strcmp(pm->pm_name, prp->pr_mod) == 0;
 }
 
 static bool
@@ -355,6 +404,7 @@ dt_pid_provide(dtrace_hdl_t *dtp, dt_provider_t *meta,
     const dt_probedesc_t *pdp)
 {
 	const char *s = pdp->pd_provider;
+	const dt_pid_module_t *named;
 	dt_pid_prov_t *pp;
 	dt_provider_t *pvp;
 	char *end;
@@ -390,13 +440,17 @@ dt_pid_provide(dtrace_hdl_t *dtp, dt_provider_t *meta,
 		pvp = dt_provider_lookup(dtp, pp->pp_name);
 	}
 	pp = pvp->pv_data;
+	named = pdp->pd_module[0] != '\0' && !dt_strisglob(pdp->pd_module) ?
+	    dt_pid_module_named(pp, pdp->pd_module) : NULL;
 
 	for (size_t m = 0; m < pp->pp_nmods; m++) {
 		dt_pid_module_t *pm = &pp->pp_mods[m];
 
 		if (pm->pm_gen != pp->pp_gen)
 			continue;	/* an image the process left by exec */
-		if (pdp->pd_module[0] != '\0' &&
+		if (named != NULL && pm != named)
+			continue;
+		if (named == NULL && pdp->pd_module[0] != '\0' &&
 		    !dt_gmatch(pm->pm_name, pdp->pd_module) &&
 		    !(pm->pm_aout && dt_gmatch("a.out", pdp->pd_module)))
 			continue;
@@ -560,6 +614,7 @@ dt_pid_fini(dtrace_hdl_t *dtp, dt_provider_t *pvp)
 static const dt_provops_t dt_pid_ops = {
 	.po_probe_fini = dt_pid_probe_fini,
 	.po_fini = dt_pid_fini,
+	.po_modmatch = dt_pid_modmatch,
 };
 
 /* The family: asked for every description whose provider is pid... */

@@ -43,12 +43,36 @@
  *			interrupt that charges the running thread.  args[0]
  *			lwpsinfo_t *, args[1] psinfo_t * of that thread
  *
- * Not listed: enqueue, dequeue and change-pri.  The kernel has no
- * tracepoint where a thread enters or leaves a run queue (enqueue_task()
- * and dequeue_task() are functions: fbt), and its only priority
- * tracepoint, sched_pi_setprio, sees priority inheritance alone and not
- * the new priority of a thread whose boost ends.  A probe whose kernel
- * mechanism is missing (sched_exit_tp and sched_entry_tp are recent) is
+ *	enqueue		raw tracepoints sched_wakeup and sched_wakeup_new:
+ *			a woken or new thread is queued on the run queue of
+ *			its CPU; and sched_switch when the thread leaving
+ *			the CPU is still runnable (prev_state 0: preempted
+ *			or yielding), queued again on this CPU's.  args[0]
+ *			lwpsinfo_t *, args[1] psinfo_t *, args[2]
+ *			cpuinfo_t * of the queue's CPU (thread_info.cpu),
+ *			args[3] int: 0, as Linux's fair queues have no
+ *			front to be put at
+ *	dequeue		raw tracepoint sched_switch: the thread chosen to
+ *			run leaves this CPU's run queue (not the idle
+ *			thread, which is on none).  args[0..2] as enqueue
+ *
+ * The cpuinfo_t * argument is the CPU's number, typed dt_cpu_t * and
+ * translated (psinfo.d) to that CPU's entry of the table curcpu points
+ * into.  A thread moved between run queues by load balancing
+ * (sched_migrate_task) is not shown: the tracepoint fires for sleeping
+ * threads too, which are on no queue.
+ *
+ *	change-pri	raw tracepoint sched_pi_setprio(tsk, pi_task): a
+ *			priority inheritance boost of tsk begins, changes
+ *			or ends.  args[0] lwpsinfo_t *, args[1] psinfo_t *
+ *			of tsk, args[2] pri_t its new priority in the
+ *			kernel's numbering, as pr_pri: pi_task's prio when
+ *			there and lower in number, else tsk's normal_prio.
+ *			Priority changes by nice or sched_setscheduler()
+ *			have no tracepoint and are not seen
+ *
+ * A probe whose kernel mechanism is missing
+ * (sched_exit_tp and sched_entry_tp are recent) is
  * not listed either.  tick does not fire on an idle CPU whose
  * tick is stopped (NO_HZ), nor on a kernel without high-resolution
  * timers.
@@ -75,7 +99,57 @@
 	.kp_event = (event), .kp_ntyped = 2, .kp_native = { TASK, TASK }, \
 	.kp_xlate = TASK_XLATE, .kp_args = { RAW(i), RAW(i) } }
 
+/* The CPU whose run queue a task is on: thread_info.cpu. */
+#define TASKCPU(i) { .kr_kind = DT_KEVENT_ARG_RAWMEM, .kr_index = (i), \
+	.kr_size = 4, .kr_where = "task_struct.thread_info.cpu" }
+#define CURCPU { .kr_kind = DT_KEVENT_ARG_CURMEM, .kr_size = 4, \
+	.kr_where = "task_struct.thread_info.cpu" }
+#define ZERO { .kr_kind = DT_KEVENT_ARG_ZERO }
+#define QUEUE_NATIVE { TASK, TASK, "dt_cpu_t *", "int" }
+#define QUEUE_XLATE { "lwpsinfo_t *", "psinfo_t *", "cpuinfo_t *", NULL }
+
+/* enqueue of the task woken (argument 0), on its CPU's run queue. */
+#define WAKE_ENQUEUE(event) { \
+	.kp_name = "enqueue", .kp_kind = DT_KEVENT_RAWTP, .kp_group = "sched", \
+	.kp_event = (event), .kp_ntyped = 4, .kp_native = QUEUE_NATIVE, \
+	.kp_xlate = QUEUE_XLATE, \
+	.kp_args = { RAW(0), RAW(0), TASKCPU(0), ZERO } }
+
+/* A task's int member, read through TP_PROTO argument i. */
+#define TASKINT(i, m) { .kr_kind = DT_KEVENT_ARG_RAWMEM, .kr_index = (i), \
+	.kr_size = 4, .kr_signed = true, .kr_where = "task_struct." m }
+
 static const dt_ktab_probe_t dt_prov_sched_table[] = {
+	/*
+	 * A priority inheritance boost begins, changes or ends: the new
+	 * priority is the boosting task's when it is there and higher
+	 * (lower in number), else the task's own (normal_prio).
+	 */
+	{ .kp_name = "change-pri", .kp_kind = DT_KEVENT_RAWTP,
+	  .kp_group = "sched", .kp_event = "sched_pi_setprio", .kp_ntyped = 3,
+	  .kp_native = { TASK, TASK, "pri_t" }, .kp_xlate = TASK_XLATE,
+	  .kp_args = { RAW(0), RAW(0),
+	      { .kr_kind = DT_KEVENT_ARG_MINIF, .kr_index = 3,
+	      .kr_args = DT_KEVENT_ARGBIT(4) | DT_KEVENT_ARGBIT(5) },
+	      RAW(1), TASKINT(1, "prio"), TASKINT(0, "normal_prio") } },
+	WAKE_ENQUEUE("sched_wakeup"),
+	WAKE_ENQUEUE("sched_wakeup_new"),
+	/* A thread that leaves the CPU still runnable is queued again. */
+	{ .kp_name = "enqueue", .kp_kind = DT_KEVENT_RAWTP,
+	  .kp_group = "sched", .kp_event = "sched_switch",
+	  .kp_ntyped = 4,
+	  .kp_native = QUEUE_NATIVE, .kp_xlate = QUEUE_XLATE,
+	  .kp_args = { RAW(1), RAW(1), CURCPU, ZERO,
+	      { .kr_kind = DT_KEVENT_ARG_RAW, .kr_index = 3, .kr_size = 4 } },
+	  .kp_conds = { COND(EQ, 4, 0) } },
+	/* The thread chosen to run leaves the run queue (not idle). */
+	{ .kp_name = "dequeue", .kp_kind = DT_KEVENT_RAWTP,
+	  .kp_group = "sched", .kp_event = "sched_switch", .kp_ntyped = 3,
+	  .kp_native = QUEUE_NATIVE, .kp_xlate = QUEUE_XLATE,
+	  .kp_args = { RAW(2), RAW(2), CURCPU,
+	      { .kr_kind = DT_KEVENT_ARG_RAWMEM, .kr_index = 2, .kr_size = 4,
+	      .kr_where = "task_struct.pid" } },
+	  .kp_conds = { COND(NE, 3, 0) } },
 	{ .kp_name = "preempt", .kp_kind = DT_KEVENT_RAWTP, .kp_group = "",
 	  .kp_event = "sched_entry_tp", .kp_args = { RAWBOOL(0) },
 	  .kp_conds = { COND(NE, 0, 0) } },

@@ -9,8 +9,9 @@
  *	tcp:vmlinux::connect-request	... to SYN_SENT: a SYN sent by
  *					connect()
  *	tcp:vmlinux::connect-established ... SYN_SENT to ESTABLISHED
- *	tcp:vmlinux::connect-refused	... SYN_SENT to CLOSE: refused
- *					(or given up)
+ *	tcp:vmlinux::connect-refused	raw tcp_receive_reset(sk), sk in
+ *					SYN_SENT: a reset refused a
+ *					connection asked for
  *	tcp:vmlinux::accept-established	... SYN_RECV to ESTABLISHED: a
  *					connection to a listener completed
  *	tcp:vmlinux::accept-refused	raw tcp_send_reset(sk, skb, ...), no
@@ -30,9 +31,12 @@
  * state-change args[5] tcplsinfo_t * (the old one, translated from
  * the record's oldstate field), from the record's first fields
  * (dt_inet_sock_set_state_t in net.d, its layout checked against the
- * event's format); the packet they would describe (args[0]
- * pktinfo_t *, args[2] ipinfo_t *, args[4] tcpinfo_t *) is not known
- * there, and they are "void *" (0).
+ * event's format).  The segment they stand for is not traced: at
+ * connect-request (the SYN sent), connect-established (the SYN-ACK
+ * received) and accept-established (the ACK received) args[2] ipinfo_t *
+ * and args[4] tcpinfo_t * describe it from the socket and the states
+ * (the record, translated in net.d); args[0] pktinfo_t *, and
+ * state-change's args[2] and args[4], are "void *" (0).
  *
  * send and receive describe the segment: args[0] its sk_buff, args[2]
  * its IP header and args[4] its TCP header, at the buffer's head plus
@@ -46,7 +50,10 @@
  * accept-refused's arguments describe the reset, made from the SYN (its
  * sk_buff, typed dt_tcp_refused_t * in net.d).  Kernels before the
  * tracepoint said why a reset is sent (its "reason" field) traced resets
- * only for sockets, so there the probe is not listed.
+ * only for sockets, so there the probe is not listed.  connect-refused's
+ * arguments describe the reset received, which the tracepoint does not
+ * pass: made from the socket (typed dt_tcp_reset_t * in net.d) as the
+ * peer makes a reset answering a SYN; args[0] pktinfo_t * is not known.
  */
 #include "os/linux/prov/dt_kprov.h"
 #include "os/linux/prov/dt_linux_prov.h"
@@ -55,10 +62,15 @@
 #define DT_TCP_STATE(xl) \
 	DT_KPROV_A_ADDR("skaddr", "newstate", 12, DT_TCP_REC, xl)
 
-/* The typed arguments, then the protocol and the old|new state word. */
+/*
+ * The typed arguments (args[2] and args[4]: the handshake segment the
+ * probe stands for, from the record, net.d), then the protocol and the
+ * old|new state word.
+ */
 #define DT_TCP_CONN_ARGS { \
-	DT_KPROV_A_NONE, DT_TCP_STATE("csinfo_t *"), DT_KPROV_A_NONE, \
-	DT_TCP_STATE("tcpsinfo_t *"), DT_KPROV_A_NONE, \
+	DT_KPROV_A_NONE, DT_TCP_STATE("csinfo_t *"), \
+	DT_TCP_STATE("ipinfo_t *"), DT_TCP_STATE("tcpsinfo_t *"), \
+	DT_TCP_STATE("tcpinfo_t *"), \
 	DT_KPROV_A_TEST("protocol"), DT_KPROV_A_TEST2("oldstate", "newstate"), \
 	DT_KPROV_A_TEST("newstate"), \
 }
@@ -67,7 +79,6 @@
 #define DT_TCP_ESTABLISHED	1LL
 #define DT_TCP_SYN_SENT		2LL
 #define DT_TCP_SYN_RECV		3LL
-#define DT_TCP_CLOSE		7LL
 #define DT_IPPROTO_TCP		6
 #define DT_TCP_MOVE(from, to)	((to) << 32 | (from))
 
@@ -84,6 +95,7 @@
  */
 #define DT_TCP_SKB	"struct sk_buff *"
 #define DT_TCP_REFUSED	"dt_tcp_refused_t *"
+#define DT_TCP_RESET	"dt_tcp_reset_t *"
 /* TCP header flags (byte 13 of the header). */
 #define DT_TH_SYN	0x02
 #define DT_TH_RST	0x04
@@ -122,8 +134,15 @@ static const dt_kprov_probe_t dt_tcp_probes[] = {
 	DT_TCP_PROBE("connect-request", 7, DT_TCP_SYN_SENT),
 	DT_TCP_PROBE("connect-established", 6,
 	    DT_TCP_MOVE(DT_TCP_SYN_SENT, DT_TCP_ESTABLISHED)),
-	DT_TCP_PROBE("connect-refused", 6,
-	    DT_TCP_MOVE(DT_TCP_SYN_SENT, DT_TCP_CLOSE)),
+	{ .kp_name = "connect-refused", .kp_kind = DT_KEVENT_RAWTP,
+	  .kp_group = "tcp", .kp_event = "tcp_receive_reset",
+	  .kp_args = { DT_KPROV_A_NONE,
+	  DT_KPROV_A_RAW(0, DT_TCP_SOCK, "csinfo_t *"),
+	  DT_KPROV_A_RAW(0, DT_TCP_RESET, "ipinfo_t *"),
+	  DT_KPROV_A_RAW(0, DT_TCP_SOCK, "tcpsinfo_t *"),
+	  DT_KPROV_A_RAW(0, DT_TCP_RESET, "tcpinfo_t *"),
+	  DT_KPROV_A_MTEST(1, "sock_common", "skc_state") },
+	  .kp_filt = { DT_KPROV_F(5, EQ, DT_TCP_SYN_SENT) } },
 	DT_TCP_PROBE("accept-established", 6,
 	    DT_TCP_MOVE(DT_TCP_SYN_RECV, DT_TCP_ESTABLISHED)),
 	DT_TCP_SEND("ipv4", DT_KPROV_ETH_P_IP, "iphdr", "protocol"),

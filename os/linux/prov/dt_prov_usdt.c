@@ -10,7 +10,9 @@
  * note format defines them.  The note's addresses are link-time ones,
  * corrected by the difference between the .stapsdt.base section's real
  * address and the one the note records (prelink may have moved it).
- * <module> is the file's basename (a.out for the executable), <function>
+ * <module> is the file's basename (a.out for the executable; a name that
+ * is not a pattern also names it by the file's path or its basename up
+ * to a '.', as for pid), <function>
  * the function symbol containing the site, and <name> the note's name
  * with "__" shown as "-", as DTrace does.  Sites with the same four names
  * (a probe in an inlined function, say) are one probe.
@@ -731,11 +733,27 @@ dt_prov_usdt_refresh(dtrace_hdl_t *dtp, int pid, int from, bool exec)
 	return 0;
 }
 
+/*
+ * A module named as DTrace names a process's objects (as the pid
+ * provider does): by the file's path, or its basename up to a '.'
+ * (libfoo for libfoo.so.1).
+ */
+static bool
+dt_usdt_modmatch(const dt_probe_t *prp, const char *mod)
+{
+	const dt_pid_probe_t *pi = prp->pr_data;
+	size_t len = strlen(mod);
+
+	return (pi->pi_path != NULL && strcmp(pi->pi_path, mod) == 0) ||
+	    (strncmp(prp->pr_mod, mod, len) == 0 && prp->pr_mod[len] == '.');
+}
+
 /* <prov><N> providers: their probes, made by the family. */
 static const dt_provops_t dt_usdt_ops = {
 	.po_probe_fini = dt_usdt_probe_fini,
 	.po_probe_args = dt_usdt_probe_args,
 	.po_fini = dt_usdt_prov_fini,
+	.po_modmatch = dt_usdt_modmatch,
 };
 
 /* The family, asked about every description (its prefix is empty). */

@@ -3,6 +3,7 @@
  * parses: <errno.h> gives its E* macros (its declarations carry no GCC
  * attributes), <endian.h> its byte-order macros (its inline functions are
  * left out) and <sys/types.h> typedefs D has already, of the same size.
+ * errno, which glibc makes a macro for a C function, stays D's variable.
  * @options: -q -C
  */
 #include <sys/errno.h>
@@ -11,7 +12,7 @@
 
 BEGIN
 {
-	printf("%d %d %d\n", ENOENT, EINTR, EAGAIN);
+	printf("%d %d %d %d\n", ENOENT, EINTR, EAGAIN, errno);
 #if __BYTE_ORDER == __LITTLE_ENDIAN
 	printf("%x\n", htonl(0x12345678) == 0x78563412);
 #else

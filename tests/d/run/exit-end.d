@@ -1,6 +1,6 @@
 /*
- * exit() in END after exit() elsewhere: the last exit() sets dtrace's
- * status, as DTrace takes the status from each exit record it consumes.
+ * exit() in END after exit() elsewhere: END's sets dtrace's status, as
+ * DTrace honours a new status in END, once tracing has stopped.
  * @options: -q
  * @status: 3
  */

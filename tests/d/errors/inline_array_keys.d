@@ -1,0 +1,5 @@
+/*
+ * An inline array takes one named index.
+ * @options: -e
+ */
+inline int f[int a, int b] = a + b;

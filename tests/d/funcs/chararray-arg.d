@@ -1,0 +1,15 @@
+/*
+ * A char array passes where a subroutine takes char * (DTrace promotes
+ * it to a string): the kernel's task name, and a D one.
+ * @options: -e
+ * @requires: btf
+ */
+char name[16];
+
+BEGIN
+{
+	a = strjoin(curthread->comm, "!");
+	b = basename(name);
+	c = strchr(curthread->comm, 'r');
+	d = index(name, "t");
+}

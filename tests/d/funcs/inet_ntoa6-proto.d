@@ -1,0 +1,11 @@
+/*
+ * inet_ntoa6() takes a struct in6_addr * (DTrace: in6_addr_t *); an int *
+ * is not one.
+ * @options: -e
+ */
+int *p;
+
+BEGIN
+{
+	trace(inet_ntoa6(p));
+}

@@ -1,0 +1,5 @@
+/*
+ * Freopen(".") is refused: "." is DTrace's token for restoring stdout.
+ * @options: -e -w
+ */
+BEGIN { freopen("."); }

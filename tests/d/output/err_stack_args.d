@@ -1,0 +1,5 @@
+/*
+ * Stack() takes at most the number of frames.
+ * @options: -e
+ */
+BEGIN { stack(1, 2); }

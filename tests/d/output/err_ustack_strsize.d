@@ -1,0 +1,5 @@
+/*
+ * Ustack() string space must be a constant of at least zero.
+ * @options: -e
+ */
+BEGIN { ustack(5, -1); }

@@ -1,0 +1,5 @@
+/*
+ * Ustack() with no string space (zero) compiles.
+ * @options: -e
+ */
+BEGIN { ustack(5, 0); jstack(3, 0); }
