@@ -57,7 +57,14 @@ dtrace_proc_create(dtrace_hdl_t *dtp, char *const argv[])
 
 	if (dtp->dt_active)
 		return dt_set_errno(dtp, EDT_ACTIVE);
-	if ((pid = dt_os_proc_create(argv, err, sizeof (err))) < 0)
+	/*
+	 * -x evaltime=exec: the process stops as its exec returns, before the
+	 * dynamic linker runs, as DTrace's does; otherwise where its
+	 * libraries are mapped (DTrace's preinit, postinit and main differ
+	 * in how far the program has run; here they are all that point).
+	 */
+	if ((pid = dt_os_proc_create(argv,
+	    dtp->dt_options[DT_OPT_EVALTIME] == 0, err, sizeof (err))) < 0)
 		return dt_set_errdetail(dtp, EDT_PROC, "%s", err);
 	if (dt_proc_add(dtp, pid, true) != 0)
 		return -1;

@@ -111,14 +111,14 @@ dt_cook_ksym(dt_pcb_t *pcb, dt_node_t *dnp)
 	int rc;
 
 	if ((size_t) (bq - name) >= sizeof (mod) || bq[1] == '\0')
-		dt_cc_error(pcb, D_SYM_BADREF, "failed to resolve %s: "
+		dt_cc_error(pcb, D_IDENT_UNDEF, "failed to resolve %s: "
 		    "Unknown symbol name", name);
 	memcpy(mod, name, (size_t) (bq - name));
 	mod[bq - name] = '\0';
 	rc = dt_os_kvar_lookup(pcb->pcb_hdl, mod[0] != '\0' ? mod : NULL,
 	    bq + 1, &addr, &ctfp, &type, &why);
 	if (rc == -1)
-		dt_cc_error(pcb, D_SYM_BADREF, "failed to resolve %s: "
+		dt_cc_error(pcb, D_IDENT_UNDEF, "failed to resolve %s: "
 		    "Unknown symbol name", name);
 	if (rc != 0)
 		dt_cc_error(pcb, D_SYM_NOTYPES, "no symbolic type information "

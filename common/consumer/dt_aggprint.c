@@ -846,7 +846,9 @@ dt_printa_joined(dt_consumer_t *dc, FILE *fp, const dt_pfargv_t *pfv,
 		const dt_bundlesort_t *saved = dt_bundlesort_ctx;
 
 		dt_bundlesort_ctx = &bs;
-		qsort(b, nb, sizeof(*b), dt_bundlecmp);
+		/* Nothing to sort when every aggregation is empty (b NULL). */
+		if (nb > 1)
+			qsort(b, nb, sizeof(*b), dt_bundlecmp);
 		dt_bundlesort_ctx = saved;
 	}
 

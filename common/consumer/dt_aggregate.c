@@ -573,7 +573,8 @@ dt_agg_qsort(dt_aggent_t **v, uint32_t n, const dt_aggsort_t *so)
 	const dt_aggsort_t *saved = dt_aggsort_ctx;
 
 	dt_aggsort_ctx = so;
-	qsort(v, n, sizeof(*v), dt_agg_entcmp);
+	if (n > 1)	/* v may be NULL when there is nothing */
+		qsort(v, n, sizeof(*v), dt_agg_entcmp);
 	dt_aggsort_ctx = saved;
 }
 

@@ -161,7 +161,7 @@ dt_proc_run_to_entry(pid_t pid, char *err, size_t errlen, const char *name)
 #endif
 
 int
-dt_os_proc_create(char *const argv[], char *err, size_t errlen)
+dt_os_proc_create(char *const argv[], bool atexec, char *err, size_t errlen)
 {
 	int pfd[2], e, st, rc;
 	ssize_t n;
@@ -215,7 +215,7 @@ dt_os_proc_create(char *const argv[], char *err, size_t errlen)
 		dt_proc_err(err, errlen, "%s ended at its exec", argv[0], 0);
 		return -1;
 	}
-	if (dt_proc_run_to_entry(pid, err, errlen, argv[0]) != 0) {
+	if (!atexec && dt_proc_run_to_entry(pid, err, errlen, argv[0]) != 0) {
 		dt_os_proc_kill(pid);
 		return -1;
 	}

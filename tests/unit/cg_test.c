@@ -539,12 +539,16 @@ test_arith(void)
 	CHECK_INT(eval(OP1(DT_OP_BNEG, t_int, X())), -8);
 	CHECK_INT(eval(OP1(DT_OP_LNEG, t_int, X())), 0);
 
-	/* Widths: int wraps at 32 bits, unsigned int too, char at 8. */
+	/*
+	 * Widths: as in DTrace, arithmetic is done in the 64-bit registers
+	 * and an int result is not cut to 32 bits there (it is where it is
+	 * stored or recorded at its type's size, and where it is cast).
+	 */
 	(void) eval(ASGN(DT_OP_ASGN, X(), I(0x7fffffff)));
-	CHECK_INT(eval(OP2(DT_OP_ADD, t_int, X(), I(1))), -2147483648LL);
+	CHECK_INT(eval(OP2(DT_OP_ADD, t_int, X(), I(1))), 2147483648LL);
 	(void) eval(ASGN(DT_OP_ASGN, U(), UI(0xffffffff)));
-	CHECK_INT(eval(OP2(DT_OP_ADD, t_uint, U(), UI(1))), 0);
-	CHECK_INT(eval(OP2(DT_OP_LSH, t_uint, U(), I(4))), 0xfffffff0LL);
+	CHECK_INT(eval(OP2(DT_OP_ADD, t_uint, U(), UI(1))), 0x100000000LL);
+	CHECK_INT(eval(OP2(DT_OP_LSH, t_uint, U(), I(4))), 0xffffffff0LL);
 	(void) eval(ASGN(DT_OP_ASGN, C(), INT(127, t_char)));
 	CHECK_INT(eval(CAST(t_char, OP2(DT_OP_ADD, t_int, C(), I(1)))), -128);
 	CHECK_INT(eval(OP2(DT_OP_ADD, t_int, C(), I(1))), 128);
