@@ -188,8 +188,8 @@ dt_xcook_ident(dt_pcb_t *pcb, dt_node_t *dnp, dt_idhash_t *dhp,
 		 * An inline defined as an integer constant is that constant,
 		 * as in DTrace: an array size, a uregs[] index...
 		 */
-		if ((idp->di_flags & DT_IDFLG_INLINE) && dhp == cc->cc_globals &&
-		    idp->di_inline != NULL &&
+		if ((idp->di_flags & DT_IDFLG_INLINE) &&
+		    dhp == cc->cc_globals && idp->di_inline != NULL &&
 		    idp->di_inline->dn_kind == DT_NODE_INT) {
 			const dt_node_t *c = idp->di_inline;
 			ssize_t size;
