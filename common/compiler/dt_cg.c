@@ -1776,9 +1776,8 @@ dt_cg_binop(dt_cg_t *cg, dt_op_t op, int rl, const dt_cg_tinfo_t *lt,
 	    rl));
 	dt_cg_reg_free(cg, rr);
 	/*
-	 * As in DTrace, the result keeps all 64 bits of the register: it is
-	 * cut to its type's width only where it is stored to memory, cast
-	 * or recorded.
+	 * As in DTrace, the result keeps all 64 bits of the register (nt,
+	 * its type, says how wide a store, cast or record will cut it).
 	 */
 	(void) nt;
 }
