@@ -567,6 +567,7 @@ typedef struct dt_enable_arg {
 	dt_eprobe_t **ea_new;
 	size_t ea_nnew;
 	size_t ea_cap;
+	uint32_t ea_old;	/* rematch: the EPIDs before it */
 } dt_enable_arg_t;
 
 static int
@@ -575,12 +576,11 @@ dt_enable_probe(dtrace_hdl_t *dtp, dt_probe_t *prp, void *arg)
 	dt_enable_arg_t *ea = arg;
 	dt_eprobe_t *ep;
 
-	/* A probe named twice in one clause is enabled once. */
-	for (size_t i = ea->ea_nnew; i-- > 0 &&
-	    ea->ea_new[i]->ep_stmt == ea->ea_stmt;) {
-		if (ea->ea_new[i]->ep_probe == prp)
-			return 0;
-	}
+	/*
+	 * Each description of a clause enables it on the probes it matches,
+	 * as DTrace makes one enabling per description: a probe two of them
+	 * match runs the clause twice.
+	 */
 	if (ea->ea_nnew == ea->ea_cap) {
 		size_t cap = ea->ea_cap ? ea->ea_cap * 2 : 16;
 		dt_eprobe_t **p = realloc(ea->ea_new, cap * sizeof (*p));
@@ -720,13 +720,13 @@ dt_work_names_procs(const dtrace_hdl_t *dtp)
 	return false;
 }
 
-/* dt_enable_probe(), for a probe this clause has not enabled yet. */
+/* dt_enable_probe(), for a probe this clause had not enabled before. */
 static int
 dt_rematch_probe(dtrace_hdl_t *dtp, dt_probe_t *prp, void *arg)
 {
 	dt_enable_arg_t *ea = arg;
 
-	for (uint32_t i = 1; i <= dtp->dt_neprobes; i++) {
+	for (uint32_t i = 1; i <= ea->ea_old; i++) {
 		if (dtp->dt_eprobes[i]->ep_probe == prp &&
 		    dtp->dt_eprobes[i]->ep_stmt == ea->ea_stmt)
 			return 0;
@@ -741,6 +741,7 @@ dt_work_rematch(dtrace_hdl_t *dtp, int pid)
 	dt_cprobe_t *cps = NULL;
 	int rc = 0;
 
+	ea.ea_old = dtp->dt_neprobes;
 	for (uint32_t s = 0; s < dtp->dt_prog.pg_nstmts && rc == 0; s++) {
 		ea.ea_stmt = &dtp->dt_prog.pg_stmts[s];
 		for (uint32_t d = 0; d < ea.ea_stmt->st_ndescs; d++) {

@@ -25,7 +25,7 @@ SHELL_TESTS += tests/shell/unprivileged.sh tests/shell/syscall-count.sh \
 	tests/shell/pid-provider.sh tests/shell/ustack.sh \
 	tests/shell/ustack-cfi.sh tests/shell/ustack-every.sh \
 	tests/shell/ustackdepth-deep.sh \
-	tests/shell/pid-tailcall.sh tests/shell/pid-modname.sh \
+	tests/shell/pid-tailcall.sh tests/shell/pid-modname.sh tests/shell/pid-args.sh \
 	tests/shell/usdt-late.sh \
 	tests/shell/kernel-stack.sh \
 	tests/shell/list-syscall-args.sh tests/shell/syscall-typed-args.sh \
@@ -40,7 +40,7 @@ SHELL_TESTS += tests/shell/unprivileged.sh tests/shell/syscall-count.sh \
 	tests/shell/lockstat-provider.sh tests/shell/fbt.sh \
 	tests/shell/engine-choice.sh \
 	tests/shell/proc-provider.sh tests/shell/sched-provider.sh \
-	tests/shell/cwd.sh tests/shell/ptrace-real.sh
+	tests/shell/cwd.sh tests/shell/ptrace-real.sh tests/shell/begin-first.sh
 
 EXTRA_DIST += %reldir%/run-tests.sh %reldir%/shell %reldir%/d %reldir%/cmd
 # Run by hand in the kernel lab (tests/klab/run-fbt.sh), not by make check.

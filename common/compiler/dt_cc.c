@@ -106,7 +106,25 @@ dt_cc_lerror(dt_pcb_t *pcb, int line, dt_errtag_t tag, const char *fmt, ...)
 void
 dt_cc_nomatch(dt_pcb_t *pcb, int line, const dt_probedesc_t *pdp)
 {
-	pcb->pcb_hdl->dt_errhint = dt_os_provider_hint(pdp->pd_provider);
+	dtrace_hdl_t *dtp = pcb->pcb_hdl;
+
+	/* A provider that knows why (a function a process lacks) says so. */
+	for (dt_provider_t *pvp = dtp->dt_provs; pvp != NULL;
+	    pvp = pvp->pv_next) {
+		const char *fam = pvp->pv_ops->po_family;
+		char msg[256];
+		int tag;
+
+		if (pvp->pv_ops->po_nomatch == NULL ||
+		    (strcmp(pvp->pv_name, pdp->pd_provider) != 0 &&
+		    (fam == NULL || strncmp(pdp->pd_provider, fam,
+		    strlen(fam)) != 0)))
+			continue;
+		if ((tag = pvp->pv_ops->po_nomatch(dtp, pvp, pdp, msg,
+		    sizeof (msg))) >= 0)
+			dt_cc_lerror(pcb, line, (dt_errtag_t) tag, "%s", msg);
+	}
+	dtp->dt_errhint = dt_os_provider_hint(pdp->pd_provider);
 	dt_cc_lerror(pcb, line, D_PDESC_ZERO, "probe description %s:%s:%s:%s "
 	    "does not match any probes", pdp->pd_provider, pdp->pd_module,
 	    pdp->pd_function, pdp->pd_name);
@@ -255,19 +273,29 @@ static const char dt_prelude[] =
 	 * uregs[] indices, numbered as illumos numbers them on amd64 (the
 	 * 32-bit names first, then 19 + the amd64 register set's order)
 	 * so scripts using the numbers still work; the BPF engine maps them
-	 * onto struct pt_regs.  Enumerators, so that they are the integer
-	 * constants uregs[] takes; the aliases R_PC, R_SP, R_FP, R_PS,
-	 * R_R0 and R_R1 are R_EIP, R_UESP, R_EBP, R_EFL, R_EAX and R_EDX.
+	 * onto struct pt_regs.  Integer inlines, as DTrace declares them:
+	 * int constants, which uregs[] takes; the aliases R_PC, R_SP, R_FP,
+	 * R_PS, R_R0 and R_R1 are R_EIP, R_UESP, R_EBP, R_EFL, R_EAX and
+	 * R_EDX.
 	 */
-	"enum { R_GS = 0, R_FS = 1, R_ES = 2, R_DS = 3, R_EDI = 4,\n"
-	"R_ESI = 5, R_EBP = 6, R_ESP = 7, R_EBX = 8, R_EDX = 9,\n"
-	"R_ECX = 10, R_EAX = 11, R_TRAPNO = 12, R_ERR = 13, R_EIP = 14,\n"
-	"R_CS = 15, R_EFL = 16, R_UESP = 17, R_SS = 18, R_R15 = 19,\n"
-	"R_R14 = 20, R_R13 = 21, R_R12 = 22, R_R11 = 23, R_R10 = 24,\n"
-	"R_R9 = 25, R_R8 = 26, R_RDI = 27, R_RSI = 28, R_RBP = 29,\n"
-	"R_RBX = 30, R_RDX = 31, R_RCX = 32, R_RAX = 33, R_RIP = 36,\n"
-	"R_RFL = 38, R_RSP = 39, R_FSBASE = 45, R_GSBASE = 46, R_PC = 14,\n"
-	"R_SP = 17, R_FP = 6, R_PS = 16, R_R0 = 11, R_R1 = 9 };\n"
+	"inline int R_GS = 0; inline int R_FS = 1; inline int R_ES = 2;\n"
+	"inline int R_DS = 3; inline int R_EDI = 4; inline int R_ESI = 5;\n"
+	"inline int R_EBP = 6; inline int R_ESP = 7; inline int R_EBX = 8;\n"
+	"inline int R_EDX = 9; inline int R_ECX = 10; inline int R_EAX = 11;\n"
+	"inline int R_TRAPNO = 12; inline int R_ERR = 13;\n"
+	"inline int R_EIP = 14; inline int R_CS = 15; inline int R_EFL = 16;\n"
+	"inline int R_UESP = 17; inline int R_SS = 18;\n"
+	"inline int R_R15 = 19; inline int R_R14 = 20;\n"
+	"inline int R_R13 = 21; inline int R_R12 = 22;\n"
+	"inline int R_R11 = 23; inline int R_R10 = 24; inline int R_R9 = 25;\n"
+	"inline int R_R8 = 26; inline int R_RDI = 27; inline int R_RSI = 28;\n"
+	"inline int R_RBP = 29; inline int R_RBX = 30;\n"
+	"inline int R_RDX = 31; inline int R_RCX = 32;\n"
+	"inline int R_RAX = 33; inline int R_RIP = 36;\n"
+	"inline int R_RFL = 38; inline int R_RSP = 39;\n"
+	"inline int R_FSBASE = 45; inline int R_GSBASE = 46;\n"
+	"inline int R_PC = 14; inline int R_SP = 17; inline int R_FP = 6;\n"
+	"inline int R_PS = 16; inline int R_R0 = 11; inline int R_R1 = 9;\n"
 	/* DTrace's null pointer: strtok(NULL, ","), x == NULL. */
 	"enum { NULL = 0 };\n";
 

@@ -1229,6 +1229,20 @@ dt_cg_xlate_member(const dt_xlator_t *dxp, const char *name)
 	return NULL;
 }
 
+/* The conversion of the member dnp (x->m, x.m) names, or DTrace's error. */
+static dt_node_t *
+dt_cg_xlate_member_of(dt_cg_t *cg, dt_node_t *dnp)
+{
+	dt_node_t *mexpr = dt_cg_xlate_member(dnp->dn_xlator,
+	    dnp->dn_right->dn_string);
+
+	if (mexpr == NULL)
+		dt_cg_fail(cg, dnp, D_XLATE_NOCONV, "translator does not "
+		    "define conversion for member: %s",
+		    dnp->dn_right->dn_string);
+	return mexpr;
+}
+
 /* The hidden clause-local id, in the DIF object's variable table. */
 static void
 dt_cg_xlate_var(dt_cg_t *cg, uint32_t id, uint16_t flags)
@@ -1416,12 +1430,7 @@ dt_cg_member(dt_cg_t *cg, dt_node_t *dnp)
 			dt_node_t *xn = lp->dn_ident->di_inline;
 			dt_cg_xlbind_t save;
 
-			mexpr = dt_cg_xlate_member(dnp->dn_xlator,
-			    dnp->dn_right->dn_string);
-			if (mexpr == NULL)
-				dt_cg_fail(cg, dnp, D_XLATE_NOCONV, "translator "
-				    "does not define conversion for member: %s",
-				    dnp->dn_right->dn_string);
+			mexpr = dt_cg_xlate_member_of(cg, dnp);
 			dt_cg_bind(cg, lp->dn_ident->di_iparam, lp->dn_args,
 			    &save);
 			r = dt_cg_xlate_eval(cg, dnp->dn_xlator, xn->dn_right,
@@ -1430,12 +1439,7 @@ dt_cg_member(dt_cg_t *cg, dt_node_t *dnp)
 			return r;
 		}
 		if (xl || xd || ti.ti_ptr) {
-			mexpr = dt_cg_xlate_member(dnp->dn_xlator,
-			    dnp->dn_right->dn_string);
-			if (mexpr == NULL)
-				dt_cg_fail(cg, dnp, D_XLATE_NOCONV, "translator "
-				    "does not define conversion for member: %s",
-				    dnp->dn_right->dn_string);
+			mexpr = dt_cg_xlate_member_of(cg, dnp);
 			return dt_cg_xlate_eval(cg, dnp->dn_xlator,
 			    xl ? lp->dn_right : xd ? lp->dn_child : lp, mexpr,
 			    dnp);
@@ -1772,9 +1776,8 @@ dt_cg_binop(dt_cg_t *cg, dt_op_t op, int rl, const dt_cg_tinfo_t *lt,
 	    rl));
 	dt_cg_reg_free(cg, rr);
 	/*
-	 * As in DTrace, the result keeps all 64 bits of the register: it is
-	 * cut to its type's width only where it is stored to memory, cast
-	 * or recorded.
+	 * As in DTrace, the result keeps all 64 bits of the register (nt,
+	 * its type, says how wide a store, cast or record will cut it).
 	 */
 	(void) nt;
 }

@@ -184,6 +184,33 @@ dt_xcook_ident(dt_pcb_t *pcb, dt_node_t *dnp, dt_idhash_t *dhp,
 			dnp->dn_flags |= DT_NF_SIGNED | DT_NF_COOKED;
 			return dnp;
 		}
+		/*
+		 * An inline defined as an integer constant is that constant,
+		 * as in DTrace: an array size, a uregs[] index...
+		 */
+		if ((idp->di_flags & DT_IDFLG_INLINE) &&
+		    dhp == cc->cc_globals && idp->di_inline != NULL &&
+		    idp->di_inline->dn_kind == DT_NODE_INT) {
+			const dt_node_t *c = idp->di_inline;
+			ssize_t size;
+
+			/* The constant, at the inline's declared type. */
+			dnp->dn_kind = DT_NODE_INT;
+			dnp->dn_value = c->dn_value;
+			dnp->dn_string = NULL;
+			dt_node_type_assign(dnp, idp->di_ctfp, idp->di_type);
+			size = ctf_type_size(idp->di_ctfp, idp->di_type);
+			if (size > 0 && size < 8) {
+				uint64_t m = (1ULL << (8 * size)) - 1;
+
+				dnp->dn_value &= m;
+				if ((dnp->dn_flags & DT_NF_SIGNED) &&
+				    (dnp->dn_value >> (8 * size - 1)))
+					dnp->dn_value |= ~m;
+			}
+			dnp->dn_flags |= DT_NF_COOKED;
+			return dnp;
+		}
 		return dt_node_var(pcb, dnp, idp);
 	}
 	if (!create) {

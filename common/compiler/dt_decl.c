@@ -140,9 +140,16 @@ dt_decl_merge(dt_pcb_t *pcb, dt_decl_t *a, dt_decl_t *b)
 			a->dd_type = b->dd_type;
 			a->dd_attr &= ~DT_DA_TNAME;
 			a->dd_attr |= b->dd_attr & DT_DA_TNAME;
-		} else
+		} else {
+			/*
+			 * DTrace finds this as it reads the second type, so
+			 * that is the line reported.
+			 */
+			if (a->dd_line != 0)
+				pcb->pcb_line = a->dd_line;
 			dt_cc_error(pcb, D_DECL_COMBO,
 			    "invalid type combination");
+		}
 	} else if (dt_decl_has_base(b)) {
 		a->dd_name = b->dd_name;
 		a->dd_ctfp = b->dd_ctfp;
@@ -615,7 +622,6 @@ dt_decl_sou_end(dt_pcb_t *pcb)
 	ctf_dict_t *fp = cc->cc_ctf;
 	dt_member_t *mp;
 	uint64_t off = 0, end = 0, size;
-	uint32_t align = 1;
 	dt_decl_t *ddp;
 	ctf_id_t t;
 	char n[512];
@@ -649,8 +655,6 @@ dt_decl_sou_end(dt_pcb_t *pcb)
 			msize = 0;
 		if (malign <= 0)
 			malign = 1;
-		if ((uint32_t) malign > align)
-			align = (uint32_t) malign;
 		if (sp->ds_kind == CTF_K_UNION) {
 			mp->dm_offset = 0;
 			if ((uint64_t) msize * 8 > end)
@@ -663,7 +667,6 @@ dt_decl_sou_end(dt_pcb_t *pcb)
 		end = (at + (uint64_t) msize) * 8;
 	}
 	size = end / 8;
-	(void) align;
 
 	if (sp->ds_kind == CTF_K_STRUCT)
 		t = ctf_add_struct_sized(fp, CTF_ADD_ROOT, sp->ds_name, size);

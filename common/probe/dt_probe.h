@@ -116,6 +116,17 @@ typedef struct dt_provops {
 	 * NULL.
 	 */
 	bool (*po_modmatch)(const dt_probe_t *prp, const char *mod);
+	/* The same for a function name (another symbol at its address). */
+	bool (*po_funcmatch)(const dt_probe_t *prp, const char *func);
+	/*
+	 * Why a description that names this provider (or its family)
+	 * matched no probe, when the provider can say more than that: the
+	 * message into msg and its compiler error tag returned (a
+	 * dt_errtag_t), or -1 for the ordinary "does not match".  May be
+	 * NULL.
+	 */
+	int (*po_nomatch)(dtrace_hdl_t *dtp, dt_provider_t *pvp,
+	    const dt_probedesc_t *pdp, char *msg, size_t len);
 } dt_provops_t;
 
 struct dt_provider {

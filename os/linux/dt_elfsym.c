@@ -107,11 +107,22 @@ static int
 dt_elfsym_cmp(const void *a, const void *b)
 {
 	const dt_elfsym_t *x = a, *y = b;
+	const char *xn = x->es_name, *yn = y->es_name;
 
 	if (x->es_addr != y->es_addr)
 		return x->es_addr < y->es_addr ? -1 : 1;
 	if (x->es_rank != y->es_rank)
 		return x->es_rank < y->es_rank ? -1 : 1;
+	/*
+	 * As DTrace prefers among aliases: the name with fewer leading
+	 * underscores (malloc before __libc_malloc), then the first.
+	 */
+	while (*xn == '_' && *yn == '_') {
+		xn++;
+		yn++;
+	}
+	if (*xn == '_' || *yn == '_')
+		return *xn == '_' ? 1 : -1;
 	return strcmp(x->es_name, y->es_name);
 }
 

@@ -3,7 +3,8 @@
 # process's objects -- the file's basename (libc.so.6), its basename up to
 # a '.' (libc, libc.so), a.out for the executable -- while listings and
 # probemod keep the file's real basename; a name no object has matches no
-# probe.  USDT probes' modules are named the same way.
+# probe.  USDT probes' modules are named the same way.  A function named
+# by a weak alias is the preferred symbol's probe.
 set -u
 
 command -v cc >/dev/null || { echo "needs a C compiler (cc)"; exit 77; }
@@ -69,6 +70,36 @@ check "listing keeps the real name" "$libc malloc entry" "$got"
 st=$?
 check "a partial name matches no probe" "1 does not match any probes" \
     "$st $(grep -o 'does not match any probes' "$tmp/err")"
+
+# A function named by a weak alias is the probe of the symbol DTrace
+# prefers at that address (the global one): either name finds it, and
+# probefunc is the preferred name.
+cat >"$tmp/weak.c" <<'C'
+__attribute__((noinline)) int
+strong_fn(int x)
+{
+	return x + 1;
+}
+
+extern int weak_fn(int) __attribute__((weak, alias("strong_fn")));
+
+int
+main(void)
+{
+	int s = 0;
+
+	for (int i = 0; i < 3; i++)
+		s += weak_fn(i);
+	return s == 0;
+}
+C
+cc -O1 -o "$tmp/weak" "$tmp/weak.c" || exit 1
+for e in $engines; do
+	got=$("$DTRACE" -x engine="$e" -q -c "$tmp/weak" -n \
+	    'pid$target:a.out:weak_fn:entry { @[probefunc] = count(); }
+	    END { printa("%s %@d\n", @); }' 2>&1)
+	check "$e: weak alias" "strong_fn 3" "$got"
+done
 
 # USDT modules are named the same way.  The probe's note is written by
 # hand (what <sys/sdt.h> emits), so no SDT header is needed.

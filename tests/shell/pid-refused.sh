@@ -1,7 +1,9 @@
 #!/bin/bash
 # pid-refused.sh: a site the kernel's uprobes refuse (here a lock-prefixed
-# instruction) is skipped with one line naming it while the other sites
-# of the enabling are traced; when no site can be placed, the enabling
+# instruction) is skipped while the other sites of the enabling are
+# traced: silently when a pattern made its probe (every instruction of a
+# function is those that can be traced), with one line naming it when
+# the description names it; when no site can be placed, the enabling
 # fails with one line and exit status 1.
 set -u
 
@@ -60,6 +62,14 @@ want=$( { echo entry; echo return
 	END { printa("%s %@d\n", @); }' >"$tmp/out" 2>"$tmp/err"
 check "every other site counts every call" "$want" \
     "$(grep . "$tmp/out" | sort)"
+check "a pattern's refused site is skipped silently" "" "$(cat "$tmp/err")"
+
+# Named, with a site that can be placed: one line names the refused one.
+"$DTRACE" -q -c "$tmp/atom 1000" -n "pid\$target::atomic_fn:$rel,
+    pid\$target::atomic_fn:entry { @[probename] = count(); }
+	END { printa(\"%s %@d\n\", @); }" >"$tmp/out" 2>"$tmp/err"
+check "the named site's neighbour counts every call" "entry 1000" \
+    "$(grep . "$tmp/out")"
 check "one line names the refused site" \
     "dtrace: skipped pid<N>:atom:atomic_fn:$rel at $tmp/atom offset 0x$lock: the kernel cannot place a uprobe there" \
     "$(sed 's/pid[0-9]*:/pid<N>:/' "$tmp/err")"

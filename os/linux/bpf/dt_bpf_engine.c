@@ -342,32 +342,59 @@ dt_bpf_plan_addprobe(dt_bpf_plan_t *pl, dt_probe_t *prp)
 	return 0;
 }
 
-/* Clauses and per-probe EPIDs from the enabled probes of the plan. */
+/* Where probe prp is in the plan, or -1. */
+static int
+dt_bpf_plan_probe(const dt_bpf_plan_t *pl, const dt_probe_t *prp)
+{
+	for (uint32_t j = 0; j < pl->pl_nprobes; j++) {
+		if (pl->pl_probes[j] == prp)
+			return (int) j;
+	}
+	return -1;
+}
+
+/* Enablings of statement stp on the plan's probe p before index e. */
+static uint32_t
+dt_bpf_plan_nth(const dt_bpf_engine_t *be, const dt_bpf_plan_t *pl,
+    uint32_t e, const dt_stmt_t *stp, uint32_t p)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < e; i++) {
+		if (be->be_eps[i]->ep_stmt == stp &&
+		    be->be_eps[i]->ep_probe == pl->pl_probes[p])
+			n++;
+	}
+	return n;
+}
+
+/*
+ * Clauses and per-probe EPIDs from the enabled probes of the plan.  A
+ * statement two of whose descriptions match a probe is enabled twice on
+ * it (DTrace's one enabling per description): its clause has a slot per
+ * enabling, each with its own EPID (0 where a probe has fewer).
+ */
 static int
 dt_bpf_plan_clauses(dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 {
 	for (uint32_t e = 0; e < be->be_neps; e++) {
 		const dt_eprobe_t *ep = be->be_eps[e];
-		uint32_t j;
+		int p = dt_bpf_plan_probe(pl, ep->ep_probe);
+		uint32_t nth, have = 0;
 
-		for (j = 0; j < pl->pl_nprobes; j++) {
-			if (pl->pl_probes[j] == ep->ep_probe)
-				break;
-		}
-		if (j == pl->pl_nprobes)
+		if (p < 0)
 			continue;
-		for (j = 0; j < pl->pl_nstmts; j++) {
-			if (pl->pl_stmts[j] == ep->ep_stmt)
-				break;
-		}
-		if (j == pl->pl_nstmts) {
-			const dt_stmt_t **p = realloc(pl->pl_stmts,
-			    (pl->pl_nstmts + 1) * sizeof (*p));
+		nth = dt_bpf_plan_nth(be, pl, e, ep->ep_stmt, (uint32_t) p);
+		for (uint32_t j = 0; j < pl->pl_nstmts; j++)
+			have += pl->pl_stmts[j] == ep->ep_stmt;
+		if (have <= nth) {
+			const dt_stmt_t **q = realloc(pl->pl_stmts,
+			    (pl->pl_nstmts + 1) * sizeof (*q));
 
-			if (p == NULL)
+			if (q == NULL)
 				return -1;
-			pl->pl_stmts = p;
-			p[pl->pl_nstmts++] = ep->ep_stmt;
+			pl->pl_stmts = q;
+			q[pl->pl_nstmts++] = ep->ep_stmt;
 		}
 	}
 	if ((pl->pl_epids = calloc((size_t) pl->pl_nprobes * pl->pl_nstmts +
@@ -375,15 +402,18 @@ dt_bpf_plan_clauses(dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 		return -1;
 	for (uint32_t e = 0; e < be->be_neps; e++) {
 		const dt_eprobe_t *ep = be->be_eps[e];
+		int p = dt_bpf_plan_probe(pl, ep->ep_probe);
+		uint32_t nth, seen = 0;
 
-		for (uint32_t p = 0; p < pl->pl_nprobes; p++) {
-			if (pl->pl_probes[p] != ep->ep_probe)
+		if (p < 0)
+			continue;
+		nth = dt_bpf_plan_nth(be, pl, e, ep->ep_stmt, (uint32_t) p);
+		for (uint32_t j = 0; j < pl->pl_nstmts; j++) {
+			if (pl->pl_stmts[j] != ep->ep_stmt || seen++ != nth)
 				continue;
-			for (uint32_t j = 0; j < pl->pl_nstmts; j++) {
-				if (pl->pl_stmts[j] == ep->ep_stmt)
-					pl->pl_epids[p * pl->pl_nstmts + j] =
-					    ep->ep_epid;
-			}
+			pl->pl_epids[(uint32_t) p * pl->pl_nstmts + j] =
+			    ep->ep_epid;
+			break;
 		}
 	}
 	return 0;
@@ -1642,14 +1672,17 @@ dt_bpf_addlink(dt_bpf_plan_t *pl, int fd)
  * Did the kernel refuse a uprobe at site i for the instruction there
  * (x86 uprobes take no lock, segment-override or notrack prefix, among
  * others: ENOTSUPP, 524)?  Such a site is skipped with one line naming
- * it, as long as some other site of the enabling is placed; any other
- * error fails the enabling.
+ * it (silently for an offset probe a pattern made), as long as some
+ * other site of the enabling is placed; any other error fails the
+ * enabling.
  */
 static bool
 dt_bpf_urefused(const dt_probe_t *prp, const dt_pid_probe_t *pi, size_t i)
 {
 	if (errno != DT_BPF_ENOTSUPP && errno != EINVAL)
 		return false;
+	if (pi->pi_quiet)
+		return true;	/* a pattern's: what can be traced */
 	(void) fprintf(stderr, "dtrace: skipped %s:%s:%s:%s at %s offset "
 	    "0x%" PRIx64 ": the kernel cannot place a uprobe there\n",
 	    prp->pr_prov->pv_name, prp->pr_mod, prp->pr_func, prp->pr_name,

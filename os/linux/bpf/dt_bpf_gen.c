@@ -2318,6 +2318,22 @@ dt_bpf_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 
 			if (ret || i >= 6) {
 				DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, o, 0));
+				if (ret)
+					continue;
+				/*
+				 * Past the sixth, as DTrace reads them: the
+				 * stack words above the return address the
+				 * stack pointer points to (0 if unreadable).
+				 */
+				DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R7));
+				DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, o));
+				DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, 8));
+				DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_R6,
+				    152));
+				DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R3,
+				    8 * (i - 5)));
+				DT_EMIT(cg, DT_BPF_CALL(
+				    BPF_FUNC_probe_read_user));
 				continue;
 			}
 			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R6,

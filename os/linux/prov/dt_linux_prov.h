@@ -123,6 +123,12 @@ typedef struct dt_pid_probe {
 	 * (x86_cond()) holds.
 	 */
 	uint8_t *pi_conds;
+	/*
+	 * Made for a pattern (pid123::f: is every instruction of f), not
+	 * named: a site the kernel refuses is skipped without a word, as
+	 * the pattern means the instructions that can be traced.
+	 */
+	bool pi_quiet;
 	/* USDT probes, per site: */
 	uint64_t *pi_semas;	/* the semaphore's file offset, or 0 */
 	dt_usdt_args_t *pi_args; /* how the arguments are passed */

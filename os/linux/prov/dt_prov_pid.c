@@ -25,9 +25,18 @@
  * the process); the ptrace engine (os/linux/ptrace/) an int3 at the
  * site's runtime address.  Arguments, as DTrace defines them:
  *
- *	entry, offset	arg0..arg5: the argument registers
+ *	entry, offset	arg0..arg5: the argument registers; arg6..arg9
+ *			the stack words above the return address the
+ *			stack pointer points to (meaningful at entry)
  *	return		arg0: the offset of the return site in the
  *			function; arg1: the return value (rax)
+ *
+ * A function named exactly by a weak alias is the probe of the symbol
+ * DTrace prefers at its address (global, then fewer leading underscores:
+ * weak _go is go's probe), and a description naming a function, probe
+ * name or offset that does not exist says why (po_nomatch: D_PROC_FUNC,
+ * D_PROC_NAME, D_PROC_OFF, D_PROC_BADPID).  An offset probe a pattern
+ * made skips a site the kernel refuses without a word.
  *
  * The arguments are untyped (dtrace -lv lists None), and the stability is
  * DTrace's for pid: provider and probe names Evolving and ISA-bound, the
@@ -51,6 +60,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/compiler/dt_errtags.h"
 #include "common/dt_impl.h"
 #include "common/probe/dt_probe.h"
 #include "isa/x86_64/x86_decode.h"
@@ -203,6 +213,33 @@ dt_pid_modmatch(const dt_probe_t *prp, const char *mod)
 	return pm != NULL && strcmp(pm->pm_name, prp->pr_mod) == 0;
 }
 
+/*
+ * A probe's function named by another symbol at its address (a weak
+ * alias): DTrace resolves a function name to its address and names the
+ * probe by the symbol it prefers there, so either name finds it.
+ */
+static bool
+dt_pid_funcmatch(const dt_probe_t *prp, const char *func)
+{
+	const dt_pid_prov_t *pp = prp->pr_prov->pv_data;
+	const dt_pid_probe_t *pi = prp->pr_data;
+
+	for (size_t m = 0; m < pp->pp_nmods; m++) {
+		const dt_pid_module_t *pm = &pp->pp_mods[m];
+
+		if (pm->pm_path != pi->pi_path || !pm->pm_loaded)
+			continue;
+		for (size_t i = 0; i < pm->pm_syms.ess_nsyms; i++) {
+			const dt_elfsym_t *es = &pm->pm_syms.ess_syms[i];
+
+			if (strcmp(es->es_name, func) == 0)
+				return pm->pm_base + (uint64_t) dt_elfsym_fileoff(
+				    &pm->pm_syms, es->es_addr) == pi->pi_func;
+		}
+	}
+	return false;
+}
+
 static bool
 dt_pid_field(const char *s, const char *glob)
 {
@@ -277,24 +314,24 @@ dt_pid_create(dtrace_hdl_t *dtp, dt_provider_t *pvp, const dt_pid_module_t *pm,
 	return 0;
 }
 
-/* Does a probe pid<N>:mod:func:name of the current image exist already? */
-static bool
+/* The probe pid<N>:mod:func:name of the current image, if made already. */
+static dt_probe_t *
 dt_pid_exists(dtrace_hdl_t *dtp, dt_provider_t *pvp, const char *mod,
     const char *func, const char *name)
 {
 	const dt_pid_prov_t *pp = pvp->pv_data;
 
 	for (uint32_t id = 1; id <= dtp->dt_nprobes; id++) {
-		const dt_probe_t *prp = dtp->dt_probes[id];
+		dt_probe_t *prp = dtp->dt_probes[id];
 
 		if (prp->pr_prov == pvp &&
 		    ((const dt_pid_probe_t *) prp->pr_data)->pi_gen ==
 		    pp->pp_gen && strcmp(prp->pr_func, func) == 0 &&
 		    strcmp(prp->pr_name, name) == 0 &&
 		    strcmp(prp->pr_mod, mod) == 0)
-			return true;
+			return prp;
 	}
-	return false;
+	return NULL;
 }
 
 /* Make the probes of one function that the name glob asks for. */
@@ -308,6 +345,8 @@ dt_pid_function(dtrace_hdl_t *dtp, dt_provider_t *pvp, dt_pid_prov_t *pp,
 	bool want_entry = dt_pid_field("entry", nglob);
 	bool want_return = dt_pid_field("return", nglob);
 	bool want_offsets = !(*made & DT_PID_MADE_OFFSETS);
+	bool quiet = nglob[0] == '\0' || dt_strisglob(nglob);
+	dt_probe_t *prp;
 	x86_sites_t sites;
 	uint8_t *code;
 	int fd, rc = 0;
@@ -381,12 +420,20 @@ dt_pid_function(dtrace_hdl_t *dtp, dt_provider_t *pvp, dt_pid_prov_t *pp,
 		if (s->kind != X86_SITE_OFFSET)
 			continue;
 		(void) snprintf(name, sizeof (name), "%x", s->off);
-		if (!dt_pid_field(name, nglob) ||
-		    ((*made & DT_PID_MADE_SOME) && dt_pid_exists(dtp, pvp,
-		    pm->pm_name, es->es_name, name)))
+		if (!dt_pid_field(name, nglob))
 			continue;
+		if ((*made & DT_PID_MADE_SOME) && (prp = dt_pid_exists(dtp,
+		    pvp, pm->pm_name, es->es_name, name)) != NULL) {
+			/* Named now: a refused site is said again. */
+			if (!quiet)
+				((dt_pid_probe_t *) prp->pr_data)->pi_quiet =
+				    false;
+			continue;
+		}
 		if ((pi = dt_pid_probe_new(pm, pp, es, DT_PID_OFFSET)) ==
-		    NULL || dt_pid_addsite(pi, (uint64_t) foff + s->off) != 0 ||
+		    NULL || dt_pid_addsite(pi, (uint64_t) foff + s->off) != 0)
+			rc = -1;
+		else if ((pi->pi_quiet = quiet),
 		    dt_pid_create(dtp, pvp, pm, es, name, pi) != 0)
 			rc = -1;
 	}
@@ -405,6 +452,7 @@ dt_pid_provide(dtrace_hdl_t *dtp, dt_provider_t *meta,
 {
 	const char *s = pdp->pd_provider;
 	const dt_pid_module_t *named;
+	bool funcnamed;
 	dt_pid_prov_t *pp;
 	dt_provider_t *pvp;
 	char *end;
@@ -442,6 +490,8 @@ dt_pid_provide(dtrace_hdl_t *dtp, dt_provider_t *meta,
 	pp = pvp->pv_data;
 	named = pdp->pd_module[0] != '\0' && !dt_strisglob(pdp->pd_module) ?
 	    dt_pid_module_named(pp, pdp->pd_module) : NULL;
+	funcnamed = pdp->pd_function[0] != '\0' &&
+	    !dt_strisglob(pdp->pd_function);
 
 	for (size_t m = 0; m < pp->pp_nmods; m++) {
 		dt_pid_module_t *pm = &pp->pp_mods[m];
@@ -465,12 +515,17 @@ dt_pid_provide(dtrace_hdl_t *dtp, dt_provider_t *meta,
 		}
 		for (size_t i = 0; i < pm->pm_syms.ess_nsyms; i++) {
 			const dt_elfsym_t *es = &pm->pm_syms.ess_syms[i];
+			size_t si = i;
 
 			if (!dt_pid_field(es->es_name, pdp->pd_function) ||
 			    !dt_elfsym_preferred(&pm->pm_syms, i,
 			    pdp->pd_function))
 				continue;
-			if (dt_pid_function(dtp, pvp, pp, pm, i,
+			/* A name: the probe is the preferred alias's. */
+			while (funcnamed && si > 0 &&
+			    pm->pm_syms.ess_syms[si - 1].es_addr == es->es_addr)
+				si--;
+			if (dt_pid_function(dtp, pvp, pp, pm, si,
 			    pdp->pd_name) != 0)
 				return dt_set_errno(dtp, EDT_NOMEM);
 		}
@@ -615,12 +670,107 @@ static const dt_provops_t dt_pid_ops = {
 	.po_probe_fini = dt_pid_probe_fini,
 	.po_fini = dt_pid_fini,
 	.po_modmatch = dt_pid_modmatch,
+	.po_funcmatch = dt_pid_funcmatch,
 };
+
+/* Is name no probe of function es: neither entry, return nor an offset? */
+static int
+dt_pid_badname(const dt_elfsym_t *es, const char *name, char *msg,
+    size_t len)
+{
+	unsigned long long off;
+	char *end;
+
+	if (name[0] == '\0' || dt_strisglob(name) ||
+	    strcmp(name, "entry") == 0 || strcmp(name, "return") == 0)
+		return -1;
+	errno = 0;
+	off = strtoull(name, &end, 16);
+	if (*end != '\0' || errno != 0) {
+		(void) snprintf(msg, len, "'%s' is an invalid probe name", name);
+		return D_PROC_NAME;
+	}
+	if (off >= es->es_size) {
+		(void) snprintf(msg, len, "offset 0x%llx outside of function "
+		    "'%s'", off, es->es_name);
+		return D_PROC_OFF;
+	}
+	return -1;
+}
+
+/*
+ * Why a description of a process's probes matched none, as DTrace tells
+ * it when the description names them exactly: a provider without a
+ * valid process ID, a function the named module lacks, a probe name that
+ * is neither entry, return nor an offset, an offset past the function's
+ * end, or the absolute-address function "-" without one address.
+ */
+static int
+dt_pid_nomatch(dtrace_hdl_t *dtp, dt_provider_t *fam,
+    const dt_probedesc_t *pdp, char *msg, size_t len)
+{
+	const char *s = pdp->pd_provider, *name = pdp->pd_name;
+	const dt_pid_module_t *pm = NULL;
+	const dt_pid_prov_t *pp;
+	dt_provider_t *pvp;
+	bool named;
+	char *end;
+	long pid;
+
+	(void) fam;
+	if (strncmp(s, "pid", 3) != 0 || !isdigit((unsigned char) s[3]))
+		return -1;
+	errno = 0;
+	pid = strtol(s + 3, &end, 10);
+	if (*end != '\0')
+		return -1;
+	if (errno != 0 || pid <= 0 || pid > INT32_MAX) {
+		(void) snprintf(msg, len, "%s does not contain a valid pid", s);
+		return D_PROC_BADPID;
+	}
+	if (strcmp(pdp->pd_function, "-") == 0) {
+		if (name[0] == '\0' || dt_strisglob(name)) {
+			(void) snprintf(msg, len, "only individual addresses "
+			    "may be specified with the '-' function");
+			return D_PROC_NAME;
+		}
+		return -1;
+	}
+	if ((pvp = dt_provider_lookup(dtp, s)) == NULL ||
+	    pvp->pv_ops != &dt_pid_ops || pdp->pd_function[0] == '\0' ||
+	    dt_strisglob(pdp->pd_function))
+		return -1;
+	pp = pvp->pv_data;
+	named = pdp->pd_module[0] != '\0' && !dt_strisglob(pdp->pd_module);
+	if (named && (pm = dt_pid_module_named(pp, pdp->pd_module)) == NULL)
+		return -1;
+	/* The function in the named module, or in any the glob names. */
+	for (size_t m = 0; m < pp->pp_nmods; m++) {
+		const dt_pid_module_t *mm = &pp->pp_mods[m];
+
+		if (mm->pm_gen != pp->pp_gen || !mm->pm_loaded ||
+		    (named ? mm != pm : pdp->pd_module[0] != '\0' &&
+		    !dt_gmatch(mm->pm_name, pdp->pd_module)))
+			continue;
+		for (size_t i = 0; i < mm->pm_syms.ess_nsyms; i++) {
+			if (strcmp(mm->pm_syms.ess_syms[i].es_name,
+			    pdp->pd_function) == 0)
+				return dt_pid_badname(&mm->pm_syms.ess_syms[i],
+				    name, msg, len);
+		}
+	}
+	if (!named)
+		return -1;
+	(void) snprintf(msg, len, "failed to lookup '%s' in module '%s'",
+	    pdp->pd_function, pdp->pd_module);
+	return D_PROC_FUNC;
+}
 
 /* The family: asked for every description whose provider is pid... */
 static const dt_provops_t dt_pid_family_ops = {
 	.po_provide = dt_pid_provide,
 	.po_family = "pid",
+	.po_nomatch = dt_pid_nomatch,
 };
 
 int

@@ -849,7 +849,17 @@ dt_pt_fire(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_thread_t *t,
 			dt_pt_fire_probe(dtp, pt, t, f->pf_id, args,
 			    n < DIF_NARGS ? n : DIF_NARGS);
 		} else {
-			dt_pt_fire_probe(dtp, pt, t, f->pf_id, args, 6);
+			/*
+			 * Past the sixth, as DTrace reads them: the stack
+			 * words above the return address at the stack
+			 * pointer (0 if unreadable).
+			 */
+			for (int k = 6; k < 10; k++) {
+				if (dt_pt_vm_read(t->pt_proc->pp_pid, r->rsp +
+				    8 * (uint64_t) (k - 5), &args[k], 8) != 0)
+					args[k] = 0;
+			}
+			dt_pt_fire_probe(dtp, pt, t, f->pf_id, args, 10);
 		}
 	}
 }

@@ -1,0 +1,40 @@
+#!/bin/bash
+# pid-args.sh: at a pid probe arg0..arg5 are the argument registers and
+# arg6..arg9, as DTrace reads them, the stack words above the return
+# address: a function of ten arguments shows all ten, on every engine.
+set -u
+
+command -v cc >/dev/null || { echo "needs a C compiler (cc)"; exit 77; }
+[ "$(uname -m)" = x86_64 ] || { echo "the argument registers are x86-64's"; exit 77; }
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+. "$top_srcdir/tests/shell/lib.sh"	# check(), pid_engines()
+pid_engines
+
+cat >"$tmp/a10.c" <<'C'
+__attribute__((noinline)) long
+f10(long a, long b, long c, long d, long e, long f, long g, long h, long i,
+    long j)
+{
+	return a + b + c + d + e + f + g + h + i + j;
+}
+
+int
+main(void)
+{
+	volatile long s = f10(10, 11, 12, 13, 14, 15, 16, 17, 18, 19);
+
+	return s == 0;
+}
+C
+cc -O1 -o "$tmp/a10" "$tmp/a10.c" || exit 1
+for e in $engines; do
+	got=$("$DTRACE" -x engine="$e" -q -c "$tmp/a10" -n \
+	    'pid$target:a.out:f10:entry { printf("%d %d %d %d %d %d %d %d %d %d",
+	    arg0, arg1, arg2, arg3, arg4, arg5, arg6, arg7, arg8, arg9); }' \
+	    2>&1 | grep .)
+	check "$e: ten arguments" "10 11 12 13 14 15 16 17 18 19" "$got"
+done
+exit $fail
