@@ -327,6 +327,40 @@ dt_cook_ntoa6(dt_pcb_t *pcb, dt_node_t *dnp)
 	dnp->dn_ident = ntop;
 }
 
+/*
+ * printa(), clear(), trunc(), normalize() and denormalize() name their
+ * aggregations rather than read them, so one that no earlier clause assigns
+ * is DTrace's "undefined aggregation", tagged by the action, not an unknown
+ * variable.
+ */
+static void
+dt_check_aggargs(dt_pcb_t *pcb, dt_node_t *dnp, const dt_ident_t *idp)
+{
+	dt_errtag_t tag;
+	dt_node_t *a;
+
+	if (idp->di_kind != DT_IDENT_ACTFUNC)
+		return;
+	switch ((dt_actkind_t) idp->di_id) {
+	case DT_ACT_PRINTA: tag = D_PRINTA_AGGBAD; break;
+	case DT_ACT_CLEAR: tag = D_CLEAR_AGGBAD; break;
+	case DT_ACT_TRUNC: tag = D_TRUNC_AGGBAD; break;
+	case DT_ACT_NORMALIZE:
+	case DT_ACT_DENORMALIZE: tag = D_NORMALIZE_AGGBAD; break;
+	default: return;
+	}
+	for (a = dnp->dn_args; a != NULL; a = a->dn_list) {
+		if (a->dn_kind == DT_NODE_IDENT &&
+		    (a->dn_flags & DT_NF_AGGIDENT) &&
+		    dt_idhash_lookup(pcb->pcb_cc->cc_aggs, a->dn_string) ==
+		    NULL)
+			dt_cc_nerror(pcb, dnp, tag, "undefined aggregation: "
+			    "@%s", a->dn_string);
+		if (tag != D_PRINTA_AGGBAD)
+			break;
+	}
+}
+
 static dt_node_t *
 dt_cook_func(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
 {
@@ -341,6 +375,7 @@ dt_cook_func(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
 		    "referenced as a function", dt_idkind_name(idp->di_kind),
 		    idp->di_name);
 	dnp->dn_ident = idp;
+	dt_check_aggargs(pcb, dnp, idp);
 	dt_node_list_cook(pcb, &dnp->dn_args, DT_IDFLG_REF);
 	dt_ident_cook(pcb, dnp, idp, dnp->dn_args);
 	if (idp->di_kind == DT_IDENT_FUNC && (idp->di_id == DIF_SUBR_ALLOCA ||

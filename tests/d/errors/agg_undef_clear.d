@@ -1,0 +1,7 @@
+/*
+ * clear() of an aggregation no clause has assigned: DTrace's
+ * "undefined aggregation", tagged by the action.
+ * @options: -e -x errtags
+ */
+BEGIN { @y = count(); }
+END { clear(@x); }
