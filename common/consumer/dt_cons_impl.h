@@ -122,6 +122,7 @@ struct dt_consumer {
 	uint32_t dc_last_epid;
 	const dt_cprobe_t *dc_cur_probe; /* probe of the record being printed */
 	bool dc_exited;
+	bool dc_exit_arrived; /* a clause's exit() record came in */
 	int dc_exitstatus;
 
 	/* Aggregations. */

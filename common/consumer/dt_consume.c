@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "common/consumer/dt_cons_impl.h"
+#include "common/prov/dt_prov.h"
 
 bool
 dt_cons_quiet(const dt_consumer_t *dc)
@@ -177,6 +178,7 @@ dt_consume_setup(dtrace_hdl_t *dtp, const dt_program_t *pgp,
 	dc->dc_indent = 0;
 	dc->dc_last_epid = DT_EPID_NONE;
 	dc->dc_exited = false;
+	dc->dc_exit_arrived = false;
 	dc->dc_exitstatus = 0;
 
 	for (uint32_t i = 0; i < nprobes; i++) {
@@ -744,6 +746,17 @@ dt_stmt_silent(const dt_stmt_t *stp)
 	return true;
 }
 
+/* Does the statement call exit()? */
+static bool
+dt_stmt_exits(const dt_stmt_t *stp)
+{
+	for (uint32_t a = 0; a < stp->st_nactions; a++) {
+		if (stp->st_actions[a].ac_kind == DT_ACT_EXIT)
+			return true;
+	}
+	return false;
+}
+
 int
 dt_consume_rec(dt_consumer_t *dc, FILE *fp, uint32_t cpu,
     const dt_rechdr_t *rh, const dt_cprobe_t *cp, const unsigned char *data,
@@ -849,6 +862,25 @@ dt_consume_buf(
 						    EDT_DOFFSET);
 				}
 			}
+		}
+
+		/*
+		 * Only one exit() wins, as in DTrace, whose exit() moves
+		 * tracing to draining atomically and drops the whole firing
+		 * of a clause that finds it already done.  The engine can
+		 * only stop clauses that start after an exit(); one that ran
+		 * alongside it on another CPU is dropped here.  END's exit()
+		 * still sets the status.  A ring's records replayed at the
+		 * end were judged when they arrived.
+		 */
+		if (cp != NULL && !dc->dc_ringout &&
+		    cp->cp_id != DT_PROBE_ID_END &&
+		    dt_stmt_exits(cp->cp_stmt)) {
+			if (dc->dc_exit_arrived) {
+				p = next;
+				continue;
+			}
+			dc->dc_exit_arrived = true;
 		}
 
 		/* fill and ring take records here (dt_cons_bufpolicy.c). */
