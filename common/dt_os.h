@@ -30,6 +30,13 @@ extern int dt_os_cpu_bind(uint32_t cpu);
 extern void dt_os_cpu_unbind(void);
 /* Nanoseconds of CPU time the calling thread has used (vtimestamp). */
 extern uint64_t dt_os_thread_cputime(void);
+/*
+ * The calling thread's user registers, as uregs[] indexes them (the D
+ * prelude's R_* numbers): what BEGIN and END, which DTrace fires in the
+ * consumer process itself, see.  Fills at most max and returns how many,
+ * or 0 where the architecture's layout is unknown.
+ */
+extern size_t dt_os_uregs(uint64_t *regs, size_t max);
 /* Nanoseconds since boot on the clock the kernel's timestamps use. */
 extern uint64_t dt_os_timestamp(void);
 /* Nanoseconds since the epoch (walltimestamp). */

@@ -104,6 +104,9 @@ typedef struct dt_interp {
 	size_t ip_keybuf_size;
 	bool ip_active;
 	bool ip_exited;		   /* exit() ran: only END may fire */
+	/* BEGIN or END firing: the consumer's registers for uregs[]. */
+	uint64_t ip_uregs[64];
+	size_t ip_nuregs;
 	bool ip_stopped;
 	bool ip_in_error;	   /* an ERROR clause is running */
 	dt_spec_t *ip_specs;
@@ -239,6 +242,14 @@ dt_interp_var(void *arg, uint32_t id, uint64_t ndx, uint64_t *valp)
 		return 0;
 	case DIF_VAR_CURCPU:
 		return dt_interp_curcpu(dt_interp(arg), valp);
+	case DIF_VAR_UREGS: {
+		const dt_interp_t *ip = dt_interp(arg);
+
+		if (ndx >= ip->ip_nuregs)
+			return -1;
+		*valp = ip->ip_uregs[ndx];
+		return 0;
+	}
 	default:
 		return -1;
 	}
@@ -940,6 +951,21 @@ dt_interp_exited(dtrace_hdl_t *dtp)
 	return dt_interp(dtp)->ip_exited;
 }
 
+/*
+ * BEGIN or END: DTrace fires them in the consumer process, so uregs[]
+ * there are the consumer's own registers, taken here, where it fires them.
+ */
+static void
+dt_interp_fire_self(dtrace_hdl_t *dtp, uint32_t id)
+{
+	dt_interp_t *ip = dt_interp(dtp);
+
+	ip->ip_nuregs = dt_os_uregs(ip->ip_uregs,
+	    sizeof (ip->ip_uregs) / sizeof (ip->ip_uregs[0]));
+	dt_interp_fire(dtp, id, NULL, 0);
+	ip->ip_nuregs = 0;
+}
+
 static int
 dt_interp_go(dtrace_hdl_t *dtp)
 {
@@ -947,7 +973,7 @@ dt_interp_go(dtrace_hdl_t *dtp)
 	uint64_t now;
 
 	ip->ip_active = true;
-	dt_interp_fire(dtp, DT_PROBE_ID_BEGIN, NULL, 0);
+	dt_interp_fire_self(dtp, DT_PROBE_ID_BEGIN);
 	now = dt_os_timestamp();
 	for (uint32_t i = 0; i < ip->ip_ntimers; i++)
 		ip->ip_timers[i].it_next = now +
@@ -1113,7 +1139,7 @@ dt_interp_stop(dtrace_hdl_t *dtp)
 
 	if (!ip->ip_active || ip->ip_stopped)
 		return 0;
-	dt_interp_fire(dtp, DT_PROBE_ID_END, NULL, 0);
+	dt_interp_fire_self(dtp, DT_PROBE_ID_END);
 	ip->ip_stopped = true;
 	return 0;
 }
