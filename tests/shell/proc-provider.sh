@@ -102,6 +102,15 @@ proc:::signal-handle /pid == $target && args[0] != SIGCHLD/
 	printf("signal-handle %d %d 0x%x\n", args[0], args[1]->si_signo,
 	    (uint64_t)args[2]);
 }
+/*
+ * The child killed by SIGTERM handles SIGTERM by its default action,
+ * although the kernel makes it SIGKILL for the child on the way.
+ */
+proc:::signal-handle /progenyof($target) && pid != $target &&
+    args[0] != SIGCHLD/
+{
+	printf("signal-handle child %d 0x%x\n", args[0], (uint64_t)args[2]);
+}
 proc:::signal-clear /pid == $target/
 {
 	printf("signal-clear %d\n", args[0]);
@@ -116,7 +125,8 @@ handler=$(sed -n 's/^handler //p' "$tmp/out")
 # killed child: six processes with six first threads (lwp-create
 # "process", start), plus two threads; nine threads end (the target's
 # included), seven processes: six by exit (CLD_EXITED 1), one by SIGTERM
-# (CLD_KILLED 2).  Solaris lists lwp-start after start for a process.
+# (CLD_KILLED 2), which it handles by its default action (handler 0).
+# Solaris lists lwp-start after start for a process.
 {
 	for _ in 1 2 3 4 5 6; do
 		echo "create 1"
@@ -137,6 +147,7 @@ handler=$(sed -n 's/^handler //p' "$tmp/out")
 	echo "signal-send 10 1"
 	echo "signal-discard 23"
 	echo "signal-handle 12 12 $handler"
+	echo "signal-handle child 15 0x0"
 	echo "signal-clear 10"
 	echo "handler $handler"
 } | sort >"$tmp/want"

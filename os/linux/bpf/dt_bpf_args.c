@@ -96,13 +96,16 @@ dt_bpf_cg_kevent_xform(dt_bpf_cg_t *cg, uint8_t xform)
 		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R1, 7));
 		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, 2));
 		break;
+	case DT_KEVENT_XF_SIG:
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_AND, DT_R1, 0x7f));
+		break;
 	default:
 		break;
 	}
 }
 
 /* The arguments a kernel event recipe reads (dt_kevent.h: SUM, DEREF,
- * MINIF). */
+ * MINIF, SELECT). */
 static uint64_t
 dt_bpf_kevent_deps(const dt_kevent_arg_t *ka)
 {
@@ -110,7 +113,8 @@ dt_bpf_kevent_deps(const dt_kevent_arg_t *ka)
 
 	if (ka->ka_kind == DT_KEVENT_ARG_USTRARG)
 		return (1ULL << ka->ka_index) & ((1ULL << DT_BPF_NARGS) - 1);
-	if (ka->ka_kind == DT_KEVENT_ARG_MINIF)
+	if (ka->ka_kind == DT_KEVENT_ARG_MINIF ||
+	    ka->ka_kind == DT_KEVENT_ARG_SELECT)
 		guard = 1ULL << ka->ka_index;
 	else if (ka->ka_kind != DT_KEVENT_ARG_SUM &&
 	    ka->ka_kind != DT_KEVENT_ARG_DEREF)
@@ -224,6 +228,26 @@ dt_bpf_cg_kevent_arg(dt_bpf_cg_t *cg, const dt_kevent_arg_t *ka)
 		    (int16_t) (DT_SC_ARGS + 8 * x)));
 		DT_EMIT(cg, DT_BPF_JMP_REG(BPF_JSGE, DT_R2, DT_R1, 1));
 		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R2));
+		break;
+	}
+	case DT_KEVENT_ARG_SELECT: {
+		uint64_t m = (uint64_t) ka->ka_val;
+		int x = __builtin_ctzll(m), y;
+
+		m &= m - 1;
+		if (m == 0 || x >= DT_BPF_NARGS || ka->ka_index >= DT_BPF_NARGS)
+			return false;
+		y = __builtin_ctzll(m);
+		if (y >= DT_BPF_NARGS)
+			return false;
+		/* r1 = y; x instead when the guard is not 0. */
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7,
+		    (int16_t) (DT_SC_ARGS + 8 * y)));
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R7,
+		    (int16_t) (DT_SC_ARGS + 8 * ka->ka_index)));
+		DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JEQ, DT_R2, 0, 1));
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7,
+		    (int16_t) (DT_SC_ARGS + 8 * x)));
 		break;
 	}
 	default:

@@ -82,6 +82,11 @@
  *	DT_KEVENT_ARG_USTRARG	as USTR, the user string's address being
  *				argument ka_index (a system call's argument
  *				read from its saved registers)
+ *	DT_KEVENT_ARG_SELECT	one of two arguments, the lower bit of
+ *				ka_val naming the one taken when argument
+ *				ka_index is not 0, the other taken when it
+ *				is 0 (a value the kernel reports in one of
+ *				two places: proc:::signal-handle's signal)
  *
  * and then, per ka_xform, turned into what the stable argument means:
  *
@@ -92,11 +97,13 @@
  *				CLD_EXITED (1) when no signal ended it,
  *				CLD_DUMPED (3) when a signal did and dumped
  *				core, CLD_KILLED (2) for another signal
+ *	DT_KEVENT_XF_SIG	a wait status as the signal in it (its
+ *				low 7 bits; 0 when no signal)
  *
- * SUM, DEREF and MINIF read other arguments: the prologue computes every
- * argument after those it reads, whatever their order (a typed argument
- * may be made from hidden ones after it); the arguments must not read
- * each other in a cycle.
+ * SUM, DEREF, MINIF and SELECT read other arguments: the prologue
+ * computes every argument after those it reads, whatever their order
+ * (a typed argument may be made from hidden ones after it); the
+ * arguments must not read each other in a cycle.
  *
  * Several arguments may use the same source (sched:::off-cpu's args[0]
  * and args[1] are both raw argument 2 of sched_switch, translated to
@@ -195,6 +202,7 @@ typedef enum dt_kevent_argkind {
 	DT_KEVENT_ARG_DEREF,
 	DT_KEVENT_ARG_MINIF,
 	DT_KEVENT_ARG_USTRARG,
+	DT_KEVENT_ARG_SELECT,
 } dt_kevent_argkind_t;
 
 /* The arguments a recipe reads (SUM, DEREF): bit N for argument N. */
@@ -204,6 +212,7 @@ typedef enum dt_kevent_xform {
 	DT_KEVENT_XF_NONE,
 	DT_KEVENT_XF_NEG,
 	DT_KEVENT_XF_CLD,
+	DT_KEVENT_XF_SIG,
 } dt_kevent_xform_t;
 
 /* How one argument is obtained (see the top comment). */
@@ -219,7 +228,7 @@ typedef struct dt_kevent_arg {
 				   DEREF: added to the arguments */
 	int64_t ka_val;		/* CONST; SUM, DEREF: the arguments added
 				   (DT_KEVENT_ARGBIT); MINIF: the two
-				   compared */
+				   compared; SELECT: the two chosen from */
 } dt_kevent_arg_t;
 
 typedef enum dt_kevent_filt {

@@ -49,7 +49,8 @@ static bool
 dt_ktab_member_recipe(const dt_ktab_recipe_t *kr)
 {
 	return kr->kr_where != NULL && (kr->kr_kind == DT_KEVENT_ARG_RAWMEM ||
-	    kr->kr_kind == DT_KEVENT_ARG_CURMEM);
+	    kr->kr_kind == DT_KEVENT_ARG_CURMEM ||
+	    kr->kr_kind == DT_KEVENT_ARG_DEREF);
 }
 
 /* The offsets of every row's struct members, in one pass over BTF. */
@@ -107,6 +108,10 @@ dt_ktab_recipe(dtrace_hdl_t *dtp, dt_ktab_t *kv, const dt_ktab_row_t *kw,
 		break;
 	case DT_KEVENT_ARG_RAWMEM:
 	case DT_KEVENT_ARG_CURMEM:
+	case DT_KEVENT_ARG_DEREF:
+		/* A DEREF naming no member adds nothing to the sum. */
+		if (kr->kr_kind == DT_KEVENT_ARG_DEREF && kr->kr_where == NULL)
+			goto plain;
 		if (dt_ktab_offsets(dtp, kv) != 0)
 			return -1;
 		ka->ka_off = kv->kv_offs[kw->kw_index * DT_KTAB_MAXARGS + j];
@@ -114,6 +119,7 @@ dt_ktab_recipe(dtrace_hdl_t *dtp, dt_ktab_t *kv, const dt_ktab_row_t *kw,
 			return dt_set_errno(dtp, ENOENT);
 		/* FALLTHROUGH */
 	default:
+	plain:
 		ka->ka_kind = kr->kr_kind;
 		ka->ka_size = kr->kr_size != 0 ? kr->kr_size : 8;
 		ka->ka_signed = kr->kr_signed;

@@ -13,8 +13,9 @@
  * up when the probe's arguments are first described:
  *
  *	FIELD, USTR	kr_where is a field of the tracepoint's format
- *	RAWMEM, CURMEM	kr_where is "struct.member[.member]" ("task_struct.
- *			exit_code"), its offset from the kernel's BTF
+ *	RAWMEM, CURMEM,	kr_where is "struct.member[.member]" ("task_struct.
+ *	DEREF		exit_code"), its offset from the kernel's BTF (DEREF:
+ *			added to the arguments kr_args names)
  *
  * and a condition comparing with kernel address kp_sym (a function the
  * tracepoint reports) gets the address from /proc/kallsyms.
@@ -45,8 +46,8 @@ typedef struct dt_ktab_recipe {
 	bool kr_signed;
 	uint8_t kr_xform;	/* dt_kevent_xform_t */
 	const char *kr_where;	/* see the top comment */
-	uint64_t kr_args;	/* MINIF: the arguments compared
-				   (DT_KEVENT_ARGBIT) */
+	uint64_t kr_args;	/* MINIF, SELECT: the two arguments; DEREF:
+				   those added (DT_KEVENT_ARGBIT) */
 } dt_ktab_recipe_t;
 
 typedef struct dt_ktab_probe {

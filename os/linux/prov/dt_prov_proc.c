@@ -50,7 +50,9 @@
  *			signal; arguments as signal-send
  *	signal-handle	raw tracepoint signal_deliver, in the thread
  *			about to act on the signal (its handler or the
- *			default action).  args[0] int: the signal, args[1]
+ *			default action; a fatal one's own number, not the
+ *			SIGKILL the kernel makes of it).  args[0] int:
+ *			the signal, args[1]
  *			siginfo_t * (os/linux/lib/signal.d), args[2] the
  *			handler's address (void *: D names no
  *			function pointer type; DTrace's is void (*)(void))
@@ -209,13 +211,33 @@ static const dt_ktab_probe_t dt_prov_proc_table[] = {
 	  .kp_conds = { FIRST_RUN_CONDS } },
 	SIGNAL_SEND("signal-send", NE),
 	SIGNAL_SEND("signal-discard", EQ),
+	/*
+	 * A signal whose default action kills the process is made SIGKILL
+	 * for the whole group when it is sent, and each thread then takes
+	 * that SIGKILL with no siginfo; the signal the process was sent is
+	 * kept as the group's exit code (current->signal->group_exit_code).
+	 * So with no siginfo the signal is that code's, and a thread going
+	 * for another reason (another thread's exit_group(), an exec) has
+	 * no signal there and fires nothing, as in DTrace.
+	 */
 	{ .kp_name = "signal-handle", .kp_kind = DT_KEVENT_RAWTP,
 	  .kp_group = "signal", .kp_event = "signal_deliver", .kp_ntyped = 3,
 	  .kp_native = { "int", "struct kernel_siginfo *", "void *" },
 	  .kp_xlate = { NULL, "siginfo_t *" },
-	  .kp_args = { RAWINT(0), RAW(1),
+	  .kp_args = {
+	      { .kr_kind = DT_KEVENT_ARG_SELECT, .kr_index = 1,
+	      .kr_args = DT_KEVENT_ARGBIT(3) | DT_KEVENT_ARGBIT(5) },
+	      RAW(1),
 	      { .kr_kind = DT_KEVENT_ARG_RAWMEM, .kr_index = 2,
-	      .kr_where = "k_sigaction.sa.sa_handler" } } },
+	      .kr_where = "k_sigaction.sa.sa_handler" },
+	      RAWINT(0),
+	      { .kr_kind = DT_KEVENT_ARG_CURMEM,
+	      .kr_where = "task_struct.signal" },
+	      { .kr_kind = DT_KEVENT_ARG_DEREF, .kr_size = 4,
+	      .kr_xform = DT_KEVENT_XF_SIG,
+	      .kr_args = DT_KEVENT_ARGBIT(4),
+	      .kr_where = "signal_struct.group_exit_code" } },
+	  .kp_conds = { COND(NE, 0, 0) } },
 	{ .kp_name = "signal-clear", .kp_kind = DT_KEVENT_TP,
 	  .kp_group = "syscalls", .kp_event = "sys_exit_rt_sigtimedwait",
 	  .kp_ntyped = 1, .kp_native = { "int" },
