@@ -17,6 +17,26 @@
 #include "os/linux/bpf/dt_bpf_impl.h"
 #include "os/linux/dt_linux_features.h"
 
+/*
+ * The two arguments a MINIF or SELECT recipe chooses between, the lowest
+ * two bits of ka_val (x the lower), with its guard in ka_index; false if
+ * any of them is not an argument the prologue has.
+ */
+static bool
+dt_bpf_arg_pair(const dt_kevent_arg_t *ka, int *x, int *y)
+{
+	uint64_t m = (uint64_t) ka->ka_val;
+
+	if (m == 0 || ka->ka_index >= DT_BPF_NARGS)
+		return false;
+	*x = __builtin_ctzll(m);
+	m &= m - 1;
+	if (m == 0)
+		return false;
+	*y = __builtin_ctzll(m);
+	return *x < DT_BPF_NARGS && *y < DT_BPF_NARGS;
+}
+
 /* r1 cut to its low size bytes, sign- or zero-extended. */
 static void
 dt_bpf_cg_extend(dt_bpf_cg_t *cg, int size, bool sgn)
@@ -209,14 +229,9 @@ dt_bpf_cg_kevent_arg(dt_bpf_cg_t *cg, const dt_kevent_arg_t *ka)
 		break;
 	}
 	case DT_KEVENT_ARG_MINIF: {
-		uint64_t m = (uint64_t) ka->ka_val;
-		int x = __builtin_ctzll(m), y;
+		int x, y;
 
-		m &= m - 1;
-		if (m == 0 || x >= DT_BPF_NARGS || ka->ka_index >= DT_BPF_NARGS)
-			return false;
-		y = __builtin_ctzll(m);
-		if (y >= DT_BPF_NARGS)
+		if (!dt_bpf_arg_pair(ka, &x, &y))
 			return false;
 		/* r1 = y; x instead when the guard holds and x < y. */
 		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7,
@@ -231,14 +246,9 @@ dt_bpf_cg_kevent_arg(dt_bpf_cg_t *cg, const dt_kevent_arg_t *ka)
 		break;
 	}
 	case DT_KEVENT_ARG_SELECT: {
-		uint64_t m = (uint64_t) ka->ka_val;
-		int x = __builtin_ctzll(m), y;
+		int x, y;
 
-		m &= m - 1;
-		if (m == 0 || x >= DT_BPF_NARGS || ka->ka_index >= DT_BPF_NARGS)
-			return false;
-		y = __builtin_ctzll(m);
-		if (y >= DT_BPF_NARGS)
+		if (!dt_bpf_arg_pair(ka, &x, &y))
 			return false;
 		/* r1 = y; x instead when the guard is not 0. */
 		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7,

@@ -150,6 +150,15 @@ extern void dt_bpf_cg_dsptr(dt_bpf_cg_t *cg, int breg, int offslot);
 
 #define DT_BPF_ATOMIC 0xc0 /* BPF_ATOMIC (BPF_XADD) */
 
+/* dt_bpf_stack.c */
+/* Whether the probe's context has a kernel stack of the traced code. */
+extern bool dt_bpf_cg_has_kstack(const dt_bpf_cg_t *cg);
+/* stack() or ustack(): size bytes of frames at r7 + off. */
+extern void dt_bpf_cg_getstack(dt_bpf_cg_t *cg, uint32_t off, uint32_t size,
+    bool user);
+/* uregs[]: DIF register rd = the user register whose index is in r2. */
+extern void dt_bpf_cg_uregs(dt_bpf_cg_t *cg, unsigned r2, unsigned rd);
+
 /* dt_bpf_spec.c */
 #define DT_BPF_MAXSPEC 64 /* speculation() is unrolled over nspec */
 /* speculation(): the ID, or 0, into DIF register rd. */
