@@ -22,7 +22,7 @@ tests_unit_interp_engine_test_SOURCES = tests/unit/interp_engine_test.c \
 tests_unit_interp_engine_test_LDADD = libdtrace_core.la
 
 SHELL_TESTS += tests/shell/unprivileged.sh tests/shell/syscall-count.sh \
-	tests/shell/pid-provider.sh tests/shell/ustack.sh \
+	tests/shell/pid-provider.sh tests/shell/pid-many.sh tests/shell/ustack.sh \
 	tests/shell/ustack-cfi.sh tests/shell/ustack-every.sh \
 	tests/shell/ustackdepth-deep.sh \
 	tests/shell/pid-tailcall.sh tests/shell/pid-modname.sh tests/shell/pid-args.sh \

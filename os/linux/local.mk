@@ -28,6 +28,8 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/bpf/dt_bpf_agg.c \
 	%reldir%/bpf/dt_bpf_args.c \
 	%reldir%/bpf/dt_bpf_stack.c \
+	%reldir%/bpf/dt_bpf_uprobes.c \
+	%reldir%/bpf/dt_bpf_uprobes.h \
 	%reldir%/bpf/dt_bpf_subr.c \
 	%reldir%/bpf/dt_bpf_spec.c \
 	%reldir%/bpf/dt_bpf_engine.h \
