@@ -14,6 +14,8 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/dt_elfsym.c \
 	%reldir%/dt_usyms.h \
 	%reldir%/dt_usyms.c \
+	%reldir%/dt_perfmap.h \
+	%reldir%/dt_perfmap.c \
 	%reldir%/dt_cfi.h \
 	%reldir%/dt_cfi.c \
 	%reldir%/dt_usdt_gen.c \

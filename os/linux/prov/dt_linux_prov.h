@@ -129,6 +129,11 @@ typedef struct dt_pid_probe {
 	 * the pattern means the instructions that can be traced.
 	 */
 	bool pi_quiet;
+	/*
+	 * pid: the symbol's own name when the probe is named by its
+	 * demangled one (C++, Rust), so that descriptions match either.
+	 */
+	char *pi_mangled;
 	/* USDT probes, per site: */
 	uint64_t *pi_semas;	/* the semaphore's file offset, or 0 */
 	dt_usdt_args_t *pi_args; /* how the arguments are passed */

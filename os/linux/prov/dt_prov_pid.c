@@ -61,6 +61,7 @@
 #include <unistd.h>
 
 #include "common/compiler/dt_errtags.h"
+#include "common/dt_demangle.h"
 #include "common/dt_impl.h"
 #include "common/probe/dt_probe.h"
 #include "isa/x86_64/x86_decode.h"
@@ -224,6 +225,11 @@ dt_pid_funcmatch(const dt_probe_t *prp, const char *func)
 	const dt_pid_prov_t *pp = prp->pr_prov->pv_data;
 	const dt_pid_probe_t *pi = prp->pr_data;
 
+	/* A C++ or Rust function is matched by its mangled name too. */
+	if (pi->pi_mangled != NULL && dt_gmatch(pi->pi_mangled, func))
+		return true;
+	if (dt_strisglob(func))
+		return false;
 	for (size_t m = 0; m < pp->pp_nmods; m++) {
 		const dt_pid_module_t *pm = &pp->pp_mods[m];
 
@@ -244,6 +250,31 @@ static bool
 dt_pid_field(const char *s, const char *glob)
 {
 	return glob[0] == '\0' || dt_gmatch(s, glob);
+}
+
+/*
+ * The name the probes of es carry: a C++ or Rust function's demangled
+ * name (ns::K::f(int)), as stacks print it, unless -x nodemangle.
+ */
+static const char *
+dt_pid_funcname(dtrace_hdl_t *dtp, const dt_elfsym_t *es)
+{
+	const char *dem;
+
+	if (dtp->dt_options[DT_OPT_NODEMANGLE] == DTRACEOPT_UNSET &&
+	    (dem = dt_demangle(es->es_name)) != NULL)
+		return dem;
+	return es->es_name;
+}
+
+/* Does a function glob name es, by its own or its demangled name? */
+static bool
+dt_pid_symmatch(const dt_elfsym_t *es, const char *glob)
+{
+	const char *dem;
+
+	return dt_pid_field(es->es_name, glob) ||
+	    ((dem = dt_demangle(es->es_name)) != NULL && dt_gmatch(dem, glob));
 }
 
 static dt_pid_probe_t *
@@ -300,12 +331,17 @@ static int
 dt_pid_create(dtrace_hdl_t *dtp, dt_provider_t *pvp, const dt_pid_module_t *pm,
     const dt_elfsym_t *es, const char *name, dt_pid_probe_t *pi)
 {
-	dt_probe_t *prp = dt_probe_create(dtp, pvp, pm->pm_name, es->es_name,
-	    name, 0, NULL, pi);
+	const char *func = dt_pid_funcname(dtp, es);
+	dt_probe_t *prp = NULL;
 
+	if (func == es->es_name ||
+	    (pi->pi_mangled = strdup(es->es_name)) != NULL)
+		prp = dt_probe_create(dtp, pvp, pm->pm_name, func, name, 0,
+		    NULL, pi);
 	if (prp == NULL) {
 		free(pi->pi_sites);
 		free(pi->pi_conds);
+		free(pi->pi_mangled);
 		free(pi);
 		return -1;
 	}
@@ -423,7 +459,8 @@ dt_pid_function(dtrace_hdl_t *dtp, dt_provider_t *pvp, dt_pid_prov_t *pp,
 		if (!dt_pid_field(name, nglob))
 			continue;
 		if ((*made & DT_PID_MADE_SOME) && (prp = dt_pid_exists(dtp,
-		    pvp, pm->pm_name, es->es_name, name)) != NULL) {
+		    pvp, pm->pm_name, dt_pid_funcname(dtp, es), name)) !=
+		    NULL) {
 			/* Named now: a refused site is said again. */
 			if (!quiet)
 				((dt_pid_probe_t *) prp->pr_data)->pi_quiet =
@@ -517,7 +554,7 @@ dt_pid_provide(dtrace_hdl_t *dtp, dt_provider_t *meta,
 			const dt_elfsym_t *es = &pm->pm_syms.ess_syms[i];
 			size_t si = i;
 
-			if (!dt_pid_field(es->es_name, pdp->pd_function) ||
+			if (!dt_pid_symmatch(es, pdp->pd_function) ||
 			    !dt_elfsym_preferred(&pm->pm_syms, i,
 			    pdp->pd_function))
 				continue;
@@ -654,6 +691,7 @@ dt_pid_probe_fini(dtrace_hdl_t *dtp, dt_probe_t *prp)
 	(void) dtp;
 	free(pi->pi_sites);
 	free(pi->pi_conds);
+	free(pi->pi_mangled);
 	free(pi);
 }
 
@@ -753,8 +791,8 @@ dt_pid_nomatch(dtrace_hdl_t *dtp, dt_provider_t *fam,
 		    !dt_gmatch(mm->pm_name, pdp->pd_module)))
 			continue;
 		for (size_t i = 0; i < mm->pm_syms.ess_nsyms; i++) {
-			if (strcmp(mm->pm_syms.ess_syms[i].es_name,
-			    pdp->pd_function) == 0)
+			if (dt_pid_symmatch(&mm->pm_syms.ess_syms[i],
+			    pdp->pd_function))
 				return dt_pid_badname(&mm->pm_syms.ess_syms[i],
 				    name, msg, len);
 		}
