@@ -90,6 +90,10 @@ UNIT_TESTS += tests/unit/usyms_test
 tests_unit_usyms_test_SOURCES = tests/unit/usyms_test.c tests/unit/unit.h
 tests_unit_usyms_test_LDADD = libdtrace_core.la
 
+UNIT_TESTS += tests/unit/perfmap_test
+tests_unit_perfmap_test_SOURCES = tests/unit/perfmap_test.c tests/unit/unit.h
+tests_unit_perfmap_test_LDADD = libdtrace_core.la
+
 # Unwind tables from CFI, over a synthetic stack and the test's own.
 UNIT_TESTS += tests/unit/cfi_test
 tests_unit_cfi_test_SOURCES = tests/unit/cfi_test.c tests/unit/unit.h
