@@ -1,7 +1,8 @@
 #!/bin/bash
 # demangle.sh: C++ and Rust names made readable -- a C++ program's pid
 # probes named and matched by their demangled and their mangled names,
-# its frames demangled in ustack() and ufunc(), -l listing the demangled
+# its frames demangled in ustack(), ufunc(), usym(), uaddr() and %A (in
+# aggregation keys and printf), -l listing the demangled
 # names, -x nodemangle keeping them raw; and a symbol table with Rust's
 # legacy (_ZN..17h<hash>E) and v0 (_R...) manglings, built from C with
 # the names given by asm labels (no Rust toolchain needed).
@@ -41,14 +42,15 @@ check() {
 
 cat >"$tmp/cppt.cc" <<'CC'
 #include <string>
+volatile int sink;
+extern "C" __attribute__((noinline)) void leaf(void) { sink = sink + 1; }
 namespace ns {
 struct K {
 	int f(const std::string &s);
 };
-volatile int sink;
 __attribute__((noinline)) int K::f(const std::string &s)
 {
-	sink = sink + 1;
+	leaf();
 	return (int) s.size();
 }
 }
@@ -81,6 +83,17 @@ check "ustack() frames demangled" "$name
 cppt\`$name
 cppt\`main" "$(sed -e 's/^ *//' -e 's/+0x[0-9a-f]*$//' <<<"$out" | grep .)"
 
+# ufunc(), usym(), uaddr() and %A of an address in a C++ function (the
+# return address in ns::K::f of its call to leaf()), in an aggregation's
+# keys and in printf.
+out=$(dt -q -n 'pid$target:a.out:leaf:entry /n++ == 0/ {
+    printf("%A\n", ucaller);
+    @[ufunc(ucaller), usym(ucaller), uaddr(ucaller)] = count(); }
+    END { printa("%A|%A|%A\n", @); }' -c "$tmp/cppt")
+check "ufunc(), usym(), uaddr() and %A demangled" "cppt\`$name+0x
+cppt\`$name|cppt\`$name|cppt\`$name+0x" \
+    "$(sed 's/+0x[0-9a-f]*/+0x/g' <<<"$out" | grep .)"
+
 out=$(dt -q -x nodemangle -n 'pid$target::_ZN2ns1K1f*:entry /n++ == 0/ {
     printf("%s\n", probefunc); ustack(1); }' -c "$tmp/cppt")
 check "-x nodemangle keeps raw names" "$mangled
@@ -89,6 +102,37 @@ cppt\`$mangled" "$(sed -e 's/^ *//' -e 's/+0x[0-9a-f]*$//' <<<"$out" | grep .)"
 out=$(dt -l -n 'pid$target:a.out:*K*:entry' -c "$tmp/cppt" |
 	awk 'NR > 1 { $1 = $2 = ""; print substr($0, 3) }')
 check "-l lists the demangled name" "cppt $name entry" "$out"
+
+# A USDT probe in a C++ function: its function field demangled too.
+if echo '#include <sys/sdt.h>' | g++ -E -x c++ - >/dev/null 2>&1; then
+	cat >"$tmp/cppu.cc" <<'CC'
+#include <sys/sdt.h>
+namespace app {
+__attribute__((noinline)) void step(int i)
+{
+	DTRACE_PROBE1(cppprov, tick, i);
+}
+}
+int main()
+{
+	for (int i = 0; i < 5; i++)
+		app::step(i);
+	return 0;
+}
+CC
+	g++ -O1 -o "$tmp/cppu" "$tmp/cppu.cc" ||
+		{ echo "FAIL: g++ could not build the USDT program"; exit 1; }
+	out=$(dt -q -n 'cppprov$target:::tick { @[probefunc] = count(); }
+	    END { printa("%s %@d\n", @); }' -c "$tmp/cppu")
+	check "USDT probe's function demangled" "app::step(int) 5" \
+	    "$(grep . <<<"$out")"
+	out=$(dt -q -n 'cppprov$target::_ZN3app4stepEi:tick { @ = count(); }
+	    END { printa("%@d\n", @); }' -c "$tmp/cppu")
+	check "USDT probe matched by its mangled function" "5" \
+	    "$(grep . <<<"$out")"
+else
+	echo "skip: the USDT part needs <sys/sdt.h> (systemtap-sdt-dev)"
+fi
 
 # Rust: a legacy name (an Itanium name ending in a hash element, which
 # prints without the hash) and a v0 name.

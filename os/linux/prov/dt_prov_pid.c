@@ -226,7 +226,7 @@ dt_pid_funcmatch(const dt_probe_t *prp, const char *func)
 	const dt_pid_probe_t *pi = prp->pr_data;
 
 	/* A C++ or Rust function is matched by its mangled name too. */
-	if (pi->pi_mangled != NULL && dt_gmatch(pi->pi_mangled, func))
+	if (dt_pid_mangledmatch(prp, func))
 		return true;
 	if (dt_strisglob(func))
 		return false;
@@ -252,19 +252,35 @@ dt_pid_field(const char *s, const char *glob)
 	return glob[0] == '\0' || dt_gmatch(s, glob);
 }
 
-/*
- * The name the probes of es carry: a C++ or Rust function's demangled
- * name (ns::K::f(int)), as stacks print it, unless -x nodemangle.
- */
-static const char *
-dt_pid_funcname(dtrace_hdl_t *dtp, const dt_elfsym_t *es)
+const char *
+dt_pid_funcname(dtrace_hdl_t *dtp, const char *sym)
 {
 	const char *dem;
 
 	if (dtp->dt_options[DT_OPT_NODEMANGLE] == DTRACEOPT_UNSET &&
-	    (dem = dt_demangle(es->es_name)) != NULL)
+	    (dem = dt_demangle(sym)) != NULL)
 		return dem;
-	return es->es_name;
+	return sym;
+}
+
+int
+dt_pid_setmangled(dt_pid_probe_t *pi, const char *func, const char *sym)
+{
+	if (func == sym || strcmp(func, sym) == 0)
+		return 0;
+	if ((pi->pi_mangled = strdup(sym)) == NULL) {
+		errno = ENOMEM;
+		return -1;
+	}
+	return 0;
+}
+
+bool
+dt_pid_mangledmatch(const dt_probe_t *prp, const char *func)
+{
+	const dt_pid_probe_t *pi = prp->pr_data;
+
+	return pi->pi_mangled != NULL && dt_gmatch(pi->pi_mangled, func);
 }
 
 /* Does a function glob name es, by its own or its demangled name? */
@@ -331,11 +347,10 @@ static int
 dt_pid_create(dtrace_hdl_t *dtp, dt_provider_t *pvp, const dt_pid_module_t *pm,
     const dt_elfsym_t *es, const char *name, dt_pid_probe_t *pi)
 {
-	const char *func = dt_pid_funcname(dtp, es);
+	const char *func = dt_pid_funcname(dtp, es->es_name);
 	dt_probe_t *prp = NULL;
 
-	if (func == es->es_name ||
-	    (pi->pi_mangled = strdup(es->es_name)) != NULL)
+	if (dt_pid_setmangled(pi, func, es->es_name) == 0)
 		prp = dt_probe_create(dtp, pvp, pm->pm_name, func, name, 0,
 		    NULL, pi);
 	if (prp == NULL) {
@@ -459,7 +474,7 @@ dt_pid_function(dtrace_hdl_t *dtp, dt_provider_t *pvp, dt_pid_prov_t *pp,
 		if (!dt_pid_field(name, nglob))
 			continue;
 		if ((*made & DT_PID_MADE_SOME) && (prp = dt_pid_exists(dtp,
-		    pvp, pm->pm_name, dt_pid_funcname(dtp, es), name)) !=
+		    pvp, pm->pm_name, dt_pid_funcname(dtp, es->es_name), name)) !=
 		    NULL) {
 			/* Named now: a refused site is said again. */
 			if (!quiet)
