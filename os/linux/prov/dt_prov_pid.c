@@ -31,6 +31,11 @@
  *	return		arg0: the offset of the return site in the
  *			function; arg1: the return value (rax)
  *
+ * A C++ or Rust function's probes carry its demangled name
+ * (ns::K::f(int), unless -x nodemangle), as stacks print it; a
+ * description's function field matches either that or the symbol's
+ * mangled name (pi_mangled, through po_funcmatch).
+ *
  * A function named exactly by a weak alias is the probe of the symbol
  * DTrace prefers at its address (global, then fewer leading underscores:
  * weak _go is go's probe), and a description naming a function, probe
