@@ -103,6 +103,29 @@ out=$(dt -l -n 'pid$target:a.out:*K*:entry' -c "$tmp/cppt" |
 	awk 'NR > 1 { $1 = $2 = ""; print substr($0, 3) }')
 check "-l lists the demangled name" "cppt $name entry" "$out"
 
+# A constructor's C1 and C2 symbols, one address, demangle alike: one
+# probe, each call counted once.
+cat >"$tmp/ctor.cc" <<'CC'
+volatile int sink;
+struct A {
+	A();
+	int x;
+};
+__attribute__((noinline)) A::A() { x = sink; sink = sink + 1; }
+int main()
+{
+	for (int i = 0; i < 3; i++)
+		A a;
+	return 0;
+}
+CC
+g++ -O1 -o "$tmp/ctor" "$tmp/ctor.cc" ||
+	{ echo "FAIL: g++ could not build the constructor program"; exit 1; }
+out=$(dt -q -n 'pid$target:a.out:A??A*:entry { @[probefunc] = count(); }
+    END { printa("%s %@d\n", @); }' -c "$tmp/ctor")
+check "aliases demangled alike make one probe" "A::A() 3" \
+    "$(grep . <<<"$out")"
+
 # A USDT probe in a C++ function: its function field demangled too.
 if echo '#include <sys/sdt.h>' | g++ -E -x c++ - >/dev/null 2>&1; then
 	cat >"$tmp/cppu.cc" <<'CC'

@@ -298,6 +298,25 @@ dt_pid_symmatch(const dt_elfsym_t *es, const char *glob)
 	    ((dem = dt_demangle(es->es_name)) != NULL && dt_gmatch(dem, glob));
 }
 
+/*
+ * Whether symbol i makes the probes of its address for a function glob:
+ * no alias at that address that ranks before it (they are sorted best
+ * first) is named by the glob too, by either name.  So a probe is made
+ * once per address, even for aliases that demangle alike (a C++
+ * constructor's C1 and C2 symbols are both A::A()).
+ */
+static bool
+dt_pid_preferred(const dt_elfsyms_t *ess, size_t i, const char *glob)
+{
+	uint64_t addr = ess->ess_syms[i].es_addr;
+
+	while (i > 0 && ess->ess_syms[i - 1].es_addr == addr) {
+		if (dt_pid_symmatch(&ess->ess_syms[--i], glob))
+			return false;
+	}
+	return true;
+}
+
 static dt_pid_probe_t *
 dt_pid_probe_new(const dt_pid_module_t *pm, const dt_pid_prov_t *pp,
     const dt_elfsym_t *es, int kind)
@@ -575,7 +594,7 @@ dt_pid_provide(dtrace_hdl_t *dtp, dt_provider_t *meta,
 			size_t si = i;
 
 			if (!dt_pid_symmatch(es, pdp->pd_function) ||
-			    !dt_elfsym_preferred(&pm->pm_syms, i,
+			    !dt_pid_preferred(&pm->pm_syms, i,
 			    pdp->pd_function))
 				continue;
 			/* A name: the probe is the preferred alias's. */
