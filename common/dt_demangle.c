@@ -23,8 +23,8 @@
 #include "common/dt_demangle.h"
 
 typedef struct dt_dmentry {
-	char *de_mangled;	/* NULL: empty slot */
-	char *de_name;		/* NULL: the demangler refused it */
+	char *de_mangled; /* NULL: empty slot */
+	char *de_name;	  /* NULL: the demangler refused it */
 } dt_dmentry_t;
 
 static pthread_mutex_t dt_dm_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -53,8 +53,8 @@ dt_dm_slot(dt_dmentry_t *tab, size_t cap, const char *name)
 {
 	size_t i = (size_t) dt_dm_hash(name) & (cap - 1);
 
-	while (tab[i].de_mangled != NULL &&
-	    strcmp(tab[i].de_mangled, name) != 0)
+	while (
+	    tab[i].de_mangled != NULL && strcmp(tab[i].de_mangled, name) != 0)
 		i = (i + 1) & (cap - 1);
 	return &tab[i];
 }
@@ -68,7 +68,7 @@ dt_dm_grow(void)
 
 	if (2 * (dt_dm_count + 1) <= dt_dm_cap)
 		return 0;
-	if ((tab = calloc(cap, sizeof (*tab))) == NULL)
+	if ((tab = calloc(cap, sizeof(*tab))) == NULL)
 		return -1;
 	for (size_t i = 0; i < dt_dm_cap; i++) {
 		if (dt_dm_tab[i].de_mangled != NULL)

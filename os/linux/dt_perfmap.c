@@ -53,21 +53,21 @@ dt_perfmap_line(dt_perfmap_t *pm, const char *line, size_t len)
 		return 0;
 	if (pm->pm_nsyms == pm->pm_cap) {
 		size_t cap = pm->pm_cap ? 2 * pm->pm_cap : 256;
-		dt_perfsym_t *v = realloc(pm->pm_syms, cap * sizeof (*v));
+		dt_perfsym_t *v = realloc(pm->pm_syms, cap * sizeof(*v));
 
 		if (v == NULL)
 			return -1;
 		pm->pm_syms = v;
 		pm->pm_cap = cap;
 	}
-	if ((pn = malloc(sizeof (*pn) + n + 1)) == NULL)
+	if ((pn = malloc(sizeof(*pn) + n + 1)) == NULL)
 		return -1;
 	memcpy(pn->pn_name, name, n);
 	pn->pn_name[n] = '\0';
 	pn->pn_next = pm->pm_names;
 	pm->pm_names = pn;
-	pm->pm_syms[pm->pm_nsyms++] = (dt_perfsym_t) { addr, size,
-	    pm->pm_seq++, pn->pn_name };
+	pm->pm_syms[pm->pm_nsyms++] =
+	    (dt_perfsym_t){addr, size, pm->pm_seq++, pn->pn_name};
 	return 0;
 }
 
@@ -110,8 +110,9 @@ dt_perfmap_update(dt_perfmap_t *pm, const char *path)
 	pm->pm_read += n;
 	have = tail + (size_t) n;
 	buf[have] = '\0';
-	for (p = buf; rc == 0 && (nl = memchr(p, '\n', have -
-	    (size_t) (p - buf))) != NULL; p = nl + 1)
+	for (p = buf; rc == 0 &&
+	     (nl = memchr(p, '\n', have - (size_t) (p - buf))) != NULL;
+	     p = nl + 1)
 		rc = dt_perfmap_line(pm, p, (size_t) (nl - p));
 	/* A line the runtime is still writing: kept for the next read. */
 	free(pm->pm_tail);
@@ -120,7 +121,7 @@ dt_perfmap_update(dt_perfmap_t *pm, const char *path)
 		rc = -1;
 	free(buf);
 	if (pm->pm_nsyms > 1)
-		qsort(pm->pm_syms, pm->pm_nsyms, sizeof (*pm->pm_syms),
+		qsort(pm->pm_syms, pm->pm_nsyms, sizeof(*pm->pm_syms),
 		    dt_perfsym_cmp);
 	return rc;
 }
@@ -162,5 +163,5 @@ dt_perfmap_free(dt_perfmap_t *pm)
 	}
 	free(pm->pm_syms);
 	free(pm->pm_tail);
-	memset(pm, 0, sizeof (*pm));
+	memset(pm, 0, sizeof(*pm));
 }

@@ -20,17 +20,17 @@
 typedef struct dt_perfsym {
 	uint64_t ps_addr;
 	uint64_t ps_size;
-	uint64_t ps_seq;	/* line number: a later line wins */
+	uint64_t ps_seq; /* line number: a later line wins */
 	const char *ps_name;
 } dt_perfsym_t;
 
 typedef struct dt_perfmap {
-	dt_perfsym_t *pm_syms;	/* sorted by address, then line */
+	dt_perfsym_t *pm_syms; /* sorted by address, then line */
 	size_t pm_nsyms, pm_cap;
 	uint64_t pm_seq;
-	off_t pm_read;		/* bytes of the file parsed */
-	char *pm_tail;		/* a last line not yet ended by a newline */
-	struct dt_perfname *pm_names;	/* every name read, kept */
+	off_t pm_read; /* bytes of the file parsed */
+	char *pm_tail; /* a last line not yet ended by a newline */
+	struct dt_perfname *pm_names; /* every name read, kept */
 } dt_perfmap_t;
 
 /*
@@ -43,8 +43,8 @@ extern int dt_perfmap_update(dt_perfmap_t *pm, const char *path);
  * The function of the map holding addr: its name, with its start in
  * *startp; NULL when none does.
  */
-extern const char *dt_perfmap_lookup(const dt_perfmap_t *pm, uint64_t addr,
-    uint64_t *startp);
+extern const char *dt_perfmap_lookup(
+    const dt_perfmap_t *pm, uint64_t addr, uint64_t *startp);
 
 extern void dt_perfmap_free(dt_perfmap_t *pm);
 

@@ -33,8 +33,8 @@ main(void)
 {
 	char path[] = "/tmp/perfmap_testXXXXXX";
 	const char *kept;
-	struct timespec ts = { 0, 150 * 1000 * 1000 };
-	dt_perfmap_t pm = { 0 };
+	struct timespec ts = {0, 150 * 1000 * 1000};
+	dt_perfmap_t pm = {0};
 	dt_usym_info_t ui;
 	dt_usyms_t *us;
 	uint64_t start;
@@ -60,7 +60,8 @@ main(void)
 	CHECK_INT(dt_perfmap_update(&pm, "/nonexistent/perf-1.map"), 0);
 	CHECK(dt_perfmap_lookup(&pm, 0x1000, &start) == NULL);
 
-	put(path, "w", "7f0000001000 100 LazyCompile:*hot /app/x.js:3\n"
+	put(path, "w",
+	    "7f0000001000 100 LazyCompile:*hot /app/x.js:3\n"
 	    "0x7f0000002000 0x40 long Hot.hotLoop(long)\n"
 	    "not a symbol line\n");
 	CHECK_INT(dt_perfmap_update(&pm, path), 0);
@@ -77,7 +78,8 @@ main(void)
 	 * Appended: code recompiled at the same address (the later line
 	 * wins), and a line still being written, read once it is ended.
 	 */
-	put(path, "a", "7f0000001000 80 LazyCompile:*hot2 /app/x.js:3\n"
+	put(path, "a",
+	    "7f0000001000 80 LazyCompile:*hot2 /app/x.js:3\n"
 	    "7f0000003000 10 half");
 	CHECK_INT(dt_perfmap_update(&pm, path), 0);
 	CHECK_STR(dt_perfmap_lookup(&pm, 0x7f0000001010, &start),
@@ -100,16 +102,19 @@ main(void)
 	 * in its perf map, read again when it has grown.
 	 */
 	CHECK((us = dt_usyms_create()) != NULL);
-	CHECK_INT(dt_usyms_setmaps(us, 7, "00400000-00401000 r-xp 00000000 "
-	    "08:01 1 /usr/bin/true\n7f0000000000-7f0000100000 rwxp 00000000 "
-	    "00:00 0\n"), 0);
+	CHECK_INT(dt_usyms_setmaps(us, 7,
+		      "00400000-00401000 r-xp 00000000 "
+		      "08:01 1 /usr/bin/true\n7f0000000000-7f0000100000 rwxp "
+		      "00000000 "
+		      "00:00 0\n"),
+	    0);
 	CHECK_INT(dt_usyms_setperfmap(us, 7, path), 0);
 	CHECK_INT(dt_usyms_lookup(us, 7, 0x7f0000005008, &ui), 0);
 	CHECK_STR(ui.ui_name, "fresh");
 	CHECK_INT(ui.ui_value, 0x7f0000005000);
 	CHECK_INT(dt_usyms_lookup(us, 7, 0x7f0000006000, &ui), -1);
 	put(path, "a", "7f0000006000 20 later\n");
-	(void) nanosleep(&ts, NULL);	/* past the re-read interval */
+	(void) nanosleep(&ts, NULL); /* past the re-read interval */
 	CHECK_INT(dt_usyms_lookup(us, 7, 0x7f0000006000, &ui), 0);
 	CHECK_STR(ui.ui_name, "later");
 	/* Outside every mapping too (code mapped since the snapshot). */
