@@ -94,9 +94,9 @@ check "ufunc(), usym(), uaddr() and %A demangled" "cppt\`$name+0x
 cppt\`$name|cppt\`$name|cppt\`$name+0x" \
     "$(sed 's/+0x[0-9a-f]*/+0x/g' <<<"$out" | grep .)"
 
-out=$(dt -q -x nodemangle -n 'pid$target::_ZN2ns1K1f*:entry /n++ == 0/ {
+out=$(dt -q -x nodemangle -n 'pid$target::ns??K??f*:entry /n++ == 0/ {
     printf("%s\n", probefunc); ustack(1); }' -c "$tmp/cppt")
-check "-x nodemangle keeps raw names" "$mangled
+check "-x nodemangle keeps raw names, matched by the demangled" "$mangled
 cppt\`$mangled" "$(sed -e 's/^ *//' -e 's/+0x[0-9a-f]*$//' <<<"$out" | grep .)"
 
 out=$(dt -l -n 'pid$target:a.out:*K*:entry' -c "$tmp/cppt" |

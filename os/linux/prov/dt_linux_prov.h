@@ -130,10 +130,11 @@ typedef struct dt_pid_probe {
 	 */
 	bool pi_quiet;
 	/*
-	 * pid: the symbol's own name when the probe is named by its
-	 * demangled one (C++, Rust), so that descriptions match either.
+	 * pid and USDT: a C++ or Rust function's other name -- the mangled
+	 * one when the probe carries the demangled one, the demangled one
+	 * under -x nodemangle -- so that descriptions match either.
 	 */
-	char *pi_mangled;
+	char *pi_altname;
 	/* USDT probes, per site: */
 	uint64_t *pi_semas;	/* the semaphore's file offset, or 0 */
 	dt_usdt_args_t *pi_args; /* how the arguments are passed */
@@ -197,15 +198,16 @@ extern void dt_pid_modules_free(dt_pid_module_t *mods, size_t nmods);
 extern const char *dt_pid_funcname(dtrace_hdl_t *dtp, const char *sym);
 
 /*
- * Give a probe about to be named func (dt_pid_funcname() of sym) its
- * mangled name, so that descriptions naming either match it: 0, or -1
- * (ENOMEM).
+ * Give a probe about to be named func (dt_pid_funcname() of sym) the
+ * function's other name, so that descriptions naming either match it:
+ * 0, or -1 (ENOMEM).
  */
-extern int dt_pid_setmangled(dt_pid_probe_t *pi, const char *func,
+extern int dt_pid_setaltname(dt_pid_probe_t *pi, const char *func,
     const char *sym);
 
-/* Does the function glob name the probe by its mangled name? */
-extern bool dt_pid_mangledmatch(const dt_probe_t *prp, const char *func);
+/* Does the function glob name the probe by its other name? */
+extern bool dt_pid_altmatch(const dt_probe_t *prp, const char *func);
+
 /*
  * Add to *modsp the files process from maps now, as image gen; after a
  * dlopen (!exec) only those not there already for gen.  Returns the

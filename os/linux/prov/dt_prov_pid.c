@@ -34,7 +34,8 @@
  * A C++ or Rust function's probes carry its demangled name
  * (ns::K::f(int), unless -x nodemangle), as stacks print it; a
  * description's function field matches either that or the symbol's
- * mangled name (pi_mangled, through po_funcmatch).
+ * mangled name (pi_altname, through po_funcmatch; under -x nodemangle,
+ * the other way round).
  *
  * A function named exactly by a weak alias is the probe of the symbol
  * DTrace prefers at its address (global, then fewer leading underscores:
@@ -230,8 +231,8 @@ dt_pid_funcmatch(const dt_probe_t *prp, const char *func)
 	const dt_pid_prov_t *pp = prp->pr_prov->pv_data;
 	const dt_pid_probe_t *pi = prp->pr_data;
 
-	/* A C++ or Rust function is matched by its mangled name too. */
-	if (dt_pid_mangledmatch(prp, func))
+	/* A C++ or Rust function is matched by its other name too. */
+	if (dt_pid_altmatch(prp, func))
 		return true;
 	if (dt_strisglob(func))
 		return false;
@@ -269,11 +270,13 @@ dt_pid_funcname(dtrace_hdl_t *dtp, const char *sym)
 }
 
 int
-dt_pid_setmangled(dt_pid_probe_t *pi, const char *func, const char *sym)
+dt_pid_setaltname(dt_pid_probe_t *pi, const char *func, const char *sym)
 {
-	if (func == sym || strcmp(func, sym) == 0)
-		return 0;
-	if ((pi->pi_mangled = strdup(sym)) == NULL) {
+	const char *alt = sym;
+
+	if (strcmp(func, sym) == 0 && (alt = dt_demangle(sym)) == NULL)
+		return 0;	/* not a C++ or Rust name */
+	if ((pi->pi_altname = strdup(alt)) == NULL) {
 		errno = ENOMEM;
 		return -1;
 	}
@@ -281,11 +284,11 @@ dt_pid_setmangled(dt_pid_probe_t *pi, const char *func, const char *sym)
 }
 
 bool
-dt_pid_mangledmatch(const dt_probe_t *prp, const char *func)
+dt_pid_altmatch(const dt_probe_t *prp, const char *func)
 {
 	const dt_pid_probe_t *pi = prp->pr_data;
 
-	return pi->pi_mangled != NULL && dt_gmatch(pi->pi_mangled, func);
+	return pi->pi_altname != NULL && dt_gmatch(pi->pi_altname, func);
 }
 
 /* Does a function glob name es, by its own or its demangled name? */
@@ -374,13 +377,13 @@ dt_pid_create(dtrace_hdl_t *dtp, dt_provider_t *pvp, const dt_pid_module_t *pm,
 	const char *func = dt_pid_funcname(dtp, es->es_name);
 	dt_probe_t *prp = NULL;
 
-	if (dt_pid_setmangled(pi, func, es->es_name) == 0)
+	if (dt_pid_setaltname(pi, func, es->es_name) == 0)
 		prp = dt_probe_create(dtp, pvp, pm->pm_name, func, name, 0,
 		    NULL, pi);
 	if (prp == NULL) {
 		free(pi->pi_sites);
 		free(pi->pi_conds);
-		free(pi->pi_mangled);
+		free(pi->pi_altname);
 		free(pi);
 		return -1;
 	}
@@ -730,7 +733,7 @@ dt_pid_probe_fini(dtrace_hdl_t *dtp, dt_probe_t *prp)
 	(void) dtp;
 	free(pi->pi_sites);
 	free(pi->pi_conds);
-	free(pi->pi_mangled);
+	free(pi->pi_altname);
 	free(pi);
 }
 

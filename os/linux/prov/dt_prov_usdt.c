@@ -454,7 +454,7 @@ dt_usdt_probe_free(dt_pid_probe_t *pi)
 	free(pi->pi_sites);
 	free(pi->pi_semas);
 	free(pi->pi_args);
-	free(pi->pi_mangled);
+	free(pi->pi_altname);
 	free(pi);
 }
 
@@ -565,7 +565,7 @@ dt_usdt_make(dtrace_hdl_t *dtp, dt_usdt_proc_t *up, const char *prov)
 		}
 		/* its sites may differ: arguments described on first use */
 		func = dt_pid_funcname(dtp, un->un_func);
-		if (dt_pid_setmangled(pi, func, un->un_func) != 0) {
+		if (dt_pid_setaltname(pi, func, un->un_func) != 0) {
 			dt_usdt_probe_free(pi);
 			return dt_set_errno(dtp, EDT_NOMEM);
 		}
@@ -762,7 +762,7 @@ static const dt_provops_t dt_usdt_ops = {
 	.po_probe_args = dt_usdt_probe_args,
 	.po_fini = dt_usdt_prov_fini,
 	.po_modmatch = dt_usdt_modmatch,
-	.po_funcmatch = dt_pid_mangledmatch,
+	.po_funcmatch = dt_pid_altmatch,
 };
 
 /* The family, asked about every description (its prefix is empty). */
