@@ -136,6 +136,8 @@ static const dt_option_t dt_option_table[] = {
 	{ "encoding", DT_OPT_ENCODING, DT_OPTK_ENUM, dt_encoding_words, 0 },
 	/* User addresses as object:offset, unresolved (Oracle's option). */
 	{ "noresolve", DT_OPT_NORESOLVE, DT_OPTK_BOOL, NULL, 0 },
+	/* C++ and Rust symbols as the object files spell them. */
+	{ "nodemangle", DT_OPT_NODEMANGLE, DT_OPTK_BOOL, NULL, 0 },
 	/*
 	 * Linux's limit on locked memory bounds what BPF maps a consumer
 	 * may create; raising it is a matter for the command line.

@@ -102,6 +102,7 @@ typedef enum dt_optid {
 	DT_OPT_ENCODING,   /* ascii or utf8 bars (unset: by the terminal) */
 	DT_OPT_LOCKMEM,	   /* RLIMIT_MEMLOCK for BPF maps (Linux) */
 	DT_OPT_NORESOLVE,  /* user addresses as object:offset */
+	DT_OPT_NODEMANGLE, /* C++ and Rust symbols as mangled */
 	DT_OPT_BPFLOG,	   /* print the BPF verifier's log (Linux) */
 	DT_OPT_CORE,	   /* dump core at exit */
 	/* Oracle Linux DTrace's: the bytes alloca() and copyin() may take. */

@@ -11,6 +11,8 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/dt_program.c \
 	%reldir%/dt_aggfunc.h \
 	%reldir%/dt_aggfunc.c \
+	%reldir%/dt_demangle.h \
+	%reldir%/dt_demangle.c \
 	%reldir%/dt_os.h \
 	%reldir%/dt_list.c \
 	%reldir%/dt_proc.c \
