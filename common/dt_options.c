@@ -42,7 +42,8 @@ static const char *const dt_bufpolicy_words[] = { "switch", "fill", "ring",
 static const char *const dt_bufresize_words[] = { "auto", "manual", NULL };
 static const char *const dt_engine_words[] = { "auto", "bpf", "interp",
 	"ptrace", NULL };
-static const char *const dt_oformat_words[] = { "text", "json", NULL };
+static const char *const dt_oformat_words[] = { "text", "json", "folded",
+	NULL };
 static const char *const dt_encoding_words[] = { "ascii", "utf8", NULL };
 static const char *const dt_evaltime_words[] = { "exec", "preinit",
 	"postinit", "main", NULL };

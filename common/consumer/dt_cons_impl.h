@@ -208,6 +208,7 @@ extern void dt_cons_bufpolicy_free(dt_consumer_t *dc);
 /* Records of cpu the fill policy dropped. */
 extern uint64_t dt_cons_policy_drops(const dt_consumer_t *dc, uint32_t cpu);
 extern bool dt_cons_json(const dt_consumer_t *dc);
+extern bool dt_cons_folded(const dt_consumer_t *dc);
 extern int dt_cons_nomem(dt_consumer_t *dc);
 
 /* dt_print.c: one datum.  width as DTrace's: negative left-aligns. */
@@ -275,5 +276,9 @@ extern int dt_json_aggs(dt_consumer_t *dc, FILE *fp, const uint32_t *aggids,
     uint32_t naggs, bool unprinted);
 extern int dt_json_firing(dt_consumer_t *dc, FILE *fp, uint32_t cpu,
     const dt_rechdr_t *rh, const dt_cprobe_t *cp, const unsigned char *data);
+
+/* dt_folded.c */
+extern int dt_folded_aggs(dt_consumer_t *dc, FILE *fp,
+    const uint32_t *aggids, uint32_t naggs, bool unprinted);
 
 #endif /* DT_CONS_IMPL_H */
