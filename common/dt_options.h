@@ -98,7 +98,7 @@ typedef enum dt_optid {
 	DT_OPT_CTFPATH,	   /* kernel type source instead of the running BTF */
 	DT_OPT_ENGINE,	   /* auto, bpf, interp or ptrace */
 	DT_OPT_FOLLOWFORK, /* trace every descendant of -c/-p processes */
-	DT_OPT_OFORMAT,	   /* text or json */
+	DT_OPT_OFORMAT,	   /* text, json or folded */
 	DT_OPT_ENCODING,   /* ascii or utf8 bars (unset: by the terminal) */
 	DT_OPT_LOCKMEM,	   /* RLIMIT_MEMLOCK for BPF maps (Linux) */
 	DT_OPT_NORESOLVE,  /* user addresses as object:offset */
@@ -106,6 +106,8 @@ typedef enum dt_optid {
 	DT_OPT_CORE,	   /* dump core at exit */
 	/* Oracle Linux DTrace's: the bytes alloca() and copyin() may take. */
 	DT_OPT_SCRATCHSIZE,
+	DT_OPT_METRICS,	      /* ADDR:PORT of the metrics endpoint */
+	DT_OPT_METRICSLABELS, /* agg:label,label;... (accumulates) */
 	DT_OPT_COUNT
 } dt_optid_t;
 

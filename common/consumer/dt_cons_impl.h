@@ -256,6 +256,8 @@ extern int dt_agg_cmp_keys(const dt_aggdesc_t *agg, const unsigned char *l,
 extern dt_aggent_t **dt_agg_sorted(
     dt_consumer_t *dc, uint32_t aggid, uint32_t *np);
 extern int64_t dt_agg_avg(const int64_t *vals, uint64_t normal);
+extern void dt_agg_bucket_range(const dt_aggdesc_t *agg, uint32_t i,
+    bool *hasminp, int64_t *lop, bool *hasmaxp, int64_t *hip);
 extern uint64_t dt_agg_stddev(const int64_t *vals, uint64_t normal);
 extern void dt_aggstate_reset(dt_consumer_t *dc);
 extern void dt_agg_destroy(dt_consumer_t *dc);
@@ -280,5 +282,7 @@ extern int dt_json_firing(dt_consumer_t *dc, FILE *fp, uint32_t cpu,
 /* dt_folded.c */
 extern int dt_folded_aggs(dt_consumer_t *dc, FILE *fp,
     const uint32_t *aggids, uint32_t naggs, bool unprinted);
+extern void dt_folded_keytext(dt_consumer_t *dc, FILE *fp,
+    const dt_recdesc_t *rd, const unsigned char *p);
 
 #endif /* DT_CONS_IMPL_H */

@@ -119,6 +119,22 @@ dt_folded_key(dt_consumer_t *dc, FILE *fp, const dt_recdesc_t *rd,
 		(void) fprintf(fp, "%02x", p[i]);
 }
 
+/*
+ * One key as text, as a folded line shows it: a stack's frames joined by
+ * ';', anything else as one frame (the metrics' label values too).
+ */
+void
+dt_folded_keytext(dt_consumer_t *dc, FILE *fp, const dt_recdesc_t *rd,
+    const unsigned char *p)
+{
+	bool first = true;
+
+	if (rd->rd_type == DT_REC_STACK || rd->rd_type == DT_REC_USTACK)
+		dt_folded_stack(dc, fp, rd, p, &first);
+	else
+		dt_folded_key(dc, fp, rd, p);
+}
+
 /* The one value of an entry, as the text output prints it. */
 static int64_t
 dt_folded_value(const dt_aggdesc_t *agg, const int64_t *v, uint64_t normal)

@@ -12,6 +12,7 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/dt_aggprint.c \
 	%reldir%/dt_json.c \
 	%reldir%/dt_folded.c \
+	%reldir%/dt_metrics_fmt.c \
 	%reldir%/dt_cons_spec.c \
 	%reldir%/dt_cons_bufpolicy.c
 
