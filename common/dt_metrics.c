@@ -55,7 +55,7 @@ dt_metrics_ident(const char *s, size_t len)
 
 /*
  * Calls fn(agg, agglen, labels, labelslen, arg) for each "agg:labels"
- * of spec, agg without its '@' ("" for @ or _); stops at a non-zero
+ * of spec, agg without its '@' ("_" for @); stops at a non-zero
  * return, which it returns.  -1 for a malformed spec.
  */
 static int
@@ -78,8 +78,11 @@ dt_metrics_spec_walk(const char *spec,
 			agg++;
 			alen--;
 		}
-		if (alen == 1 && agg[0] == '_')
-			alen = 0;
+		/* The anonymous @ is named _ (as in the JSON output). */
+		if (alen == 0) {
+			agg = "_";
+			alen = 1;
+		}
 		labels = colon + 1;
 		llen = len - (size_t) (labels - p);
 		if ((rc = fn(agg, alen, labels, llen, arg)) != 0)
@@ -98,7 +101,7 @@ dt_metrics_check_one(const char *agg, size_t alen, const char *labels,
 	const char *l = labels, *end = labels + llen;
 
 	(void) arg;
-	if (alen > 0 && !dt_metrics_ident(agg, alen))
+	if (!dt_metrics_ident(agg, alen))
 		return -1;
 	while (l <= end) {
 		const char *comma = memchr(l, ',', (size_t) (end - l));
@@ -321,7 +324,7 @@ dt_metrics_start(dtrace_hdl_t *dtp)
 	if (m->m_fd < 0) {
 		free(m);
 		return dt_set_errdetail(dtp, EDT_BADOPTVAL,
-		    "-x metrics: cannot listen on %s", err);
+		    "-x metrics=%s: cannot listen: %s", spec, err);
 	}
 	(void) pthread_mutex_init(&m->m_lock, NULL);
 	atomic_init(&m->m_stop, false);

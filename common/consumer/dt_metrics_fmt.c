@@ -3,7 +3,7 @@
  * format, for the metrics endpoint (-x metrics, common/dt_metrics.c).
  *
  * Each aggregation @name is one metric family dtrace_name (dtrace__ for
- * the anonymous @), its keys labels key1..keyN unless -x metricslabels
+ * the anonymous @, whose name is _), its keys labels key1..keyN unless -x metricslabels
  * names them:
  *
  *	count(), sum()			counter: dtrace_name_total
@@ -136,8 +136,7 @@ dt_metrics_agg(dt_consumer_t *dc, FILE *fp, uint32_t aggid)
 
 	if (normal == 0)
 		normal = 1;
-	(void) snprintf(family, sizeof(family), "dtrace_%s",
-	    agg->ag_name[0] ? agg->ag_name : "_");
+	(void) snprintf(family, sizeof(family), "dtrace_%s", agg->ag_name);
 	switch (agg->ag_kind) {
 	case DT_AGG_COUNT:
 	case DT_AGG_SUM:

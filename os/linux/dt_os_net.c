@@ -48,13 +48,13 @@ dt_os_net_listen(const char *spec, char *bound, size_t boundlen, char *err,
 	}
 	if (port[0] == '\0' || strspn(port, "0123456789") != strlen(port) ||
 	    atoi(port) > 65535) {
-		(void) snprintf(err, errlen, "bad port '%s'", port);
+		(void) snprintf(err, errlen, "bad port");
 		return -1;
 	}
 	hints.ai_socktype = SOCK_STREAM;
 	hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
 	if ((rc = getaddrinfo(host, port, &hints, &res)) != 0) {
-		(void) snprintf(err, errlen, "%s: %s", host, gai_strerror(rc));
+		(void) snprintf(err, errlen, "%s", gai_strerror(rc));
 		return -1;
 	}
 	fd = socket(res->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -63,8 +63,7 @@ dt_os_net_listen(const char *spec, char *bound, size_t boundlen, char *err,
 	    bind(fd, res->ai_addr, res->ai_addrlen) != 0 ||
 	    listen(fd, 16) != 0 ||
 	    getsockname(fd, (struct sockaddr *) &ss, &sslen) != 0) {
-		(void) snprintf(err, errlen, "%s:%s: %s", host, port,
-		    strerror(errno));
+		(void) snprintf(err, errlen, "%s", strerror(errno));
 		if (fd >= 0)
 			(void) close(fd);
 		freeaddrinfo(res);
