@@ -42,6 +42,7 @@ want "$libdir/libdtrace.so"
 want "$includedir/dtrace.h"
 want "$libdir/pkgconfig/libdtrace.pc"
 want "$mandir/man1/dtrace.1"
+want "$prefix/share/bash-completion/completions/dtrace"
 for f in psinfo.d signal.d errno.d io.d net.d faults.d; do
 	want "$libdir/dtrace/$f"
 done
