@@ -28,10 +28,10 @@ fi
 dirs=$(make -s -C "$top_builddir" --no-print-directory -f - print-dirs <<'M'
 include Makefile
 print-dirs:
-	@echo "$(prefix)|$(sbindir)|$(libdir)|$(includedir)|$(mandir)|$(bindir)"
+	@echo "$(prefix)|$(sbindir)|$(libdir)|$(includedir)|$(mandir)|$(bindir)|$(CFLAGS) $(LDFLAGS)"
 M
 )
-IFS='|' read -r prefix sbindir libdir includedir mandir bindir <<<"$dirs"
+IFS='|' read -r prefix sbindir libdir includedir mandir bindir cflags <<<"$dirs"
 [ -n "$sbindir" ] || { echo "FAIL: cannot read the configured directories"; exit 1; }
 
 want() {
@@ -103,7 +103,10 @@ main(void)
 }
 C
 	export PKG_CONFIG_SYSROOT_DIR=$root PKG_CONFIG_LIBDIR=$root$libdir/pkgconfig
-	if ! cc -o "$tmp/v" "$tmp/v.c" $(pkg-config --cflags --libs libdtrace) \
+	# Built as the library was (a sanitizer build's needs its runtime).
+	# shellcheck disable=SC2086
+	if ! cc $cflags -o "$tmp/v" "$tmp/v.c" \
+	    $(pkg-config --cflags --libs libdtrace) \
 	    >"$tmp/cc.log" 2>&1; then
 		cat "$tmp/cc.log"
 		echo "FAIL: cannot build against the installed dtrace.h/libdtrace.pc"
