@@ -29,7 +29,7 @@
 
 typedef struct dt_metrics {
 	int m_fd;
-	char m_addr[128];      /* "127.0.0.1:9464", what we are bound to */
+	char m_addr[128]; /* "127.0.0.1:9464", what we are bound to */
 	pthread_t m_thread;
 	bool m_running;
 	atomic_bool m_stop;
@@ -38,7 +38,7 @@ typedef struct dt_metrics {
 	size_t m_len;
 } dt_metrics_t;
 
-#define DT_METRICS_CTYPE \
+#define DT_METRICS_CTYPE                                                       \
 	"application/openmetrics-text; version=1.0.0; charset=utf-8"
 
 static bool
@@ -95,8 +95,8 @@ dt_metrics_spec_walk(const char *spec,
 }
 
 static int
-dt_metrics_check_one(const char *agg, size_t alen, const char *labels,
-    size_t llen, void *arg)
+dt_metrics_check_one(
+    const char *agg, size_t alen, const char *labels, size_t llen, void *arg)
 {
 	const char *l = labels, *end = labels + llen;
 
@@ -135,8 +135,8 @@ typedef struct dt_metrics_find {
 } dt_metrics_find_t;
 
 static int
-dt_metrics_find_one(const char *agg, size_t alen, const char *labels,
-    size_t llen, void *arg)
+dt_metrics_find_one(
+    const char *agg, size_t alen, const char *labels, size_t llen, void *arg)
 {
 	dt_metrics_find_t *f = arg;
 	const char *l = labels, *end = labels + llen;
@@ -164,7 +164,7 @@ bool
 dt_metrics_label_name(
     const char *spec, const char *agg, uint32_t k, char *buf, size_t len)
 {
-	dt_metrics_find_t f = { agg, k, buf, len, 0 };
+	dt_metrics_find_t f = {agg, k, buf, len, 0};
 
 	if (spec == NULL)
 		return false;
@@ -186,21 +186,23 @@ dt_metrics_check_aggs(dtrace_hdl_t *dtp, const char *agg, size_t alen,
 	(void) snprintf(name, sizeof(name), "%.*s", (int) alen, agg);
 	for (uint32_t i = 0; i < pgp->pg_naggs; i++) {
 		const dt_aggdesc_t *ag = &pgp->pg_aggs[i];
-		dt_metrics_find_t f = { ag->ag_name, 0, NULL, 0, 0 };
+		dt_metrics_find_t f = {ag->ag_name, 0, NULL, 0, 0};
 
 		if (strcmp(ag->ag_name, name) != 0)
 			continue;
-		(void) dt_metrics_spec_walk(dtp->dt_optstr[DT_OPT_METRICSLABELS],
-		    dt_metrics_find_one, &f);
+		(void) dt_metrics_spec_walk(
+		    dtp->dt_optstr[DT_OPT_METRICSLABELS], dt_metrics_find_one,
+		    &f);
 		if (f.f_nlabels > ag->ag_nkeys)
 			return dt_set_errdetail(dtp, EDT_BADOPTVAL,
 			    "-x metricslabels: @%s has %u key%s, %u labels "
-			    "named", name, ag->ag_nkeys,
-			    ag->ag_nkeys == 1 ? "" : "s", f.f_nlabels);
+			    "named",
+			    name, ag->ag_nkeys, ag->ag_nkeys == 1 ? "" : "s",
+			    f.f_nlabels);
 		return 0;
 	}
-	return dt_set_errdetail(dtp, EDT_BADOPTVAL,
-	    "-x metricslabels: no aggregation @%s", name);
+	return dt_set_errdetail(
+	    dtp, EDT_BADOPTVAL, "-x metricslabels: no aggregation @%s", name);
 }
 
 typedef struct dt_metrics_chk {
@@ -208,8 +210,8 @@ typedef struct dt_metrics_chk {
 } dt_metrics_chk_t;
 
 static int
-dt_metrics_check_cb(const char *agg, size_t alen, const char *labels,
-    size_t llen, void *arg)
+dt_metrics_check_cb(
+    const char *agg, size_t alen, const char *labels, size_t llen, void *arg)
 {
 	return dt_metrics_check_aggs(
 	    ((dt_metrics_chk_t *) arg)->c_dtp, agg, alen, labels, llen);
@@ -239,8 +241,8 @@ dt_metrics_serve(dt_metrics_t *m, int fd)
 	size_t len = 0;
 
 	while (have < sizeof(req) - 1) {
-		long n = dt_os_net_recv(fd, req + have, sizeof(req) - 1 - have,
-		    2000);
+		long n = dt_os_net_recv(
+		    fd, req + have, sizeof(req) - 1 - have, 2000);
 
 		if (n <= 0)
 			return;
@@ -252,8 +254,8 @@ dt_metrics_serve(dt_metrics_t *m, int fd)
 	}
 	req[have] = '\0';
 	if (sscanf(req, "%15s %1023s", method, path) != 2) {
-		dt_metrics_reply(fd, "400 Bad Request", "text/plain", "", 0,
-		    false);
+		dt_metrics_reply(
+		    fd, "400 Bad Request", "text/plain", "", 0, false);
 		return;
 	}
 	path[strcspn(path, "?")] = '\0';
@@ -276,8 +278,8 @@ dt_metrics_serve(dt_metrics_t *m, int fd)
 	}
 	(void) pthread_mutex_unlock(&m->m_lock);
 	if (text == NULL)
-		dt_metrics_reply(fd, "503 Service Unavailable", "text/plain",
-		    "", 0, false);
+		dt_metrics_reply(
+		    fd, "503 Service Unavailable", "text/plain", "", 0, false);
 	else
 		dt_metrics_reply(fd, "200 OK", DT_METRICS_CTYPE, text, len,
 		    strcmp(method, "HEAD") == 0);
@@ -306,7 +308,7 @@ dt_metrics_start(dtrace_hdl_t *dtp)
 {
 	const char *spec = dtp->dt_optstr[DT_OPT_METRICS];
 	const char *labels = dtp->dt_optstr[DT_OPT_METRICSLABELS];
-	dt_metrics_chk_t chk = { dtp };
+	dt_metrics_chk_t chk = {dtp};
 	sigset_t all, old;
 	dt_metrics_t *m;
 	char err[256];

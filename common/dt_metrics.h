@@ -27,7 +27,7 @@ extern bool dt_metrics_labels_valid(const char *value);
  * The name -x metricslabels (spec, may be NULL) gives key k (from 0) of
  * aggregation agg ("_" for @); false when it names none.
  */
-extern bool dt_metrics_label_name(const char *spec, const char *agg,
-    uint32_t k, char *buf, size_t len);
+extern bool dt_metrics_label_name(
+    const char *spec, const char *agg, uint32_t k, char *buf, size_t len);
 
 #endif /* DT_METRICS_H */

@@ -774,7 +774,8 @@ dt_agg_bucket_range(const dt_aggdesc_t *agg, uint32_t i, bool *hasminp,
 			lo = dt_llquantize_bucket_value(
 			    i, pa[0], pa[1], pa[2], pa[3]);
 			hi = dt_llquantize_bucket_value(
-				 i + 1, pa[0], pa[1], pa[2], pa[3]) - 1;
+			    i + 1, pa[0], pa[1], pa[2], pa[3]);
+			hi--;
 		}
 		break;
 	}

@@ -78,22 +78,23 @@ dt_folded_stack(dt_consumer_t *dc, FILE *fp, const dt_recdesc_t *rd,
 
 /* A key that is not a stack, as one frame. */
 static void
-dt_folded_key(dt_consumer_t *dc, FILE *fp, const dt_recdesc_t *rd,
-    const unsigned char *p)
+dt_folded_key(
+    dt_consumer_t *dc, FILE *fp, const dt_recdesc_t *rd, const unsigned char *p)
 {
 	char buf[1024];
 
 	switch (rd->rd_type) {
 	case DT_REC_SINT:
 		if (rd->rd_size <= 8) {
-			(void) fprintf(fp, "%lld", (long long) dt_rec_sint(rd, p));
+			(void) fprintf(
+			    fp, "%lld", (long long) dt_rec_sint(rd, p));
 			return;
 		}
 		break;
 	case DT_REC_UINT:
 		if (rd->rd_size <= 8) {
-			(void) fprintf(
-			    fp, "%llu", (unsigned long long) dt_rec_uint(rd, p));
+			(void) fprintf(fp, "%llu",
+			    (unsigned long long) dt_rec_uint(rd, p));
 			return;
 		}
 		break;
@@ -124,8 +125,8 @@ dt_folded_key(dt_consumer_t *dc, FILE *fp, const dt_recdesc_t *rd,
  * ';', anything else as one frame (the metrics' label values too).
  */
 void
-dt_folded_keytext(dt_consumer_t *dc, FILE *fp, const dt_recdesc_t *rd,
-    const unsigned char *p)
+dt_folded_keytext(
+    dt_consumer_t *dc, FILE *fp, const dt_recdesc_t *rd, const unsigned char *p)
 {
 	bool first = true;
 
@@ -165,8 +166,8 @@ dt_folded_agg(dt_consumer_t *dc, FILE *fp, uint32_t aggid)
 {
 	const dt_aggdesc_t *agg = dt_agg_desc(dc, aggid);
 	uint64_t normal = dc->dc_aggstate[aggid].as_normal;
-	bool additive = agg->ag_kind == DT_AGG_COUNT ||
-	    agg->ag_kind == DT_AGG_SUM;
+	bool additive =
+	    agg->ag_kind == DT_AGG_COUNT || agg->ag_kind == DT_AGG_SUM;
 	dt_fline_t *lines;
 	dt_aggent_t **v;
 	uint32_t n, nl = 0;
@@ -216,8 +217,7 @@ dt_folded_agg(dt_consumer_t *dc, FILE *fp, uint32_t aggid)
 			rv = dt_cons_nomem(dc);
 			break;
 		}
-		lines[i].fl_val =
-		    dt_folded_value(agg, v[i]->ae_vals, normal);
+		lines[i].fl_val = dt_folded_value(agg, v[i]->ae_vals, normal);
 		nl = i + 1;
 	}
 	free(v);
@@ -229,8 +229,8 @@ dt_folded_agg(dt_consumer_t *dc, FILE *fp, uint32_t aggid)
 		while (additive && i + 1 < nl &&
 		    strcmp(lines[i].fl_text, lines[i + 1].fl_text) == 0)
 			val += lines[++i].fl_val;
-		(void) fprintf(fp, "%s %lld\n", lines[i].fl_text,
-		    (long long) val);
+		(void) fprintf(
+		    fp, "%s %lld\n", lines[i].fl_text, (long long) val);
 	}
 	for (uint32_t i = 0; i < n; i++)
 		free(lines[i].fl_text);

@@ -3,8 +3,8 @@
  * format, for the metrics endpoint (-x metrics, common/dt_metrics.c).
  *
  * Each aggregation @name is one metric family dtrace_name (dtrace__ for
- * the anonymous @, whose name is _), its keys labels key1..keyN unless -x metricslabels
- * names them:
+ * the anonymous @, whose name is _), its keys labels key1..keyN unless -x
+ *metricslabels names them:
  *
  *	count(), sum()			counter: dtrace_name_total
  *	min(), max(), avg(), stddev()	gauge: dtrace_name
@@ -54,8 +54,8 @@ dt_metrics_labels(dt_consumer_t *dc, FILE *fp, const dt_aggdesc_t *agg,
 		size_t len;
 		FILE *mf;
 
-		if (!dt_metrics_label_name(spec, agg->ag_name, k, name,
-		    sizeof(name)))
+		if (!dt_metrics_label_name(
+			spec, agg->ag_name, k, name, sizeof(name)))
 			(void) snprintf(name, sizeof(name), "key%u", k + 1);
 		(void) fprintf(fp, "%s%s=\"", k ? "," : "", name);
 		if (rd->rd_type == DT_REC_STRING) {
@@ -174,8 +174,8 @@ dt_metrics_agg(dt_consumer_t *dc, FILE *fp, uint32_t aggid)
 		case DT_AGG_QUANTIZE:
 		case DT_AGG_LQUANTIZE:
 		case DT_AGG_LLQUANTIZE:
-			dt_metrics_histogram(fp, family, agg, labels, vals,
-			    normal);
+			dt_metrics_histogram(
+			    fp, family, agg, labels, vals, normal);
 			free(labels);
 			continue;
 		case DT_AGG_AVG:

@@ -17,10 +17,10 @@
 #include "common/dt_os.h"
 
 int
-dt_os_net_listen(const char *spec, char *bound, size_t boundlen, char *err,
-    size_t errlen)
+dt_os_net_listen(
+    const char *spec, char *bound, size_t boundlen, char *err, size_t errlen)
 {
-	struct addrinfo hints = { 0 }, *res = NULL;
+	struct addrinfo hints = {0}, *res = NULL;
 	struct sockaddr_storage ss;
 	socklen_t sslen = sizeof(ss);
 	char host[256], port[32], addr[INET6_ADDRSTRLEN];
@@ -74,14 +74,14 @@ dt_os_net_listen(const char *spec, char *bound, size_t boundlen, char *err,
 		const struct sockaddr_in6 *s6 = (const void *) &ss;
 
 		(void) inet_ntop(AF_INET6, &s6->sin6_addr, addr, sizeof(addr));
-		(void) snprintf(bound, boundlen, "[%s]:%u", addr,
-		    ntohs(s6->sin6_port));
+		(void) snprintf(
+		    bound, boundlen, "[%s]:%u", addr, ntohs(s6->sin6_port));
 	} else {
 		const struct sockaddr_in *s4 = (const void *) &ss;
 
 		(void) inet_ntop(AF_INET, &s4->sin_addr, addr, sizeof(addr));
-		(void) snprintf(bound, boundlen, "%s:%u", addr,
-		    ntohs(s4->sin_port));
+		(void) snprintf(
+		    bound, boundlen, "%s:%u", addr, ntohs(s4->sin_port));
 	}
 	return fd;
 }
@@ -89,7 +89,7 @@ dt_os_net_listen(const char *spec, char *bound, size_t boundlen, char *err,
 static int
 dt_os_net_wait(int fd, int timeout_ms)
 {
-	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	struct pollfd pfd = {.fd = fd, .events = POLLIN};
 	int rc;
 
 	while ((rc = poll(&pfd, 1, timeout_ms)) < 0 && errno == EINTR)
