@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/compiler/dt_cc.h"
@@ -250,19 +251,22 @@ dt_lib_loaded(const dt_cc_t *cc, const char *name)
  * is looked for there first (an installed tree moved, or installed with
  * DESTDIR, finds its own files rather than another installation's);
  * then where configure said it would be installed; then, for dtrace run
- * from its build tree, where the sources are.
+ * from its build tree, where the sources are.  (Linked statically, the
+ * object beside which "dtrace" is looked for is the program itself, so
+ * a file of that name is no answer: it must be a directory.)
  */
 static const char *
 dt_lib_sysdir(char *buf, size_t len)
 {
 	Dl_info di;
+	struct stat st;
 	const char *slash;
 
 	if (dladdr((void *) dt_lib_sysdir, &di) != 0 && di.dli_fname != NULL &&
 	    (slash = strrchr(di.dli_fname, '/')) != NULL &&
 	    (size_t) snprintf(buf, len, "%.*s/dtrace",
 	    (int) (slash - di.dli_fname), di.dli_fname) < len &&
-	    access(buf, F_OK) == 0)
+	    stat(buf, &st) == 0 && S_ISDIR(st.st_mode))
 		return buf;
 	if (access(DTRACE_LIBDIR, F_OK) == 0)
 		return DTRACE_LIBDIR;
