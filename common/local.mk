@@ -18,6 +18,8 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/dt_proc.c \
 	%reldir%/dt_work.h \
 	%reldir%/dt_work.c \
+	%reldir%/dt_metrics.h \
+	%reldir%/dt_metrics.c \
 	%reldir%/engine/dt_engine.h \
 	%reldir%/engine/dt_interp.h \
 	%reldir%/engine/dt_interp_engine.c \

@@ -41,7 +41,11 @@ SHELL_TESTS += tests/shell/unprivileged.sh tests/shell/syscall-count.sh \
 	tests/shell/engine-choice.sh \
 	tests/shell/proc-provider.sh tests/shell/sched-provider.sh \
 	tests/shell/cwd.sh tests/shell/ptrace-real.sh tests/shell/begin-first.sh \
-	tests/shell/demangle.sh tests/shell/jit-node.sh tests/shell/jit-java.sh
+	tests/shell/demangle.sh tests/shell/jit-node.sh tests/shell/jit-java.sh \
+	tests/shell/json-lines.sh tests/shell/install-layout.sh \
+	tests/shell/package.sh tests/shell/folded-stacks.sh \
+	tests/shell/metrics-endpoint.sh tests/shell/metrics-prometheus.sh \
+	tests/shell/bash-completion.sh
 
 EXTRA_DIST += %reldir%/run-tests.sh %reldir%/shell %reldir%/d %reldir%/cmd
 # Run by hand in the kernel lab (tests/klab/run-fbt.sh), not by make check.

@@ -19,6 +19,7 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/dt_cfi.h \
 	%reldir%/dt_cfi.c \
 	%reldir%/dt_usdt_gen.c \
+	%reldir%/dt_os_net.c \
 	%reldir%/bpf/dt_bpf_insn.h \
 	%reldir%/bpf/dt_bpf_insn.c \
 	%reldir%/bpf/dt_bpf_attach.h \
