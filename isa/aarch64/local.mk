@@ -14,3 +14,12 @@ tests_unit_a64_sites_test_SOURCES = tests/unit/a64_sites_test.c \
 	$(A64_SOURCES)
 
 EXTRA_DIST += %reldir%/README.md
+
+# Comparison with aarch64 objdump over Debian's arm64 binaries (tests/isa/).
+noinst_PROGRAMS += tests/isa/a64_objdump_compare
+tests_isa_a64_objdump_compare_SOURCES = tests/isa/a64_objdump_compare.c \
+	$(A64_SOURCES)
+tests_isa_a64_objdump_compare_LDADD = -lelf
+SHELL_TESTS += tests/isa/decode-arm64-binaries.sh
+EXTRA_DIST += tests/isa/decode-arm64-binaries.sh \
+	tests/isa/fetch-arm64-debs.sh tests/isa/a64-classes.s
