@@ -16,8 +16,8 @@
  *    instruction decoder and emulator, whose types the ISA's own header
  *    below supplies as dt_isa_insn_t, dt_isa_regs_t, ...
  *
- * The members are in the ISA directory's own *_isa.c file; isa/<cpu>/README.md says what
- * each ISA covers.
+ * The members are in the ISA directory's own *_isa.c file; isa/<cpu>/README.md
+ * says what each ISA covers.
  */
 
 #ifndef ISA_DT_ISA_H
@@ -43,7 +43,7 @@ typedef enum dt_isa_site_kind {
 } dt_isa_site_kind_t;
 
 /* dt_isa_site_t.cond of a return site: */
-#define DT_ISA_COND_ALWAYS 0	 /* always leaves the function */
+#define DT_ISA_COND_ALWAYS   0	 /* always leaves the function */
 #define DT_ISA_COND_UNTESTED 255 /* leaves on a condition no engine tests */
 				 /* yet: no return probe there */
 /* otherwise cond - 1 is the condition code the engine tests */
@@ -78,8 +78,8 @@ typedef struct dt_isa_sites {
  * The sites of the function whose size bytes of code live at addr in the
  * traced process.  out is always initialized: dt_isa_sites_free() it.
  */
-extern int dt_isa_sites_scan(const uint8_t *code, size_t size, uint64_t addr,
-    dt_isa_sites_t *out);
+extern int dt_isa_sites_scan(
+    const uint8_t *code, size_t size, uint64_t addr, dt_isa_sites_t *out);
 extern void dt_isa_sites_free(dt_isa_sites_t *s);
 
 /*
@@ -91,13 +91,13 @@ extern void dt_isa_sites_free(dt_isa_sites_t *s);
 typedef struct dt_isa_layout {
 	int16_t il_pc;
 	int16_t il_sp;
-	int16_t il_flags;  /* rflags, pstate */
-	int16_t il_ret;	   /* the return value: rax, x0 */
+	int16_t il_flags;		    /* rflags, pstate */
+	int16_t il_ret;			    /* the return value: rax, x0 */
 	int16_t il_args[DT_ISA_MAXARGREGS]; /* the integer arguments */
-	uint8_t il_nargs;		     /* of il_args[] */
-	uint8_t il_stackargs;	/* past those: the words from sp + this */
-				/* at a function's entry */
-	int16_t il_nuregs;	/* entries of il_uregs[] */
+	uint8_t il_nargs;		    /* of il_args[] */
+	uint8_t il_stackargs;	 /* past those: the words from sp + this */
+				 /* at a function's entry */
+	int16_t il_nuregs;	 /* entries of il_uregs[] */
 	const int16_t *il_uregs; /* uregs[i]: the D prelude's numbering */
 } dt_isa_layout_t;
 

@@ -27,8 +27,8 @@ a64_strategy(const a64_insn_t *in)
 	case A64_C_BLR:
 		return A64_STRAT_EMULATE;
 	case A64_C_OTHER:
-	case A64_C_RET_PAC:	/* authenticate x30 against sp: same */
-	case A64_C_BR_PAC:	/* anywhere; they write no link */
+	case A64_C_RET_PAC: /* authenticate x30 against sp: same */
+	case A64_C_BR_PAC:  /* anywhere; they write no link */
 	case A64_C_PAC_HINT:
 	case A64_C_BTI:
 	case A64_C_CLREX:
@@ -70,14 +70,29 @@ a64_cond(unsigned cc, uint64_t pstate)
 	int r;
 
 	switch ((cc >> 1) & 7) {
-	case 0: r = z; break;			/* eq / ne */
-	case 1: r = c; break;			/* cs / cc */
-	case 2: r = n; break;			/* mi / pl */
-	case 3: r = v; break;			/* vs / vc */
-	case 4: r = c && !z; break;		/* hi / ls */
-	case 5: r = n == v; break;		/* ge / lt */
-	case 6: r = n == v && !z; break;	/* gt / le */
-	default: return 1;			/* al, nv: always */
+	case 0: /* eq / ne */
+		r = z;
+		break;
+	case 1: /* cs / cc */
+		r = c;
+		break;
+	case 2: /* mi / pl */
+		r = n;
+		break;
+	case 3: /* vs / vc */
+		r = v;
+		break;
+	case 4: /* hi / ls */
+		r = c && !z;
+		break;
+	case 5: /* ge / lt */
+		r = n == v;
+		break;
+	case 6: /* gt / le */
+		r = n == v && !z;
+		break;
+	default: /* al, nv: always */
+		return 1;
 	}
 	return (cc & 1) ? !r : r;
 }
@@ -122,7 +137,7 @@ a64_emulate_ldr(const a64_insn_t *in, a64_regs_t *r, const a64_memops_t *mem,
 	} else if (in->sign) {
 		a64_xw(r, in->rt, (uint64_t) (int64_t) (int32_t) lo);
 	} else {
-		a64_xw(r, in->rt, lo);	/* a w register: zero-extended */
+		a64_xw(r, in->rt, lo); /* a w register: zero-extended */
 	}
 	return A64_EMU_OK;
 }
@@ -148,7 +163,7 @@ a64_emulate(const a64_insn_t *in, a64_regs_t *regs, const a64_memops_t *mem,
 			return A64_EMU_FAULT;
 		break;
 	case A64_C_PRFM_LIT:
-		break;		/* a hint: nothing to do */
+		break; /* a hint: nothing to do */
 	case A64_C_BL:
 		r.x[30] = next;
 		/* FALLTHROUGH */
@@ -174,7 +189,7 @@ a64_emulate(const a64_insn_t *in, a64_regs_t *regs, const a64_memops_t *mem,
 			r.pc = in->target;
 		break;
 	case A64_C_BLR:
-		v = a64_xr(&r, in->rn);	/* blr x30 reads it first */
+		v = a64_xr(&r, in->rn); /* blr x30 reads it first */
 		r.x[30] = next;
 		r.pc = v;
 		break;

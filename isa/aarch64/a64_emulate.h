@@ -40,7 +40,7 @@ extern "C" {
 #define A64_NREGS      34
 
 typedef struct a64_regs {
-	uint64_t x[31];	   /* x0 .. x30 (x30 is the link register) */
+	uint64_t x[31]; /* x0 .. x30 (x30 is the link register) */
 	uint64_t sp;
 	uint64_t pc;
 	uint64_t pstate;   /* NZCV in bits 31..28 */

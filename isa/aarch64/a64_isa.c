@@ -25,27 +25,27 @@ const char dt_isa_name[] = "aarch64";
  * at a return site yet, so it gets no return probe.
  */
 int
-dt_isa_sites_scan(const uint8_t *code, size_t size, uint64_t addr,
-    dt_isa_sites_t *out)
+dt_isa_sites_scan(
+    const uint8_t *code, size_t size, uint64_t addr, dt_isa_sites_t *out)
 {
 	a64_sites_t as;
 	int rc;
 
-	*out = (dt_isa_sites_t) { .addr = addr, .size = size };
+	*out = (dt_isa_sites_t){.addr = addr, .size = size};
 	rc = a64_sites_scan(code, size, addr, &as);
 	if (rc == A64_SITES_REFUSED)
 		out->refused = as.refused;
-	if (rc == A64_SITES_OK && as.nsites > 0 && (out->sites =
-	    calloc(as.nsites, sizeof (dt_isa_site_t))) == NULL)
+	if (rc == A64_SITES_OK && as.nsites > 0 &&
+	    (out->sites = calloc(as.nsites, sizeof(dt_isa_site_t))) == NULL)
 		rc = A64_SITES_ENOMEM;
 	for (size_t i = 0; rc == A64_SITES_OK && i < as.nsites; i++) {
 		const a64_site_t *s = &as.sites[i];
 		dt_isa_site_t *d = &out->sites[i];
 
 		d->off = s->off;
-		d->kind = s->kind == A64_SITE_ENTRY ? DT_ISA_SITE_ENTRY :
-		    s->kind == A64_SITE_OFFSET ? DT_ISA_SITE_OFFSET :
-		    DT_ISA_SITE_RETURN;
+		d->kind = s->kind == A64_SITE_ENTRY ? DT_ISA_SITE_ENTRY
+		    : s->kind == A64_SITE_OFFSET    ? DT_ISA_SITE_OFFSET
+						    : DT_ISA_SITE_RETURN;
 		d->tailcall = s->tailcall;
 		d->cond = s->cond ? DT_ISA_COND_UNTESTED : DT_ISA_COND_ALWAYS;
 		d->probeable = s->probeable;
@@ -53,9 +53,9 @@ dt_isa_sites_scan(const uint8_t *code, size_t size, uint64_t addr,
 		out->nsites++;
 	}
 	a64_sites_free(&as);
-	return rc == A64_SITES_OK ? DT_ISA_SITES_OK :
-	    rc == A64_SITES_REFUSED ? DT_ISA_SITES_REFUSED :
-	    DT_ISA_SITES_ENOMEM;
+	return rc == A64_SITES_OK     ? DT_ISA_SITES_OK
+	    : rc == A64_SITES_REFUSED ? DT_ISA_SITES_REFUSED
+				      : DT_ISA_SITES_ENOMEM;
 }
 
 void
@@ -68,21 +68,52 @@ dt_isa_sites_free(dt_isa_sites_t *s)
 
 /* uregs[i] is user_pt_regs word i: R_X0..R_X30, R_SP, R_PC, R_PSTATE. */
 static const int16_t a64_uregs[A64_NREGS] = {
-	0, 8, 16, 24, 32, 40, 48, 56, 64, 72, 80, 88, 96, 104, 112, 120,
-	128, 136, 144, 152, 160, 168, 176, 184, 192, 200, 208, 216, 224, 232,
-	240, 248, 256, 264,
+    0,
+    8,
+    16,
+    24,
+    32,
+    40,
+    48,
+    56,
+    64,
+    72,
+    80,
+    88,
+    96,
+    104,
+    112,
+    120,
+    128,
+    136,
+    144,
+    152,
+    160,
+    168,
+    176,
+    184,
+    192,
+    200,
+    208,
+    216,
+    224,
+    232,
+    240,
+    248,
+    256,
+    264,
 };
 
 const dt_isa_layout_t dt_isa_layout = {
-	.il_pc = 8 * A64_REG_PC,
-	.il_sp = 8 * A64_REG_SP,
-	.il_flags = 8 * A64_REG_PSTATE,
-	.il_ret = 0,
-	.il_args = { 0, 8, 16, 24, 32, 40, 48, 56 },	/* x0 .. x7 */
-	.il_nargs = 8,
-	.il_stackargs = 0,	/* the ninth argument is at [sp] */
-	.il_nuregs = A64_NREGS,
-	.il_uregs = a64_uregs,
+    .il_pc = 8 * A64_REG_PC,
+    .il_sp = 8 * A64_REG_SP,
+    .il_flags = 8 * A64_REG_PSTATE,
+    .il_ret = 0,
+    .il_args = {0, 8, 16, 24, 32, 40, 48, 56}, /* x0 .. x7 */
+    .il_nargs = 8,
+    .il_stackargs = 0, /* the ninth argument is at [sp] */
+    .il_nuregs = A64_NREGS,
+    .il_uregs = a64_uregs,
 };
 
 /*
@@ -144,7 +175,7 @@ dt_isa_usdt_operand(const char *s, dt_isa_operand_t *op)
 	int64_t v;
 	int r;
 
-	memset(op, 0, sizeof (*op));
+	memset(op, 0, sizeof(*op));
 	if (*s == '[') {
 		s++;
 		if ((r = a64_usdt_reg(&s, &size)) < 0 || r > A64_REG_SP ||
@@ -166,7 +197,7 @@ dt_isa_usdt_operand(const char *s, dt_isa_operand_t *op)
 	if ((r = a64_usdt_reg(&s, &size)) >= 0) {
 		if (*s != '\0')
 			return;
-		if (r == 32) {	/* the zero register: a constant */
+		if (r == 32) { /* the zero register: a constant */
 			op->io_kind = DT_ISA_OP_CONST;
 			return;
 		}

@@ -15,9 +15,9 @@ typedef a64_regs_t dt_isa_regs_t;
 typedef a64_memops_t dt_isa_memops_t;
 typedef a64_strategy_t dt_isa_strategy_t;
 
-#define DT_ISA_MAX_INSN_LEN   4
-#define DT_ISA_STRAT_EMULATE  A64_STRAT_EMULATE
-#define DT_ISA_STRAT_OOL      A64_STRAT_OOL
-#define DT_ISA_STRAT_REFUSE   A64_STRAT_REFUSE
+#define DT_ISA_MAX_INSN_LEN  4
+#define DT_ISA_STRAT_EMULATE A64_STRAT_EMULATE
+#define DT_ISA_STRAT_OOL     A64_STRAT_OOL
+#define DT_ISA_STRAT_REFUSE  A64_STRAT_REFUSE
 
 #endif /* ISA_AARCH64_A64_ISA_H */

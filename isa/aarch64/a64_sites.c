@@ -13,8 +13,8 @@
 #include "isa/aarch64/a64_emulate.h"
 #include "isa/aarch64/a64_sites.h"
 
-#define A64_W_DATA 0x1	/* read by a literal load: not code */
-#define A64_W_EXCL 0x2	/* inside an exclusive sequence */
+#define A64_W_DATA 0x1 /* read by a literal load: not code */
+#define A64_W_EXCL 0x2 /* inside an exclusive sequence */
 
 static const char a64_in_excl[] = "inside an exclusive load/store sequence";
 
@@ -29,7 +29,7 @@ a64_mark_excl(const uint8_t *code, size_t n, size_t i, uint8_t *flags)
 			break;
 		a64_decode(a64_word(code + 4 * j), 0, &in);
 		if (in.cls == A64_C_RET)
-			break;	/* the sequence was abandoned */
+			break; /* the sequence was abandoned */
 		flags[j] |= A64_W_EXCL;
 		if (in.cls == A64_C_STEX || in.cls == A64_C_CLREX)
 			break;
@@ -41,7 +41,7 @@ a64_add(a64_sites_t *s, size_t *cap, const a64_site_t *site)
 {
 	if (s->nsites == *cap) {
 		size_t ncap = *cap ? *cap * 2 : 64;
-		a64_site_t *p = realloc(s->sites, ncap * sizeof (*p));
+		a64_site_t *p = realloc(s->sites, ncap * sizeof(*p));
 
 		if (p == NULL)
 			return -1;
@@ -53,13 +53,13 @@ a64_add(a64_sites_t *s, size_t *cap, const a64_site_t *site)
 }
 
 int
-a64_sites_scan(const uint8_t *code, size_t size, uint64_t addr,
-    a64_sites_t *out)
+a64_sites_scan(
+    const uint8_t *code, size_t size, uint64_t addr, a64_sites_t *out)
 {
 	size_t n = size / 4, cap = 0;
 	uint8_t *flags;
 
-	*out = (a64_sites_t) { .addr = addr, .size = size };
+	*out = (a64_sites_t){.addr = addr, .size = size};
 	if (size == 0 || (size & 3) != 0 || (addr & 3) != 0) {
 		out->refused = "not a whole number of aligned instructions";
 		return A64_SITES_REFUSED;
@@ -90,7 +90,7 @@ a64_sites_scan(const uint8_t *code, size_t size, uint64_t addr,
 
 	for (size_t i = 0; i < n; i++) {
 		uint64_t pc = addr + 4 * i;
-		a64_site_t site = { .off = (uint32_t) (4 * i) };
+		a64_site_t site = {.off = (uint32_t) (4 * i)};
 		a64_insn_t in;
 
 		if (flags[i] & A64_W_DATA) {
@@ -118,7 +118,7 @@ a64_sites_scan(const uint8_t *code, size_t size, uint64_t addr,
 		if (in.cls == A64_C_RET || in.cls == A64_C_RET_PAC) {
 			site.kind = A64_SITE_RETURN;
 		} else if ((in.cls == A64_C_B || in.cls == A64_C_BCOND ||
-		    (in.cls >= A64_C_CBZ && in.cls <= A64_C_TBNZ)) &&
+			       (in.cls >= A64_C_CBZ && in.cls <= A64_C_TBNZ)) &&
 		    (in.target < addr || in.target - addr >= size)) {
 			site.kind = A64_SITE_RETURN;
 			site.tailcall = 1;

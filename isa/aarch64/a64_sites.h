@@ -38,7 +38,7 @@
 extern "C" {
 #endif
 
-#define A64_EXCL_WINDOW 32	/* instructions an exclusive sequence spans */
+#define A64_EXCL_WINDOW 32 /* instructions an exclusive sequence spans */
 
 typedef enum a64_site_kind {
 	A64_SITE_ENTRY,
@@ -48,11 +48,11 @@ typedef enum a64_site_kind {
 
 typedef struct a64_site {
 	uint32_t off;
-	uint8_t kind;	   /* a64_site_kind_t */
-	uint8_t cls;	   /* a64_class_t of the instruction */
-	uint8_t strategy;  /* a64_strategy_t */
-	uint8_t tailcall;  /* a return by a branch out of the function */
-	uint8_t cond;	   /* ... that leaves only when taken */
+	uint8_t kind;	  /* a64_site_kind_t */
+	uint8_t cls;	  /* a64_class_t of the instruction */
+	uint8_t strategy; /* a64_strategy_t */
+	uint8_t tailcall; /* a return by a branch out of the function */
+	uint8_t cond;	  /* ... that leaves only when taken */
 	uint8_t probeable;
 	const char *reason; /* why not, NULL if probeable */
 } a64_site_t;
@@ -60,8 +60,8 @@ typedef struct a64_site {
 typedef struct a64_sites {
 	uint64_t addr;
 	size_t size;
-	size_t ninsns;	   /* words taken as instructions */
-	size_t ndata;	   /* words read as literal data */
+	size_t ninsns; /* words taken as instructions */
+	size_t ndata;  /* words read as literal data */
 	size_t nsites;
 	a64_site_t *sites; /* by offset; entry, offset, return at one */
 	const char *refused;
@@ -71,13 +71,13 @@ typedef struct a64_sites {
 #define A64_SITES_REFUSED 1
 #define A64_SITES_ENOMEM  (-1)
 
-extern int a64_sites_scan(const uint8_t *code, size_t size, uint64_t addr,
-    a64_sites_t *out);
+extern int a64_sites_scan(
+    const uint8_t *code, size_t size, uint64_t addr, a64_sites_t *out);
 extern void a64_sites_free(a64_sites_t *s);
 
 /* The site of the kind at off, or NULL. */
-extern const a64_site_t *a64_sites_find(const a64_sites_t *s,
-    a64_site_kind_t kind, size_t off);
+extern const a64_site_t *a64_sites_find(
+    const a64_sites_t *s, a64_site_kind_t kind, size_t off);
 
 #ifdef __cplusplus
 }

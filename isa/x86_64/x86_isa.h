@@ -16,9 +16,9 @@ typedef x86_regs_t dt_isa_regs_t;
 typedef x86_memops_t dt_isa_memops_t;
 typedef x86_strategy_t dt_isa_strategy_t;
 
-#define DT_ISA_MAX_INSN_LEN   X86_MAX_INSN_LEN
-#define DT_ISA_STRAT_EMULATE  X86_STRAT_EMULATE
-#define DT_ISA_STRAT_OOL      X86_STRAT_OOL
-#define DT_ISA_STRAT_REFUSE   X86_STRAT_REFUSE
+#define DT_ISA_MAX_INSN_LEN  X86_MAX_INSN_LEN
+#define DT_ISA_STRAT_EMULATE X86_STRAT_EMULATE
+#define DT_ISA_STRAT_OOL     X86_STRAT_OOL
+#define DT_ISA_STRAT_REFUSE  X86_STRAT_REFUSE
 
 #endif /* ISA_X86_64_X86_ISA_H */

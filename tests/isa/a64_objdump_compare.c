@@ -30,12 +30,12 @@
  * Then every function -- each function symbol (STT_FUNC with a size,
  * .symtab and .dynsym) and each code range of the unwind tables (an FDE
  * of .eh_frame as aarch64 readelf lists it: stripped binaries keep
- * them for every function) -- is scanned with a64_sites_scan(), and its sites checked against
- * objdump's view: every return site is an instruction objdump prints as
- * ret/retaa/retab or as a branch to an address outside the function, and
- * every such instruction is a return site; every word objdump prints as
- * an instruction is an offset site unless the scanner took it for
- * literal data.  Refused sites are counted by reason.
+ * them for every function) -- is scanned with a64_sites_scan(), and its sites
+ *checked against objdump's view: every return site is an instruction objdump
+ *prints as ret/retaa/retab or as a branch to an address outside the function,
+ *and every such instruction is a return site; every word objdump prints as an
+ *instruction is an offset site unless the scanner took it for literal data.
+ *Refused sites are counted by reason.
  *
  * Exit status: 0 if everything agrees, 1 on any disagreement, 2 on usage
  * or I/O errors.
@@ -61,14 +61,14 @@ static const char *objdump = "aarch64-linux-gnu-objdump";
 static const char *readelf = "aarch64-linux-gnu-readelf";
 static int verbose;
 static long max_report = 20;
-static int coverage;	/* -c: every class must have been seen */
+static int coverage; /* -c: every class must have been seen */
 
 /* One line objdump printed as an instruction. */
 typedef struct oline {
 	uint64_t addr;
 	uint32_t word;
-	uint8_t cls;	/* a64_class_t from objdump's text */
-	uint8_t data;	/* .word / .inst / .short ... */
+	uint8_t cls;  /* a64_class_t from objdump's text */
+	uint8_t data; /* .word / .inst / .short ... */
 	uint8_t has_target;
 	uint64_t target;
 } oline_t;
@@ -124,36 +124,68 @@ class_of(const char *m, const char *ops)
 		const char *m;
 		a64_class_t cls;
 	} tab[] = {
-		{ "adr", A64_C_ADR }, { "adrp", A64_C_ADRP },
-		{ "b", A64_C_B }, { "bl", A64_C_BL },
-		{ "cbz", A64_C_CBZ }, { "cbnz", A64_C_CBNZ },
-		{ "tbz", A64_C_TBZ }, { "tbnz", A64_C_TBNZ },
-		{ "ret", A64_C_RET }, { "br", A64_C_BR }, { "blr", A64_C_BLR },
-		{ "retaa", A64_C_RET_PAC }, { "retab", A64_C_RET_PAC },
-		{ "braa", A64_C_BR_PAC }, { "brab", A64_C_BR_PAC },
-		{ "braaz", A64_C_BR_PAC }, { "brabz", A64_C_BR_PAC },
-		{ "blraa", A64_C_BLR_PAC }, { "blrab", A64_C_BLR_PAC },
-		{ "blraaz", A64_C_BLR_PAC }, { "blrabz", A64_C_BLR_PAC },
-		{ "eret", A64_C_ERET }, { "eretaa", A64_C_ERET },
-		{ "eretab", A64_C_ERET }, { "drps", A64_C_ERET },
-		{ "xpaclri", A64_C_PAC_HINT }, { "pacia1716", A64_C_PAC_HINT },
-		{ "pacib1716", A64_C_PAC_HINT }, { "autia1716", A64_C_PAC_HINT },
-		{ "autib1716", A64_C_PAC_HINT }, { "paciaz", A64_C_PAC_HINT },
-		{ "paciasp", A64_C_PAC_HINT }, { "pacibz", A64_C_PAC_HINT },
-		{ "pacibsp", A64_C_PAC_HINT }, { "autiaz", A64_C_PAC_HINT },
-		{ "autiasp", A64_C_PAC_HINT }, { "autibz", A64_C_PAC_HINT },
-		{ "autibsp", A64_C_PAC_HINT }, { "bti", A64_C_BTI },
-		{ "ldxr", A64_C_LDEX }, { "ldxrb", A64_C_LDEX },
-		{ "ldxrh", A64_C_LDEX }, { "ldaxr", A64_C_LDEX },
-		{ "ldaxrb", A64_C_LDEX }, { "ldaxrh", A64_C_LDEX },
-		{ "ldxp", A64_C_LDEX }, { "ldaxp", A64_C_LDEX },
-		{ "stxr", A64_C_STEX }, { "stxrb", A64_C_STEX },
-		{ "stxrh", A64_C_STEX }, { "stlxr", A64_C_STEX },
-		{ "stlxrb", A64_C_STEX }, { "stlxrh", A64_C_STEX },
-		{ "stxp", A64_C_STEX }, { "stlxp", A64_C_STEX },
-		{ "clrex", A64_C_CLREX },
-		{ "svc", A64_C_SVC }, { "hvc", A64_C_HVC }, { "smc", A64_C_SMC },
-		{ "brk", A64_C_BRK }, { "hlt", A64_C_HLT }, { "udf", A64_C_UDF },
+	    {"adr", A64_C_ADR},
+	    {"adrp", A64_C_ADRP},
+	    {"b", A64_C_B},
+	    {"bl", A64_C_BL},
+	    {"cbz", A64_C_CBZ},
+	    {"cbnz", A64_C_CBNZ},
+	    {"tbz", A64_C_TBZ},
+	    {"tbnz", A64_C_TBNZ},
+	    {"ret", A64_C_RET},
+	    {"br", A64_C_BR},
+	    {"blr", A64_C_BLR},
+	    {"retaa", A64_C_RET_PAC},
+	    {"retab", A64_C_RET_PAC},
+	    {"braa", A64_C_BR_PAC},
+	    {"brab", A64_C_BR_PAC},
+	    {"braaz", A64_C_BR_PAC},
+	    {"brabz", A64_C_BR_PAC},
+	    {"blraa", A64_C_BLR_PAC},
+	    {"blrab", A64_C_BLR_PAC},
+	    {"blraaz", A64_C_BLR_PAC},
+	    {"blrabz", A64_C_BLR_PAC},
+	    {"eret", A64_C_ERET},
+	    {"eretaa", A64_C_ERET},
+	    {"eretab", A64_C_ERET},
+	    {"drps", A64_C_ERET},
+	    {"xpaclri", A64_C_PAC_HINT},
+	    {"pacia1716", A64_C_PAC_HINT},
+	    {"pacib1716", A64_C_PAC_HINT},
+	    {"autia1716", A64_C_PAC_HINT},
+	    {"autib1716", A64_C_PAC_HINT},
+	    {"paciaz", A64_C_PAC_HINT},
+	    {"paciasp", A64_C_PAC_HINT},
+	    {"pacibz", A64_C_PAC_HINT},
+	    {"pacibsp", A64_C_PAC_HINT},
+	    {"autiaz", A64_C_PAC_HINT},
+	    {"autiasp", A64_C_PAC_HINT},
+	    {"autibz", A64_C_PAC_HINT},
+	    {"autibsp", A64_C_PAC_HINT},
+	    {"bti", A64_C_BTI},
+	    {"ldxr", A64_C_LDEX},
+	    {"ldxrb", A64_C_LDEX},
+	    {"ldxrh", A64_C_LDEX},
+	    {"ldaxr", A64_C_LDEX},
+	    {"ldaxrb", A64_C_LDEX},
+	    {"ldaxrh", A64_C_LDEX},
+	    {"ldxp", A64_C_LDEX},
+	    {"ldaxp", A64_C_LDEX},
+	    {"stxr", A64_C_STEX},
+	    {"stxrb", A64_C_STEX},
+	    {"stxrh", A64_C_STEX},
+	    {"stlxr", A64_C_STEX},
+	    {"stlxrb", A64_C_STEX},
+	    {"stlxrh", A64_C_STEX},
+	    {"stxp", A64_C_STEX},
+	    {"stlxp", A64_C_STEX},
+	    {"clrex", A64_C_CLREX},
+	    {"svc", A64_C_SVC},
+	    {"hvc", A64_C_HVC},
+	    {"smc", A64_C_SMC},
+	    {"brk", A64_C_BRK},
+	    {"hlt", A64_C_HLT},
+	    {"udf", A64_C_UDF},
 	};
 	int lit = strchr(ops, '[') == NULL;
 
@@ -163,7 +195,7 @@ class_of(const char *m, const char *ops)
 		return A64_C_PRFM_LIT;
 	if (strncmp(m, "b.", 2) == 0 || strncmp(m, "bc.", 3) == 0)
 		return A64_C_BCOND;
-	for (size_t i = 0; i < sizeof (tab) / sizeof (tab[0]); i++)
+	for (size_t i = 0; i < sizeof(tab) / sizeof(tab[0]); i++)
 		if (strcmp(tab[i].m, m) == 0)
 			return tab[i].cls;
 	return A64_C_OTHER;
@@ -199,8 +231,22 @@ reg_of(const char *s, char *kind)
 }
 
 static const char *const conds[16] = {
-	"eq", "ne", "cs", "cc", "mi", "pl", "vs", "vc",
-	"hi", "ls", "ge", "lt", "gt", "le", "al", "nv",
+    "eq",
+    "ne",
+    "cs",
+    "cc",
+    "mi",
+    "pl",
+    "vs",
+    "vc",
+    "hi",
+    "ls",
+    "ge",
+    "lt",
+    "gt",
+    "le",
+    "al",
+    "nv",
 };
 
 /* Fields objdump's operands show against the decoded ones. */
@@ -221,14 +267,16 @@ check_fields(const a64_insn_t *in, const char *m, const char *ops)
 			return "literal load register";
 		if (in->simd)
 			return (k == 's' && in->size == 4) ||
-			    (k == 'd' && in->size == 8) ||
-			    (k == 'q' && in->size == 16) ? NULL :
-			    "literal load size";
+				(k == 'd' && in->size == 8) ||
+				(k == 'q' && in->size == 16)
+			    ? NULL
+			    : "literal load size";
 		if (in->sign != (strcmp(m, "ldrsw") == 0))
 			return "literal load signedness";
 		return (k == 'w' && in->size == 4) ||
-		    (k == 'x' && in->size == (in->sign ? 4 : 8)) ? NULL :
-		    "literal load size";
+			(k == 'x' && in->size == (in->sign ? 4 : 8))
+		    ? NULL
+		    : "literal load size";
 	case A64_C_BCOND: {
 		const char *c = strchr(m, '.') + 1;
 
@@ -242,8 +290,9 @@ check_fields(const a64_insn_t *in, const char *m, const char *ops)
 	case A64_C_CBZ:
 	case A64_C_CBNZ:
 		r = reg_of(ops, &k);
-		return r != in->rt || k != (in->size == 8 ? 'x' : 'w') ?
-		    "tested register" : NULL;
+		return r != in->rt || k != (in->size == 8 ? 'x' : 'w')
+		    ? "tested register"
+		    : NULL;
 	case A64_C_TBZ:
 	case A64_C_TBNZ: {
 		const char *h = strchr(ops, '#');
@@ -273,14 +322,14 @@ run_objdump(const char *file, counts_t *c)
 	FILE *fp;
 
 	nlines = 0;
-	(void) snprintf(cmd, sizeof (cmd), "%s -d -w '%s' 2>/dev/null",
-	    objdump, file);
+	(void) snprintf(
+	    cmd, sizeof(cmd), "%s -d -w '%s' 2>/dev/null", objdump, file);
 	if ((fp = popen(cmd, "r")) == NULL)
 		return -1;
-	while (fgets(buf, sizeof (buf), fp) != NULL) {
-		char *f[4] = { NULL }, *p = buf, *end;
+	while (fgets(buf, sizeof(buf), fp) != NULL) {
+		char *f[4] = {NULL}, *p = buf, *end;
 		size_t nf = 0;
-		oline_t o = { 0 };
+		oline_t o = {0};
 		a64_insn_t in;
 		const uint8_t *b;
 		const char *why;
@@ -296,17 +345,17 @@ run_objdump(const char *file, counts_t *c)
 			continue;
 		f[1][strcspn(f[1], " ")] = '\0';
 		if (strlen(f[1]) != 8)
-			continue;	/* .byte / .short: not a word */
+			continue; /* .byte / .short: not a word */
 		o.word = (uint32_t) strtoul(f[1], NULL, 16);
 		ops = f[3] != NULL ? f[3] : f[2] + strlen(f[2]);
-		ops[strcspn(ops, "/")] = '\0';	/* "// b.any" comments */
+		ops[strcspn(ops, "/")] = '\0'; /* "// b.any" comments */
 		if ((b = bytes_at(o.addr, 4)) == NULL ||
 		    a64_word(b) != o.word) {
 			mismatch(c, file, o.addr, o.word,
 			    "objdump's word is not the file's", f[2]);
 			continue;
 		}
-		if (f[2][0] == '.') {	/* .word, .inst */
+		if (f[2][0] == '.') { /* .word, .inst */
 			o.data = 1;
 			c->data++;
 			if (strcmp(f[2], ".inst") == 0) {
@@ -323,16 +372,16 @@ run_objdump(const char *file, counts_t *c)
 			a64_decode(o.word, o.addr, &in);
 			c->cls[in.cls]++;
 			if (in.cls != o.cls) {
-				(void) snprintf(cmd, sizeof (cmd),
+				(void) snprintf(cmd, sizeof(cmd),
 				    "class %s, objdump's %s",
 				    a64_class_name(in.cls),
 				    a64_class_name(o.cls));
 				mismatch(c, file, o.addr, o.word, cmd, f[2]);
 			} else if (a64_class_pcrel(in.cls) &&
 			    (!o.has_target || o.target != in.target)) {
-				(void) snprintf(cmd, sizeof (cmd),
-				    "target %#llx", (unsigned long long)
-				    in.target);
+				(void) snprintf(cmd, sizeof(cmd),
+				    "target %#llx",
+				    (unsigned long long) in.target);
 				mismatch(c, file, o.addr, o.word, cmd, ops);
 			} else if ((why = check_fields(&in, f[2], ops)) !=
 			    NULL) {
@@ -341,8 +390,8 @@ run_objdump(const char *file, counts_t *c)
 		}
 		if (nlines == caplines) {
 			caplines = caplines ? caplines * 2 : 65536;
-			if ((lines = realloc(lines, caplines *
-			    sizeof (*lines))) == NULL) {
+			if ((lines = realloc(
+				 lines, caplines * sizeof(*lines))) == NULL) {
 				perror("realloc");
 				exit(2);
 			}
@@ -398,7 +447,7 @@ check_func(const char *file, const func_t *fn, counts_t *c)
 	a64_sites_t s;
 
 	if (code == NULL)
-		return;	/* not in an executable section */
+		return; /* not in an executable section */
 	c->funcs++;
 	if (a64_sites_scan(code, fn->size, fn->addr, &s) != A64_SITES_OK) {
 		c->funcs_refused++;
@@ -432,19 +481,21 @@ check_func(const char *file, const func_t *fn, counts_t *c)
 		c->sites++;
 		if (!os->probeable) {
 			c->refused_sites++;
-			if (os->reason != NULL && strstr(os->reason,
-			    "sequence") != NULL)
+			if (os->reason != NULL &&
+			    strstr(os->reason, "sequence") != NULL)
 				c->excl_sites++;
 		}
 		oret = o->cls == A64_C_RET || o->cls == A64_C_RET_PAC ||
 		    ((o->cls == A64_C_B || o->cls == A64_C_BCOND ||
-		    (o->cls >= A64_C_CBZ && o->cls <= A64_C_TBNZ)) &&
-		    o->has_target && (o->target < fn->addr ||
-		    o->target >= fn->addr + fn->size));
+			 (o->cls >= A64_C_CBZ && o->cls <= A64_C_TBNZ)) &&
+			o->has_target &&
+			(o->target < fn->addr ||
+			    o->target >= fn->addr + fn->size));
 		if (oret != (rs != NULL))
 			mismatch(c, file, fn->addr + off, o->word,
-			    oret ? "return site missed" :
-			    "return site objdump does not see", "-");
+			    oret ? "return site missed"
+				 : "return site objdump does not see",
+			    "-");
 		if (rs != NULL) {
 			c->returns++;
 			c->tailcalls += rs->tailcall;
@@ -461,12 +512,12 @@ add_func(func_t **fp, size_t *np, size_t *capp, uint64_t addr, uint64_t size)
 {
 	if (*np == *capp) {
 		*capp = *capp ? *capp * 2 : 4096;
-		if ((*fp = realloc(*fp, *capp * sizeof (**fp))) == NULL) {
+		if ((*fp = realloc(*fp, *capp * sizeof(**fp))) == NULL) {
 			perror("realloc");
 			exit(2);
 		}
 	}
-	(*fp)[(*np)++] = (func_t) { addr, size };
+	(*fp)[(*np)++] = (func_t){addr, size};
 }
 
 /* The code ranges of the FDEs: "... FDE cie=... pc=start..end". */
@@ -477,11 +528,13 @@ add_fdes(const char *file, func_t **fp, size_t *np, size_t *capp,
 	char cmd[4096], buf[512];
 	FILE *f;
 
-	(void) snprintf(cmd, sizeof (cmd), "%s --debug-dump=frames '%s' "
-	    "2>/dev/null", readelf, file);
+	(void) snprintf(cmd, sizeof(cmd),
+	    "%s --debug-dump=frames '%s' "
+	    "2>/dev/null",
+	    readelf, file);
 	if ((f = popen(cmd, "r")) == NULL)
 		return -1;
-	while (fgets(buf, sizeof (buf), f) != NULL) {
+	while (fgets(buf, sizeof(buf), f) != NULL) {
 		const char *pc = strstr(buf, " FDE ");
 		unsigned long long lo, hi;
 
@@ -497,7 +550,7 @@ add_fdes(const char *file, func_t **fp, size_t *np, size_t *capp,
 static int
 check_file(const char *file)
 {
-	counts_t c = { 0 };
+	counts_t c = {0};
 	func_t *funcs = NULL;
 	size_t nfuncs = 0, cap = 0;
 	Elf_Scn *scn = NULL;
@@ -524,8 +577,8 @@ check_file(const char *file)
 			continue;
 		if (sh.sh_type == SHT_SYMTAB || sh.sh_type == SHT_DYNSYM) {
 			d = elf_getdata(scn, NULL);
-			for (size_t i = 0; d != NULL &&
-			    i < sh.sh_size / sh.sh_entsize; i++) {
+			for (size_t i = 0;
+			     d != NULL && i < sh.sh_size / sh.sh_entsize; i++) {
 				GElf_Sym sym;
 
 				if (gelf_getsym(d, (int) i, &sym) == NULL ||
@@ -542,8 +595,7 @@ check_file(const char *file)
 			continue;
 		if ((d = elf_getdata(scn, NULL)) == NULL || d->d_buf == NULL)
 			continue;
-		sects[nsects++] = (sect_t) { sh.sh_addr, d->d_size,
-		    d->d_buf };
+		sects[nsects++] = (sect_t){sh.sh_addr, d->d_size, d->d_buf};
 	}
 	if (add_fdes(file, &funcs, &nfuncs, &cap, &c.fdes) != 0) {
 		fprintf(stderr, "%s: %s failed\n", file, readelf);
@@ -553,8 +605,8 @@ check_file(const char *file)
 		fprintf(stderr, "%s: %s failed\n", file, objdump);
 		return 2;
 	}
-	qsort(lines, nlines, sizeof (*lines), cmp_line);
-	qsort(funcs, nfuncs, sizeof (*funcs), cmp_func);
+	qsort(lines, nlines, sizeof(*lines), cmp_line);
+	qsort(funcs, nfuncs, sizeof(*funcs), cmp_func);
 	for (size_t i = 0; i < nfuncs; i++)
 		if (i == 0 || cmp_func(&funcs[i - 1], &funcs[i]) != 0)
 			check_func(file, &funcs[i], &c);
@@ -563,13 +615,14 @@ check_file(const char *file)
 	(void) close(fd);
 
 	printf("%s: %lu instructions, %lu data words (%lu .inst), "
-	    "%lu functions and FDE ranges (%lu FDEs; %lu refused), %lu sites (%lu refused, %lu in "
-	    "exclusive sequences), %lu return sites (%lu tail calls), %lu "
-	    "literal words skipped, %lu data words objdump marks that the "
-	    "scanner takes as code; %lu disagreements\n", file, c.insns,
-	    c.data, c.inst, c.funcs, c.fdes, c.funcs_refused, c.sites,
-	    c.refused_sites, c.excl_sites, c.returns, c.tailcalls, c.litdata,
-	    c.data_in_func, c.mismatches);
+	       "%lu functions and FDE ranges (%lu FDEs; %lu refused), %lu "
+	       "sites (%lu refused, %lu in "
+	       "exclusive sequences), %lu return sites (%lu tail calls), %lu "
+	       "literal words skipped, %lu data words objdump marks that the "
+	       "scanner takes as code; %lu disagreements\n",
+	    file, c.insns, c.data, c.inst, c.funcs, c.fdes, c.funcs_refused,
+	    c.sites, c.refused_sites, c.excl_sites, c.returns, c.tailcalls,
+	    c.litdata, c.data_in_func, c.mismatches);
 	if (verbose)
 		for (int k = 0; k < A64_C_NCLASS; k++)
 			printf("\t%-14s %lu\n", a64_class_name(k), c.cls[k]);
@@ -632,7 +685,8 @@ main(int argc, char **argv)
 	}
 	return rc;
 usage:
-	fprintf(stderr, "usage: a64_objdump_compare [-cv] [-m max] "
+	fprintf(stderr,
+	    "usage: a64_objdump_compare [-cv] [-m max] "
 	    "[-O objdump] [-R readelf] file...\n");
 	return 2;
 }

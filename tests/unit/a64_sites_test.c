@@ -15,33 +15,33 @@
 #define BASE 0x400000
 
 static const uint32_t func[] = {
-	0xd503233f, /* 0: paciasp   */
-	0xa9bf7bfd, /* 4: stp x29, x30, */
-	0x94000011, /* 8: bl 4c <out> */
-	0x580001a1, /* c: ldr x1, 40 */
-	0x885ffc02, /* 10: ldaxr w2, [x0] */
-	0x6b03005f, /* 14: cmp w2, w3 */
-	0x54000061, /* 18: b.ne 24 <f+0x24> */
-	0x8804fc05, /* 1c: stlxr w4, w5, */
-	0x35ffff84, /* 20: cbnz w4, 10 */
-	0xb4000141, /* 24: cbz x1, 4c */
-	0xa8c17bfd, /* 28: ldp x29, x30, */
-	0xd50323bf, /* 2c: autiasp   */
-	0x540000e0, /* 30: b.eq 4c <out> */
-	0xd65f03c0, /* 34: ret   */
-	0x14000005, /* 38: b 4c <out> */
-	0xd4200020, /* 3c: brk #0x1  */
-	0xd65f03c0, /* 40: .word 0xd65f03c0  */
-	0xd65f03c0, /* 44: .word 0xd65f03c0  */
-	0xd65f03c0, /* 48: ret   */
+    0xd503233f, /* 0: paciasp   */
+    0xa9bf7bfd, /* 4: stp x29, x30, */
+    0x94000011, /* 8: bl 4c <out> */
+    0x580001a1, /* c: ldr x1, 40 */
+    0x885ffc02, /* 10: ldaxr w2, [x0] */
+    0x6b03005f, /* 14: cmp w2, w3 */
+    0x54000061, /* 18: b.ne 24 <f+0x24> */
+    0x8804fc05, /* 1c: stlxr w4, w5, */
+    0x35ffff84, /* 20: cbnz w4, 10 */
+    0xb4000141, /* 24: cbz x1, 4c */
+    0xa8c17bfd, /* 28: ldp x29, x30, */
+    0xd50323bf, /* 2c: autiasp   */
+    0x540000e0, /* 30: b.eq 4c <out> */
+    0xd65f03c0, /* 34: ret   */
+    0x14000005, /* 38: b 4c <out> */
+    0xd4200020, /* 3c: brk #0x1  */
+    0xd65f03c0, /* 40: .word 0xd65f03c0  */
+    0xd65f03c0, /* 44: .word 0xd65f03c0  */
+    0xd65f03c0, /* 48: ret   */
 };
 
-static uint8_t code[sizeof (func)];
+static uint8_t code[sizeof(func)];
 
 static void
 load(void)
 {
-	for (size_t i = 0; i < sizeof (func) / 4; i++)
+	for (size_t i = 0; i < sizeof(func) / 4; i++)
 		for (int b = 0; b < 4; b++)
 			code[4 * i + b] = (uint8_t) (func[i] >> (8 * b));
 }
@@ -58,20 +58,20 @@ test_scan(void)
 	a64_sites_t s;
 	const a64_site_t *p;
 
-	CHECK_INT(a64_sites_scan(code, sizeof (code), BASE, &s),
-	    A64_SITES_OK);
+	CHECK_INT(a64_sites_scan(code, sizeof(code), BASE, &s), A64_SITES_OK);
 	CHECK_INT(s.ninsns, 17);
 	CHECK_INT(s.ndata, 2);
 	CHECK(is_site(&s, A64_SITE_ENTRY, 0));
 	CHECK(!is_site(&s, A64_SITE_ENTRY, 4));
-	for (size_t off = 0; off < sizeof (code); off += 4)
+	for (size_t off = 0; off < sizeof(code); off += 4)
 		CHECK_INT(is_site(&s, A64_SITE_OFFSET, off),
 		    off != 0x40 && off != 0x44);
 
 	/* returns: ret, b out, and the two conditional exits */
-	for (size_t off = 0; off < sizeof (code); off += 4)
-		CHECK_INT(is_site(&s, A64_SITE_RETURN, off), off == 0x24 ||
-		    off == 0x30 || off == 0x34 || off == 0x38 || off == 0x48);
+	for (size_t off = 0; off < sizeof(code); off += 4)
+		CHECK_INT(is_site(&s, A64_SITE_RETURN, off),
+		    off == 0x24 || off == 0x30 || off == 0x34 || off == 0x38 ||
+			off == 0x48);
 	p = a64_sites_find(&s, A64_SITE_RETURN, 0x34);
 	CHECK(p != NULL && !p->tailcall && !p->cond);
 	p = a64_sites_find(&s, A64_SITE_RETURN, 0x38);
@@ -82,7 +82,7 @@ test_scan(void)
 	CHECK(p != NULL && p->tailcall && p->cond);
 
 	/* the exclusive sequence ldaxr .. stlxr, and brk, are refused */
-	for (size_t off = 0; off < sizeof (code); off += 4) {
+	for (size_t off = 0; off < sizeof(code); off += 4) {
 		int refused = (off >= 0x10 && off <= 0x1c) || off == 0x3c;
 
 		if ((p = a64_sites_find(&s, A64_SITE_OFFSET, off)) == NULL)
@@ -101,7 +101,7 @@ test_scan(void)
 	for (size_t i = 1; i < s.nsites; i++)
 		CHECK(s.sites[i - 1].off < s.sites[i].off ||
 		    (s.sites[i - 1].off == s.sites[i].off &&
-		    s.sites[i - 1].kind < s.sites[i].kind));
+			s.sites[i - 1].kind < s.sites[i].kind));
 	a64_sites_free(&s);
 
 	/* a size or address off the 4-byte grid: refused whole */
@@ -118,8 +118,8 @@ test_isa_sites(void)
 	dt_isa_sites_t s;
 	size_t nret = 0, nalways = 0;
 
-	CHECK_INT(dt_isa_sites_scan(code, sizeof (code), BASE, &s),
-	    DT_ISA_SITES_OK);
+	CHECK_INT(
+	    dt_isa_sites_scan(code, sizeof(code), BASE, &s), DT_ISA_SITES_OK);
 	for (size_t i = 0; i < s.nsites; i++) {
 		const dt_isa_site_t *p = &s.sites[i];
 
@@ -154,8 +154,8 @@ test_layout(void)
 	for (int i = 0; i < 8; i++)
 		CHECK_INT(il->il_args[i], 8 * i);
 	CHECK_INT(il->il_nuregs, 34);
-	CHECK_INT(il->il_uregs[30], 240);	/* R_X30, the link */
-	CHECK_INT(il->il_uregs[33], 264);	/* R_PSTATE */
+	CHECK_INT(il->il_uregs[30], 240); /* R_X30, the link */
+	CHECK_INT(il->il_uregs[33], 264); /* R_PSTATE */
 }
 
 static void

@@ -20,22 +20,22 @@ static void
 test_sites(void)
 {
 	static const uint8_t code[] = {
-		0x75, 0x10,			/* 0: jne out */
-		0xc3,				/* 2: ret */
-		0xe9, 0x00, 0x01, 0x00, 0x00,	/* 3: jmp out */
-		0xe2, 0xf0,			/* 8: loop out */
-		0xc3,				/* a: ret */
+	    0x75, 0x10,			  /* 0: jne out */
+	    0xc3,			  /* 2: ret */
+	    0xe9, 0x00, 0x01, 0x00, 0x00, /* 3: jmp out */
+	    0xe2, 0xf0,			  /* 8: loop out */
+	    0xc3,			  /* a: ret */
 	};
 	dt_isa_sites_t s;
 	const dt_isa_site_t *p;
 
-	CHECK_INT(dt_isa_sites_scan(code, sizeof (code), 0x1000, &s),
-	    DT_ISA_SITES_OK);
+	CHECK_INT(
+	    dt_isa_sites_scan(code, sizeof(code), 0x1000, &s), DT_ISA_SITES_OK);
 	CHECK(find(&s, DT_ISA_SITE_ENTRY, 0) != NULL);
 	CHECK(find(&s, DT_ISA_SITE_OFFSET, 3) != NULL);
 	CHECK(find(&s, DT_ISA_SITE_OFFSET, 4) == NULL);
 	p = find(&s, DT_ISA_SITE_RETURN, 0);
-	CHECK(p != NULL && p->tailcall && p->cond == 5 + 1);	/* ne */
+	CHECK(p != NULL && p->tailcall && p->cond == 5 + 1); /* ne */
 	p = find(&s, DT_ISA_SITE_RETURN, 2);
 	CHECK(p != NULL && !p->tailcall && p->cond == DT_ISA_COND_ALWAYS);
 	p = find(&s, DT_ISA_SITE_RETURN, 3);
@@ -45,8 +45,9 @@ test_sites(void)
 	dt_isa_sites_free(&s);
 
 	/* bytes that do not decode: refused, with a reason */
-	CHECK_INT(dt_isa_sites_scan((const uint8_t *) "\x0f\x0b\x0f", 3,
-	    0x1000, &s), DT_ISA_SITES_REFUSED);
+	CHECK_INT(
+	    dt_isa_sites_scan((const uint8_t *) "\x0f\x0b\x0f", 3, 0x1000, &s),
+	    DT_ISA_SITES_REFUSED);
 	CHECK(s.refused != NULL && s.nsites == 0);
 	dt_isa_sites_free(&s);
 }
@@ -57,15 +58,15 @@ test_layout(void)
 	const dt_isa_layout_t *il = &dt_isa_layout;
 
 	CHECK_STR(dt_isa_name, "x86_64");
-	CHECK_INT(il->il_pc, 128);	/* pt_regs.ip */
+	CHECK_INT(il->il_pc, 128); /* pt_regs.ip */
 	CHECK_INT(il->il_sp, 152);
-	CHECK_INT(il->il_ret, 80);	/* ax */
+	CHECK_INT(il->il_ret, 80); /* ax */
 	CHECK_INT(il->il_nargs, 6);
-	CHECK_INT(il->il_args[0], 112);	/* di */
+	CHECK_INT(il->il_args[0], 112); /* di */
 	CHECK_INT(il->il_args[5], 64);	/* r9 */
 	CHECK_INT(il->il_nuregs, 47);
-	CHECK_INT(il->il_uregs[11], 80);	/* R_EAX */
-	CHECK_INT(il->il_uregs[0], -1);		/* R_GS: not kept */
+	CHECK_INT(il->il_uregs[11], 80); /* R_EAX */
+	CHECK_INT(il->il_uregs[0], -1);	 /* R_GS: not kept */
 }
 
 static void
