@@ -1987,12 +1987,7 @@ dt_bpf_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 		for (int i = 0; i < DT_BPF_NARGS; i++)
 			DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7,
 			    (int16_t) (DT_SC_ARGS + 8 * i), 0));
-#if defined(__x86_64__)
 		dt_bpf_cg_usdt(cg, ps);
-#else
-		dt_bpf_cg_error(cg, "USDT probes need this architecture's "
-		    "register layout");
-#endif
 		break;
 	}
 
