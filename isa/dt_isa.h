@@ -83,6 +83,13 @@ extern int dt_isa_sites_scan(
 extern void dt_isa_sites_free(dt_isa_sites_t *s);
 
 /*
+ * Whether the kernel's uprobe, which single-steps the probed instruction
+ * out of line, would run the instruction at code (avail bytes) wrongly
+ * although it accepts it: such a site is skipped by the BPF engine.
+ */
+extern int dt_isa_uprobe_unsafe(const uint8_t *code, size_t avail);
+
+/*
  * Registers, as byte offsets in struct pt_regs; -1 where the ISA has no
  * such register (it reads as 0).
  */

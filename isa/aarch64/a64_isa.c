@@ -66,6 +66,19 @@ dt_isa_sites_free(dt_isa_sites_t *s)
 	s->nsites = 0;
 }
 
+/*
+ * The arm64 kernel refuses what it cannot single-step (exclusives,
+ * pc-relative loads it does not simulate) when the uprobe is made, so
+ * nothing it accepts is known to run wrongly.
+ */
+int
+dt_isa_uprobe_unsafe(const uint8_t *code, size_t avail)
+{
+	(void) code;
+	(void) avail;
+	return 0;
+}
+
 /* uregs[i] is user_pt_regs word i: R_X0..R_X30, R_SP, R_PC, R_PSTATE. */
 static const int16_t a64_uregs[A64_NREGS] = {
     0,

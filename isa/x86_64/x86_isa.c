@@ -77,6 +77,19 @@ dt_isa_sites_free(dt_isa_sites_t *s)
 }
 
 /*
+ * AVX-512 (EVEX-encoded) instructions: single-stepping them out of line
+ * broke glibc's strchr on the kernels tested, so no uprobe goes there.
+ */
+int
+dt_isa_uprobe_unsafe(const uint8_t *code, size_t avail)
+{
+	x86_insn_t in;
+
+	return x86_decode(code, avail, 0, 0, &in) == 0 &&
+	    in.vex == X86_VEX_EVEX;
+}
+
+/*
  * uregs[]: DTrace's register numbers (R_EIP, R_RAX, ...: the D prelude
  * defines them as illumos numbers them on amd64, the 32-bit names first)
  * as offsets in x86-64's struct pt_regs; -1 for what Linux does not keep

@@ -138,6 +138,7 @@ test_isa_sites(void)
 	CHECK(s.refused != NULL);
 	dt_isa_sites_free(&s);
 	CHECK_STR(dt_isa_name, "aarch64");
+	CHECK(!dt_isa_uprobe_unsafe(code, sizeof (code)));
 }
 
 static void

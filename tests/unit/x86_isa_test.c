@@ -88,9 +88,24 @@ test_usdt(void)
 	CHECK_INT(o.io_kind, DT_ISA_OP_NONE);
 }
 
+/* Where the kernel's uprobe is not trusted: EVEX (AVX-512) only. */
+static void
+test_uprobe_unsafe(void)
+{
+	/* vmovdqa32 (%rdi), %zmm0; with a segment prefix; vmovdqa (VEX) */
+	CHECK(dt_isa_uprobe_unsafe(
+	    (const uint8_t *) "\x62\xf1\x7d\x48\x6f\x07", 6));
+	CHECK(dt_isa_uprobe_unsafe(
+	    (const uint8_t *) "\x64\x62\xf1\x7d\x48\x6f\x07", 7));
+	CHECK(!dt_isa_uprobe_unsafe((const uint8_t *) "\xc5\xfd\x6f\x07", 4));
+	CHECK(!dt_isa_uprobe_unsafe((const uint8_t *) "\x48\x89\xe5", 3));
+	CHECK(!dt_isa_uprobe_unsafe((const uint8_t *) "\x62", 1)); /* cut */
+}
+
 int
 main(void)
 {
+	test_uprobe_unsafe();
 	test_sites();
 	test_layout();
 	test_usdt();
