@@ -26,12 +26,13 @@ for t in $triplet-gcc qemu-aarch64; do
 		exit 2
 	}
 done
-if [ ! -f "$libdir/libbpf.so" ]; then
+if [ ! -f "$libdir/libbpf.so" ] || [ ! -f "$libdir/libiberty.a" ]; then
 	mkdir -p "$sr/debs"
 	(cd "$sr/debs" && apt-get download libbpf-dev:arm64 libbpf1:arm64 \
 	    libelf-dev:arm64 libelf1:arm64 binutils-dev:arm64 \
 	    libctf0:arm64 libctf-nobfd0:arm64 libbinutils:arm64 \
-	    zlib1g:arm64 zlib1g-dev:arm64 libzstd1:arm64 libjansson4:arm64)
+	    zlib1g:arm64 zlib1g-dev:arm64 libzstd1:arm64 libjansson4:arm64 \
+	    libiberty-dev:arm64)
 	for d in "$sr"/debs/*.deb; do
 		dpkg-deb -x "$d" "$sr/root"
 	done
