@@ -802,11 +802,20 @@ dt_work_fini(dtrace_hdl_t *dtp)
 	dtp->dt_neprobes = dtp->dt_eprobes_cap = 0;
 }
 
+/* clear() or trunc(): the engine's keys of aggid back to the consumer. */
 static int
-dt_work_aggclear(dtrace_hdl_t *dtp, uint32_t aggid, void *arg)
+dt_work_aggtake(dtrace_hdl_t *dtp, uint32_t aggid, void *arg)
 {
+	dt_aggsnap_t *snaps;
+	uint32_t n;
+	int rc;
+
 	(void) arg;
-	return dtp->dt_engine->eo_aggclear(dtp, aggid);
+	if (dtp->dt_engine->eo_aggtake(dtp, aggid, &snaps, &n) != 0)
+		return -1;
+	rc = dt_consume_aggtaken(dtp, snaps, n);
+	dtp->dt_engine->eo_aggsnap_free(dtp, snaps, n);
+	return rc;
 }
 
 /* Tell the consumer about every enabled probe, before records arrive. */
@@ -830,7 +839,7 @@ dt_work_consume_setup(dtrace_hdl_t *dtp)
 		dt_work_cprobe(dtp->dt_eprobes[i + 1], &cps[i]);
 	rc = dt_consume_setup(dtp, &dtp->dt_prog, cps, dtp->dt_neprobes);
 	free(cps);
-	dt_consume_setaggclear(dtp, dt_work_aggclear, NULL);
+	dt_consume_setaggtake(dtp, dt_work_aggtake, NULL);
 	return rc;
 }
 

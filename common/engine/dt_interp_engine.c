@@ -18,7 +18,8 @@
  *			records, up to bufsize bytes; what does not fit is
  *			counted as a drop
  *	ip_aggs		a hash table from (aggregation ID, key bytes) to
- *			value words, bounded by aggsize
+ *			value words, bounded by aggsize; clear() and trunc()
+ *			take an aggregation's keys out, and their space back
  *	ip_specs	the nspec speculations' states (dt_spec.h); busy
  *			ones are cleaned at each poll, which comes at least
  *			every cleanrate while there are some
@@ -1052,8 +1053,14 @@ dt_interp_drain(dtrace_hdl_t *dtp, dt_drain_f *fn, void *arg)
 	return rc;
 }
 
+/*
+ * The entries of aggregation aggid (every one for UINT32_MAX) as one
+ * snapshot; with take set, they are deleted and their space counts for
+ * nothing any more (clear() and trunc()).
+ */
 static int
-dt_interp_aggsnap(dtrace_hdl_t *dtp, dt_aggsnap_t **snapsp, uint32_t *nsnapsp)
+dt_interp_snap(dtrace_hdl_t *dtp, uint32_t aggid, bool take,
+    dt_aggsnap_t **snapsp, uint32_t *nsnapsp)
 {
 	dt_interp_t *ip = dt_interp(dtp);
 	const dt_program_t *pgp = ip->ip_prog;
@@ -1067,16 +1074,23 @@ dt_interp_aggsnap(dtrace_hdl_t *dtp, dt_aggsnap_t **snapsp, uint32_t *nsnapsp)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	for (int pass = 0; pass < 2; pass++) {
 		for (int h = 0; h < DT_INTERP_AGGHASH; h++) {
-			for (dt_iagg_t *ia = ip->ip_aggs[h]; ia != NULL;
-			    ia = ia->ia_next) {
+			dt_iagg_t **pp = &ip->ip_aggs[h], *ia;
+
+			while ((ia = *pp) != NULL) {
 				const dt_aggdesc_t *agg =
 				    &pgp->pg_aggs[ia->ia_aggid];
 				size_t ksz = (agg->ag_keysize + 7) & ~(size_t) 7;
 				size_t n = 8 + ksz + agg->ag_nvals * 8;
 
+				if (aggid != UINT32_MAX &&
+				    ia->ia_aggid != aggid) {
+					pp = &ia->ia_next;
+					continue;
+				}
 				if (pass == 0) {
 					size += n;
 					snap->as_nentries++;
+					pp = &ia->ia_next;
 					continue;
 				}
 				memset(p, 0, n);
@@ -1087,6 +1101,14 @@ dt_interp_aggsnap(dtrace_hdl_t *dtp, dt_aggsnap_t **snapsp, uint32_t *nsnapsp)
 				memcpy(p + 8 + ksz, ia->ia_vals,
 				    agg->ag_nvals * 8);
 				p += n;
+				if (!take) {
+					pp = &ia->ia_next;
+					continue;
+				}
+				*pp = ia->ia_next;
+				ip->ip_aggbytes -= (size_t) dt_agg_entsize(agg);
+				free(ia->ia_vals);
+				free(ia);
 			}
 		}
 		if (pass == 0) {
@@ -1104,6 +1126,19 @@ dt_interp_aggsnap(dtrace_hdl_t *dtp, dt_aggsnap_t **snapsp, uint32_t *nsnapsp)
 	return 0;
 }
 
+static int
+dt_interp_aggsnap(dtrace_hdl_t *dtp, dt_aggsnap_t **snapsp, uint32_t *nsnapsp)
+{
+	return dt_interp_snap(dtp, UINT32_MAX, false, snapsp, nsnapsp);
+}
+
+static int
+dt_interp_aggtake(dtrace_hdl_t *dtp, uint32_t aggid, dt_aggsnap_t **snapsp,
+    uint32_t *nsnapsp)
+{
+	return dt_interp_snap(dtp, aggid, true, snapsp, nsnapsp);
+}
+
 static void
 dt_interp_aggsnap_free(dtrace_hdl_t *dtp, dt_aggsnap_t *snaps, uint32_t n)
 {
@@ -1111,25 +1146,6 @@ dt_interp_aggsnap_free(dtrace_hdl_t *dtp, dt_aggsnap_t *snaps, uint32_t n)
 	for (uint32_t i = 0; i < n; i++)
 		free(snaps[i].as_data);
 	free(snaps);
-}
-
-static int
-dt_interp_aggclear(dtrace_hdl_t *dtp, uint32_t aggid)
-{
-	dt_interp_t *ip = dt_interp(dtp);
-
-	for (int h = 0; h < DT_INTERP_AGGHASH; h++) {
-		for (dt_iagg_t *ia = ip->ip_aggs[h]; ia != NULL;
-		    ia = ia->ia_next) {
-			const dt_aggdesc_t *agg;
-
-			if (ia->ia_aggid != aggid)
-				continue;
-			agg = &ip->ip_prog->pg_aggs[aggid];
-			dt_agg_init(agg->ag_kind, ia->ia_vals, agg->ag_nvals);
-		}
-	}
-	return 0;
 }
 
 static int
@@ -1176,7 +1192,7 @@ const dt_engine_ops_t dt_interp_engine_ops = {
 	.eo_drain = dt_interp_drain,
 	.eo_aggsnap = dt_interp_aggsnap,
 	.eo_aggsnap_free = dt_interp_aggsnap_free,
-	.eo_aggclear = dt_interp_aggclear,
+	.eo_aggtake = dt_interp_aggtake,
 	.eo_stop = dt_interp_stop,
 	.eo_status = dt_interp_status,
 	.eo_cpudrops = dt_interp_cpudrops,
