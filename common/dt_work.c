@@ -1069,6 +1069,31 @@ dt_work_drain(dtrace_hdl_t *dtp, uint32_t cpu, const void *buf, size_t len,
 	return 0;
 }
 
+/*
+ * Does a clause read the aggregations while tracing runs (printa(),
+ * clear(), trunc())?  If not, the consumer's copy is needed only at the
+ * end (dtrace_aggregate_print()), and no snapshot is taken before: one
+ * costs time in proportion to the keys.
+ */
+static bool
+dt_work_reads_aggs(dtrace_hdl_t *dtp)
+{
+	const dt_program_t *pgp = &dtp->dt_prog;
+
+	for (uint32_t s = 0; pgp->pg_naggs > 0 && s < pgp->pg_nstmts; s++) {
+		const dt_stmt_t *st = &pgp->pg_stmts[s];
+
+		for (uint32_t a = 0; a < st->st_nactions; a++) {
+			dt_actkind_t k = st->st_actions[a].ac_kind;
+
+			if (k == DT_ACT_PRINTA || k == DT_ACT_CLEAR ||
+			    k == DT_ACT_TRUNC)
+				return true;
+		}
+	}
+	return false;
+}
+
 /* Drain every buffer into the consumer. */
 static int
 dt_work_drain_all(dtrace_hdl_t *dtp, FILE *fp)
@@ -1081,7 +1106,8 @@ dt_work_drain_all(dtrace_hdl_t *dtp, FILE *fp)
 	 * refreshed at most every aggrate; once tracing has stopped it is
 	 * refreshed every time, so what END prints is complete.
 	 */
-	if (dt_work_aggrate(dtp) && dt_work_aggsnap(dtp) != 0)
+	if (dt_work_aggrate(dtp) && dt_work_reads_aggs(dtp) &&
+	    dt_work_aggsnap(dtp) != 0)
 		return -1;
 	if (dt_work_cpudrops(dtp, true) != 0)
 		return -1;
