@@ -661,29 +661,114 @@ typedef struct dt_aggsort {
 
 static _Thread_local const dt_aggsort_t *dt_aggsort_ctx;
 
+/*
+ * An entry as sorting sees it: its value and the first key compared
+ * brought out as unsigned words where the aggregating function and the
+ * key's size allow, so that most comparisons of a big aggregation touch
+ * neither the entry nor its description.  Comparing these words orders
+ * as dt_agg_cmp_vals() and dt_agg_cmp_key() do.
+ */
+typedef struct dt_aggsortent { /* 32 bytes: qsort() moves them directly */
+	dt_aggent_t *se_ae;
+	uint64_t se_val; /* signed values biased by 2^63 */
+	uint64_t se_key;
+	uint32_t se_aggid;
+	bool se_hasval;
+	bool se_haskey;
+} dt_aggsortent_t;
+
+static void
+dt_agg_sortent(const dt_aggsort_t *so, dt_aggent_t *ae, dt_aggsortent_t *se)
+{
+	const dt_aggdesc_t *agg = dt_agg_desc(so->so_dc, ae->ae_aggid);
+	uint32_t pos = so->so_keypos >= 0 &&
+		(uint32_t) so->so_keypos < agg->ag_nkeys
+	    ? (uint32_t) so->so_keypos
+	    : 0;
+
+	se->se_ae = ae;
+	se->se_aggid = ae->ae_aggid;
+	se->se_hasval = true;
+	switch (agg->ag_kind) {
+	case DT_AGG_AVG:
+		se->se_val = (uint64_t) dt_agg_avg(ae->ae_vals, 1) ^ (1ULL << 63);
+		break;
+	case DT_AGG_STDDEV:
+		se->se_val = dt_agg_stddev(ae->ae_vals, 1);
+		break;
+	case DT_AGG_QUANTIZE:
+	case DT_AGG_LQUANTIZE:
+	case DT_AGG_LLQUANTIZE:
+		se->se_hasval = false;
+		se->se_val = 0;
+		break;
+	default:
+		se->se_val = (uint64_t) ae->ae_vals[0] ^ (1ULL << 63);
+		break;
+	}
+	se->se_haskey = false;
+	se->se_key = 0;
+	if (agg->ag_nkeys > 0) {
+		const dt_recdesc_t *rd = &agg->ag_keys[pos];
+
+		switch (rd->rd_size) {
+		case 1:
+		case 2:
+		case 4:
+		case 8:
+			se->se_haskey = true;
+			se->se_key = dt_rec_uint(rd, ae->ae_key + rd->rd_offset);
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+static int
+dt_agg_se_vals(const dt_aggsort_t *so, const dt_aggsortent_t *l,
+    const dt_aggsortent_t *r)
+{
+	if (l->se_hasval)
+		return l->se_val < r->se_val ? -1 : l->se_val > r->se_val;
+	return dt_agg_cmp_vals(dt_agg_desc(so->so_dc, l->se_aggid),
+	    l->se_ae->ae_vals, r->se_ae->ae_vals);
+}
+
+static int
+dt_agg_se_keys(const dt_aggsort_t *so, const dt_aggsortent_t *l,
+    const dt_aggsortent_t *r)
+{
+	const dt_aggdesc_t *agg;
+
+	if (l->se_haskey && l->se_key != r->se_key)
+		return l->se_key < r->se_key ? -1 : 1;
+	agg = dt_agg_desc(so->so_dc, l->se_aggid);
+	if (l->se_haskey && agg->ag_nkeys == 1)
+		return 0;
+	return dt_agg_cmp_keys(
+	    agg, l->se_ae->ae_key, r->se_ae->ae_key, so->so_keypos);
+}
+
 static int
 dt_agg_entcmp(const void *lp, const void *rp)
 {
 	const dt_aggsort_t *so = dt_aggsort_ctx;
-	const dt_aggent_t *l = *(dt_aggent_t *const *) lp;
-	const dt_aggent_t *r = *(dt_aggent_t *const *) rp;
-	const dt_aggdesc_t *agg;
+	const dt_aggsortent_t *l = lp, *r = rp;
 	int c;
 
-	if (l->ae_aggid != r->ae_aggid) {
-		c = l->ae_aggid < r->ae_aggid ? -1 : 1;
+	if (l->se_aggid != r->se_aggid) {
+		c = l->se_aggid < r->se_aggid ? -1 : 1;
 		return so->so_rev ? -c : c;
 	}
-	agg = dt_agg_desc(so->so_dc, l->ae_aggid);
 	if (so->so_keysort) {
-		c = dt_agg_cmp_keys(agg, l->ae_key, r->ae_key, so->so_keypos);
+		c = dt_agg_se_keys(so, l, r);
 		if (c == 0)
-			c = dt_agg_cmp_vals(agg, l->ae_vals, r->ae_vals);
+			c = dt_agg_se_vals(so, l, r);
 	} else {
-		c = dt_agg_cmp_vals(agg, l->ae_vals, r->ae_vals);
+		c = dt_agg_se_vals(so, l, r);
 		if (c == 0)
-			c = dt_agg_cmp_keys(
-			    agg, l->ae_key, r->ae_key, so->so_keypos);
+			c = dt_agg_se_keys(so, l, r);
 	}
 	return so->so_rev ? -c : c;
 }
@@ -702,22 +787,33 @@ dt_agg_sortopts(dt_consumer_t *dc, dt_aggsort_t *so)
 	    : (int) o[DT_OPT_AGGSORTKEYPOS];
 }
 
-static void
+/* Sort v[0..n-1]; false on ENOMEM. */
+static bool
 dt_agg_qsort(dt_aggent_t **v, uint32_t n, const dt_aggsort_t *so)
 {
 	const dt_aggsort_t *saved = dt_aggsort_ctx;
+	dt_aggsortent_t *se;
 
+	if (n < 2) /* v may be NULL when there is nothing */
+		return true;
+	if ((se = malloc(n * sizeof(*se))) == NULL)
+		return false;
+	for (uint32_t i = 0; i < n; i++)
+		dt_agg_sortent(so, v[i], &se[i]);
 	dt_aggsort_ctx = so;
-	if (n > 1)	/* v may be NULL when there is nothing */
-		qsort(v, n, sizeof(*v), dt_agg_entcmp);
+	qsort(se, n, sizeof(*se), dt_agg_entcmp);
 	dt_aggsort_ctx = saved;
+	for (uint32_t i = 0; i < n; i++)
+		v[i] = se[i].se_ae;
+	free(se);
+	return true;
 }
 
-dt_aggent_t **
-dt_agg_sorted(dt_consumer_t *dc, uint32_t aggid, uint32_t *np)
+/* The entries of aggid (all for UINT32_MAX), unsorted. */
+static dt_aggent_t **
+dt_agg_select(dt_consumer_t *dc, uint32_t aggid, uint32_t *np)
 {
 	dt_aggent_t **v;
-	dt_aggsort_t so;
 	uint32_t n = 0;
 
 	if ((v = malloc((dc->dc_naggents + 1) * sizeof(*v))) == NULL)
@@ -729,9 +825,23 @@ dt_agg_sorted(dt_consumer_t *dc, uint32_t aggid, uint32_t *np)
 			continue;
 		v[n++] = ae;
 	}
-	dt_agg_sortopts(dc, &so);
-	dt_agg_qsort(v, n, &so);
 	*np = n;
+	return v;
+}
+
+dt_aggent_t **
+dt_agg_sorted(dt_consumer_t *dc, uint32_t aggid, uint32_t *np)
+{
+	dt_aggent_t **v = dt_agg_select(dc, aggid, np);
+	dt_aggsort_t so;
+
+	if (v == NULL)
+		return NULL;
+	dt_agg_sortopts(dc, &so);
+	if (!dt_agg_qsort(v, *np, &so)) {
+		free(v);
+		return NULL;
+	}
 	return v;
 }
 
@@ -763,7 +873,7 @@ dt_agg_trunc(dtrace_hdl_t *dtp, uint32_t aggid, bool all, int64_t n)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	if ((agg = dt_agg_desc(dc, aggid)) == NULL)
 		return dt_set_errno(dtp, EDT_BADAGG);
-	if ((v = dt_agg_sorted(dc, aggid, &nv)) == NULL)
+	if ((v = dt_agg_select(dc, aggid, &nv)) == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
 
 	/*
@@ -773,7 +883,10 @@ dt_agg_trunc(dtrace_hdl_t *dtp, uint32_t aggid, bool all, int64_t n)
 	memset(&so, 0, sizeof(so));
 	so.so_dc = dc;
 	so.so_rev = !all && n > 0;
-	dt_agg_qsort(v, nv, &so);
+	if (!all && !dt_agg_qsort(v, nv, &so)) {
+		free(v);
+		return dt_set_errno(dtp, EDT_NOMEM);
+	}
 	want = all ? 0 : n < 0 ? -(uint64_t) n : (uint64_t) n;
 	keep = want > nv ? nv : (uint32_t) want;
 	for (uint32_t i = keep; i < nv; i++)
