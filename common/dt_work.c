@@ -818,6 +818,15 @@ dt_work_aggtake(dtrace_hdl_t *dtp, uint32_t aggid, void *arg)
 	return rc;
 }
 
+static int dt_work_aggsnap(dtrace_hdl_t *dtp);
+
+static int
+dt_work_aggrefresh(dtrace_hdl_t *dtp, void *arg)
+{
+	(void) arg;
+	return dt_work_aggsnap(dtp);
+}
+
 /* Tell the consumer about every enabled probe, before records arrive. */
 static int
 dt_work_consume_setup(dtrace_hdl_t *dtp)
@@ -840,6 +849,7 @@ dt_work_consume_setup(dtrace_hdl_t *dtp)
 	rc = dt_consume_setup(dtp, &dtp->dt_prog, cps, dtp->dt_neprobes);
 	free(cps);
 	dt_consume_setaggtake(dtp, dt_work_aggtake, NULL);
+	dt_consume_setaggrefresh(dtp, dt_work_aggrefresh, NULL);
 	return rc;
 }
 
@@ -979,14 +989,20 @@ dt_work_aggsnap(dtrace_hdl_t *dtp)
  * every time in that case, and every aggrate otherwise.
  */
 static bool
+dt_work_aggeach(dtrace_hdl_t *dtp)
+{
+	return dtp->dt_stopped || dtp->dt_options[DT_OPT_AGGRATE] <= 0 ||
+	    dtp->dt_options[DT_OPT_AGGRATE] <=
+	    dtp->dt_options[DT_OPT_SWITCHRATE];
+}
+
+static bool
 dt_work_aggrate(dtrace_hdl_t *dtp)
 {
 	uint64_t now = dt_os_timestamp();
 	uint64_t rate = (uint64_t) dtp->dt_options[DT_OPT_AGGRATE];
 
-	if (dtp->dt_stopped || dtp->dt_options[DT_OPT_AGGRATE] <= 0 ||
-	    dtp->dt_options[DT_OPT_AGGRATE] <=
-	    dtp->dt_options[DT_OPT_SWITCHRATE])
+	if (dt_work_aggeach(dtp))
 		return true;
 	if (dtp->dt_lastagg == 0) {
 		dtp->dt_lastagg = now;
@@ -1104,11 +1120,18 @@ dt_work_drain_all(dtrace_hdl_t *dtp, FILE *fp)
 	 * printa() in the records prints the consumer's copy of the
 	 * aggregations.  As in DTrace, while tracing runs that copy is
 	 * refreshed at most every aggrate; once tracing has stopped it is
-	 * refreshed every time, so what END prints is complete.
+	 * refreshed every time, so what END prints is complete.  When every
+	 * drain is to see a fresh copy, it is taken when a record of the
+	 * drain first reads it: drains come far more often than DTrace's
+	 * (at every record, and every 50 ms while a process is traced), and
+	 * most read nothing.
 	 */
-	if (dt_work_aggrate(dtp) && dt_work_reads_aggs(dtp) &&
-	    dt_work_aggsnap(dtp) != 0)
-		return -1;
+	if (dt_work_aggrate(dtp) && dt_work_reads_aggs(dtp)) {
+		if (dt_work_aggeach(dtp))
+			dt_consume_aggstale(dtp);
+		else if (dt_work_aggsnap(dtp) != 0)
+			return -1;
+	}
 	if (dt_work_cpudrops(dtp, true) != 0)
 		return -1;
 	if (dtp->dt_engine->eo_drain(dtp, dt_work_drain, &wa) != 0)

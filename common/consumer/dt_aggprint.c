@@ -907,6 +907,8 @@ dt_agg_printa_ids(dt_consumer_t *dc, FILE *fp, const dt_pfargv_t *pfv,
 	}
 	if (naggs == 0)
 		return dt_set_errno(dc->dc_dtp, EDT_BADAGG);
+	if (dt_agg_fresh(dc) != 0)
+		return -1;
 	if (dt_cons_json(dc))
 		return dt_json_aggs(dc, fp, aggids, naggs, false);
 	/* Without a format, printa() starts with an empty line. */

@@ -348,6 +348,7 @@ dt_consume_aggsnap(dtrace_hdl_t *dtp, const dt_aggsnap_t *snaps,
 		return dt_set_errno(dtp, EDT_NOMEM);
 	if (dc->dc_pgp == NULL)
 		return 0;
+	dc->dc_aggstale = false;
 
 	/*
 	 * An engine's totals count from when clear() or trunc() last took
@@ -375,6 +376,16 @@ dt_agg_held(const dt_aggdesc_t *agg, dt_aggent_t *ae)
 	    (ae->ae_held = malloc(agg->ag_nvals * 8 + 8)) != NULL)
 		dt_agg_init(agg->ag_kind, ae->ae_held, agg->ag_nvals);
 	return ae->ae_held;
+}
+
+int
+dt_agg_fresh(dt_consumer_t *dc)
+{
+	if (!dc->dc_aggstale || dc->dc_aggrefresh == NULL)
+		return 0;
+	dc->dc_aggstale = false;
+	return dc->dc_aggrefresh(dc->dc_dtp, dc->dc_aggrefresh_arg) != 0 ? -1
+									  : 0;
 }
 
 /*
@@ -855,6 +866,8 @@ dt_agg_clear(dtrace_hdl_t *dtp, uint32_t aggid)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	if ((agg = dt_agg_desc(dc, aggid)) == NULL)
 		return dt_set_errno(dtp, EDT_BADAGG);
+	if (dt_agg_fresh(dc) != 0)
+		return -1;
 	/* The keys stay; their values start again from nothing. */
 	return dt_agg_take(dtp, dc, agg, false, true);
 }
@@ -873,6 +886,8 @@ dt_agg_trunc(dtrace_hdl_t *dtp, uint32_t aggid, bool all, int64_t n)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	if ((agg = dt_agg_desc(dc, aggid)) == NULL)
 		return dt_set_errno(dtp, EDT_BADAGG);
+	if (dt_agg_fresh(dc) != 0)
+		return -1;
 	if ((v = dt_agg_select(dc, aggid, &nv)) == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
 

@@ -111,6 +111,9 @@ struct dt_consumer {
 	uint32_t dc_nmodkeys;
 	dt_aggtake_f *dc_aggtake;
 	void *dc_aggtake_arg;
+	dt_aggrefresh_f *dc_aggrefresh;
+	void *dc_aggrefresh_arg;
+	bool dc_aggstale; /* refresh before the aggregations are read */
 	FILE *dc_errfp;
 	int dc_stdout_fd; /* the output before freopen(), or -1 */
 	bool dc_freopened;
@@ -256,6 +259,8 @@ extern int dt_agg_cmp_keys(const dt_aggdesc_t *agg, const unsigned char *l,
  * The visible entries of aggregation aggid (all aggregations when aggid is
  * UINT32_MAX) sorted as the aggsort* options say; the caller frees.
  */
+/* Refresh the aggregations if due (dt_consume_aggstale()); 0 or -1. */
+extern int dt_agg_fresh(dt_consumer_t *dc);
 extern dt_aggent_t **dt_agg_sorted(
     dt_consumer_t *dc, uint32_t aggid, uint32_t *np);
 extern int64_t dt_agg_avg(const int64_t *vals, uint64_t normal);

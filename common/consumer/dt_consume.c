@@ -263,6 +263,26 @@ dt_consume_setaggtake(dtrace_hdl_t *dtp, dt_aggtake_f *func, void *arg)
 }
 
 void
+dt_consume_setaggrefresh(dtrace_hdl_t *dtp, dt_aggrefresh_f *func, void *arg)
+{
+	dt_consumer_t *dc = dt_consumer(dtp);
+
+	if (dc == NULL)
+		return;
+	dc->dc_aggrefresh = func;
+	dc->dc_aggrefresh_arg = arg;
+}
+
+void
+dt_consume_aggstale(dtrace_hdl_t *dtp)
+{
+	dt_consumer_t *dc = dt_consumer(dtp);
+
+	if (dc != NULL)
+		dc->dc_aggstale = true;
+}
+
+void
 dt_consume_seterrfp(dtrace_hdl_t *dtp, FILE *errfp)
 {
 	dt_consumer_t *dc = dt_consumer(dtp);

@@ -77,6 +77,12 @@ typedef struct dt_symops {
  * shows of them.
  */
 typedef int dt_aggtake_f(dtrace_hdl_t *dtp, uint32_t aggid, void *arg);
+/*
+ * Called when the consumer is about to read its aggregations (printa(),
+ * clear(), trunc()) after dt_consume_aggstale(): take a snapshot and hand
+ * it to dt_consume_aggsnap().
+ */
+typedef int dt_aggrefresh_f(dtrace_hdl_t *dtp, void *arg);
 
 /* Return values of dt_consume_buf(). */
 #define DT_CONSUME_OK	0
@@ -108,6 +114,15 @@ extern int dt_consume_addprobes(dtrace_hdl_t *dtp, const dt_cprobe_t *probes,
 extern void dt_consume_setsymops(dtrace_hdl_t *dtp, const dt_symops_t *ops);
 extern void dt_consume_setaggtake(
     dtrace_hdl_t *dtp, dt_aggtake_f *func, void *arg);
+extern void dt_consume_setaggrefresh(
+    dtrace_hdl_t *dtp, dt_aggrefresh_f *func, void *arg);
+/*
+ * The consumer's aggregations are due for a refresh: the next record that
+ * reads them first calls the dt_aggrefresh_f.  A snapshot of a big
+ * aggregation costs time in proportion to its keys, so none is taken in
+ * a drain where nothing reads them.
+ */
+extern void dt_consume_aggstale(dtrace_hdl_t *dtp);
 /* Where "dtrace: error on enabled probe ID ..." lines go (stderr). */
 extern void dt_consume_seterrfp(dtrace_hdl_t *dtp, FILE *errfp);
 
