@@ -57,7 +57,7 @@
 #include "common/prov/dt_prov.h"
 
 #define DT_INTERP_MAXCPUS  DT_ENGINE_MAXCPUS
-#define DT_INTERP_AGGHASH  4096
+#define DT_INTERP_AGGHASH  4096	/* chains at first; doubled as keys come */
 
 typedef struct dt_ieplist {
 	dt_eprobe_t **el_eps;
@@ -97,7 +97,9 @@ typedef struct dt_interp {
 	uint32_t ip_ntimers;
 	dt_ibuf_t ip_bufs[DT_INTERP_MAXCPUS];
 	size_t ip_bufsize;
-	dt_iagg_t *ip_aggs[DT_INTERP_AGGHASH];
+	dt_iagg_t **ip_aggs;	   /* ip_naggchains chains, a power of 2 */
+	uint32_t ip_naggchains;
+	size_t ip_naggs;	   /* entries in ip_aggs */
 	size_t ip_aggbytes;
 	size_t ip_aggsize;
 	const dt_program_t *ip_prog; /* for aggregation descriptions */
@@ -373,7 +375,7 @@ dt_interp_close(dtrace_hdl_t *dtp)
 	free(ip->ip_timers);
 	for (int c = 0; c < DT_INTERP_MAXCPUS; c++)
 		free(ip->ip_bufs[c].ib_data);
-	for (int h = 0; h < DT_INTERP_AGGHASH; h++) {
+	for (uint32_t h = 0; h < ip->ip_naggchains; h++) {
 		while (ip->ip_aggs[h] != NULL) {
 			dt_iagg_t *next = ip->ip_aggs[h]->ia_next;
 
@@ -382,6 +384,7 @@ dt_interp_close(dtrace_hdl_t *dtp)
 			ip->ip_aggs[h] = next;
 		}
 	}
+	free(ip->ip_aggs);
 	free(ip->ip_keybuf);
 	free(ip->ip_cpuinfo);
 	dif_mstate_destroy(ip->ip_errms);
@@ -541,6 +544,35 @@ dt_interp_store(dt_interp_t *ip, dif_mstate_t *ms, const dt_recdesc_t *rd,
 	}
 }
 
+/*
+ * Double the chains once there are as many entries, so that a firing's
+ * lookup stays O(1) with any number of keys.  False on ENOMEM (the table
+ * stays as it was, only slower).
+ */
+static bool
+dt_interp_agg_grow(dt_interp_t *ip)
+{
+	uint32_t n = ip->ip_naggchains ? ip->ip_naggchains * 2
+				       : DT_INTERP_AGGHASH;
+	dt_iagg_t **t = calloc(n, sizeof (*t));
+
+	if (t == NULL)
+		return false;
+	for (uint32_t h = 0; h < ip->ip_naggchains; h++) {
+		while (ip->ip_aggs[h] != NULL) {
+			dt_iagg_t *ia = ip->ip_aggs[h];
+
+			ip->ip_aggs[h] = ia->ia_next;
+			ia->ia_next = t[ia->ia_hash & (n - 1)];
+			t[ia->ia_hash & (n - 1)] = ia;
+		}
+	}
+	free(ip->ip_aggs);
+	ip->ip_aggs = t;
+	ip->ip_naggchains = n;
+	return true;
+}
+
 static dt_iagg_t *
 dt_interp_agg_lookup(dt_interp_t *ip, const dt_aggdesc_t *agg,
     const unsigned char *key, uint32_t cpu)
@@ -551,7 +583,8 @@ dt_interp_agg_lookup(dt_interp_t *ip, const dt_aggdesc_t *agg,
 
 	for (uint32_t i = 0; i < agg->ag_keysize; i++)
 		h = (h ^ key[i]) * 16777619u;
-	for (ia = ip->ip_aggs[h % DT_INTERP_AGGHASH]; ia != NULL;
+	for (ia = ip->ip_naggchains ? ip->ip_aggs[h & (ip->ip_naggchains - 1)]
+				    : NULL; ia != NULL;
 	    ia = ia->ia_next) {
 		if (ia->ia_hash == h && ia->ia_aggid == agg->ag_id &&
 		    (agg->ag_keysize == 0 ||
@@ -575,8 +608,15 @@ dt_interp_agg_lookup(dt_interp_t *ip, const dt_aggdesc_t *agg,
 	if (agg->ag_keysize > 0)
 		memcpy(ia->ia_key, key, agg->ag_keysize);
 	dt_agg_init(agg->ag_kind, ia->ia_vals, agg->ag_nvals);
-	ia->ia_next = ip->ip_aggs[h % DT_INTERP_AGGHASH];
-	ip->ip_aggs[h % DT_INTERP_AGGHASH] = ia;
+	if (ip->ip_naggs >= ip->ip_naggchains && !dt_interp_agg_grow(ip) &&
+	    ip->ip_naggchains == 0) {
+		free(ia->ia_vals);
+		free(ia);
+		return NULL;
+	}
+	ia->ia_next = ip->ip_aggs[h & (ip->ip_naggchains - 1)];
+	ip->ip_aggs[h & (ip->ip_naggchains - 1)] = ia;
+	ip->ip_naggs++;
 	ip->ip_aggbytes += need;
 	return ia;
 }
@@ -1073,7 +1113,7 @@ dt_interp_snap(dtrace_hdl_t *dtp, uint32_t aggid, bool take,
 	if ((snap = calloc(1, sizeof (*snap))) == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	for (int pass = 0; pass < 2; pass++) {
-		for (int h = 0; h < DT_INTERP_AGGHASH; h++) {
+		for (uint32_t h = 0; h < ip->ip_naggchains; h++) {
 			dt_iagg_t **pp = &ip->ip_aggs[h], *ia;
 
 			while ((ia = *pp) != NULL) {
@@ -1106,6 +1146,7 @@ dt_interp_snap(dtrace_hdl_t *dtp, uint32_t aggid, bool take,
 					continue;
 				}
 				*pp = ia->ia_next;
+				ip->ip_naggs--;
 				ip->ip_aggbytes -= (size_t) dt_agg_entsize(agg);
 				free(ia->ia_vals);
 				free(ia);
