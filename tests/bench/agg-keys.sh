@@ -10,13 +10,15 @@
 #          -n 'syscall::getppid:entry /pid == $target/ { @[timestamp] = count(); }'
 #      one key per call, all printed when the loop ends.  For each N (10k,
 #      100k, 1M by default), median of RUNS runs: dtrace's wall time, the
-#      loop's own wall time (it prints it), and the time to consume the
-#      aggregation, consume(N) = wall - loop, of which the fixed part
-#      (start-up, attaching, creating the map, exit) is consume(1).  Per
-#      key: (consume(N) - consume(1)) / N, and its ratio to the same at
-#      the smallest N -- 1.00 for a consumer linear in the keys, N/10k for
-#      a quadratic one.  The printed keys are counted against N (OK /
-#      MISMATCH), and dtrace's peak RSS is shown.
+#      loop's own wall time (it prints it), and dtrace's CPU time (user +
+#      system: reading the map, merging, sorting, printing; the BPF
+#      program runs in the loop's time, not dtrace's), of which the fixed
+#      part (start-up, attaching, creating the map, exit) is cpu(1).  Per
+#      key: (cpu(N) - cpu(1)) / N, and its ratio to the same at the
+#      smallest N -- 1.00 for a consumer linear in the keys, N/10k for a
+#      quadratic one.  CPU time rather than wall time, as other load on
+#      the machine stretches wall times far more.  The printed keys are
+#      counted against N (OK / MISMATCH), and dtrace's peak RSS is shown.
 #   2. printa() every second of a 100k-key aggregation: the same loop
 #      makes NP (100000) keys, then sleeps SECS (10) seconds while
 #        tick-1s { printa(@); }
@@ -37,9 +39,8 @@
 #
 # The default dtrace is build/cmd/dtrace of this repository.  Environment:
 # SIZES (default "10000 100000 1000000"), RUNS (default 3), NP (default
-# 100000), SECS (default 10), CC (default cc), BPFTRACE.  It needs
-# /usr/bin/time for CPU times and peak RSS.  Other load on the machine
-# shows in the figures: run it on a quiet one.
+# 100000), SECS (default 10), CC (default cc), BPFTRACE.  Other load on
+# the machine shows in the figures: run it on a quiet one.
 
 set -u
 
@@ -58,28 +59,61 @@ note() { echo "note: $*"; }
 
 [ "$(id -u)" -eq 0 ] || die "needs root (the BPF engine)"
 [ -x "$DTRACE" ] || die "no dtrace at $DTRACE"
-[ -x /usr/bin/time ] || die "needs /usr/bin/time (apt-get install time)"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/agg-keys.XXXXXX") || die "mktemp"
 trap 'rm -rf "$tmp"' EXIT
 $CC -O2 -o "$tmp/getppid_loop" "$here/getppid_loop.c" ||
     die "cannot compile getppid_loop.c"
+# cpu FILE CMD...: run CMD, then write to FILE its CPU time (user +
+# system, with the children it waited for) in us and its peak RSS in KB;
+# /usr/bin/time shows CPU time only to 10 ms.
+cat >"$tmp/cpu.c" <<'EOC'
+#include <stdio.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+int
+main(int argc, char **argv)
+{
+	struct rusage ru;
+	int st;
+	pid_t p;
+	FILE *f;
+
+	if (argc < 3 || (p = fork()) < 0)
+		return 2;
+	if (p == 0) {
+		execvp(argv[2], argv + 2);
+		_exit(127);
+	}
+	if (wait4(p, &st, 0, &ru) < 0 || (f = fopen(argv[1], "w")) == NULL)
+		return 2;
+	fprintf(f, "%lld %ld\n",
+	    (long long) (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000 +
+	    ru.ru_utime.tv_usec + ru.ru_stime.tv_usec, ru.ru_maxrss);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 1;
+}
+EOC
+$CC -O2 -o "$tmp/cpu" "$tmp/cpu.c" || die "cannot compile the CPU timer"
 
 now() { date +%s%N; }
 median() { printf '%s\n' "$@" | sort -n | sed -n "$((($# + 1) / 2))p"; }
 
 S='syscall::getppid:entry /pid == $target/ { @[timestamp] = count(); }'
 
-# one N: sets w (dtrace wall ns), l (loop wall ns), rss (KB), keys
+# one N: sets w (dtrace wall ns), l (loop wall ns), u (dtrace's own CPU
+# us: its rusage, which includes the loop it waited for, less the loop's
+# CPU time as the loop reports it), rss (KB), keys
 run_dtrace() {
-	local n=$1 t0 t1
+	local n=$1 t0 t1 lc
 	t0=$(now)
-	/usr/bin/time -f '%M' -o "$tmp/time" "$DTRACE" -q -x aggsize=256m \
+	"$tmp/cpu" "$tmp/time" "$DTRACE" -q -x aggsize=256m \
 	    -c "$tmp/getppid_loop $n" -n "$S" >"$tmp/out" 2>"$tmp/err"
 	t1=$(now)
 	w=$((t1 - t0))
-	l=$(awk 'NF == 2 && $2 > 1000 { print $1; exit }' \
-	    "$tmp/out")
-	rss=$(tail -1 "$tmp/time")
+	l=$(awk 'NF == 2 && $2 > 1000 { print $1; exit }' "$tmp/out")
+	lc=$(awk 'NF == 2 && $2 > 1000 { print $2; exit }' "$tmp/out")
+	u=$(($(awk '{ print $1 }' "$tmp/time") - ${lc:-0} / 1000))
+	rss=$(awk '{ print $2 }' "$tmp/time")
 	keys=$(grep -cE '^ +[0-9]+ +1$' "$tmp/out")
 }
 
@@ -98,33 +132,32 @@ run_bpftrace() {
 }
 
 echo "== 1. N distinct keys printed at exit (median of $RUNS)"
-declare -a ws ls
+declare -a ws ls us
 for ((i = 0; i < RUNS; i++)); do
 	run_dtrace 1
-	ws+=($w) ls+=(${l:-0})
+	us+=($u)
 done
-base=$(($(median "${ws[@]}") - $(median "${ls[@]}")))
-printf 'fixed part, consume(1): %d ms\n' $((base / 1000000))
-printf '%9s %10s %10s %12s %12s %7s %9s %s\n' N "wall ms" "loop ms" \
-    "consume ms" "ns/key" ratio "RSS MB" keys
+base=$(median "${us[@]}")
+printf 'fixed part, dtrace CPU at N = 1: %d ms\n' $((base / 1000))
+printf '%9s %10s %10s %10s %12s %7s %9s %s\n' N "wall ms" "loop ms" \
+    "CPU ms" "CPU ns/key" ratio "RSS MB" keys
 first=
 command -v "$BPFTRACE" >/dev/null 2>&1 ||
     note "no bpftrace: no peer column (install bpftrace for it)"
 for n in $SIZES; do
-	ws=() ls=() bws=()
+	ws=() ls=() us=() bws=()
 	for ((i = 0; i < RUNS; i++)); do
 		run_dtrace "$n"
-		ws+=($w) ls+=(${l:-0})
+		ws+=($w) ls+=(${l:-0}) us+=($u)
 		run_bpftrace "$n"
 		[ -n "$bw" ] && bws+=($bw)
 	done
-	w=$(median "${ws[@]}") l=$(median "${ls[@]}")
-	c=$((w - l))
-	per=$(((c - base) / n))
+	w=$(median "${ws[@]}") l=$(median "${ls[@]}") c=$(median "${us[@]}")
+	per=$((((c - base) * 1000) / n))
 	[ -z "$first" ] && first=$per
 	[ "$keys" = "$n" ] && ok=OK || ok="MISMATCH ($keys)"
-	printf '%9d %10d %10d %12d %12d %7.2f %9d %s\n' "$n" \
-	    $((w / 1000000)) $((l / 1000000)) $((c / 1000000)) "$per" \
+	printf '%9d %10d %10d %10d %12d %7.2f %9d %s\n' "$n" \
+	    $((w / 1000000)) $((l / 1000000)) $((c / 1000)) "$per" \
 	    "$(echo "$per $first" | awk '{ printf("%.2f", $2 ? $1 / $2 : 0) }')" \
 	    $((rss / 1024)) "$ok"
 	if [ ${#bws[@]} -gt 0 ]; then
@@ -142,9 +175,9 @@ printf '#!/bin/sh\n"%s" %d >/dev/null\nsleep %d\n' "$tmp/getppid_loop" \
     "$NP" "$SECS" >"$tmp/work.sh"
 chmod +x "$tmp/work.sh"
 cpu() {
-	/usr/bin/time -f '%U %S' -o "$tmp/time" "$DTRACE" -q \
-	    -c "$tmp/work.sh" -n "$P $1" >"$tmp/out" 2>"$tmp/err"
-	awk '{ printf("%d", ($1 + $2) * 1000) }' "$tmp/time"
+	"$tmp/cpu" "$tmp/time" "$DTRACE" -q -c "$tmp/work.sh" -n "$P $1" \
+	    >"$tmp/out" 2>"$tmp/err"
+	awk '{ printf("%d", $1 / 1000) }' "$tmp/time"
 }
 with=$(cpu 'tick-1s { printa(@); }')
 lines=$(grep -cE '^ +[0-9]+ +1$' "$tmp/out")
