@@ -103,8 +103,8 @@ dt_agg_lookup(dt_consumer_t *dc, const dt_aggdesc_t *agg,
 		dc->dc_aggents_cap = cap;
 	}
 	/* One allocation: the entry, its value words, its key. */
-	if ((ae = calloc(1, sizeof(*ae) + nv * sizeof(int64_t) +
-			     agg->ag_keysize)) == NULL)
+	if ((ae = calloc(1,
+		 sizeof(*ae) + nv * sizeof(int64_t) + agg->ag_keysize)) == NULL)
 		return NULL;
 	ae->ae_vals = (int64_t *) (ae + 1);
 	ae->ae_key = (unsigned char *) (ae->ae_vals + nv);
@@ -265,13 +265,12 @@ dt_agg_symkey(dt_consumer_t *dc, const dt_aggdesc_t *agg,
  * the entry (made when create is set, else NULL when there is none) and
  * the value words.
  */
-typedef void dt_agg_visit_f(const dt_aggdesc_t *agg, dt_aggent_t *ae,
-    const int64_t *vals);
+typedef void dt_agg_visit_f(
+    const dt_aggdesc_t *agg, dt_aggent_t *ae, const int64_t *vals);
 
 static int
 dt_agg_walksnaps(dtrace_hdl_t *dtp, dt_consumer_t *dc,
-    const dt_aggsnap_t *snaps, uint32_t nsnaps, bool create,
-    dt_agg_visit_f *fn)
+    const dt_aggsnap_t *snaps, uint32_t nsnaps, bool create, dt_agg_visit_f *fn)
 {
 	int64_t *src = NULL;
 	uint32_t srccap = 0;
@@ -301,8 +300,8 @@ dt_agg_walksnaps(dtrace_hdl_t *dtp, dt_consumer_t *dc,
 				break;
 			}
 			if (agg->ag_nvals + 1 > srccap) {
-				int64_t *ns = realloc(src,
-				    (agg->ag_nvals + 1) * sizeof(*src));
+				int64_t *ns = realloc(
+				    src, (agg->ag_nvals + 1) * sizeof(*src));
 
 				if (ns == NULL) {
 					rc = dt_set_errno(dtp, EDT_NOMEM);
@@ -385,7 +384,7 @@ dt_agg_fresh(dt_consumer_t *dc)
 		return 0;
 	dc->dc_aggstale = false;
 	return dc->dc_aggrefresh(dc->dc_dtp, dc->dc_aggrefresh_arg) != 0 ? -1
-									  : 0;
+									 : 0;
 }
 
 /*
@@ -393,8 +392,7 @@ dt_agg_fresh(dt_consumer_t *dc)
  * holds, unless the entry is going (trunc()) or cleared.
  */
 static void
-dt_agg_visit_take(
-    const dt_aggdesc_t *agg, dt_aggent_t *ae, const int64_t *vals)
+dt_agg_visit_take(const dt_aggdesc_t *agg, dt_aggent_t *ae, const int64_t *vals)
 {
 	if (ae == NULL || ae->ae_drop || dt_agg_held(agg, ae) == NULL)
 		return;
@@ -411,8 +409,8 @@ dt_consume_aggtaken(
 		return dt_set_errno(dtp, EDT_NOMEM);
 	if (dc->dc_pgp == NULL)
 		return 0;
-	return dt_agg_walksnaps(dtp, dc, snaps, nsnaps, dc->dc_aggfold_create,
-	    dt_agg_visit_take);
+	return dt_agg_walksnaps(
+	    dtp, dc, snaps, nsnaps, dc->dc_aggfold_create, dt_agg_visit_take);
 }
 
 /*
@@ -460,7 +458,8 @@ dt_agg_take(dtrace_hdl_t *dtp, dt_consumer_t *dc, const dt_aggdesc_t *agg,
 			continue;
 		}
 		if (ae->ae_drop && !clear) {
-			dt_agg_remove(dc, ae); /* dc_aggents[i] is another now */
+			dt_agg_remove(
+			    dc, ae); /* dc_aggents[i] is another now */
 			continue;
 		}
 		ae->ae_drop = false;
@@ -692,8 +691,8 @@ static void
 dt_agg_sortent(const dt_aggsort_t *so, dt_aggent_t *ae, dt_aggsortent_t *se)
 {
 	const dt_aggdesc_t *agg = dt_agg_desc(so->so_dc, ae->ae_aggid);
-	uint32_t pos = so->so_keypos >= 0 &&
-		(uint32_t) so->so_keypos < agg->ag_nkeys
+	uint32_t pos =
+	    so->so_keypos >= 0 && (uint32_t) so->so_keypos < agg->ag_nkeys
 	    ? (uint32_t) so->so_keypos
 	    : 0;
 
@@ -702,7 +701,8 @@ dt_agg_sortent(const dt_aggsort_t *so, dt_aggent_t *ae, dt_aggsortent_t *se)
 	se->se_hasval = true;
 	switch (agg->ag_kind) {
 	case DT_AGG_AVG:
-		se->se_val = (uint64_t) dt_agg_avg(ae->ae_vals, 1) ^ (1ULL << 63);
+		se->se_val =
+		    (uint64_t) dt_agg_avg(ae->ae_vals, 1) ^ (1ULL << 63);
 		break;
 	case DT_AGG_STDDEV:
 		se->se_val = dt_agg_stddev(ae->ae_vals, 1);
@@ -728,7 +728,8 @@ dt_agg_sortent(const dt_aggsort_t *so, dt_aggent_t *ae, dt_aggsortent_t *se)
 		case 4:
 		case 8:
 			se->se_haskey = true;
-			se->se_key = dt_rec_uint(rd, ae->ae_key + rd->rd_offset);
+			se->se_key =
+			    dt_rec_uint(rd, ae->ae_key + rd->rd_offset);
 			break;
 		default:
 			break;
@@ -737,8 +738,8 @@ dt_agg_sortent(const dt_aggsort_t *so, dt_aggent_t *ae, dt_aggsortent_t *se)
 }
 
 static int
-dt_agg_se_vals(const dt_aggsort_t *so, const dt_aggsortent_t *l,
-    const dt_aggsortent_t *r)
+dt_agg_se_vals(
+    const dt_aggsort_t *so, const dt_aggsortent_t *l, const dt_aggsortent_t *r)
 {
 	if (l->se_hasval)
 		return l->se_val < r->se_val ? -1 : l->se_val > r->se_val;
@@ -747,8 +748,8 @@ dt_agg_se_vals(const dt_aggsort_t *so, const dt_aggsortent_t *l,
 }
 
 static int
-dt_agg_se_keys(const dt_aggsort_t *so, const dt_aggsortent_t *l,
-    const dt_aggsortent_t *r)
+dt_agg_se_keys(
+    const dt_aggsort_t *so, const dt_aggsortent_t *l, const dt_aggsortent_t *r)
 {
 	const dt_aggdesc_t *agg;
 

@@ -26,8 +26,8 @@
  * where the map holds bounded strings in fewer bytes (dt_bpf_gen.h).
  */
 static void
-dt_bpf_aggkey_expand(const dt_bpf_aggmap_t *ba, const unsigned char *key,
-    unsigned char *out)
+dt_bpf_aggkey_expand(
+    const dt_bpf_aggmap_t *ba, const unsigned char *key, unsigned char *out)
 {
 	const dt_aggdesc_t *agg = ba->ba_agg;
 
@@ -98,16 +98,16 @@ dt_bpf_aggread_keys(dtrace_hdl_t *dtp, const dt_bpf_aggmap_t *ba, int ncpus,
 		return dt_set_errno(dtp, EDT_NOMEM);
 	}
 	/* Taking, each key read is gone: start from the first again. */
-	while (rc == 0 && bpf_map_get_next_key(ba->ba_fd,
-	    first || take ? NULL : key, next) == 0) {
+	while (rc == 0 &&
+	    bpf_map_get_next_key(ba->ba_fd, first || take ? NULL : key, next) ==
+		0) {
 		first = false;
 		memcpy(key, next, ba->ba_keysize);
 		if (bpf_map_lookup_elem(ba->ba_fd, key, vals) != 0)
 			continue;
 		if (take)
 			(void) bpf_map_delete_elem(ba->ba_fd, key);
-		rc = dt_bpf_aggread_one(dtp, ba, ncpus, key, vals, snaps,
-		    caps);
+		rc = dt_bpf_aggread_one(dtp, ba, ncpus, key, vals, snaps, caps);
 	}
 	free(key);
 	free(vals);
@@ -144,12 +144,12 @@ dt_bpf_aggread(dtrace_hdl_t *dtp, const dt_bpf_aggmap_t *ba, int ncpus,
 			break;
 		}
 		count = max;
-		err = take ? bpf_map_lookup_and_delete_batch(ba->ba_fd,
-				 started ? token : NULL, token, keys, vals,
-				 &count, &opts)
-			   : bpf_map_lookup_batch(ba->ba_fd,
-				 started ? token : NULL, token, keys, vals,
-				 &count, &opts);
+		err = take
+		    ? bpf_map_lookup_and_delete_batch(ba->ba_fd,
+			  started ? token : NULL, token, keys, vals, &count,
+			  &opts)
+		    : bpf_map_lookup_batch(ba->ba_fd, started ? token : NULL,
+			  token, keys, vals, &count, &opts);
 		if (err != 0 && errno == ENOSPC && count == 0) {
 			/* A bucket holds more keys than a batch: grow it. */
 			free(keys);
@@ -164,10 +164,10 @@ dt_bpf_aggread(dtrace_hdl_t *dtp, const dt_bpf_aggmap_t *ba, int ncpus,
 				free(keys);
 				free(vals);
 				free(token);
-				return dt_bpf_aggread_keys(dtp, ba, ncpus,
-				    take, snaps, caps);
+				return dt_bpf_aggread_keys(
+				    dtp, ba, ncpus, take, snaps, caps);
 			}
-			break;	/* the map changed under us: what we have */
+			break; /* the map changed under us: what we have */
 		}
 		more = err == 0;
 		started = true;
