@@ -10,12 +10,12 @@ set -u
 engines=interp
 [ "$(id -u)" -eq 0 ] && engines="interp bpf"
 S='int n;
-tick-100ms /n == 0/ {
+tick-250ms /n == 0/ {
 	@[n, 0] = count(); @[n, 1] = count(); @[n, 2] = count();
 	@[n, 3] = count(); @[n, 4] = count(); @[n, 5] = count();
 	trunc(@);
 }
-tick-100ms /n == 1/ {
+tick-250ms /n == 1/ {
 	@[n, 0] = count(); @[n, 1] = count(); @[n, 2] = count();
 	@[n, 3] = count(); @[n, 4] = count(); @[n, 5] = count();
 	@[n, 6] = count(); @[n, 7] = count(); @[n, 8] = count();
@@ -24,8 +24,8 @@ tick-100ms /n == 1/ {
 	@[n, 15] = count(); @[n, 16] = count(); @[n, 17] = count();
 	@[n, 18] = count(); @[n, 19] = count();
 }
-tick-100ms { n++; }
-tick-100ms /n == 2/ { exit(0); }'
+tick-250ms { n++; }
+tick-250ms /n == 2/ { exit(0); }'
 want=$(for k in $(seq 0 15); do printf '%9d%9d%17d\n' 1 "$k" 1; done)
 fail=0
 out=$(mktemp) err=$(mktemp)

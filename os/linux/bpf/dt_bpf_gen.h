@@ -112,14 +112,24 @@ typedef struct dt_bpf_layout {
 	uint64_t bl_aggsize;
 	const dt_program_t *bl_prog;
 
-	/* consts, built while statements are added */
+	/*
+	 * consts, built while statements are added: strings, addressed by
+	 * their offset in consts.  They lie at bl_consts_off in the state
+	 * map, after its fixed fields, so that however many probe names
+	 * they hold, the fixed fields stay within the 16-bit offsets of BPF
+	 * instructions.  bl_chash finds a string already there.
+	 */
 	char *bl_consts;
 	uint32_t bl_conslen;
 	uint32_t bl_conscap;
+	uint32_t bl_consts_off;
+	uint32_t *bl_chash;	/* offset + 1 of a string, 0: free */
+	uint32_t bl_chashcap;	/* a power of 2 */
+	uint32_t bl_nchash;
 	/*
 	 * Room kept for the names of probes enabled while tracing runs (a
 	 * process exec'd or dlopen'ed): [bl_spare, bl_spare_end) of consts,
-	 * written into the live state map bl_live as well.
+	 * written into the live consts bl_live (in the state map) as well.
 	 */
 	uint32_t bl_spare;
 	uint32_t bl_spare_end;
@@ -263,7 +273,10 @@ typedef struct dt_bpf_ptab {
 	uint32_t pt_id;		/* probe ID; 0: no enabled probe */
 	uint32_t pt_nargs;
 	uint32_t pt_func;	/* probefunc's offset in consts */
+	uint32_t pt_mod;	/* probemod's */
+	uint32_t pt_name;	/* probename's */
 	uint32_t pt_pad;
+	uint64_t pt_ufunc;	/* pid probes: the function's address */
 	uint32_t pt_epids[];	/* per clause of the program; 0: not here */
 } dt_bpf_ptab_t;
 
@@ -333,9 +346,14 @@ typedef struct dt_bpf_progspec {
 	size_t ps_nusites;
 	/* kernel events: how each argument is read, and the filter */
 	const dt_kevent_t *ps_kevent;
-	/* a group: ps_table_fd >= 0, keyed by the syscall number (< max) */
+	/*
+	 * a group: ps_table_fd >= 0, keyed by the syscall number (< max),
+	 * or with ps_table_cookie by the uprobe's attach cookie; the
+	 * probe's names, and a pid probe's function, come from there
+	 */
 	int ps_table_fd;
 	uint32_t ps_table_max;
+	bool ps_table_cookie;
 	/*
 	 * The ERROR probe's clauses, run inline when a clause of this
 	 * program faults (none in the ERROR program itself): their EPIDs,

@@ -9,6 +9,7 @@
  * dropped.  Without the space back, only 16 keys would ever be recorded.
  * @options: -q -x aggsize=384 -x switchrate=10ms -x aggrate=10ms
  * @status: 0
+ * @serial: timing
  */
 int n;
 

@@ -9,6 +9,7 @@
  * still leaves room.
  * @options: -q -x aggsize=384 -x switchrate=10ms -x aggrate=10ms
  * @status: 0
+ * @serial: timing
  */
 int n;
 
