@@ -1092,15 +1092,17 @@ dt_work_drain(dtrace_hdl_t *dtp, uint32_t cpu, const void *buf, size_t len,
 
 /*
  * Does a clause read the aggregations while tracing runs (printa(),
- * clear(), trunc())?  If not, the consumer's copy is needed only at the
- * end (dtrace_aggregate_print()), and no snapshot is taken before: one
- * costs time in proportion to the keys.
+ * clear(), trunc()), or -x metrics publish them?  If not, the consumer's
+ * copy is needed only at the end (dtrace_aggregate_print()), and no
+ * snapshot is taken before: one costs time in proportion to the keys.
  */
 static bool
 dt_work_reads_aggs(dtrace_hdl_t *dtp)
 {
 	const dt_program_t *pgp = &dtp->dt_prog;
 
+	if (dtp->dt_metrics != NULL)
+		return true;
 	for (uint32_t s = 0; pgp->pg_naggs > 0 && s < pgp->pg_nstmts; s++) {
 		const dt_stmt_t *st = &pgp->pg_stmts[s];
 
@@ -1132,7 +1134,8 @@ dt_work_drain_all(dtrace_hdl_t *dtp, FILE *fp)
 	 * most read nothing.
 	 */
 	if (dt_work_aggrate(dtp) && dt_work_reads_aggs(dtp)) {
-		if (dt_work_aggeach(dtp))
+		/* -x metrics publishes the aggregations after every drain. */
+		if (dt_work_aggeach(dtp) && dtp->dt_metrics == NULL)
 			dt_consume_aggstale(dtp);
 		else if (dt_work_aggsnap(dtp) != 0)
 			return -1;
