@@ -803,11 +803,29 @@ dt_work_fini(dtrace_hdl_t *dtp)
 	dtp->dt_neprobes = dtp->dt_eprobes_cap = 0;
 }
 
+/* clear() or trunc(): the engine's keys of aggid back to the consumer. */
 static int
-dt_work_aggclear(dtrace_hdl_t *dtp, uint32_t aggid, void *arg)
+dt_work_aggtake(dtrace_hdl_t *dtp, uint32_t aggid, void *arg)
+{
+	dt_aggsnap_t *snaps;
+	uint32_t n;
+	int rc;
+
+	(void) arg;
+	if (dtp->dt_engine->eo_aggtake(dtp, aggid, &snaps, &n) != 0)
+		return -1;
+	rc = dt_consume_aggtaken(dtp, snaps, n);
+	dtp->dt_engine->eo_aggsnap_free(dtp, snaps, n);
+	return rc;
+}
+
+static int dt_work_aggsnap(dtrace_hdl_t *dtp);
+
+static int
+dt_work_aggrefresh(dtrace_hdl_t *dtp, void *arg)
 {
 	(void) arg;
-	return dtp->dt_engine->eo_aggclear(dtp, aggid);
+	return dt_work_aggsnap(dtp);
 }
 
 /* Tell the consumer about every enabled probe, before records arrive. */
@@ -831,7 +849,8 @@ dt_work_consume_setup(dtrace_hdl_t *dtp)
 		dt_work_cprobe(dtp->dt_eprobes[i + 1], &cps[i]);
 	rc = dt_consume_setup(dtp, &dtp->dt_prog, cps, dtp->dt_neprobes);
 	free(cps);
-	dt_consume_setaggclear(dtp, dt_work_aggclear, NULL);
+	dt_consume_setaggtake(dtp, dt_work_aggtake, NULL);
+	dt_consume_setaggrefresh(dtp, dt_work_aggrefresh, NULL);
 	return rc;
 }
 
@@ -975,14 +994,20 @@ dt_work_aggsnap(dtrace_hdl_t *dtp)
  * every time in that case, and every aggrate otherwise.
  */
 static bool
+dt_work_aggeach(dtrace_hdl_t *dtp)
+{
+	return dtp->dt_stopped || dtp->dt_options[DT_OPT_AGGRATE] <= 0 ||
+	    dtp->dt_options[DT_OPT_AGGRATE] <=
+	    dtp->dt_options[DT_OPT_SWITCHRATE];
+}
+
+static bool
 dt_work_aggrate(dtrace_hdl_t *dtp)
 {
 	uint64_t now = dt_os_timestamp();
 	uint64_t rate = (uint64_t) dtp->dt_options[DT_OPT_AGGRATE];
 
-	if (dtp->dt_stopped || dtp->dt_options[DT_OPT_AGGRATE] <= 0 ||
-	    dtp->dt_options[DT_OPT_AGGRATE] <=
-	    dtp->dt_options[DT_OPT_SWITCHRATE])
+	if (dt_work_aggeach(dtp))
 		return true;
 	if (dtp->dt_lastagg == 0) {
 		dtp->dt_lastagg = now;
@@ -1065,6 +1090,33 @@ dt_work_drain(dtrace_hdl_t *dtp, uint32_t cpu, const void *buf, size_t len,
 	return 0;
 }
 
+/*
+ * Does a clause read the aggregations while tracing runs (printa(),
+ * clear(), trunc()), or -x metrics publish them?  If not, the consumer's
+ * copy is needed only at the end (dtrace_aggregate_print()), and no
+ * snapshot is taken before: one costs time in proportion to the keys.
+ */
+static bool
+dt_work_reads_aggs(dtrace_hdl_t *dtp)
+{
+	const dt_program_t *pgp = &dtp->dt_prog;
+
+	if (dtp->dt_metrics != NULL)
+		return true;
+	for (uint32_t s = 0; pgp->pg_naggs > 0 && s < pgp->pg_nstmts; s++) {
+		const dt_stmt_t *st = &pgp->pg_stmts[s];
+
+		for (uint32_t a = 0; a < st->st_nactions; a++) {
+			dt_actkind_t k = st->st_actions[a].ac_kind;
+
+			if (k == DT_ACT_PRINTA || k == DT_ACT_CLEAR ||
+			    k == DT_ACT_TRUNC)
+				return true;
+		}
+	}
+	return false;
+}
+
 /* Drain every buffer into the consumer. */
 static int
 dt_work_drain_all(dtrace_hdl_t *dtp, FILE *fp)
@@ -1075,10 +1127,19 @@ dt_work_drain_all(dtrace_hdl_t *dtp, FILE *fp)
 	 * printa() in the records prints the consumer's copy of the
 	 * aggregations.  As in DTrace, while tracing runs that copy is
 	 * refreshed at most every aggrate; once tracing has stopped it is
-	 * refreshed every time, so what END prints is complete.
+	 * refreshed every time, so what END prints is complete.  When every
+	 * drain is to see a fresh copy, it is taken when a record of the
+	 * drain first reads it: drains come far more often than DTrace's
+	 * (at every record, and every 50 ms while a process is traced), and
+	 * most read nothing.
 	 */
-	if (dt_work_aggrate(dtp) && dt_work_aggsnap(dtp) != 0)
-		return -1;
+	if (dt_work_aggrate(dtp) && dt_work_reads_aggs(dtp)) {
+		/* -x metrics publishes the aggregations after every drain. */
+		if (dt_work_aggeach(dtp) && dtp->dt_metrics == NULL)
+			dt_consume_aggstale(dtp);
+		else if (dt_work_aggsnap(dtp) != 0)
+			return -1;
+	}
 	if (dt_work_cpudrops(dtp, true) != 0)
 		return -1;
 	if (dtp->dt_engine->eo_drain(dtp, dt_work_drain, &wa) != 0)

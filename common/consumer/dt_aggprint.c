@@ -427,7 +427,7 @@ dt_view_bins(dt_consumer_t *dc, const dt_aggdesc_t *agg, uint32_t *minp,
 	for (uint32_t e = 0; e < dc->dc_naggents; e++) {
 		const dt_aggent_t *ae = dc->dc_aggents[e];
 
-		if (ae->ae_aggid != agg->ag_id || ae->ae_hidden)
+		if (ae->ae_aggid != agg->ag_id)
 			continue;
 		for (uint32_t i = 0; i < agg->ag_nvals; i++) {
 			if (ae->ae_vals[i] == 0)
@@ -462,7 +462,7 @@ dt_view_header(dt_consumer_t *dc, FILE *fp, const dt_aggdesc_t *agg,
 		for (uint32_t e = 0; e < dc->dc_naggents; e++) {
 			const dt_aggent_t *ae = dc->dc_aggents[e];
 
-			if (ae->ae_aggid != agg->ag_id || ae->ae_hidden)
+			if (ae->ae_aggid != agg->ag_id)
 				continue;
 			vw->vw_pos |= ae->ae_vals[0] > 0;
 			vw->vw_neg |= ae->ae_vals[0] < 0;
@@ -772,7 +772,7 @@ dt_printa_joined(dt_consumer_t *dc, FILE *fp, const dt_pfargv_t *pfv,
 	dt_pfaggval_t *avs = NULL;
 	const int64_t **zero = NULL;
 	dt_bundlesort_t bs;
-	uint32_t nb = 0, cap = 0;
+	uint32_t nb = 0, cap = 0, nslots = 0, mask, *slots = NULL;
 	int rv = -1;
 
 	if ((avs = calloc(naggs, sizeof(*avs))) == NULL ||
@@ -785,26 +785,42 @@ dt_printa_joined(dt_consumer_t *dc, FILE *fp, const dt_pfargv_t *pfv,
 			goto out;
 	}
 
-	/* Gather the union of the keys. */
+	/*
+	 * Gather the union of the keys, finding each key's line through a
+	 * hash table of line indices (open addressing, at most half full).
+	 */
+	for (uint32_t e = 0; e < dc->dc_naggents; e++) {
+		for (uint32_t i = 0; i < naggs; i++) {
+			if (aggids[i] == dc->dc_aggents[e]->ae_aggid) {
+				nslots++;
+				break;
+			}
+		}
+	}
+	for (nslots = nslots * 2, mask = 16; mask < nslots; mask *= 2)
+		continue;
+	if ((slots = malloc(mask * sizeof(*slots))) == NULL)
+		goto out;
+	memset(slots, 0xff, mask * sizeof(*slots));
+	mask--;
 	for (uint32_t e = 0; e < dc->dc_naggents; e++) {
 		dt_aggent_t *ae = dc->dc_aggents[e];
 		const dt_aggdesc_t *agg;
-		uint32_t i, k;
+		uint32_t i, k, h;
 
-		if (ae->ae_hidden)
-			continue;
 		for (i = 0; i < naggs && aggids[i] != ae->ae_aggid; i++)
 			continue;
 		if (i == naggs)
 			continue;
 		agg = dt_agg_desc(dc, ae->ae_aggid);
-		for (k = 0; k < nb; k++) {
+		for (h = dt_agg_hash(0, ae->ae_key, agg->ag_keysize) & mask;
+		     (k = slots[h]) != UINT32_MAX; h = (h + 1) & mask) {
 			if (dt_agg_samelayout(b[k].ab_agg, agg) &&
 			    memcmp(b[k].ab_key, ae->ae_key, agg->ag_keysize) ==
 				0)
 				break;
 		}
-		if (k == nb) {
+		if (k == UINT32_MAX) {
 			if (nb == cap) {
 				dt_aggbundle_t *nbp;
 
@@ -814,6 +830,7 @@ dt_printa_joined(dt_consumer_t *dc, FILE *fp, const dt_pfargv_t *pfv,
 					goto out;
 				b = nbp;
 			}
+			k = slots[h] = nb;
 			b[nb].ab_key = ae->ae_key;
 			b[nb].ab_agg = agg;
 			if ((b[nb].ab_ents = calloc(naggs, sizeof(void *))) ==
@@ -867,6 +884,7 @@ dt_printa_joined(dt_consumer_t *dc, FILE *fp, const dt_pfargv_t *pfv,
 			dc->dc_aggstate[aggids[i]].as_printed = true;
 	}
 out:
+	free(slots);
 	for (uint32_t k = 0; k < nb; k++)
 		free(b[k].ab_ents);
 	free(b);
@@ -889,6 +907,8 @@ dt_agg_printa_ids(dt_consumer_t *dc, FILE *fp, const dt_pfargv_t *pfv,
 	}
 	if (naggs == 0)
 		return dt_set_errno(dc->dc_dtp, EDT_BADAGG);
+	if (dt_agg_fresh(dc) != 0)
+		return -1;
 	if (dt_cons_json(dc))
 		return dt_json_aggs(dc, fp, aggids, naggs, false);
 	if (dt_cons_folded(dc))

@@ -3,17 +3,20 @@
  * sorted entries out, and the clear(), trunc(), normalize() actions.
  *
  * Entries are keyed by (aggregation ID, key bytes) in a chained hash table
- * (dc_agghash) and also listed in dc_aggents for sorting.  An engine hands
- * per-CPU snapshots (dt_aggsnap_t); each entry of a snapshot is an 8-byte
- * slot holding the aggregation ID, the key padded to 8 bytes, and the value
+ * (dc_agghash, doubled whenever it holds as many entries as chains) and
+ * also listed in dc_aggents for sorting.  An engine hands per-CPU
+ * snapshots (dt_aggsnap_t); each entry of a snapshot is an 8-byte slot
+ * holding the aggregation ID, the key padded to 8 bytes, and the value
  * words.  Cumulative snapshots replace the merged values; delta snapshots
  * add to them.
  *
- * trunc() removes entries, but an engine with cumulative values still
- * holds them.  A removed entry therefore stays in the table, hidden, with
- * the engine's value at removal as its baseline: it shows again only when
- * that value moves, and then (for the additive functions) only by what was
- * added since -- which is what DTrace, whose kernel hands out deltas, prints.
+ * clear() and trunc() give the engine's space back: the engine hands over
+ * every key of the aggregation and deletes them (dt_aggtake_f), so new
+ * keys fit however long tracing runs -- as in DTrace, whose kernel buffer
+ * of aggregations holds only what changed since the last snapshot.  An
+ * entry that stays then holds its value in ae_held and the engine's
+ * cumulative values count from there; trunc()'s entries go altogether,
+ * here and in the engine.
  *
  * Sorting follows DTrace: by aggregation (in program order), then by value,
  * then by key; with aggsortkey by key before value; aggsortkeypos picks the
@@ -34,7 +37,7 @@ dt_agg_desc(dt_consumer_t *dc, uint32_t aggid)
 	return &dc->dc_pgp->pg_aggs[aggid];
 }
 
-static uint32_t
+uint32_t
 dt_agg_hash(uint32_t aggid, const unsigned char *key, uint32_t len)
 {
 	uint32_t h = 2166136261u ^ aggid;
@@ -44,15 +47,42 @@ dt_agg_hash(uint32_t aggid, const unsigned char *key, uint32_t len)
 	return h;
 }
 
+/*
+ * Double the hash table once it holds as many entries as chains, so a
+ * lookup stays O(1) however many keys come in.  False on ENOMEM (the
+ * table then stays as it was, only slower).
+ */
+static bool
+dt_agg_rehash(dt_consumer_t *dc)
+{
+	uint32_t n = dc->dc_nagghash ? dc->dc_nagghash * 2 : 1024;
+	dt_aggent_t **h = calloc(n, sizeof(*h));
+
+	if (h == NULL)
+		return false;
+	for (uint32_t i = 0; i < dc->dc_naggents; i++) {
+		dt_aggent_t *ae = dc->dc_aggents[i];
+
+		ae->ae_next = h[ae->ae_hash & (n - 1)];
+		h[ae->ae_hash & (n - 1)] = ae;
+	}
+	free(dc->dc_agghash);
+	dc->dc_agghash = h;
+	dc->dc_nagghash = n;
+	return true;
+}
+
 static dt_aggent_t *
 dt_agg_lookup(dt_consumer_t *dc, const dt_aggdesc_t *agg,
     const unsigned char *key, bool create)
 {
 	uint32_t h = dt_agg_hash(agg->ag_id, key, agg->ag_keysize);
+	uint32_t nv = agg->ag_nvals ? agg->ag_nvals : 1;
 	dt_aggent_t *ae;
 
-	for (ae = dc->dc_agghash[h % DT_AGGHASH_SIZE]; ae != NULL;
-	     ae = ae->ae_next) {
+	for (ae = dc->dc_nagghash ? dc->dc_agghash[h & (dc->dc_nagghash - 1)]
+				  : NULL;
+	     ae != NULL; ae = ae->ae_next) {
 		if (ae->ae_hash == h && ae->ae_aggid == agg->ag_id &&
 		    memcmp(ae->ae_key, key, agg->ag_keysize) == 0)
 			return ae;
@@ -60,6 +90,9 @@ dt_agg_lookup(dt_consumer_t *dc, const dt_aggdesc_t *agg,
 	if (!create)
 		return NULL;
 
+	if (dc->dc_naggents >= dc->dc_nagghash && !dt_agg_rehash(dc) &&
+	    dc->dc_nagghash == 0)
+		return NULL;
 	if (dc->dc_naggents == dc->dc_aggents_cap) {
 		uint32_t cap = dc->dc_aggents_cap ? dc->dc_aggents_cap * 2 : 64;
 		dt_aggent_t **v = realloc(dc->dc_aggents, cap * sizeof(*v));
@@ -69,36 +102,46 @@ dt_agg_lookup(dt_consumer_t *dc, const dt_aggdesc_t *agg,
 		dc->dc_aggents = v;
 		dc->dc_aggents_cap = cap;
 	}
-	if ((ae = calloc(1, sizeof(*ae))) == NULL ||
-	    (ae->ae_vals = calloc(
-		 agg->ag_nvals ? agg->ag_nvals : 1, sizeof(int64_t))) == NULL ||
-	    (ae->ae_key = malloc(agg->ag_keysize ? agg->ag_keysize : 1)) ==
-		NULL) {
-		if (ae != NULL)
-			free(ae->ae_vals);
-		free(ae);
+	/* One allocation: the entry, its value words, its key. */
+	if ((ae = calloc(1,
+		 sizeof(*ae) + nv * sizeof(int64_t) + agg->ag_keysize)) == NULL)
 		return NULL;
-	}
+	ae->ae_vals = (int64_t *) (ae + 1);
+	ae->ae_key = (unsigned char *) (ae->ae_vals + nv);
 	memcpy(ae->ae_key, key, agg->ag_keysize);
 	dt_agg_init(agg->ag_kind, ae->ae_vals, agg->ag_nvals);
 	ae->ae_aggid = agg->ag_id;
 	ae->ae_hash = h;
-	ae->ae_next = dc->dc_agghash[h % DT_AGGHASH_SIZE];
-	dc->dc_agghash[h % DT_AGGHASH_SIZE] = ae;
+	ae->ae_next = dc->dc_agghash[h & (dc->dc_nagghash - 1)];
+	dc->dc_agghash[h & (dc->dc_nagghash - 1)] = ae;
+	ae->ae_index = dc->dc_naggents;
 	dc->dc_aggents[dc->dc_naggents++] = ae;
 	return ae;
+}
+
+/* Forget an entry: out of its chain and the list. */
+static void
+dt_agg_remove(dt_consumer_t *dc, dt_aggent_t *ae)
+{
+	dt_aggent_t **pp = &dc->dc_agghash[ae->ae_hash & (dc->dc_nagghash - 1)];
+	dt_aggent_t *last;
+
+	while (*pp != ae)
+		pp = &(*pp)->ae_next;
+	*pp = ae->ae_next;
+	last = dc->dc_aggents[--dc->dc_naggents];
+	dc->dc_aggents[ae->ae_index] = last;
+	last->ae_index = ae->ae_index;
+	free(ae->ae_held);
+	free(ae);
 }
 
 void
 dt_agg_destroy(dt_consumer_t *dc)
 {
 	for (uint32_t i = 0; i < dc->dc_naggents; i++) {
-		dt_aggent_t *ae = dc->dc_aggents[i];
-
-		free(ae->ae_vals);
-		free(ae->ae_base);
-		free(ae->ae_key);
-		free(ae);
+		free(dc->dc_aggents[i]->ae_held);
+		free(dc->dc_aggents[i]);
 	}
 	free(dc->dc_aggents);
 	dc->dc_aggents = NULL;
@@ -106,7 +149,9 @@ dt_agg_destroy(dt_consumer_t *dc)
 	free(dc->dc_modkeys);
 	dc->dc_modkeys = NULL;
 	dc->dc_nmodkeys = 0;
-	memset(dc->dc_agghash, 0, sizeof(dc->dc_agghash));
+	free(dc->dc_agghash);
+	dc->dc_agghash = NULL;
+	dc->dc_nagghash = 0;
 	free(dc->dc_aggstate);
 	dc->dc_aggstate = NULL;
 }
@@ -120,42 +165,6 @@ dt_aggstate_reset(dt_consumer_t *dc)
 		dc->dc_aggstate[i].as_normal = 1;
 		dc->dc_aggstate[i].as_printed = false;
 	}
-}
-
-static bool
-dt_agg_additive(dt_aggkind_t kind)
-{
-	return kind != DT_AGG_MIN && kind != DT_AGG_MAX;
-}
-
-/* A trunc()ed entry: what moved since its baseline, or hidden. */
-static void
-dt_agg_rebase(const dt_aggdesc_t *agg, dt_aggent_t *ae)
-{
-	bool changed = false;
-
-	for (uint32_t i = 0; i < agg->ag_nvals; i++) {
-		if (ae->ae_vals[i] != ae->ae_base[i])
-			changed = true;
-	}
-	ae->ae_hidden = !changed;
-	if (!changed || !dt_agg_additive(agg->ag_kind))
-		return;
-	if (agg->ag_kind == DT_AGG_STDDEV) {
-		/* The sum of squares is 128 bits: subtract with borrow. */
-		uint64_t lo = (uint64_t) ae->ae_vals[2];
-		uint64_t blo = (uint64_t) ae->ae_base[2];
-
-		ae->ae_vals[0] -= ae->ae_base[0];
-		ae->ae_vals[1] -= ae->ae_base[1];
-		ae->ae_vals[2] = (int64_t) (lo - blo);
-		ae->ae_vals[3] = (int64_t) ((uint64_t) ae->ae_vals[3] -
-		    (uint64_t) ae->ae_base[3] - (lo < blo));
-		return;
-	}
-	for (uint32_t i = 0; i < agg->ag_nvals; i++)
-		ae->ae_vals[i] = (int64_t) ((uint64_t) ae->ae_vals[i] -
-		    (uint64_t) ae->ae_base[i]);
 }
 
 /*
@@ -251,6 +260,83 @@ dt_agg_symkey(dt_consumer_t *dc, const dt_aggdesc_t *agg,
 	return nk != NULL ? nk : key;
 }
 
+/*
+ * Each entry of the snapshots, its key as the consumer files it: fn() with
+ * the entry (made when create is set, else NULL when there is none) and
+ * the value words.
+ */
+typedef void dt_agg_visit_f(
+    const dt_aggdesc_t *agg, dt_aggent_t *ae, const int64_t *vals);
+
+static int
+dt_agg_walksnaps(dtrace_hdl_t *dtp, dt_consumer_t *dc,
+    const dt_aggsnap_t *snaps, uint32_t nsnaps, bool create, dt_agg_visit_f *fn)
+{
+	int64_t *src = NULL;
+	uint32_t srccap = 0;
+	int rc = 0;
+
+	for (uint32_t s = 0; rc == 0 && s < nsnaps; s++) {
+		const unsigned char *p = snaps[s].as_data;
+		const unsigned char *end = p + snaps[s].as_size;
+
+		while (p + 8 <= end) {
+			const dt_aggdesc_t *agg;
+			const unsigned char *k;
+			unsigned char *nk;
+			dt_aggent_t *ae;
+			uint32_t aggid;
+			size_t ksz, n;
+
+			memcpy(&aggid, p, sizeof(aggid));
+			if ((agg = dt_agg_desc(dc, aggid)) == NULL) {
+				rc = dt_set_errno(dtp, EDT_BADAGG);
+				break;
+			}
+			ksz = ((size_t) agg->ag_keysize + 7) & ~(size_t) 7;
+			n = 8 + ksz + (size_t) agg->ag_nvals * 8;
+			if (p + n > end) {
+				rc = dt_set_errno(dtp, EDT_DOFFSET);
+				break;
+			}
+			if (agg->ag_nvals + 1 > srccap) {
+				int64_t *ns = realloc(
+				    src, (agg->ag_nvals + 1) * sizeof(*src));
+
+				if (ns == NULL) {
+					rc = dt_set_errno(dtp, EDT_NOMEM);
+					break;
+				}
+				src = ns;
+				srccap = agg->ag_nvals + 1;
+			}
+			if ((k = dt_agg_symkey(dc, agg, p + 8, &nk)) == NULL) {
+				rc = dt_set_errno(dtp, EDT_NOMEM);
+				break;
+			}
+			ae = dt_agg_lookup(dc, agg, k, create);
+			free(nk);
+			if (ae == NULL && create) {
+				rc = dt_set_errno(dtp, EDT_NOMEM);
+				break;
+			}
+			/* The data need not be aligned for int64_t. */
+			memcpy(src, p + 8 + ksz, agg->ag_nvals * 8);
+			fn(agg, ae, src);
+			p += n;
+		}
+	}
+	free(src);
+	return rc;
+}
+
+static void
+dt_agg_visit_merge(
+    const dt_aggdesc_t *agg, dt_aggent_t *ae, const int64_t *vals)
+{
+	dt_agg_merge(agg->ag_kind, ae->ae_vals, vals, agg->ag_nvals);
+}
+
 int
 dt_consume_aggsnap(dtrace_hdl_t *dtp, const dt_aggsnap_t *snaps,
     uint32_t nsnaps, bool cumulative)
@@ -261,68 +347,127 @@ dt_consume_aggsnap(dtrace_hdl_t *dtp, const dt_aggsnap_t *snaps,
 		return dt_set_errno(dtp, EDT_NOMEM);
 	if (dc->dc_pgp == NULL)
 		return 0;
+	dc->dc_aggstale = false;
 
-	if (cumulative) {
-		for (uint32_t i = 0; i < dc->dc_naggents; i++) {
-			dt_aggent_t *ae = dc->dc_aggents[i];
-			const dt_aggdesc_t *agg = dt_agg_desc(dc, ae->ae_aggid);
-
-			dt_agg_init(agg->ag_kind, ae->ae_vals, agg->ag_nvals);
-		}
-	}
-
-	for (uint32_t s = 0; s < nsnaps; s++) {
-		const unsigned char *p = snaps[s].as_data;
-		const unsigned char *end = p + snaps[s].as_size;
-
-		while (p + 8 <= end) {
-			const dt_aggdesc_t *agg;
-			dt_aggent_t *ae;
-			uint32_t aggid;
-			size_t ksz, n;
-
-			memcpy(&aggid, p, sizeof(aggid));
-			if ((agg = dt_agg_desc(dc, aggid)) == NULL)
-				return dt_set_errno(dtp, EDT_BADAGG);
-			ksz = ((size_t) agg->ag_keysize + 7) & ~(size_t) 7;
-			n = 8 + ksz + (size_t) agg->ag_nvals * 8;
-			if (p + n > end)
-				return dt_set_errno(dtp, EDT_DOFFSET);
-			{
-				unsigned char *nk;
-				const unsigned char *k =
-				    dt_agg_symkey(dc, agg, p + 8, &nk);
-
-				ae = k == NULL ? NULL :
-				    dt_agg_lookup(dc, agg, k, true);
-				free(nk);
-			}
-			if (ae == NULL)
-				return dt_set_errno(dtp, EDT_NOMEM);
-			{
-				int64_t *src = malloc(agg->ag_nvals * 8 + 8);
-
-				if (src == NULL)
-					return dt_set_errno(dtp, EDT_NOMEM);
-				memcpy(src, p + 8 + ksz, agg->ag_nvals * 8);
-				dt_agg_merge(agg->ag_kind, ae->ae_vals, src,
-				    agg->ag_nvals);
-				free(src);
-				if (!cumulative)
-					ae->ae_hidden = false;
-			}
-			p += n;
-		}
-	}
-
-	dc->dc_aggcumulative = cumulative;
+	/*
+	 * An engine's totals count from when clear() or trunc() last took
+	 * its keys back; what the consumer held of them then comes first.
+	 */
 	for (uint32_t i = 0; cumulative && i < dc->dc_naggents; i++) {
 		dt_aggent_t *ae = dc->dc_aggents[i];
+		const dt_aggdesc_t *agg = dt_agg_desc(dc, ae->ae_aggid);
 
-		if (ae->ae_base != NULL)
-			dt_agg_rebase(dt_agg_desc(dc, ae->ae_aggid), ae);
+		if (ae->ae_held != NULL)
+			memcpy(ae->ae_vals, ae->ae_held, agg->ag_nvals * 8);
+		else
+			dt_agg_init(agg->ag_kind, ae->ae_vals, agg->ag_nvals);
 	}
-	return 0;
+	dc->dc_aggcumulative = cumulative;
+	return dt_agg_walksnaps(
+	    dtp, dc, snaps, nsnaps, true, dt_agg_visit_merge);
+}
+
+/* An entry's held values, made empty on first use; NULL on ENOMEM. */
+static int64_t *
+dt_agg_held(const dt_aggdesc_t *agg, dt_aggent_t *ae)
+{
+	if (ae->ae_held == NULL &&
+	    (ae->ae_held = malloc(agg->ag_nvals * 8 + 8)) != NULL)
+		dt_agg_init(agg->ag_kind, ae->ae_held, agg->ag_nvals);
+	return ae->ae_held;
+}
+
+int
+dt_agg_fresh(dt_consumer_t *dc)
+{
+	if (!dc->dc_aggstale || dc->dc_aggrefresh == NULL)
+		return 0;
+	dc->dc_aggstale = false;
+	return dc->dc_aggrefresh(dc->dc_dtp, dc->dc_aggrefresh_arg) != 0 ? -1
+									 : 0;
+}
+
+/*
+ * A key taken back from the engine: what it had joins what the consumer
+ * holds, unless the entry is going (trunc()) or cleared.
+ */
+static void
+dt_agg_visit_take(const dt_aggdesc_t *agg, dt_aggent_t *ae, const int64_t *vals)
+{
+	if (ae == NULL || ae->ae_drop || dt_agg_held(agg, ae) == NULL)
+		return;
+	dt_agg_merge(agg->ag_kind, ae->ae_held, vals, agg->ag_nvals);
+}
+
+int
+dt_consume_aggtaken(
+    dtrace_hdl_t *dtp, const dt_aggsnap_t *snaps, uint32_t nsnaps)
+{
+	dt_consumer_t *dc = dt_consumer(dtp);
+
+	if (dc == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	if (dc->dc_pgp == NULL)
+		return 0;
+	return dt_agg_walksnaps(
+	    dtp, dc, snaps, nsnaps, dc->dc_aggfold_create, dt_agg_visit_take);
+}
+
+/*
+ * clear() and trunc(): the engine gives back every key of the aggregation
+ * and the space they took, which new keys need.  Each entry that stays
+ * holds its value from now on (the engine's part of it merged into what
+ * the consumer held already), and the engine counts again from nothing;
+ * the entries marked ae_drop go (trunc()) or restart from nothing
+ * (clear).  What the engine added between the last snapshot and now comes
+ * back too: kept, or cleared along with the rest.  With create set, keys
+ * the consumer had not seen yet are kept (trunc()); clear() drops them
+ * with the other values.
+ */
+static int
+dt_agg_take(dtrace_hdl_t *dtp, dt_consumer_t *dc, const dt_aggdesc_t *agg,
+    bool create, bool clear)
+{
+	int rc = 0;
+
+	for (uint32_t i = 0; i < dc->dc_naggents; i++) {
+		dt_aggent_t *ae = dc->dc_aggents[i];
+
+		if (ae->ae_aggid != agg->ag_id)
+			continue;
+		if (dt_agg_held(agg, ae) == NULL)
+			return dt_set_errno(dtp, EDT_NOMEM);
+		if (clear)
+			ae->ae_drop = true;
+		if (ae->ae_drop)
+			dt_agg_init(agg->ag_kind, ae->ae_held, agg->ag_nvals);
+		else if (dc->dc_aggtake == NULL)
+			/* No engine: the consumer's values are all there is. */
+			memcpy(ae->ae_held, ae->ae_vals, agg->ag_nvals * 8);
+	}
+	if (dc->dc_aggtake != NULL) {
+		dc->dc_aggfold_create = create;
+		rc = dc->dc_aggtake(dtp, agg->ag_id, dc->dc_aggtake_arg);
+		dc->dc_aggfold_create = false;
+	}
+	for (uint32_t i = 0; i < dc->dc_naggents;) {
+		dt_aggent_t *ae = dc->dc_aggents[i];
+
+		if (ae->ae_aggid != agg->ag_id) {
+			i++;
+			continue;
+		}
+		if (ae->ae_drop && !clear) {
+			dt_agg_remove(
+			    dc, ae); /* dc_aggents[i] is another now */
+			continue;
+		}
+		ae->ae_drop = false;
+		if (dt_agg_held(agg, ae) != NULL)
+			memcpy(ae->ae_vals, ae->ae_held, agg->ag_nvals * 8);
+		i++;
+	}
+	return rc;
 }
 
 int64_t
@@ -526,29 +671,116 @@ typedef struct dt_aggsort {
 
 static _Thread_local const dt_aggsort_t *dt_aggsort_ctx;
 
+/*
+ * An entry as sorting sees it: its value and the first key compared
+ * brought out as unsigned words where the aggregating function and the
+ * key's size allow, so that most comparisons of a big aggregation touch
+ * neither the entry nor its description.  Comparing these words orders
+ * as dt_agg_cmp_vals() and dt_agg_cmp_key() do.
+ */
+typedef struct dt_aggsortent { /* 32 bytes: qsort() moves them directly */
+	dt_aggent_t *se_ae;
+	uint64_t se_val; /* signed values biased by 2^63 */
+	uint64_t se_key;
+	uint32_t se_aggid;
+	bool se_hasval;
+	bool se_haskey;
+} dt_aggsortent_t;
+
+static void
+dt_agg_sortent(const dt_aggsort_t *so, dt_aggent_t *ae, dt_aggsortent_t *se)
+{
+	const dt_aggdesc_t *agg = dt_agg_desc(so->so_dc, ae->ae_aggid);
+	uint32_t pos =
+	    so->so_keypos >= 0 && (uint32_t) so->so_keypos < agg->ag_nkeys
+	    ? (uint32_t) so->so_keypos
+	    : 0;
+
+	se->se_ae = ae;
+	se->se_aggid = ae->ae_aggid;
+	se->se_hasval = true;
+	switch (agg->ag_kind) {
+	case DT_AGG_AVG:
+		se->se_val =
+		    (uint64_t) dt_agg_avg(ae->ae_vals, 1) ^ (1ULL << 63);
+		break;
+	case DT_AGG_STDDEV:
+		se->se_val = dt_agg_stddev(ae->ae_vals, 1);
+		break;
+	case DT_AGG_QUANTIZE:
+	case DT_AGG_LQUANTIZE:
+	case DT_AGG_LLQUANTIZE:
+		se->se_hasval = false;
+		se->se_val = 0;
+		break;
+	default:
+		se->se_val = (uint64_t) ae->ae_vals[0] ^ (1ULL << 63);
+		break;
+	}
+	se->se_haskey = false;
+	se->se_key = 0;
+	if (agg->ag_nkeys > 0) {
+		const dt_recdesc_t *rd = &agg->ag_keys[pos];
+
+		switch (rd->rd_size) {
+		case 1:
+		case 2:
+		case 4:
+		case 8:
+			se->se_haskey = true;
+			se->se_key =
+			    dt_rec_uint(rd, ae->ae_key + rd->rd_offset);
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+static int
+dt_agg_se_vals(
+    const dt_aggsort_t *so, const dt_aggsortent_t *l, const dt_aggsortent_t *r)
+{
+	if (l->se_hasval)
+		return l->se_val < r->se_val ? -1 : l->se_val > r->se_val;
+	return dt_agg_cmp_vals(dt_agg_desc(so->so_dc, l->se_aggid),
+	    l->se_ae->ae_vals, r->se_ae->ae_vals);
+}
+
+static int
+dt_agg_se_keys(
+    const dt_aggsort_t *so, const dt_aggsortent_t *l, const dt_aggsortent_t *r)
+{
+	const dt_aggdesc_t *agg;
+
+	if (l->se_haskey && l->se_key != r->se_key)
+		return l->se_key < r->se_key ? -1 : 1;
+	agg = dt_agg_desc(so->so_dc, l->se_aggid);
+	if (l->se_haskey && agg->ag_nkeys == 1)
+		return 0;
+	return dt_agg_cmp_keys(
+	    agg, l->se_ae->ae_key, r->se_ae->ae_key, so->so_keypos);
+}
+
 static int
 dt_agg_entcmp(const void *lp, const void *rp)
 {
 	const dt_aggsort_t *so = dt_aggsort_ctx;
-	const dt_aggent_t *l = *(dt_aggent_t *const *) lp;
-	const dt_aggent_t *r = *(dt_aggent_t *const *) rp;
-	const dt_aggdesc_t *agg;
+	const dt_aggsortent_t *l = lp, *r = rp;
 	int c;
 
-	if (l->ae_aggid != r->ae_aggid) {
-		c = l->ae_aggid < r->ae_aggid ? -1 : 1;
+	if (l->se_aggid != r->se_aggid) {
+		c = l->se_aggid < r->se_aggid ? -1 : 1;
 		return so->so_rev ? -c : c;
 	}
-	agg = dt_agg_desc(so->so_dc, l->ae_aggid);
 	if (so->so_keysort) {
-		c = dt_agg_cmp_keys(agg, l->ae_key, r->ae_key, so->so_keypos);
+		c = dt_agg_se_keys(so, l, r);
 		if (c == 0)
-			c = dt_agg_cmp_vals(agg, l->ae_vals, r->ae_vals);
+			c = dt_agg_se_vals(so, l, r);
 	} else {
-		c = dt_agg_cmp_vals(agg, l->ae_vals, r->ae_vals);
+		c = dt_agg_se_vals(so, l, r);
 		if (c == 0)
-			c = dt_agg_cmp_keys(
-			    agg, l->ae_key, r->ae_key, so->so_keypos);
+			c = dt_agg_se_keys(so, l, r);
 	}
 	return so->so_rev ? -c : c;
 }
@@ -567,22 +799,33 @@ dt_agg_sortopts(dt_consumer_t *dc, dt_aggsort_t *so)
 	    : (int) o[DT_OPT_AGGSORTKEYPOS];
 }
 
-static void
+/* Sort v[0..n-1]; false on ENOMEM. */
+static bool
 dt_agg_qsort(dt_aggent_t **v, uint32_t n, const dt_aggsort_t *so)
 {
 	const dt_aggsort_t *saved = dt_aggsort_ctx;
+	dt_aggsortent_t *se;
 
+	if (n < 2) /* v may be NULL when there is nothing */
+		return true;
+	if ((se = malloc(n * sizeof(*se))) == NULL)
+		return false;
+	for (uint32_t i = 0; i < n; i++)
+		dt_agg_sortent(so, v[i], &se[i]);
 	dt_aggsort_ctx = so;
-	if (n > 1)	/* v may be NULL when there is nothing */
-		qsort(v, n, sizeof(*v), dt_agg_entcmp);
+	qsort(se, n, sizeof(*se), dt_agg_entcmp);
 	dt_aggsort_ctx = saved;
+	for (uint32_t i = 0; i < n; i++)
+		v[i] = se[i].se_ae;
+	free(se);
+	return true;
 }
 
-dt_aggent_t **
-dt_agg_sorted(dt_consumer_t *dc, uint32_t aggid, uint32_t *np)
+/* The entries of aggid (all for UINT32_MAX), unsorted. */
+static dt_aggent_t **
+dt_agg_select(dt_consumer_t *dc, uint32_t aggid, uint32_t *np)
 {
 	dt_aggent_t **v;
-	dt_aggsort_t so;
 	uint32_t n = 0;
 
 	if ((v = malloc((dc->dc_naggents + 1) * sizeof(*v))) == NULL)
@@ -590,15 +833,27 @@ dt_agg_sorted(dt_consumer_t *dc, uint32_t aggid, uint32_t *np)
 	for (uint32_t i = 0; i < dc->dc_naggents; i++) {
 		dt_aggent_t *ae = dc->dc_aggents[i];
 
-		if (ae->ae_hidden)
-			continue;
 		if (aggid != UINT32_MAX && ae->ae_aggid != aggid)
 			continue;
 		v[n++] = ae;
 	}
-	dt_agg_sortopts(dc, &so);
-	dt_agg_qsort(v, n, &so);
 	*np = n;
+	return v;
+}
+
+dt_aggent_t **
+dt_agg_sorted(dt_consumer_t *dc, uint32_t aggid, uint32_t *np)
+{
+	dt_aggent_t **v = dt_agg_select(dc, aggid, np);
+	dt_aggsort_t so;
+
+	if (v == NULL)
+		return NULL;
+	dt_agg_sortopts(dc, &so);
+	if (!dt_agg_qsort(v, *np, &so)) {
+		free(v);
+		return NULL;
+	}
 	return v;
 }
 
@@ -612,19 +867,10 @@ dt_agg_clear(dtrace_hdl_t *dtp, uint32_t aggid)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	if ((agg = dt_agg_desc(dc, aggid)) == NULL)
 		return dt_set_errno(dtp, EDT_BADAGG);
-	for (uint32_t i = 0; i < dc->dc_naggents; i++) {
-		dt_aggent_t *ae = dc->dc_aggents[i];
-
-		if (ae->ae_aggid != aggid)
-			continue;
-		dt_agg_init(agg->ag_kind, ae->ae_vals, agg->ag_nvals);
-		/* The engine's values restart from nothing too. */
-		if (ae->ae_base != NULL)
-			dt_agg_init(agg->ag_kind, ae->ae_base, agg->ag_nvals);
-	}
-	if (dc->dc_aggclear != NULL)
-		return dc->dc_aggclear(dtp, aggid, dc->dc_aggclear_arg);
-	return 0;
+	if (dt_agg_fresh(dc) != 0)
+		return -1;
+	/* The keys stay; their values start again from nothing. */
+	return dt_agg_take(dtp, dc, agg, false, true);
 }
 
 int
@@ -641,7 +887,9 @@ dt_agg_trunc(dtrace_hdl_t *dtp, uint32_t aggid, bool all, int64_t n)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	if ((agg = dt_agg_desc(dc, aggid)) == NULL)
 		return dt_set_errno(dtp, EDT_BADAGG);
-	if ((v = dt_agg_sorted(dc, aggid, &nv)) == NULL)
+	if (dt_agg_fresh(dc) != 0)
+		return -1;
+	if ((v = dt_agg_select(dc, aggid, &nv)) == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
 
 	/*
@@ -651,41 +899,16 @@ dt_agg_trunc(dtrace_hdl_t *dtp, uint32_t aggid, bool all, int64_t n)
 	memset(&so, 0, sizeof(so));
 	so.so_dc = dc;
 	so.so_rev = !all && n > 0;
-	dt_agg_qsort(v, nv, &so);
+	if (!all && !dt_agg_qsort(v, nv, &so)) {
+		free(v);
+		return dt_set_errno(dtp, EDT_NOMEM);
+	}
 	want = all ? 0 : n < 0 ? -(uint64_t) n : (uint64_t) n;
 	keep = want > nv ? nv : (uint32_t) want;
-
-	for (uint32_t i = keep; i < nv; i++) {
-		dt_aggent_t *ae = v[i];
-
-		if (dc->dc_aggcumulative) {
-			/*
-			 * The baseline is the engine's value: what is shown
-			 * plus any earlier baseline.  dt_agg_merge() adds for
-			 * the additive kinds and keeps the shown value for
-			 * min/max.
-			 */
-			if (ae->ae_base == NULL) {
-				if ((ae->ae_base = malloc(
-					 agg->ag_nvals * 8 + 8)) == NULL) {
-					free(v);
-					return dt_set_errno(dtp, EDT_NOMEM);
-				}
-				memcpy(ae->ae_base, ae->ae_vals,
-				    agg->ag_nvals * 8);
-			} else {
-				dt_agg_merge(agg->ag_kind, ae->ae_base,
-				    ae->ae_vals, agg->ag_nvals);
-				if (!dt_agg_additive(agg->ag_kind))
-					memcpy(ae->ae_base, ae->ae_vals,
-					    agg->ag_nvals * 8);
-			}
-		}
-		dt_agg_init(agg->ag_kind, ae->ae_vals, agg->ag_nvals);
-		ae->ae_hidden = true;
-	}
+	for (uint32_t i = keep; i < nv; i++)
+		v[i]->ae_drop = true;
 	free(v);
-	return 0;
+	return dt_agg_take(dtp, dc, agg, true, false);
 }
 
 int

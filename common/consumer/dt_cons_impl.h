@@ -16,10 +16,10 @@
  *	dt_cons_bufpolicy.c  -x bufpolicy=fill and ring
  *
  * Aggregation entries live in one hash table keyed by (aggregation ID,
- * key bytes); dc_aggents lists them all for sorting.  Each entry keeps the
- * merged value and, when trunc() removed it while an engine still holds
- * its cumulative value, that value as a baseline to hide it until it
- * changes (see dt_aggregate.c).
+ * key bytes), grown as it fills; dc_aggents lists them all for sorting.
+ * Each entry keeps the merged value and what the consumer holds of it
+ * since clear() or trunc() took its keys back from the engine (see
+ * dt_aggregate.c).
  */
 #ifndef DT_CONS_IMPL_H
 #define DT_CONS_IMPL_H
@@ -38,9 +38,10 @@ typedef struct dt_aggent {
 	struct dt_aggent *ae_next; /* hash chain */
 	uint32_t ae_aggid;
 	uint32_t ae_hash;
+	uint32_t ae_index;     /* in dc_aggents */
+	bool ae_drop;	       /* trunc() is removing it */
 	int64_t *ae_vals;      /* ag_nvals words, merged */
-	int64_t *ae_base;      /* trunc() baseline, or NULL */
-	bool ae_hidden;	       /* removed by trunc() */
+	int64_t *ae_held;      /* taken back from the engine, or NULL */
 	unsigned char *ae_key; /* ag_keysize bytes */
 } dt_aggent_t;
 
@@ -49,8 +50,6 @@ typedef struct dt_aggstate {
 	uint64_t as_normal; /* normalize() factor; 1 when none */
 	bool as_printed;    /* printa() printed it: no default output */
 } dt_aggstate_t;
-
-#define DT_AGGHASH_SIZE 1024
 
 /* A commit() or discard() of a speculation, seen in the current drain. */
 typedef struct dt_cspec_end {
@@ -110,8 +109,11 @@ struct dt_consumer {
 		uint64_t mk_addr;
 	} *dc_modkeys;
 	uint32_t dc_nmodkeys;
-	dt_aggclear_f *dc_aggclear;
-	void *dc_aggclear_arg;
+	dt_aggtake_f *dc_aggtake;
+	void *dc_aggtake_arg;
+	dt_aggrefresh_f *dc_aggrefresh;
+	void *dc_aggrefresh_arg;
+	bool dc_aggstale; /* refresh before the aggregations are read */
 	FILE *dc_errfp;
 	int dc_stdout_fd; /* the output before freopen(), or -1 */
 	bool dc_freopened;
@@ -126,7 +128,9 @@ struct dt_consumer {
 	int dc_exitstatus;
 
 	/* Aggregations. */
-	dt_aggent_t *dc_agghash[DT_AGGHASH_SIZE];
+	dt_aggent_t **dc_agghash; /* dc_nagghash chains, a power of 2 */
+	uint32_t dc_nagghash;
+	bool dc_aggfold_create;	  /* taken keys unknown here are added */
 	dt_aggent_t **dc_aggents;
 	uint32_t dc_naggents;
 	uint32_t dc_aggents_cap;
@@ -245,6 +249,9 @@ extern int64_t dt_rec_sint(const dt_recdesc_t *rd, const void *addr);
 
 /* dt_aggregate.c */
 extern const dt_aggdesc_t *dt_agg_desc(dt_consumer_t *dc, uint32_t aggid);
+/* FNV-1a of the key bytes, seeded with the aggregation ID. */
+extern uint32_t dt_agg_hash(
+    uint32_t aggid, const unsigned char *key, uint32_t len);
 extern int dt_agg_cmp_vals(
     const dt_aggdesc_t *agg, const int64_t *l, const int64_t *r);
 extern int dt_agg_cmp_keys(const dt_aggdesc_t *agg, const unsigned char *l,
@@ -253,6 +260,8 @@ extern int dt_agg_cmp_keys(const dt_aggdesc_t *agg, const unsigned char *l,
  * The visible entries of aggregation aggid (all aggregations when aggid is
  * UINT32_MAX) sorted as the aggsort* options say; the caller frees.
  */
+/* Refresh the aggregations if due (dt_consume_aggstale()); 0 or -1. */
+extern int dt_agg_fresh(dt_consumer_t *dc);
 extern dt_aggent_t **dt_agg_sorted(
     dt_consumer_t *dc, uint32_t aggid, uint32_t *np);
 extern int64_t dt_agg_avg(const int64_t *vals, uint64_t normal);

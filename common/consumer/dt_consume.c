@@ -258,14 +258,34 @@ dt_consume_setsymops(dtrace_hdl_t *dtp, const dt_symops_t *ops)
 }
 
 void
-dt_consume_setaggclear(dtrace_hdl_t *dtp, dt_aggclear_f *func, void *arg)
+dt_consume_setaggtake(dtrace_hdl_t *dtp, dt_aggtake_f *func, void *arg)
 {
 	dt_consumer_t *dc = dt_consumer(dtp);
 
 	if (dc == NULL)
 		return;
-	dc->dc_aggclear = func;
-	dc->dc_aggclear_arg = arg;
+	dc->dc_aggtake = func;
+	dc->dc_aggtake_arg = arg;
+}
+
+void
+dt_consume_setaggrefresh(dtrace_hdl_t *dtp, dt_aggrefresh_f *func, void *arg)
+{
+	dt_consumer_t *dc = dt_consumer(dtp);
+
+	if (dc == NULL)
+		return;
+	dc->dc_aggrefresh = func;
+	dc->dc_aggrefresh_arg = arg;
+}
+
+void
+dt_consume_aggstale(dtrace_hdl_t *dtp)
+{
+	dt_consumer_t *dc = dt_consumer(dtp);
+
+	if (dc != NULL)
+		dc->dc_aggstale = true;
 }
 
 void

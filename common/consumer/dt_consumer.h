@@ -70,10 +70,19 @@ typedef struct dt_symops {
 } dt_symops_t;
 
 /*
- * Called when a clear() record is consumed, so that an engine keeping
- * cumulative aggregation values (see dt_consume_aggsnap) zeroes its own.
+ * Called when a clear() or trunc() record is consumed: the engine, which
+ * keeps cumulative aggregation values (see dt_consume_aggsnap), hands
+ * every key of aggid it holds to dt_consume_aggtaken() and deletes them,
+ * so that their space serves new keys.  The consumer keeps what it still
+ * shows of them.
  */
-typedef int dt_aggclear_f(dtrace_hdl_t *dtp, uint32_t aggid, void *arg);
+typedef int dt_aggtake_f(dtrace_hdl_t *dtp, uint32_t aggid, void *arg);
+/*
+ * Called when the consumer is about to read its aggregations (printa(),
+ * clear(), trunc()) after dt_consume_aggstale(): take a snapshot and hand
+ * it to dt_consume_aggsnap().
+ */
+typedef int dt_aggrefresh_f(dtrace_hdl_t *dtp, void *arg);
 
 /* Return values of dt_consume_buf(). */
 #define DT_CONSUME_OK	0
@@ -103,8 +112,17 @@ extern int dt_consume_addprobes(dtrace_hdl_t *dtp, const dt_cprobe_t *probes,
  * symbols, dt_os_ksym() and dt_os_usym()); NULL: none, all hex.
  */
 extern void dt_consume_setsymops(dtrace_hdl_t *dtp, const dt_symops_t *ops);
-extern void dt_consume_setaggclear(
-    dtrace_hdl_t *dtp, dt_aggclear_f *func, void *arg);
+extern void dt_consume_setaggtake(
+    dtrace_hdl_t *dtp, dt_aggtake_f *func, void *arg);
+extern void dt_consume_setaggrefresh(
+    dtrace_hdl_t *dtp, dt_aggrefresh_f *func, void *arg);
+/*
+ * The consumer's aggregations are due for a refresh: the next record that
+ * reads them first calls the dt_aggrefresh_f.  A snapshot of a big
+ * aggregation costs time in proportion to its keys, so none is taken in
+ * a drain where nothing reads them.
+ */
+extern void dt_consume_aggstale(dtrace_hdl_t *dtp);
 /* Where "dtrace: error on enabled probe ID ..." lines go (stderr). */
 extern void dt_consume_seterrfp(dtrace_hdl_t *dtp, FILE *errfp);
 
@@ -155,6 +173,13 @@ extern int dt_consume_exitstatus(dtrace_hdl_t *dtp);
  */
 extern int dt_consume_aggsnap(dtrace_hdl_t *dtp, const dt_aggsnap_t *snaps,
     uint32_t nsnaps, bool cumulative);
+/*
+ * From a dt_aggtake_f: the values the engine had of the keys it has just
+ * deleted (snapshots as for dt_consume_aggsnap), kept by the consumer from
+ * now on.
+ */
+extern int dt_consume_aggtaken(
+    dtrace_hdl_t *dtp, const dt_aggsnap_t *snaps, uint32_t nsnaps);
 
 /*
  * The end of a run: the newline dtrace(1) prints when tracing stops, then

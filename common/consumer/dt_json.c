@@ -249,6 +249,8 @@ dt_json_aggs(dt_consumer_t *dc, FILE *fp, const uint32_t *aggids,
 {
 	uint32_t total = dc->dc_pgp ? dc->dc_pgp->pg_naggs : 0;
 
+	if (dt_agg_fresh(dc) != 0)
+		return -1;
 	if (aggids == NULL) {
 		for (uint32_t id = 0; id < total; id++) {
 			if (unprinted && dc->dc_aggstate[id].as_printed)
@@ -344,6 +346,8 @@ dt_json_firing(dt_consumer_t *dc, FILE *fp, uint32_t cpu, const dt_rechdr_t *rh,
 			break;
 		}
 		case DT_ACT_PRINTA:
+			if (dt_agg_fresh(dc) != 0)
+				return -1;
 			(void) fputs(",\"aggregations\":[", fp);
 			for (uint32_t i = 0; i < ap->ac_naggs; i++) {
 				if (dt_agg_desc(dc, ap->ac_aggids[i]) == NULL)

@@ -80,8 +80,14 @@ typedef struct dt_engine_ops {
 	    uint32_t *nsnapsp);
 	void (*eo_aggsnap_free)(dtrace_hdl_t *dtp, dt_aggsnap_t *snaps,
 	    uint32_t nsnaps);
-	/* Clear aggregation values (clear() from the consumer side). */
-	int (*eo_aggclear)(dtrace_hdl_t *dtp, uint32_t aggid);
+	/*
+	 * clear() and trunc(): snapshot every key of aggregation aggid as
+	 * eo_aggsnap does, and delete them, so that their space serves new
+	 * keys; the consumer keeps their values from now on.  The caller
+	 * frees with eo_aggsnap_free.
+	 */
+	int (*eo_aggtake)(dtrace_hdl_t *dtp, uint32_t aggid,
+	    dt_aggsnap_t **snapsp, uint32_t *nsnapsp);
 	/* Stop tracing; fires dtrace:::END. */
 	int (*eo_stop)(dtrace_hdl_t *dtp);
 	/* Counters the consumer reports: drops, errors. */

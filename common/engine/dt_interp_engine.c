@@ -18,7 +18,8 @@
  *			records, up to bufsize bytes; what does not fit is
  *			counted as a drop
  *	ip_aggs		a hash table from (aggregation ID, key bytes) to
- *			value words, bounded by aggsize
+ *			value words, bounded by aggsize; clear() and trunc()
+ *			take an aggregation's keys out, and their space back
  *	ip_specs	the nspec speculations' states (dt_spec.h); busy
  *			ones are cleaned at each poll, which comes at least
  *			every cleanrate while there are some
@@ -56,7 +57,7 @@
 #include "common/prov/dt_prov.h"
 
 #define DT_INTERP_MAXCPUS  DT_ENGINE_MAXCPUS
-#define DT_INTERP_AGGHASH  4096
+#define DT_INTERP_AGGHASH  4096	/* chains at first; doubled as keys come */
 
 typedef struct dt_ieplist {
 	dt_eprobe_t **el_eps;
@@ -96,7 +97,9 @@ typedef struct dt_interp {
 	uint32_t ip_ntimers;
 	dt_ibuf_t ip_bufs[DT_INTERP_MAXCPUS];
 	size_t ip_bufsize;
-	dt_iagg_t *ip_aggs[DT_INTERP_AGGHASH];
+	dt_iagg_t **ip_aggs;	   /* ip_naggchains chains, a power of 2 */
+	uint32_t ip_naggchains;
+	size_t ip_naggs;	   /* entries in ip_aggs */
 	size_t ip_aggbytes;
 	size_t ip_aggsize;
 	const dt_program_t *ip_prog; /* for aggregation descriptions */
@@ -372,7 +375,7 @@ dt_interp_close(dtrace_hdl_t *dtp)
 	free(ip->ip_timers);
 	for (int c = 0; c < DT_INTERP_MAXCPUS; c++)
 		free(ip->ip_bufs[c].ib_data);
-	for (int h = 0; h < DT_INTERP_AGGHASH; h++) {
+	for (uint32_t h = 0; h < ip->ip_naggchains; h++) {
 		while (ip->ip_aggs[h] != NULL) {
 			dt_iagg_t *next = ip->ip_aggs[h]->ia_next;
 
@@ -381,6 +384,7 @@ dt_interp_close(dtrace_hdl_t *dtp)
 			ip->ip_aggs[h] = next;
 		}
 	}
+	free(ip->ip_aggs);
 	free(ip->ip_keybuf);
 	free(ip->ip_cpuinfo);
 	dif_mstate_destroy(ip->ip_errms);
@@ -540,6 +544,35 @@ dt_interp_store(dt_interp_t *ip, dif_mstate_t *ms, const dt_recdesc_t *rd,
 	}
 }
 
+/*
+ * Double the chains once there are as many entries, so that a firing's
+ * lookup stays O(1) with any number of keys.  False on ENOMEM (the table
+ * stays as it was, only slower).
+ */
+static bool
+dt_interp_agg_grow(dt_interp_t *ip)
+{
+	uint32_t n = ip->ip_naggchains ? ip->ip_naggchains * 2
+				       : DT_INTERP_AGGHASH;
+	dt_iagg_t **t = calloc(n, sizeof (*t));
+
+	if (t == NULL)
+		return false;
+	for (uint32_t h = 0; h < ip->ip_naggchains; h++) {
+		while (ip->ip_aggs[h] != NULL) {
+			dt_iagg_t *ia = ip->ip_aggs[h];
+
+			ip->ip_aggs[h] = ia->ia_next;
+			ia->ia_next = t[ia->ia_hash & (n - 1)];
+			t[ia->ia_hash & (n - 1)] = ia;
+		}
+	}
+	free(ip->ip_aggs);
+	ip->ip_aggs = t;
+	ip->ip_naggchains = n;
+	return true;
+}
+
 static dt_iagg_t *
 dt_interp_agg_lookup(dt_interp_t *ip, const dt_aggdesc_t *agg,
     const unsigned char *key, uint32_t cpu)
@@ -550,7 +583,8 @@ dt_interp_agg_lookup(dt_interp_t *ip, const dt_aggdesc_t *agg,
 
 	for (uint32_t i = 0; i < agg->ag_keysize; i++)
 		h = (h ^ key[i]) * 16777619u;
-	for (ia = ip->ip_aggs[h % DT_INTERP_AGGHASH]; ia != NULL;
+	for (ia = ip->ip_naggchains ? ip->ip_aggs[h & (ip->ip_naggchains - 1)]
+				    : NULL; ia != NULL;
 	    ia = ia->ia_next) {
 		if (ia->ia_hash == h && ia->ia_aggid == agg->ag_id &&
 		    (agg->ag_keysize == 0 ||
@@ -574,8 +608,15 @@ dt_interp_agg_lookup(dt_interp_t *ip, const dt_aggdesc_t *agg,
 	if (agg->ag_keysize > 0)
 		memcpy(ia->ia_key, key, agg->ag_keysize);
 	dt_agg_init(agg->ag_kind, ia->ia_vals, agg->ag_nvals);
-	ia->ia_next = ip->ip_aggs[h % DT_INTERP_AGGHASH];
-	ip->ip_aggs[h % DT_INTERP_AGGHASH] = ia;
+	if (ip->ip_naggs >= ip->ip_naggchains && !dt_interp_agg_grow(ip) &&
+	    ip->ip_naggchains == 0) {
+		free(ia->ia_vals);
+		free(ia);
+		return NULL;
+	}
+	ia->ia_next = ip->ip_aggs[h & (ip->ip_naggchains - 1)];
+	ip->ip_aggs[h & (ip->ip_naggchains - 1)] = ia;
+	ip->ip_naggs++;
 	ip->ip_aggbytes += need;
 	return ia;
 }
@@ -1052,8 +1093,14 @@ dt_interp_drain(dtrace_hdl_t *dtp, dt_drain_f *fn, void *arg)
 	return rc;
 }
 
+/*
+ * The entries of aggregation aggid (every one for UINT32_MAX) as one
+ * snapshot; with take set, they are deleted and their space counts for
+ * nothing any more (clear() and trunc()).
+ */
 static int
-dt_interp_aggsnap(dtrace_hdl_t *dtp, dt_aggsnap_t **snapsp, uint32_t *nsnapsp)
+dt_interp_snap(dtrace_hdl_t *dtp, uint32_t aggid, bool take,
+    dt_aggsnap_t **snapsp, uint32_t *nsnapsp)
 {
 	dt_interp_t *ip = dt_interp(dtp);
 	const dt_program_t *pgp = ip->ip_prog;
@@ -1066,17 +1113,24 @@ dt_interp_aggsnap(dtrace_hdl_t *dtp, dt_aggsnap_t **snapsp, uint32_t *nsnapsp)
 	if ((snap = calloc(1, sizeof (*snap))) == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	for (int pass = 0; pass < 2; pass++) {
-		for (int h = 0; h < DT_INTERP_AGGHASH; h++) {
-			for (dt_iagg_t *ia = ip->ip_aggs[h]; ia != NULL;
-			    ia = ia->ia_next) {
+		for (uint32_t h = 0; h < ip->ip_naggchains; h++) {
+			dt_iagg_t **pp = &ip->ip_aggs[h], *ia;
+
+			while ((ia = *pp) != NULL) {
 				const dt_aggdesc_t *agg =
 				    &pgp->pg_aggs[ia->ia_aggid];
 				size_t ksz = (agg->ag_keysize + 7) & ~(size_t) 7;
 				size_t n = 8 + ksz + agg->ag_nvals * 8;
 
+				if (aggid != UINT32_MAX &&
+				    ia->ia_aggid != aggid) {
+					pp = &ia->ia_next;
+					continue;
+				}
 				if (pass == 0) {
 					size += n;
 					snap->as_nentries++;
+					pp = &ia->ia_next;
 					continue;
 				}
 				memset(p, 0, n);
@@ -1087,6 +1141,15 @@ dt_interp_aggsnap(dtrace_hdl_t *dtp, dt_aggsnap_t **snapsp, uint32_t *nsnapsp)
 				memcpy(p + 8 + ksz, ia->ia_vals,
 				    agg->ag_nvals * 8);
 				p += n;
+				if (!take) {
+					pp = &ia->ia_next;
+					continue;
+				}
+				*pp = ia->ia_next;
+				ip->ip_naggs--;
+				ip->ip_aggbytes -= (size_t) dt_agg_entsize(agg);
+				free(ia->ia_vals);
+				free(ia);
 			}
 		}
 		if (pass == 0) {
@@ -1104,6 +1167,19 @@ dt_interp_aggsnap(dtrace_hdl_t *dtp, dt_aggsnap_t **snapsp, uint32_t *nsnapsp)
 	return 0;
 }
 
+static int
+dt_interp_aggsnap(dtrace_hdl_t *dtp, dt_aggsnap_t **snapsp, uint32_t *nsnapsp)
+{
+	return dt_interp_snap(dtp, UINT32_MAX, false, snapsp, nsnapsp);
+}
+
+static int
+dt_interp_aggtake(dtrace_hdl_t *dtp, uint32_t aggid, dt_aggsnap_t **snapsp,
+    uint32_t *nsnapsp)
+{
+	return dt_interp_snap(dtp, aggid, true, snapsp, nsnapsp);
+}
+
 static void
 dt_interp_aggsnap_free(dtrace_hdl_t *dtp, dt_aggsnap_t *snaps, uint32_t n)
 {
@@ -1111,25 +1187,6 @@ dt_interp_aggsnap_free(dtrace_hdl_t *dtp, dt_aggsnap_t *snaps, uint32_t n)
 	for (uint32_t i = 0; i < n; i++)
 		free(snaps[i].as_data);
 	free(snaps);
-}
-
-static int
-dt_interp_aggclear(dtrace_hdl_t *dtp, uint32_t aggid)
-{
-	dt_interp_t *ip = dt_interp(dtp);
-
-	for (int h = 0; h < DT_INTERP_AGGHASH; h++) {
-		for (dt_iagg_t *ia = ip->ip_aggs[h]; ia != NULL;
-		    ia = ia->ia_next) {
-			const dt_aggdesc_t *agg;
-
-			if (ia->ia_aggid != aggid)
-				continue;
-			agg = &ip->ip_prog->pg_aggs[aggid];
-			dt_agg_init(agg->ag_kind, ia->ia_vals, agg->ag_nvals);
-		}
-	}
-	return 0;
 }
 
 static int
@@ -1176,7 +1233,7 @@ const dt_engine_ops_t dt_interp_engine_ops = {
 	.eo_drain = dt_interp_drain,
 	.eo_aggsnap = dt_interp_aggsnap,
 	.eo_aggsnap_free = dt_interp_aggsnap_free,
-	.eo_aggclear = dt_interp_aggclear,
+	.eo_aggtake = dt_interp_aggtake,
 	.eo_stop = dt_interp_stop,
 	.eo_status = dt_interp_status,
 	.eo_cpudrops = dt_interp_cpudrops,

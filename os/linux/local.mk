@@ -29,6 +29,8 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/bpf/dt_bpf_layout.c \
 	%reldir%/bpf/dt_bpf_gen.c \
 	%reldir%/bpf/dt_bpf_agg.c \
+	%reldir%/bpf/dt_bpf_aggread.h \
+	%reldir%/bpf/dt_bpf_aggread.c \
 	%reldir%/bpf/dt_bpf_args.c \
 	%reldir%/bpf/dt_bpf_stack.c \
 	%reldir%/bpf/dt_bpf_uprobes.c \

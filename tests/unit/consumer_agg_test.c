@@ -159,17 +159,37 @@ eng_snap(void)
 	CHECK_INT(dt_consume_aggsnap(g_dtp, &snap, 1, true), 0);
 }
 
+/*
+ * clear() and trunc(): hand the consumer the table's entries of aggid and
+ * delete them, as an engine gives their space back.
+ */
 static int
-eng_clear(dtrace_hdl_t *dtp, uint32_t aggid, void *arg)
+eng_take(dtrace_hdl_t *dtp, uint32_t aggid, void *arg)
 {
-	(void) dtp;
+	static unsigned char buf[65536];
+	const dt_aggdesc_t *agg = &g_aggs[aggid];
+	size_t ksz = (agg->ag_keysize + 7) & ~(size_t) 7;
+	dt_aggsnap_t snap = {0, 0, 0, buf};
+	int n = 0;
+
 	(void) arg;
 	for (int i = 0; i < g_nents; i++) {
-		if (g_ents[i].id == aggid)
-			dt_agg_init(g_aggs[aggid].ag_kind, g_ents[i].vals,
-			    g_aggs[aggid].ag_nvals);
+		uint64_t id = aggid;
+
+		if (g_ents[i].id != aggid) {
+			g_ents[n++] = g_ents[i];
+			continue;
+		}
+		memset(buf + snap.as_size, 0, 8 + ksz);
+		memcpy(buf + snap.as_size, &id, 8);
+		memcpy(buf + snap.as_size + 8, g_ents[i].key, agg->ag_keysize);
+		memcpy(buf + snap.as_size + 8 + ksz, g_ents[i].vals,
+		    agg->ag_nvals * 8);
+		snap.as_size += 8 + ksz + agg->ag_nvals * 8;
+		snap.as_nentries++;
 	}
-	return 0;
+	g_nents = n;
+	return dt_consume_aggtaken(dtp, &snap, 1);
 }
 
 /* ---- the expected text ---- */
@@ -550,7 +570,7 @@ test_normalize_trunc_clear(void)
 	s = agg_add("s", DT_AGG_SUM, 0, 0, 0, 0, k_str, 1, 16);
 	a = agg_add("a", DT_AGG_AVG, 0, 0, 0, 0, NULL, 0, 0);
 	prog_setup();
-	dt_consume_setaggclear(g_dtp, eng_clear, NULL);
+	dt_consume_setaggtake(g_dtp, eng_take, NULL);
 	eng_reset();
 	eng_update(s, key_s("x"), 1000, 1);
 	eng_update(s, key_s("y"), 3050, 1);
@@ -626,7 +646,7 @@ test_normalize_trunc_clear(void)
 	c = agg_add("c", DT_AGG_COUNT, 0, 0, 0, 0, k_str, 1, 16);
 	mn = agg_add("mn", DT_AGG_MIN, 0, 0, 0, 0, NULL, 0, 0);
 	prog_setup();
-	dt_consume_setaggclear(g_dtp, eng_clear, NULL);
+	dt_consume_setaggtake(g_dtp, eng_take, NULL);
 	eng_reset();
 	eng_update(c, key_s("k"), 0, 1);
 	eng_update(mn, "", 42, 1);
@@ -639,7 +659,7 @@ test_normalize_trunc_clear(void)
 	w("  %-50s %16d\n", "k", 0);
 	w(" 9223372036854775807\n");
 	CHECK_OUT(end_output(), g_want);
-	dt_consume_setaggclear(g_dtp, NULL, NULL);
+	dt_consume_setaggtake(g_dtp, NULL, NULL);
 }
 
 static const char *

@@ -64,6 +64,7 @@
 
 #include "common/dif/dif.h"
 #include "common/dt_aggfunc.h"
+#include "os/linux/bpf/dt_bpf_aggread.h"
 #include "common/dt_impl.h"
 #include "common/dt_os.h"
 #include "common/dt_work.h"
@@ -2176,31 +2177,13 @@ dt_bpf_drain(dtrace_hdl_t *dtp, dt_drain_f *fn, void *arg)
 }
 
 /*
- * A map key as the consumer's key tuple (dt_aggdesc_t), into zeroed
- * bytes: each key from its place in the map to its place in the tuple,
- * where the map holds bounded strings in fewer bytes (dt_bpf_gen.h).
- */
-static void
-dt_bpf_aggkey_expand(const dt_bpf_aggmap_t *ba, const unsigned char *key,
-    unsigned char *out)
-{
-	const dt_aggdesc_t *agg = ba->ba_agg;
-
-	if (!ba->ba_compact) {
-		memcpy(out, key, agg->ag_keysize);
-		return;
-	}
-	for (uint32_t k = 0; k < agg->ag_nkeys; k++)
-		memcpy(out + agg->ag_keys[k].rd_offset,
-		    key + ba->ba_keys[k].rd_offset, ba->ba_keys[k].rd_size);
-}
-
-/*
- * Aggregations: each CPU's values of every key, as the per-CPU hash maps
- * hold them; a CPU whose flag word is clear never updated that key.
+ * Aggregations: each CPU's values of every key of aggregation aggid (all
+ * for UINT32_MAX), as the per-CPU hash maps hold them
+ * (dt_bpf_aggread.c); with take set, the keys are deleted too.
  */
 static int
-dt_bpf_aggsnap(dtrace_hdl_t *dtp, dt_aggsnap_t **snapsp, uint32_t *nsnapsp)
+dt_bpf_snap(dtrace_hdl_t *dtp, uint32_t aggid, bool take,
+    dt_aggsnap_t **snapsp, uint32_t *nsnapsp)
 {
 	dt_bpf_engine_t *be = dt_bpf(dtp);
 	dt_bpf_layout_t *lay = &be->be_lay;
@@ -2218,74 +2201,34 @@ dt_bpf_aggsnap(dtrace_hdl_t *dtp, dt_aggsnap_t **snapsp, uint32_t *nsnapsp)
 	for (int c = 0; c < ncpus; c++)
 		snaps[c].as_cpu = (uint32_t) c;
 	for (uint32_t a = 0; be->be_active && a < lay->bl_naggs; a++) {
-		const dt_bpf_aggmap_t *ba = &lay->bl_aggs[a];
-		const dt_aggdesc_t *agg = ba->ba_agg;
-		size_t ksz = (agg->ag_keysize + 7) & ~(size_t) 7;
-		size_t n = 8 + ksz + agg->ag_nvals * 8;
-		unsigned char *key, *next, *vals;
-		bool first = true;
-
-		key = calloc(2, ba->ba_keysize);
-		vals = calloc((size_t) ncpus, ba->ba_valsize);
-		if (key == NULL || vals == NULL) {
-			free(key);
-			free(vals);
-			goto nomem;
+		if (aggid != UINT32_MAX && a != aggid)
+			continue;
+		if (dt_bpf_aggread(dtp, &lay->bl_aggs[a], ncpus, take, snaps,
+		    caps) != 0) {
+			for (int c = 0; c < ncpus; c++)
+				free(snaps[c].as_data);
+			free(snaps);
+			free(caps);
+			return -1;
 		}
-		next = key + ba->ba_keysize;
-		while (bpf_map_get_next_key(ba->ba_fd, first ? NULL : key,
-		    next) == 0) {
-			first = false;
-			memcpy(key, next, ba->ba_keysize);
-			if (bpf_map_lookup_elem(ba->ba_fd, key, vals) != 0)
-				continue;
-			for (int c = 0; c < ncpus; c++) {
-				const unsigned char *v = vals +
-				    (size_t) c * ba->ba_valsize;
-				dt_aggsnap_t *s = &snaps[c];
-				uint64_t flag, id = ba->ba_agg->ag_id;
-				unsigned char *p;
-
-				memcpy(&flag, v + agg->ag_nvals * 8, 8);
-				if (flag == 0)
-					continue;
-				if (s->as_size + n > caps[c]) {
-					size_t cap = caps[c] ? caps[c] * 2 :
-					    4096;
-
-					while (cap < s->as_size + n)
-						cap *= 2;
-					if ((p = realloc(s->as_data, cap)) ==
-					    NULL) {
-						free(key);
-						free(vals);
-						goto nomem;
-					}
-					s->as_data = p;
-					caps[c] = cap;
-				}
-				p = s->as_data + s->as_size;
-				memset(p, 0, n);
-				memcpy(p, &id, 8);
-				dt_bpf_aggkey_expand(ba, key, p + 8);
-				memcpy(p + 8 + ksz, v, agg->ag_nvals * 8);
-				s->as_size += n;
-				s->as_nentries++;
-			}
-		}
-		free(key);
-		free(vals);
 	}
 	free(caps);
 	*snapsp = snaps;
 	*nsnapsp = (uint32_t) ncpus;
 	return 0;
-nomem:
-	for (int c = 0; c < ncpus; c++)
-		free(snaps[c].as_data);
-	free(snaps);
-	free(caps);
-	return dt_set_errno(dtp, EDT_NOMEM);
+}
+
+static int
+dt_bpf_aggsnap(dtrace_hdl_t *dtp, dt_aggsnap_t **snapsp, uint32_t *nsnapsp)
+{
+	return dt_bpf_snap(dtp, UINT32_MAX, false, snapsp, nsnapsp);
+}
+
+static int
+dt_bpf_aggtake(dtrace_hdl_t *dtp, uint32_t aggid, dt_aggsnap_t **snapsp,
+    uint32_t *nsnapsp)
+{
+	return dt_bpf_snap(dtp, aggid, true, snapsp, nsnapsp);
 }
 
 static void
@@ -2295,47 +2238,6 @@ dt_bpf_aggsnap_free(dtrace_hdl_t *dtp, dt_aggsnap_t *snaps, uint32_t n)
 	for (uint32_t i = 0; i < n; i++)
 		free(snaps[i].as_data);
 	free(snaps);
-}
-
-static int
-dt_bpf_aggclear(dtrace_hdl_t *dtp, uint32_t aggid)
-{
-	dt_bpf_engine_t *be = dt_bpf(dtp);
-	const dt_bpf_aggmap_t *ba;
-	unsigned char *key, *next, *vals;
-	bool first = true;
-	int ncpus = be->be_ncpus;
-
-	if (!be->be_active || aggid >= be->be_lay.bl_naggs)
-		return 0;
-	ba = &be->be_lay.bl_aggs[aggid];
-	key = calloc(2, ba->ba_keysize);
-	vals = calloc((size_t) ncpus, ba->ba_valsize);
-	if (key == NULL || vals == NULL) {
-		free(key);
-		free(vals);
-		return dt_set_errno(dtp, EDT_NOMEM);
-	}
-	next = key + ba->ba_keysize;
-	while (bpf_map_get_next_key(ba->ba_fd, first ? NULL : key, next) ==
-	    0) {
-		first = false;
-		memcpy(key, next, ba->ba_keysize);
-		if (bpf_map_lookup_elem(ba->ba_fd, key, vals) != 0)
-			continue;
-		for (int c = 0; c < ncpus; c++) {
-			int64_t *v = (int64_t *) (vals + (size_t) c *
-			    ba->ba_valsize);
-
-			if (v[ba->ba_agg->ag_nvals] != 0)
-				dt_agg_init(ba->ba_agg->ag_kind, v,
-				    ba->ba_agg->ag_nvals);
-		}
-		(void) bpf_map_update_elem(ba->ba_fd, key, vals, BPF_EXIST);
-	}
-	free(key);
-	free(vals);
-	return 0;
 }
 
 static int
@@ -2410,7 +2312,7 @@ const dt_engine_ops_t dt_bpf_engine_ops = {
 	.eo_drain = dt_bpf_drain,
 	.eo_aggsnap = dt_bpf_aggsnap,
 	.eo_aggsnap_free = dt_bpf_aggsnap_free,
-	.eo_aggclear = dt_bpf_aggclear,
+	.eo_aggtake = dt_bpf_aggtake,
 	.eo_stop = dt_bpf_stop,
 	.eo_status = dt_bpf_status,
 	.eo_cpudrops = dt_bpf_cpudrops,

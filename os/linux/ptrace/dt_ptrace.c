@@ -1570,9 +1570,12 @@ dt_ptrace_aggsnap_free(dtrace_hdl_t *dtp, dt_aggsnap_t *snaps, uint32_t n)
 }
 
 static int
-dt_ptrace_aggclear(dtrace_hdl_t *dtp, uint32_t aggid)
+dt_ptrace_aggtake(dtrace_hdl_t *dtp, uint32_t aggid, dt_aggsnap_t **snapsp,
+    uint32_t *nsnapsp)
 {
-	return dt_interp_engine_ops.eo_aggclear(dtp, aggid);
+	/* The counting sites' increases first, so that they are taken too. */
+	dt_pt_fast_collect_all(dtp, dt_pt());
+	return dt_interp_engine_ops.eo_aggtake(dtp, aggid, snapsp, nsnapsp);
 }
 
 static void
@@ -1592,7 +1595,7 @@ const dt_engine_ops_t dt_ptrace_engine_ops = {
 	.eo_drain = dt_ptrace_drain,
 	.eo_aggsnap = dt_ptrace_aggsnap,
 	.eo_aggsnap_free = dt_ptrace_aggsnap_free,
-	.eo_aggclear = dt_ptrace_aggclear,
+	.eo_aggtake = dt_ptrace_aggtake,
 	.eo_stop = dt_ptrace_stop,
 	.eo_status = dt_ptrace_status,
 	.eo_close = dt_ptrace_close,

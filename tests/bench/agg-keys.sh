@@ -1,0 +1,186 @@
+#!/bin/bash
+#
+# agg-keys.sh: how consuming an aggregation grows with its keys.  It
+# measures; it passes or fails nothing (exit status 0 unless it could not
+# run at all).
+#
+#   1. N distinct keys printed at exit.  tests/bench/getppid_loop.c makes
+#      exactly N getppid() calls under
+#        dtrace -q -x aggsize=256m -c 'getppid_loop N' \
+#          -n 'syscall::getppid:entry /pid == $target/ { @[timestamp] = count(); }'
+#      one key per call, all printed when the loop ends.  For each N (10k,
+#      100k, 1M by default), median of RUNS runs: dtrace's wall time, the
+#      loop's own wall time (it prints it), and dtrace's CPU time (user +
+#      system: reading the map, merging, sorting, printing; the BPF
+#      program runs in the loop's time, not dtrace's), of which the fixed
+#      part (start-up, attaching, creating the map, exit) is cpu(1).  Per
+#      key: (cpu(N) - cpu(1)) / N, and its ratio to the same at the
+#      smallest N -- 1.00 for a consumer linear in the keys, N/10k for a
+#      quadratic one.  CPU time rather than wall time, as other load on
+#      the machine stretches wall times far more.  The printed keys are
+#      counted against N (OK / MISMATCH), and dtrace's peak RSS is shown.
+#   2. printa() every second of a 100k-key aggregation: the same loop
+#      makes NP (100000) keys, then sleeps SECS (10) seconds while
+#        tick-1s { printa(@); }
+#      prints them all every second; the same run with tick-1s {} and no
+#      printa() is subtracted.  Reported: dtrace's CPU time (user + system)
+#      per interval, in ms.
+#
+# There is no peer here: bpftrace, the natural one, prints a map with
+# the same number of keys; where it is installed (BPFTRACE, default
+# bpftrace on PATH), part 1 also runs
+#   bpftrace -e 'tracepoint:syscalls:sys_enter_getppid /pid == cpid/ { @[nsecs] = count(); }'
+# with its key limit raised (BPFTRACE_MAX_MAP_KEYS) and prints the ratio
+# of the two wall times.
+#
+# Run as root, from anywhere:
+#
+#   tests/bench/agg-keys.sh [path/to/dtrace]
+#
+# The default dtrace is build/cmd/dtrace of this repository.  Environment:
+# SIZES (default "10000 100000 1000000"), RUNS (default 3), NP (default
+# 100000), SECS (default 10), CC (default cc), BPFTRACE.  Other load on
+# the machine shows in the figures: run it on a quiet one.
+
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+DTRACE=${1:-$repo/build/cmd/dtrace}
+SIZES=${SIZES:-10000 100000 1000000}
+RUNS=${RUNS:-3}
+NP=${NP:-100000}
+SECS=${SECS:-10}
+CC=${CC:-cc}
+BPFTRACE=${BPFTRACE:-bpftrace}
+
+die() { echo "agg-keys: $*" >&2; exit 2; }
+note() { echo "note: $*"; }
+
+[ "$(id -u)" -eq 0 ] || die "needs root (the BPF engine)"
+[ -x "$DTRACE" ] || die "no dtrace at $DTRACE"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/agg-keys.XXXXXX") || die "mktemp"
+trap 'rm -rf "$tmp"' EXIT
+$CC -O2 -o "$tmp/getppid_loop" "$here/getppid_loop.c" ||
+    die "cannot compile getppid_loop.c"
+# cpu FILE CMD...: run CMD, then write to FILE its CPU time (user +
+# system, with the children it waited for) in us and its peak RSS in KB;
+# /usr/bin/time shows CPU time only to 10 ms.
+cat >"$tmp/cpu.c" <<'EOC'
+#include <stdio.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+int
+main(int argc, char **argv)
+{
+	struct rusage ru;
+	int st;
+	pid_t p;
+	FILE *f;
+
+	if (argc < 3 || (p = fork()) < 0)
+		return 2;
+	if (p == 0) {
+		execvp(argv[2], argv + 2);
+		_exit(127);
+	}
+	if (wait4(p, &st, 0, &ru) < 0 || (f = fopen(argv[1], "w")) == NULL)
+		return 2;
+	fprintf(f, "%lld %ld\n",
+	    (long long) (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000 +
+	    ru.ru_utime.tv_usec + ru.ru_stime.tv_usec, ru.ru_maxrss);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 1;
+}
+EOC
+$CC -O2 -o "$tmp/cpu" "$tmp/cpu.c" || die "cannot compile the CPU timer"
+
+now() { date +%s%N; }
+median() { printf '%s\n' "$@" | sort -n | sed -n "$((($# + 1) / 2))p"; }
+
+S='syscall::getppid:entry /pid == $target/ { @[timestamp] = count(); }'
+
+# one N: sets w (dtrace wall ns), l (loop wall ns), u (dtrace's own CPU
+# us: its rusage, which includes the loop it waited for, less the loop's
+# CPU time as the loop reports it), rss (KB), keys
+run_dtrace() {
+	local n=$1 t0 t1 lc
+	t0=$(now)
+	"$tmp/cpu" "$tmp/time" "$DTRACE" -q -x aggsize=256m \
+	    -c "$tmp/getppid_loop $n" -n "$S" >"$tmp/out" 2>"$tmp/err"
+	t1=$(now)
+	w=$((t1 - t0))
+	l=$(awk 'NF == 2 && $2 > 1000 { print $1; exit }' "$tmp/out")
+	lc=$(awk 'NF == 2 && $2 > 1000 { print $2; exit }' "$tmp/out")
+	u=$(($(awk '{ print $1 }' "$tmp/time") - ${lc:-0} / 1000))
+	rss=$(awk '{ print $2 }' "$tmp/time")
+	keys=$(grep -cE '^ +[0-9]+ +1$' "$tmp/out")
+}
+
+# the same under bpftrace: sets bw (wall ns), or empty
+run_bpftrace() {
+	local n=$1 t0 t1
+	bw=
+	command -v "$BPFTRACE" >/dev/null 2>&1 || return
+	t0=$(now)
+	BPFTRACE_MAX_MAP_KEYS=$((n + 1024)) "$BPFTRACE" -q -c \
+	    "$tmp/getppid_loop $n" -e \
+	    'tracepoint:syscalls:sys_enter_getppid /pid == cpid/ { @[nsecs] = count(); }' \
+	    >"$tmp/bout" 2>&1 || return
+	t1=$(now)
+	bw=$((t1 - t0))
+}
+
+echo "== 1. N distinct keys printed at exit (median of $RUNS)"
+declare -a ws ls us
+for ((i = 0; i < RUNS; i++)); do
+	run_dtrace 1
+	us+=($u)
+done
+base=$(median "${us[@]}")
+printf 'fixed part, dtrace CPU at N = 1: %d ms\n' $((base / 1000))
+printf '%9s %10s %10s %10s %12s %7s %9s %s\n' N "wall ms" "loop ms" \
+    "CPU ms" "CPU ns/key" ratio "RSS MB" keys
+first=
+command -v "$BPFTRACE" >/dev/null 2>&1 ||
+    note "no bpftrace: no peer column (install bpftrace for it)"
+for n in $SIZES; do
+	ws=() ls=() us=() bws=()
+	for ((i = 0; i < RUNS; i++)); do
+		run_dtrace "$n"
+		ws+=($w) ls+=(${l:-0}) us+=($u)
+		run_bpftrace "$n"
+		[ -n "$bw" ] && bws+=($bw)
+	done
+	w=$(median "${ws[@]}") l=$(median "${ls[@]}") c=$(median "${us[@]}")
+	per=$((((c - base) * 1000) / n))
+	[ -z "$first" ] && first=$per
+	[ "$keys" = "$n" ] && ok=OK || ok="MISMATCH ($keys)"
+	printf '%9d %10d %10d %10d %12d %7.2f %9d %s\n' "$n" \
+	    $((w / 1000000)) $((l / 1000000)) $((c / 1000)) "$per" \
+	    "$(echo "$per $first" | awk '{ printf("%.2f", $2 ? $1 / $2 : 0) }')" \
+	    $((rss / 1024)) "$ok"
+	if [ ${#bws[@]} -gt 0 ]; then
+		printf '%9s bpftrace wall %d ms, dtrace/bpftrace %.2f\n' "" \
+		    $(($(median "${bws[@]}") / 1000000)) \
+		    "$(echo "$w $(median "${bws[@]}")" |
+			awk '{ printf("%.2f", $1 / $2) }')"
+	fi
+done
+
+echo
+echo "== 2. printa() every second of a $NP-key aggregation, $SECS s"
+P='syscall::getppid:entry /execname == "getppid_loop"/ { @[timestamp] = count(); }'
+printf '#!/bin/sh\n"%s" %d >/dev/null\nsleep %d\n' "$tmp/getppid_loop" \
+    "$NP" "$SECS" >"$tmp/work.sh"
+chmod +x "$tmp/work.sh"
+cpu() {
+	"$tmp/cpu" "$tmp/time" "$DTRACE" -q -c "$tmp/work.sh" -n "$P $1" \
+	    >"$tmp/out" 2>"$tmp/err"
+	awk '{ printf("%d", $1 / 1000) }' "$tmp/time"
+}
+with=$(cpu 'tick-1s { printa(@); }')
+lines=$(grep -cE '^ +[0-9]+ +1$' "$tmp/out")
+without=$(cpu 'tick-1s { }')
+printf 'dtrace CPU: %d ms with printa(), %d ms without; %d ms per interval (%d lines printed in all)\n' \
+    "$with" "$without" $(((with - without) / SECS)) "$lines"
