@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "common/dtrace.h"
+#include "dtrace_guard.h"
 
 #define E_SUCCESS 0
 #define E_ERROR	  1
@@ -622,6 +623,9 @@ grab_processes(void)
 		if (errno != 0 || end == g_pids[i] || *end != '\0' || pid <= 0 ||
 		    pid > INT32_MAX)
 			fatal(E_USAGE, "invalid process ID: %s", g_pids[i]);
+		if (pid == guard_pid())
+			fatal(E_ERROR, "failed to grab pid %ld: process is "
+			    "dtrace itself", pid);
 		if (dtrace_proc_grab(g_dtp, (int) pid) != 0)
 			fatal(E_ERROR, "%s", dtrace_errmsg(g_dtp,
 			    dtrace_errno(g_dtp)));
@@ -948,6 +952,12 @@ main(int argc, char **argv)
 		fatal(E_ERROR, "failed to open output file '%s': %s", g_ofile,
 		    strerror(errno));
 
+	/*
+	 * Processes are traced from a child, so that no signal to the
+	 * dtrace the user started leaves them broken (dtrace_guard.c).
+	 */
+	if (g_mode == DMODE_EXEC && !g_compile_only && g_ncmds + g_npids > 0)
+		guard_fork();
 	grab_processes();
 	compile_programs();
 	/* -x verbose is -S's option, as in DTrace (it may come from a pragma). */

@@ -36,6 +36,9 @@ extern int dt_ptrace_ended(int pid, int *statusp);
  */
 extern int dt_ptrace_providers_init(dtrace_hdl_t *dtp);
 
+/* A field of /proc/<pid>/status ("PPid:", "TracerPid:"...), or -1. */
+extern long dt_pt_status_field(int pid, const char *field);
+
 /* The entry point (AT_ENTRY) of a process, or 0 (os/linux/dt_proc.c). */
 extern uint64_t dt_linux_proc_entry(int pid);
 

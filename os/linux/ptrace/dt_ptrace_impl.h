@@ -36,6 +36,7 @@
 #include "isa/x86_64/x86_emulate.h"
 #include "os/linux/dt_cfi.h"
 #include "os/linux/prov/dt_linux_prov.h"
+#include "os/linux/ptrace/dt_ptrace.h"
 
 #define DT_PT_NSYS	  512	/* system call numbers traced: 0..511 */
 #define DT_PT_NEED_ENTRY  0x1	/* the entry stop of the call */
@@ -204,7 +205,6 @@ extern dt_pt_thread_t *dt_pt_thread(dt_ptrace_t *pt, int tid);
 extern dt_pt_proc_t *dt_pt_proc(dt_ptrace_t *pt, int pid);
 extern dt_pt_proc_t *dt_pt_proc_add(dtrace_hdl_t *dtp, dt_ptrace_t *pt,
     int pid);
-extern long dt_pt_status_field(int pid, const char *field);
 extern int dt_pt_vm_read(int pid, uint64_t addr, void *buf, size_t len);
 /* The memory of process pid, opened for writing: -1 on failure. */
 extern int dt_pt_memfd(int pid);
