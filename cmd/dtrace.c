@@ -999,5 +999,7 @@ main(int argc, char **argv)
 	status = run_programs();
 	free_programs();
 	dtrace_close(g_dtp);
+	if (dtrace_proc_lingering())
+		guard_linger(status);
 	return status;
 }

@@ -16,21 +16,33 @@
  * sent that: breakpoints out, original text back, every thread let go,
  * the processes it created killed.  The guard exits with the child's
  * status, or of the child's signal.
+ *
+ * The child may have to outlive its output: a process under the ptrace
+ * engine's seccomp filter that outlives tracing needs its tracer until it
+ * ends (os/linux/ptrace/dt_ptrace_linger.c).  Then the child hands its
+ * status to the guard through a pipe, so that dtrace ends for the user as
+ * it would have, and serves those processes on its own, detached from
+ * the terminal and from every file dtrace had open.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "common/dtrace.h"
 #include "dtrace_guard.h"
 
 static volatile sig_atomic_t g_child;
 static int g_guard;
+static int g_release = -1;	/* the child's end of the status pipe */
 
 /* The signals that end dtrace, passed on to the child. */
 static const int g_ending[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1,
@@ -58,8 +70,12 @@ guard_fork(void)
 	struct sigaction sa;
 	sigset_t all, old;
 	pid_t parent = getpid(), pid;
-	int st;
+	unsigned char status;
+	int st, pfd[2];
+	ssize_t n;
 
+	if (pipe2(pfd, O_CLOEXEC) != 0)
+		return;
 	/*
 	 * Signals wait until the handlers are in place, so that none sent
 	 * to the guard at once is lost.
@@ -68,9 +84,13 @@ guard_fork(void)
 	(void) sigprocmask(SIG_BLOCK, &all, &old);
 	if ((pid = fork()) < 0) {
 		(void) sigprocmask(SIG_SETMASK, &old, NULL);
+		(void) close(pfd[0]);
+		(void) close(pfd[1]);
 		return;
 	}
 	if (pid == 0) {
+		(void) close(pfd[0]);
+		g_release = pfd[1];
 		(void) sigprocmask(SIG_SETMASK, &old, NULL);
 		/* The guard may have died before the death signal was set. */
 		if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 ||
@@ -88,7 +108,13 @@ guard_fork(void)
 		(void) sigaction(g_ending[i], &sa, NULL);
 	(void) signal(SIGPIPE, SIG_IGN);
 	(void) sigprocmask(SIG_SETMASK, &old, NULL);
+	(void) close(pfd[1]);
 
+	/* The child's status, handed over; or the pipe closes as it ends. */
+	while ((n = read(pfd[0], &status, 1)) < 0 && errno == EINTR)
+		continue;
+	if (n == 1)
+		_exit(status);
 	while (waitpid(pid, &st, 0) < 0) {
 		if (errno != EINTR)
 			_exit(1);
@@ -110,4 +136,30 @@ guard_fork(void)
 		_exit(128 + sig);
 	}
 	_exit(1);
+}
+
+void
+guard_linger(int status)
+{
+	unsigned char b = (unsigned char) status;
+	int fd;
+
+	(void) fflush(NULL);
+	if (g_release >= 0) {
+		/* No longer the guard's: it is going. */
+		(void) prctl(PR_SET_PDEATHSIG, 0);
+		(void) !write(g_release, &b, 1);
+		(void) close(g_release);
+		g_release = -1;
+		(void) setsid();
+		(void) chdir("/");
+		if ((fd = open("/dev/null", O_RDWR)) >= 0) {
+			(void) dup2(fd, 0);
+			(void) dup2(fd, 1);
+			(void) dup2(fd, 2);
+		}
+		/* Nothing dtrace had open (pipes, the -o file) stays open. */
+		(void) syscall(SYS_close_range, 3, ~0U, 0);
+	}
+	dtrace_proc_linger();
 }

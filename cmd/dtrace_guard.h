@@ -12,6 +12,13 @@
  */
 extern void guard_fork(void);
 
+/*
+ * dtrace is done, with exit status status, but processes it traced need it
+ * as their tracer until they end (dtrace_proc_lingering()): hand the
+ * status to the guard, which exits with it, and serve them.
+ */
+extern void guard_linger(int status);
+
 /* The guard's pid, or 0 when there is none. */
 extern int guard_pid(void);
 

@@ -415,3 +415,15 @@ dt_os_proc_kill(int pid)
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		continue;
 }
+
+bool
+dt_os_proc_lingering(void)
+{
+	return dt_ptrace_lingering();
+}
+
+void
+dt_os_proc_linger(void)
+{
+	dt_ptrace_linger();
+}

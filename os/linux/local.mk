@@ -58,7 +58,8 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/ptrace/dt_ptrace.c \
 	%reldir%/ptrace/dt_ptrace_fast.c \
 	%reldir%/ptrace/dt_ptrace_sites.c \
-	%reldir%/ptrace/dt_ptrace_sys.c
+	%reldir%/ptrace/dt_ptrace_sys.c \
+	%reldir%/ptrace/dt_ptrace_linger.c
 EXTRA_DIST += %reldir%/README.md
 
 # D library files: compiled before every program (common/compiler/dt_lib.c).

@@ -1348,9 +1348,13 @@ dt_pt_detach_all(dtrace_hdl_t *dtp, dt_ptrace_t *pt)
 	}
 	while (pt->pt_nthreads > 0) {
 		dt_pt_thread_t *t = &pt->pt_threads[pt->pt_nthreads - 1];
+		const dt_pt_proc_t *pp = t->pt_proc;
 
-		(void) ptrace(PTRACE_DETACH, t->pt_tid, 0,
-		    (void *) (long) t->pt_sig);
+		/* A descendant under our filter stays ours while it runs. */
+		if (!pp->pp_child || pp->pp_sysmode != DT_PT_SYS_SECCOMP ||
+		    dt_pt_linger_thread(t->pt_tid, t->pt_sig) != 0)
+			(void) ptrace(PTRACE_DETACH, t->pt_tid, 0,
+			    (void *) (long) t->pt_sig);
 		dt_pt_thread_del(pt, t);
 	}
 	for (size_t p = 0; p < pt->pt_nprocs; p++) {

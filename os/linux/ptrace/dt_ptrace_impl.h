@@ -270,6 +270,13 @@ extern bool dt_pt_fast_covers(const dt_pt_proc_t *pp, const dt_pt_site_t *s);
 extern void dt_pt_fast_collect(dtrace_hdl_t *dtp, dt_pt_proc_t *pp);
 extern void dt_pt_fast_collect_all(dtrace_hdl_t *dtp, dt_ptrace_t *pt);
 
+/* dt_ptrace_linger.c */
+/*
+ * Keep stopped thread tid (of a process under our seccomp filter) traced
+ * when tracing ends, and resume it (with signal sig): 0, or -1.
+ */
+extern int dt_pt_linger_thread(int tid, int sig);
+
 /* dt_ptrace_sys.c */
 /* Take an enabled syscall or proc probe: 1, 0 if it is neither, -1. */
 extern int dt_pt_sys_enable(dtrace_hdl_t *dtp, dt_ptrace_t *pt,
