@@ -1,11 +1,12 @@
 /*
- * dt_ptrace_impl.h: the ptrace engine's state, shared by its four files:
+ * dt_ptrace_impl.h: the ptrace engine's state, shared by its files:
  * dt_ptrace.c (attaching, the wait loop, breakpoint hits, detaching),
  * dt_ptrace_sites.c (where the breakpoints go: sites collected from the
  * enabled pid and USDT probes, placed at the start and again after exec
  * and dlopen), dt_ptrace_fast.c (entry sites that only count, patched
- * with a jump to a counting trampoline instead) and dt_ptrace_sys.c (the
- * syscall and proc providers through ptrace stops).
+ * with a jump to a counting trampoline instead), dt_ptrace_sys.c (the
+ * syscall and proc providers through ptrace stops) and dt_ptrace_linger.c
+ * (descendants under the seccomp filter, served after tracing ends).
  *
  * dt_ptrace_t is the engine: the pid and USDT probes enabled, each with
  * the image it was resolved in (dt_pt_pidp_t), the processes it holds
