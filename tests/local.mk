@@ -42,7 +42,7 @@ SHELL_TESTS += tests/shell/unprivileged.sh tests/shell/syscall-count.sh \
 	tests/shell/proc-provider.sh tests/shell/sched-provider.sh \
 	tests/shell/cwd.sh tests/shell/ptrace-real.sh tests/shell/begin-first.sh \
 	tests/shell/chaos.sh tests/shell/grab-refused.sh \
-	tests/shell/syscall-linger.sh
+	tests/shell/syscall-linger.sh tests/shell/ptrace-drops.sh
 
 EXTRA_DIST += %reldir%/run-tests.sh %reldir%/shell %reldir%/d %reldir%/cmd
 # Run by hand in the kernel lab (tests/klab/run-fbt.sh), not by make check.

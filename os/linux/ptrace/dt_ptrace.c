@@ -1586,6 +1586,13 @@ dt_ptrace_status(dtrace_hdl_t *dtp, dt_engine_status_t *stp)
 	dt_interp_engine_ops.eo_status(dtp, stp);
 }
 
+static void
+dt_ptrace_cpudrops(dtrace_hdl_t *dtp, uint64_t *drops, uint64_t *aggdrops,
+    uint32_t n)
+{
+	dt_interp_engine_ops.eo_cpudrops(dtp, drops, aggdrops, n);
+}
+
 const dt_engine_ops_t dt_ptrace_engine_ops = {
 	.eo_name = "ptrace",
 	/* It runs whatever the interpreter runs, and pid probes. */
@@ -1600,5 +1607,7 @@ const dt_engine_ops_t dt_ptrace_engine_ops = {
 	.eo_aggclear = dt_ptrace_aggclear,
 	.eo_stop = dt_ptrace_stop,
 	.eo_status = dt_ptrace_status,
+	/* Drops are the interpreter's buffers': reported as every engine's. */
+	.eo_cpudrops = dt_ptrace_cpudrops,
 	.eo_close = dt_ptrace_close,
 };
