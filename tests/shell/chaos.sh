@@ -15,8 +15,12 @@
 # the created process dies with dtrace (it is dtrace's to end).
 set -u
 # Job control, so that background commands do not ignore SIGINT, as at a
-# terminal: a non-interactive shell starts them with SIGINT ignored.
+# terminal: a non-interactive shell starts them with SIGINT ignored.  And
+# dtrace starts with SIGINT's default action even if it was ignored when
+# this shell started (a shell cannot reset that).
 set -m
+dflint=()
+env --default-signal=INT true 2>/dev/null && dflint=(env --default-signal=INT)
 
 [ "$(id -u)" -eq 0 ] || { echo "needs root (the bpf engine)"; exit 77; }
 command -v cc >/dev/null || { echo "needs a C compiler (cc)"; exit 77; }
@@ -90,13 +94,14 @@ gone() {
 	return 1
 }
 
-# Wait for background process $1 to run dtrace (its command line holds
-# $2): a signal sent before would hit the shell that starts it, not dtrace.
+# Wait for background process $1 to run dtrace itself (not yet the shell,
+# env or libtool's wrapper script that start it): a signal sent before
+# would hit those.
 execd() {
-	local c
 	for _ in $(seq 2000); do
-		c=$(tr '\0' ' ' <"/proc/$1/cmdline" 2>/dev/null)
-		case $c in *"$2"*) return 0 ;; esac
+		case $(readlink "/proc/$1/exe" 2>/dev/null) in
+		*/dtrace | */lt-dtrace) return 0 ;;
+		esac
 	done
 	return 1
 }
@@ -127,10 +132,11 @@ round() {
 	1) delay=$(printf '0.%03d' $((100 + RANDOM % 150))) ;;
 	2) delay=$(printf '0.%03d' $((250 + RANDOM % 200))) ;;
 	esac
-	"$dtrace" -x engine="$engine" -q -p "$t" -n "/* $tag */ $probe" \
+	"${dflint[@]}" "$dtrace" -x engine="$engine" -q -p "$t" \
+	    -n "/* $tag */ $probe" \
 	    >/dev/null 2>&1 &
 	d=$!
-	execd "$d" "$tag"
+	execd "$d"
 	sleep "$delay"
 	case $((RANDOM % 4)) in
 	0) sig=KILL; kill -KILL "$d" ;;
@@ -161,10 +167,11 @@ round() {
 cround() {
 	local engine=$1 r=$2 tag="chaos-$$-c$r" d c sig victim
 	sig=$(shuf -n1 -e KILL TERM INT)
-	"$dtrace" -x engine="$engine" -q -c "$tmp/chaos-target $tmp/$tag" \
+	"${dflint[@]}" "$dtrace" -x engine="$engine" -q \
+	    -c "$tmp/chaos-target $tmp/$tag" \
 	    -n 'pid$target::work:return { @ = count(); }' >/dev/null 2>&1 &
 	d=$!
-	execd "$d" "$tag"
+	execd "$d"
 	sleep "0.$((RANDOM % 3))$((RANDOM % 10))"
 	victim=$d
 	# The tracing child is the created process's parent, once there is
