@@ -12,7 +12,8 @@
 set -u
 
 command -v cc >/dev/null || { echo "needs a C compiler (cc)"; exit 77; }
-[ "$(uname -m)" = x86_64 ] || { echo "the seccomp filter is x86-64's"; exit 77; }
+[ "$(uname -m)" = x86_64 ] ||
+	{ echo "the seccomp filter is x86-64's"; exit 77; }
 
 tmp=$(mktemp -d)
 trap 'touch "$tmp"/go.*; rm -rf "$tmp"' EXIT
@@ -40,7 +41,8 @@ none_left() {
 }
 
 # dtrace ends when the -c process has: its output, its status.
-got=$(user "${dt[@]}" -q -x engine=ptrace -c "./late-daemon $tmp/go.1 $tmp/out.1" \
+got=$(user "${dt[@]}" -q -x engine=ptrace \
+    -c "./late-daemon $tmp/go.1 $tmp/out.1" \
     -n 'syscall::write:entry { n++; } END { printf("end %d\n", n); }' \
     2>&1; echo "exit $?")
 check "dtrace ends as the -c process does" "end 0

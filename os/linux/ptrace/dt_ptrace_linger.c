@@ -33,8 +33,8 @@
 static bool dt_pt_lingers;
 
 /* The options of a thread served: the filter's stops, and its children. */
-#define DT_PT_LINGER_OPTS                                                 \
-	(PTRACE_O_TRACESECCOMP | PTRACE_O_TRACECLONE | PTRACE_O_TRACEFORK | \
+#define DT_PT_LINGER_OPTS                                                      \
+	(PTRACE_O_TRACESECCOMP | PTRACE_O_TRACECLONE | PTRACE_O_TRACEFORK |    \
 	    PTRACE_O_TRACEVFORK | PTRACE_O_TRACEEXEC | PTRACE_O_TRACESYSGOOD)
 
 int

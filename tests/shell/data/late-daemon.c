@@ -4,10 +4,10 @@
  *
  *	late-daemon GO OUT [HOLD]
  *
- * Forks a daemon and exits (once file HOLD exists, if named).  The daemon lets go of its terminal and
- * standard files (as a daemon does), waits for file GO to exist, then
- * write(2)s to file OUT and says there whether the write worked: "write
- * ok", or the error.
+ * Forks a daemon and exits (once file HOLD exists, if named).  The daemon
+ * lets go of its terminal and standard files (as a daemon does), waits
+ * for file GO to exist, then write(2)s to file OUT and says there whether
+ * the write worked: "write ok", or the error.
  */
 #include <errno.h>
 #include <fcntl.h>
