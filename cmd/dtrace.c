@@ -782,6 +782,7 @@ static int
 run_programs(void)
 {
 	struct sigaction sa;
+	sigset_t ending, omask;
 	dtrace_optval_t sizes[NBUFSIZES];
 	int done = 0, status = E_SUCCESS;
 	dtrace_optval_t w = DTRACEOPT_UNSET, q = DTRACEOPT_UNSET;
@@ -805,8 +806,19 @@ run_programs(void)
 	(void) sigaction(SIGPIPE, &sa, NULL);
 
 	get_bufsizes(sizes);
+	/*
+	 * A signal that ends dtrace waits until tracing is on: attaching
+	 * and placing probes in a process must not stop half-way (a system
+	 * call injected into it, say), and once on, stopping undoes it all.
+	 */
+	sigemptyset(&ending);
+	sigaddset(&ending, SIGINT);
+	sigaddset(&ending, SIGTERM);
+	sigaddset(&ending, SIGHUP);
+	(void) sigprocmask(SIG_BLOCK, &ending, &omask);
 	if (dtrace_go(g_dtp) != 0)
 		dfatal("could not enable tracing");
+	(void) sigprocmask(SIG_SETMASK, &omask, NULL);
 	report_lowered(sizes);
 	/* Even under -q: with port 0 this is the only way to know it. */
 	if (dtrace_metrics_address(g_dtp) != NULL)
