@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "common/dtrace.h"
+#include "dtrace_guard.h"
 
 #define E_SUCCESS 0
 #define E_ERROR	  1
@@ -622,6 +623,9 @@ grab_processes(void)
 		if (errno != 0 || end == g_pids[i] || *end != '\0' || pid <= 0 ||
 		    pid > INT32_MAX)
 			fatal(E_USAGE, "invalid process ID: %s", g_pids[i]);
+		if (pid == guard_pid())
+			fatal(E_ERROR, "failed to grab pid %ld: process is "
+			    "dtrace itself", pid);
 		if (dtrace_proc_grab(g_dtp, (int) pid) != 0)
 			fatal(E_ERROR, "%s", dtrace_errmsg(g_dtp,
 			    dtrace_errno(g_dtp)));
@@ -778,6 +782,7 @@ static int
 run_programs(void)
 {
 	struct sigaction sa;
+	sigset_t ending, omask;
 	dtrace_optval_t sizes[NBUFSIZES];
 	int done = 0, status = E_SUCCESS;
 	dtrace_optval_t w = DTRACEOPT_UNSET, q = DTRACEOPT_UNSET;
@@ -801,8 +806,19 @@ run_programs(void)
 	(void) sigaction(SIGPIPE, &sa, NULL);
 
 	get_bufsizes(sizes);
+	/*
+	 * A signal that ends dtrace waits until tracing is on: attaching
+	 * and placing probes in a process must not stop half-way (a system
+	 * call injected into it, say), and once on, stopping undoes it all.
+	 */
+	sigemptyset(&ending);
+	sigaddset(&ending, SIGINT);
+	sigaddset(&ending, SIGTERM);
+	sigaddset(&ending, SIGHUP);
+	(void) sigprocmask(SIG_BLOCK, &ending, &omask);
 	if (dtrace_go(g_dtp) != 0)
 		dfatal("could not enable tracing");
+	(void) sigprocmask(SIG_SETMASK, &omask, NULL);
 	report_lowered(sizes);
 	/* Even under -q: with port 0 this is the only way to know it. */
 	if (dtrace_metrics_address(g_dtp) != NULL)
@@ -952,6 +968,12 @@ main(int argc, char **argv)
 		fatal(E_ERROR, "failed to open output file '%s': %s", g_ofile,
 		    strerror(errno));
 
+	/*
+	 * Processes are traced from a child, so that no signal to the
+	 * dtrace the user started leaves them broken (dtrace_guard.c).
+	 */
+	if (g_mode == DMODE_EXEC && !g_compile_only && g_ncmds + g_npids > 0)
+		guard_fork();
 	grab_processes();
 	compile_programs();
 	/* -x verbose is -S's option, as in DTrace (it may come from a pragma). */
@@ -993,5 +1015,7 @@ main(int argc, char **argv)
 	status = run_programs();
 	free_programs();
 	dtrace_close(g_dtp);
+	if (dtrace_proc_lingering())
+		guard_linger(status);
 	return status;
 }

@@ -145,6 +145,9 @@ extern int dt_os_proc_grab(int pid, char *err, size_t errlen);
 extern int dt_os_proc_resume(int pid);
 extern int dt_os_proc_ended(int pid, bool child, int *statusp);
 extern void dt_os_proc_kill(int pid);
+/* dtrace_proc_lingering() and dtrace_proc_linger(). */
+extern bool dt_os_proc_lingering(void);
+extern void dt_os_proc_linger(void);
 /* The parent of a process (progenyof()), or -1 if unknown. */
 extern int dt_os_proc_parent(int pid);
 /*

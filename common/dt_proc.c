@@ -151,3 +151,15 @@ dt_proc_fini(dtrace_hdl_t *dtp)
 	dtp->dt_procs = NULL;
 	dtp->dt_nprocs = 0;
 }
+
+bool
+dtrace_proc_lingering(void)
+{
+	return dt_os_proc_lingering();
+}
+
+void
+dtrace_proc_linger(void)
+{
+	dt_os_proc_linger();
+}

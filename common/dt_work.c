@@ -478,6 +478,32 @@ dt_engine_fires_all(const dt_engine_ops_t *eng, dt_eprobe_t *const *eps,
 }
 
 /*
+ * Without the in-kernel engine, a profile-N probe would fire from dtrace's
+ * own timers, on one CPU, with dtrace itself as the process it "caught":
+ * samples of nothing.  Refuse it (or a tick reading what it interrupted)
+ * with one line rather than let the interpreter pretend; 0 if no probe of
+ * eps[0..n-1] is such.
+ */
+static int
+dt_engine_needs_kernel(dtrace_hdl_t *dtp, dt_eprobe_t *const *eps, size_t n,
+    const char *why)
+{
+	for (size_t i = 0; i < n; i++) {
+		const dt_probe_t *prp = eps[i]->ep_probe;
+
+		if (dt_prov_profile_timer(prp) == NULL ||
+		    (!dt_probe_needs_kernel(prp) &&
+		    !dt_stmt_reads_context(eps[i]->ep_stmt)))
+			continue;
+		return dt_set_errdetail(dtp, EDT_NOENGINE, "probe %s:%s:%s:%s "
+		    "needs the in-kernel engine, which is not available: %s",
+		    prp->pr_prov->pv_name, prp->pr_mod, prp->pr_func,
+		    prp->pr_name, why);
+	}
+	return 0;
+}
+
+/*
  * Choose the engine.  -x engine=bpf|interp|ptrace forces one; otherwise
  * the interpreter runs programs whose probes it can fire itself (BEGIN,
  * END, ticks), and the OS's in-kernel engine everything else -- or, when
@@ -527,6 +553,9 @@ dt_engine_select(dtrace_hdl_t *dtp, dt_eprobe_t *const *eps, size_t n)
 			(void) snprintf(dtp->dt_engine_notice,
 			    sizeof (dtp->dt_engine_notice), "tracing with %s: "
 			    "%s", user->eo_name, why);
+		} else if (need_kernel && kernel == NULL &&
+		    dt_engine_needs_kernel(dtp, eps, n, why) != 0) {
+			return -1;
 		}
 		break;
 	}

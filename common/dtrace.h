@@ -219,6 +219,15 @@ extern int dtrace_proc_create(dtrace_hdl_t *dtp, char *const argv[]);
 extern int dtrace_proc_grab(dtrace_hdl_t *dtp, int pid);
 extern int dtrace_proc_continue(dtrace_hdl_t *dtp);
 extern int dtrace_proc_reap(dtrace_hdl_t *dtp, dtrace_proc_f *fn, void *arg);
+/*
+ * After dtrace_close(): processes dtrace must go on serving as their
+ * tracer, or they would not run as if never traced (on Linux, descendants
+ * of a -c process under the ptrace engine's seccomp filter).
+ * dtrace_proc_lingering() says whether there are any; dtrace_proc_linger()
+ * serves them until they have all ended.
+ */
+extern bool dtrace_proc_lingering(void);
+extern void dtrace_proc_linger(void);
 
 #ifdef __cplusplus
 }

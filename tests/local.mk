@@ -45,7 +45,9 @@ SHELL_TESTS += tests/shell/unprivileged.sh tests/shell/syscall-count.sh \
 	tests/shell/json-lines.sh tests/shell/install-layout.sh \
 	tests/shell/package.sh tests/shell/folded-stacks.sh \
 	tests/shell/metrics-endpoint.sh tests/shell/metrics-prometheus.sh \
-	tests/shell/bash-completion.sh tests/shell/agg-space-full.sh
+	tests/shell/bash-completion.sh tests/shell/agg-space-full.sh \
+	tests/shell/chaos.sh tests/shell/grab-refused.sh \
+	tests/shell/syscall-linger.sh tests/shell/ptrace-drops.sh
 
 EXTRA_DIST += %reldir%/run-tests.sh %reldir%/shell %reldir%/d %reldir%/cmd
 # Run by hand in the kernel lab (tests/klab/run-fbt.sh), not by make check.

@@ -9,8 +9,9 @@
  * probes in those libraries (pid123:libc.so.6:...) can then be resolved
  * before the program runs a single instruction of its own.
  * dt_os_proc_resume() detaches, and the process runs; it stays our child,
- * so its exit status is ours to collect.  PTRACE_O_EXITKILL kills it if
- * dtrace dies while it is still attached.  When the ptrace engine keeps a
+ * so its exit status is ours to collect.  It dies with dtrace, however
+ * dtrace ends: PTRACE_O_EXITKILL while it is attached, its parent-death
+ * signal (SIGKILL, set before its exec) after.  When the ptrace engine keeps a
  * process attached (os/linux/ptrace/), resuming it only continues it, and
  * its end is what the engine saw: waiting for it here would take the
  * engine's ptrace stops.
@@ -31,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/types.h>
 #include <sys/user.h>
@@ -164,8 +166,8 @@ int
 dt_os_proc_create(char *const argv[], bool atexec, char *err, size_t errlen)
 {
 	int pfd[2], e, st, rc;
+	pid_t parent = getpid(), pid;
 	ssize_t n;
-	pid_t pid;
 
 	if (pipe2(pfd, O_CLOEXEC) != 0) {
 		dt_proc_err(err, errlen, "failed to execute %s", argv[0], errno);
@@ -180,6 +182,14 @@ dt_os_proc_create(char *const argv[], bool atexec, char *err, size_t errlen)
 	}
 	if (pid == 0) {
 		(void) close(pfd[0]);
+		/*
+		 * What dtrace creates ends with it, however it ends: the
+		 * ptrace engine's PTRACE_O_EXITKILL is gone once it lets
+		 * the process go, and the BPF engine never holds it.
+		 */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 ||
+		    getppid() != parent)
+			_exit(127);
 		/* Wait to be seized; the parent continues us. */
 		(void) raise(SIGSTOP);
 		(void) execvp(argv[0], argv);
@@ -301,8 +311,17 @@ dt_os_proc_grab(int pid, char *err, size_t errlen)
 		return -1;
 	}
 	if (ptrace(PTRACE_SEIZE, pid, 0, 0) != 0) {
+		int e = errno;
+		long tracer = dt_pt_status_field(pid, "TracerPid:");
+
+		/* Only one tracer at a time: name the one there is. */
+		if (e == EPERM && tracer > 0) {
+			(void) snprintf(err, errlen, "failed to grab pid %s: "
+			    "process is traced by pid %ld", pidstr, tracer);
+			return -1;
+		}
 		dt_proc_err(err, errlen, "failed to grab pid %s", pidstr,
-		    errno == EPERM ? EACCES : errno);
+		    e == EPERM ? EACCES : e);
 		return -1;
 	}
 	dt_proc_release(pid);
@@ -395,4 +414,16 @@ dt_os_proc_kill(int pid)
 	(void) kill(pid, SIGKILL);
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		continue;
+}
+
+bool
+dt_os_proc_lingering(void)
+{
+	return dt_ptrace_lingering();
+}
+
+void
+dt_os_proc_linger(void)
+{
+	dt_ptrace_linger();
 }

@@ -69,7 +69,8 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/ptrace/dt_ptrace.c \
 	%reldir%/ptrace/dt_ptrace_fast.c \
 	%reldir%/ptrace/dt_ptrace_sites.c \
-	%reldir%/ptrace/dt_ptrace_sys.c
+	%reldir%/ptrace/dt_ptrace_sys.c \
+	%reldir%/ptrace/dt_ptrace_linger.c
 else
 libdtrace_core_la_SOURCES += %reldir%/ptrace/dt_ptrace_none.c
 endif

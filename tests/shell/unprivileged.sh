@@ -4,7 +4,8 @@
 # Kernel probes get DTrace's "does not match any probes" error plus one
 # line naming what is missing (syscall probes need -c or -p, whose
 # processes the ptrace engine traces); a script that needs no kernel
-# probe runs on the interpreter.  As root, the test drops to user nobody with setpriv.
+# probe runs on the interpreter; profile-N, which samples every CPU, is
+# refused in one line.  As root, the test drops to user nobody with setpriv.
 set -u
 
 tmp=$(mktemp -d)
@@ -55,6 +56,16 @@ dtrace: could not enable tracing: syscall probes on the ptrace engine see only t
 got=$(run -q -n 'BEGIN { printf("%d\n", 6 * 7); exit(0); }' 2>&1)
 check "interpreter exit status" 0 "$?"
 check "interpreter output" "42" "$got"
+
+# profile-N fires on every CPU and samples what runs there: from dtrace's
+# own timers it would sample dtrace on one CPU.  Refused with one line.
+got=$(run -q -n 'profile-99 { @[pid] = count(); } tick-1s { exit(0); }' 2>&1)
+check "profile-N exit status" 1 "$?"
+case $got in
+"dtrace: could not enable tracing: probe profile:::profile-99 needs the in-kernel engine, which is not available: "*[!\n]*)
+	check "profile-N refused in one line" 1 "$(echo "$got" | wc -l)" ;;
+*) check "profile-N refused" "dtrace: could not enable tracing: probe profile:::profile-99 needs the in-kernel engine, which is not available: ..." "$got" ;;
+esac
 
 got=$(run -x engine=bpf -q -n 'BEGIN { exit(0); }' 2>&1)
 check "forced BPF exit status" 1 "$?"

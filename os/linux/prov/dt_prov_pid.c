@@ -811,8 +811,27 @@ dt_pid_nomatch(dtrace_hdl_t *dtp, dt_provider_t *fam,
 		}
 		return -1;
 	}
-	if ((pvp = dt_provider_lookup(dtp, s)) == NULL ||
-	    pvp->pv_ops != &dt_pid_ops || pdp->pd_function[0] == '\0' ||
+	if ((pvp = dt_provider_lookup(dtp, s)) == NULL) {
+		char path[64];
+		int fd;
+
+		/*
+		 * A process that exists but whose maps we may not read (an
+		 * other user's, without privilege) has no probes for us:
+		 * that is the reason, not that it has none.
+		 */
+		(void) snprintf(path, sizeof (path), "/proc/%ld/maps", pid);
+		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) >= 0) {
+			(void) close(fd);
+			return -1;
+		}
+		if (errno != EACCES && errno != EPERM)
+			return -1;
+		(void) snprintf(msg, len, "failed to grab process %ld: "
+		    "permission denied", pid);
+		return D_PROC_GRAB;
+	}
+	if (pvp->pv_ops != &dt_pid_ops || pdp->pd_function[0] == '\0' ||
 	    dt_strisglob(pdp->pd_function))
 		return -1;
 	pp = pvp->pv_data;

@@ -1347,9 +1347,13 @@ dt_pt_detach_all(dtrace_hdl_t *dtp, dt_ptrace_t *pt)
 	}
 	while (pt->pt_nthreads > 0) {
 		dt_pt_thread_t *t = &pt->pt_threads[pt->pt_nthreads - 1];
+		const dt_pt_proc_t *pp = t->pt_proc;
 
-		(void) ptrace(PTRACE_DETACH, t->pt_tid, 0,
-		    (void *) (long) t->pt_sig);
+		/* A descendant under our filter stays ours while it runs. */
+		if (!pp->pp_child || pp->pp_sysmode != DT_PT_SYS_SECCOMP ||
+		    dt_pt_linger_thread(t->pt_tid, t->pt_sig) != 0)
+			(void) ptrace(PTRACE_DETACH, t->pt_tid, 0,
+			    (void *) (long) t->pt_sig);
 		dt_pt_thread_del(pt, t);
 	}
 	for (size_t p = 0; p < pt->pt_nprocs; p++) {
@@ -1584,6 +1588,13 @@ dt_ptrace_status(dtrace_hdl_t *dtp, dt_engine_status_t *stp)
 	dt_interp_engine_ops.eo_status(dtp, stp);
 }
 
+static void
+dt_ptrace_cpudrops(dtrace_hdl_t *dtp, uint64_t *drops, uint64_t *aggdrops,
+    uint32_t n)
+{
+	dt_interp_engine_ops.eo_cpudrops(dtp, drops, aggdrops, n);
+}
+
 const dt_engine_ops_t dt_ptrace_engine_ops = {
 	.eo_name = "ptrace",
 	/* It runs whatever the interpreter runs, and pid probes. */
@@ -1598,5 +1609,7 @@ const dt_engine_ops_t dt_ptrace_engine_ops = {
 	.eo_aggtake = dt_ptrace_aggtake,
 	.eo_stop = dt_ptrace_stop,
 	.eo_status = dt_ptrace_status,
+	/* Drops are the interpreter's buffers': reported as every engine's. */
+	.eo_cpudrops = dt_ptrace_cpudrops,
 	.eo_close = dt_ptrace_close,
 };

@@ -36,6 +36,17 @@ extern int dt_ptrace_ended(int pid, int *statusp);
  */
 extern int dt_ptrace_providers_init(dtrace_hdl_t *dtp);
 
+/*
+ * Processes under our seccomp filter outlive tracing (descendants of a -c
+ * process): dtrace stays their tracer (dt_ptrace_linger.c).  Are there
+ * any?  Then serve them until they have all ended.
+ */
+extern bool dt_ptrace_lingering(void);
+extern void dt_ptrace_linger(void);
+
+/* A field of /proc/<pid>/status ("PPid:", "TracerPid:"...), or -1. */
+extern long dt_pt_status_field(int pid, const char *field);
+
 /* The entry point (AT_ENTRY) of a process, or 0 (os/linux/dt_proc.c). */
 extern uint64_t dt_linux_proc_entry(int pid);
 

@@ -1,11 +1,12 @@
 /*
- * dt_ptrace_impl.h: the ptrace engine's state, shared by its four files:
+ * dt_ptrace_impl.h: the ptrace engine's state, shared by its files:
  * dt_ptrace.c (attaching, the wait loop, breakpoint hits, detaching),
  * dt_ptrace_sites.c (where the breakpoints go: sites collected from the
  * enabled pid and USDT probes, placed at the start and again after exec
  * and dlopen), dt_ptrace_fast.c (entry sites that only count, patched
- * with a jump to a counting trampoline instead) and dt_ptrace_sys.c (the
- * syscall and proc providers through ptrace stops).
+ * with a jump to a counting trampoline instead), dt_ptrace_sys.c (the
+ * syscall and proc providers through ptrace stops) and dt_ptrace_linger.c
+ * (descendants under the seccomp filter, served after tracing ends).
  *
  * dt_ptrace_t is the engine: the pid and USDT probes enabled, each with
  * the image it was resolved in (dt_pt_pidp_t), the processes it holds
@@ -35,6 +36,7 @@
 #include "isa/dt_isa.h"
 #include "os/linux/dt_cfi.h"
 #include "os/linux/prov/dt_linux_prov.h"
+#include "os/linux/ptrace/dt_ptrace.h"
 
 #define DT_PT_NSYS	  512	/* system call numbers traced: 0..511 */
 #define DT_PT_NEED_ENTRY  0x1	/* the entry stop of the call */
@@ -203,7 +205,6 @@ extern dt_pt_thread_t *dt_pt_thread(dt_ptrace_t *pt, int tid);
 extern dt_pt_proc_t *dt_pt_proc(dt_ptrace_t *pt, int pid);
 extern dt_pt_proc_t *dt_pt_proc_add(dtrace_hdl_t *dtp, dt_ptrace_t *pt,
     int pid);
-extern long dt_pt_status_field(int pid, const char *field);
 extern int dt_pt_vm_read(int pid, uint64_t addr, void *buf, size_t len);
 /* The memory of process pid, opened for writing: -1 on failure. */
 extern int dt_pt_memfd(int pid);
@@ -268,6 +269,13 @@ extern bool dt_pt_fast_covers(const dt_pt_proc_t *pp, const dt_pt_site_t *s);
 /* Hand the counts of pp's patched sites since the last call over. */
 extern void dt_pt_fast_collect(dtrace_hdl_t *dtp, dt_pt_proc_t *pp);
 extern void dt_pt_fast_collect_all(dtrace_hdl_t *dtp, dt_ptrace_t *pt);
+
+/* dt_ptrace_linger.c */
+/*
+ * Keep stopped thread tid (of a process under our seccomp filter) traced
+ * when tracing ends, and resume it (with signal sig): 0, or -1.
+ */
+extern int dt_pt_linger_thread(int tid, int sig);
 
 /* dt_ptrace_sys.c */
 /* Take an enabled syscall or proc probe: 1, 0 if it is neither, -1. */

@@ -56,7 +56,8 @@
  * Which processes: the syscall and proc providers are system-wide, but
  * this engine sees only the processes of -c and -p and, with these
  * probes enabled, their descendants (fork children are kept attached:
- * under a seccomp filter a child let go would get ENOSYS).
+ * under a seccomp filter a child let go would get ENOSYS; one still
+ * running when tracing ends is served on, dt_ptrace_linger.c).
  *
  * The psinfo_t and lwpsinfo_t of proc probes are filled in the engine's
  * memory, which args[N]-> reads as kernel memory would be read (the

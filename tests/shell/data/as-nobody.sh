@@ -8,8 +8,9 @@
 #	dt		dtrace as that user sees it, run from $tmp
 #	user CMD...	CMD as that user, in $tmp
 #	check WHAT WANT GOT	prints ok or the difference; failures set fail=1
-#	exitkill_check D	dtrace -c "./t wait $tmp/stop2" -n D, SIGKILLed:
-#			its -c child must die with it (PTRACE_O_EXITKILL)
+#	exitkill_check D	dtrace -c "./t wait $tmp/stop2" -n D, SIGKILLed
+#			(the dtrace started, then the child of it that
+#			traces): its -c child must die with it
 asroot=false
 if [ "$(id -u)" -eq 0 ]; then
 	command -v setpriv >/dev/null || {
@@ -43,21 +44,36 @@ check() {
 }
 
 exitkill_check() {
+	local victim
+	for victim in dtrace tracer; do
+		exitkill_one "$1" "$victim"
+	done
+}
+
+# dtrace -c CMD -n D, then SIGKILL to the dtrace started ($2 = dtrace) or
+# to the child of it that traces ($2 = tracer, cmd/dtrace_guard.c): the
+# -c process dies either way.
+exitkill_one() {
 	(cd "$tmp" && exec "${as_user[@]}" "${dt[@]}" -q -x engine=ptrace \
 	    -c "./t wait $tmp/stop2" -n "$1" >/dev/null 2>&1) &
-	local dpid=$! cpid
+	local dpid=$! tpid cpid
 	sleep 1
-	cpid=$(cat /proc/"$dpid"/task/*/children 2>/dev/null | tr -d ' ')
-	kill -KILL "$dpid"
+	tpid=$(cat /proc/"$dpid"/task/*/children 2>/dev/null | tr -d ' ')
+	cpid=$(cat /proc/"$tpid"/task/*/children 2>/dev/null | tr -d ' ')
+	if [ "$2" = dtrace ]; then
+		kill -KILL "$dpid"
+	else
+		kill -KILL "$tpid"
+	fi
 	wait "$dpid" 2>/dev/null
-	sleep 0.2
+	sleep 0.5
 	if [ -z "$cpid" ]; then
 		check "the -c child of dtrace" "a pid" "none"
 	elif [ -d "/proc/$cpid" ] &&
 	    ! grep -q '^State:.*Z' "/proc/$cpid/status"; then
 		kill -KILL "$cpid"
-		check "-c child killed with dtrace" "gone" "running"
+		check "-c child killed with $2" "gone" "running"
 	else
-		echo "ok: -c child killed with dtrace"
+		echo "ok: -c child killed with $2"
 	fi
 }
