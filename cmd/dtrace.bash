@@ -21,7 +21,7 @@ _dtrace_xopts="
 	evaltime flowindent followfork grabanon incdir iregs
 	jstackframes jstackstrsize kdefs knodefs late lazyload ldpath
 	libdir linkmode linktype lockmem maxframes metrics
-	metricslabels nolibs noresolve nspec oformat pgmax pspec quiet
+	metricslabels nodemangle nolibs noresolve nspec oformat pgmax pspec quiet
 	rawbytes scratchsize specsize stackframes stackindent
 	statusrate stdc strsize switchrate syslibdir temporal tree
 	tregs udefs undef unodefs ustackframes verbose version zdefs"
