@@ -40,7 +40,8 @@ SHELL_TESTS += tests/shell/unprivileged.sh tests/shell/syscall-count.sh \
 	tests/shell/lockstat-provider.sh tests/shell/fbt.sh \
 	tests/shell/engine-choice.sh \
 	tests/shell/proc-provider.sh tests/shell/sched-provider.sh \
-	tests/shell/cwd.sh tests/shell/ptrace-real.sh tests/shell/begin-first.sh
+	tests/shell/cwd.sh tests/shell/ptrace-real.sh tests/shell/begin-first.sh \
+	tests/shell/compile-deep.sh
 
 EXTRA_DIST += %reldir%/run-tests.sh %reldir%/shell %reldir%/d %reldir%/cmd
 # Run by hand in the kernel lab (tests/klab/run-fbt.sh), not by make check.

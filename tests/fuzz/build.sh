@@ -23,12 +23,7 @@ flex -o "$gen/dt_lex.c" "$top/common/compiler/dt_lex.l"
 
 # config.h is only needed for the package name in dt_open.c, not built.
 srcs=(
-	"$top"/common/compiler/dt_cc.c "$top"/common/compiler/dt_cook.c
-	"$top"/common/compiler/dt_cook_act.c "$top"/common/compiler/dt_decl.c
-	"$top"/common/compiler/dt_ident.c "$top"/common/compiler/dt_node.c
-	"$top"/common/compiler/dt_pdesc.c "$top"/common/compiler/dt_pragma.c
-	"$top"/common/compiler/dt_type.c "$top"/common/compiler/dt_xlate.c
-	"$top"/common/compiler/dt_cg.c "$top"/common/compiler/dt_cg_act.c
+	"$top"/common/compiler/*.c "$top"/common/consumer/*.c
 	"$top"/common/dif/*.c
 	"$gen/dt_grammar.c" "$gen/dt_lex.c"
 	"$top/common/dt_options.c" "$top/common/dt_error.c"
@@ -38,6 +33,7 @@ srcs=(
 )
 clang -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined -D_GNU_SOURCE \
+	-DDTRACE_LIBDIR='"/nonexistent"' -DDTRACE_SRC_LIBDIR='"/nonexistent"' \
 	-I"$top" -I"$out/gen" -Wno-unused-command-line-argument \
 	"${srcs[@]}" -o "$out/compile_fuzz" -lctf
 echo "built $out/compile_fuzz"
