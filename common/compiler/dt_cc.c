@@ -990,6 +990,19 @@ dtrace_program_fcompile(dtrace_hdl_t *dtp, FILE *fp, unsigned cflags,
 		return NULL;
 	}
 	for (;;) {
+		/*
+		 * A bound, so that -s /dev/zero (or a runaway generator) is
+		 * an error, not memory exhausted.
+		 */
+		if (n > DT_CC_MAXSCRIPT) {
+			free(buf);
+			dt_set_errno(dtp, EDT_COMPILER);
+			snprintf(dtp->dt_cc->cc_errmsg,
+			    sizeof (dtp->dt_cc->cc_errmsg), "script is larger "
+			    "than %d MB, the largest D program read",
+			    DT_CC_MAXSCRIPT >> 20);
+			return NULL;
+		}
 		if (n + 4096 > cap) {
 			char *p = realloc(buf, cap = cap * 2 + 8192);
 

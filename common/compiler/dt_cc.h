@@ -458,6 +458,8 @@ extern void dt_cc_nomem(dt_pcb_t *pcb) __attribute__((noreturn));
  * cc_maxdepth to what that stack allows (dt_cc_run.c).
  */
 #define DT_CC_MAXDEPTH 100000
+/* The largest script dtrace_program_fcompile() reads, in bytes. */
+#define DT_CC_MAXSCRIPT (64 << 20)
 extern void dt_cc_run(dt_cc_t *cc, void (*fn)(void *), void *arg);
 extern char *dt_cc_strdup(dt_pcb_t *pcb, const char *s);
 extern char *dt_cc_strndup(dt_pcb_t *pcb, const char *s, size_t n);
