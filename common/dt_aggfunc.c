@@ -193,6 +193,13 @@ dt_agg_add_square(int64_t *vals, int64_t v)
 	vals[3] = (int64_t) (uint64_t) (sum >> 64);
 }
 
+/* *dst += v, wrapping as the kernel's 64-bit counters do. */
+static inline void
+dt_agg_wrapadd(int64_t *dst, int64_t v)
+{
+	*dst = (int64_t) ((uint64_t) *dst + (uint64_t) v);
+}
+
 void
 dt_agg_update(const dt_aggdesc_t *agg, int64_t *vals, int64_t v,
     int64_t incr)
@@ -204,11 +211,11 @@ dt_agg_update(const dt_aggdesc_t *agg, int64_t *vals, int64_t v,
 		vals[0]++;
 		break;
 	case DT_AGG_SUM:
-		vals[0] = (int64_t) ((uint64_t) vals[0] + (uint64_t) v);
+		dt_agg_wrapadd(&vals[0], v);
 		break;
 	case DT_AGG_AVG:
 		vals[0]++;
-		vals[1] = (int64_t) ((uint64_t) vals[1] + (uint64_t) v);
+		dt_agg_wrapadd(&vals[1], v);
 		break;
 	case DT_AGG_MIN:
 		if (v < vals[0])
@@ -220,17 +227,19 @@ dt_agg_update(const dt_aggdesc_t *agg, int64_t *vals, int64_t v,
 		break;
 	case DT_AGG_STDDEV:
 		vals[0]++;
-		vals[1] = (int64_t) ((uint64_t) vals[1] + (uint64_t) v);
+		dt_agg_wrapadd(&vals[1], v);
 		dt_agg_add_square(vals, v);
 		break;
 	case DT_AGG_QUANTIZE:
-		vals[dt_quantize_bucket(v)] += incr;
+		dt_agg_wrapadd(&vals[dt_quantize_bucket(v)], incr);
 		break;
 	case DT_AGG_LQUANTIZE:
-		vals[dt_lquantize_bucket(v, p[0], p[1], p[2])] += incr;
+		dt_agg_wrapadd(&vals[dt_lquantize_bucket(v, p[0], p[1], p[2])],
+		    incr);
 		break;
 	case DT_AGG_LLQUANTIZE:
-		vals[dt_llquantize_bucket(v, p[0], p[1], p[2], p[3])] += incr;
+		dt_agg_wrapadd(
+		    &vals[dt_llquantize_bucket(v, p[0], p[1], p[2], p[3])], incr);
 		break;
 	}
 }
@@ -256,8 +265,8 @@ dt_agg_merge(dt_aggkind_t kind, int64_t *dst, const int64_t *src,
 					  << 64) |
 		    (uint64_t) src[2];
 
-		dst[0] += src[0];
-		dst[1] = (int64_t) ((uint64_t) dst[1] + (uint64_t) src[1]);
+		dt_agg_wrapadd(&dst[0], src[0]);
+		dt_agg_wrapadd(&dst[1], src[1]);
 		a += b;
 		dst[2] = (int64_t) (uint64_t) a;
 		dst[3] = (int64_t) (uint64_t) (a >> 64);
@@ -265,8 +274,7 @@ dt_agg_merge(dt_aggkind_t kind, int64_t *dst, const int64_t *src,
 	}
 	default:
 		for (uint32_t i = 0; i < nvals; i++)
-			dst[i] = (int64_t) ((uint64_t) dst[i] +
-			    (uint64_t) src[i]);
+			dt_agg_wrapadd(&dst[i], src[i]);
 		break;
 	}
 }

@@ -44,6 +44,7 @@
 # cannot hide a test.
 #
 # Usage: run-tests.sh [PATTERN]   runs only tests whose name contains PATTERN.
+#        TEST_JOBS=N               D tests run at once (default: nproc)
 
 set -u
 
@@ -268,13 +269,43 @@ run_d_test() {
 	done
 }
 
+# The D tests run in $TEST_JOBS workers at once (default: the number of
+# CPUs), each with its own scratch directory; most of a test's time is
+# dtrace starting and waiting, not computing.  Each worker's lines are
+# printed together when all are done, and its counts added to ours.
 run_d_tests() {
-	local d
-	while IFS= read -r d; do
-		selected "${d#"$top_srcdir"/tests/}" || continue
-		run_d_test "$d"
-	done < <(find "$top_srcdir/tests" -name '*.d' -path '*/tests/d/*' |
-	    LC_ALL=C sort)
+	local jobs=${TEST_JOBS:-$(nproc)} i w p f k
+	find "$top_srcdir/tests" -name '*.d' -path '*/tests/d/*' |
+	    LC_ALL=C sort >"$work/dtests"
+	for ((i = 0; i < jobs; i++)); do
+		w=$work/worker.$i
+		mkdir -p "$w"
+		(
+			work=$w
+			npass=0 nfail=0 nskip=0 failed=()
+			n=0
+			while IFS= read -r d; do
+				selected "${d#"$top_srcdir"/tests/}" || continue
+				n=$((n + 1))
+				[ $((n % jobs)) -eq "$i" ] || continue
+				run_d_test "$d"
+			done <"$work/../dtests"
+			echo "$npass $nfail $nskip" >"$w.counts"
+			[ ${#failed[@]} -eq 0 ] ||
+			    printf '%s\n' "${failed[@]}" >"$w.failed"
+		) >"$w.log" 2>&1 &
+	done
+	wait
+	for ((i = 0; i < jobs; i++)); do
+		w=$work/worker.$i
+		cat "$w.log"
+		if ! read -r p f k <"$w.counts"; then
+			fail "d/ (worker $i)" "the worker stopped before its end"
+			continue
+		fi
+		npass=$((npass + p)) nfail=$((nfail + f)) nskip=$((nskip + k))
+		[ -f "$w.failed" ] && mapfile -t -O "${#failed[@]}" failed <"$w.failed"
+	done
 }
 
 run_unit_tests

@@ -439,10 +439,30 @@ dt_cg_fold_op2(dt_cg_t *cg, const dt_node_t *dnp, int64_t *valp)
 		dt_cg_promote(&lt, &lt, &pt);
 	else
 		dt_cg_promote(&lt, &rt, &pt);
-	a = dt_cg_cvt((uint64_t) l, pt.ti_size, pt.ti_signed);
-	b = dt_cg_cvt((uint64_t) r, pt.ti_size, pt.ti_signed);
-	if (dnp->dn_op == DT_OP_LSH || dnp->dn_op == DT_OP_RSH)
-		b = (uint64_t) r;
+	/*
+	 * Fold exactly as the generated code computes (dt_cg_binop() and
+	 * dt_cg_compare()): on 64-bit registers, converting the operands only
+	 * where the operation looks at their upper bits, and keeping all 64
+	 * bits of the result, whatever its type (1 << 63 is not 0).
+	 */
+	a = (uint64_t) l;
+	b = (uint64_t) r;
+	switch (dnp->dn_op) {
+	case DT_OP_DIV: case DT_OP_MOD:
+	case DT_OP_EQU: case DT_OP_NEQ: case DT_OP_LT: case DT_OP_LE:
+	case DT_OP_GT: case DT_OP_GE:
+		if (dt_cg_needs_conv(&lt, &pt))
+			a = dt_cg_cvt(a, pt.ti_size, pt.ti_signed);
+		if (dt_cg_needs_conv(&rt, &pt))
+			b = dt_cg_cvt(b, pt.ti_size, pt.ti_signed);
+		break;
+	case DT_OP_RSH:
+		if (dt_cg_needs_conv(&lt, &pt))
+			a = dt_cg_cvt(a, pt.ti_size, pt.ti_signed);
+		break;
+	default:
+		break;
+	}
 
 	switch (dnp->dn_op) {
 	case DT_OP_LOR:
@@ -514,7 +534,7 @@ dt_cg_fold_op2(dt_cg_t *cg, const dt_node_t *dnp, int64_t *valp)
 			v = dnp->dn_op == DT_OP_DIV ? a / b : a % b;
 		break;
 	}
-	*valp = (int64_t) dt_cg_cvt(v, nt.ti_size, nt.ti_signed);
+	*valp = (int64_t) v;
 	return true;
 }
 

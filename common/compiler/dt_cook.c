@@ -393,7 +393,6 @@ dt_fold2(dt_pcb_t *pcb, dt_node_t *dnp, dt_node_t *lp, dt_node_t *rp)
 {
 	bool s = (dnp->dn_flags & DT_NF_SIGNED) != 0;
 	uint64_t l = lp->dn_value, r = rp->dn_value, v;
-	ssize_t size = ctf_type_size(dnp->dn_ctfp, dnp->dn_type);
 
 	switch (dnp->dn_op) {
 	case DT_OP_ADD: v = l + r; break;
@@ -426,9 +425,12 @@ dt_fold2(dt_pcb_t *pcb, dt_node_t *dnp, dt_node_t *lp, dt_node_t *rp)
 	default:
 		return dnp;
 	}
-	/* Wrap to the width of the result type, as the machine would. */
-	if (size == 4)
-		v = s ? (uint64_t) (int64_t) (int32_t) v : (uint32_t) v;
+	/*
+	 * All 64 bits are kept, whatever the result's type, as the generated
+	 * code keeps them in its registers: (1 << 63) - 1 is INT64_MAX where
+	 * a 64-bit value is taken (an increment, a sum), and a store, cast
+	 * or record of the int cuts it as it would cut a computed one.
+	 */
 	dnp->dn_kind = DT_NODE_INT;
 	dnp->dn_value = v;
 	dnp->dn_left = dnp->dn_right = NULL;

@@ -4,9 +4,10 @@
 #
 # The suite is not part of this project: it is looked for beside the
 # checkout (../shared/conformance, or $DTRACE_CONFORMANCE).  Without it (or
-# without root) this prints one SKIP line saying why and exits 0.  With it, every test of portable.list
-# (which holds language.list) runs against the built dtrace, in two shards at
-# once, and the failures are compared with expected-failures.txt:
+# without root) this prints one SKIP line saying why and exits 0.  With it,
+# every test of portable.list (which holds language.list) runs against the
+# built dtrace, in shards at once (most of a test's time is spent waiting,
+# not computing), and the failures are compared with expected-failures.txt:
 #
 #   - a test that fails and is not listed fails this run ("newly failing");
 #   - a listed test that passes fails this run too, so that the list only
@@ -19,7 +20,9 @@
 # and per category.
 #
 # Usage: run.sh [DTRACE]      (default: $top_builddir/cmd/dtrace)
-#        JOBS=N  shards run at once (default 2)
+#        JOBS=N  shards run at once (default 3), plus one more for the
+#                tests that declare a timeout over a minute (@@timeout),
+#                so that one long test does not hold a whole shard back
 #        KEEP=DIR keep logs (each test's command, output and diff) in DIR
 set -u
 
@@ -29,7 +32,7 @@ dtrace=${1:-${top_builddir:-$top_srcdir/build}/cmd/dtrace}
 dtrace=$(realpath "$dtrace")
 suite=${DTRACE_CONFORMANCE:-$top_srcdir/../shared/conformance}
 expected=$here/expected-failures.txt
-jobs=${JOBS:-2}
+jobs=${JOBS:-3}
 
 if [ ! -x "$suite/run-suite" ] || [ ! -d "$suite/suite" ]; then
 	echo "SKIP  conformance: no DTrace test suite at $suite"
@@ -56,10 +59,18 @@ run_list() { # run_list LISTFILE OUTFILE
 
 # Shards: every JOBS-th test, so slow categories spread over all of them.
 grep -v -e '^#' -e '^[[:space:]]*$' "$suite/portable.list" >"$work/all"
+: >"$work/long"
+while read -r t; do
+	f=$suite/suite/$t
+	[ -f "$f" ] && grep -Eq '@@timeout:[[:space:]]*([6-9][0-9]|[0-9]{3,})' \
+	    "$f" && echo "$t" >>"$work/long"
+done <"$work/all"
+grep -vxFf "$work/long" "$work/all" >"$work/short"
 for ((i = 0; i < jobs; i++)); do
-	awk -v n="$jobs" -v i="$i" 'NR % n == i' "$work/all" >"$work/shard.$i"
+	awk -v n="$jobs" -v i="$i" 'NR % n == i' "$work/short" >"$work/shard.$i"
 	run_list "$work/shard.$i" "$work/out.$i" &
 done
+[ -s "$work/long" ] && run_list "$work/long" "$work/out.long" &
 wait
 cat "$work"/out.* | grep -E '^(PASS|FAIL|SKIP) ' >"$work/results"
 

@@ -620,7 +620,8 @@ dt_bpf_maps(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
 		return dt_bpf_fail(dtp, EDT_NOTSUP, "mapping the state map: "
 		    "%s", strerror(errno));
 	}
-	memcpy(be->be_state, lay->bl_consts, lay->bl_conslen);
+	memcpy(be->be_state + lay->bl_consts_off, lay->bl_consts,
+	    lay->bl_conslen);
 	for (uint32_t i = 0; lay->bl_curcpu && i < lay->bl_ncpus; i++)
 		dt_os_cpuinfo(i, (dt_cpuinfo_t *) (be->be_state +
 		    lay->bl_cpuinfo_off) + i);
@@ -1999,7 +2000,7 @@ dt_bpf_go(dtrace_hdl_t *dtp)
 	}
 	if (dt_bpf_follow(dtp, be) != 0)
 		return -1;
-	lay->bl_live = be->be_state;
+	lay->bl_live = be->be_state + lay->bl_consts_off;
 	for (uint32_t i = 0; i < be->be_nplans; i++) {
 		dt_bpf_plan_t *pl = &be->be_plans[i];
 

@@ -112,6 +112,13 @@ dt_bpf_cg_gaddr(dt_bpf_cg_t *cg, int breg, uint32_t off)
 		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, breg, (int32_t) off));
 }
 
+/* breg = the address of the string at offset off of consts. */
+void
+dt_bpf_cg_caddr(dt_bpf_cg_t *cg, int breg, uint32_t off)
+{
+	dt_bpf_cg_gaddr(cg, breg, cg->cg_lay->bl_consts_off + off);
+}
+
 void
 dt_bpf_cg_ptr2num(dt_bpf_cg_t *cg, int breg)
 {
@@ -769,28 +776,28 @@ dt_bpf_cg_builtin(dt_bpf_cg_t *cg, uint32_t id, unsigned rd)
 	/* Constants of the program but a group's probefunc. */
 	/* Constants of the program's probe, or of ERROR in its clauses. */
 	case DIF_VAR_PROBEPROV:
-		dt_bpf_cg_gaddr(cg, DT_R1, cg->cg_in_error ?
+		dt_bpf_cg_caddr(cg, DT_R1, cg->cg_in_error ?
 		    cg->cg_ps->ps_err_prov : cg->cg_ps->ps_prov);
 		break;
 	case DIF_VAR_PROBEMOD:
-		dt_bpf_cg_gaddr(cg, DT_R1, cg->cg_in_error ?
+		dt_bpf_cg_caddr(cg, DT_R1, cg->cg_in_error ?
 		    cg->cg_ps->ps_err_mod : cg->cg_ps->ps_mod);
 		break;
 	case DIF_VAR_PROBEFUNC:
 		if (cg->cg_in_error)
-			dt_bpf_cg_gaddr(cg, DT_R1, cg->cg_ps->ps_err_func);
+			dt_bpf_cg_caddr(cg, DT_R1, cg->cg_ps->ps_err_func);
 		else if (cg->cg_ps->ps_table_fd >= 0)
 			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7,
 			    DT_SC_FUNC));
 		else
-			dt_bpf_cg_gaddr(cg, DT_R1, cg->cg_ps->ps_func);
+			dt_bpf_cg_caddr(cg, DT_R1, cg->cg_ps->ps_func);
 		break;
 	case DIF_VAR_PROBENAME:
-		dt_bpf_cg_gaddr(cg, DT_R1, cg->cg_in_error ?
+		dt_bpf_cg_caddr(cg, DT_R1, cg->cg_in_error ?
 		    cg->cg_ps->ps_err_name : cg->cg_ps->ps_name);
 		break;
 	case DIF_VAR_ZONENAME:
-		dt_bpf_cg_gaddr(cg, DT_R1, lay->bl_zonename);
+		dt_bpf_cg_caddr(cg, DT_R1, lay->bl_zonename);
 		break;
 	case DIF_VAR_ERRNO:
 		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_SC_ERRNO));
@@ -1104,7 +1111,7 @@ dt_bpf_cg_instr(dt_bpf_cg_t *cg, dif_instr_t in, uint32_t lend)
 			dt_bpf_cg_fault(cg, DIF_FLT_ILLOP, 0);
 			break;
 		}
-		dt_bpf_cg_gaddr(cg, DT_R1, cg->cg_strtab + x);
+		dt_bpf_cg_caddr(cg, DT_R1, cg->cg_strtab + x);
 		dt_bpf_cg_streg(cg, rd, DT_R1);
 		break;
 	case DIF_OP_LDGA:
@@ -1823,7 +1830,7 @@ dt_bpf_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_W, DT_R1, DT_R9, 4));
 		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R1, DT_FP_T3));
 		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_W, DT_R2, DT_R9, 8));
-		dt_bpf_cg_gaddr(cg, DT_R1, 0);
+		dt_bpf_cg_caddr(cg, DT_R1, 0);
 		DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R1, DT_R2));
 		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_SC_FUNC));
 		for (uint32_t j = 0; j < ps->ps_nclauses; j++) {

@@ -112,14 +112,24 @@ typedef struct dt_bpf_layout {
 	uint64_t bl_aggsize;
 	const dt_program_t *bl_prog;
 
-	/* consts, built while statements are added */
+	/*
+	 * consts, built while statements are added: strings, addressed by
+	 * their offset in consts.  They lie at bl_consts_off in the state
+	 * map, after its fixed fields, so that however many probe names
+	 * they hold, the fixed fields stay within the 16-bit offsets of BPF
+	 * instructions.  bl_chash finds a string already there.
+	 */
 	char *bl_consts;
 	uint32_t bl_conslen;
 	uint32_t bl_conscap;
+	uint32_t bl_consts_off;
+	uint32_t *bl_chash;	/* offset + 1 of a string, 0: free */
+	uint32_t bl_chashcap;	/* a power of 2 */
+	uint32_t bl_nchash;
 	/*
 	 * Room kept for the names of probes enabled while tracing runs (a
 	 * process exec'd or dlopen'ed): [bl_spare, bl_spare_end) of consts,
-	 * written into the live state map bl_live as well.
+	 * written into the live consts bl_live (in the state map) as well.
 	 */
 	uint32_t bl_spare;
 	uint32_t bl_spare_end;

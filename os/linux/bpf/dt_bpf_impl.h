@@ -127,6 +127,7 @@ extern void dt_bpf_cg_fault(dt_bpf_cg_t *cg, int kind, int addr_slot);
 /* breg = the number of a scratch (r7) or state (r8) offset. */
 extern void dt_bpf_cg_saddr(dt_bpf_cg_t *cg, int breg, uint32_t off);
 extern void dt_bpf_cg_gaddr(dt_bpf_cg_t *cg, int breg, uint32_t off);
+extern void dt_bpf_cg_caddr(dt_bpf_cg_t *cg, int breg, uint32_t off);
 /* Turns a map value pointer in breg into a number in the same reg. */
 extern void dt_bpf_cg_ptr2num(dt_bpf_cg_t *cg, int breg);
 /* Zero len bytes at r7 + off (with stores or one helper call). */

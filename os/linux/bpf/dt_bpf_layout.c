@@ -139,6 +139,7 @@ void
 dt_bpf_layout_fini(dt_bpf_layout_t *lay)
 {
 	free(lay->bl_consts);
+	free(lay->bl_chash);
 	free(lay->bl_difc);
 	free(lay->bl_vars);
 	for (uint32_t i = 0; lay->bl_aggs != NULL && i < lay->bl_naggs; i++)
@@ -174,27 +175,77 @@ dt_bpf_layout_bytes(dt_bpf_layout_t *lay, const char *p, uint32_t len)
 	return off;
 }
 
+static uint32_t
+dt_bpf_const_hash(const char *s)
+{
+	uint32_t h = 2166136261U;	/* FNV-1a */
+
+	for (; *s != '\0'; s++)
+		h = (h ^ (unsigned char) *s) * 16777619U;
+	return h;
+}
+
+/* Remember that string s lies at off; false when out of memory. */
+static bool
+dt_bpf_const_remember(dt_bpf_layout_t *lay, const char *s, uint32_t off)
+{
+	if ((lay->bl_nchash + 1) * 2 > lay->bl_chashcap) {
+		uint32_t cap = lay->bl_chashcap ? lay->bl_chashcap * 2 : 256;
+		uint32_t *t = calloc(cap, sizeof (*t));
+
+		if (t == NULL)
+			return false;
+		for (uint32_t i = 0; i < lay->bl_chashcap; i++) {
+			uint32_t o = lay->bl_chash[i], j;
+
+			if (o == 0)
+				continue;
+			j = dt_bpf_const_hash(lay->bl_consts + o - 1);
+			while (t[j & (cap - 1)] != 0)
+				j++;
+			t[j & (cap - 1)] = o;
+		}
+		free(lay->bl_chash);
+		lay->bl_chash = t;
+		lay->bl_chashcap = cap;
+	}
+	for (uint32_t j = dt_bpf_const_hash(s);; j++) {
+		if (lay->bl_chash[j & (lay->bl_chashcap - 1)] == 0) {
+			lay->bl_chash[j & (lay->bl_chashcap - 1)] = off + 1;
+			lay->bl_nchash++;
+			return true;
+		}
+	}
+}
+
 uint32_t
 dt_bpf_layout_const(dt_bpf_layout_t *lay, const char *s)
 {
 	/* Share identical strings (probe names repeat a lot). */
 	size_t n = strlen(s) + 1;
+	uint32_t off;
 
-	for (uint32_t off = 0; off + n <= lay->bl_conslen; off++) {
-		if (memcmp(lay->bl_consts + off, s, n) == 0)
-			return off;
+	for (uint32_t j = dt_bpf_const_hash(s); lay->bl_chashcap > 0; j++) {
+		uint32_t o = lay->bl_chash[j & (lay->bl_chashcap - 1)];
+
+		if (o == 0)
+			break;
+		if (strcmp(lay->bl_consts + o - 1, s) == 0)
+			return o - 1;
 	}
 	if (lay->bl_live != NULL) {
-		uint32_t off = lay->bl_spare;
-
+		off = lay->bl_spare;
 		if (n > lay->bl_spare_end - off)
 			return UINT32_MAX;
 		memcpy(lay->bl_consts + off, s, n);
 		memcpy(lay->bl_live + off, s, n);
 		lay->bl_spare += (uint32_t) n;
-		return off;
+	} else {
+		off = dt_bpf_layout_bytes(lay, s, (uint32_t) n);
 	}
-	return dt_bpf_layout_bytes(lay, s, (uint32_t) n);
+	/* Unremembered, it is only laid out twice if asked for again. */
+	(void) dt_bpf_const_remember(lay, s, off);
+	return off;
 }
 
 void
@@ -600,8 +651,8 @@ dt_bpf_layout_finish(dt_bpf_layout_t *lay, char *errbuf, size_t errlen)
 			lay->bl_maxaggval = ba->ba_valsize;
 	}
 
-	/* State map: consts, zeros, counters, globals. */
-	off = (lay->bl_conslen + 7) & ~7U;
+	/* State map: zeros, counters, globals, ..., then consts. */
+	off = 0;
 	lay->bl_dscratch_size = DT_BPF_DSCRATCH_MIN;
 	if (lay->bl_dscratch_size < 8 * ss)
 		lay->bl_dscratch_size = 8 * ss;
@@ -631,7 +682,8 @@ dt_bpf_layout_finish(dt_bpf_layout_t *lay, char *errbuf, size_t errlen)
 	lay->bl_cpuinfo_off = off;
 	if (lay->bl_curcpu)
 		off += (uint32_t) sizeof (dt_cpuinfo_t) * lay->bl_ncpus;
-	lay->bl_state_size = off;
+	lay->bl_consts_off = (off + 7) & ~7U;
+	lay->bl_state_size = lay->bl_consts_off + lay->bl_conslen;
 
 	/* Dynamic variables. */
 	for (uint32_t i = 0; i < lay->bl_nvars; i++) {
@@ -733,7 +785,7 @@ dt_bpf_layout_finish(dt_bpf_layout_t *lay, char *errbuf, size_t errlen)
 	 * offsets: every field but the far ends of DIF scratch and of the
 	 * state map's zero block must lie within them.
 	 */
-	if ((lay->bl_dscratch_off > INT16_MAX || lay->bl_state_size >
+	if ((lay->bl_dscratch_off > INT16_MAX || lay->bl_consts_off >
 	    INT16_MAX) && lay->bl_scratchsize > 0)
 		return dt_lay_error(errbuf, errlen,
 		    "scratchsize %u with strsize %u is too large for the bpf "
@@ -741,7 +793,7 @@ dt_bpf_layout_finish(dt_bpf_layout_t *lay, char *errbuf, size_t errlen)
 		    "instructions address (lower scratchsize)",
 		    (unsigned) lay->bl_scratchsize,
 		    (unsigned) lay->bl_strsize);
-	if (lay->bl_dscratch_off > INT16_MAX || lay->bl_state_size >
+	if (lay->bl_dscratch_off > INT16_MAX || lay->bl_consts_off >
 	    INT16_MAX)
 		return dt_lay_error(errbuf, errlen,
 		    "strsize %u is too large for the bpf engine: its maps' "
