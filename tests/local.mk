@@ -41,7 +41,8 @@ SHELL_TESTS += tests/shell/unprivileged.sh tests/shell/syscall-count.sh \
 	tests/shell/engine-choice.sh \
 	tests/shell/proc-provider.sh tests/shell/sched-provider.sh \
 	tests/shell/cwd.sh tests/shell/ptrace-real.sh tests/shell/begin-first.sh \
-	tests/shell/compile-deep.sh tests/shell/drops-ratelimit.sh
+	tests/shell/compile-deep.sh tests/shell/drops-ratelimit.sh \
+	tests/shell/bpf-option-limits.sh
 
 EXTRA_DIST += %reldir%/run-tests.sh %reldir%/shell %reldir%/d %reldir%/cmd
 # Run by hand in the kernel lab (tests/klab/run-fbt.sh), not by make check.
