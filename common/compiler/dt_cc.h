@@ -587,6 +587,8 @@ struct dt_decl {
 	dt_decl_t *dd_spec;	/* type names: the specifiers */
 	dt_decl_t *dd_next;	/* next derivation outwards */
 	dt_decl_t *dd_list;	/* next declarator of a declaration */
+	dt_decl_t *dd_tail;	/* a list's head: a declarator at or before
+				   its end, so appending is not a walk */
 	dt_decl_t *dd_link;	/* allocation list */
 	int dd_line;
 };
@@ -612,7 +614,10 @@ extern dt_decl_t *dt_decl_class(dt_pcb_t *pcb, dt_dclass_t dclass);
 extern dt_decl_t *dt_decl_spec(dt_pcb_t *pcb, const char *name);
 extern dt_decl_t *dt_decl_attr(dt_pcb_t *pcb, unsigned attr);
 extern dt_decl_t *dt_decl_merge(dt_pcb_t *pcb, dt_decl_t *a, dt_decl_t *b);
-extern dt_decl_t *dt_decl_chain(dt_decl_t *dtor, dt_decl_t *deriv);
+/* Derivations (pointer, array, function) one declarator may have. */
+#define DT_DECL_MAXDERIV 64
+extern dt_decl_t *dt_decl_chain(dt_pcb_t *pcb, dt_decl_t *dtor,
+    dt_decl_t *deriv);
 extern dt_decl_t *dt_decl_list_append(dt_decl_t *a, dt_decl_t *b);
 extern dt_decl_t *dt_decl_apply(dt_pcb_t *pcb, dt_decl_t *spec,
     dt_decl_t *dtor);

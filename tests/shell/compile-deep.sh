@@ -31,6 +31,7 @@ forms = {
     'not': 'BEGIN { x = %s1; }' % ('!' * n),
     'ternary': 'BEGIN { x = %s0; }' % ('pid ? 1 : ' * n),
     'assign': 'BEGIN { %s1; }' % ('x = ' * n),
+    'arraydecl': 'int a%s; BEGIN { }' % ('[1]' * n),
 }
 print(forms[kind])
 PY
@@ -68,6 +69,9 @@ for k in addvar land eq key; do
 	expect $k 50000 error
 done
 expect lor 7000 ok
+# A declarator of 100,000 derivations is refused as it is built (it was
+# quadratic: minutes).
+expect arraydecl 100000 error
 for k in paren unary not ternary assign; do
 	expect $k 100 ok
 	expect $k 50000 error
