@@ -824,6 +824,10 @@ run_programs(void)
 	if (dtrace_go(g_dtp) != 0)
 		dfatal("could not enable tracing");
 	report_lowered(sizes);
+	/* Even under -q: with port 0 this is the only way to know it. */
+	if (dtrace_metrics_address(g_dtp) != NULL)
+		fprintf(stderr, "%s: metrics at http://%s/metrics\n", g_pname,
+		    dtrace_metrics_address(g_dtp));
 	/*
 	 * As DTrace says it: once tracing has started, after the programs'
 	 * banners, unless quiet by -q or the programs' own quiet pragma.

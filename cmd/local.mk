@@ -1,5 +1,16 @@
 # cmd/local.mk: dtrace(1) and its manual page.
-bin_PROGRAMS += cmd/dtrace
+# In $(sbindir), as DTrace installs it: scripts start #!/usr/sbin/dtrace -s.
+sbin_PROGRAMS += cmd/dtrace
 cmd_dtrace_SOURCES = %reldir%/dtrace.c
 cmd_dtrace_LDADD = libdtrace.la
 dist_man_MANS = %reldir%/dtrace.1
+
+# Bash completion, installed under the name of the command it completes.
+bashcompdir = $(datadir)/bash-completion/completions
+EXTRA_DIST += %reldir%/dtrace.bash
+install-data-local:
+	$(MKDIR_P) '$(DESTDIR)$(bashcompdir)'
+	$(INSTALL_DATA) '$(srcdir)/%reldir%/dtrace.bash' \
+	    '$(DESTDIR)$(bashcompdir)/dtrace'
+uninstall-local:
+	rm -f '$(DESTDIR)$(bashcompdir)/dtrace'

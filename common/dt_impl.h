@@ -69,6 +69,7 @@ struct dtrace_hdl {
 	struct dt_proc *dt_procs;
 	uint32_t dt_nprocs;
 	void *dt_ktypes;	/* the OS backend's kernel types (dt_os.h) */
+	struct dt_metrics *dt_metrics; /* -x metrics (dt_metrics.c) */
 };
 
 /* Record an error on the handle and return -1, for `return dt_set_errno()`. */

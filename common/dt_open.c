@@ -5,6 +5,7 @@
 
 #include "config.h"
 #include "common/dt_impl.h"
+#include "common/dt_metrics.h"
 #include "common/consumer/dt_consumer.h"
 #include "common/dt_os.h"
 #include "common/dt_work.h"
@@ -63,6 +64,7 @@ dtrace_close(dtrace_hdl_t *dtp)
 {
 	if (dtp == NULL)
 		return;
+	dt_metrics_stop(dtp);
 	dt_consumer_destroy(dtp);
 	dt_work_fini(dtp);
 	dt_proc_fini(dtp);

@@ -18,6 +18,7 @@
 #include "common/compiler/dt_cc.h"
 #include "common/dif/dif.h"
 #include "common/dt_impl.h"
+#include "common/dt_metrics.h"
 
 typedef struct dt_option {
 	const char *o_name;
@@ -43,7 +44,8 @@ static const char *const dt_bufpolicy_words[] = { "switch", "fill", "ring",
 static const char *const dt_bufresize_words[] = { "auto", "manual", NULL };
 static const char *const dt_engine_words[] = { "auto", "bpf", "interp",
 	"ptrace", NULL };
-static const char *const dt_oformat_words[] = { "text", "json", NULL };
+static const char *const dt_oformat_words[] = { "text", "json", "folded",
+	NULL };
 static const char *const dt_encoding_words[] = { "ascii", "utf8", NULL };
 static const char *const dt_evaltime_words[] = { "exec", "preinit",
 	"postinit", "main", NULL };
@@ -134,9 +136,14 @@ static const dt_option_t dt_option_table[] = {
 	{ "engine", DT_OPT_ENGINE, DT_OPTK_ENUM, dt_engine_words, 0 },
 	{ "followfork", DT_OPT_FOLLOWFORK, DT_OPTK_BOOL, NULL, 0 },
 	{ "oformat", DT_OPT_OFORMAT, DT_OPTK_ENUM, dt_oformat_words, 0 },
+	/* Aggregations over HTTP for Prometheus (common/dt_metrics.c). */
+	{ "metrics", DT_OPT_METRICS, DT_OPTK_STRING, NULL, 0 },
+	{ "metricslabels", DT_OPT_METRICSLABELS, DT_OPTK_STRING, NULL, 0 },
 	{ "encoding", DT_OPT_ENCODING, DT_OPTK_ENUM, dt_encoding_words, 0 },
 	/* User addresses as object:offset, unresolved (Oracle's option). */
 	{ "noresolve", DT_OPT_NORESOLVE, DT_OPTK_BOOL, NULL, 0 },
+	/* C++ and Rust symbols as the object files spell them. */
+	{ "nodemangle", DT_OPT_NODEMANGLE, DT_OPTK_BOOL, NULL, 0 },
 	/*
 	 * Linux's limit on locked memory bounds what BPF maps a consumer
 	 * may create; raising it is a matter for the command line.
@@ -529,7 +536,21 @@ dtrace_setopt(dtrace_hdl_t *dtp, const char *name, const char *value)
 			if (dtrace_cpp_arg(dtp, arg) != 0)
 				return -1;
 		}
-		if ((copy = strdup(value)) == NULL)
+		/*
+		 * -x metricslabels names the labels of some aggregations;
+		 * each setting (a pragma per aggregation) adds to the last.
+		 */
+		if (op->o_id == DT_OPT_METRICSLABELS) {
+			const char *old = dtp->dt_optstr[op->o_id];
+
+			if (!dt_metrics_labels_valid(value))
+				return dt_set_errno(dtp, EDT_BADOPTVAL);
+			if (old != NULL &&
+			    asprintf(&copy, "%s;%s", old, value) < 0)
+				return dt_set_errno(dtp, EDT_NOMEM);
+			if (old == NULL && (copy = strdup(value)) == NULL)
+				return dt_set_errno(dtp, EDT_NOMEM);
+		} else if ((copy = strdup(value)) == NULL)
 			return dt_set_errno(dtp, EDT_NOMEM);
 		free(dtp->dt_optstr[op->o_id]);
 		dtp->dt_optstr[op->o_id] = copy;

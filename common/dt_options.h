@@ -98,14 +98,17 @@ typedef enum dt_optid {
 	DT_OPT_CTFPATH,	   /* kernel type source instead of the running BTF */
 	DT_OPT_ENGINE,	   /* auto, bpf, interp or ptrace */
 	DT_OPT_FOLLOWFORK, /* trace every descendant of -c/-p processes */
-	DT_OPT_OFORMAT,	   /* text or json */
+	DT_OPT_OFORMAT,	   /* text, json or folded */
 	DT_OPT_ENCODING,   /* ascii or utf8 bars (unset: by the terminal) */
 	DT_OPT_LOCKMEM,	   /* RLIMIT_MEMLOCK for BPF maps (Linux) */
 	DT_OPT_NORESOLVE,  /* user addresses as object:offset */
+	DT_OPT_NODEMANGLE, /* C++ and Rust symbols as mangled */
 	DT_OPT_BPFLOG,	   /* print the BPF verifier's log (Linux) */
 	DT_OPT_CORE,	   /* dump core at exit */
 	/* Oracle Linux DTrace's: the bytes alloca() and copyin() may take. */
 	DT_OPT_SCRATCHSIZE,
+	DT_OPT_METRICS,	      /* ADDR:PORT of the metrics endpoint */
+	DT_OPT_METRICSLABELS, /* agg:label,label;... (accumulates) */
 	DT_OPT_COUNT
 } dt_optid_t;
 
@@ -124,7 +127,7 @@ typedef enum dt_optkind {
 enum { DT_BUFPOLICY_SWITCH, DT_BUFPOLICY_FILL, DT_BUFPOLICY_RING };
 enum { DT_BUFRESIZE_AUTO, DT_BUFRESIZE_MANUAL };
 enum { DT_ENGINE_AUTO, DT_ENGINE_BPF, DT_ENGINE_INTERP, DT_ENGINE_PTRACE };
-enum { DT_OFORMAT_TEXT, DT_OFORMAT_JSON };
+enum { DT_OFORMAT_TEXT, DT_OFORMAT_JSON, DT_OFORMAT_FOLDED };
 enum { DT_ENCODING_ASCII, DT_ENCODING_UTF8 };
 
 /*

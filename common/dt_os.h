@@ -185,4 +185,22 @@ extern int dt_os_kvar_lookup(dtrace_hdl_t *dtp, const char *module,
 /* Free what dt_os_ktype_lookup() loaded (dtrace_close). */
 extern void dt_os_ktypes_fini(dtrace_hdl_t *dtp);
 
+/*
+ * TCP for the metrics endpoint (common/dt_metrics.c).  Sockets are
+ * plain ints, the OS's descriptors.  dt_os_net_listen() listens on
+ * spec, "ADDR:PORT", "[IPv6]:PORT" or "PORT" (the loopback address),
+ * port 0 for any; it returns the socket and puts the address it is
+ * bound to, as "ADDR:PORT", in bound, or returns -1 with why in err.
+ * dt_os_net_accept() waits up to timeout_ms for a connection (-1 when
+ * none came); dt_os_net_recv() up to timeout_ms for bytes (0 at the
+ * end, -1 on an error or time-out); dt_os_net_send() sends all of buf
+ * or returns -1.
+ */
+extern int dt_os_net_listen(const char *spec, char *bound, size_t boundlen,
+    char *err, size_t errlen);
+extern int dt_os_net_accept(int lfd, int timeout_ms);
+extern long dt_os_net_recv(int fd, void *buf, size_t len, int timeout_ms);
+extern int dt_os_net_send(int fd, const void *buf, size_t len);
+extern void dt_os_net_close(int fd);
+
 #endif /* DT_OS_H */

@@ -27,6 +27,7 @@
 #include "common/consumer/dt_consumer.h"
 #include "common/dt_impl.h"
 #include "common/dt_aggfunc.h"
+#include "common/dt_metrics.h"
 #include "common/dt_work.h"
 #include "common/engine/dt_engine.h"
 #include "common/dt_os.h"
@@ -878,6 +879,9 @@ dtrace_go(dtrace_hdl_t *dtp)
 		    "-x cpu: no CPU "
 		    "%lld",
 		    (long long) dtp->dt_options[DT_OPT_CPU]);
+	/* Before any probe is enabled: a port in use stops nothing. */
+	if (dt_metrics_start(dtp) != 0)
+		return -1;
 	dtp->dt_active = true;
 	rc = dtp->dt_engine->eo_go(dtp);
 	dt_os_cpu_unbind();
@@ -891,6 +895,7 @@ dtrace_go(dtrace_hdl_t *dtp)
 			return dt_set_errdetail(dtp, dtp->dt_errno, "%s", why);
 		return -1;
 	}
+	dt_metrics_publish(dtp);
 	return 0;
 }
 
@@ -1087,6 +1092,8 @@ dt_work_drain_all(dtrace_hdl_t *dtp, FILE *fp)
 		return -1;
 	if (dtp->dt_engine->eo_drain(dtp, dt_work_drain, &wa) != 0)
 		return -1;
+	/* What the drain did (clear(), trunc()) shows in the next scrape. */
+	dt_metrics_publish(dtp);
 	dt_consume_drained(dtp);
 	if (dt_work_cpudrops(dtp, false) != 0)
 		return -1;
@@ -1141,6 +1148,7 @@ dtrace_aggregate_print(dtrace_hdl_t *dtp, FILE *fp)
 		return 0;
 	if (dt_work_aggsnap(dtp) != 0)
 		return -1;
+	dt_metrics_publish(dtp);
 	return dt_consume_end(dtp, fp);
 }
 

@@ -93,6 +93,12 @@ extern dtrace_workstatus_t dtrace_work(dtrace_hdl_t *dtp, FILE *fp);
  * aggregation not printed by printa(), in DTrace's default format).
  */
 extern int dtrace_aggregate_print(dtrace_hdl_t *dtp, FILE *fp);
+/*
+ * With -x metrics, once dtrace_go() has succeeded: the address the
+ * aggregations are served at, "127.0.0.1:9464" (GET /metrics); NULL
+ * without the option.
+ */
+extern const char *dtrace_metrics_address(dtrace_hdl_t *dtp);
 /* 1 and the status if a program called exit(), else 0. */
 extern int dtrace_exit_status(dtrace_hdl_t *dtp, int *statusp);
 

@@ -11,11 +11,15 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/dt_program.c \
 	%reldir%/dt_aggfunc.h \
 	%reldir%/dt_aggfunc.c \
+	%reldir%/dt_demangle.h \
+	%reldir%/dt_demangle.c \
 	%reldir%/dt_os.h \
 	%reldir%/dt_list.c \
 	%reldir%/dt_proc.c \
 	%reldir%/dt_work.h \
 	%reldir%/dt_work.c \
+	%reldir%/dt_metrics.h \
+	%reldir%/dt_metrics.c \
 	%reldir%/engine/dt_engine.h \
 	%reldir%/engine/dt_interp.h \
 	%reldir%/engine/dt_interp_engine.c \

@@ -22,7 +22,7 @@ tests_unit_interp_engine_test_SOURCES = tests/unit/interp_engine_test.c \
 tests_unit_interp_engine_test_LDADD = libdtrace_core.la
 
 SHELL_TESTS += tests/shell/unprivileged.sh tests/shell/syscall-count.sh \
-	tests/shell/pid-provider.sh tests/shell/ustack.sh \
+	tests/shell/pid-provider.sh tests/shell/pid-many.sh tests/shell/ustack.sh \
 	tests/shell/ustack-cfi.sh tests/shell/ustack-every.sh \
 	tests/shell/ustackdepth-deep.sh \
 	tests/shell/pid-tailcall.sh tests/shell/pid-modname.sh tests/shell/pid-args.sh \
@@ -41,6 +41,11 @@ SHELL_TESTS += tests/shell/unprivileged.sh tests/shell/syscall-count.sh \
 	tests/shell/engine-choice.sh \
 	tests/shell/proc-provider.sh tests/shell/sched-provider.sh \
 	tests/shell/cwd.sh tests/shell/ptrace-real.sh tests/shell/begin-first.sh \
+	tests/shell/demangle.sh tests/shell/jit-node.sh tests/shell/jit-java.sh \
+	tests/shell/json-lines.sh tests/shell/install-layout.sh \
+	tests/shell/package.sh tests/shell/folded-stacks.sh \
+	tests/shell/metrics-endpoint.sh tests/shell/metrics-prometheus.sh \
+	tests/shell/bash-completion.sh \
 	tests/shell/compile-deep.sh tests/shell/drops-ratelimit.sh \
 	tests/shell/bpf-option-limits.sh
 

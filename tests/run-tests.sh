@@ -26,6 +26,8 @@
 #   @cpu: 0                        run pinned to this CPU (taskset), so the
 #                                  CPU column of non-quiet output is stable
 #   @engines: bpf                  the engines to run it on (see below)
+#   @serial: timing                run alone, not beside other tests (it
+#                                  times a rate that a busy CPU upsets)
 #
 # A D test that runs (no -e among its options) runs once per engine, with
 # -x engine=interp and -x engine=bpf, and both must give the expected
@@ -288,6 +290,7 @@ run_d_tests() {
 				selected "${d#"$top_srcdir"/tests/}" || continue
 				n=$((n + 1))
 				[ $((n % jobs)) -eq "$i" ] || continue
+				[ -n "$(directive serial "$d")" ] && continue
 				run_d_test "$d"
 			done <"$work/../dtests"
 			echo "$npass $nfail $nskip" >"$w.counts"
@@ -306,6 +309,11 @@ run_d_tests() {
 		npass=$((npass + p)) nfail=$((nfail + f)) nskip=$((nskip + k))
 		[ -f "$w.failed" ] && mapfile -t -O "${#failed[@]}" failed <"$w.failed"
 	done
+	# Those that time a rate run alone, after the others.
+	while IFS= read -r d; do
+		selected "${d#"$top_srcdir"/tests/}" || continue
+		[ -n "$(directive serial "$d")" ] && run_d_test "$d"
+	done <"$work/dtests"
 }
 
 run_unit_tests

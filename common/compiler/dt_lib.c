@@ -6,7 +6,9 @@
  * library path is compiled, in name order except that a file naming
  * another with "#pragma D depends_on library other.d" comes after it.
  * The path is the system library directory (-x syslibdir, by default
- * where "make install" puts os/<os>/lib/ files) followed by each -L
+ * where "make install" puts os/<os>/lib/ files: the directory "dtrace"
+ * beside the libdtrace that is running, so that an installed tree
+ * works wherever it was copied to) followed by each -L
  * directory (-x libdir, colon-separated).  A file saying "#pragma D
  * depends_on module M" is skipped when the kernel has no types for
  * module M (no BTF), as DTrace skips libraries for absent modules;
@@ -18,9 +20,12 @@
  * name; see dt_decl_inline().
  */
 #include <dirent.h>
+#include <dlfcn.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/compiler/dt_cc.h"
@@ -240,9 +245,38 @@ dt_lib_loaded(const dt_cc_t *cc, const char *name)
 	return false;
 }
 
+/*
+ * The system library directory when -x syslibdir does not name one:
+ * $(libdir)/dtrace is the directory "dtrace" beside libdtrace.so, so it
+ * is looked for there first (an installed tree moved, or installed with
+ * DESTDIR, finds its own files rather than another installation's);
+ * then where configure said it would be installed; then, for dtrace run
+ * from its build tree, where the sources are.  (Linked statically, the
+ * object beside which "dtrace" is looked for is the program itself, so
+ * a file of that name is no answer: it must be a directory.)
+ */
+static const char *
+dt_lib_sysdir(char *buf, size_t len)
+{
+	Dl_info di;
+	struct stat st;
+	const char *slash;
+
+	if (dladdr((void *) dt_lib_sysdir, &di) != 0 && di.dli_fname != NULL &&
+	    (slash = strrchr(di.dli_fname, '/')) != NULL &&
+	    (size_t) snprintf(buf, len, "%.*s/dtrace",
+	    (int) (slash - di.dli_fname), di.dli_fname) < len &&
+	    stat(buf, &st) == 0 && S_ISDIR(st.st_mode))
+		return buf;
+	if (access(DTRACE_LIBDIR, F_OK) == 0)
+		return DTRACE_LIBDIR;
+	return DTRACE_SRC_LIBDIR;
+}
+
 int
 dt_lib_load(dtrace_hdl_t *dtp)
 {
+	char sysbuf[PATH_MAX];
 	dt_cc_t *cc = dtp->dt_cc;
 	const char *sys = dtp->dt_optstr[DT_OPT_SYSLIBDIR];
 	const char *user = dtp->dt_optstr[DT_OPT_LIBDIR];
@@ -250,13 +284,8 @@ dt_lib_load(dtrace_hdl_t *dtp)
 	int rv = 0;
 
 	cc->cc_libs_loaded = true;
-	/*
-	 * Not installed yet (dtrace run from its build tree): the library
-	 * files are where the sources are.
-	 */
 	if (sys == NULL)
-		sys = access(DTRACE_LIBDIR, F_OK) == 0 ? DTRACE_LIBDIR :
-		    DTRACE_SRC_LIBDIR;
+		sys = dt_lib_sysdir(sysbuf, sizeof(sysbuf));
 	dt_lib_scan(&ls, sys);
 	if (user != NULL) {
 		char *dirs = strdup(user), *save = NULL;

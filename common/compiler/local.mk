@@ -4,6 +4,11 @@
 AM_YFLAGS = -d -Wno-yacc -o y.tab.c
 AM_LFLAGS = -o lex.yy.c
 BUILT_SOURCES += %reldir%/dt_grammar.h
+# The generated scanner and parser go in a build directory that a build
+# without dependency tracking (Debian's) has not made yet when they are
+# generated first.
+%reldir%/dt_grammar.c %reldir%/dt_grammar.h %reldir%/dt_lex.c: \
+	%reldir%/$(am__dirstamp)
 libdtrace_core_la_SOURCES += \
 	%reldir%/dt_cc.h \
 	%reldir%/dt_errtags.h \

@@ -891,6 +891,8 @@ dt_agg_printa_ids(dt_consumer_t *dc, FILE *fp, const dt_pfargv_t *pfv,
 		return dt_set_errno(dc->dc_dtp, EDT_BADAGG);
 	if (dt_cons_json(dc))
 		return dt_json_aggs(dc, fp, aggids, naggs, false);
+	if (dt_cons_folded(dc))
+		return dt_folded_aggs(dc, fp, aggids, naggs, false);
 	/* Without a format, printa() starts with an empty line. */
 	if (pfv == NULL && fputc('\n', fp) == EOF)
 		return dt_set_errno(dc->dc_dtp, EDT_FIO);

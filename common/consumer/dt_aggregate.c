@@ -708,3 +708,79 @@ dt_agg_denormalize(dtrace_hdl_t *dtp, uint32_t aggid)
 {
 	return dt_agg_normalize(dtp, aggid, 1);
 }
+
+static int64_t
+dt_agg_ipow(int64_t b, int64_t e)
+{
+	int64_t r = 1;
+
+	while (e-- > 0)
+		r *= b;
+	return r;
+}
+
+/*
+ * The values bucket i of a distribution holds, lo..hi inclusive; an open
+ * end (below the first bucket, at or above the limit) has no lo (hasmin
+ * false) or no hi (hasmax false).  The JSON output and the metrics
+ * histograms share it.
+ */
+void
+dt_agg_bucket_range(const dt_aggdesc_t *agg, uint32_t i, bool *hasminp,
+    int64_t *lop, bool *hasmaxp, int64_t *hip)
+{
+	uint32_t n = agg->ag_nvals;
+	const int64_t *pa = agg->ag_params;
+	bool hasmin = true, hasmax = true;
+	int64_t lo = 0, hi = 0;
+
+	switch (agg->ag_kind) {
+	case DT_AGG_QUANTIZE: {
+		int b = (int) i;
+
+		if (b < DT_QUANTIZE_ZERO) {
+			hasmin = b > 0;
+			lo = hasmin ? dt_quantize_bucket_value(b - 1) + 1 : 0;
+			hi = dt_quantize_bucket_value(b);
+		} else if (b == DT_QUANTIZE_ZERO) {
+			lo = hi = 0;
+		} else {
+			lo = dt_quantize_bucket_value(b);
+			hasmax = b < DT_QUANTIZE_NBUCKETS - 1;
+			hi = hasmax ? dt_quantize_bucket_value(b + 1) - 1 : 0;
+		}
+		break;
+	}
+	case DT_AGG_LQUANTIZE:
+		if (i == 0) {
+			hasmin = false;
+			hi = pa[0] - 1;
+		} else if (i == n - 1) {
+			lo = pa[0] + (int64_t) (n - 2) * pa[2];
+			hasmax = false;
+		} else {
+			lo = pa[0] + (int64_t) (i - 1) * pa[2];
+			hi = lo + pa[2] - 1;
+		}
+		break;
+	default:
+		if (i == 0) {
+			hasmin = false;
+			hi = dt_agg_ipow(pa[0], pa[1]) - 1;
+		} else if (i == n - 1) {
+			lo = dt_agg_ipow(pa[0], pa[2] + 1);
+			hasmax = false;
+		} else {
+			lo = dt_llquantize_bucket_value(
+			    i, pa[0], pa[1], pa[2], pa[3]);
+			hi = dt_llquantize_bucket_value(
+			    i + 1, pa[0], pa[1], pa[2], pa[3]);
+			hi--;
+		}
+		break;
+	}
+	*hasminp = hasmin;
+	*lop = lo;
+	*hasmaxp = hasmax;
+	*hip = hi;
+}

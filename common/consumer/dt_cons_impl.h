@@ -208,6 +208,7 @@ extern void dt_cons_bufpolicy_free(dt_consumer_t *dc);
 /* Records of cpu the fill policy dropped. */
 extern uint64_t dt_cons_policy_drops(const dt_consumer_t *dc, uint32_t cpu);
 extern bool dt_cons_json(const dt_consumer_t *dc);
+extern bool dt_cons_folded(const dt_consumer_t *dc);
 extern int dt_cons_nomem(dt_consumer_t *dc);
 
 /* dt_print.c: one datum.  width as DTrace's: negative left-aligns. */
@@ -255,6 +256,8 @@ extern int dt_agg_cmp_keys(const dt_aggdesc_t *agg, const unsigned char *l,
 extern dt_aggent_t **dt_agg_sorted(
     dt_consumer_t *dc, uint32_t aggid, uint32_t *np);
 extern int64_t dt_agg_avg(const int64_t *vals, uint64_t normal);
+extern void dt_agg_bucket_range(const dt_aggdesc_t *agg, uint32_t i,
+    bool *hasminp, int64_t *lop, bool *hasmaxp, int64_t *hip);
 extern uint64_t dt_agg_stddev(const int64_t *vals, uint64_t normal);
 extern void dt_aggstate_reset(dt_consumer_t *dc);
 extern void dt_agg_destroy(dt_consumer_t *dc);
@@ -275,5 +278,11 @@ extern int dt_json_aggs(dt_consumer_t *dc, FILE *fp, const uint32_t *aggids,
     uint32_t naggs, bool unprinted);
 extern int dt_json_firing(dt_consumer_t *dc, FILE *fp, uint32_t cpu,
     const dt_rechdr_t *rh, const dt_cprobe_t *cp, const unsigned char *data);
+
+/* dt_folded.c */
+extern int dt_folded_aggs(dt_consumer_t *dc, FILE *fp,
+    const uint32_t *aggids, uint32_t naggs, bool unprinted);
+extern void dt_folded_keytext(dt_consumer_t *dc, FILE *fp,
+    const dt_recdesc_t *rd, const unsigned char *p);
 
 #endif /* DT_CONS_IMPL_H */

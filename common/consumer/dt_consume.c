@@ -38,6 +38,12 @@ dt_cons_json(const dt_consumer_t *dc)
 	return dc->dc_dtp->dt_options[DT_OPT_OFORMAT] == DT_OFORMAT_JSON;
 }
 
+bool
+dt_cons_folded(const dt_consumer_t *dc)
+{
+	return dc->dc_dtp->dt_options[DT_OPT_OFORMAT] == DT_OFORMAT_FOLDED;
+}
+
 static bool
 dt_cons_flow(const dt_consumer_t *dc)
 {
@@ -933,6 +939,8 @@ dt_consume_end(dtrace_hdl_t *dtp, FILE *fp)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	if (dt_cons_json(dc))
 		return dt_json_aggs(dc, fp, NULL, 0, true);
+	if (dt_cons_folded(dc))
+		return dt_folded_aggs(dc, fp, NULL, 0, true);
 	if (fputc('\n', fp) == EOF)
 		return dt_set_errno(dtp, EDT_FIO);
 	return dt_agg_print_all(dtp, fp);

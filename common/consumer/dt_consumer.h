@@ -162,6 +162,11 @@ extern int dt_consume_aggsnap(dtrace_hdl_t *dtp, const dt_aggsnap_t *snaps,
  * format (or as JSON).
  */
 extern int dt_consume_end(dtrace_hdl_t *dtp, FILE *fp);
+/*
+ * The aggregations in the OpenMetrics text format, from the consumer's
+ * copy as it is now (dt_metrics_fmt.c); the caller frees *bufp.
+ */
+extern int dt_consume_metrics(dtrace_hdl_t *dtp, char **bufp, size_t *lenp);
 
 /*
  * Aggregation operations, as the actions of the same names do them; also

@@ -151,81 +151,22 @@ dt_json_i64(FILE *fp, const char *name, bool have, int64_t v)
 		(void) fprintf(fp, "\"%s\":null", name);
 }
 
-static int64_t
-dt_json_ipow(int64_t b, int64_t e)
-{
-	int64_t r = 1;
-
-	while (e-- > 0)
-		r *= b;
-	return r;
-}
-
 /* The non-zero buckets of a distribution, with their value ranges. */
 static void
 dt_json_buckets(
     FILE *fp, const dt_aggdesc_t *agg, const int64_t *v, uint64_t normal)
 {
 	uint32_t n = agg->ag_nvals;
-	const int64_t *pa = agg->ag_params;
 	bool first = true;
 
 	(void) fputs("{\"buckets\":[", fp);
 	for (uint32_t i = 0; i < n; i++) {
-		bool hasmin = true, hasmax = true;
-		int64_t lo = 0, hi = 0;
+		bool hasmin, hasmax;
+		int64_t lo, hi;
 
 		if (v[i] == 0)
 			continue;
-		switch (agg->ag_kind) {
-		case DT_AGG_QUANTIZE: {
-			int b = (int) i;
-
-			if (b < DT_QUANTIZE_ZERO) {
-				hasmin = b > 0;
-				lo = hasmin
-				    ? dt_quantize_bucket_value(b - 1) + 1
-				    : 0;
-				hi = dt_quantize_bucket_value(b);
-			} else if (b == DT_QUANTIZE_ZERO) {
-				lo = hi = 0;
-			} else {
-				lo = dt_quantize_bucket_value(b);
-				hasmax = b < DT_QUANTIZE_NBUCKETS - 1;
-				hi = hasmax
-				    ? dt_quantize_bucket_value(b + 1) - 1
-				    : 0;
-			}
-			break;
-		}
-		case DT_AGG_LQUANTIZE:
-			if (i == 0) {
-				hasmin = false;
-				hi = pa[0] - 1;
-			} else if (i == n - 1) {
-				lo = pa[0] + (int64_t) (n - 2) * pa[2];
-				hasmax = false;
-			} else {
-				lo = pa[0] + (int64_t) (i - 1) * pa[2];
-				hi = lo + pa[2] - 1;
-			}
-			break;
-		default:
-			if (i == 0) {
-				hasmin = false;
-				hi = dt_json_ipow(pa[0], pa[1]) - 1;
-			} else if (i == n - 1) {
-				lo = dt_json_ipow(pa[0], pa[2] + 1);
-				hasmax = false;
-			} else {
-				lo = dt_llquantize_bucket_value(
-				    i, pa[0], pa[1], pa[2], pa[3]);
-				hi = dt_llquantize_bucket_value(
-					 i + 1, pa[0], pa[1], pa[2], pa[3]) -
-				    1;
-			}
-			break;
-		}
+		dt_agg_bucket_range(agg, i, &hasmin, &lo, &hasmax, &hi);
 		(void) fputs(first ? "{" : ",{", fp);
 		first = false;
 		dt_json_i64(fp, "min", hasmin, lo);

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "common/consumer/dt_cons_impl.h"
+#include "common/dt_demangle.h"
 #include "common/dt_os.h"
 
 uint64_t
@@ -132,12 +133,25 @@ dt_cons_os_usym(void *arg, uint64_t pid, uint64_t addr, dt_syminfo_t *sip)
 	    &sip->si_value, &sip->si_base);
 }
 
+/*
+ * Every user symbol printed comes through here (ustack, jstack, usym,
+ * ufunc, uaddr, %A and aggregation keys of them), so C++ and Rust names
+ * are made readable here, unless -x nodemangle asks for them raw.
+ */
 bool
 dt_usym(dt_consumer_t *dc, uint64_t pid, uint64_t addr, dt_syminfo_t *si)
 {
+	const char *dem;
+
 	memset(si, 0, sizeof(*si));
-	return dc->dc_symops.so_usym != NULL &&
-	    dc->dc_symops.so_usym(dc->dc_symops.so_arg, pid, addr, si) == 0;
+	if (dc->dc_symops.so_usym == NULL ||
+	    dc->dc_symops.so_usym(dc->dc_symops.so_arg, pid, addr, si) != 0)
+		return false;
+	if ((dc->dc_dtp == NULL ||
+	    dc->dc_dtp->dt_options[DT_OPT_NODEMANGLE] == DTRACEOPT_UNSET) &&
+	    (dem = dt_demangle(si->si_name)) != NULL)
+		si->si_name = dem;
+	return true;
 }
 
 void

@@ -1,5 +1,5 @@
 # common/consumer/local.mk: the consumer -- records and aggregations to
-# DTrace's text output or JSON.
+# DTrace's text output, JSON or folded stacks.
 libdtrace_core_la_SOURCES += \
 	%reldir%/dt_consumer.h \
 	%reldir%/dt_cons_impl.h \
@@ -11,6 +11,8 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/dt_aggregate.c \
 	%reldir%/dt_aggprint.c \
 	%reldir%/dt_json.c \
+	%reldir%/dt_folded.c \
+	%reldir%/dt_metrics_fmt.c \
 	%reldir%/dt_cons_spec.c \
 	%reldir%/dt_cons_bufpolicy.c
 

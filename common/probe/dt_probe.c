@@ -139,7 +139,7 @@ dt_probe_match(const dt_probe_t *prp, const dt_probedesc_t *pdp)
 	    prp->pr_prov->pv_ops->po_modmatch(prp, pdp->pd_module))) &&
 	    (dt_field_match(prp->pr_func, pdp->pd_function) ||
 	    (prp->pr_prov->pv_ops->po_funcmatch != NULL &&
-	    dt_field_named(pdp->pd_function) &&
+	    pdp->pd_function[0] != '\0' &&
 	    prp->pr_prov->pv_ops->po_funcmatch(prp, pdp->pd_function))) &&
 	    dt_field_match(prp->pr_name, pdp->pd_name);
 }

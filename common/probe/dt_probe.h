@@ -116,7 +116,11 @@ typedef struct dt_provops {
 	 * NULL.
 	 */
 	bool (*po_modmatch)(const dt_probe_t *prp, const char *mod);
-	/* The same for a function name (another symbol at its address). */
+	/*
+	 * Does a function name or pattern name this probe other than by
+	 * its pr_func (another symbol at its address; the mangled name of a
+	 * probe named by its demangled one)?  May be NULL.
+	 */
 	bool (*po_funcmatch)(const dt_probe_t *prp, const char *func);
 	/*
 	 * Why a description that names this provider (or its family)

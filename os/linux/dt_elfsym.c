@@ -17,7 +17,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "common/probe/dt_probe.h"
 #include "os/linux/dt_elfsym.h"
 
 /* An open ELF file. */
@@ -276,18 +275,4 @@ dt_elfsym_fileoff(const dt_elfsyms_t *ess, uint64_t addr)
 			return (int64_t) (addr - eg->eg_vaddr + eg->eg_offset);
 	}
 	return -1;
-}
-
-bool
-dt_elfsym_preferred(const dt_elfsyms_t *ess, size_t i, const char *glob)
-{
-	uint64_t addr = ess->ess_syms[i].es_addr;
-
-	/* Sorted: the better-ranked aliases come just before. */
-	while (i > 0 && ess->ess_syms[i - 1].es_addr == addr) {
-		i--;
-		if (glob[0] == '\0' || dt_gmatch(ess->ess_syms[i].es_name, glob))
-			return false;
-	}
-	return true;
 }

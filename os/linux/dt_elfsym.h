@@ -6,14 +6,12 @@
  * separate debug file found by build ID under /usr/lib/debug when one is
  * installed), sorted by address, and its loadable segments, which turn a
  * symbol's address into the file offset a uprobe is placed at.  Aliases
- * (several names at one address) are kept; dt_elfsym_preferred() says
- * which name a glob that matches several of them uses, so a probe is
- * created once per address.
+ * (several names at one address) are kept, sorted best first (global,
+ * then weak, then local), for the pid provider to choose among.
  */
 #ifndef DT_ELFSYM_H
 #define DT_ELFSYM_H
 
-#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -44,12 +42,5 @@ extern void dt_elfsym_free(dt_elfsyms_t *ess);
 
 /* The file offset of a link-time address, or -1 if it is not in a segment. */
 extern int64_t dt_elfsym_fileoff(const dt_elfsyms_t *ess, uint64_t addr);
-
-/*
- * True when no other symbol at the same address both matches the glob
- * and ranks before this one (see dt_gmatch()).
- */
-extern bool dt_elfsym_preferred(const dt_elfsyms_t *ess, size_t i,
-    const char *glob);
 
 #endif /* DT_ELFSYM_H */

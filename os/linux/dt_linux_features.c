@@ -40,9 +40,6 @@
 
 #define TRACEFS_MAGIC_NR 0x74726163
 
-/* The attach type of uprobe_multi links, newer than our uapi headers. */
-#define DT_BPF_TRACE_UPROBE_MULTI 48
-
 static const char *const dt_lf_names[DT_LF_NFEATURES] = {
 	[DT_LF_BPF] = "bpf",
 	[DT_LF_PTR_LEAKS] = "ptr_leaks",

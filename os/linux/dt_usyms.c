@@ -15,6 +15,13 @@
  * /proc for a fresh snapshot: only an address outside all of them does
  * (a library dlopen()ed since the snapshot).  Files are shared between
  * processes by path, and their symbols are read once.
+ *
+ * An address in no file (a JIT's code: anonymous memory) is looked up in
+ * the process's /tmp/perf-<pid>.map when it has one (dt_perfmap.c), read
+ * on the first such address and again, for what was appended, when
+ * DT_USYMS_REREAD_NS has passed since it was last looked at; such a
+ * function's module is the process's executable (node, java), as the
+ * runtime is what made it.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -28,6 +35,7 @@
 
 #include "common/dt_os.h"
 #include "os/linux/dt_elfsym.h"
+#include "os/linux/dt_perfmap.h"
 #include "os/linux/dt_usyms.h"
 
 /* A mapped file, shared by every process mapping it. */
@@ -53,6 +61,10 @@ typedef struct dt_uproc {
 	uint64_t up_readat;	/* when they were last read (ns) */
 	dt_umap_t *up_maps;	/* sorted by address */
 	size_t up_nmaps;
+	char *up_exe;		/* basename of its executable, once known */
+	char *up_perfpath;	/* its JIT's perf map */
+	uint64_t up_perfat;	/* when that was last looked at (ns) */
+	dt_perfmap_t up_perf;
 } dt_uproc_t;
 
 struct dt_usyms {
@@ -76,6 +88,9 @@ dt_usyms_destroy(dt_usyms_t *us)
 
 		us->us_procs = up->up_next;
 		free(up->up_maps);
+		free(up->up_exe);
+		free(up->up_perfpath);
+		dt_perfmap_free(&up->up_perf);
 		free(up);
 	}
 	while (us->us_files != NULL) {
@@ -222,6 +237,27 @@ dt_usyms_setmaps(dt_usyms_t *us, int pid, const char *text)
 	return dt_usyms_parse(us, up, text);
 }
 
+/*
+ * The basename of pid's executable, the module of its JIT's functions:
+ * read with its maps, so that it is known after the process has gone.
+ */
+static void
+dt_usyms_exe(dt_uproc_t *up)
+{
+	char path[64], exe[PATH_MAX], *slash, *name;
+	ssize_t n;
+
+	(void) snprintf(path, sizeof (path), "/proc/%d/exe", up->up_pid);
+	if ((n = readlink(path, exe, sizeof (exe) - 1)) <= 0)
+		return;
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	if ((name = strdup(slash != NULL ? slash + 1 : exe)) == NULL)
+		return;
+	free(up->up_exe);
+	up->up_exe = name;
+}
+
 /* A fresh snapshot of pid's maps: 0, or -1 (its old one is kept). */
 static int
 dt_usyms_read(dt_usyms_t *us, dt_uproc_t *up)
@@ -232,6 +268,7 @@ dt_usyms_read(dt_usyms_t *us, dt_uproc_t *up)
 	int c, rc;
 
 	up->up_readat = dt_os_timestamp();
+	dt_usyms_exe(up);
 	(void) snprintf(path, sizeof (path), "/proc/%d/maps", up->up_pid);
 	if ((fp = fopen(path, "re")) == NULL) {
 		up->up_gone = true;
@@ -350,6 +387,59 @@ dt_usyms_reread(const dt_uproc_t *up, uint64_t addr)
 	    dt_os_timestamp() - up->up_readat >= DT_USYMS_REREAD_NS);
 }
 
+/*
+ * An address in no file: the function of the process's perf map holding
+ * it, 0 with *uip filled, or -1.  The map is looked at again (for what
+ * the runtime appended) at most every DT_USYMS_REREAD_NS.
+ */
+static int
+dt_usyms_jit(dt_uproc_t *up, uint64_t addr, dt_usym_info_t *uip)
+{
+	const char *name;
+	uint64_t start, now;
+
+	if (addr < DT_USYMS_USER_MIN || addr >= DT_USYMS_USER_MAX)
+		return -1;
+	if (up->up_perfpath == NULL) {
+		char path[64];
+
+		(void) snprintf(path, sizeof (path), "/tmp/perf-%d.map",
+		    up->up_pid);
+		if ((up->up_perfpath = strdup(path)) == NULL)
+			return -1;
+		up->up_perfat = 0;
+	}
+	now = dt_os_timestamp();
+	if (up->up_perfat == 0 || now - up->up_perfat >= DT_USYMS_REREAD_NS) {
+		up->up_perfat = now;
+		(void) dt_perfmap_update(&up->up_perf, up->up_perfpath);
+	}
+	if ((name = dt_perfmap_lookup(&up->up_perf, addr, &start)) == NULL)
+		return -1;
+	memset(uip, 0, sizeof (*uip));
+	uip->ui_module = up->up_exe != NULL ? up->up_exe : "jit";
+	uip->ui_name = name;
+	uip->ui_value = start;
+	return 0;
+}
+
+int
+dt_usyms_setperfmap(dt_usyms_t *us, int pid, const char *path)
+{
+	dt_uproc_t *up = dt_usyms_proc(us, pid, true);
+	char *copy;
+
+	if (up == NULL || (copy = strdup(path)) == NULL) {
+		errno = ENOMEM;
+		return -1;
+	}
+	free(up->up_perfpath);
+	up->up_perfpath = copy;
+	up->up_perfat = 0;
+	dt_perfmap_free(&up->up_perf);
+	return 0;
+}
+
 int
 dt_usyms_lookup(dt_usyms_t *us, int pid, uint64_t addr, dt_usym_info_t *uip)
 {
@@ -362,14 +452,12 @@ dt_usyms_lookup(dt_usyms_t *us, int pid, uint64_t addr, dt_usym_info_t *uip)
 
 	if (up == NULL)
 		return -1;
-	if ((um = dt_usyms_find(up, addr)) == NULL) {
-		if (up->up_fixed || up->up_gone || !dt_usyms_reread(up, addr) ||
-		    dt_usyms_read(us, up) != 0 ||
-		    (um = dt_usyms_find(up, addr)) == NULL)
-			return -1;
-	}
-	if (um->um_file == NULL)
-		return -1;
+	if ((um = dt_usyms_find(up, addr)) == NULL && !up->up_fixed &&
+	    !up->up_gone && dt_usyms_reread(up, addr) &&
+	    dt_usyms_read(us, up) == 0)
+		um = dt_usyms_find(up, addr);
+	if (um == NULL || um->um_file == NULL)
+		return dt_usyms_jit(up, addr, uip);
 	memset(uip, 0, sizeof (*uip));
 	uip->ui_module = um->um_file->uf_name;
 	uip->ui_base = um->um_lo - um->um_pgoff;

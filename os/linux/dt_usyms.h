@@ -56,8 +56,17 @@ extern void dt_linux_usym_refresh(int pid);
 extern int dt_usyms_setmaps(dt_usyms_t *us, int pid, const char *text);
 
 /*
+ * Read pid's JIT symbols from path rather than /tmp/perf-<pid>.map: for
+ * tests.  0, or -1 (ENOMEM).
+ */
+extern int dt_usyms_setperfmap(dt_usyms_t *us, int pid, const char *path);
+
+/*
  * Symbolise addr in pid: 0 with *uip filled (ui_name NULL when only the
  * file is known), or -1 when no file of the process maps the address.
+ * An address in no file is looked up in the process's perf map
+ * (/tmp/perf-<pid>.map, written by JITs): its module is then the
+ * process's executable and ui_base 0.
  */
 extern int dt_usyms_lookup(dt_usyms_t *us, int pid, uint64_t addr,
     dt_usym_info_t *uip);

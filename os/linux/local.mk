@@ -14,9 +14,12 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/dt_elfsym.c \
 	%reldir%/dt_usyms.h \
 	%reldir%/dt_usyms.c \
+	%reldir%/dt_perfmap.h \
+	%reldir%/dt_perfmap.c \
 	%reldir%/dt_cfi.h \
 	%reldir%/dt_cfi.c \
 	%reldir%/dt_usdt_gen.c \
+	%reldir%/dt_os_net.c \
 	%reldir%/bpf/dt_bpf_insn.h \
 	%reldir%/bpf/dt_bpf_insn.c \
 	%reldir%/bpf/dt_bpf_attach.h \
@@ -28,6 +31,8 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/bpf/dt_bpf_agg.c \
 	%reldir%/bpf/dt_bpf_args.c \
 	%reldir%/bpf/dt_bpf_stack.c \
+	%reldir%/bpf/dt_bpf_uprobes.c \
+	%reldir%/bpf/dt_bpf_uprobes.h \
 	%reldir%/bpf/dt_bpf_subr.c \
 	%reldir%/bpf/dt_bpf_spec.c \
 	%reldir%/bpf/dt_bpf_engine.h \
@@ -87,6 +92,10 @@ tests_unit_ksyms_test_LDADD = libdtrace_core.la
 UNIT_TESTS += tests/unit/usyms_test
 tests_unit_usyms_test_SOURCES = tests/unit/usyms_test.c tests/unit/unit.h
 tests_unit_usyms_test_LDADD = libdtrace_core.la
+
+UNIT_TESTS += tests/unit/perfmap_test
+tests_unit_perfmap_test_SOURCES = tests/unit/perfmap_test.c tests/unit/unit.h
+tests_unit_perfmap_test_LDADD = libdtrace_core.la
 
 # Unwind tables from CFI, over a synthetic stack and the test's own.
 UNIT_TESTS += tests/unit/cfi_test

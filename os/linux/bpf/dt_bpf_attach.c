@@ -197,6 +197,29 @@ dt_bpf_attach_uprobe(int prog_fd, const char *path, uint64_t off, pid_t pid,
 }
 
 int
+dt_bpf_attach_uprobe_multi(int prog_fd, const char *path,
+    const uint64_t *offs, const uint64_t *cookies, uint32_t n, pid_t pid)
+{
+	/*
+	 * Through bpf(2) directly, since Debian 12's libbpf predates the
+	 * link.  The attr is the kernel's link_create: prog_fd, target_fd,
+	 * attach_type, flags, then path, offsets, ref_ctr_offsets, cookies,
+	 * cnt, flags, pid.
+	 */
+	uint64_t attr[16];
+
+	memset(attr, 0, sizeof (attr));
+	attr[0] = (uint64_t) (uint32_t) prog_fd;
+	attr[1] = DT_BPF_TRACE_UPROBE_MULTI;
+	attr[2] = (uint64_t) (uintptr_t) path;
+	attr[3] = (uint64_t) (uintptr_t) offs;
+	attr[5] = (uint64_t) (uintptr_t) cookies;
+	attr[6] = n;
+	attr[7] = pid > 0 ? (uint64_t) (uint32_t) pid : 0;
+	return (int) syscall(SYS_bpf, BPF_LINK_CREATE, attr, sizeof (attr));
+}
+
+int
 dt_bpf_attach_kprobe(int prog_fd, const char *func, int retprobe)
 {
 	return dt_bpf_attach_pmu("kprobe", retprobe ? 1 : 0,

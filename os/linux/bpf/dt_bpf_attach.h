@@ -42,6 +42,16 @@ extern int dt_bpf_attach_raw_tp(int prog_fd, const char *name);
 extern int dt_bpf_attach_uprobe(int prog_fd, const char *path, uint64_t off,
     pid_t pid, int retprobe, uint64_t ref_ctr_off);
 /*
+ * The kernel's uprobe_multi link (6.6): uprobes at the n file offsets
+ * offs of path, all running program prog_fd (loaded for attach type
+ * DT_BPF_TRACE_UPROBE_MULTI), which reads cookies[i] at offs[i] with
+ * bpf_get_attach_cookie(); in process pid only, or every process when
+ * pid <= 0.  One link, placed or refused as a whole: -1 with errno.
+ */
+#define DT_BPF_TRACE_UPROBE_MULTI 48
+extern int dt_bpf_attach_uprobe_multi(int prog_fd, const char *path,
+    const uint64_t *offs, const uint64_t *cookies, uint32_t n, pid_t pid);
+/*
  * A kprobe (or kretprobe) on a kernel function, "name" or "module:name";
  * with prog_fd -1, the event only (to try whether kprobes work).
  */

@@ -73,6 +73,7 @@
 #include "os/linux/bpf/dt_bpf_attach.h"
 #include "os/linux/bpf/dt_bpf_engine.h"
 #include "os/linux/bpf/dt_bpf_gen.h"
+#include "os/linux/bpf/dt_bpf_uprobes.h"
 #include "os/linux/dt_cfi.h"
 #include "os/linux/dt_linux_features.h"
 #include "os/linux/dt_usyms.h"
@@ -80,8 +81,6 @@
 #include "os/linux/prov/dt_linux_prov.h"
 
 #define DT_BPF_LOGSIZE (16U << 20)
-/* The kernel's own "operation not supported", which uprobes return. */
-#define DT_BPF_ENOTSUPP 524
 /* Bytes of consts kept for the names of probes enabled while tracing. */
 #define DT_BPF_LATE_CONSTS 16384
 /* Processes followed, at most. */
@@ -92,7 +91,7 @@ typedef enum dt_bpf_pkind {
 	DT_BPF_P_PROFILE,
 	DT_BPF_P_SYSCALL,	/* one syscalls:* tracepoint */
 	DT_BPF_P_SYSGROUP,	/* raw_syscalls with a probe table */
-	DT_BPF_P_UPROBE,	/* a pid probe: a uprobe per site */
+	DT_BPF_P_UPROBE,	/* pid probes: a uprobe per site */
 	DT_BPF_P_KEVENT,	/* a kernel event probe (dt_kevent.h) */
 } dt_bpf_pkind_t;
 
@@ -100,6 +99,14 @@ typedef enum dt_bpf_pkind {
 typedef struct dt_bpf_plan {
 	dt_bpf_pkind_t pl_kind;
 	bool pl_return;		/* syscall return probes */
+	/*
+	 * uprobes: a group of the entry, return or offset probes of one
+	 * process image, whose program finds the probe in its table by the
+	 * uprobe's attach cookie (its index in pl_probes), attached with
+	 * one uprobe_multi link per file: however many probes, one program
+	 * and a few links.  Otherwise a program per probe.
+	 */
+	bool pl_group;
 	dt_probe_t **pl_probes;
 	uint32_t pl_nprobes;
 	const dt_stmt_t **pl_stmts;	/* clauses, in EPID order */
@@ -342,6 +349,37 @@ dt_bpf_plan_addprobe(dt_bpf_plan_t *pl, dt_probe_t *prp)
 	return 0;
 }
 
+/*
+ * The plan of pid probe prp: a group not built yet of its process image
+ * and kind, where the kernel has uprobe_multi links and the probe's
+ * sites need nothing of their own (USDT arguments and semaphores, a
+ * return's conditional tail calls); else a plan of its own.
+ */
+static dt_bpf_plan_t *
+dt_bpf_plan_uprobe(dt_bpf_engine_t *be, const dt_probe_t *prp)
+{
+	const dt_pid_probe_t *pi = dt_prov_pid_info(prp);
+	dt_bpf_plan_t *pl;
+
+	if (pi->pi_kind == DT_PID_USDT || pi->pi_conds != NULL ||
+	    !dt_linux_feature(DT_LF_UPROBE_MULTI))
+		return dt_bpf_plan_new(be, DT_BPF_P_UPROBE, false);
+	for (uint32_t i = 0; i < be->be_nplans; i++) {
+		const dt_pid_probe_t *q;
+
+		pl = &be->be_plans[i];
+		if (!pl->pl_group || pl->pl_fd >= 0)
+			continue;
+		q = dt_prov_pid_info(pl->pl_probes[0]);
+		if (q->pi_pid == pi->pi_pid && q->pi_gen == pi->pi_gen &&
+		    q->pi_kind == pi->pi_kind)
+			return pl;
+	}
+	if ((pl = dt_bpf_plan_new(be, DT_BPF_P_UPROBE, false)) != NULL)
+		pl->pl_group = true;
+	return pl;
+}
+
 /* Where probe prp is in the plan, or -1. */
 static int
 dt_bpf_plan_probe(const dt_bpf_plan_t *pl, const dt_probe_t *prp)
@@ -465,7 +503,7 @@ dt_bpf_plan(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
 			if (!dt_linux_feature(DT_LF_UPROBE))
 				return dt_bpf_fail(dtp, EDT_NOTSUP, "%s",
 				    dt_linux_feature_why(DT_LF_UPROBE));
-			pl = dt_bpf_plan_new(be, DT_BPF_P_UPROBE, false);
+			pl = dt_bpf_plan_uprobe(be, prp);
 			be->be_follow = dtp->dt_options[DT_OPT_FOLLOWFORK] !=
 			    DTRACEOPT_UNSET;
 		} else if (sp != NULL) {
@@ -1100,6 +1138,14 @@ dt_bpf_build(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 		    dt_bpf_uconds(pi, &ps) != 0)
 			return dt_set_errno(dtp, EDT_NOMEM);
 		type = BPF_PROG_TYPE_KPROBE;
+		if (pl->pl_group) {
+			ps.ps_table_fd = pl->pl_table_fd;
+			ps.ps_table_max = pl->pl_nprobes;
+			ps.ps_table_cookie = true;
+			tg.tg_type =
+			    (enum bpf_attach_type) DT_BPF_TRACE_UPROBE_MULTI;
+			tgp = &tg;
+		}
 		if (pi->pi_kind == DT_PID_USDT) {
 			if ((usites = calloc(pi->pi_nsites,
 			    sizeof (*usites))) == NULL)
@@ -1196,16 +1242,22 @@ dt_bpf_build(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 	return 0;
 }
 
-/* The probe table of a group program: syscall number -> probe. */
+/*
+ * The probe table of a group program: syscall number -> probe, or for
+ * a group of pid probes, the uprobe's cookie (the probe's index) ->
+ * probe.
+ */
 static int
 dt_bpf_table(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 {
 	size_t vsz = dt_bpf_ptab_size(pl->pl_nstmts);
+	uint32_t max = pl->pl_group ? pl->pl_nprobes : 1024;
+	dt_bpf_layout_t *lay = &be->be_lay;
 	dt_bpf_ptab_t *pt;
 	int fd;
 
 	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "dt_ptab", 4, (uint32_t) vsz,
-	    1024, NULL);
+	    max, NULL);
 	if ((pl->pl_table_fd = dt_bpf_mapfd(dtp, be, fd, "probe table")) < 0)
 		return -1;
 	if ((pt = calloc(1, vsz)) == NULL)
@@ -1213,18 +1265,25 @@ dt_bpf_table(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 	for (uint32_t p = 0; p < pl->pl_nprobes; p++) {
 		const dt_probe_t *prp = pl->pl_probes[p];
 		const dt_syscall_probe_t *sp = dt_prov_syscall_info(prp);
-		uint32_t key = (uint32_t) sp->sp_nr;
+		const dt_pid_probe_t *pi = dt_prov_pid_info(prp);
+		uint32_t key = sp != NULL ? (uint32_t) sp->sp_nr : p;
 
 		memset(pt, 0, vsz);
 		pt->pt_id = prp->pr_id;
-		pt->pt_nargs = 6;	/* all argument registers */
-		pt->pt_func = dt_bpf_layout_const(&be->be_lay, prp->pr_func);
+		/* all argument registers; a return's offset and value */
+		pt->pt_nargs = pi != NULL && pi->pi_kind == DT_PID_RETURN ? 2 :
+		    6;
+		pt->pt_mod = dt_bpf_layout_const(lay, prp->pr_mod);
+		pt->pt_func = dt_bpf_layout_const(lay, prp->pr_func);
+		pt->pt_name = dt_bpf_layout_const(lay, prp->pr_name);
+		pt->pt_ufunc = pi != NULL ? pi->pi_func : 0;
 		for (uint32_t j = 0; j < pl->pl_nstmts; j++)
 			pt->pt_epids[j] = pl->pl_epids[p * pl->pl_nstmts + j];
-		if (key >= 1024 || bpf_map_update_elem(fd, &key, pt, 0) != 0) {
+		if (key >= max || bpf_map_update_elem(fd, &key, pt, 0) != 0) {
 			free(pt);
-			return dt_bpf_fail(dtp, EDT_NOTSUP, "syscall %s: "
-			    "number %d out of range", sp->sp_name, sp->sp_nr);
+			return dt_bpf_fail(dtp, EDT_NOTSUP, "%s:%s:%s:%s: no "
+			    "place in the probe table", prp->pr_prov->pv_name,
+			    prp->pr_mod, prp->pr_func, prp->pr_name);
 		}
 	}
 	free(pt);
@@ -1626,25 +1685,31 @@ dt_bpf_late(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, uint32_t first)
 			    "cannot be enabled while tracing",
 			    prp->pr_prov->pv_name, prp->pr_mod, prp->pr_func,
 			    prp->pr_name);
-		if ((pl = dt_bpf_plan_new(be, DT_BPF_P_UPROBE, false)) ==
-		    NULL || dt_bpf_plan_addprobe(pl, prp) != 0)
+		if ((pl = dt_bpf_plan_uprobe(be, prp)) == NULL ||
+		    dt_bpf_plan_addprobe(pl, prp) != 0)
 			return dt_set_errno(dtp, EDT_NOMEM);
 	}
 	for (uint32_t i = p0; i < be->be_nplans; i++) {
 		dt_bpf_plan_t *pl = &be->be_plans[i];
-		const dt_probe_t *prp = pl->pl_probes[0];
 		dt_bpf_layout_t *lay = &be->be_lay;
 
 		if (dt_bpf_plan_clauses(be, pl) != 0)
 			return dt_set_errno(dtp, EDT_NOMEM);
-		if (dt_bpf_layout_const(lay, prp->pr_prov->pv_name) ==
-		    UINT32_MAX || dt_bpf_layout_const(lay, prp->pr_mod) ==
-		    UINT32_MAX || dt_bpf_layout_const(lay, prp->pr_func) ==
-		    UINT32_MAX || dt_bpf_layout_const(lay, prp->pr_name) ==
-		    UINT32_MAX)
-			return dt_bpf_fail(dtp, EDT_NOTSUP, "no room left for "
-			    "the names of probes enabled while tracing");
-		if (dt_bpf_build(dtp, be, pl) != 0 ||
+		for (uint32_t p = 0; p < pl->pl_nprobes; p++) {
+			const dt_probe_t *prp = pl->pl_probes[p];
+
+			if (dt_bpf_layout_const(lay, prp->pr_prov->pv_name) ==
+			    UINT32_MAX || dt_bpf_layout_const(lay,
+			    prp->pr_mod) == UINT32_MAX ||
+			    dt_bpf_layout_const(lay, prp->pr_func) ==
+			    UINT32_MAX || dt_bpf_layout_const(lay,
+			    prp->pr_name) == UINT32_MAX)
+				return dt_bpf_fail(dtp, EDT_NOTSUP, "no room "
+				    "left for the names of probes enabled "
+				    "while tracing");
+		}
+		if ((pl->pl_group && dt_bpf_table(dtp, be, pl) != 0) ||
+		    dt_bpf_build(dtp, be, pl) != 0 ||
 		    dt_bpf_attach(dtp, be, pl) != 0)
 			return -1;
 	}
@@ -1667,28 +1732,6 @@ dt_bpf_addlink(dt_bpf_plan_t *pl, int fd)
 	pl->pl_links = p;
 	p[pl->pl_nlinks++] = fd;
 	return 0;
-}
-
-/*
- * Did the kernel refuse a uprobe at site i for the instruction there
- * (x86 uprobes take no lock, segment-override or notrack prefix, among
- * others: ENOTSUPP, 524)?  Such a site is skipped with one line naming
- * it (silently for an offset probe a pattern made), as long as some
- * other site of the enabling is placed; any other error fails the
- * enabling.
- */
-static bool
-dt_bpf_urefused(const dt_probe_t *prp, const dt_pid_probe_t *pi, size_t i)
-{
-	if (errno != DT_BPF_ENOTSUPP && errno != EINVAL)
-		return false;
-	if (pi->pi_quiet)
-		return true;	/* a pattern's: what can be traced */
-	(void) fprintf(stderr, "dtrace: skipped %s:%s:%s:%s at %s offset "
-	    "0x%" PRIx64 ": the kernel cannot place a uprobe there\n",
-	    prp->pr_prov->pv_name, prp->pr_mod, prp->pr_func, prp->pr_name,
-	    pi->pi_path, pi->pi_sites[i]);
-	return true;
 }
 
 /*
@@ -1781,22 +1824,52 @@ dt_bpf_attach(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 	case DT_BPF_P_UPROBE: {
 		const dt_pid_probe_t *pi = dt_prov_pid_info(prp);
 
+		if (pl->pl_group) {
+			dt_bpf_ugroup_t ug = {
+				.ug_prog_fd = pl->pl_fd,
+				.ug_probes = (const dt_probe_t *const *)
+				    pl->pl_probes,
+				.ug_nprobes = pl->pl_nprobes,
+				.ug_pid = be->be_follow ? -1 : pi->pi_pid,
+			};
+			int rc = dt_bpf_uattach_group(&ug);
+
+			for (uint32_t i = 0; i < ug.ug_nlinks; i++) {
+				if (dt_bpf_addlink(pl, ug.ug_links[i]) != 0)
+					rc = -1;
+			}
+			free(ug.ug_links);
+			be->be_usites += ug.ug_placed;
+			be->be_urefused += ug.ug_refused;
+			if (rc != 0)
+				return dt_bpf_fail(dtp, EDT_NOTSUP, "%s",
+				    ug.ug_err);
+			return 0;
+		}
+		int ufd = -1;
+
 		for (size_t i = 0; i < pi->pi_nsites; i++) {
 			uint64_t sema = pi->pi_semas != NULL ?
 			    pi->pi_semas[i] : 0;
 
 			/* Children are not known yet: every process. */
-			fd = dt_bpf_attach_uprobe(pl->pl_fd, pi->pi_path,
-			    pi->pi_sites[i], be->be_follow ? -1 : pi->pi_pid,
-			    0, sema);
+			fd = dt_bpf_usite_unsafe(pi->pi_path, pi->pi_sites[i],
+			    &ufd) ? -1 : dt_bpf_attach_uprobe(pl->pl_fd,
+			    pi->pi_path, pi->pi_sites[i], be->be_follow ? -1 :
+			    pi->pi_pid, 0, sema);
 			if (fd < 0 && dt_bpf_urefused(prp, pi, i)) {
 				be->be_urefused++;
 				continue;
 			}
-			if (fd < 0 || dt_bpf_addlink(pl, fd) != 0)
+			if (fd < 0 || dt_bpf_addlink(pl, fd) != 0) {
+				if (ufd >= 0)
+					(void) close(ufd);
 				goto fail;
+			}
 			be->be_usites++;
 		}
+		if (ufd >= 0)
+			(void) close(ufd);
 		return 0;
 	}
 	}
@@ -2004,7 +2077,7 @@ dt_bpf_go(dtrace_hdl_t *dtp)
 	for (uint32_t i = 0; i < be->be_nplans; i++) {
 		dt_bpf_plan_t *pl = &be->be_plans[i];
 
-		if (pl->pl_kind == DT_BPF_P_SYSGROUP &&
+		if ((pl->pl_kind == DT_BPF_P_SYSGROUP || pl->pl_group) &&
 		    dt_bpf_table(dtp, be, pl) != 0)
 			return -1;
 		if (dt_bpf_build(dtp, be, pl) != 0 &&

@@ -33,6 +33,7 @@
 #include <signal.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -773,15 +774,22 @@ dt_bpf_cg_builtin(dt_bpf_cg_t *cg, uint32_t id, unsigned rd)
 		    (int16_t) (lay->bl_cnt_off + 8 * DT_BPF_CNT_WALLOFF)));
 		DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R1, DT_R2));
 		break;
-	/* Constants of the program but a group's probefunc. */
-	/* Constants of the program's probe, or of ERROR in its clauses. */
+	/*
+	 * Constants of the program's probe, or of ERROR in its clauses; a
+	 * group's probe's module, function and name come from its table.
+	 */
 	case DIF_VAR_PROBEPROV:
 		dt_bpf_cg_caddr(cg, DT_R1, cg->cg_in_error ?
 		    cg->cg_ps->ps_err_prov : cg->cg_ps->ps_prov);
 		break;
 	case DIF_VAR_PROBEMOD:
-		dt_bpf_cg_caddr(cg, DT_R1, cg->cg_in_error ?
-		    cg->cg_ps->ps_err_mod : cg->cg_ps->ps_mod);
+		if (cg->cg_in_error)
+			dt_bpf_cg_caddr(cg, DT_R1, cg->cg_ps->ps_err_mod);
+		else if (cg->cg_ps->ps_table_fd >= 0)
+			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7,
+			    DT_SC_MOD));
+		else
+			dt_bpf_cg_caddr(cg, DT_R1, cg->cg_ps->ps_mod);
 		break;
 	case DIF_VAR_PROBEFUNC:
 		if (cg->cg_in_error)
@@ -793,8 +801,13 @@ dt_bpf_cg_builtin(dt_bpf_cg_t *cg, uint32_t id, unsigned rd)
 			dt_bpf_cg_caddr(cg, DT_R1, cg->cg_ps->ps_func);
 		break;
 	case DIF_VAR_PROBENAME:
-		dt_bpf_cg_caddr(cg, DT_R1, cg->cg_in_error ?
-		    cg->cg_ps->ps_err_name : cg->cg_ps->ps_name);
+		if (cg->cg_in_error)
+			dt_bpf_cg_caddr(cg, DT_R1, cg->cg_ps->ps_err_name);
+		else if (cg->cg_ps->ps_table_fd >= 0)
+			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7,
+			    DT_SC_NAME));
+		else
+			dt_bpf_cg_caddr(cg, DT_R1, cg->cg_ps->ps_name);
 		break;
 	case DIF_VAR_ZONENAME:
 		dt_bpf_cg_caddr(cg, DT_R1, lay->bl_zonename);
@@ -1817,7 +1830,19 @@ dt_bpf_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 
 	/* The probe: from the table (groups) or constants. */
 	if (ps->ps_table_fd >= 0) {
-		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R6, 8));
+		static const int16_t names[][2] = {
+			{ offsetof(dt_bpf_ptab_t, pt_mod), DT_SC_MOD },
+			{ offsetof(dt_bpf_ptab_t, pt_func), DT_SC_FUNC },
+			{ offsetof(dt_bpf_ptab_t, pt_name), DT_SC_NAME },
+		};
+
+		if (ps->ps_table_cookie) {
+			DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R6));
+			DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_attach_cookie));
+			DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R0));
+		} else {
+			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R6, 8));
+		}
 		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JGE, DT_R1,
 		    (int32_t) ps->ps_table_max, 0), lexit);
 		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_W, DT_FP, DT_R1, DT_FP_KEY));
@@ -1829,13 +1854,21 @@ dt_bpf_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_SC_ID));
 		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_W, DT_R1, DT_R9, 4));
 		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R1, DT_FP_T3));
-		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_W, DT_R2, DT_R9, 8));
-		dt_bpf_cg_caddr(cg, DT_R1, 0);
-		DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R1, DT_R2));
-		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_SC_FUNC));
+		for (size_t k = 0; k < sizeof (names) / sizeof (names[0]); k++) {
+			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_W, DT_R2, DT_R9,
+			    names[k][0]));
+			dt_bpf_cg_caddr(cg, DT_R1, 0);
+			DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R1, DT_R2));
+			DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1,
+			    names[k][1]));
+		}
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R9,
+		    offsetof(dt_bpf_ptab_t, pt_ufunc)));
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_SC_UFUNC));
 		for (uint32_t j = 0; j < ps->ps_nclauses; j++) {
 			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_W, DT_R1, DT_R9,
-			    (int16_t) (16 + 4 * j)));
+			    (int16_t) (offsetof(dt_bpf_ptab_t, pt_epids) +
+				4 * j)));
 			DT_EMIT(cg, DT_BPF_STX_MEM(BPF_W, DT_R7, DT_R1,
 			    (int16_t) (lay->bl_epids_off + 4 * j)));
 		}
@@ -1960,7 +1993,12 @@ dt_bpf_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 		}
 		if (ret) {
 			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R6, 128));
-			dt_bpf_emit_imm64(cg->cg_b, DT_R2, ps->ps_ufunc);
+			if (ps->ps_table_fd >= 0)
+				DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R7,
+				    DT_SC_UFUNC));
+			else
+				dt_bpf_emit_imm64(cg->cg_b, DT_R2,
+				    ps->ps_ufunc);
 			DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_SUB, DT_R1, DT_R2));
 			DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1,
 			    DT_SC_ARGS));

@@ -273,7 +273,10 @@ typedef struct dt_bpf_ptab {
 	uint32_t pt_id;		/* probe ID; 0: no enabled probe */
 	uint32_t pt_nargs;
 	uint32_t pt_func;	/* probefunc's offset in consts */
+	uint32_t pt_mod;	/* probemod's */
+	uint32_t pt_name;	/* probename's */
 	uint32_t pt_pad;
+	uint64_t pt_ufunc;	/* pid probes: the function's address */
 	uint32_t pt_epids[];	/* per clause of the program; 0: not here */
 } dt_bpf_ptab_t;
 
@@ -343,9 +346,14 @@ typedef struct dt_bpf_progspec {
 	size_t ps_nusites;
 	/* kernel events: how each argument is read, and the filter */
 	const dt_kevent_t *ps_kevent;
-	/* a group: ps_table_fd >= 0, keyed by the syscall number (< max) */
+	/*
+	 * a group: ps_table_fd >= 0, keyed by the syscall number (< max),
+	 * or with ps_table_cookie by the uprobe's attach cookie; the
+	 * probe's names, and a pid probe's function, come from there
+	 */
 	int ps_table_fd;
 	uint32_t ps_table_max;
+	bool ps_table_cookie;
 	/*
 	 * The ERROR probe's clauses, run inline when a clause of this
 	 * program faults (none in the ERROR program itself): their EPIDs,

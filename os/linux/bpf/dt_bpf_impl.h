@@ -50,15 +50,18 @@
 #define DT_SC_ID	40
 #define DT_SC_EPID	48
 #define DT_SC_AUSED	56	/* of DT_SC_USED, bytes alloca() took */
-/* 64, 80: free (probe names are constants, see dt_bpf_cg_builtin) */
-#define DT_SC_FUNC	72	/* a group program's probefunc (address) */
+/* A group program's probe names (addresses), from its table. */
+#define DT_SC_MOD	64
+#define DT_SC_FUNC	72
+#define DT_SC_NAME	80
 #define DT_SC_ARGS	88	/* DT_BPF_NARGS words */
 #define DT_SC_FKIND	168	/* the last fault */
 #define DT_SC_FADDR	176
 #define DT_SC_FOFF	184
 #define DT_SC_FACT	192
 #define DT_SC_USED	200	/* bytes of DIF scratch in use */
-#define DT_SC_HDRSIZE	208
+#define DT_SC_UFUNC	208	/* a pid group's probe: its function */
+#define DT_SC_HDRSIZE	216
 
 /* A tuple-stack entry: value and size, 16 bytes in scratch. */
 #define DT_TUP_VAL(i)	(16 * (i))

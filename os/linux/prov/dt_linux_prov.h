@@ -129,6 +129,12 @@ typedef struct dt_pid_probe {
 	 * the pattern means the instructions that can be traced.
 	 */
 	bool pi_quiet;
+	/*
+	 * pid and USDT: a C++ or Rust function's other name -- the mangled
+	 * one when the probe carries the demangled one, the demangled one
+	 * under -x nodemangle -- so that descriptions match either.
+	 */
+	char *pi_altname;
 	/* USDT probes, per site: */
 	uint64_t *pi_semas;	/* the semaphore's file offset, or 0 */
 	dt_usdt_args_t *pi_args; /* how the arguments are passed */
@@ -183,6 +189,25 @@ extern int dt_pid_rtld_brk(int pid, char *path, size_t len,
 extern int dt_pid_read_maps(int pid, dt_pid_module_t **modsp,
     size_t *nmodsp);
 extern void dt_pid_modules_free(dt_pid_module_t *mods, size_t nmods);
+
+/*
+ * The function name a pid or USDT probe in the function named sym
+ * carries: sym demangled when it is a C++ or Rust name (ns::K::f(int)),
+ * as stacks print it, unless -x nodemangle; else sym itself.
+ */
+extern const char *dt_pid_funcname(dtrace_hdl_t *dtp, const char *sym);
+
+/*
+ * Give a probe about to be named func (dt_pid_funcname() of sym) the
+ * function's other name, so that descriptions naming either match it:
+ * 0, or -1 (ENOMEM).
+ */
+extern int dt_pid_setaltname(dt_pid_probe_t *pi, const char *func,
+    const char *sym);
+
+/* Does the function glob name the probe by its other name? */
+extern bool dt_pid_altmatch(const dt_probe_t *prp, const char *func);
+
 /*
  * Add to *modsp the files process from maps now, as image gen; after a
  * dlopen (!exec) only those not there already for gen.  Returns the

@@ -31,6 +31,12 @@
  *	return		arg0: the offset of the return site in the
  *			function; arg1: the return value (rax)
  *
+ * A C++ or Rust function's probes carry its demangled name
+ * (ns::K::f(int), unless -x nodemangle), as stacks print it; a
+ * description's function field matches either that or the symbol's
+ * mangled name (pi_altname, through po_funcmatch; under -x nodemangle,
+ * the other way round).
+ *
  * A function named exactly by a weak alias is the probe of the symbol
  * DTrace prefers at its address (global, then fewer leading underscores:
  * weak _go is go's probe), and a description naming a function, probe
@@ -61,6 +67,7 @@
 #include <unistd.h>
 
 #include "common/compiler/dt_errtags.h"
+#include "common/dt_demangle.h"
 #include "common/dt_impl.h"
 #include "common/probe/dt_probe.h"
 #include "isa/x86_64/x86_decode.h"
@@ -224,6 +231,11 @@ dt_pid_funcmatch(const dt_probe_t *prp, const char *func)
 	const dt_pid_prov_t *pp = prp->pr_prov->pv_data;
 	const dt_pid_probe_t *pi = prp->pr_data;
 
+	/* A C++ or Rust function is matched by its other name too. */
+	if (dt_pid_altmatch(prp, func))
+		return true;
+	if (dt_strisglob(func))
+		return false;
 	for (size_t m = 0; m < pp->pp_nmods; m++) {
 		const dt_pid_module_t *pm = &pp->pp_mods[m];
 
@@ -244,6 +256,68 @@ static bool
 dt_pid_field(const char *s, const char *glob)
 {
 	return glob[0] == '\0' || dt_gmatch(s, glob);
+}
+
+const char *
+dt_pid_funcname(dtrace_hdl_t *dtp, const char *sym)
+{
+	const char *dem;
+
+	if (dtp->dt_options[DT_OPT_NODEMANGLE] == DTRACEOPT_UNSET &&
+	    (dem = dt_demangle(sym)) != NULL)
+		return dem;
+	return sym;
+}
+
+int
+dt_pid_setaltname(dt_pid_probe_t *pi, const char *func, const char *sym)
+{
+	const char *alt = sym;
+
+	if (strcmp(func, sym) == 0 && (alt = dt_demangle(sym)) == NULL)
+		return 0;	/* not a C++ or Rust name */
+	if ((pi->pi_altname = strdup(alt)) == NULL) {
+		errno = ENOMEM;
+		return -1;
+	}
+	return 0;
+}
+
+bool
+dt_pid_altmatch(const dt_probe_t *prp, const char *func)
+{
+	const dt_pid_probe_t *pi = prp->pr_data;
+
+	return pi->pi_altname != NULL && dt_gmatch(pi->pi_altname, func);
+}
+
+/* Does a function glob name es, by its own or its demangled name? */
+static bool
+dt_pid_symmatch(const dt_elfsym_t *es, const char *glob)
+{
+	const char *dem;
+
+	return dt_pid_field(es->es_name, glob) ||
+	    ((dem = dt_demangle(es->es_name)) != NULL && dt_gmatch(dem, glob));
+}
+
+/*
+ * Whether symbol i makes the probes of its address for a function glob:
+ * no alias at that address that ranks before it (they are sorted best
+ * first) is named by the glob too, by either name.  So a probe is made
+ * once per address, even for aliases that demangle alike (a C++
+ * constructor's C1 and C2 symbols are both A::A()).
+ */
+static bool
+dt_pid_preferred(const dt_elfsyms_t *ess, size_t i, const char *glob)
+{
+	uint64_t addr = ess->ess_syms[i].es_addr;
+
+	while (i > 0 && ess->ess_syms[i - 1].es_addr == addr) {
+		if (dt_pid_symmatch(&ess->ess_syms[--i], glob))
+			return false;
+	}
+	return true;
 }
 
 static dt_pid_probe_t *
@@ -300,12 +374,16 @@ static int
 dt_pid_create(dtrace_hdl_t *dtp, dt_provider_t *pvp, const dt_pid_module_t *pm,
     const dt_elfsym_t *es, const char *name, dt_pid_probe_t *pi)
 {
-	dt_probe_t *prp = dt_probe_create(dtp, pvp, pm->pm_name, es->es_name,
-	    name, 0, NULL, pi);
+	const char *func = dt_pid_funcname(dtp, es->es_name);
+	dt_probe_t *prp = NULL;
 
+	if (dt_pid_setaltname(pi, func, es->es_name) == 0)
+		prp = dt_probe_create(dtp, pvp, pm->pm_name, func, name, 0,
+		    NULL, pi);
 	if (prp == NULL) {
 		free(pi->pi_sites);
 		free(pi->pi_conds);
+		free(pi->pi_altname);
 		free(pi);
 		return -1;
 	}
@@ -423,7 +501,8 @@ dt_pid_function(dtrace_hdl_t *dtp, dt_provider_t *pvp, dt_pid_prov_t *pp,
 		if (!dt_pid_field(name, nglob))
 			continue;
 		if ((*made & DT_PID_MADE_SOME) && (prp = dt_pid_exists(dtp,
-		    pvp, pm->pm_name, es->es_name, name)) != NULL) {
+		    pvp, pm->pm_name, dt_pid_funcname(dtp, es->es_name), name)) !=
+		    NULL) {
 			/* Named now: a refused site is said again. */
 			if (!quiet)
 				((dt_pid_probe_t *) prp->pr_data)->pi_quiet =
@@ -517,8 +596,8 @@ dt_pid_provide(dtrace_hdl_t *dtp, dt_provider_t *meta,
 			const dt_elfsym_t *es = &pm->pm_syms.ess_syms[i];
 			size_t si = i;
 
-			if (!dt_pid_field(es->es_name, pdp->pd_function) ||
-			    !dt_elfsym_preferred(&pm->pm_syms, i,
+			if (!dt_pid_symmatch(es, pdp->pd_function) ||
+			    !dt_pid_preferred(&pm->pm_syms, i,
 			    pdp->pd_function))
 				continue;
 			/* A name: the probe is the preferred alias's. */
@@ -654,6 +733,7 @@ dt_pid_probe_fini(dtrace_hdl_t *dtp, dt_probe_t *prp)
 	(void) dtp;
 	free(pi->pi_sites);
 	free(pi->pi_conds);
+	free(pi->pi_altname);
 	free(pi);
 }
 
@@ -753,8 +833,8 @@ dt_pid_nomatch(dtrace_hdl_t *dtp, dt_provider_t *fam,
 		    !dt_gmatch(mm->pm_name, pdp->pd_module)))
 			continue;
 		for (size_t i = 0; i < mm->pm_syms.ess_nsyms; i++) {
-			if (strcmp(mm->pm_syms.ess_syms[i].es_name,
-			    pdp->pd_function) == 0)
+			if (dt_pid_symmatch(&mm->pm_syms.ess_syms[i],
+			    pdp->pd_function))
 				return dt_pid_badname(&mm->pm_syms.ess_syms[i],
 				    name, msg, len);
 		}

@@ -454,6 +454,7 @@ dt_usdt_probe_free(dt_pid_probe_t *pi)
 	free(pi->pi_sites);
 	free(pi->pi_semas);
 	free(pi->pi_args);
+	free(pi->pi_altname);
 	free(pi);
 }
 
@@ -491,7 +492,8 @@ dt_usdt_find(dtrace_hdl_t *dtp, dt_provider_t *pvp, const char *mod,
 		dt_probe_t *prp = dtp->dt_probes[id];
 
 		if (prp->pr_prov == pvp && strcmp(prp->pr_name, un->un_name) ==
-		    0 && strcmp(prp->pr_func, un->un_func) == 0 &&
+		    0 && strcmp(prp->pr_func, dt_pid_funcname(dtp,
+		    un->un_func)) == 0 &&
 		    strcmp(prp->pr_mod, mod) == 0 &&
 		    ((const dt_pid_probe_t *) prp->pr_data)->pi_gen ==
 		    un->un_gen)
@@ -539,6 +541,7 @@ dt_usdt_make(dtrace_hdl_t *dtp, dt_usdt_proc_t *up, const char *prov)
 		const dt_pid_module_t *pm = &up->up_mods[un->un_mod];
 		dt_pid_probe_t *pi;
 		dt_probe_t *prp;
+		const char *func;
 
 		if (un->un_made || strcmp(un->un_prov, prov) != 0)
 			continue;
@@ -561,7 +564,12 @@ dt_usdt_make(dtrace_hdl_t *dtp, dt_usdt_proc_t *up, const char *prov)
 			return dt_set_errno(dtp, EDT_NOMEM);
 		}
 		/* its sites may differ: arguments described on first use */
-		if ((prp = dt_probe_create(dtp, pvp, pm->pm_name, un->un_func,
+		func = dt_pid_funcname(dtp, un->un_func);
+		if (dt_pid_setaltname(pi, func, un->un_func) != 0) {
+			dt_usdt_probe_free(pi);
+			return dt_set_errno(dtp, EDT_NOMEM);
+		}
+		if ((prp = dt_probe_create(dtp, pvp, pm->pm_name, func,
 		    un->un_name, -1, NULL, pi)) == NULL) {
 			dt_usdt_probe_free(pi);
 			return -1;
@@ -754,6 +762,7 @@ static const dt_provops_t dt_usdt_ops = {
 	.po_probe_args = dt_usdt_probe_args,
 	.po_fini = dt_usdt_prov_fini,
 	.po_modmatch = dt_usdt_modmatch,
+	.po_funcmatch = dt_pid_altmatch,
 };
 
 /* The family, asked about every description (its prefix is empty). */

@@ -3,6 +3,7 @@
  * tracing prints the aggregation as its clause left it, as DTrace's
  * refresh before each drain makes it.
  * @options: -q -x switchrate=1s -x aggrate=1s
+ * @serial: timing
  */
 tick-20ms
 /n++ < 3/

@@ -4,6 +4,7 @@
  * aggrate: here only the first, taken after BEGIN.  Once tracing stops
  * the copy is refreshed, so END prints every update.
  * @options: -q -x switchrate=10ms -x aggrate=3600s
+ * @serial: timing
  */
 BEGIN
 {

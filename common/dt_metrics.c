@@ -1,0 +1,389 @@
+/*
+ * dt_metrics.c: the metrics endpoint (-x metrics=ADDR:PORT).
+ *
+ * A thread of its own answers HTTP requests, one connection at a time:
+ * GET /metrics gets the aggregations in the OpenMetrics text format
+ * (common/consumer/dt_metrics_fmt.c), anything else 404 or 405.  The
+ * text is made by the thread that traces, after every drain, from the
+ * consumer's copy of the aggregations, and handed over whole under a
+ * lock: a scrape reads one snapshot, never a half-updated one, and
+ * changes nothing (nothing is cleared, trunc() and clear() keep their
+ * meaning), and a slow client never holds tracing up.  Sockets are the
+ * OS backend's (dt_os_net_* in dt_os.h).
+ */
+#include <ctype.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/consumer/dt_consumer.h"
+#include "common/dt_impl.h"
+#include "common/dt_metrics.h"
+#include "common/dt_options.h"
+#include "common/dt_os.h"
+
+/* After dt_consumer.h: <signal.h> makes si_value a macro. */
+#include <signal.h>
+
+typedef struct dt_metrics {
+	int m_fd;
+	char m_addr[128]; /* "127.0.0.1:9464", what we are bound to */
+	pthread_t m_thread;
+	bool m_running;
+	atomic_bool m_stop;
+	pthread_mutex_t m_lock; /* guards m_text, m_len */
+	char *m_text;
+	size_t m_len;
+} dt_metrics_t;
+
+#define DT_METRICS_CTYPE                                                       \
+	"application/openmetrics-text; version=1.0.0; charset=utf-8"
+
+static bool
+dt_metrics_ident(const char *s, size_t len)
+{
+	if (len == 0 || (!isalpha((unsigned char) s[0]) && s[0] != '_'))
+		return false;
+	for (size_t i = 1; i < len; i++) {
+		if (!isalnum((unsigned char) s[i]) && s[i] != '_')
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Calls fn(agg, agglen, labels, labelslen, arg) for each "agg:labels"
+ * of spec, agg without its '@' ("_" for @); stops at a non-zero
+ * return, which it returns.  -1 for a malformed spec.
+ */
+static int
+dt_metrics_spec_walk(const char *spec,
+    int (*fn)(const char *, size_t, const char *, size_t, void *), void *arg)
+{
+	const char *p = spec;
+
+	while (*p != '\0') {
+		size_t len = strcspn(p, ";");
+		const char *colon = memchr(p, ':', len);
+		const char *agg = p, *labels;
+		size_t alen, llen;
+		int rc;
+
+		if (colon == NULL)
+			return -1;
+		alen = (size_t) (colon - p);
+		if (alen > 0 && agg[0] == '@') {
+			agg++;
+			alen--;
+		}
+		/* The anonymous @ is named _ (as in the JSON output). */
+		if (alen == 0) {
+			agg = "_";
+			alen = 1;
+		}
+		labels = colon + 1;
+		llen = len - (size_t) (labels - p);
+		if ((rc = fn(agg, alen, labels, llen, arg)) != 0)
+			return rc;
+		p += len;
+		if (*p == ';')
+			p++;
+	}
+	return 0;
+}
+
+static int
+dt_metrics_check_one(
+    const char *agg, size_t alen, const char *labels, size_t llen, void *arg)
+{
+	const char *l = labels, *end = labels + llen;
+
+	(void) arg;
+	if (!dt_metrics_ident(agg, alen))
+		return -1;
+	while (l <= end) {
+		const char *comma = memchr(l, ',', (size_t) (end - l));
+		size_t n = (size_t) ((comma ? comma : end) - l);
+
+		/* le is the histograms'; __ names are Prometheus's own. */
+		if (!dt_metrics_ident(l, n) || n >= DT_METRICS_LABEL_MAX ||
+		    (n == 2 && strncmp(l, "le", 2) == 0) ||
+		    (n >= 2 && strncmp(l, "__", 2) == 0))
+			return -1;
+		if (comma == NULL)
+			break;
+		l = comma + 1;
+	}
+	return 0;
+}
+
+bool
+dt_metrics_labels_valid(const char *value)
+{
+	return value[0] != '\0' &&
+	    dt_metrics_spec_walk(value, dt_metrics_check_one, NULL) == 0;
+}
+
+typedef struct dt_metrics_find {
+	const char *f_agg;
+	uint32_t f_k;
+	char *f_buf;
+	size_t f_len;
+	uint32_t f_nlabels; /* labels named for f_agg */
+} dt_metrics_find_t;
+
+static int
+dt_metrics_find_one(
+    const char *agg, size_t alen, const char *labels, size_t llen, void *arg)
+{
+	dt_metrics_find_t *f = arg;
+	const char *l = labels, *end = labels + llen;
+	uint32_t k = 0;
+
+	if (strlen(f->f_agg) != alen || strncmp(f->f_agg, agg, alen) != 0)
+		return 0;
+	/* The last naming of an aggregation wins, as for options. */
+	f->f_nlabels = 0;
+	for (;;) {
+		const char *comma = memchr(l, ',', (size_t) (end - l));
+		size_t n = (size_t) ((comma ? comma : end) - l);
+
+		if (k == f->f_k && f->f_buf != NULL)
+			(void) snprintf(f->f_buf, f->f_len, "%.*s", (int) n, l);
+		f->f_nlabels = ++k;
+		if (comma == NULL)
+			break;
+		l = comma + 1;
+	}
+	return 0;
+}
+
+bool
+dt_metrics_label_name(
+    const char *spec, const char *agg, uint32_t k, char *buf, size_t len)
+{
+	dt_metrics_find_t f = {agg, k, buf, len, 0};
+
+	if (spec == NULL)
+		return false;
+	buf[0] = '\0';
+	(void) dt_metrics_spec_walk(spec, dt_metrics_find_one, &f);
+	return k < f.f_nlabels;
+}
+
+/* Every aggregation named in -x metricslabels exists, with that many keys. */
+static int
+dt_metrics_check_aggs(dtrace_hdl_t *dtp, const char *agg, size_t alen,
+    const char *labels, size_t llen)
+{
+	const dt_program_t *pgp = &dtp->dt_prog;
+	char name[256];
+
+	(void) labels;
+	(void) llen;
+	(void) snprintf(name, sizeof(name), "%.*s", (int) alen, agg);
+	for (uint32_t i = 0; i < pgp->pg_naggs; i++) {
+		const dt_aggdesc_t *ag = &pgp->pg_aggs[i];
+		dt_metrics_find_t f = {ag->ag_name, 0, NULL, 0, 0};
+
+		if (strcmp(ag->ag_name, name) != 0)
+			continue;
+		(void) dt_metrics_spec_walk(
+		    dtp->dt_optstr[DT_OPT_METRICSLABELS], dt_metrics_find_one,
+		    &f);
+		if (f.f_nlabels > ag->ag_nkeys)
+			return dt_set_errdetail(dtp, EDT_BADOPTVAL,
+			    "-x metricslabels: @%s has %u key%s, %u labels "
+			    "named",
+			    name, ag->ag_nkeys, ag->ag_nkeys == 1 ? "" : "s",
+			    f.f_nlabels);
+		return 0;
+	}
+	return dt_set_errdetail(
+	    dtp, EDT_BADOPTVAL, "-x metricslabels: no aggregation @%s", name);
+}
+
+typedef struct dt_metrics_chk {
+	dtrace_hdl_t *c_dtp;
+} dt_metrics_chk_t;
+
+static int
+dt_metrics_check_cb(
+    const char *agg, size_t alen, const char *labels, size_t llen, void *arg)
+{
+	return dt_metrics_check_aggs(
+	    ((dt_metrics_chk_t *) arg)->c_dtp, agg, alen, labels, llen);
+}
+
+static void
+dt_metrics_reply(int fd, const char *status, const char *ctype,
+    const char *body, size_t len, bool head)
+{
+	char hdr[512];
+	int n = snprintf(hdr, sizeof(hdr),
+	    "HTTP/1.1 %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n"
+	    "Connection: close\r\n\r\n",
+	    status, ctype, len);
+
+	if (dt_os_net_send(fd, hdr, (size_t) n) == 0 && !head && len > 0)
+		(void) dt_os_net_send(fd, body, len);
+}
+
+/* One request: its head, up to a blank line, within two seconds. */
+static void
+dt_metrics_serve(dt_metrics_t *m, int fd)
+{
+	char req[8192], method[16], path[1024];
+	size_t have = 0;
+	char *text = NULL;
+	size_t len = 0;
+
+	while (have < sizeof(req) - 1) {
+		long n = dt_os_net_recv(
+		    fd, req + have, sizeof(req) - 1 - have, 2000);
+
+		if (n <= 0)
+			return;
+		have += (size_t) n;
+		req[have] = '\0';
+		if (strstr(req, "\r\n\r\n") != NULL ||
+		    strstr(req, "\n\n") != NULL)
+			break;
+	}
+	req[have] = '\0';
+	if (sscanf(req, "%15s %1023s", method, path) != 2) {
+		dt_metrics_reply(
+		    fd, "400 Bad Request", "text/plain", "", 0, false);
+		return;
+	}
+	path[strcspn(path, "?")] = '\0';
+	if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0) {
+		dt_metrics_reply(fd, "405 Method Not Allowed", "text/plain",
+		    "GET /metrics\n", 13, false);
+		return;
+	}
+	if (strcmp(path, "/metrics") != 0) {
+		dt_metrics_reply(fd, "404 Not Found", "text/plain",
+		    "the metrics are at /metrics\n", 28,
+		    strcmp(method, "HEAD") == 0);
+		return;
+	}
+	/* A copy, so that tracing can publish while this one is sent. */
+	(void) pthread_mutex_lock(&m->m_lock);
+	if (m->m_text != NULL && (text = malloc(m->m_len)) != NULL) {
+		memcpy(text, m->m_text, m->m_len);
+		len = m->m_len;
+	}
+	(void) pthread_mutex_unlock(&m->m_lock);
+	if (text == NULL)
+		dt_metrics_reply(
+		    fd, "503 Service Unavailable", "text/plain", "", 0, false);
+	else
+		dt_metrics_reply(fd, "200 OK", DT_METRICS_CTYPE, text, len,
+		    strcmp(method, "HEAD") == 0);
+	free(text);
+}
+
+static void *
+dt_metrics_thread(void *arg)
+{
+	dt_metrics_t *m = arg;
+
+	while (!atomic_load(&m->m_stop)) {
+		/* A short wait, so that dt_metrics_stop() is heard soon. */
+		int fd = dt_os_net_accept(m->m_fd, 200);
+
+		if (fd < 0)
+			continue;
+		dt_metrics_serve(m, fd);
+		dt_os_net_close(fd);
+	}
+	return NULL;
+}
+
+int
+dt_metrics_start(dtrace_hdl_t *dtp)
+{
+	const char *spec = dtp->dt_optstr[DT_OPT_METRICS];
+	const char *labels = dtp->dt_optstr[DT_OPT_METRICSLABELS];
+	dt_metrics_chk_t chk = {dtp};
+	sigset_t all, old;
+	dt_metrics_t *m;
+	char err[256];
+	int rc;
+
+	if (spec == NULL)
+		return 0;
+	if (labels != NULL &&
+	    dt_metrics_spec_walk(labels, dt_metrics_check_cb, &chk) != 0)
+		return -1;
+	if ((m = calloc(1, sizeof(*m))) == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	m->m_fd = dt_os_net_listen(
+	    spec, m->m_addr, sizeof(m->m_addr), err, sizeof(err));
+	if (m->m_fd < 0) {
+		free(m);
+		return dt_set_errdetail(dtp, EDT_BADOPTVAL,
+		    "-x metrics=%s: cannot listen: %s", spec, err);
+	}
+	(void) pthread_mutex_init(&m->m_lock, NULL);
+	atomic_init(&m->m_stop, false);
+	/*
+	 * Signals (SIGINT ending tracing) are for the thread that traces:
+	 * the server thread starts with them all blocked.
+	 */
+	sigfillset(&all);
+	(void) pthread_sigmask(SIG_SETMASK, &all, &old);
+	rc = pthread_create(&m->m_thread, NULL, dt_metrics_thread, m);
+	(void) pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc != 0) {
+		dt_os_net_close(m->m_fd);
+		free(m);
+		return dt_set_errno(dtp, EDT_NOMEM);
+	}
+	m->m_running = true;
+	dtp->dt_metrics = m;
+	return 0;
+}
+
+void
+dt_metrics_publish(dtrace_hdl_t *dtp)
+{
+	dt_metrics_t *m = dtp->dt_metrics;
+	char *text, *old;
+	size_t len;
+
+	if (m == NULL || dt_consume_metrics(dtp, &text, &len) != 0)
+		return;
+	(void) pthread_mutex_lock(&m->m_lock);
+	old = m->m_text;
+	m->m_text = text;
+	m->m_len = len;
+	(void) pthread_mutex_unlock(&m->m_lock);
+	free(old);
+}
+
+void
+dt_metrics_stop(dtrace_hdl_t *dtp)
+{
+	dt_metrics_t *m = dtp->dt_metrics;
+
+	if (m == NULL)
+		return;
+	atomic_store(&m->m_stop, true);
+	if (m->m_running)
+		(void) pthread_join(m->m_thread, NULL);
+	dt_os_net_close(m->m_fd);
+	(void) pthread_mutex_destroy(&m->m_lock);
+	free(m->m_text);
+	free(m);
+	dtp->dt_metrics = NULL;
+}
+
+const char *
+dtrace_metrics_address(dtrace_hdl_t *dtp)
+{
+	return dtp->dt_metrics != NULL ? dtp->dt_metrics->m_addr : NULL;
+}

@@ -1,0 +1,33 @@
+/*
+ * dt_metrics.h: the metrics endpoint (-x metrics=ADDR:PORT): the
+ * aggregations over HTTP at /metrics in the OpenMetrics text format,
+ * while tracing runs, for Prometheus and the collectors that read it.
+ */
+#ifndef DT_METRICS_H
+#define DT_METRICS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct dtrace_hdl dtrace_hdl_t;
+
+#define DT_METRICS_LABEL_MAX 64
+
+/* dtrace_go(): listen, check -x metricslabels against the aggregations. */
+extern int dt_metrics_start(dtrace_hdl_t *dtp);
+/* After each drain: the text scrapes get from now on. */
+extern void dt_metrics_publish(dtrace_hdl_t *dtp);
+/* dtrace_close(): stop serving. */
+extern void dt_metrics_stop(dtrace_hdl_t *dtp);
+
+/* Is value a well-formed -x metricslabels ("agg:label,label;...")? */
+extern bool dt_metrics_labels_valid(const char *value);
+/*
+ * The name -x metricslabels (spec, may be NULL) gives key k (from 0) of
+ * aggregation agg ("_" for @); false when it names none.
+ */
+extern bool dt_metrics_label_name(
+    const char *spec, const char *agg, uint32_t k, char *buf, size_t len);
+
+#endif /* DT_METRICS_H */

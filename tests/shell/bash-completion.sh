@@ -1,0 +1,79 @@
+#!/bin/bash
+# bash-completion.sh: cmd/dtrace.bash completes what dtrace(1) takes: its
+# options (equal to dtrace.c's getopt string), the -x option names (equal
+# to common/dt_options.c's table, so that a new option cannot be
+# forgotten), probe descriptions for -P/-m/-f/-n from `dtrace -l`
+# through a cache that is reused, D scripts for -s.
+set -u
+
+: "${top_srcdir:?}"
+comp=$top_srcdir/cmd/dtrace.bash
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export XDG_CACHE_HOME=$tmp/cache
+fail=0
+
+# shellcheck source=/dev/null
+. "$comp" || { echo "FAIL: $comp does not load"; exit 1; }
+complete -p dtrace >/dev/null || { echo "FAIL: no completion for dtrace"; exit 1; }
+
+# complete WORD...: COMPREPLY for the last word, sorted, one a line, as
+# bash asks for it: the line so far, words split at colons too.
+complete_words() {
+	COMP_LINE="$DTRACE $*"
+	COMP_POINT=${#COMP_LINE}
+	COMP_WORDBREAKS=$' \t\n"\'><=;|&(:'
+	COMP_WORDS=("$DTRACE" "$@")
+	COMP_CWORD=$#
+	COMPREPLY=()
+	_dtrace
+	printf '%s\n' "${COMPREPLY[@]}" | sort
+}
+
+# -x names: the option table's.
+grep -oE '^\s*\{ "[a-z]+", DT_OPT_' "$top_srcdir/common/dt_options.c" |
+	sed -E 's/.*"([a-z]+)".*/\1/' | sort -u >"$tmp/xwant"
+complete_words -x '' >"$tmp/xgot"
+diff "$tmp/xwant" "$tmp/xgot" >"$tmp/xdiff" ||
+	{ echo "FAIL: -x names differ from dt_options.c (< table, > completion):"; cat "$tmp/xdiff"; fail=1; }
+[ "$(complete_words -x oform)" = oformat ] || { echo "FAIL: -x oform"; fail=1; }
+
+# Options: the getopt string's letters, and -32/-64.
+optstr=$(sed -n 's/^#define DTRACE_OPTSTR "\(.*\)"$/\1/p' "$top_srcdir/cmd/dtrace.c")
+{
+	echo -32
+	echo -64
+	tr -d ':' <<<"$optstr" | sed 's/[36]//g' | fold -w 1 | sed 's/^/-/'
+} | sort >"$tmp/owant"
+complete_words - >"$tmp/ogot"
+diff "$tmp/owant" "$tmp/ogot" >"$tmp/odiff" ||
+	{ echo "FAIL: options differ from DTRACE_OPTSTR:"; cat "$tmp/odiff"; fail=1; }
+
+# Probes, from dtrace -l: BEGIN by its whole description (bash puts back
+# what follows the last colon), profile's tick-100, providers for -P.
+complete_words -n dtrace:::BEG | grep -qx 'BEGIN' ||
+	{ echo "FAIL: -n dtrace:::BEG does not give dtrace:::BEGIN"; fail=1; }
+complete_words -n profile:::tick-1 | grep -qx 'tick-100' ||
+	{ echo "FAIL: -n profile:::tick-1 does not give profile:::tick-100"; fail=1; }
+complete_words -P '' | grep -qx profile ||
+	{ echo "FAIL: -P does not offer the profile provider"; fail=1; }
+[ -s "$XDG_CACHE_HOME/dtrace/probes" ] ||
+	{ echo "FAIL: no probe cache in \$XDG_CACHE_HOME/dtrace"; fail=1; }
+# A fresh cache is used as it is, without running dtrace again.
+echo 'cached:mod:fn:probe' >"$XDG_CACHE_HOME/dtrace/probes"
+[ "$(complete_words -n cach)" = cached:mod:fn:probe ] ||
+	{ echo "FAIL: the probe cache is not used"; fail=1; }
+[ "$(complete_words -m cached:m)" = mod ] ||
+	{ echo "FAIL: -m does not give provider:module"; fail=1; }
+# An hour old, it is made again.
+touch -d '2 hours ago' "$XDG_CACHE_HOME/dtrace/probes"
+complete_words -n dtrace:::E | grep -qx 'END' ||
+	{ echo "FAIL: a stale probe cache is not remade"; fail=1; }
+
+# -s: D scripts and directories, nothing else.
+mkdir "$tmp/s" "$tmp/s/sub"
+touch "$tmp/s/a.d" "$tmp/s/b.txt"
+got=$(complete_words -s "$tmp/s/" | tr '\n' ' ')
+[ "$got" = "$tmp/s/a.d $tmp/s/sub " ] ||
+	{ echo "FAIL: -s completes '$got'"; fail=1; }
+exit $fail

@@ -1,0 +1,77 @@
+#!/bin/bash
+# folded-stacks.sh: -x oformat=folded prints stack-keyed aggregations as
+# flame-graph tools read them: one line per stack, frames from the
+# outermost to the innermost joined by ';', without offsets (so calls
+# from two places in one function fold into one frame), leading frames
+# for the other keys, then a space and the count.  A program calls
+# getppid() 3 times through main -> mid -> leaf and 2 times through
+# main -> leaf; the user stacks must say exactly that, and the kernel
+# stacks, keyed by execname first, must add up to 5.  A quantize() has
+# no folded form: one line on stderr says it was left out.
+set -u
+
+[ "$(id -u)" -eq 0 ] || { echo "needs root to load BPF programs"; exit 77; }
+command -v cc >/dev/null || { echo "needs a C compiler (cc)"; exit 77; }
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cat >"$tmp/calls.c" <<'C'
+#include <unistd.h>
+
+static void __attribute__((noinline))
+leaf(int n)
+{
+	for (int i = 0; i < n; i++)
+		(void) getppid();
+	__asm__ volatile("" ::: "memory");
+}
+
+static void __attribute__((noinline))
+mid(void)
+{
+	leaf(3);
+	__asm__ volatile("" ::: "memory");
+}
+
+int
+main(void)
+{
+	mid();
+	leaf(2);
+	return 0;
+}
+C
+cc -O1 -g -fno-omit-frame-pointer -fno-optimize-sibling-calls \
+	-o "$tmp/calls" "$tmp/calls.c" || exit 1
+
+"$DTRACE" -q -x oformat=folded -n '
+    syscall::getppid:entry /pid == $target/ {
+        @u[ustack()] = count();
+        @k[execname, stack()] = count();
+        @q = quantize(1);
+    }' -c "$tmp/calls" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+fail=0
+[ $rc -eq 0 ] || { echo "FAIL: dtrace exited $rc: $(cat "$tmp/err")"; fail=1; }
+
+# User stacks: the part from main inward is exact; what calls main
+# (_start, the C library) is whatever this libc does.
+grep -q '^calls`main;calls`mid;calls`leaf;libc.so.6`getppid 3$' \
+	<(sed 's/^.*;calls`main;/calls`main;/' "$tmp/out") ||
+	{ echo "FAIL: no main;mid;leaf;getppid 3 line"; fail=1; }
+grep -q '^calls`main;calls`leaf;libc.so.6`getppid 2$' \
+	<(sed 's/^.*;calls`main;/calls`main;/' "$tmp/out") ||
+	{ echo "FAIL: no main;leaf;getppid 2 line"; fail=1; }
+# Kernel stacks: execname first, kernel frames without offsets, 5 in all.
+klines=$(grep '^calls;vmlinux`' "$tmp/out")
+ksum=$(awk '{ s += $NF } END { print s + 0 }' <<<"$klines")
+[ "$ksum" = 5 ] || { echo "FAIL: kernel stacks add up to $ksum, not 5"; fail=1; }
+grep -q '+0x' "$tmp/out" && { echo "FAIL: a frame has an offset"; fail=1; }
+# Every line is frames, a space, a number; no other output.
+bad=$(grep -cvE '^[^ ].* [0-9]+$' "$tmp/out")
+[ "$bad" = 0 ] || { echo "FAIL: $bad lines not in folded form"; fail=1; }
+[ "$(grep -c . "$tmp/out")" -ge 3 ] || { echo "FAIL: too few lines"; fail=1; }
+grep -qx 'dtrace: @q not printed: a quantize() has no folded form' "$tmp/err" ||
+	{ echo "FAIL: no note about the quantize()"; fail=1; }
+[ $fail -eq 0 ] || cat "$tmp/out" "$tmp/err"
+exit $fail
