@@ -28,12 +28,13 @@ srcs=(
 	"$gen/dt_grammar.c" "$gen/dt_lex.c"
 	"$top/common/dt_options.c" "$top/common/dt_error.c"
 	"$top/common/dt_aggfunc.c" "$top/common/probe/dt_probe.c"
-	"$top/common/dt_program.c"
+	"$top/common/dt_program.c" "$top/common/dt_demangle.c"
+	"$top/common/dt_metrics.c"
 	"$top/tests/fuzz/compile_fuzz.c"
 )
 clang -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined -D_GNU_SOURCE \
 	-DDTRACE_LIBDIR='"/nonexistent"' -DDTRACE_SRC_LIBDIR='"/nonexistent"' \
 	-I"$top" -I"$out/gen" -Wno-unused-command-line-argument \
-	"${srcs[@]}" -o "$out/compile_fuzz" -lctf
+	"${srcs[@]}" -o "$out/compile_fuzz" -lctf -liberty
 echo "built $out/compile_fuzz"

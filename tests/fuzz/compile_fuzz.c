@@ -100,6 +100,43 @@ dt_proc_target(const dtrace_hdl_t *dtp)
 	return 0;
 }
 
+/* Nor a network: the metrics endpoint is linked in, never started. */
+int
+dt_os_net_listen(const char *spec, char *bound, size_t boundlen, char *err,
+    size_t errlen)
+{
+	(void) spec, (void) bound, (void) boundlen;
+	snprintf(err, errlen, "no network in the fuzz target");
+	return -1;
+}
+
+int
+dt_os_net_accept(int lfd, int timeout_ms)
+{
+	(void) lfd, (void) timeout_ms;
+	return -1;
+}
+
+long
+dt_os_net_recv(int fd, void *buf, size_t len, int timeout_ms)
+{
+	(void) fd, (void) buf, (void) len, (void) timeout_ms;
+	return -1;
+}
+
+int
+dt_os_net_send(int fd, const void *buf, size_t len)
+{
+	(void) fd, (void) buf, (void) len;
+	return -1;
+}
+
+void
+dt_os_net_close(int fd)
+{
+	(void) fd;
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
