@@ -47,6 +47,9 @@
 #
 # Usage: run-tests.sh [PATTERN]   runs only tests whose name contains PATTERN.
 #        TEST_JOBS=N               D tests run at once (default: nproc)
+#        TEST_EXEC="qemu-aarch64 -L /usr/aarch64-linux-gnu"
+#                                  runs the unit tests through it (a cross
+#                                  build: `make check TESTS_FILTER=unit/`)
 
 set -u
 
@@ -158,7 +161,8 @@ run_unit_tests() {
 	local t
 	for t in ${UNIT_TESTS:-}; do
 		selected "$t" || continue
-		run_selfcheck "unit/${t##*/}" "$top_builddir/$t"
+		# shellcheck disable=SC2086 # a command and its options
+		run_selfcheck "unit/${t##*/}" ${TEST_EXEC:-} "$top_builddir/$t"
 	done
 }
 

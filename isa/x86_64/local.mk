@@ -1,5 +1,6 @@
 # isa/x86_64/local.mk: the x86-64 decoder, emulator and probe sites
-libdtrace_core_la_SOURCES += %reldir%/x86_decode.c %reldir%/x86_decode.h \
+libdtrace_core_la_SOURCES += isa/dt_isa.h %reldir%/x86_isa.c %reldir%/x86_isa.h \
+	%reldir%/x86_decode.c %reldir%/x86_decode.h \
 	%reldir%/x86_emulate.c %reldir%/x86_emulate.h \
 	%reldir%/x86_sites.c %reldir%/x86_sites.h
 
@@ -20,3 +21,7 @@ SHELL_TESTS += tests/isa/decode-real-binaries.sh
 
 EXTRA_DIST += %reldir%/README.md tests/isa/decode-real-binaries.sh \
 	tests/isa/decode-vs-objdump.sh
+
+UNIT_TESTS += tests/unit/x86_isa_test
+tests_unit_x86_isa_test_SOURCES = tests/unit/x86_isa_test.c
+tests_unit_x86_isa_test_LDADD = libdtrace_core.la

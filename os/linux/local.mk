@@ -58,12 +58,19 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/prov/dt_ktab.c \
 	%reldir%/prov/dt_prov_proc.c \
 	%reldir%/prov/dt_prov_sched.c \
-	%reldir%/ptrace/dt_ptrace.h \
+	%reldir%/ptrace/dt_ptrace.h
+# The ptrace engine places x86-64 breakpoints and reads x86-64 registers;
+# elsewhere dt_ptrace_none.c says there is no user-space engine.
+if ISA_X86_64
+libdtrace_core_la_SOURCES += \
 	%reldir%/ptrace/dt_ptrace_impl.h \
 	%reldir%/ptrace/dt_ptrace.c \
 	%reldir%/ptrace/dt_ptrace_fast.c \
 	%reldir%/ptrace/dt_ptrace_sites.c \
 	%reldir%/ptrace/dt_ptrace_sys.c
+else
+libdtrace_core_la_SOURCES += %reldir%/ptrace/dt_ptrace_none.c
+endif
 EXTRA_DIST += %reldir%/README.md
 
 # D library files: compiled before every program (common/compiler/dt_lib.c).

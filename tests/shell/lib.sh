@@ -3,6 +3,18 @@
 
 fail=0
 
+# The BPF engine's pid probes on a program the test compiles need root,
+# a C compiler and the kernel's uprobe PMU: exit 77 (skip) saying which
+# is missing.
+need_bpf_uprobes() {
+	[ "$(id -u)" -eq 0 ] ||
+		{ echo "needs root to load BPF programs"; exit 77; }
+	command -v cc >/dev/null ||
+		{ echo "needs a C compiler (cc)"; exit 77; }
+	[ -r /sys/bus/event_source/devices/uprobe/type ] ||
+		{ echo "the kernel has no uprobe PMU"; exit 77; }
+}
+
 # check WHAT WANT GOT: "ok: WHAT", or FAIL with both texts (sets fail=1).
 check() {
 	local what=$1 want=$2 got=$3

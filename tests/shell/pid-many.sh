@@ -8,14 +8,11 @@
 # options, leaving the program's output as it was.
 set -u
 
-[ "$(id -u)" -eq 0 ] || { echo "needs root to load BPF programs"; exit 77; }
-command -v cc >/dev/null || { echo "needs a C compiler (cc)"; exit 77; }
-[ -r /sys/bus/event_source/devices/uprobe/type ] ||
-	{ echo "the kernel has no uprobe PMU"; exit 77; }
+. "$top_srcdir/tests/shell/lib.sh"	# check(), need_bpf_uprobes()
+need_bpf_uprobes
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-. "$top_srcdir/tests/shell/lib.sh"	# check()
 
 cat >"$tmp/many.c" <<'C'
 #include <stdio.h>

@@ -5,10 +5,8 @@
 # in a shared library, and dtrace ending when the command does.
 set -u
 
-[ "$(id -u)" -eq 0 ] || { echo "needs root to load BPF programs"; exit 77; }
-command -v cc >/dev/null || { echo "needs a C compiler (cc)"; exit 77; }
-[ -r /sys/bus/event_source/devices/uprobe/type ] ||
-	{ echo "the kernel has no uprobe PMU"; exit 77; }
+. "$top_srcdir/tests/shell/lib.sh"	# check(), need_bpf_uprobes()
+need_bpf_uprobes
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -44,7 +42,6 @@ main(int argc, char **argv)
 C
 cc -O1 -fno-inline -o "$tmp/prog" "$tmp/prog.c" || exit 1
 
-. "$top_srcdir/tests/shell/lib.sh"	# check()
 
 # Exactly N entries, counted by the BPF program in the target.
 n=100000

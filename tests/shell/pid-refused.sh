@@ -7,17 +7,14 @@
 # fails with one line and exit status 1.
 set -u
 
-[ "$(id -u)" -eq 0 ] || { echo "needs root to load BPF programs"; exit 77; }
-command -v cc >/dev/null || { echo "needs a C compiler (cc)"; exit 77; }
-[ -r /sys/bus/event_source/devices/uprobe/type ] ||
-	{ echo "the kernel has no uprobe PMU"; exit 77; }
+. "$top_srcdir/tests/shell/lib.sh"	# check(), need_bpf_uprobes()
+need_bpf_uprobes
 [ "$(uname -m)" = x86_64 ] || { echo "the refused prefix is x86's"; exit 77; }
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 
-. "$top_srcdir/tests/shell/lib.sh"	# check()
 
 # atomic_fn: mov, lock xadd (refused by x86 uprobes), add, ret.
 cat >"$tmp/atom.c" <<'C'

@@ -100,9 +100,14 @@ if $asroot && [ -r /sys/bus/event_source/devices/uprobe/type ]; then
 	descs=$(for f in $fns; do
 	    printf 'pid$target:libc.so.6:%s:entry,' "$f"
 	    printf 'pid$target:libc.so.6:%s:return,' "$f"; done)
-	want=$(bpf -q -c "./t mix 10" -n "${descs%,} $counts" 2>&1 |
-	    grep '^@ ' | sort)
-	got=$(grep -E ' (entry|return) ' "$tmp/libc.counts")
+	# (Where the BPF engine skips a site, on an AVX-512 instruction,
+	# it says so: those probes are left out of the comparison.)
+	bpf -q -c "./t mix 10" -n "${descs%,} $counts" >"$tmp/bpf.out" 2>&1
+	want=$(grep '^@ ' "$tmp/bpf.out" | sort)
+	skipped=$(sed -n 's/^dtrace: skipped [^:]*:[^:]*:\([^:]*\):\([a-z]*\) at .*/@ \1 \2 /p' \
+	    "$tmp/bpf.out")
+	got=$(grep -E ' (entry|return) ' "$tmp/libc.counts" |
+	    grep -vF "${skipped:-@@none@@}")
 	check "libc entry and return counts as under BPF" "$want" "$got"
 else
 	echo "skipped the comparison with the BPF engine: needs root and uprobes"

@@ -7,10 +7,8 @@
 # frames are checked by shape; counts are exact.
 set -u
 
-[ "$(id -u)" -eq 0 ] || { echo "needs root to load BPF programs"; exit 77; }
-command -v cc >/dev/null || { echo "needs a C compiler (cc)"; exit 77; }
-[ -r /sys/bus/event_source/devices/uprobe/type ] ||
-	{ echo "the kernel has no uprobe PMU"; exit 77; }
+. "$top_srcdir/tests/shell/lib.sh"	# check(), need_bpf_uprobes()
+need_bpf_uprobes
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -58,7 +56,6 @@ cc -O1 -fno-omit-frame-pointer -fno-inline -o "$tmp/ustackprog" \
     "$tmp/prog.c" || exit 1
 prog="$tmp/ustackprog"
 
-. "$top_srcdir/tests/shell/lib.sh"	# check()
 
 # Frame lines with their offsets blanked: "prog`b+0x.." for any offset.
 shape() {

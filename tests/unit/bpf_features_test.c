@@ -33,6 +33,11 @@ main(void)
 		SKIP("not root: BPF features cannot be checked");
 	if (access("/sys/kernel/btf/vmlinux", R_OK) == 0)
 		CHECK(lfp->lf_have[DT_LF_BTF]);
+	/* No bpf(2) at all: a kernel without it, or qemu-user. */
+	if (!lfp->lf_have[DT_LF_BPF] &&
+	    strstr(lfp->lf_why[DT_LF_BPF], "without BPF") != NULL)
+		SKIP("bpf(2) does not exist here (a kernel without BPF, or an "
+		     "emulator such as qemu-user)");
 	CHECK(lfp->lf_have[DT_LF_BPF]);
 	if (!lfp->lf_have[DT_LF_BPF])
 		return unit_done();

@@ -26,8 +26,14 @@ check_arg(const dt_usdt_arg_t *ua, int kind, int size, bool sgn, int reg,
 int
 main(void)
 {
-#if defined(__x86_64__)
 	dt_usdt_args_t a;
+
+	/* a bracketed operand with a space is one operand (arm64's) */
+	dt_usdt_parse_args("-4@[x0, 8]   8@[sp, -16] 1@$1", &a);
+	CHECK_INT(a.ua_nargs, 3);
+#if defined(__x86_64__)
+	check_arg(&a.ua_args[0], DT_USDT_ARG_NONE, 0, false, 0, 0, 0);
+	check_arg(&a.ua_args[2], DT_USDT_ARG_CONST, 1, false, 0, 0, 1);
 
 	/* registers, as gcc writes them at -O2 */
 	dt_usdt_parse_args("-4@%edi 8@%rax -8@$5 -8@%rsi", &a);
@@ -70,7 +76,23 @@ main(void)
 	CHECK_INT(a.ua_nargs, DT_USDT_MAXARGS);
 	check_arg(&a.ua_args[11], DT_USDT_ARG_CONST, 1, false, 0, 0, 12);
 	return unit_done();
+#elif defined(__aarch64__)
+	/* pt_regs offsets: x<n> at 8n, sp at 248 */
+	check_arg(&a.ua_args[0], DT_USDT_ARG_MEM, 4, true, 0, 0, 8);
+	check_arg(&a.ua_args[1], DT_USDT_ARG_MEM, 8, false, 248, 0, -16);
+	check_arg(&a.ua_args[2], DT_USDT_ARG_NONE, 0, false, 0, 0, 0);
+
+	/* registers, a w register bounds the size, constants */
+	dt_usdt_parse_args("8@x1 -8@w2 -4@[sp, 12] 4@#5 -4@#-7 8@x29", &a);
+	CHECK_INT(a.ua_nargs, 6);
+	check_arg(&a.ua_args[0], DT_USDT_ARG_REG, 8, false, 8, 0, 0);
+	check_arg(&a.ua_args[1], DT_USDT_ARG_REG, 4, true, 16, 0, 0);
+	check_arg(&a.ua_args[2], DT_USDT_ARG_MEM, 4, true, 248, 0, 12);
+	check_arg(&a.ua_args[3], DT_USDT_ARG_CONST, 4, false, 0, 0, 5);
+	check_arg(&a.ua_args[4], DT_USDT_ARG_CONST, 4, true, 0, 0, -7);
+	check_arg(&a.ua_args[5], DT_USDT_ARG_REG, 8, false, 232, 0, 0);
+	return unit_done();
 #else
-	SKIP("USDT operands are decoded on x86-64 only");
+	SKIP("USDT operands are decoded on x86-64 and aarch64 only");
 #endif
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "common/dif/dif.h"
+#include "isa/dt_isa.h"
 #include "os/linux/bpf/dt_bpf_gen.h"
 #include "os/linux/bpf/dt_bpf_impl.h"
 #include "os/linux/dt_linux_features.h"
@@ -380,7 +381,6 @@ dt_bpf_cg_kevent_filter(dt_bpf_cg_t *cg, const dt_kevent_t *ke,
 	}
 }
 
-#if defined(__x86_64__)
 /*
  * USDT arguments as one site's operands give them: a register of pt_regs,
  * user memory at a register plus a displacement (0 if unreadable), or a
@@ -450,7 +450,8 @@ dt_bpf_cg_usdt(dt_bpf_cg_t *cg, const dt_bpf_progspec_t *ps)
 		if (!first)
 			continue;
 		lnext = dt_bpf_label_new(cg->cg_b);
-		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R6, 128));
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R6,
+		    dt_isa_layout.il_pc));
 		for (size_t j = i; j < ps->ps_nusites; j++) {
 			if (memcmp(&ps->ps_uargs[i], &ps->ps_uargs[j],
 			    sizeof (ps->ps_uargs[0])) != 0)
@@ -467,7 +468,6 @@ dt_bpf_cg_usdt(dt_bpf_cg_t *cg, const dt_bpf_progspec_t *ps)
 	}
 	dt_bpf_label_here(cg->cg_b, ldone);
 }
-#endif
 
 /*
  * Whether the DIF object may read the probe's arguments: args[], arg0-9,

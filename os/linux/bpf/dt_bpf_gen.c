@@ -42,6 +42,7 @@
 #include "common/dif/dif.h"
 #include "common/dif/dif_interp.h"
 #include "common/dt_os.h"
+#include "isa/dt_isa.h"
 #include "os/linux/bpf/dt_bpf_gen.h"
 #include "os/linux/bpf/dt_bpf_impl.h"
 #include "os/linux/dt_ksyms.h"
@@ -1959,40 +1960,41 @@ dt_bpf_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 		break;
 	case DT_BPF_CTX_UPROBE:
 	case DT_BPF_CTX_URETURN: {
-#if defined(__x86_64__)
-		/* pt_regs offsets of rdi, rsi, rdx, rcx, r8, r9; rax, ip. */
-		static const int16_t argreg[6] = { 112, 104, 96, 88, 72, 64 };
+		const dt_isa_layout_t *il = &dt_isa_layout;
 		bool ret = ps->ps_ctx == DT_BPF_CTX_URETURN;
 
 		for (int i = 0; i < DT_BPF_NARGS; i++) {
 			int16_t o = (int16_t) (DT_SC_ARGS + 8 * i);
 
-			if (ret || i >= 6) {
+			if (ret || i >= il->il_nargs) {
 				DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, o, 0));
 				if (ret)
 					continue;
 				/*
-				 * Past the sixth, as DTrace reads them: the
-				 * stack words above the return address the
-				 * stack pointer points to (0 if unreadable).
+				 * Past the argument registers, as DTrace
+				 * reads them: the stack words the ISA's
+				 * calling convention puts them in, from the
+				 * stack pointer (0 if unreadable).
 				 */
 				DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R7));
 				DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, o));
 				DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, 8));
 				DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_R6,
-				    152));
+				    il->il_sp));
 				DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R3,
-				    8 * (i - 5)));
+				    il->il_stackargs +
+				    8 * (i - il->il_nargs)));
 				DT_EMIT(cg, DT_BPF_CALL(
 				    BPF_FUNC_probe_read_user));
 				continue;
 			}
 			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R6,
-			    argreg[i]));
+			    il->il_args[i]));
 			DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, o));
 		}
 		if (ret) {
-			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R6, 128));
+			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R6,
+			    il->il_pc));
 			if (ps->ps_table_fd >= 0)
 				DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R7,
 				    DT_SC_UFUNC));
@@ -2002,14 +2004,11 @@ dt_bpf_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 			DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_SUB, DT_R1, DT_R2));
 			DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1,
 			    DT_SC_ARGS));
-			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R6, 80));
+			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R6,
+			    il->il_ret));
 			DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1,
 			    DT_SC_ARGS + 8));
 		}
-#else
-		dt_bpf_cg_error(cg, "pid probes need this architecture's "
-		    "register layout");
-#endif
 		break;
 	}
 	case DT_BPF_CTX_KTP:
@@ -2026,12 +2025,7 @@ dt_bpf_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 		for (int i = 0; i < DT_BPF_NARGS; i++)
 			DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7,
 			    (int16_t) (DT_SC_ARGS + 8 * i), 0));
-#if defined(__x86_64__)
 		dt_bpf_cg_usdt(cg, ps);
-#else
-		dt_bpf_cg_error(cg, "USDT probes need this architecture's "
-		    "register layout");
-#endif
 		break;
 	}
 

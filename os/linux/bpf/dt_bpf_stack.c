@@ -14,6 +14,7 @@
 
 #include "common/dif/dif.h"
 #include "common/dt_os.h"
+#include "isa/dt_isa.h"
 #include "os/linux/bpf/dt_bpf_gen.h"
 #include "os/linux/bpf/dt_bpf_impl.h"
 #include "os/linux/dt_ksyms.h"
@@ -309,26 +310,6 @@ dt_bpf_cg_getustack(dt_bpf_cg_t *cg, uint32_t off, uint32_t size)
 }
 
 /*
- * uregs[]: DTrace's register numbers (R_EIP, R_RAX, ...: the D prelude
- * defines them as illumos numbers them on amd64, the 32-bit names first)
- * as offsets in x86-64's struct pt_regs; -1 for what Linux does not keep
- * there (segment registers but cs and ss, trap number, error code),
- * which reads as 0.
- */
-#if defined(__x86_64__)
-static const int16_t dt_bpf_uregs_off[] = {
-	/* gs fs es ds edi esi ebp esp ebx edx ecx eax trapno err */
-	-1, -1, -1, -1, 112, 104, 32, 152, 40, 96, 88, 80, -1, -1,
-	/* eip cs efl uesp ss */
-	128, 136, 144, 152, 160,
-	/* r15 r14 r13 r12 r11 r10 r9 r8 rdi rsi rbp rbx rdx rcx rax */
-	0, 8, 16, 24, 48, 56, 64, 72, 112, 104, 32, 40, 96, 88, 80,
-	/* trapno err rip cs rfl rsp ss fs gs es ds fsbase gsbase */
-	-1, -1, 128, 136, 144, 152, 160, -1, -1, -1, -1, -1, -1,
-};
-#endif
-
-/*
  * uregs[r2] into rd.  The user registers are the uprobe's context, or
  * elsewhere the current task's saved ones (task_pt_regs()); an index
  * past the table faults as an illegal operation, as in DTrace.
@@ -336,10 +317,9 @@ static const int16_t dt_bpf_uregs_off[] = {
 void
 dt_bpf_cg_uregs(dt_bpf_cg_t *cg, unsigned r2, unsigned rd)
 {
-#if defined(__x86_64__)
 	dt_bpf_ctxkind_t ctx = cg->cg_ps->ps_ctx;
 	uint32_t ldone = dt_bpf_label_new(cg->cg_b);
-	size_t n = sizeof (dt_bpf_uregs_off) / sizeof (dt_bpf_uregs_off[0]);
+	size_t n = (size_t) dt_isa_layout.il_nuregs;
 
 	if (ctx == DT_BPF_CTX_UPROBE || ctx == DT_BPF_CTX_URETURN) {
 		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R3, DT_R6));
@@ -354,7 +334,7 @@ dt_bpf_cg_uregs(dt_bpf_cg_t *cg, unsigned r2, unsigned rd)
 	dt_bpf_cg_ldreg(cg, DT_R2, r2);
 	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 0));
 	for (size_t i = 0; i < n; i++) {
-		int16_t o = dt_bpf_uregs_off[i];
+		int16_t o = dt_isa_layout.il_uregs[i];
 
 		if (o < 0)
 			continue;
@@ -366,12 +346,6 @@ dt_bpf_cg_uregs(dt_bpf_cg_t *cg, unsigned r2, unsigned rd)
 	    -1);
 	dt_bpf_label_here(cg->cg_b, ldone);
 	dt_bpf_cg_streg(cg, rd, DT_R1);
-#else
-	(void) r2;
-	(void) rd;
-	dt_bpf_cg_error(cg, "uregs[] needs this architecture's register "
-	    "layout");
-#endif
 }
 
 /*

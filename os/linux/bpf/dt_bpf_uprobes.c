@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "isa/dt_isa.h"
 #include "os/linux/bpf/dt_bpf_attach.h"
 #include "os/linux/bpf/dt_bpf_uprobes.h"
 
@@ -46,31 +47,17 @@ dt_bpf_urefused(const dt_probe_t *prp, const dt_pid_probe_t *pi, size_t i)
 bool
 dt_bpf_usite_unsafe(const char *path, uint64_t off, int *fdp)
 {
-#if defined(__x86_64__)
-	unsigned char b[15];
+	uint8_t b[16];
 	ssize_t n;
 
 	if (*fdp < 0 && (*fdp = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 		return false;	/* the kernel will say what it thinks */
 	if ((n = pread(*fdp, b, sizeof (b), (off_t) off)) <= 0)
 		return false;
-	/* Past legacy prefixes, 0x62 is EVEX in 64-bit code. */
-	for (ssize_t i = 0; i < n; i++) {
-		switch (b[i]) {
-		case 0x26: case 0x2e: case 0x36: case 0x3e: case 0x64:
-		case 0x65: case 0x66: case 0x67: case 0xf0: case 0xf2:
-		case 0xf3:
-			continue;
-		default:
-			if (b[i] != 0x62)
-				return false;
-			errno = DT_BPF_ENOTSUPP;
-			return true;
-		}
+	if (dt_isa_uprobe_unsafe(b, (size_t) n)) {
+		errno = DT_BPF_ENOTSUPP;
+		return true;
 	}
-#else
-	(void) path, (void) off, (void) fdp;
-#endif
 	return false;
 }
 

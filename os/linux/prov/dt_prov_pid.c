@@ -18,7 +18,7 @@
  * the provider "pid<N>" is registered then, from the process's
  * /proc/<N>/maps and the symbol tables of its files (dt_elfsym.c).
  * Instruction boundaries, return sites and tail calls come from the
- * isa/x86_64 decoder (x86_sites_scan()); a function the decoder refuses
+ * ISA's decoder (dt_isa_sites_scan(), isa/dt_isa.h); a function it refuses
  * gets its entry probe only.
  *
  * The BPF engine places a uprobe at each site (file + offset, filtered to
@@ -70,8 +70,7 @@
 #include "common/dt_demangle.h"
 #include "common/dt_impl.h"
 #include "common/probe/dt_probe.h"
-#include "isa/x86_64/x86_decode.h"
-#include "isa/x86_64/x86_sites.h"
+#include "isa/dt_isa.h"
 #include "os/linux/dt_elfsym.h"
 #include "os/linux/prov/dt_linux_prov.h"
 
@@ -425,7 +424,7 @@ dt_pid_function(dtrace_hdl_t *dtp, dt_provider_t *pvp, dt_pid_prov_t *pp,
 	bool want_offsets = !(*made & DT_PID_MADE_OFFSETS);
 	bool quiet = nglob[0] == '\0' || dt_strisglob(nglob);
 	dt_probe_t *prp;
-	x86_sites_t sites;
+	dt_isa_sites_t sites;
 	uint8_t *code;
 	int fd, rc = 0;
 	ssize_t n;
@@ -457,11 +456,11 @@ dt_pid_function(dtrace_hdl_t *dtp, dt_provider_t *pvp, dt_pid_prov_t *pp,
 	n = pread(fd, code, es->es_size, (off_t) foff);
 	(void) close(fd);
 	if (n != (ssize_t) es->es_size ||
-	    x86_sites_scan(code, es->es_size, es->es_addr, &sites) !=
-	    X86_SITES_OK) {
+	    dt_isa_sites_scan(code, es->es_size, es->es_addr, &sites) !=
+	    DT_ISA_SITES_OK) {
 		free(code);
 		if (n == (ssize_t) es->es_size)
-			x86_sites_free(&sites);
+			dt_isa_sites_free(&sites);
 		return 0;	/* refused: the entry probe only */
 	}
 
@@ -470,19 +469,15 @@ dt_pid_function(dtrace_hdl_t *dtp, dt_provider_t *pvp, dt_pid_prov_t *pp,
 		    DT_PID_RETURN);
 
 		for (size_t i = 0; pi != NULL && i < sites.nsites; i++) {
-			const x86_site_t *s = &sites.sites[i];
+			const dt_isa_site_t *s = &sites.sites[i];
 
-			x86_insn_t in;
-
-			if (s->kind != X86_SITE_RETURN || (s->tailcall &&
-			    s->cf != X86_CF_JMP && s->cf != X86_CF_JCC))
+			if (s->kind != DT_ISA_SITE_RETURN ||
+			    s->cond == DT_ISA_COND_UNTESTED)
 				continue;
 			if (dt_pid_addsite(pi, (uint64_t) foff + s->off) != 0)
 				rc = -1;
-			else if (s->tailcall && s->cf == X86_CF_JCC &&
-			    (x86_decode(code + s->off, es->es_size - s->off,
-			    es->es_addr + s->off, 0, &in) != 0 ||
-			    dt_pid_sitecond(pi, in.opcode & 0x0f) != 0))
+			else if (s->cond != DT_ISA_COND_ALWAYS &&
+			    dt_pid_sitecond(pi, s->cond - 1) != 0)
 				rc = -1;
 		}
 		if (pi == NULL || rc != 0 ||
@@ -491,11 +486,11 @@ dt_pid_function(dtrace_hdl_t *dtp, dt_provider_t *pvp, dt_pid_prov_t *pp,
 		*made |= DT_PID_MADE_RETURN;
 	}
 	for (size_t i = 0; want_offsets && rc == 0 && i < sites.nsites; i++) {
-		const x86_site_t *s = &sites.sites[i];
+		const dt_isa_site_t *s = &sites.sites[i];
 		dt_pid_probe_t *pi;
 		char name[24];
 
-		if (s->kind != X86_SITE_OFFSET)
+		if (s->kind != DT_ISA_SITE_OFFSET)
 			continue;
 		(void) snprintf(name, sizeof (name), "%x", s->off);
 		if (!dt_pid_field(name, nglob))
@@ -521,7 +516,7 @@ dt_pid_function(dtrace_hdl_t *dtp, dt_provider_t *pvp, dt_pid_prov_t *pp,
 		*made |= DT_PID_MADE_OFFSETS;
 	else if (want_offsets)
 		*made |= DT_PID_MADE_SOME;
-	x86_sites_free(&sites);
+	dt_isa_sites_free(&sites);
 	return rc;
 }
 

@@ -45,6 +45,7 @@
 
 #include "common/dt_impl.h"
 #include "common/probe/dt_probe.h"
+#include "isa/dt_isa.h"
 #include "os/linux/dt_elfsym.h"
 #include "os/linux/prov/dt_linux_prov.h"
 
@@ -90,77 +91,17 @@ static const dt_provattr_t dt_usdt_attr = {
  * Operands.
  */
 
-typedef struct dt_usdt_reg {
-	const char *ur_name;
-	int16_t ur_off;		/* in pt_regs */
-	uint8_t ur_size;
-	uint8_t ur_shift;
-} dt_usdt_reg_t;
-
-#if defined(__x86_64__)
-/* struct pt_regs of x86-64, and the names of each register's parts. */
-#define DT_USDT_REGS(q, d, w, b, off)                                        \
-	{ q, off, 8, 0 }, { d, off, 4, 0 }, { w, off, 2, 0 }, { b, off, 1, 0 }
-static const dt_usdt_reg_t dt_usdt_regs[] = {
-	DT_USDT_REGS("rax", "eax", "ax", "al", 80),
-	DT_USDT_REGS("rbx", "ebx", "bx", "bl", 40),
-	DT_USDT_REGS("rcx", "ecx", "cx", "cl", 88),
-	DT_USDT_REGS("rdx", "edx", "dx", "dl", 96),
-	DT_USDT_REGS("rsi", "esi", "si", "sil", 104),
-	DT_USDT_REGS("rdi", "edi", "di", "dil", 112),
-	DT_USDT_REGS("rbp", "ebp", "bp", "bpl", 32),
-	DT_USDT_REGS("rsp", "esp", "sp", "spl", 152),
-	DT_USDT_REGS("r8", "r8d", "r8w", "r8b", 72),
-	DT_USDT_REGS("r9", "r9d", "r9w", "r9b", 64),
-	DT_USDT_REGS("r10", "r10d", "r10w", "r10b", 56),
-	DT_USDT_REGS("r11", "r11d", "r11w", "r11b", 48),
-	DT_USDT_REGS("r12", "r12d", "r12w", "r12b", 24),
-	DT_USDT_REGS("r13", "r13d", "r13w", "r13b", 16),
-	DT_USDT_REGS("r14", "r14d", "r14w", "r14b", 8),
-	DT_USDT_REGS("r15", "r15d", "r15w", "r15b", 0),
-	{ "ah", 80, 1, 8 }, { "bh", 40, 1, 8 },
-	{ "ch", 88, 1, 8 }, { "dh", 96, 1, 8 },
-	{ "rip", 128, 8, 0 },
-};
-#else
-static const dt_usdt_reg_t dt_usdt_regs[] = { { "", 0, 0, 0 } };
-#endif
-
-/* "%rdi" at *sp: the register, or NULL; *sp moves past the name. */
-static const dt_usdt_reg_t *
-dt_usdt_reg(const char **sp)
-{
-	const char *s = *sp;
-	size_t n = 0;
-
-	if (*s != '%')
-		return NULL;
-	s++;
-	while (isalnum((unsigned char) s[n]))
-		n++;
-	for (size_t i = 0; i < sizeof (dt_usdt_regs) / sizeof (dt_usdt_regs[0]);
-	    i++) {
-		const dt_usdt_reg_t *r = &dt_usdt_regs[i];
-
-		if (r->ur_size != 0 && strlen(r->ur_name) == n &&
-		    strncmp(r->ur_name, s, n) == 0) {
-			*sp = s + n;
-			return r;
-		}
-	}
-	return NULL;
-}
-
 /*
- * One operand, "[-]N@operand": %reg, $const, disp(%reg) or (%reg).  An
- * operand we cannot read (a symbol's address, an index register) is
- * DT_USDT_ARG_NONE: the probe still fires, with that argument 0.
+ * One operand, "[-]N@operand": the size here, the operand in the ISA's
+ * assembler syntax by isa/ (dt_isa_usdt_operand()).  An operand we
+ * cannot read is DT_USDT_ARG_NONE: the probe still fires, with that
+ * argument 0.
  */
 static void
 dt_usdt_parse_arg(const char *s, dt_usdt_arg_t *ua)
 {
 	const char *at = strchr(s, '@');
-	const dt_usdt_reg_t *r;
+	dt_isa_operand_t op;
 	char *end;
 	long size = 8;
 
@@ -177,37 +118,32 @@ dt_usdt_parse_arg(const char *s, dt_usdt_arg_t *ua)
 		return;
 	ua->ua_size = (uint8_t) size;
 
-	if (*s == '$') {
-		errno = 0;
-		ua->ua_val = strtoll(s + 1, &end, 0);
-		if (*end == '\0' && errno == 0 && end != s + 1)
-			ua->ua_kind = DT_USDT_ARG_CONST;
-		return;
-	}
-	if (*s == '%') {
-		if ((r = dt_usdt_reg(&s)) != NULL && *s == '\0') {
-			ua->ua_kind = DT_USDT_ARG_REG;
-			ua->ua_reg = r->ur_off;
-			ua->ua_shift = r->ur_shift;
-			/* a narrower register is all the value has */
-			if (r->ur_size < ua->ua_size)
-				ua->ua_size = r->ur_size;
-		}
-		return;
-	}
-	errno = 0;
-	ua->ua_val = *s == '(' ? 0 : strtoll(s, &end, 0);
-	if (*s != '(' && (errno != 0 || end == s || *end != '('))
-		return;
-	s = strchr(s, '(') + 1;
-	if ((r = dt_usdt_reg(&s)) != NULL && r->ur_size == 8 &&
-	    strcmp(s, ")") == 0 && strcmp(r->ur_name, "rip") != 0) {
+	dt_isa_usdt_operand(s, &op);
+	switch (op.io_kind) {
+	case DT_ISA_OP_CONST:
+		ua->ua_kind = DT_USDT_ARG_CONST;
+		break;
+	case DT_ISA_OP_REG:
+		ua->ua_kind = DT_USDT_ARG_REG;
+		/* a narrower register is all the value has */
+		if (op.io_regsize < ua->ua_size)
+			ua->ua_size = op.io_regsize;
+		break;
+	case DT_ISA_OP_MEM:
 		ua->ua_kind = DT_USDT_ARG_MEM;
-		ua->ua_reg = r->ur_off;
+		break;
+	default:
+		return;
 	}
+	ua->ua_reg = op.io_reg;
+	ua->ua_shift = op.io_shift;
+	ua->ua_val = op.io_val;
 }
 
-/* The operand string of a note: space-separated operands. */
+/*
+ * The operand string of a note: space-separated operands, where a memory
+ * operand in brackets may hold a space of its own (arm64's "-4@[x0, 8]").
+ */
 void
 dt_usdt_parse_args(const char *s, dt_usdt_args_t *uas)
 {
@@ -215,10 +151,14 @@ dt_usdt_parse_args(const char *s, dt_usdt_args_t *uas)
 
 	memset(uas, 0, sizeof (*uas));
 	while (uas->ua_nargs < DT_USDT_MAXARGS) {
-		size_t n;
+		size_t n = 0;
+		int depth = 0;
 
 		s += strspn(s, " \t");
-		if ((n = strcspn(s, " \t")) == 0)
+		for (; s[n] != '\0' && (depth > 0 || (s[n] != ' ' &&
+		    s[n] != '\t')); n++)
+			depth += s[n] == '[' ? 1 : s[n] == ']' ? -1 : 0;
+		if (n == 0)
 			break;
 		if (n < sizeof (op)) {
 			memcpy(op, s, n);

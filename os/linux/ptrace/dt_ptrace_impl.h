@@ -32,8 +32,7 @@
 #include <sys/user.h>
 
 #include "common/engine/dt_interp.h"
-#include "isa/x86_64/x86_decode.h"
-#include "isa/x86_64/x86_emulate.h"
+#include "isa/dt_isa.h"
 #include "os/linux/dt_cfi.h"
 #include "os/linux/prov/dt_linux_prov.h"
 
@@ -77,9 +76,9 @@ typedef struct dt_pt_fire {
 
 typedef struct dt_pt_site {
 	uint64_t ps_addr;
-	uint8_t ps_insn[X86_MAX_INSN_LEN + 1]; /* original bytes */
-	x86_insn_t ps_in;
-	x86_strategy_t ps_strategy;
+	uint8_t ps_insn[DT_ISA_MAX_INSN_LEN + 1]; /* original bytes */
+	dt_isa_insn_t ps_in;
+	dt_isa_strategy_t ps_strategy;
 	uint64_t ps_ool;	/* its shared copy, or 0: per thread */
 	bool ps_armed;		/* the int3 is written */
 	bool ps_decoded;	/* ps_insn, ps_in and ps_strategy are set */

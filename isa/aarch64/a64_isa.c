@@ -1,0 +1,226 @@
+/*
+ * a64_isa.c: AArch64's member of isa/dt_isa.h -- probe sites from
+ * a64_sites_scan(), the registers as Linux's struct user_pt_regs lays
+ * them out (x0..x30, sp, pc, pstate), and the operands <sys/sdt.h>
+ * writes for USDT arguments in A64 assembler syntax.
+ *
+ * Pure C: the unit tests build it on any host, apart from the rest of
+ * the library.
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "isa/dt_isa.h"
+#include "isa/aarch64/a64_decode.h"
+#include "isa/aarch64/a64_emulate.h"
+#include "isa/aarch64/a64_sites.h"
+
+const char dt_isa_name[] = "aarch64";
+
+/*
+ * A conditional branch out of the function (b.cond, cbz/cbnz, tbz/tbnz)
+ * is a return only when taken; neither engine tests NZCV or a register
+ * at a return site yet, so it gets no return probe.
+ */
+int
+dt_isa_sites_scan(
+    const uint8_t *code, size_t size, uint64_t addr, dt_isa_sites_t *out)
+{
+	a64_sites_t as;
+	int rc;
+
+	*out = (dt_isa_sites_t){.addr = addr, .size = size};
+	rc = a64_sites_scan(code, size, addr, &as);
+	if (rc == A64_SITES_REFUSED)
+		out->refused = as.refused;
+	if (rc == A64_SITES_OK && as.nsites > 0 &&
+	    (out->sites = calloc(as.nsites, sizeof(dt_isa_site_t))) == NULL)
+		rc = A64_SITES_ENOMEM;
+	for (size_t i = 0; rc == A64_SITES_OK && i < as.nsites; i++) {
+		const a64_site_t *s = &as.sites[i];
+		dt_isa_site_t *d = &out->sites[i];
+
+		d->off = s->off;
+		d->kind = s->kind == A64_SITE_ENTRY ? DT_ISA_SITE_ENTRY
+		    : s->kind == A64_SITE_OFFSET    ? DT_ISA_SITE_OFFSET
+						    : DT_ISA_SITE_RETURN;
+		d->tailcall = s->tailcall;
+		d->cond = s->cond ? DT_ISA_COND_UNTESTED : DT_ISA_COND_ALWAYS;
+		d->probeable = s->probeable;
+		d->reason = s->reason;
+		out->nsites++;
+	}
+	a64_sites_free(&as);
+	return rc == A64_SITES_OK     ? DT_ISA_SITES_OK
+	    : rc == A64_SITES_REFUSED ? DT_ISA_SITES_REFUSED
+				      : DT_ISA_SITES_ENOMEM;
+}
+
+void
+dt_isa_sites_free(dt_isa_sites_t *s)
+{
+	free(s->sites);
+	s->sites = NULL;
+	s->nsites = 0;
+}
+
+/*
+ * The arm64 kernel refuses what it cannot single-step (exclusives,
+ * pc-relative loads it does not simulate) when the uprobe is made, so
+ * nothing it accepts is known to run wrongly.
+ */
+int
+dt_isa_uprobe_unsafe(const uint8_t *code, size_t avail)
+{
+	(void) code;
+	(void) avail;
+	return 0;
+}
+
+/* uregs[i] is user_pt_regs word i: R_X0..R_X30, R_SP, R_PC, R_PSTATE. */
+static const int16_t a64_uregs[A64_NREGS] = {
+    0,
+    8,
+    16,
+    24,
+    32,
+    40,
+    48,
+    56,
+    64,
+    72,
+    80,
+    88,
+    96,
+    104,
+    112,
+    120,
+    128,
+    136,
+    144,
+    152,
+    160,
+    168,
+    176,
+    184,
+    192,
+    200,
+    208,
+    216,
+    224,
+    232,
+    240,
+    248,
+    256,
+    264,
+};
+
+const dt_isa_layout_t dt_isa_layout = {
+    .il_pc = 8 * A64_REG_PC,
+    .il_sp = 8 * A64_REG_SP,
+    .il_flags = 8 * A64_REG_PSTATE,
+    .il_ret = 0,
+    .il_args = {0, 8, 16, 24, 32, 40, 48, 56}, /* x0 .. x7 */
+    .il_nargs = 8,
+    .il_stackargs = 0, /* the ninth argument is at [sp] */
+    .il_nuregs = A64_NREGS,
+    .il_uregs = a64_uregs,
+};
+
+/*
+ * "x0", "w13", "sp", "xzr" at *sp: the register's number (31 for sp,
+ * 32 for the zero register) and width; *sp moves past it.  -1 if none.
+ */
+static int
+a64_usdt_reg(const char **sp, uint8_t *size)
+{
+	const char *s = *sp;
+	char *end;
+	long n;
+
+	if (strncmp(s, "sp", 2) == 0 || strncmp(s, "wsp", 3) == 0) {
+		*size = s[0] == 'w' ? 4 : 8;
+		*sp = s + (s[0] == 'w' ? 3 : 2);
+		return A64_REG_SP;
+	}
+	if (strncmp(s, "xzr", 3) == 0 || strncmp(s, "wzr", 3) == 0) {
+		*size = s[0] == 'w' ? 4 : 8;
+		*sp = s + 3;
+		return 32;
+	}
+	if ((s[0] != 'x' && s[0] != 'w') || s[1] < '0' || s[1] > '9')
+		return -1;
+	n = strtol(s + 1, &end, 10);
+	if (n > 30 || end - (s + 1) > 2)
+		return -1;
+	*size = s[0] == 'w' ? 4 : 8;
+	*sp = end;
+	return (int) n;
+}
+
+/* A signed number, with an optional '#': true if one was there. */
+static int
+a64_usdt_num(const char **sp, int64_t *v)
+{
+	const char *s = *sp + (**sp == '#');
+	char *end;
+
+	errno = 0;
+	*v = strtoll(s, &end, 0);
+	if (end == s || errno != 0)
+		return 0;
+	*sp = end;
+	return 1;
+}
+
+/*
+ * Operands: a register (x0, w1, sp), a constant (#5, #-1, 5), or memory
+ * at a base register with an optional displacement ([x0], [sp, 12],
+ * [x29, #-8]).  Anything else -- an index register, a symbol -- is
+ * DT_ISA_OP_NONE, and the argument reads as 0.
+ */
+void
+dt_isa_usdt_operand(const char *s, dt_isa_operand_t *op)
+{
+	uint8_t size;
+	int64_t v;
+	int r;
+
+	memset(op, 0, sizeof(*op));
+	if (*s == '[') {
+		s++;
+		if ((r = a64_usdt_reg(&s, &size)) < 0 || r > A64_REG_SP ||
+		    size != 8)
+			return;
+		if (*s == ',') {
+			s++;
+			s += strspn(s, " \t");
+			if (!a64_usdt_num(&s, &v))
+				return;
+			op->io_val = v;
+		}
+		if (strcmp(s, "]") != 0)
+			return;
+		op->io_kind = DT_ISA_OP_MEM;
+		op->io_reg = (int16_t) (8 * r);
+		return;
+	}
+	if ((r = a64_usdt_reg(&s, &size)) >= 0) {
+		if (*s != '\0')
+			return;
+		if (r == 32) { /* the zero register: a constant */
+			op->io_kind = DT_ISA_OP_CONST;
+			return;
+		}
+		op->io_kind = DT_ISA_OP_REG;
+		op->io_reg = (int16_t) (8 * r);
+		op->io_regsize = size;
+		return;
+	}
+	if (a64_usdt_num(&s, &v) && *s == '\0') {
+		op->io_kind = DT_ISA_OP_CONST;
+		op->io_val = v;
+	}
+}

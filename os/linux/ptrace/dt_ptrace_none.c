@@ -1,0 +1,37 @@
+/*
+ * dt_ptrace_none.c: the ptrace engine's entry points where it is not
+ * built (its breakpoints and registers are x86-64's): it keeps no
+ * process and adds no provider, and dt_os_user_engine() says why there
+ * is no user-space engine.
+ */
+
+#include "os/linux/ptrace/dt_ptrace.h"
+
+bool
+dt_ptrace_keeps(int pid)
+{
+	(void) pid;
+	return false;
+}
+
+int
+dt_ptrace_resume(int pid)
+{
+	(void) pid;
+	return -1;
+}
+
+int
+dt_ptrace_ended(int pid, int *statusp)
+{
+	(void) pid;
+	(void) statusp;
+	return -1;
+}
+
+int
+dt_ptrace_providers_init(dtrace_hdl_t *dtp)
+{
+	(void) dtp;
+	return 0;
+}

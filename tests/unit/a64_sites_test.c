@@ -1,0 +1,218 @@
+/*
+ * a64_sites_test.c: probe sites of AArch64 functions (isa/aarch64,
+ * a64_sites_scan()) and the rest of AArch64's isa/dt_isa.h member:
+ * the sites as the pid provider gets them, the register layout and USDT
+ * operands.  The function below was assembled by GNU as for aarch64.
+ * Pure functions: runs on any host.
+ */
+
+#include "isa/dt_isa.h"
+#include "isa/aarch64/a64_decode.h"
+#include "isa/aarch64/a64_emulate.h"
+#include "isa/aarch64/a64_sites.h"
+#include "tests/unit/unit.h"
+
+#define BASE 0x400000
+
+static const uint32_t func[] = {
+    0xd503233f, /* 0: paciasp   */
+    0xa9bf7bfd, /* 4: stp x29, x30, */
+    0x94000011, /* 8: bl 4c <out> */
+    0x580001a1, /* c: ldr x1, 40 */
+    0x885ffc02, /* 10: ldaxr w2, [x0] */
+    0x6b03005f, /* 14: cmp w2, w3 */
+    0x54000061, /* 18: b.ne 24 <f+0x24> */
+    0x8804fc05, /* 1c: stlxr w4, w5, */
+    0x35ffff84, /* 20: cbnz w4, 10 */
+    0xb4000141, /* 24: cbz x1, 4c */
+    0xa8c17bfd, /* 28: ldp x29, x30, */
+    0xd50323bf, /* 2c: autiasp   */
+    0x540000e0, /* 30: b.eq 4c <out> */
+    0xd65f03c0, /* 34: ret   */
+    0x14000005, /* 38: b 4c <out> */
+    0xd4200020, /* 3c: brk #0x1  */
+    0xd65f03c0, /* 40: .word 0xd65f03c0  */
+    0xd65f03c0, /* 44: .word 0xd65f03c0  */
+    0xd65f03c0, /* 48: ret   */
+};
+
+static uint8_t code[sizeof(func)];
+
+static void
+load(void)
+{
+	for (size_t i = 0; i < sizeof(func) / 4; i++)
+		for (int b = 0; b < 4; b++)
+			code[4 * i + b] = (uint8_t) (func[i] >> (8 * b));
+}
+
+static int
+is_site(const a64_sites_t *s, a64_site_kind_t k, size_t off)
+{
+	return a64_sites_find(s, k, off) != NULL;
+}
+
+static void
+test_scan(void)
+{
+	a64_sites_t s;
+	const a64_site_t *p;
+
+	CHECK_INT(a64_sites_scan(code, sizeof(code), BASE, &s), A64_SITES_OK);
+	CHECK_INT(s.ninsns, 17);
+	CHECK_INT(s.ndata, 2);
+	CHECK(is_site(&s, A64_SITE_ENTRY, 0));
+	CHECK(!is_site(&s, A64_SITE_ENTRY, 4));
+	for (size_t off = 0; off < sizeof(code); off += 4)
+		CHECK_INT(is_site(&s, A64_SITE_OFFSET, off),
+		    off != 0x40 && off != 0x44);
+
+	/* returns: ret, b out, and the two conditional exits */
+	for (size_t off = 0; off < sizeof(code); off += 4)
+		CHECK_INT(is_site(&s, A64_SITE_RETURN, off),
+		    off == 0x24 || off == 0x30 || off == 0x34 || off == 0x38 ||
+			off == 0x48);
+	p = a64_sites_find(&s, A64_SITE_RETURN, 0x34);
+	CHECK(p != NULL && !p->tailcall && !p->cond);
+	p = a64_sites_find(&s, A64_SITE_RETURN, 0x38);
+	CHECK(p != NULL && p->tailcall && !p->cond);
+	p = a64_sites_find(&s, A64_SITE_RETURN, 0x30);
+	CHECK(p != NULL && p->tailcall && p->cond);
+	p = a64_sites_find(&s, A64_SITE_RETURN, 0x24);
+	CHECK(p != NULL && p->tailcall && p->cond);
+
+	/* the exclusive sequence ldaxr .. stlxr, and brk, are refused */
+	for (size_t off = 0; off < sizeof(code); off += 4) {
+		int refused = (off >= 0x10 && off <= 0x1c) || off == 0x3c;
+
+		if ((p = a64_sites_find(&s, A64_SITE_OFFSET, off)) == NULL)
+			continue;
+		CHECK_INT(!p->probeable, refused);
+		CHECK_INT(p->reason != NULL, refused);
+	}
+	p = a64_sites_find(&s, A64_SITE_OFFSET, 0x14);
+	CHECK(p != NULL && p->reason != NULL &&
+	    strstr(p->reason, "exclusive") != NULL);
+	p = a64_sites_find(&s, A64_SITE_OFFSET, 0x0c);
+	CHECK(p != NULL && p->cls == A64_C_LDR_LIT &&
+	    p->strategy == A64_STRAT_EMULATE);
+
+	/* sorted, entry before offset before return at one offset */
+	for (size_t i = 1; i < s.nsites; i++)
+		CHECK(s.sites[i - 1].off < s.sites[i].off ||
+		    (s.sites[i - 1].off == s.sites[i].off &&
+			s.sites[i - 1].kind < s.sites[i].kind));
+	a64_sites_free(&s);
+
+	/* a size or address off the 4-byte grid: refused whole */
+	CHECK_INT(a64_sites_scan(code, 10, BASE, &s), A64_SITES_REFUSED);
+	CHECK(s.refused != NULL && s.nsites == 0);
+	CHECK_INT(a64_sites_scan(code, 8, BASE + 2, &s), A64_SITES_REFUSED);
+	CHECK_INT(a64_sites_scan(code, 0, BASE, &s), A64_SITES_REFUSED);
+}
+
+/* The same function through the ISA interface the pid provider uses. */
+static void
+test_isa_sites(void)
+{
+	dt_isa_sites_t s;
+	size_t nret = 0, nalways = 0;
+
+	CHECK_INT(
+	    dt_isa_sites_scan(code, sizeof(code), BASE, &s), DT_ISA_SITES_OK);
+	for (size_t i = 0; i < s.nsites; i++) {
+		const dt_isa_site_t *p = &s.sites[i];
+
+		if (p->kind != DT_ISA_SITE_RETURN)
+			continue;
+		nret++;
+		if (p->cond == DT_ISA_COND_ALWAYS)
+			nalways++;
+		else
+			CHECK_INT(p->cond, DT_ISA_COND_UNTESTED);
+	}
+	CHECK_INT(nret, 5);
+	CHECK_INT(nalways, 3);
+	dt_isa_sites_free(&s);
+	CHECK_INT(dt_isa_sites_scan(code, 6, BASE, &s), DT_ISA_SITES_REFUSED);
+	CHECK(s.refused != NULL);
+	dt_isa_sites_free(&s);
+	CHECK_STR(dt_isa_name, "aarch64");
+	CHECK(!dt_isa_uprobe_unsafe(code, sizeof (code)));
+}
+
+static void
+test_layout(void)
+{
+	const dt_isa_layout_t *il = &dt_isa_layout;
+
+	/* struct user_pt_regs: regs[31], sp, pc, pstate */
+	CHECK_INT(il->il_sp, 248);
+	CHECK_INT(il->il_pc, 256);
+	CHECK_INT(il->il_flags, 264);
+	CHECK_INT(il->il_ret, 0);
+	CHECK_INT(il->il_nargs, 8);
+	for (int i = 0; i < 8; i++)
+		CHECK_INT(il->il_args[i], 8 * i);
+	CHECK_INT(il->il_nuregs, 34);
+	CHECK_INT(il->il_uregs[30], 240); /* R_X30, the link */
+	CHECK_INT(il->il_uregs[33], 264); /* R_PSTATE */
+}
+
+static void
+op(const char *s, int kind, int reg, int size, long long val)
+{
+	dt_isa_operand_t o;
+
+	dt_isa_usdt_operand(s, &o);
+	if (o.io_kind != kind)
+		printf("operand \"%s\"\n", s);
+	CHECK_INT(o.io_kind, kind);
+	if (kind == DT_ISA_OP_NONE)
+		return;
+	if (kind != DT_ISA_OP_CONST)
+		CHECK_INT(o.io_reg, reg);
+	if (kind == DT_ISA_OP_REG)
+		CHECK_INT(o.io_regsize, size);
+	else
+		CHECK_INT(o.io_val, val);
+}
+
+static void
+test_usdt(void)
+{
+	op("x0", DT_ISA_OP_REG, 0, 8, 0);
+	op("x1", DT_ISA_OP_REG, 8, 8, 0);
+	op("w19", DT_ISA_OP_REG, 152, 4, 0);
+	op("x30", DT_ISA_OP_REG, 240, 8, 0);
+	op("sp", DT_ISA_OP_REG, 248, 8, 0);
+	op("xzr", DT_ISA_OP_CONST, 0, 0, 0);
+	op("[x0, 8]", DT_ISA_OP_MEM, 0, 0, 8);
+	op("[sp, 12]", DT_ISA_OP_MEM, 248, 0, 12);
+	op("[x29, -4]", DT_ISA_OP_MEM, 232, 0, -4);
+	op("[x29, #-16]", DT_ISA_OP_MEM, 232, 0, -16);
+	op("[x2]", DT_ISA_OP_MEM, 16, 0, 0);
+	op("#5", DT_ISA_OP_CONST, 0, 0, 5);
+	op("#-1", DT_ISA_OP_CONST, 0, 0, -1);
+	op("42", DT_ISA_OP_CONST, 0, 0, 42);
+	/* what is not understood reads as 0 */
+	op("x31", DT_ISA_OP_NONE, 0, 0, 0);
+	op("[w0, 8]", DT_ISA_OP_NONE, 0, 0, 0);
+	op("[x0, x1]", DT_ISA_OP_NONE, 0, 0, 0);
+	op("[x0, 8", DT_ISA_OP_NONE, 0, 0, 0);
+	op("x0,", DT_ISA_OP_NONE, 0, 0, 0);
+	op("%rdi", DT_ISA_OP_NONE, 0, 0, 0);
+	op("sym", DT_ISA_OP_NONE, 0, 0, 0);
+	op("", DT_ISA_OP_NONE, 0, 0, 0);
+}
+
+int
+main(void)
+{
+	load();
+	test_scan();
+	test_isa_sites();
+	test_layout();
+	test_usdt();
+	return unit_done();
+}
