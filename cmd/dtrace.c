@@ -518,9 +518,11 @@ compile_programs(void)
 		case 's':
 			if (strcmp(arg, "-") == 0)
 				fp = stdin;
-			else if ((fp = fopen(arg, "r")) == NULL)
+			else if ((fp = fopen(arg, "r")) == NULL) {
+				free(av);
 				fatal(E_ERROR, "failed to open %s: %s", arg,
 				    strerror(errno));
+			}
 			pgp = dtrace_program_fcompile(g_dtp, fp, 0,
 			    nmacro + 1, (char *const *) av);
 			if (fp != stdin)
@@ -777,6 +779,24 @@ report_lowered(const dtrace_optval_t *before)
 	}
 }
 
+/*
+ * Output that cannot be written (-o /dev/full, a full disk) ends the run
+ * with one line saying so, as DTrace does; a reader that has gone away
+ * (dtrace | head) just ends it.
+ */
+static void
+flush_output(void)
+{
+	if (fflush(g_ofp) != EOF)
+		return;
+	if (errno == EPIPE) {
+		clearerr(g_ofp);
+		return;
+	}
+	fatal(E_ERROR, "failed to write to %s: %s",
+	    g_ofile != NULL ? g_ofile : "standard output", strerror(errno));
+}
+
 /* Trace until exit(), a signal or an error; returns the exit status. */
 static int
 run_programs(void)
@@ -859,15 +879,13 @@ run_programs(void)
 		default:
 			dfatal("processing aborted");
 		}
-		if (fflush(g_ofp) == EOF)
-			clearerr(g_ofp);
+		flush_output();
 	}
 	if (dtrace_aggregate_print(g_dtp, g_ofp) != 0)
 		dfatal("failed to print aggregations");
 	if (dtrace_exit_status(g_dtp, &status) == 0)
 		status = E_SUCCESS;
-	if (fflush(g_ofp) == EOF)
-		status = E_ERROR;
+	flush_output();
 	return status;
 }
 

@@ -35,6 +35,7 @@ static const char *const dt_errmsgs[EDT_MAX - EDT_BASE] = {
     [EDT_CPPERR - EDT_BASE] = "Preprocessor failed to process input program",
     [EDT_BUFTOOSMALL - EDT_BASE] = "Enabling exceeds size of buffer",
     [EDT_NOTUPREG - EDT_BASE] = "Insufficient tuple registers to generate code",
+    [EDT_OPTTOOBIG - EDT_BASE] = "Value is larger than the option allows",
 };
 
 int

@@ -35,6 +35,7 @@ enum {
 	EDT_CPPERR,		/* the C preprocessor failed */
 	EDT_BUFTOOSMALL,	/* a record is larger than the buffer */
 	EDT_NOTUPREG,		/* a tuple has more keys than -x tregs */
+	EDT_OPTTOOBIG,		/* option value past the option's limit */
 	EDT_MAX
 };
 

@@ -52,6 +52,9 @@ struct dtrace_hdl {
 	bool dt_exitrec;		/* its record was consumed */
 	uint64_t dt_lastagg;		/* dt_os_timestamp() due of the last
 					   aggregation snapshot (aggrate) */
+	uint64_t dt_lastdrops[2];	/* dt_os_timestamp() of the last
+					   principal, aggregation drop
+					   report */
 	uint64_t dt_laststatus;		/* dt_os_timestamp() of the last
 					   drop report */
 	int dt_exitstatus;		/* its status */

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "common/compiler/dt_cc.h"
+#include "common/dif/dif.h"
 #include "common/dt_impl.h"
 #include "common/dt_metrics.h"
 
@@ -482,6 +483,10 @@ dtrace_setopt(dtrace_hdl_t *dtp, const char *name, const char *value)
 	case DT_OPTK_SIZE:
 		if (dt_parse_size(value, &v) != 0)
 			return dt_set_errno(dtp, EDT_BADOPTVAL);
+		/* A string is a by-reference DIF value: at most 1 MB. */
+		if ((op->o_id == DT_OPT_STRSIZE ||
+		    op->o_id == DT_OPT_JSTACKSTRSIZE) && v > DIF_BYREF_MAX)
+			return dt_set_errno(dtp, EDT_OPTTOOBIG);
 		break;
 	case DT_OPTK_TIME:
 		if (dt_parse_time(value, &v) != 0)

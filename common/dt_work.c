@@ -1053,17 +1053,26 @@ dt_work_aggrate(dtrace_hdl_t *dtp)
 
 /*
  * Report what the engine dropped since the last report: per-CPU drops
- * after every drain, the other counters every statusrate and at the end.
+ * of each kind at most once a statusrate, as DTrace does (the counts add
+ * up meanwhile: a buffer overflowing at every drain is one line a CPU a
+ * second, not hundreds), and at the end; the other counters every
+ * statusrate and at the end.
  */
 static int
 dt_work_cpudrops(dtrace_hdl_t *dtp, bool agg)
 {
 	uint32_t n = dt_os_ncpus();
+	uint64_t now = dt_os_timestamp();
 	uint64_t *drops;
 	int rc;
 
 	if (dtp->dt_engine->eo_cpudrops == NULL)
 		return 0;
+	if (!dtp->dt_stopped && dtp->dt_lastdrops[agg] != 0 &&
+	    now - dtp->dt_lastdrops[agg] <
+	    (uint64_t) dtp->dt_options[DT_OPT_STATUSRATE])
+		return 0;
+	dtp->dt_lastdrops[agg] = now;
 	if (n > DT_ENGINE_MAXCPUS)
 		n = DT_ENGINE_MAXCPUS;
 	if ((drops = calloc(2 * (size_t) n, sizeof (*drops))) == NULL)

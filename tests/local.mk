@@ -47,7 +47,9 @@ SHELL_TESTS += tests/shell/unprivileged.sh tests/shell/syscall-count.sh \
 	tests/shell/metrics-endpoint.sh tests/shell/metrics-prometheus.sh \
 	tests/shell/bash-completion.sh tests/shell/agg-space-full.sh \
 	tests/shell/chaos.sh tests/shell/grab-refused.sh \
-	tests/shell/syscall-linger.sh tests/shell/ptrace-drops.sh
+	tests/shell/syscall-linger.sh tests/shell/ptrace-drops.sh \
+	tests/shell/compile-deep.sh tests/shell/drops-ratelimit.sh \
+	tests/shell/bpf-option-limits.sh
 
 EXTRA_DIST += %reldir%/run-tests.sh %reldir%/shell %reldir%/d %reldir%/cmd
 # Run by hand in the kernel lab (tests/klab/run-fbt.sh), not by make check.

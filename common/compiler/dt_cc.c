@@ -312,6 +312,7 @@ dt_cc_create(dtrace_hdl_t *dtp)
 	if (cc == NULL)
 		return -1;
 	cc->cc_hdl = dtp;
+	cc->cc_maxdepth = 1000;	/* the prelude is compiled on our stack */
 	dtp->dt_cc = cc;
 	if (dt_type_init(cc) != 0 || dt_ident_init(cc) != 0) {
 		dt_cc_destroy(dtp);
@@ -930,6 +931,40 @@ dt_cc_libcompile(dtrace_hdl_t *dtp, const char *text, size_t len)
 	    DTRACE_C_EMPTY | DTRACE_C_NOLIBS, 0, NULL);
 }
 
+/* A program's compile, run on a stack of its own (dt_cc_run.c). */
+typedef struct dt_compile_args {
+	dtrace_hdl_t *ca_dtp;
+	const char *ca_text;
+	size_t ca_len;
+	bool ca_isfile;
+	dtrace_probespec_t ca_spec;
+	unsigned ca_cflags;
+	int ca_argc;
+	char *const *ca_argv;
+	dtrace_prog_t *ca_pgp;
+} dt_compile_args_t;
+
+static void
+dt_compile_job(void *arg)
+{
+	dt_compile_args_t *ca = arg;
+
+	ca->ca_pgp = dt_compile(ca->ca_dtp, ca->ca_text, ca->ca_len,
+	    ca->ca_isfile, ca->ca_spec, ca->ca_cflags, ca->ca_argc,
+	    ca->ca_argv);
+}
+
+static dtrace_prog_t *
+dt_compile_run(dtrace_hdl_t *dtp, const char *text, size_t len, bool isfile,
+    dtrace_probespec_t spec, unsigned cflags, int argc, char *const argv[])
+{
+	dt_compile_args_t ca = { dtp, text, len, isfile, spec, cflags, argc,
+		argv, NULL };
+
+	dt_cc_run(dtp->dt_cc, dt_compile_job, &ca);
+	return ca.ca_pgp;
+}
+
 dtrace_prog_t *
 dtrace_program_strcompile(dtrace_hdl_t *dtp, const char *s,
     dtrace_probespec_t spec, unsigned cflags, int argc, char *const argv[])
@@ -938,7 +973,8 @@ dtrace_program_strcompile(dtrace_hdl_t *dtp, const char *s,
 		dt_set_errno(dtp, EDT_NOMEM);
 		return NULL;
 	}
-	return dt_compile(dtp, s, strlen(s), false, spec, cflags, argc, argv);
+	return dt_compile_run(dtp, s, strlen(s), false, spec, cflags, argc,
+	    argv);
 }
 
 dtrace_prog_t *
@@ -954,6 +990,19 @@ dtrace_program_fcompile(dtrace_hdl_t *dtp, FILE *fp, unsigned cflags,
 		return NULL;
 	}
 	for (;;) {
+		/*
+		 * A bound, so that -s /dev/zero (or a runaway generator) is
+		 * an error, not memory exhausted.
+		 */
+		if (n > DT_CC_MAXSCRIPT) {
+			free(buf);
+			dt_set_errno(dtp, EDT_COMPILER);
+			snprintf(dtp->dt_cc->cc_errmsg,
+			    sizeof (dtp->dt_cc->cc_errmsg), "script is larger "
+			    "than %d MB, the largest D program read",
+			    DT_CC_MAXSCRIPT >> 20);
+			return NULL;
+		}
 		if (n + 4096 > cap) {
 			char *p = realloc(buf, cap = cap * 2 + 8192);
 
@@ -974,7 +1023,7 @@ dtrace_program_fcompile(dtrace_hdl_t *dtp, FILE *fp, unsigned cflags,
 		return NULL;
 	}
 	buf[n] = '\0';
-	pgp = dt_compile(dtp, buf, n, true, DTRACE_PROBESPEC_NAME, cflags,
+	pgp = dt_compile_run(dtp, buf, n, true, DTRACE_PROBESPEC_NAME, cflags,
 	    argc, argv);
 	free(buf);
 	return pgp;

@@ -181,8 +181,18 @@ struct dt_node {
 	dt_node_t *dn_nargs;	/* PROBE: native argument types (TYPE) */
 	dt_node_t *dn_xargs;	/* PROBE: translated argument types */
 	uint32_t dn_bitoff;	/* BITFIELD: offset in bits within the word */
+	uint32_t dn_depth;	/* expression nodes: levels of operands below */
+	/*
+	 * What the code generator learnt of the node, so that asking again
+	 * at each level of a long chain is not a walk of the chain below.
+	 */
+	uint8_t dn_cg_nofold;	/* dt_cg_fold() found it is no constant */
+	uint8_t dn_cg_regneed;	/* dt_cg_regneed(), or 0 if not yet known */
+	dt_node_t *dn_cg_up;	/* parent in a chain of && or || */
 
 	dt_node_t *dn_list;	/* next node in a list */
+	dt_node_t *dn_tail;	/* a list's head: a node at or before its
+				   end, so appending is not a walk */
 	dt_node_t *dn_link;	/* allocation list */
 };
 
@@ -402,6 +412,7 @@ struct dt_cc {
 	char cc_errmsg[2048];	/* formatted message of the last error */
 	const char *cc_errtag;	/* D_* tag of the last error */
 	unsigned cc_strsize;	/* string size the string type was made with */
+	uint32_t cc_maxdepth;	/* deepest expression allowed (dt_node.c) */
 	bool cc_noktypes;	/* don't look at kernel types (the prelude) */
 	bool cc_libs_loaded;	/* D library files compiled (dt_lib.c) */
 	bool cc_programs;	/* past the prelude and D library files: a
@@ -440,6 +451,16 @@ extern void dt_cc_nomatch(dt_pcb_t *pcb, int line, const dt_probedesc_t *pdp)
 extern void dt_cc_syntax(dt_pcb_t *pcb, const char *text,
     const char *msg) __attribute__((noreturn));
 extern void dt_cc_nomem(dt_pcb_t *pcb) __attribute__((noreturn));
+
+/*
+ * The deepest expression a program may have, in levels of operators, and
+ * dt_cc_run(), which calls fn(arg) on a stack with room for it and sets
+ * cc_maxdepth to what that stack allows (dt_cc_run.c).
+ */
+#define DT_CC_MAXDEPTH 100000
+/* The largest script dtrace_program_fcompile() reads, in bytes. */
+#define DT_CC_MAXSCRIPT (64 << 20)
+extern void dt_cc_run(dt_cc_t *cc, void (*fn)(void *), void *arg);
 extern char *dt_cc_strdup(dt_pcb_t *pcb, const char *s);
 extern char *dt_cc_strndup(dt_pcb_t *pcb, const char *s, size_t n);
 extern void *dt_cc_zalloc(dt_pcb_t *pcb, size_t size);
@@ -566,6 +587,8 @@ struct dt_decl {
 	dt_decl_t *dd_spec;	/* type names: the specifiers */
 	dt_decl_t *dd_next;	/* next derivation outwards */
 	dt_decl_t *dd_list;	/* next declarator of a declaration */
+	dt_decl_t *dd_tail;	/* a list's head: a declarator at or before
+				   its end, so appending is not a walk */
 	dt_decl_t *dd_link;	/* allocation list */
 	int dd_line;
 };
@@ -591,7 +614,10 @@ extern dt_decl_t *dt_decl_class(dt_pcb_t *pcb, dt_dclass_t dclass);
 extern dt_decl_t *dt_decl_spec(dt_pcb_t *pcb, const char *name);
 extern dt_decl_t *dt_decl_attr(dt_pcb_t *pcb, unsigned attr);
 extern dt_decl_t *dt_decl_merge(dt_pcb_t *pcb, dt_decl_t *a, dt_decl_t *b);
-extern dt_decl_t *dt_decl_chain(dt_decl_t *dtor, dt_decl_t *deriv);
+/* Derivations (pointer, array, function) one declarator may have. */
+#define DT_DECL_MAXDERIV 64
+extern dt_decl_t *dt_decl_chain(dt_pcb_t *pcb, dt_decl_t *dtor,
+    dt_decl_t *deriv);
 extern dt_decl_t *dt_decl_list_append(dt_decl_t *a, dt_decl_t *b);
 extern dt_decl_t *dt_decl_apply(dt_pcb_t *pcb, dt_decl_t *spec,
     dt_decl_t *dtor);

@@ -538,14 +538,33 @@ dt_cg_fold_op2(dt_cg_t *cg, const dt_node_t *dnp, int64_t *valp)
 	return true;
 }
 
+static bool dt_cg_fold_node(dt_cg_t *cg, const dt_node_t *dnp,
+    int64_t *valp);
+
+/*
+ * The value of a constant expression.  The generator asks at every level
+ * of an expression, and the answer for a chain comes from its bottom, so
+ * a "no" is remembered in the node: a chain of N operators is then
+ * checked in O(N), not O(N^2).  (A "yes" is not asked again: the
+ * constant replaces the whole subtree.)
+ */
 bool
 dt_cg_fold(dt_cg_t *cg, const dt_node_t *dnp, int64_t *valp)
+{
+	if (dnp == NULL || dnp->dn_cg_nofold)
+		return false;
+	if (dt_cg_fold_node(cg, dnp, valp))
+		return true;
+	((dt_node_t *) dnp)->dn_cg_nofold = 1;
+	return false;
+}
+
+static bool
+dt_cg_fold_node(dt_cg_t *cg, const dt_node_t *dnp, int64_t *valp)
 {
 	dt_cg_tinfo_t nt;
 	int64_t v;
 
-	if (dnp == NULL)
-		return false;
 	switch (dnp->dn_kind) {
 	case DT_NODE_INT:
 		*valp = (int64_t) dnp->dn_value;
@@ -1802,12 +1821,16 @@ dt_cg_binop(dt_cg_t *cg, dt_op_t op, int rl, const dt_cg_tinfo_t *lt,
 	(void) nt;
 }
 
-static int
-dt_cg_compare(dt_cg_t *cg, dt_node_t *dnp)
+/*
+ * Compare the operands of a comparison: emits the cmp and returns the
+ * branch opcode taken when the comparison holds.  No register is left
+ * in use.
+ */
+static uint32_t
+dt_cg_compare_cc(dt_cg_t *cg, dt_node_t *dnp)
 {
 	dt_cg_tinfo_t lt, rt, pt;
 	bool str, sgn;
-	uint32_t op;
 	int rl, rr;
 
 	dt_cg_node_tinfo(cg, dnp->dn_left, &lt);
@@ -1822,30 +1845,78 @@ dt_cg_compare(dt_cg_t *cg, dt_node_t *dnp)
 		dt_cg_convert(cg, rr, &rt, &pt);
 	dt_cg_emit(cg, DIF_INSTR_CMP(str ? DIF_OP_SCMP : DIF_OP_CMP, rl, rr));
 	dt_cg_reg_free(cg, rr);
+	dt_cg_reg_free(cg, rl);
 	/* scmp orders like a signed comparison (its carry is clear). */
 	sgn = str || pt.ti_signed;
 	switch (dnp->dn_op) {
 	case DT_OP_EQU:
-		op = DIF_OP_BE;
-		break;
+		return DIF_OP_BE;
 	case DT_OP_NEQ:
-		op = DIF_OP_BNE;
-		break;
+		return DIF_OP_BNE;
 	case DT_OP_LT:
-		op = sgn ? DIF_OP_BL : DIF_OP_BLU;
-		break;
+		return sgn ? DIF_OP_BL : DIF_OP_BLU;
 	case DT_OP_LE:
-		op = sgn ? DIF_OP_BLE : DIF_OP_BLEU;
-		break;
+		return sgn ? DIF_OP_BLE : DIF_OP_BLEU;
 	case DT_OP_GT:
-		op = sgn ? DIF_OP_BG : DIF_OP_BGU;
-		break;
+		return sgn ? DIF_OP_BG : DIF_OP_BGU;
 	default:
-		op = sgn ? DIF_OP_BGE : DIF_OP_BGEU;
-		break;
+		return sgn ? DIF_OP_BGE : DIF_OP_BGEU;
 	}
-	dt_cg_setcc(cg, op, rl);
-	return rl;
+}
+
+static int
+dt_cg_compare(dt_cg_t *cg, dt_node_t *dnp)
+{
+	uint32_t op = dt_cg_compare_cc(cg, dnp);
+	int r = dt_cg_reg_alloc(cg);
+
+	dt_cg_setcc(cg, op, r);
+	return r;
+}
+
+/* The branch taken when the one given is not. */
+static uint32_t
+dt_cg_cc_invert(uint32_t op)
+{
+	switch (op) {
+	case DIF_OP_BE: return DIF_OP_BNE;
+	case DIF_OP_BNE: return DIF_OP_BE;
+	case DIF_OP_BL: return DIF_OP_BGE;
+	case DIF_OP_BGE: return DIF_OP_BL;
+	case DIF_OP_BLU: return DIF_OP_BGEU;
+	case DIF_OP_BGEU: return DIF_OP_BLU;
+	case DIF_OP_BLE: return DIF_OP_BG;
+	case DIF_OP_BG: return DIF_OP_BLE;
+	case DIF_OP_BLEU: return DIF_OP_BGU;
+	default: return DIF_OP_BLEU;	/* BGU */
+	}
+}
+
+/*
+ * Branch to label when the truth of dnp is when.  A comparison branches
+ * on its own condition codes instead of making a 0 or 1 to test.
+ */
+static void
+dt_cg_test(dt_cg_t *cg, dt_node_t *dnp, bool when, uint32_t label)
+{
+	const dt_node_t *saved = cg->cg_node;
+	uint32_t op;
+	int64_t v;
+	int r;
+
+	if (dnp->dn_kind == DT_NODE_OP2 && dnp->dn_op >= DT_OP_EQU &&
+	    dnp->dn_op <= DT_OP_GE && !(dt_cg_is_intnode(cg, dnp) &&
+	    dt_cg_fold(cg, dnp, &v))) {
+		cg->cg_node = dnp;
+		op = dt_cg_compare_cc(cg, dnp);
+		dt_cg_branch(cg, when ? op : dt_cg_cc_invert(op), label);
+		cg->cg_node = saved;
+		return;
+	}
+	r = dt_cg_expr(cg, dnp);
+	dt_cg_emit(cg, DIF_INSTR_TST(r));
+	dt_cg_reg_free(cg, r);
+	dt_cg_branch(cg, when ? DIF_OP_BNE : DIF_OP_BE, label);
 }
 
 /* && and || short-circuit; ^^ evaluates both sides. */
@@ -1855,10 +1926,11 @@ dt_cg_logical(dt_cg_t *cg, dt_node_t *dnp)
 	uint32_t lshort = dt_cg_label(cg), lend = dt_cg_label(cg);
 	/* && stops at the first zero, || at the first non-zero. */
 	uint32_t br = dnp->dn_op == DT_OP_LAND ? DIF_OP_BE : DIF_OP_BNE;
+	dt_node_t *np, *bottom;
 	int rl, rr;
 
-	rl = dt_cg_expr(cg, dnp->dn_left);
 	if (dnp->dn_op == DT_OP_LXOR) {
+		rl = dt_cg_expr(cg, dnp->dn_left);
 		dt_cg_emit(cg, DIF_INSTR_TST(rl));
 		dt_cg_setcc(cg, DIF_OP_BNE, rl);
 		rr = dt_cg_expr(cg, dnp->dn_right);
@@ -1868,12 +1940,22 @@ dt_cg_logical(dt_cg_t *cg, dt_node_t *dnp)
 		dt_cg_reg_free(cg, rr);
 		return rl;
 	}
-	dt_cg_emit(cg, DIF_INSTR_TST(rl));
-	dt_cg_branch(cg, br, lshort);
-	rr = dt_cg_expr(cg, dnp->dn_right);
-	dt_cg_emit(cg, DIF_INSTR_TST(rr));
-	dt_cg_reg_free(cg, rr);
-	dt_cg_branch(cg, br, lshort);
+	/*
+	 * A chain of the same operator (a || b || c ..., as a generated
+	 * predicate is) is one sequence of tests, from the bottom of the
+	 * tree up: walked without recursion, each node noting its parent
+	 * on the way down, so a long chain needs no stack.
+	 */
+	for (bottom = dnp; bottom->dn_left->dn_kind == DT_NODE_OP2 &&
+	    bottom->dn_left->dn_op == dnp->dn_op; bottom = bottom->dn_left)
+		bottom->dn_left->dn_cg_up = bottom;
+	dt_cg_test(cg, bottom->dn_left, br == DIF_OP_BNE, lshort);
+	for (np = bottom;; np = np->dn_cg_up) {
+		dt_cg_test(cg, np->dn_right, br == DIF_OP_BNE, lshort);
+		if (np == dnp)
+			break;
+	}
+	rl = dt_cg_reg_alloc(cg);
 	/* Both sides decided nothing: && is true, || is false. */
 	if (dnp->dn_op == DT_OP_LAND)
 		dt_cg_setx(cg, 1, rl);
@@ -2129,9 +2211,9 @@ dt_cg_is_arith(dt_op_t op)
  * over the arithmetic operators; anything else counts as two).
  */
 static unsigned
-dt_cg_regneed(const dt_node_t *dnp)
+dt_cg_regneed(dt_node_t *dnp)
 {
-	unsigned l, r;
+	unsigned l, r, n;
 
 	if (dnp == NULL)
 		return 0;
@@ -2139,9 +2221,14 @@ dt_cg_regneed(const dt_node_t *dnp)
 		return 1;
 	if (dnp->dn_kind != DT_NODE_OP2 || !dt_cg_is_arith(dnp->dn_op))
 		return 2;
+	/* Remembered: asked at every level of a chain (see dt_cg_fold()). */
+	if (dnp->dn_cg_regneed != 0)
+		return dnp->dn_cg_regneed;
 	l = dt_cg_regneed(dnp->dn_left);
 	r = dt_cg_regneed(dnp->dn_right);
-	return l == r ? l + 1 : l > r ? l : r;
+	n = l == r ? l + 1 : l > r ? l : r;
+	dnp->dn_cg_regneed = n < UINT8_MAX ? n : UINT8_MAX;
+	return n;
 }
 
 static int

@@ -1719,6 +1719,7 @@ dt_node_list_cook(dt_pcb_t *pcb, dt_node_t **lpp, unsigned idflags)
 		dnp->dn_list = NULL;
 		cooked = dt_node_cook(pcb, dnp, idflags);
 		cooked->dn_list = next;
+		cooked->dn_tail = NULL;	/* the list is no longer the parser's */
 		*pp = cooked;
 		pp = &cooked->dn_list;
 	}

@@ -197,25 +197,36 @@ dt_decl_merge(dt_pcb_t *pcb, dt_decl_t *a, dt_decl_t *b)
 	return a;
 }
 
+/*
+ * Add derivations to a declarator.  No more than DT_DECL_MAXDERIV apply
+ * (dt_decl_derive()), so a longer chain is refused as it is built, before
+ * walking it to its end for each "[1]" of "int a[1][1]..." costs O(N^2).
+ */
 dt_decl_t *
-dt_decl_chain(dt_decl_t *dtor, dt_decl_t *deriv)
+dt_decl_chain(dt_pcb_t *pcb, dt_decl_t *dtor, dt_decl_t *deriv)
 {
 	dt_decl_t *ddp;
+	unsigned n = 0;
 
-	for (ddp = dtor; ddp->dd_next != NULL; ddp = ddp->dd_next)
-		continue;
+	for (ddp = dtor; ddp->dd_next != NULL; ddp = ddp->dd_next) {
+		if (++n > 4 * DT_DECL_MAXDERIV)
+			dt_cc_error(pcb, D_DECL_COMBO,
+			    "declarator is too complex");
+	}
 	ddp->dd_next = deriv;
 	return dtor;
 }
 
+/* As dt_node_link(): the head remembers where its list ended. */
 dt_decl_t *
 dt_decl_list_append(dt_decl_t *a, dt_decl_t *b)
 {
-	dt_decl_t *ddp;
+	dt_decl_t *ddp = a->dd_tail != NULL ? a->dd_tail : a;
 
-	for (ddp = a; ddp->dd_list != NULL; ddp = ddp->dd_list)
+	for (; ddp->dd_list != NULL; ddp = ddp->dd_list)
 		continue;
 	ddp->dd_list = b;
+	a->dd_tail = b->dd_tail != NULL ? b->dd_tail : b;
 	return a;
 }
 
@@ -415,13 +426,13 @@ static void
 dt_decl_derive(dt_pcb_t *pcb, dt_decl_t *from, dt_decl_t *to,
     ctf_dict_t **ctfpp, ctf_id_t *typep)
 {
-	dt_decl_t *v[64];
+	dt_decl_t *v[DT_DECL_MAXDERIV];
 	int n = 0;
 
 	for (dt_decl_t *ddp = from; ddp != to && ddp != NULL;
 	    ddp = ddp->dd_next) {
 		if (ddp->dd_kind != DT_DK_NONE && ddp->dd_kind != DT_DK_SPEC) {
-			if (n == 64)
+			if (n == DT_DECL_MAXDERIV)
 				dt_cc_error(pcb, D_DECL_COMBO,
 				    "declarator is too complex");
 			v[n++] = ddp;

@@ -680,7 +680,7 @@ init_declarator: declarator ;
 
 declarator:
 		direct_declarator
-	|	pointer direct_declarator { $$ = dt_decl_chain($2, $1); }
+	|	pointer direct_declarator { $$ = dt_decl_chain(pcb, $2, $1); }
 	;
 
 direct_declarator:
@@ -695,12 +695,12 @@ direct_declarator:
 	|	direct_declarator array_parameters {
 			dt_decl_t *d = DECL(DT_DK_ARRAY);
 			d->dd_node = $2;
-			$$ = dt_decl_chain($1, d);
+			$$ = dt_decl_chain(pcb, $1, d);
 		}
 	|	direct_declarator function_parameters {
 			dt_decl_t *d = DECL(DT_DK_FUNC);
 			d->dd_node = $2;
-			$$ = dt_decl_chain($1, d);
+			$$ = dt_decl_chain(pcb, $1, d);
 		}
 	;
 
@@ -710,11 +710,11 @@ pointer:
 			$$ = DECL(DT_DK_PTR);
 			$$->dd_attr |= $2->dd_attr;
 		}
-	|	DT_TOK_MUL pointer { $$ = dt_decl_chain($2, DECL(DT_DK_PTR)); }
+	|	DT_TOK_MUL pointer { $$ = dt_decl_chain(pcb, $2, DECL(DT_DK_PTR)); }
 	|	DT_TOK_MUL type_qualifier_list pointer {
 			dt_decl_t *p = DECL(DT_DK_PTR);
 			p->dd_attr |= $2->dd_attr;
-			$$ = dt_decl_chain($3, p);
+			$$ = dt_decl_chain(pcb, $3, p);
 		}
 	;
 
@@ -787,7 +787,7 @@ abstract_declarator:
 		pointer
 	|	direct_abstract_declarator
 	|	pointer direct_abstract_declarator {
-			$$ = dt_decl_chain($2, $1);
+			$$ = dt_decl_chain(pcb, $2, $1);
 		}
 	;
 
@@ -800,23 +800,23 @@ direct_abstract_declarator:
 			dt_decl_t *d = DECL(DT_DK_NONE);
 			dt_decl_t *a = DECL(DT_DK_ARRAY);
 			a->dd_node = $1;
-			$$ = dt_decl_chain(d, a);
+			$$ = dt_decl_chain(pcb, d, a);
 		}
 	|	direct_abstract_declarator array_parameters {
 			dt_decl_t *a = DECL(DT_DK_ARRAY);
 			a->dd_node = $2;
-			$$ = dt_decl_chain($1, a);
+			$$ = dt_decl_chain(pcb, $1, a);
 		}
 	|	function_parameters {
 			dt_decl_t *d = DECL(DT_DK_NONE);
 			dt_decl_t *f = DECL(DT_DK_FUNC);
 			f->dd_node = $1;
-			$$ = dt_decl_chain(d, f);
+			$$ = dt_decl_chain(pcb, d, f);
 		}
 	|	direct_abstract_declarator function_parameters {
 			dt_decl_t *f = DECL(DT_DK_FUNC);
 			f->dd_node = $2;
-			$$ = dt_decl_chain($1, f);
+			$$ = dt_decl_chain(pcb, $1, f);
 		}
 	;
 

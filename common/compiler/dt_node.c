@@ -122,6 +122,39 @@ dt_node_ident(dt_pcb_t *pcb, char *name)
 	return dnp;
 }
 
+/*
+ * The depth of an expression tree.  The cooker, the code generator and
+ * their helpers walk expressions recursively, so the depth bounds the
+ * stack they need.  Nesting through parentheses, brackets and
+ * right-associative operators is bounded by the parser's stack, but a
+ * chain of left-associative operators (a + b + c ..., a || b || c ...,
+ * x.a.b.c ...) is built without one, so its depth is counted here as the
+ * tree is built and refused past DT_NODE_MAXDEPTH, which the compile
+ * thread's stack is sized for (dt_cc_run()).
+ */
+static uint32_t
+dt_node_depth(const dt_node_t *dnp)
+{
+	uint32_t d = 0;
+
+	for (; dnp != NULL; dnp = dnp->dn_list) {
+		if (dnp->dn_depth > d)
+			d = dnp->dn_depth;
+	}
+	return d;
+}
+
+static void
+dt_node_setdepth(dt_pcb_t *pcb, dt_node_t *dnp, uint32_t below)
+{
+	uint32_t max = pcb->pcb_cc->cc_maxdepth;
+
+	dnp->dn_depth = below + 1;
+	if (dnp->dn_depth > max)
+		dt_cc_nerror(pcb, dnp, D_SYNTAX, "expression too deeply "
+		    "nested: more than %u levels of operators", max);
+}
+
 dt_node_t *
 dt_node_op1(dt_pcb_t *pcb, dt_op_t op, dt_node_t *cp)
 {
@@ -129,6 +162,7 @@ dt_node_op1(dt_pcb_t *pcb, dt_op_t op, dt_node_t *cp)
 
 	dnp->dn_op = op;
 	dnp->dn_child = cp;
+	dt_node_setdepth(pcb, dnp, cp->dn_depth);
 	return dnp;
 }
 
@@ -136,10 +170,12 @@ dt_node_t *
 dt_node_op2(dt_pcb_t *pcb, dt_op_t op, dt_node_t *lp, dt_node_t *rp)
 {
 	dt_node_t *dnp = dt_node_alloc(pcb, DT_NODE_OP2);
+	uint32_t l = lp->dn_depth, r = dt_node_depth(rp);
 
 	dnp->dn_op = op;
 	dnp->dn_left = lp;
 	dnp->dn_right = rp;
+	dt_node_setdepth(pcb, dnp, l > r ? l : r);
 	return dnp;
 }
 
@@ -147,11 +183,15 @@ dt_node_t *
 dt_node_op3(dt_pcb_t *pcb, dt_node_t *ep, dt_node_t *lp, dt_node_t *rp)
 {
 	dt_node_t *dnp = dt_node_alloc(pcb, DT_NODE_OP3);
+	uint32_t d = ep->dn_depth;
 
 	dnp->dn_op = DT_OP_QUESTION;
 	dnp->dn_expr = ep;
 	dnp->dn_left = lp;
 	dnp->dn_right = rp;
+	d = lp->dn_depth > d ? lp->dn_depth : d;
+	d = rp->dn_depth > d ? rp->dn_depth : d;
+	dt_node_setdepth(pcb, dnp, d);
 	return dnp;
 }
 
@@ -171,6 +211,7 @@ dt_node_func(dt_pcb_t *pcb, dt_node_t *name, dt_node_t *args)
 	dnp = dt_node_alloc(pcb, DT_NODE_FUNC);
 	dnp->dn_string = name->dn_string;
 	dnp->dn_args = args;
+	dt_node_setdepth(pcb, dnp, dt_node_depth(args));
 	return dnp;
 }
 
@@ -244,7 +285,13 @@ dt_node_if(dt_pcb_t *pcb, dt_node_t *cond, dt_node_t *body, dt_node_t *alt)
 	return dnp;
 }
 
-/* Append list rp to list lp (either may be NULL). */
+/*
+ * Append list rp to list lp (either may be NULL).  The grammar builds
+ * lists (clauses, statements, arguments) one item at a time, so the head
+ * remembers where its list ended last time: a program of N clauses is
+ * then linked in O(N), not O(N^2).  Lists are only ever cut after they
+ * are built, so the remembered node is always in the list.
+ */
 dt_node_t *
 dt_node_link(dt_node_t *lp, dt_node_t *rp)
 {
@@ -254,9 +301,11 @@ dt_node_link(dt_node_t *lp, dt_node_t *rp)
 		return rp;
 	if (rp == NULL)
 		return lp;
-	for (dnp = lp; dnp->dn_list != NULL; dnp = dnp->dn_list)
+	dnp = lp->dn_tail != NULL ? lp->dn_tail : lp;
+	for (; dnp->dn_list != NULL; dnp = dnp->dn_list)
 		continue;
 	dnp->dn_list = rp;
+	lp->dn_tail = rp->dn_tail != NULL ? rp->dn_tail : rp;
 	return lp;
 }
 

@@ -14,6 +14,7 @@
  * Pragmas of other namespaces are ignored, as C compilers do.
  */
 #include <ctype.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,6 +93,10 @@ dt_pragma_line(dt_pcb_t *pcb, const char *name, int argc, char **argv)
 	    line < 0 || (argc > 1 && argv[1][0] != '"'))
 		dt_cc_error(pcb, D_PRAGMA_MALFORM, "malformed #%s <line> "
 		    "[ [\"file\"] state ]", name);
+	/* Line numbers are ints, and the next line's must be one too. */
+	if (line >= INT_MAX)
+		dt_cc_error(pcb, D_PRAGMA_MALFORM, "#%s %s: line number "
+		    "out of range (at most %d)", name, argv[0], INT_MAX - 1);
 	if (argc > 1) {
 		char *f = dt_unquote(pcb, argv[1]);
 

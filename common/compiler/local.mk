@@ -24,7 +24,8 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/dt_pragma.c \
 	%reldir%/dt_pdesc.c \
 	%reldir%/dt_lib.c \
-	%reldir%/dt_cc.c
+	%reldir%/dt_cc.c \
+	%reldir%/dt_cc_run.c
 
 UNIT_TESTS += tests/unit/compiler_layout_test tests/unit/compiler_api_test \
 	tests/unit/btf_import_test

@@ -20,6 +20,7 @@
  */
 #include <arpa/inet.h>
 #include <ctype.h>
+#include <limits.h>
 #include <netdb.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -247,8 +248,19 @@ dt_printf_parse(const char *fmt, dt_pferr_t *errp)
 					pfd->pfd_flags &= ~DT_PFCONV_LEFT;
 					continue;
 				}
-				for (; isdigit((unsigned char) c); c = *++p)
+				for (; isdigit((unsigned char) c); c = *++p) {
+					/* C's printf takes an int. */
+					if (n > (INT_MAX - (c - '0')) / 10) {
+						dt_pferr_set(errp, "D_SYNTAX",
+						    "format conversion #%u has "
+						    "a %s larger than %d",
+						    pfv->pfv_argc, dot ?
+						    "precision" : "width",
+						    INT_MAX);
+						goto fail;
+					}
 					n = n * 10 + c - '0';
+				}
 				p--;
 				if (dot)
 					pfd->pfd_prec = n;

@@ -141,7 +141,10 @@ typedef uint32_t dif_instr_t;
 #define DIF_VARIABLE_MAX 0xffff	 /* variable ID */
 #define DIF_SUBROUTINE_MAX 0xffff
 #define DIF_LABEL_MAX	0xffffff /* branch target */
-#define DIF_INSTR_MAX	8192	 /* instructions in one DIF object */
+/* The largest by-reference value (a string of -x strsize, a struct). */
+#define DIF_BYREF_MAX	(1U << 20)
+#define DIF_INSTR_MAX	65536	 /* instructions in one DIF object (DTrace's
+				    dtrace_difo_maxsize of 256 KB) */
 
 /* Extracting fields. */
 #define DIF_INSTR_OP(i)	    (((i) >> 24) & 0xff)

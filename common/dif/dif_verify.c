@@ -28,7 +28,7 @@
 #include "common/dif/dif_verify.h"
 
 /* Largest by-reference variable or return value, in bytes. */
-#define DIF_VERIFY_MAXREF (1U << 20)
+#define DIF_VERIFY_MAXREF DIF_BYREF_MAX
 
 typedef struct dif_vstate {
 	bool vs_reached;

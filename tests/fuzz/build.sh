@@ -23,21 +23,18 @@ flex -o "$gen/dt_lex.c" "$top/common/compiler/dt_lex.l"
 
 # config.h is only needed for the package name in dt_open.c, not built.
 srcs=(
-	"$top"/common/compiler/dt_cc.c "$top"/common/compiler/dt_cook.c
-	"$top"/common/compiler/dt_cook_act.c "$top"/common/compiler/dt_decl.c
-	"$top"/common/compiler/dt_ident.c "$top"/common/compiler/dt_node.c
-	"$top"/common/compiler/dt_pdesc.c "$top"/common/compiler/dt_pragma.c
-	"$top"/common/compiler/dt_type.c "$top"/common/compiler/dt_xlate.c
-	"$top"/common/compiler/dt_cg.c "$top"/common/compiler/dt_cg_act.c
+	"$top"/common/compiler/*.c "$top"/common/consumer/*.c
 	"$top"/common/dif/*.c
 	"$gen/dt_grammar.c" "$gen/dt_lex.c"
 	"$top/common/dt_options.c" "$top/common/dt_error.c"
 	"$top/common/dt_aggfunc.c" "$top/common/probe/dt_probe.c"
-	"$top/common/dt_program.c"
+	"$top/common/dt_program.c" "$top/common/dt_demangle.c"
+	"$top/common/dt_metrics.c"
 	"$top/tests/fuzz/compile_fuzz.c"
 )
 clang -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined -D_GNU_SOURCE \
+	-DDTRACE_LIBDIR='"/nonexistent"' -DDTRACE_SRC_LIBDIR='"/nonexistent"' \
 	-I"$top" -I"$out/gen" -Wno-unused-command-line-argument \
-	"${srcs[@]}" -o "$out/compile_fuzz" -lctf
+	"${srcs[@]}" -o "$out/compile_fuzz" -lctf -liberty
 echo "built $out/compile_fuzz"

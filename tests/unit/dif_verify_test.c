@@ -105,8 +105,8 @@ test_encoding(void)
 		for (i = 0; i <= DIF_INSTR_MAX; i++)
 			big[i] = DIF_INSTR_RET(0);
 		CHECK_STR(verify_raw(big, DIF_INSTR_MAX + 1, NULL, 0, NULL, 0,
-		    NULL), "invalid DIF: 8193 instructions exceed the limit "
-		    "of 8192");
+		    NULL), "invalid DIF: 65537 instructions exceed the limit "
+		    "of 65536");
 	}
 }
 

@@ -785,6 +785,16 @@ dt_bpf_layout_finish(dt_bpf_layout_t *lay, char *errbuf, size_t errlen)
 	 * offsets: every field but the far ends of DIF scratch and of the
 	 * state map's zero block must lie within them.
 	 */
+	/*
+	 * The speculation table (16 bytes a buffer) lies before the
+	 * constants: when it is what pushes them out of reach, the cause
+	 * is nspec, past what speculation() handles anyway.
+	 */
+	if (lay->bl_consts_off > INT16_MAX &&
+	    lay->bl_consts_off - 16 * lay->bl_nspec <= INT16_MAX)
+		return dt_lay_error(errbuf, errlen,
+		    "nspec %u is too large for the bpf engine (at most %u)",
+		    (unsigned) lay->bl_nspec, DT_BPF_MAXSPEC);
 	if ((lay->bl_dscratch_off > INT16_MAX || lay->bl_consts_off >
 	    INT16_MAX) && lay->bl_scratchsize > 0)
 		return dt_lay_error(errbuf, errlen,
