@@ -152,6 +152,7 @@ typedef struct dt_pid_module {
 	bool pm_loaded;		/* pm_syms read */
 	dt_elfsyms_t pm_syms;
 	uint8_t *pm_made;	/* pid provider: what it made, per symbol */
+	uint32_t *pm_byname;	/* pid provider: pm_syms' indexes by name */
 	uint32_t pm_gen;	/* pid provider: the image it belongs to */
 } dt_pid_module_t;
 

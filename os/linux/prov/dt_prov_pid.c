@@ -105,6 +105,7 @@ dt_pid_modules_free(dt_pid_module_t *mods, size_t nmods)
 	for (size_t i = 0; i < nmods; i++) {
 		free(mods[i].pm_path);
 		free(mods[i].pm_made);
+		free(mods[i].pm_byname);
 		dt_elfsym_free(&mods[i].pm_syms);
 	}
 	free(mods);
@@ -219,6 +220,49 @@ dt_pid_modmatch(const dt_probe_t *prp, const char *mod)
 	return pm != NULL && strcmp(pm->pm_name, prp->pr_mod) == 0;
 }
 
+static int
+dt_pid_byname_cmp(const void *a, const void *b, void *arg)
+{
+	const dt_elfsyms_t *ess = arg;
+	uint32_t i = *(const uint32_t *) a, j = *(const uint32_t *) b;
+	int c = strcmp(ess->ess_syms[i].es_name, ess->ess_syms[j].es_name);
+
+	return c != 0 ? c : (i > j) - (i < j);
+}
+
+/*
+ * The first symbol of pm (in its table's order) called name, or NULL:
+ * a binary search of its symbols sorted by name, sorted when first
+ * asked, since every description naming a function asks of every probe.
+ */
+static const dt_elfsym_t *
+dt_pid_symbol_named(dt_pid_module_t *pm, const char *name)
+{
+	size_t n = pm->pm_syms.ess_nsyms, lo = 0, hi = n;
+
+	if (pm->pm_byname == NULL && n > 0) {
+		if ((pm->pm_byname = malloc(n * sizeof (uint32_t))) == NULL)
+			return NULL;
+		for (size_t i = 0; i < n; i++)
+			pm->pm_byname[i] = (uint32_t) i;
+		qsort_r(pm->pm_byname, n, sizeof (uint32_t),
+		    dt_pid_byname_cmp, &pm->pm_syms);
+	}
+	while (lo < hi) {	/* the first index whose name is >= name */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(pm->pm_syms.ess_syms[pm->pm_byname[mid]].es_name,
+		    name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == n ||
+	    strcmp(pm->pm_syms.ess_syms[pm->pm_byname[lo]].es_name, name) != 0)
+		return NULL;
+	return &pm->pm_syms.ess_syms[pm->pm_byname[lo]];
+}
+
 /*
  * A probe's function named by another symbol at its address (a weak
  * alias): DTrace resolves a function name to its address and names the
@@ -236,17 +280,14 @@ dt_pid_funcmatch(const dt_probe_t *prp, const char *func)
 	if (dt_strisglob(func))
 		return false;
 	for (size_t m = 0; m < pp->pp_nmods; m++) {
-		const dt_pid_module_t *pm = &pp->pp_mods[m];
+		dt_pid_module_t *pm = &pp->pp_mods[m];
+		const dt_elfsym_t *es;
 
 		if (pm->pm_path != pi->pi_path || !pm->pm_loaded)
 			continue;
-		for (size_t i = 0; i < pm->pm_syms.ess_nsyms; i++) {
-			const dt_elfsym_t *es = &pm->pm_syms.ess_syms[i];
-
-			if (strcmp(es->es_name, func) == 0)
-				return pm->pm_base + (uint64_t) dt_elfsym_fileoff(
-				    &pm->pm_syms, es->es_addr) == pi->pi_func;
-		}
+		if ((es = dt_pid_symbol_named(pm, func)) != NULL)
+			return pm->pm_base + (uint64_t) dt_elfsym_fileoff(
+			    &pm->pm_syms, es->es_addr) == pi->pi_func;
 	}
 	return false;
 }
