@@ -802,7 +802,7 @@ static int
 run_programs(void)
 {
 	struct sigaction sa;
-	sigset_t ending, omask;
+	sigset_t ending;
 	dtrace_optval_t sizes[NBUFSIZES];
 	int done = 0, status = E_SUCCESS;
 	dtrace_optval_t w = DTRACEOPT_UNSET, q = DTRACEOPT_UNSET;
@@ -835,10 +835,11 @@ run_programs(void)
 	sigaddset(&ending, SIGINT);
 	sigaddset(&ending, SIGTERM);
 	sigaddset(&ending, SIGHUP);
-	(void) sigprocmask(SIG_BLOCK, &ending, &omask);
+	(void) sigprocmask(SIG_BLOCK, &ending, NULL);
 	if (dtrace_go(g_dtp) != 0)
 		dfatal("could not enable tracing");
-	(void) sigprocmask(SIG_SETMASK, &omask, NULL);
+	/* (and those that came while a guarded child grabbed processes) */
+	(void) sigprocmask(SIG_UNBLOCK, &ending, NULL);
 	report_lowered(sizes);
 	/* Even under -q: with port 0 this is the only way to know it. */
 	if (dtrace_metrics_address(g_dtp) != NULL)

@@ -91,6 +91,16 @@ guard_fork(void)
 	if (pid == 0) {
 		(void) close(pfd[0]);
 		g_release = pfd[1];
+		/*
+		 * The signals that end dtrace wait until tracing is on
+		 * (run_programs() lets them in): one passed on while the
+		 * child grabs a process or injects a system call into it
+		 * would otherwise end it there, with the process half
+		 * changed.
+		 */
+		sigaddset(&old, SIGINT);
+		sigaddset(&old, SIGTERM);
+		sigaddset(&old, SIGHUP);
 		(void) sigprocmask(SIG_SETMASK, &old, NULL);
 		/* The guard may have died before the death signal was set. */
 		if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 ||
