@@ -275,6 +275,27 @@ dt_pt_status_field(int pid, const char *field)
 	return v;
 }
 
+/* Is a SIGTRAP pending for thread tid (/proc/<tid>/status SigPnd)? */
+static bool
+dt_pt_trap_pending(int tid)
+{
+	char path[64], line[256];
+	unsigned long long pnd = 0;
+	FILE *fp;
+
+	(void) snprintf(path, sizeof (path), "/proc/%d/status", tid);
+	if ((fp = fopen(path, "re")) == NULL)
+		return false;
+	while (fgets(line, sizeof (line), fp) != NULL) {
+		if (strncmp(line, "SigPnd:", 7) == 0) {
+			pnd = strtoull(line + 7, NULL, 16);
+			break;
+		}
+	}
+	(void) fclose(fp);
+	return (pnd & (1ULL << (SIGTRAP - 1))) != 0;
+}
+
 dt_pt_proc_t *
 dt_pt_proc(dt_ptrace_t *pt, int pid)
 {
@@ -1336,6 +1357,39 @@ dt_pt_detach_all(dtrace_hdl_t *dtp, dt_ptrace_t *pt)
 			t->pt_sig = WSTOPSIG(st);
 		}
 		t->pt_stopped = true;
+		i++;
+	}
+	/*
+	 * A thread stopped by the interrupt may have hit a breakpoint just
+	 * before: that SIGTRAP waits behind the stop, pending, and would kill
+	 * the thread once we are gone.  Let it be reported now, and take it
+	 * back as any breakpoint stop (the thread runs the original
+	 * instruction when let go).
+	 */
+	for (size_t i = 0; i < pt->pt_nthreads;) {
+		dt_pt_thread_t *t = &pt->pt_threads[i];
+		struct user_regs_struct r;
+		dt_pt_site_t *s;
+		int st;
+
+		if (!dt_pt_trap_pending(t->pt_tid) ||
+		    ptrace(PTRACE_CONT, t->pt_tid, 0, 0) != 0) {
+			i++;
+			continue;
+		}
+		if (dt_pt_wait_tid(t->pt_tid, &st) != 0) {
+			dt_pt_exited(pt, t->pt_tid, st);
+			continue;
+		}
+		if ((st >> 16) == 0 && WSTOPSIG(st) == SIGTRAP &&
+		    ptrace(PTRACE_GETREGS, t->pt_tid, 0, &r) == 0 &&
+		    (s = dt_pt_site(t->pt_proc, r.rip - 1)) != NULL &&
+		    s->ps_armed) {
+			r.rip = s->ps_addr;
+			(void) ptrace(PTRACE_SETREGS, t->pt_tid, 0, &r);
+		} else if ((st >> 16) == 0) {
+			t->pt_sig = WSTOPSIG(st);
+		}
 		i++;
 	}
 	dt_pt_fast_collect_all(dtp, pt);
