@@ -190,6 +190,19 @@ dt_os_proc_create(char *const argv[], bool atexec, char *err, size_t errlen)
 		if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 ||
 		    getppid() != parent)
 			_exit(127);
+		/*
+		 * dtrace holds back the signals that end it until tracing is
+		 * on (dtrace_guard.c); the command gets them as usual.
+		 */
+		{
+			sigset_t ending;
+
+			sigemptyset(&ending);
+			sigaddset(&ending, SIGINT);
+			sigaddset(&ending, SIGTERM);
+			sigaddset(&ending, SIGHUP);
+			(void) sigprocmask(SIG_UNBLOCK, &ending, NULL);
+		}
 		/* Wait to be seized; the parent continues us. */
 		(void) raise(SIGSTOP);
 		(void) execvp(argv[0], argv);
