@@ -20,7 +20,9 @@
 
 /*
  * x86 uprobes take no lock, segment-override or notrack prefix, among
- * others (ENOTSUPP, 524); other errors fail the enabling.
+ * others (ENOTSUPP, 524), and the kernel says ENOEXEC of a site whose
+ * instruction it cannot decode (data in text a symbol covers); other
+ * errors fail the enabling.
  */
 bool
 dt_bpf_urefused(const dt_probe_t *prp, const dt_pid_probe_t *pi, size_t i)
@@ -28,7 +30,8 @@ dt_bpf_urefused(const dt_probe_t *prp, const dt_pid_probe_t *pi, size_t i)
 	int fd = -1;
 	bool evex;
 
-	if (errno != DT_BPF_ENOTSUPP && errno != EINVAL)
+	if (errno != DT_BPF_ENOTSUPP && errno != EINVAL &&
+	    errno != ENOEXEC)
 		return false;
 	if (pi->pi_quiet)
 		return true;	/* a pattern's: what can be traced */
@@ -96,7 +99,8 @@ dt_bpf_ug_link(dt_bpf_ugroup_t *ug, const char *path, const uint64_t *offs,
 		ug->ug_placed += n;
 		return dt_bpf_ug_addlink(ug, fd);
 	}
-	if (errno != DT_BPF_ENOTSUPP && errno != EINVAL)
+	if (errno != DT_BPF_ENOTSUPP && errno != EINVAL &&
+	    errno != ENOEXEC)
 		return -1;
 	if (n > 1)
 		return dt_bpf_ug_link(ug, path, offs, cookies, n / 2) == 0 &&
