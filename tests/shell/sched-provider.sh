@@ -91,9 +91,11 @@ sleep=$(val sleep) wakeup=$(val wakeup) tick=$(val tick)
 # it (off-cpu in its context), and each is an off-cpu naming it as the
 # next thread.  Seen on the development VM: in about one run in five,
 # one such sched_switch in a few hundred reaches no program at all (a
-# plain rawtp and sdt probe on it miss it too), so that count may be
-# one or two short.
-[ "$on" -eq "$off" ] && [ "$to" -le "$on" ] && [ "$to" -ge $((on - 2)) ] ||
+# plain rawtp and sdt probe on it miss it too: the kernel runs no BPF
+# program inside another on the same CPU), so that count may be a few
+# short -- three of 38 once, in a full CI run.
+[ "$on" -eq "$off" ] && [ "$to" -le "$on" ] &&
+    [ "$to" -ge $((on - 2 - on / 10)) ] ||
     {
 	cat "$tmp/out"
 	fail "sched: on-cpu $on, off-cpu $off, switches to it $to"
