@@ -97,6 +97,9 @@ typedef enum dt_bpf_pkind {
 } dt_bpf_pkind_t;
 
 /* One program: the probes it serves and the clauses it runs. */
+/* How many CPUs a tick-N probe's timer runs on (dt_bpf_attach). */
+#define DT_BPF_TICK_CPUS 4
+
 typedef struct dt_bpf_plan {
 	dt_bpf_pkind_t pl_kind;
 	bool pl_return;		/* syscall return probes */
@@ -115,6 +118,14 @@ typedef struct dt_bpf_plan {
 	uint32_t *pl_epids;	/* [probe * nstmts + clause], 0: none */
 	int pl_fd;
 	int pl_table_fd;
+	/*
+	 * tick-N: the map of its next due time, and a stand-in of its
+	 * program that the consumer runs when no CPU's timer has fired it
+	 * in time (dt_bpf_tick_check); -1 otherwise.
+	 */
+	int pl_tick_fd;
+	int pl_standin_fd;
+	uint64_t pl_period;
 	int *pl_links;
 	uint32_t pl_nlinks;
 } dt_bpf_plan_t;
@@ -137,6 +148,7 @@ typedef struct dt_bpf_engine {
 	int *be_mapfds;		/* every map we created */
 	uint32_t be_nmapfds;
 	unsigned char *be_state;	/* the state map, mmap'ed */
+	uint64_t be_started;	/* CLOCK_MONOTONIC when tracing started */
 	size_t be_statelen;
 	struct ring_buffer *be_rb;
 	struct perf_buffer *be_pb;	/* instead, without a ring buffer */
@@ -244,6 +256,8 @@ dt_bpf_close(dtrace_hdl_t *dtp)
 			(void) close(pl->pl_links[l]);
 		if (pl->pl_fd >= 0)
 			(void) close(pl->pl_fd);
+		if (pl->pl_standin_fd >= 0)
+			(void) close(pl->pl_standin_fd);
 		free(pl->pl_links);
 		free(pl->pl_probes);
 		free(pl->pl_stmts);
@@ -330,6 +344,7 @@ dt_bpf_plan_new(dt_bpf_engine_t *be, dt_bpf_pkind_t kind, bool ret)
 	pl->pl_kind = kind;
 	pl->pl_return = ret;
 	pl->pl_fd = pl->pl_table_fd = -1;
+	pl->pl_tick_fd = pl->pl_standin_fd = -1;
 	return pl;
 }
 
@@ -1081,6 +1096,39 @@ dt_bpf_uconds(const dt_pid_probe_t *pi, dt_bpf_progspec_t *ps)
 	return 0;
 }
 
+/* Generates and loads a program of plan pl: its descriptor, or -1. */
+static int
+dt_bpf_gen_load(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl,
+    const dt_bpf_progspec_t *ps, enum bpf_prog_type type,
+    const dt_bpf_target_t *tg)
+{
+	const dt_probe_t *prp = pl->pl_probes[0];
+	char err[512];
+	dt_bpf_buf_t b;
+	int rc;
+
+	dt_bpf_buf_init(&b);
+	if (dt_bpf_gen(&be->be_lay, ps, &b, err, sizeof (err)) != 0) {
+		dt_bpf_buf_fini(&b);
+		return dt_bpf_fail(dtp, EDT_NOTSUP, "%s:%s:%s:%s: %s",
+		    prp->pr_prov->pv_name, prp->pr_mod, prp->pr_func,
+		    prp->pr_name, err);
+	}
+	rc = dt_bpf_load(dtp, be, pl, type, tg, &b);
+	dt_bpf_buf_fini(&b);
+	return rc;
+}
+
+/* tick-N's next due time (dt_bpf_cg_tick_due): an array of one word. */
+static int
+dt_bpf_tick_map(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, int *fdp)
+{
+	int fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "dt_tick", 4, 8, 1, NULL);
+
+	*fdp = dt_bpf_mapfd(dtp, be, fd, "tick");
+	return *fdp < 0 ? -1 : 0;
+}
+
 static int
 dt_bpf_build(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 {
@@ -1091,8 +1139,6 @@ dt_bpf_build(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 	enum bpf_prog_type type;
 	dt_bpf_target_t tg = { 0, 0, -1 }, *tgp = NULL;
 	uint64_t *usites = NULL;
-	char err[512];
-	dt_bpf_buf_t b;
 	int rc;
 
 	memset(&ps, 0, sizeof (ps));
@@ -1101,6 +1147,7 @@ dt_bpf_build(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 	ps.ps_epids = pl->pl_epids;
 	ps.ps_id = prp->pr_id;
 	ps.ps_table_fd = -1;
+	ps.ps_tick_fd = -1;
 	ps.ps_ustk = be->be_ustk_fd >= 0;
 	ps.ps_ustk_fd = be->be_ustk_fd;
 	ps.ps_procset_fd = be->be_procset_fd;
@@ -1115,11 +1162,19 @@ dt_bpf_build(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 		ps.ps_begin = prp->pr_id == DT_PROBE_ID_BEGIN;
 		type = BPF_PROG_TYPE_RAW_TRACEPOINT;
 		break;
-	case DT_BPF_P_PROFILE:
+	case DT_BPF_P_PROFILE: {
+		const dt_profile_timer_t *pt = dt_prov_profile_timer(prp);
+
 		ps.ps_ctx = DT_BPF_CTX_PERF;
 		ps.ps_nargs = 2;
 		type = BPF_PROG_TYPE_PERF_EVENT;
+		if (!pt->pt_percpu && pl->pl_tick_fd < 0 &&
+		    dt_bpf_tick_map(dtp, be, &pl->pl_tick_fd) != 0)
+			return -1;
+		ps.ps_tick_fd = pt->pt_percpu ? -1 : pl->pl_tick_fd;
+		ps.ps_tick_period = pl->pl_period = (uint64_t) pt->pt_period;
 		break;
+	}
 	case DT_BPF_P_UPROBE: {
 		const dt_pid_probe_t *pi = dt_prov_pid_info(prp);
 
@@ -1220,26 +1275,24 @@ dt_bpf_build(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 		ps.ps_err_func = dt_bpf_layout_const(lay, eprp->pr_func);
 		ps.ps_err_name = dt_bpf_layout_const(lay, eprp->pr_name);
 	}
-	dt_bpf_buf_init(&b);
-	rc = dt_bpf_gen(lay, &ps, &b, err, sizeof (err));
+	rc = dt_bpf_gen_load(dtp, be, pl, &ps, type, tgp);
 	free(usites);
 	free((void *) ps.ps_ucondpc);
 	free((void *) ps.ps_uconds);
-	if (rc != 0) {
-		dt_bpf_buf_fini(&b);
-		if (tg.tg_obj_fd >= 0)
-			(void) close(tg.tg_obj_fd);
-		return dt_bpf_fail(dtp, EDT_NOTSUP, "%s:%s:%s:%s: %s",
-		    prp->pr_prov->pv_name, prp->pr_mod, prp->pr_func,
-		    prp->pr_name, err);
-	}
-	rc = dt_bpf_load(dtp, be, pl, type, tgp, &b);
-	dt_bpf_buf_fini(&b);
 	if (tg.tg_obj_fd >= 0)
 		(void) close(tg.tg_obj_fd);
 	if (rc < 0)
 		return -1;
 	pl->pl_fd = rc;
+	if (ps.ps_tick_fd >= 0 && pl->pl_standin_fd < 0) {
+		/* The stand-in: the same clauses, run as BEGIN is. */
+		ps.ps_ctx = DT_BPF_CTX_RAWTP;
+		rc = dt_bpf_gen_load(dtp, be, pl, &ps,
+		    BPF_PROG_TYPE_RAW_TRACEPOINT, NULL);
+		if (rc < 0)
+			return -1;
+		pl->pl_standin_fd = rc;
+	}
 	return 0;
 }
 
@@ -1769,10 +1822,17 @@ dt_bpf_attach(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 	case DT_BPF_P_DEMAND:
 		return 0;
 	case DT_BPF_P_PROFILE: {
+		/*
+		 * profile-N on every CPU; tick-N on a few, the first of which
+		 * to find the period due fires it (dt_bpf_cg_tick_due): a CPU
+		 * running another BPF program when its timer expires skips
+		 * the event, and one CPU busy with a traced system call loop
+		 * would lose most ticks -- and exit() with them.
+		 */
 		const dt_profile_timer_t *pt = dt_prov_profile_timer(prp);
-		int ncpus = pt->pt_percpu ? be->be_ncpus : 1;
+		uint32_t want = pt->pt_percpu ? UINT32_MAX : DT_BPF_TICK_CPUS;
 
-		for (int c = 0; c < ncpus; c++) {
+		for (int c = 0; c < be->be_ncpus && pl->pl_nlinks < want; c++) {
 			fd = dt_bpf_attach_cpu_clock(pl->pl_fd, c,
 			    (uint64_t) pt->pt_period);
 			if (fd < 0 && errno == ENODEV)
@@ -2125,7 +2185,51 @@ dt_bpf_go(dtrace_hdl_t *dtp)
 	__atomic_store_n((uint64_t *) (be->be_state + lay->bl_cnt_off +
 			     8 * DT_BPF_CNT_STARTED),
 	    1, __ATOMIC_SEQ_CST);
+	be->be_started = dt_os_timestamp();
 	return 0;
+}
+
+/*
+ * tick-N when no CPU's timer has fired it: a CPU skips its perf events
+ * while it runs another BPF program (a traced system call loop there
+ * takes most ticks), and an idle CPU of some virtual machines takes none.
+ * A period overdue by a quarter (at least 10 ms) is fired by the stand-in,
+ * run here -- in dtrace's context, as the consumer of a DTrace without
+ * such timers would -- which takes the period as a CPU's firing would, so
+ * that the two never both fire it.  Returns how long until the next
+ * check is due, in ms, at most max_ms.
+ */
+static int
+dt_bpf_tick_check(dt_bpf_engine_t *be, int max_ms)
+{
+	uint64_t now = dt_os_timestamp();
+	int ms = max_ms;
+
+	for (uint32_t i = 0; i < be->be_nplans && !be->be_stopped; i++) {
+		dt_bpf_plan_t *pl = &be->be_plans[i];
+		uint64_t grace, due = 0, late;
+		uint32_t key = 0;
+
+		if (pl->pl_standin_fd < 0)
+			continue;
+		grace = pl->pl_period / 4 > 10000000 ? pl->pl_period / 4 :
+		    10000000;
+		(void) bpf_map_lookup_elem(pl->pl_tick_fd, &key, &due);
+		late = (due != 0 ? due : be->be_started + pl->pl_period) +
+		    grace;
+		if (now >= late) {
+			LIBBPF_OPTS(bpf_test_run_opts, opts);
+			uint64_t ctx[DT_BPF_NARGS] = { 0 };
+
+			opts.ctx_in = ctx;
+			opts.ctx_size_in = sizeof (ctx);
+			(void) bpf_prog_test_run_opts(pl->pl_standin_fd, &opts);
+			late = now + pl->pl_period + grace;
+		}
+		if ((late - now) / 1000000 + 1 < (uint64_t) ms)
+			ms = (int) ((late - now) / 1000000 + 1);
+	}
+	return ms;
 }
 
 static int
@@ -2145,6 +2249,7 @@ dt_bpf_poll(dtrace_hdl_t *dtp, int64_t timeout_ns)
 	if (dt_spec_busy(specs, nspec) &&
 	    ms > dtp->dt_options[DT_OPT_CLEANRATE] / 1000000)
 		ms = (int) (dtp->dt_options[DT_OPT_CLEANRATE] / 1000000);
+	ms = dt_bpf_tick_check(be, ms > 0 ? ms : 0);
 	/* A signal (^C) ends the wait early; the caller checks. */
 	if ((be->be_rb != NULL ? ring_buffer__poll(be->be_rb, ms > 0 ? ms : 0) :
 	    perf_buffer__poll(be->be_pb, ms > 0 ? ms : 0)) < 0 &&

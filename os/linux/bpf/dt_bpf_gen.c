@@ -1751,6 +1751,47 @@ dt_bpf_cg_lookup0(dt_bpf_cg_t *cg, int fd, uint32_t lexit)
 }
 
 
+/*
+ * tick-N, on each CPU its event runs on: go on only if this firing takes
+ * the period.  The due time keeps the cadence (next = due + period) while
+ * firings come in time, and starts again from now after a period with
+ * none at all; it is set an eighth of a period early, so that the CPU
+ * whose timer comes first keeps on firing despite the timers' jitter.
+ */
+static void
+dt_bpf_cg_tick_due(dt_bpf_cg_t *cg, uint32_t lexit)
+{
+	const dt_bpf_progspec_t *ps = cg->cg_ps;
+	uint64_t period = ps->ps_tick_period;
+	uint32_t llate = dt_bpf_label_new(cg->cg_b);
+	uint32_t lswap = dt_bpf_label_new(cg->cg_b);
+
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_ktime_get_ns));
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R3, DT_R0));
+	DT_EMIT(cg, DT_BPF_LD_IMM64_LO(DT_R1, BPF_PSEUDO_MAP_VALUE,
+	    ps->ps_tick_fd));
+	DT_EMIT(cg, DT_BPF_LD_IMM64_HI(0));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R0, DT_R1, 0));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JLT, DT_R3, DT_R0, 0),
+	    lexit);
+	dt_bpf_emit_imm64(cg->cg_b, DT_R5, period);
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R3));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_SUB, DT_R2, DT_R0));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JGE, DT_R2, DT_R5, 0),
+	    llate);
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R0));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R2, DT_R5));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lswap);
+	dt_bpf_label_here(cg->cg_b, llate);
+	dt_bpf_emit_imm64(cg->cg_b, DT_R2, period - period / 8);
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R2, DT_R3));
+	dt_bpf_label_here(cg->cg_b, lswap);
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R4, DT_R0));
+	DT_BPF_CG_CMPXCHG(cg, DT_R1, DT_R2);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JNE, DT_R0, DT_R4, 0),
+	    lexit);
+}
+
 static void
 dt_bpf_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 {
@@ -1809,6 +1850,8 @@ dt_bpf_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 		dt_bpf_jmp_label(
 		    cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R1, 0, 0), lexit);
 	}
+	if (ps->ps_tick_fd >= 0)
+		dt_bpf_cg_tick_due(cg, lexit);
 	/*
 	 * The map values' addresses as numbers: DIF addresses.  They never
 	 * change while the maps live, so each CPU's scratch (zeroed when

@@ -355,6 +355,15 @@ typedef struct dt_bpf_progspec {
 	uint32_t ps_table_max;
 	bool ps_table_cookie;
 	/*
+	 * tick-N: the program runs from a cpu-clock event on several CPUs
+	 * (a CPU busy in another BPF program skips its perf events), and
+	 * the first of them to find the period due fires the probe, taking
+	 * the period by a compare-and-swap of the next due time, the one
+	 * word of the array map ps_tick_fd (-1 for other programs).
+	 */
+	int ps_tick_fd;
+	uint64_t ps_tick_period;	/* nanoseconds */
+	/*
 	 * The ERROR probe's clauses, run inline when a clause of this
 	 * program faults (none in the ERROR program itself): their EPIDs,
 	 * and the probe's ID and names (offsets in consts).

@@ -153,6 +153,12 @@ extern void dt_bpf_cg_alloc(dt_bpf_cg_t *cg, int sizeslot, uint32_t size,
 extern void dt_bpf_cg_dsptr(dt_bpf_cg_t *cg, int breg, int offslot);
 
 #define DT_BPF_ATOMIC 0xc0 /* BPF_ATOMIC (BPF_XADD) */
+#define DT_BPF_CMPXCHG (0xf0 | 0x01) /* BPF_CMPXCHG, with BPF_FETCH */
+
+/* r0 = cmpxchg(*(u64 *) (dreg + 0), expected r0, new sreg). */
+#define DT_BPF_CG_CMPXCHG(cg, dreg, sreg)                                    \
+	DT_EMIT(cg, DT_BPF_INSN(BPF_STX | BPF_DW | DT_BPF_ATOMIC, dreg, sreg, \
+	    0, DT_BPF_CMPXCHG))
 
 /* dt_bpf_stack.c */
 /* Whether the probe's context has a kernel stack of the traced code. */

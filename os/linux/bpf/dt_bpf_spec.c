@@ -23,16 +23,6 @@
 #include "common/engine/dt_spec.h"
 #include "os/linux/bpf/dt_bpf_impl.h"
 
-#define DT_BPF_CMPXCHG (0xf0 | 0x01) /* BPF_CMPXCHG, with BPF_FETCH */
-
-/* r0 = cmpxchg(*(u64 *) (dreg + 0), expected r0, new sreg). */
-static void
-dt_bpf_cg_cmpxchg(dt_bpf_cg_t *cg, int dreg, int sreg)
-{
-	DT_EMIT(cg, DT_BPF_INSN(BPF_STX | BPF_DW | DT_BPF_ATOMIC, dreg, sreg,
-	    0, DT_BPF_CMPXCHG));
-}
-
 /*
  * r4 = this CPU's ACTIVEONE word; r2 = the address of the speculation
  * whose ID (1..nspec, checked before) is in stack slot DT_FP_T0.  The
@@ -79,7 +69,7 @@ dt_bpf_cg_speculation(dt_bpf_cg_t *cg, unsigned rd)
 		    (int32_t) (lay->bl_spec_off + 16 * i)));
 		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R0, DT_SPEC_INACTIVE));
 		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R3, DT_SPEC_ACTIVE));
-		dt_bpf_cg_cmpxchg(cg, DT_R2, DT_R3);
+		DT_BPF_CG_CMPXCHG(cg, DT_R2, DT_R3);
 		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R0,
 		    DT_SPEC_INACTIVE, 0), lnext);
 		DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R2, 8, 0));
@@ -124,7 +114,7 @@ dt_bpf_cg_speculate(dt_bpf_cg_t *cg, uint32_t size, uint32_t ldrop)
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R3,
 	    DT_SPEC_ACTIVE, 0), ldrop);
 	/* ACTIVE: now ours; if another CPU was first, then "many". */
-	dt_bpf_cg_cmpxchg(cg, DT_R2, DT_R4);
+	DT_BPF_CG_CMPXCHG(cg, DT_R2, DT_R4);
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R0,
 	    DT_SPEC_ACTIVE, 0), lok);
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R3, DT_R0));
@@ -135,7 +125,7 @@ dt_bpf_cg_speculate(dt_bpf_cg_t *cg, uint32_t size, uint32_t ldrop)
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JEQ, DT_R0, DT_R4, 0),
 	    lok);
 	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R5, DT_SPEC_ACTIVEMANY));
-	dt_bpf_cg_cmpxchg(cg, DT_R2, DT_R5);
+	DT_BPF_CG_CMPXCHG(cg, DT_R2, DT_R5);
 	dt_bpf_label_here(cg->cg_b, lok);
 
 	/* The bytes speculated so far, this clause's included. */
@@ -181,7 +171,7 @@ dt_bpf_cg_spec_end(dt_bpf_cg_t *cg, bool commit, uint32_t ldone)
 		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R5, DT_SPEC_BUSY));
 		dt_bpf_label_here(cg->cg_b, lcas);
 		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R0));
-		dt_bpf_cg_cmpxchg(cg, DT_R2, DT_R5);
+		DT_BPF_CG_CMPXCHG(cg, DT_R2, DT_R5);
 		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JEQ, DT_R0, DT_R1,
 		    0), ldone);
 	}

@@ -1,0 +1,78 @@
+#!/bin/bash
+# tick-busy.sh: tick-N fires on time however busy the CPUs are.  A CPU
+# skips its perf events while it runs another BPF program, so with every
+# CPU in a loop of traced system calls the timers of tick-N fire seldom;
+# and an idle CPU of some virtual machines takes no timer events at all.
+# tick-N must still fire about once a period (from the consumer when no
+# CPU did) -- never twice a period -- and exit() from it must end the run.
+set -u
+
+[ "$(id -u)" -eq 0 ] || { echo "needs root to load BPF programs"; exit 77; }
+command -v cc >/dev/null || { echo "needs a C compiler (cc)"; exit 77; }
+command -v taskset >/dev/null || { echo "needs taskset (util-linux)"; exit 77; }
+
+tmp=$(mktemp -d)
+pids=()
+cleanup() {
+	[ ${#pids[@]} -gt 0 ] && kill "${pids[@]}" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+fail=0
+
+# Quiet machine: one firing a period, never two (every CPU's timer runs
+# the program; one of them takes each period).
+"$DTRACE" -q -n 'tick-10ms { n++; } tick-1s { printf("%d\n", n); exit(0); }' \
+    >"$tmp/quiet" 2>&1
+n=$(head -1 "$tmp/quiet")
+echo "quiet: tick-10ms fired $n times in 1 s"
+case $n in
+'' | *[!0-9]*) echo "FAIL: $(head -3 "$tmp/quiet")"; exit 1 ;;
+esac
+if [ "$n" -gt 105 ] || [ "$n" -lt 20 ]; then
+	echo "FAIL: tick-10ms fired $n times in a second (about 100 expected)"
+	fail=1
+fi
+
+# Busy: a getppid() loop pinned to every CPU, each call traced.
+cat >"$tmp/spin.c" <<'C'
+#include <unistd.h>
+int main(void) { for (;;) (void) getppid(); }
+C
+cc -O1 -o "$tmp/spin" "$tmp/spin.c" || exit 1
+for c in $(seq 0 $(($(nproc) - 1))); do
+	taskset -c "$c" "$tmp/spin" &
+	pids+=($!)
+done
+timeout 30 "$DTRACE" -q -n 'syscall::getppid:entry /pid == 1/ { }' \
+    -n 'uint64_t t0, last, gap; BEGIN { t0 = last = timestamp; }' \
+    -n 'tick-100ms { n++; gap = timestamp - last > gap ?
+	timestamp - last : gap; last = timestamp; }' \
+    -n 'tick-2s { printf("%d %d %d\n", n, gap / 1000000,
+	(timestamp - t0) / 1000000); exit(0); }' >"$tmp/busy" 2>&1
+rc=$?
+read -r n gap at <"$tmp/busy"
+echo "busy: tick-100ms fired ${n:-?} times, at most ${gap:-?} ms apart;" \
+    "tick-2s fired ${at:-?} ms after BEGIN (rc $rc)"
+if [ $rc -ne 0 ]; then
+	echo "FAIL: dtrace exited $rc: $(head -3 "$tmp/busy")"
+	exit 1
+fi
+case "$n$gap$at" in
+'' | *[!0-9]*) echo "FAIL: $(head -3 "$tmp/busy")"; exit 1 ;;
+esac
+# Late by a quarter period (10 ms at least) and the consumer's wake-up.
+if [ "$gap" -gt 250 ]; then
+	echo "FAIL: tick-100ms went $gap ms without firing"
+	fail=1
+fi
+if [ "$at" -gt 3500 ]; then
+	echo "FAIL: tick-2s fired $at ms after BEGIN"
+	fail=1
+fi
+if [ $((n * 100)) -lt $((at * 6 / 10)) ] || [ $((n * 100)) -gt $((at + 100)) ]
+then
+	echo "FAIL: tick-100ms fired $n times in $at ms"
+	fail=1
+fi
+exit $fail
