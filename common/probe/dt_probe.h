@@ -131,6 +131,16 @@ typedef struct dt_provops {
 	 */
 	int (*po_nomatch)(dtrace_hdl_t *dtp, dt_provider_t *pvp,
 	    const dt_probedesc_t *pdp, char *msg, size_t len);
+	/*
+	 * The mechanism that fires this provider's probes, by name: an
+	 * engine that places probes itself looks the name up in its own
+	 * table of mechanisms (the BPF engine's is os/linux/bpf/dt_bpf_mech.h)
+	 * instead of asking which provider a probe is of.  The portable
+	 * providers name DT_MECH_DEMAND and DT_MECH_TIMER (dt_prov.h), an OS
+	 * backend's providers its own (os/linux/prov/dt_linux_prov.h).  NULL:
+	 * no engine of this kind serves them.
+	 */
+	const char *po_mech;
 } dt_provops_t;
 
 struct dt_provider {

@@ -43,6 +43,7 @@ dt_prov_dtrace_populate(dtrace_hdl_t *dtp, dt_provider_t *pvp)
 
 static const dt_provops_t dt_prov_dtrace_ops = {
 	.po_populate = dt_prov_dtrace_populate,
+	.po_mech = DT_MECH_DEMAND,
 };
 
 int

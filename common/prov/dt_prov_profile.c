@@ -168,6 +168,7 @@ static const dt_provops_t dt_prov_profile_ops = {
 	.po_populate = dt_prov_profile_populate,
 	.po_provide = dt_prov_profile_provide,
 	.po_probe_fini = dt_prov_profile_probe_fini,
+	.po_mech = DT_MECH_TIMER,
 };
 
 int

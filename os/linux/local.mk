@@ -38,7 +38,16 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/bpf/dt_bpf_subr.c \
 	%reldir%/bpf/dt_bpf_spec.c \
 	%reldir%/bpf/dt_bpf_engine.h \
+	%reldir%/bpf/dt_bpf_engine_impl.h \
 	%reldir%/bpf/dt_bpf_engine.c \
+	%reldir%/bpf/dt_bpf_mech.h \
+	%reldir%/bpf/dt_bpf_mech.c \
+	%reldir%/bpf/dt_bpf_mech_demand.c \
+	%reldir%/bpf/dt_bpf_mech_timer.c \
+	%reldir%/bpf/dt_bpf_mech_syscall.c \
+	%reldir%/bpf/dt_bpf_mech_uprobe.c \
+	%reldir%/bpf/dt_bpf_mech_tp.c \
+	%reldir%/bpf/dt_bpf_mech_fbt.c \
 	%reldir%/prov/dt_linux_prov.h \
 	%reldir%/prov/dt_linux_providers.c \
 	%reldir%/prov/dt_kevent.h \

@@ -213,6 +213,7 @@ dt_kprov_probe_args(dtrace_hdl_t *dtp, dt_probe_t *prp)
 static const dt_provops_t dt_kprov_ops = {
 	.po_populate = dt_kprov_populate,
 	.po_probe_fini = dt_kevent_probe_fini,
+	.po_mech = DT_MECH_KEVENT,
 	.po_probe_args = dt_kprov_probe_args,
 };
 

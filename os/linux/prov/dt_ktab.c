@@ -21,6 +21,7 @@
 #include "os/linux/dt_ksyms.h"
 #include "os/linux/dt_linux_features.h"
 #include "os/linux/prov/dt_ktab.h"
+#include "os/linux/prov/dt_linux_prov.h"
 
 /* DTrace's attributes of the proc and sched providers. */
 static const dt_provattr_t dt_ktab_attr = {
@@ -256,6 +257,7 @@ dt_ktab_fini(dtrace_hdl_t *dtp, dt_provider_t *pvp)
 static const dt_provops_t dt_ktab_ops = {
 	.po_populate = dt_ktab_populate,
 	.po_probe_fini = dt_kevent_probe_fini,
+	.po_mech = DT_MECH_KEVENT,
 	.po_probe_args = dt_ktab_probe_args,
 	.po_fini = dt_ktab_fini,
 };

@@ -607,6 +607,7 @@ dt_prov_fbt_fini(dtrace_hdl_t *dtp, dt_provider_t *pvp)
 static const dt_provops_t dt_prov_fbt_ops = {
 	.po_provide = dt_prov_fbt_provide,
 	.po_probe_fini = dt_kevent_probe_fini,
+	.po_mech = DT_MECH_KEVENT,
 	.po_probe_args = dt_prov_fbt_probe_args,
 	.po_fini = dt_prov_fbt_fini,
 };

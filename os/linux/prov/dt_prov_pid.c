@@ -787,6 +787,7 @@ static const dt_provops_t dt_pid_ops = {
 	.po_fini = dt_pid_fini,
 	.po_modmatch = dt_pid_modmatch,
 	.po_funcmatch = dt_pid_funcmatch,
+	.po_mech = DT_MECH_USITE,
 };
 
 /* Is name no probe of function es: neither entry, return nor an offset? */

@@ -280,6 +280,7 @@ static const dt_provops_t dt_prov_syscall_ops = {
 	.po_populate = dt_prov_syscall_populate,
 	.po_probe_fini = dt_prov_syscall_probe_fini,
 	.po_probe_args = dt_prov_syscall_probe_args,
+	.po_mech = DT_MECH_SYSCALL,
 };
 
 int

@@ -703,6 +703,7 @@ static const dt_provops_t dt_usdt_ops = {
 	.po_fini = dt_usdt_prov_fini,
 	.po_modmatch = dt_usdt_modmatch,
 	.po_funcmatch = dt_pid_altmatch,
+	.po_mech = DT_MECH_USITE,
 };
 
 /* The family, asked about every description (its prefix is empty). */
