@@ -32,6 +32,7 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/bpf/dt_bpf_aggread.h \
 	%reldir%/bpf/dt_bpf_aggread.c \
 	%reldir%/bpf/dt_bpf_args.c \
+	%reldir%/bpf/dt_bpf_loop.c \
 	%reldir%/bpf/dt_bpf_stack.c \
 	%reldir%/bpf/dt_bpf_uprobes.c \
 	%reldir%/bpf/dt_bpf_uprobes.h \

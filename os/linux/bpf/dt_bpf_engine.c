@@ -5,31 +5,11 @@
  * eo_enable only collects enabled probes; eo_go does the work, because
  * the maps every program shares are sized from all of them:
  *
- *	plan	   group the enabled probes into programs (dt_bpf_plan_t):
- *		   BEGIN, END, ERROR	one raw_tp program each, run on
- *					demand by BPF_PROG_TEST_RUN in our own
- *					thread, so they share every map with
- *					the other clauses
- *		   profile-N, tick-N	one perf_event program attached to
- *					a cpu-clock event per CPU (profile)
- *					or on CPU 0 (tick)
- *		   pid			one kprobe-type program per probe,
- *					attached as a uprobe at each of its
- *					sites, for its process only; with
- *					-x followfork, for every process in
- *					a set that a program on
- *					sched:sched_process_fork extends
- *					with the children of its members
- *		   syscall		up to DT_BPF_SYSCALL_FEW probes: one
- *					program per syscalls:sys_*_<name>
- *					tracepoint; more: one program on
- *					raw_syscalls:sys_enter (sys_exit)
- *					with a probe table by syscall number
- *		   kernel events	(sdt, rawtp and every provider on
- *					dt_kevent.h) one program per probe:
- *					a tracepoint program on a perf
- *					tracepoint event, or a raw_tp
- *					program on a raw tracepoint
+ *	plan	   group the enabled probes into programs (dt_bpf_plan_t),
+ *		   each probe by the mechanism its provider names
+ *		   (dt_bpf_mech.h: BEGIN/END/ERROR run on demand, timers,
+ *		   system calls, uprobes, tracepoints, kernel functions),
+ *		   which also says how its program is built and attached
  *	layout	   the translator's layout of the maps (dt_bpf_gen.h)
  *	maps	   state (mmap'ed: counters and the exit flag are read and
  *		   written in place), scratch, ring (or perf) buffer, one
@@ -79,7 +59,6 @@
 #include "os/linux/dt_cfi.h"
 #include "os/linux/dt_linux_features.h"
 #include "os/linux/dt_usyms.h"
-#include "os/linux/prov/dt_kevent.h"
 #include "os/linux/prov/dt_linux_prov.h"
 
 #define DT_BPF_LOGSIZE (16U << 20)
@@ -385,10 +364,7 @@ dt_bpf_plan_one(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_probe_t *prp,
 static int
 dt_bpf_plan(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
 {
-	static const dt_bpf_mech_t *const prep[] = { &dt_bpf_mech_syscall };
-
-	for (size_t m = 0; m < sizeof (prep) / sizeof (prep[0]); m++)
-		prep[m]->bm_prepare(dtp, be);
+	dt_bpf_mech_prepare(dtp, be);
 	for (uint32_t e = 0; e < be->be_neps; e++) {
 		dt_probe_t *prp = be->be_eps[e]->ep_probe;
 		const dt_bpf_mech_t *mech;
@@ -1215,13 +1191,10 @@ dt_bpf_follow(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
 	for (uint32_t i = 0; i < be->be_nplans; i++) {
 		const dt_bpf_plan_t *pl = &be->be_plans[i];
 
-		for (uint32_t p = 0; p < pl->pl_nprobes; p++) {
-			const dt_pid_probe_t *pi =
-			    dt_prov_pid_info(pl->pl_probes[p]);
-
-			if (pi != NULL)
-				(void) dt_bpf_procset_add(be, pi->pi_pid);
-		}
+		for (uint32_t p = 0; pl->pl_mech->bm_pid != NULL &&
+		    p < pl->pl_nprobes; p++)
+			(void) dt_bpf_procset_add(be,
+			    pl->pl_mech->bm_pid(pl->pl_probes[p]));
 	}
 	if (events && be->be_lay.bl_perfbuf) {
 		be->be_ev_fd = be->be_lay.bl_rb_fd;

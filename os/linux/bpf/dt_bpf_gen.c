@@ -866,46 +866,10 @@ dt_bpf_cg_builtin(dt_bpf_cg_t *cg, uint32_t id, unsigned rd)
 			return;
 		break;
 	case DIF_VAR_STACKDEPTH:
-		/* The frames stack() would record, were it unbounded. */
-		dt_bpf_cg_getstack(cg, lay->bl_kstack_off,
-		    8 * DT_BPF_KSTACK_MAX, false);
-		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R0));
-		DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JSGE, DT_R1, 0, 1));
-		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 0));
-		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R1, 3));
-		break;
 	case DIF_VAR_CALLER:
-		/*
-		 * The frame after the probe site's; 0 when there is none.
-		 * At fbt probes the stack starts at the caller already.
-		 */
-		if (!dt_bpf_cg_has_kstack(cg)) {
-			DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 0));
-			break;
-		}
-		dt_bpf_cg_getstack(cg, lay->bl_kstack_off, 16, false);
-		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R7));
-		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1,
-		    (int32_t) lay->bl_kstack_off));
-		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R1,
-		    cg->cg_ps->ps_ctx == DT_BPF_CTX_FBT ? 0 : 8));
-		break;
 	case DIF_VAR_USTACKDEPTH:
-		/* The frames ustack() would record (the scratch is shared). */
-		dt_bpf_cg_getstack(
-		    cg, lay->bl_kstack_off, 8 * DT_BPF_USTACK_MAX, true);
-		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R0));
-		DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JSGE, DT_R1, 0, 1));
-		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 0));
-		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R1, 3));
-		break;
 	case DIF_VAR_UCALLER:
-		/* The user frame after the probe site's; 0 when none. */
-		dt_bpf_cg_getstack(cg, lay->bl_kstack_off, 16, true);
-		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R7));
-		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1,
-		    (int32_t) lay->bl_kstack_off));
-		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R1, 8));
+		dt_bpf_cg_stackvar(cg, id);
 		break;
 	case DIF_VAR_CURCPU:
 		/* This CPU's entry in the table the engine filled. */

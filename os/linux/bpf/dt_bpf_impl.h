@@ -166,8 +166,24 @@ extern bool dt_bpf_cg_has_kstack(const dt_bpf_cg_t *cg);
 /* stack() or ustack(): size bytes of frames at r7 + off. */
 extern void dt_bpf_cg_getstack(dt_bpf_cg_t *cg, uint32_t off, uint32_t size,
     bool user);
+/* stackdepth, caller, ustackdepth, ucaller (DIF_VAR_*): r1 = its value. */
+extern void dt_bpf_cg_stackvar(dt_bpf_cg_t *cg, uint32_t id);
 /* uregs[]: DIF register rd = the user register whose index is in r2. */
 extern void dt_bpf_cg_uregs(dt_bpf_cg_t *cg, unsigned r2, unsigned rd);
+/*
+ * The user stack through CFI rows: up to nframes PCs at r7 + off; r0 =
+ * the bytes written.  With lnorows 0, the rows are the uprobe's process's
+ * (cg_ps->ps_ucfi_fd); otherwise those of the current process, found at
+ * run time (cg_ps->ps_ustk_fd), and the code jumps to lnorows, having
+ * written nothing, when it has none.
+ */
+extern void dt_bpf_cg_ustack_cfi(dt_bpf_cg_t *cg, uint32_t off,
+    uint32_t nframes, uint32_t lnorows);
+/*
+ * r0 = the current task's saved user registers (struct pt_regs, typed
+ * by the kernel's BTF): needs DT_LF_TASK_PT_REGS.
+ */
+extern void dt_bpf_cg_task_regs(dt_bpf_cg_t *cg);
 
 /* dt_bpf_spec.c */
 #define DT_BPF_MAXSPEC 64 /* speculation() is unrolled over nspec */
@@ -199,6 +215,63 @@ extern void dt_bpf_cg_difo_rec(dt_bpf_cg_t *cg, const dif_object_t *difo,
 /* dt_bpf_agg.c */
 extern void dt_bpf_cg_aggregate(dt_bpf_cg_t *cg, const dt_action_t *ap);
 
+/* Work buffer w's offset in scratch. */
+#define DT_WORK(cg, w)                                                       \
+	((cg)->cg_lay->bl_work_off + (uint32_t) (w) * (cg)->cg_lay->bl_worksize)
+
+/* dt_bpf_loop.c */
+/*
+ * Loop variables of the string subroutines, in work buffer 2: values that
+ * differ between iterations' paths live in scratch memory, which the
+ * verifier does not track, so that paths do not multiply.
+ */
+#define DT_VAR(cg, v)	((int16_t) (DT_WORK(cg, 2) + 8 * (v)))
+
+/*
+ * Every loop of the generated string code:
+ *
+ *	for (reg = 0; reg < max; reg += step) { body }
+ *
+ * The body may jump to lp_next ("continue") or lp_done ("break"), and
+ * elsewhere only through dt_bpf_loop_exit(); it calls no helper, keeps
+ * what must last between iterations in loop variables (scratch), and
+ * reads no register set before the loop (but r7, and the stack slots
+ * T0 and T1).
+ *
+ * Where the kernel has bpf_loop(), an outermost loop's body is its
+ * callback, a subprogram the verifier walks once (or a few times, until
+ * its states converge) instead of once per iteration, so the loops of a
+ * program no longer add up to the verifier's limits.  The callback gets
+ * the iteration in r1 and, as its context, the caller's stack at
+ * DT_FP_LOOP, where r7 was put; it copies T0 and T1 into its own stack,
+ * so the body reads them as it would inline.  It returns 0 to continue,
+ * 1 to break; an exit to a label of the caller breaks with the exit's
+ * number in loop variable DT_VAR_EXIT, and the caller then jumps there.
+ * Loops inside the body, and every loop without bpf_loop(), are bounded
+ * loops the verifier walks once per iteration.
+ */
+#define DT_BPF_LOOP_EXITS 4
+#define DT_VAR_EXIT 9
+
+typedef struct dt_bpf_loop {
+	uint32_t lp_top;
+	uint32_t lp_next;
+	uint32_t lp_done;
+	int lp_reg;
+	int32_t lp_step;
+	bool lp_call;		/* the body is a bpf_loop() callback */
+	uint32_t lp_nexits;
+	uint32_t lp_exit[DT_BPF_LOOP_EXITS];	/* the caller's labels */
+	uint32_t lp_xstub[DT_BPF_LOOP_EXITS];	/* their stubs in the body */
+} dt_bpf_loop_t;
+
+extern void dt_bpf_loop_begin(dt_bpf_cg_t *cg, dt_bpf_loop_t *lp, int reg,
+    uint32_t max, int32_t step);
+/* Leaves the loop for label (outside it) when jmp's condition holds. */
+extern void dt_bpf_loop_exit(dt_bpf_cg_t *cg, dt_bpf_loop_t *lp,
+    struct bpf_insn jmp, uint32_t label);
+extern void dt_bpf_loop_end(dt_bpf_cg_t *cg, dt_bpf_loop_t *lp);
+
 /* dt_bpf_subr.c */
 extern void dt_bpf_cg_subr(dt_bpf_cg_t *cg, uint32_t subr, unsigned rd);
 /*
@@ -222,20 +295,6 @@ extern void dt_bpf_cg_usdt(dt_bpf_cg_t *cg, const dt_bpf_progspec_t *ps);
 extern void dt_bpf_cg_ucond(dt_bpf_cg_t *cg, uint32_t lexit);
 extern bool dt_bpf_prog_reads_args(const dt_bpf_progspec_t *ps);
 
-/*
- * The user stack through CFI rows: up to nframes PCs at r7 + off; r0 =
- * the bytes written.  With lnorows 0, the rows are the uprobe's process's
- * (cg_ps->ps_ucfi_fd); otherwise those of the current process, found at
- * run time (cg_ps->ps_ustk_fd), and the code jumps to lnorows, having
- * written nothing, when it has none.
- */
-extern void dt_bpf_cg_ustack_cfi(dt_bpf_cg_t *cg, uint32_t off,
-    uint32_t nframes, uint32_t lnorows);
-/*
- * r0 = the current task's saved user registers (struct pt_regs, typed
- * by the kernel's BTF): needs DT_LF_TASK_PT_REGS.
- */
-extern void dt_bpf_cg_task_regs(dt_bpf_cg_t *cg);
 /* cwd, built in its scratch slot; its address in r1. */
 extern void dt_bpf_cg_cwd(dt_bpf_cg_t *cg);
 /* SCMP: compares the strings in DIF regs r1, r2; result in CC slots. */

@@ -57,6 +57,20 @@ static const struct {
 	{ DT_MECH_KEVENT, NULL, dt_bpf_mech_kevent },
 };
 
+void
+dt_bpf_mech_prepare(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
+{
+	static const dt_bpf_mech_t *const all[] = {
+		&dt_bpf_mech_demand, &dt_bpf_mech_timer, &dt_bpf_mech_syscall,
+		&dt_bpf_mech_uprobe, &dt_bpf_mech_tp, &dt_bpf_mech_fbt,
+	};
+
+	for (size_t i = 0; i < sizeof (all) / sizeof (all[0]); i++) {
+		if (all[i]->bm_prepare != NULL)
+			all[i]->bm_prepare(dtp, be);
+	}
+}
+
 const dt_bpf_mech_t *
 dt_bpf_mech_of(dtrace_hdl_t *dtp, dt_probe_t *prp)
 {

@@ -104,6 +104,11 @@ typedef struct dt_bpf_mech {
 	 */
 	bool (*bm_fallback)(dtrace_hdl_t *dtp, dt_bpf_plan_t *pl);
 	/*
+	 * The process its probe prp fires in, which dtrace then follows
+	 * (may be NULL: probes of no process).
+	 */
+	int (*bm_pid)(const dt_probe_t *prp);
+	/*
 	 * What to know of its probes: they can be enabled while tracing (a
 	 * process loaded a library, or exec'ed); their programs run in the
 	 * traced process with its unwind rows of their own (user stacks);
@@ -128,6 +133,9 @@ extern const dt_bpf_mech_t dt_bpf_mech_fbt;
  */
 extern const dt_bpf_mech_t *dt_bpf_mech_of(dtrace_hdl_t *dtp,
     dt_probe_t *prp);
+
+/* Every mechanism's bm_prepare, before planning. */
+extern void dt_bpf_mech_prepare(dtrace_hdl_t *dtp, dt_bpf_engine_t *be);
 
 /* tick-N overdue: the timer mechanism's stand-in fires it (ms to wait). */
 extern int dt_bpf_timer_check(dt_bpf_engine_t *be, int max_ms);

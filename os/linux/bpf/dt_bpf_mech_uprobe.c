@@ -218,6 +218,12 @@ dt_bpf_uprobe_attach(dtrace_hdl_t *dtp, dt_bpf_engine_t *be,
 	return 0;
 }
 
+static int
+dt_bpf_uprobe_pid(const dt_probe_t *prp)
+{
+	return dt_prov_pid_info(prp)->pi_pid;
+}
+
 const dt_bpf_mech_t dt_bpf_mech_uprobe = {
 	.bm_name = DT_MECH_USITE,
 	.bm_feature = dt_bpf_uprobe_feature,
@@ -226,6 +232,7 @@ const dt_bpf_mech_t dt_bpf_mech_uprobe = {
 	.bm_spec = dt_bpf_uprobe_spec,
 	.bm_unspec = dt_bpf_uprobe_unspec,
 	.bm_attach = dt_bpf_uprobe_attach,
+	.bm_pid = dt_bpf_uprobe_pid,
 	.bm_late = true,
 	.bm_user = true,
 };
