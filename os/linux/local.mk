@@ -28,6 +28,10 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/bpf/dt_bpf_impl.h \
 	%reldir%/bpf/dt_bpf_layout.c \
 	%reldir%/bpf/dt_bpf_gen.c \
+	%reldir%/bpf/dt_bpf_var.c \
+	%reldir%/bpf/dt_bpf_builtin.c \
+	%reldir%/bpf/dt_bpf_instr.c \
+	%reldir%/bpf/dt_bpf_rec.c \
 	%reldir%/bpf/dt_bpf_agg.c \
 	%reldir%/bpf/dt_bpf_aggread.h \
 	%reldir%/bpf/dt_bpf_aggread.c \

@@ -127,6 +127,8 @@ extern void dt_bpf_cg_fault_if(dt_bpf_cg_t *cg, int op, int breg, int32_t imm,
 extern void dt_bpf_cg_fault_if_slot(dt_bpf_cg_t *cg, int op, int breg,
     int32_t imm, int kind, int addr_slot);
 extern void dt_bpf_cg_fault(dt_bpf_cg_t *cg, int kind, int addr_slot);
+/* ... with the address in DIF register addr_dreg. */
+extern void dt_bpf_cg_fault_reg(dt_bpf_cg_t *cg, int kind, int addr_dreg);
 /* breg = the number of a scratch (r7) or state (r8) offset. */
 extern void dt_bpf_cg_saddr(dt_bpf_cg_t *cg, int breg, uint32_t off);
 extern void dt_bpf_cg_gaddr(dt_bpf_cg_t *cg, int breg, uint32_t off);
@@ -199,7 +201,27 @@ extern void dt_bpf_cg_spec_action(dt_bpf_cg_t *cg, dt_actkind_t kind,
 /* Count a drop (DT_BPF_CNT_DROPS or _AGGDROPS), in total and per CPU. */
 extern void dt_bpf_cg_cpudrop(dt_bpf_cg_t *cg, int which);
 
-/* Inlines one DIF object; its value ends in r0. */
+/* dt_bpf_var.c: D variables (DIF_VAR_* ids, DIFV_SCOPE_*) */
+/* rd = address of a by-reference static (r8 or r7 + off), or NULL. */
+extern void dt_bpf_cg_ldsvar(dt_bpf_cg_t *cg, const dt_bpf_var_t *bv,
+    unsigned rd);
+/* Stores DIF register rs into a static variable. */
+extern void dt_bpf_cg_stsvar(dt_bpf_cg_t *cg, const dt_bpf_var_t *bv,
+    unsigned rs);
+/* A thread-local or associative array's value into rd; stores from rs. */
+extern void dt_bpf_cg_lddvar(dt_bpf_cg_t *cg, uint8_t scope, uint32_t id,
+    bool array, unsigned rd);
+extern void dt_bpf_cg_stdvar(dt_bpf_cg_t *cg, uint8_t scope, uint32_t id,
+    bool array, unsigned rs);
+
+/* dt_bpf_builtin.c: built-in variable id into DIF register rd */
+extern void dt_bpf_cg_builtin(dt_bpf_cg_t *cg, uint32_t id, unsigned rd);
+
+/* dt_bpf_rec.c: stores the value in slot T0 as record rd at r7 + base. */
+extern void dt_bpf_cg_store_rec(dt_bpf_cg_t *cg, const dt_recdesc_t *rd,
+    uint32_t base);
+
+/* dt_bpf_instr.c: inlines one DIF object; its value ends in r0. */
 extern void dt_bpf_cg_difo(dt_bpf_cg_t *cg, const dif_object_t *difo);
 /*
  * Whether the DIF object only returns execname, which a string record
