@@ -66,6 +66,11 @@
 /* A tuple-stack entry: value and size, 16 bytes in scratch. */
 #define DT_TUP_VAL(i)	(16 * (i))
 #define DT_TUP_SIZE(i)	(16 * (i) + 8)
+/* Tuple entry i's offset in scratch; breg = its value. */
+#define DT_TUP(cg, i)                                                        \
+	((int16_t) ((cg)->cg_lay->bl_tuple_off + DT_TUP_VAL(i)))
+#define DT_LDTUP(cg, breg, i)                                                \
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, breg, DT_R7, DT_TUP(cg, i)))
 
 /* What the translator knows about each tuple entry at a DIF pc. */
 #define DT_TT_VALUE	0	/* by value: 8 bytes */
@@ -294,6 +299,14 @@ extern void dt_bpf_loop_exit(dt_bpf_cg_t *cg, dt_bpf_loop_t *lp,
     struct bpf_insn jmp, uint32_t label);
 extern void dt_bpf_loop_end(dt_bpf_cg_t *cg, dt_bpf_loop_t *lp);
 
+/* dt_bpf_proc.c: the current process */
+/* execargs, built in its scratch slot; its address in r1. */
+extern void dt_bpf_cg_execargs(dt_bpf_cg_t *cg);
+/* cwd, built in its scratch slot; its address in r1. */
+extern void dt_bpf_cg_cwd(dt_bpf_cg_t *cg);
+/* progenyof() of the pid in tuple entry 0, into DIF register rd. */
+extern void dt_bpf_cg_progenyof(dt_bpf_cg_t *cg, unsigned rd);
+
 /* dt_bpf_subr.c */
 extern void dt_bpf_cg_subr(dt_bpf_cg_t *cg, uint32_t subr, unsigned rd);
 /*
@@ -301,8 +314,6 @@ extern void dt_bpf_cg_subr(dt_bpf_cg_t *cg, uint32_t subr, unsigned rd);
  * w; its length goes to stack slot lenslot.  Faults "invalid address".
  */
 extern void dt_bpf_cg_sarg(dt_bpf_cg_t *cg, int i, int w, int lenslot);
-/* execargs, built in its scratch slot; its address in r1. */
-extern void dt_bpf_cg_execargs(dt_bpf_cg_t *cg);
 /*
  * The prologue's probe arguments (dt_bpf_args.c): a kernel event's
  * arguments into the firing context, then its filters (to lexit when
@@ -317,8 +328,6 @@ extern void dt_bpf_cg_usdt(dt_bpf_cg_t *cg, const dt_bpf_progspec_t *ps);
 extern void dt_bpf_cg_ucond(dt_bpf_cg_t *cg, uint32_t lexit);
 extern bool dt_bpf_prog_reads_args(const dt_bpf_progspec_t *ps);
 
-/* cwd, built in its scratch slot; its address in r1. */
-extern void dt_bpf_cg_cwd(dt_bpf_cg_t *cg);
 /* SCMP: compares the strings in DIF regs r1, r2; result in CC slots. */
 extern void dt_bpf_cg_scmp(dt_bpf_cg_t *cg, unsigned r1, unsigned r2);
 
