@@ -94,7 +94,7 @@ extern const dt_os_engine_t dt_os_engines[];
 
 /*
  * The macros the OS predefines for D programs' preprocessor, as cpp
- * arguments ("-D__linux"), ended by NULL: a D program tests them as a C
+ * arguments ("-Dname"), ended by NULL: a D program tests them as a C
  * program tests its compiler's.
  */
 extern const char *const dt_os_cpp_defines[];

@@ -343,6 +343,23 @@ dt_merge_programs(dtrace_hdl_t *dtp)
 static size_t dt_work_procprov(const dtrace_hdl_t *dtp, const char *prov,
     int pid);
 
+/*
+ * Does the OS have an in-kernel engine at all, usable here or not?  An OS
+ * without one (the none backend) has only the interpreter's view of the
+ * system: there profile-N fires from a timer, on its one CPU, as the best
+ * that can be done rather than something refused.
+ */
+static bool
+dt_os_has_kernel_engine(void)
+{
+	for (const dt_os_engine_t *oe = dt_os_engines; oe->oe_name != NULL;
+	    oe++) {
+		if (oe->oe_kind == DT_ENGINE_F_KERNEL)
+			return true;
+	}
+	return false;
+}
+
 /* Does this probe need the in-kernel engine to fire as D defines it? */
 static bool
 dt_probe_needs_kernel(const dt_probe_t *prp)
@@ -352,7 +369,7 @@ dt_probe_needs_kernel(const dt_probe_t *prp)
 	if (!(prp->pr_prov->pv_engines & DT_ENGINE_F_INTERP))
 		return true;
 	/* profile-N fires on every CPU, which only the kernel can do. */
-	return pt != NULL && pt->pt_percpu;
+	return pt != NULL && pt->pt_percpu && dt_os_has_kernel_engine();
 }
 
 /* Does DIF object dp read curthread (the kernel's view of the thread)? */
@@ -556,7 +573,8 @@ dt_engine_select(dtrace_hdl_t *dtp, dt_eprobe_t *const *eps, size_t n)
 		need_kernel = dt_probe_needs_kernel(eps[i]->ep_probe) ||
 		    dt_stmt_reads_kernel(eps[i]->ep_stmt) ||
 		    (dt_prov_profile_timer(eps[i]->ep_probe) != NULL &&
-		    dt_stmt_reads_context(eps[i]->ep_stmt));
+		    dt_stmt_reads_context(eps[i]->ep_stmt) &&
+		    dt_os_has_kernel_engine());
 	/* Probes of a traced process may appear later (-Z, dlopen, exec). */
 	if (dtp->dt_nprocs > 0 && dt_work_names_procs(dtp))
 		need_kernel = true;

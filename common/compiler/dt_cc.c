@@ -482,7 +482,7 @@ dt_cc_preproc(dtrace_hdl_t *dtp, const char *text, size_t len,
 	args[nargs++] = (dtp->dt_oflags & DTRACE_O_ILP32) ? "-D__SUNW_D_32" :
 	    "-D__SUNW_D_64";
 	args[nargs++] = ver;
-	/* The OS's own (__linux, __unix), as its C compiler predefines. */
+	/* The OS backend's own, as its C compiler predefines them. */
 	for (size_t i = 0; dt_os_cpp_defines[i] != NULL && nargs < 32; i++)
 		args[nargs++] = (char *) dt_os_cpp_defines[i];
 	args[nargs++] = "-x";

@@ -2,5 +2,6 @@
  * Args[] in a clause whose description matches no probe: the error is
  * that it matches none.
  * @options: -e
+ * @requires: os:linux
  */
 dtrace:::NOSUCH { trace(args[0]); }
