@@ -295,8 +295,7 @@ run_d_test() {
 	engines=${engines:-interp bpf}
 	if [ "$DTRACE_OS" = none ]; then
 		if [[ " $engines " != *" interp "* ]]; then
-			skip "${d#"$top_srcdir"/tests/}" "needs the $engines" \
-			    "engine, which a --with-os=none build has not"
+			skip "${d#"$top_srcdir"/tests/}" "needs the $engines engine, which a --with-os=none build has not"
 			return
 		fi
 		engines=interp
