@@ -4,4 +4,3 @@
 libdtrace_core_la_SOURCES += \
 	%reldir%/dt_os.c \
 	os/posix/dt_os_net.c
-EXTRA_DIST += %reldir%/README.md
