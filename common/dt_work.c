@@ -350,7 +350,7 @@ static size_t dt_work_procprov(const dtrace_hdl_t *dtp, const char *prov,
  * that can be done rather than something refused.
  */
 static bool
-dt_os_has_kernel_engine(void)
+dt_engine_os_has_kernel(void)
 {
 	for (const dt_os_engine_t *oe = dt_os_engines; oe->oe_name != NULL;
 	    oe++) {
@@ -369,7 +369,7 @@ dt_probe_needs_kernel(const dt_probe_t *prp)
 	if (!(prp->pr_prov->pv_engines & DT_ENGINE_F_INTERP))
 		return true;
 	/* profile-N fires on every CPU, which only the kernel can do. */
-	return pt != NULL && pt->pt_percpu && dt_os_has_kernel_engine();
+	return pt != NULL && pt->pt_percpu && dt_engine_os_has_kernel();
 }
 
 /* Does DIF object dp read curthread (the kernel's view of the thread)? */
@@ -574,7 +574,7 @@ dt_engine_select(dtrace_hdl_t *dtp, dt_eprobe_t *const *eps, size_t n)
 		    dt_stmt_reads_kernel(eps[i]->ep_stmt) ||
 		    (dt_prov_profile_timer(eps[i]->ep_probe) != NULL &&
 		    dt_stmt_reads_context(eps[i]->ep_stmt) &&
-		    dt_os_has_kernel_engine());
+		    dt_engine_os_has_kernel());
 	/* Probes of a traced process may appear later (-Z, dlopen, exec). */
 	if (dtp->dt_nprocs > 0 && dt_work_names_procs(dtp))
 		need_kernel = true;

@@ -108,14 +108,14 @@ dt_os_cpuinfo(uint32_t cpu, dt_cpuinfo_t *cip)
 {
 	struct utsname u;
 
-	memset(cip, 0, sizeof (*cip));
+	memset(cip, 0, sizeof(*cip));
 	cip->cpu_id = (int32_t) cpu;
 	cip->cpu_pset = -1;
 	cip->cpu_info.pi_state = DT_P_ONLINE;
 	if (uname(&u) == 0)
 		memcpy(cip->cpu_info.pi_processor_type, u.machine,
 		    strnlen(u.machine,
-		    sizeof (cip->cpu_info.pi_processor_type) - 1));
+			sizeof(cip->cpu_info.pi_processor_type) - 1));
 }
 
 int
@@ -126,10 +126,10 @@ dt_os_providers_init(dtrace_hdl_t *dtp)
 }
 
 /* Only the interpreter, which the core always has. */
-const dt_os_engine_t dt_os_engines[] = { { NULL, 0, NULL } };
+const dt_os_engine_t dt_os_engines[] = {{NULL, 0, NULL}};
 
-/* An OS of its own it has not; POSIX promises a Unix. */
-const char *const dt_os_cpp_defines[] = { "-D__unix", NULL };
+/* No OS names itself here; any POSIX system is a Unix. */
+const char *const dt_os_cpp_defines[] = {"-D__unix", NULL};
 
 const int dt_os_af_inet = AF_INET;
 const int dt_os_af_inet6 = AF_INET6;
@@ -143,8 +143,8 @@ dt_os_provider_hint(const char *provider)
 }
 
 int
-dt_os_ksym(uint64_t addr, const char **modp, const char **namep,
-    uint64_t *valuep)
+dt_os_ksym(
+    uint64_t addr, const char **modp, const char **namep, uint64_t *valuep)
 {
 	(void) addr, (void) modp, (void) namep, (void) valuep;
 	return -1;
@@ -154,7 +154,7 @@ const char *
 dt_os_ksym_why(void)
 {
 	return "this dtrace is built with no OS backend: there are no kernel "
-	    "symbols";
+	       "symbols";
 }
 
 int
@@ -178,10 +178,10 @@ dt_os_action_refused(int kind)
 	switch (kind) {
 	case DT_ACT_BREAKPOINT:
 		return "breakpoint() is not available: this dtrace is built "
-		    "with no OS backend";
+		       "with no OS backend";
 	case DT_ACT_PANIC:
 		return "panic() is not available: this dtrace is built with "
-		    "no OS backend";
+		       "no OS backend";
 	default:
 		return NULL;
 	}
@@ -198,17 +198,19 @@ int
 dt_os_usdt_header(dtrace_hdl_t *dtp, FILE *fp, const char *fname)
 {
 	(void) fp, (void) fname;
-	return dt_set_errdetail(dtp, EDT_NOTSUP, "static probes (dtrace -h) "
+	return dt_set_errdetail(dtp, EDT_NOTSUP,
+	    "static probes (dtrace -h) "
 	    "are not supported on this OS: dtrace is built with no OS "
 	    "backend");
 }
 
 int
-dt_os_usdt_link(dtrace_hdl_t *dtp, const char *ofile, int objc,
-    char *const objv[])
+dt_os_usdt_link(
+    dtrace_hdl_t *dtp, const char *ofile, int objc, char *const objv[])
 {
 	(void) ofile, (void) objc, (void) objv;
-	return dt_set_errdetail(dtp, EDT_NOTSUP, "static probes (dtrace -G) "
+	return dt_set_errdetail(dtp, EDT_NOTSUP,
+	    "static probes (dtrace -G) "
 	    "are not supported on this OS: dtrace is built with no OS "
 	    "backend");
 }
@@ -255,16 +257,16 @@ dt_os_ktypes_fini(dtrace_hdl_t *dtp)
 
 static struct {
 	int np_pid;
-	int np_go;	/* the pipe's end that lets it run, or -1 */
+	int np_go; /* the pipe's end that lets it run, or -1 */
 } dt_none_procs[DT_NONE_MAXPROCS];
 
 static void
-dt_none_err(char *err, size_t errlen, const char *what, const char *arg,
-    int errnum)
+dt_none_err(
+    char *err, size_t errlen, const char *what, const char *arg, int errnum)
 {
 	if (errnum != 0)
-		(void) snprintf(err, errlen, "%s %s: %s", what, arg,
-		    strerror(errnum));
+		(void) snprintf(
+		    err, errlen, "%s %s: %s", what, arg, strerror(errnum));
 	else
 		(void) snprintf(err, errlen, "%s %s", what, arg);
 }
@@ -282,7 +284,7 @@ dt_none_which(const char *name, char *path, size_t size)
 	}
 	if ((dirs = getenv("PATH")) == NULL)
 		dirs = "/bin:/usr/bin";
-	for (p = dirs; ; p = end + 1) {
+	for (p = dirs;; p = end + 1) {
 		struct stat st;
 
 		end = strchr(p, ':');
@@ -317,7 +319,7 @@ dt_os_proc_create(char *const argv[], bool atexec, char *err, size_t errlen)
 		dt_none_err(err, errlen, "failed to execute", argv[0], EAGAIN);
 		return -1;
 	}
-	if ((e = dt_none_which(argv[0], path, sizeof (path))) != 0) {
+	if ((e = dt_none_which(argv[0], path, sizeof(path))) != 0) {
 		dt_none_err(err, errlen, "failed to execute", argv[0], e);
 		return -1;
 	}
@@ -338,7 +340,8 @@ dt_os_proc_create(char *const argv[], bool atexec, char *err, size_t errlen)
 		char c;
 
 		(void) close(pfd[1]);
-		/* dtrace holds back these until tracing is on; not the child. */
+		/* dtrace holds back these until tracing is on; not the child.
+		 */
 		sigemptyset(&ending);
 		sigaddset(&ending, SIGINT);
 		sigaddset(&ending, SIGTERM);
@@ -363,13 +366,17 @@ int
 dt_os_proc_grab(int pid, char *err, size_t errlen)
 {
 	if (pid <= 0 || (kill(pid, 0) != 0 && errno == ESRCH)) {
-		(void) snprintf(err, errlen, "failed to grab pid %d: no such "
-		    "process", pid);
+		(void) snprintf(err, errlen,
+		    "failed to grab pid %d: no such "
+		    "process",
+		    pid);
 		return -1;
 	}
 	if (pid == getpid()) {
-		(void) snprintf(err, errlen, "failed to grab pid %d: process is "
-		    "dtrace itself", pid);
+		(void) snprintf(err, errlen,
+		    "failed to grab pid %d: process is "
+		    "dtrace itself",
+		    pid);
 		return -1;
 	}
 	return 0;
