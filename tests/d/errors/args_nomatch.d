@@ -2,6 +2,5 @@
  * Args[] in a clause whose description matches no probe: the error is
  * that it matches none.
  * @options: -e
- * @requires: os:linux
  */
 dtrace:::NOSUCH { trace(args[0]); }
