@@ -268,6 +268,31 @@ dt_proc_state(pid_t pid)
 }
 
 /*
+ * A field of /proc/<pid>/status ("PPid:", "Tgid:"...), or -1: here, not
+ * in the ptrace engine, which not every ISA builds.
+ */
+long
+dt_pt_status_field(int pid, const char *field)
+{
+	char path[64], line[256];
+	size_t n = strlen(field);
+	long v = -1;
+	FILE *fp;
+
+	(void) snprintf(path, sizeof (path), "/proc/%d/status", pid);
+	if ((fp = fopen(path, "re")) == NULL)
+		return -1;
+	while (fgets(line, sizeof (line), fp) != NULL) {
+		if (strncmp(line, field, n) == 0) {
+			v = strtol(line + n, NULL, 10);
+			break;
+		}
+	}
+	(void) fclose(fp);
+	return v;
+}
+
+/*
  * Detach from a seized, running process: only a stopped tracee can be
  * detached, so stop it first (PTRACE_INTERRUPT); a signal that arrives
  * meanwhile is passed on at the detach.

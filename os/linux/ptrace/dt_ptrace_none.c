@@ -35,3 +35,14 @@ dt_ptrace_providers_init(dtrace_hdl_t *dtp)
 	(void) dtp;
 	return 0;
 }
+
+bool
+dt_ptrace_lingering(void)
+{
+	return false;
+}
+
+void
+dt_ptrace_linger(void)
+{
+}
