@@ -249,15 +249,15 @@ dt_os_ktypes_fini(dtrace_hdl_t *dtp)
 /*
  * Processes.  Without a debugging interface a created process cannot be
  * stopped after its exec, so it is held before it: the child waits for
- * the end of a pipe, which dt_os_proc_resume() closes, and only then
- * executes the command.  As nothing in it is traced, starting it a
+ * a byte on a socket pair, which dt_os_proc_resume() sends, and only
+ * then executes the command.  As nothing in it is traced, starting it a
  * moment later changes nothing a program sees.
  */
 #define DT_NONE_MAXPROCS 16
 
 static struct {
 	int np_pid;
-	int np_go; /* the pipe's end that lets it run, or -1 */
+	int np_go; /* the socket that lets it run, or -1 */
 } dt_none_procs[DT_NONE_MAXPROCS];
 
 static void
@@ -323,7 +323,7 @@ dt_os_proc_create(char *const argv[], bool atexec, char *err, size_t errlen)
 		dt_none_err(err, errlen, "failed to execute", argv[0], e);
 		return -1;
 	}
-	if (pipe(pfd) != 0) {
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, pfd) != 0) {
 		dt_none_err(err, errlen, "failed to execute", argv[0], errno);
 		return -1;
 	}
@@ -337,21 +337,24 @@ dt_os_proc_create(char *const argv[], bool atexec, char *err, size_t errlen)
 	}
 	if (pid == 0) {
 		sigset_t ending;
+		ssize_t n;
 		char c;
 
 		(void) close(pfd[1]);
-		/* dtrace holds back these until tracing is on; not the child.
-		 */
+		/* dtrace holds these back until tracing is on; not so here. */
 		sigemptyset(&ending);
 		sigaddset(&ending, SIGINT);
 		sigaddset(&ending, SIGTERM);
 		sigaddset(&ending, SIGHUP);
 		(void) sigprocmask(SIG_UNBLOCK, &ending, NULL);
-		/* End of file: resumed (or dtrace gone: then do not run). */
-		while (read(pfd[0], &c, 1) < 0 && errno == EINTR)
+		/*
+		 * A byte: resumed.  The end of the stream without one: dtrace
+		 * killed it or is gone, so the command must not run.
+		 */
+		while ((n = read(pfd[0], &c, 1)) < 0 && errno == EINTR)
 			continue;
 		(void) close(pfd[0]);
-		if (getppid() == 1)
+		if (n != 1)
 			_exit(127);
 		(void) execv(path, argv);
 		_exit(127);
@@ -389,9 +392,16 @@ dt_os_proc_resume(int pid)
 		if (dt_none_procs[i].np_pid != pid ||
 		    dt_none_procs[i].np_go < 0)
 			continue;
+		ssize_t n;
+
+		/* A child killed meanwhile must not send dtrace SIGPIPE. */
+		while ((n = send(dt_none_procs[i].np_go, "g", 1,
+			    MSG_NOSIGNAL)) < 0 &&
+		    errno == EINTR)
+			continue;
 		(void) close(dt_none_procs[i].np_go);
 		dt_none_procs[i].np_go = -1;
-		return 0;
+		return n == 1 ? 0 : -1;
 	}
 	return 0;
 }
