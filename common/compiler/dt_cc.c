@@ -482,8 +482,9 @@ dt_cc_preproc(dtrace_hdl_t *dtp, const char *text, size_t len,
 	args[nargs++] = (dtp->dt_oflags & DTRACE_O_ILP32) ? "-D__SUNW_D_32" :
 	    "-D__SUNW_D_64";
 	args[nargs++] = ver;
-	args[nargs++] = "-D__linux";
-	args[nargs++] = "-D__unix";
+	/* The OS backend's own, as its C compiler predefines them. */
+	for (size_t i = 0; dt_os_cpp_defines[i] != NULL && nargs < 32; i++)
+		args[nargs++] = (char *) dt_os_cpp_defines[i];
 	args[nargs++] = "-x";
 	args[nargs++] = "c";
 	/*
@@ -1049,6 +1050,23 @@ dtrace_program_dump(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, FILE *fp)
 {
 	(void) dtp;
 	dt_node_printr(pgp->dp_root, fp, 0);
+}
+
+/*
+ * dtrace -h and -G: the providers the compiled programs define, in the
+ * OS's format of user-space static probes (dt_os.h).
+ */
+int
+dtrace_program_header(dtrace_hdl_t *dtp, FILE *fp, const char *fname)
+{
+	return dt_os_usdt_header(dtp, fp, fname);
+}
+
+int
+dtrace_program_link(dtrace_hdl_t *dtp, const char *ofile, int objc,
+    char *const objv[])
+{
+	return dt_os_usdt_link(dtp, ofile, objc, objv);
 }
 
 void

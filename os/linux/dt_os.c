@@ -23,6 +23,7 @@
 
 #include "common/dt_program.h"
 #include "common/dt_os.h"
+#include "common/probe/dt_probe.h"
 #include "os/linux/bpf/dt_bpf_engine.h"
 #include "os/linux/dt_ksyms.h"
 #include "os/linux/dt_linux_features.h"
@@ -284,6 +285,19 @@ dt_os_user_engine(const char **whyp)
 	return NULL;
 #endif
 }
+
+const dt_os_engine_t dt_os_engines[] = {
+	{ "bpf", DT_ENGINE_F_KERNEL, dt_os_kernel_engine },
+	{ "ptrace", DT_ENGINE_F_USER, dt_os_user_engine },
+	{ NULL, 0, NULL }
+};
+
+/* What GCC predefines on Linux, for D programs' #ifdef. */
+const char *const dt_os_cpp_defines[] = { "-D__linux", "-D__unix", NULL };
+
+/* Linux's address families (<linux/socket.h>), as lib/net.d names them. */
+const int dt_os_af_inet = 2;
+const int dt_os_af_inet6 = 10;
 
 const char *
 dt_os_action_refused(int kind)

@@ -632,7 +632,7 @@ dt_prov_fbt_init(dtrace_hdl_t *dtp)
 	if (fp == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	if (dt_provider_register(dtp, "fbt", &dt_prov_fbt_ops,
-	    &dt_prov_fbt_attr, DT_ENGINE_F_BPF, fp) != 0) {
+	    &dt_prov_fbt_attr, DT_ENGINE_F_KERNEL, fp) != 0) {
 		free(fp);
 		return -1;
 	}

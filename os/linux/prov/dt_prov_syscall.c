@@ -287,7 +287,7 @@ dt_prov_syscall_init(dtrace_hdl_t *dtp)
 {
 	/* The ptrace engine fires them for the processes it traces. */
 	return dt_provider_register(dtp, "syscall", &dt_prov_syscall_ops,
-	    &dt_prov_syscall_attr, DT_ENGINE_F_BPF | DT_ENGINE_F_PTRACE, NULL);
+	    &dt_prov_syscall_attr, DT_ENGINE_F_KERNEL | DT_ENGINE_F_USER, NULL);
 }
 
 const dt_syscall_probe_t *

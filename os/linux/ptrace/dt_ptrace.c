@@ -1630,7 +1630,7 @@ dt_ptrace_cpudrops(dtrace_hdl_t *dtp, uint64_t *drops, uint64_t *aggdrops,
 const dt_engine_ops_t dt_ptrace_engine_ops = {
 	.eo_name = "ptrace",
 	/* It runs whatever the interpreter runs, and pid probes. */
-	.eo_flag = DT_ENGINE_F_INTERP | DT_ENGINE_F_PTRACE,
+	.eo_flag = DT_ENGINE_F_INTERP | DT_ENGINE_F_USER,
 	.eo_open = dt_ptrace_open,
 	.eo_enable = dt_ptrace_enable,
 	.eo_go = dt_ptrace_go,
