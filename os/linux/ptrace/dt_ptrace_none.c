@@ -5,7 +5,16 @@
  * is no user-space engine.
  */
 
+#include <stddef.h>
+
 #include "os/linux/ptrace/dt_ptrace.h"
+
+const struct dt_engine_ops *
+dt_ptrace_engine(const char **whyp)
+{
+	*whyp = "breakpoints are implemented for x86-64 only";
+	return NULL;
+}
 
 bool
 dt_ptrace_keeps(int pid)
