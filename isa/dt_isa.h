@@ -198,6 +198,20 @@ extern const char dt_isa_linux_sysnr_member[];
 extern const char dt_isa_linux_sysarg0_member[];
 
 /*
+ * Linux: every struct pt_regs word the layout above uses, by the member
+ * path the kernel's BTF names it with ("pt_regs.ip") and the offset the
+ * layout gives it, so that the layout can be checked against the
+ * running kernel (tests/unit/isa_ptregs_test.c).  Ends with a NULL path.
+ */
+typedef struct dt_isa_member {
+	const char *im_path;
+	int16_t im_off;
+	uint8_t im_words; /* words: 1, or an array's length */
+} dt_isa_member_t;
+
+extern const dt_isa_member_t dt_isa_linux_ptregs[];
+
+/*
  * USDT operands.  A note's argument string is "[-]N@operand" per
  * argument; the caller takes the size apart and passes the operand.
  */

@@ -80,3 +80,17 @@ const dt_isa_syscall_t dt_isa_linux_syscalls[] = {
 /* x0 takes the return value; orig_x0 keeps the first argument. */
 const char dt_isa_linux_sysnr_member[] = "pt_regs.syscallno";
 const char dt_isa_linux_sysarg0_member[] = "pt_regs.orig_x0";
+
+/*
+ * The kernel's names for the words of struct pt_regs: x0..x30 are
+ * regs[] (31 words), sp, pc and pstate follow (in an anonymous struct that
+ * overlays struct user_pt_regs).
+ */
+const dt_isa_member_t dt_isa_linux_ptregs[] = {
+    {"pt_regs.regs", W(0), 31},
+    {"pt_regs.sp", W(A64_REG_SP), 1},
+    {"pt_regs.pc", W(A64_REG_PC), 1},
+    {"pt_regs.pstate", W(A64_REG_PSTATE), 1},
+    {"pt_regs.orig_x0", W(A64_NREGS), 1},
+    {NULL, 0, 0},
+};

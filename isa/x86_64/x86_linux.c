@@ -186,3 +186,29 @@ const dt_isa_syscall_t dt_isa_linux_syscalls[] = {
 /* orig_ax keeps the number once ax holds the return value. */
 const char dt_isa_linux_sysnr_member[] = "pt_regs.orig_ax";
 const char dt_isa_linux_sysarg0_member[] = "pt_regs.di";
+
+/* The kernel's names for the words of struct pt_regs. */
+const dt_isa_member_t dt_isa_linux_ptregs[] = {
+    {"pt_regs.r15", PT_R15, 1},
+    {"pt_regs.r14", PT_R14, 1},
+    {"pt_regs.r13", PT_R13, 1},
+    {"pt_regs.r12", PT_R12, 1},
+    {"pt_regs.bp", PT_RBP, 1},
+    {"pt_regs.bx", PT_RBX, 1},
+    {"pt_regs.r11", PT_R11, 1},
+    {"pt_regs.r10", PT_R10, 1},
+    {"pt_regs.r9", PT_R9, 1},
+    {"pt_regs.r8", PT_R8, 1},
+    {"pt_regs.ax", PT_RAX, 1},
+    {"pt_regs.cx", PT_RCX, 1},
+    {"pt_regs.dx", PT_RDX, 1},
+    {"pt_regs.si", PT_RSI, 1},
+    {"pt_regs.di", PT_RDI, 1},
+    {"pt_regs.orig_ax", PT_ORIG_RAX, 1},
+    {"pt_regs.ip", PT_RIP, 1},
+    {"pt_regs.cs", PT_CS, 1},
+    {"pt_regs.flags", PT_EFLAGS, 1},
+    {"pt_regs.sp", PT_RSP, 1},
+    {"pt_regs.ss", PT_SS, 1},
+    {NULL, 0, 0},
+};

@@ -29,7 +29,7 @@ fi
 for m in dt_isa_name dt_isa_sites_scan dt_isa_uprobe_unsafe \
     dt_isa_usdt_operand dt_isa_cond_holds dt_isa_regnames dt_isa_fputypes \
     dt_isa_trap dt_isa_layout dt_isa_linux_uregs_self dt_isa_linux_syscalls \
-    dt_isa_linux_sysnr_member dt_isa_linux_sysarg0_member; do
+    dt_isa_linux_sysnr_member dt_isa_linux_sysarg0_member dt_isa_linux_ptregs; do
 	grep -q "$m" isa/dt_isa.h ||
 		{ echo "FAIL: isa/dt_isa.h does not declare $m"; fail=1; }
 	for d in isa/x86_64 isa/aarch64; do
