@@ -4,11 +4,12 @@
  * is where the kernel's BTF puts it, every register the layout and
  * uregs[] use is one of those members, and the members a returning
  * system call's number and first argument are read from exist.  Skips
- * without kernel BTF.
+ * without kernel BTF, or when the kernel is another ISA's (qemu-user).
  */
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "isa/dt_isa.h"
 #include "os/linux/dt_linux_features.h"
@@ -33,8 +34,24 @@ main(void)
 	const dt_isa_layout_t *il = &dt_isa_layout;
 	const char *paths[64];
 	uint32_t offs[64];
+	char arch[64];
 	int n = 0;
+	FILE *fp;
 
+	/* Under qemu-user the kernel, and its BTF, are another ISA's. */
+	if ((fp = fopen("/proc/sys/kernel/arch", "r")) != NULL) {
+		if (fgets(arch, sizeof(arch), fp) != NULL) {
+			arch[strcspn(arch, "\n")] = '\0';
+			if (strcmp(arch, dt_isa_name) != 0) {
+				printf(
+				    "the kernel is %s's, not %s's (an emulator "
+				    "such as qemu-user)\n",
+				    arch, dt_isa_name);
+				exit(77);
+			}
+		}
+		fclose(fp);
+	}
 	for (const dt_isa_member_t *m = dt_isa_linux_ptregs; m->im_path; m++)
 		paths[n++] = m->im_path;
 	paths[n++] = dt_isa_linux_sysnr_member;

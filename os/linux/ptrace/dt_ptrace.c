@@ -253,28 +253,6 @@ dt_pt_thread_del(dt_ptrace_t *pt, dt_pt_thread_t *t)
 		pt->pt_cur = NULL;
 }
 
-/* A field of /proc/<pid>/status ("PPid:", "Tgid:"...), or -1. */
-long
-dt_pt_status_field(int pid, const char *field)
-{
-	char path[64], line[256];
-	size_t n = strlen(field);
-	long v = -1;
-	FILE *fp;
-
-	(void) snprintf(path, sizeof (path), "/proc/%d/status", pid);
-	if ((fp = fopen(path, "re")) == NULL)
-		return -1;
-	while (fgets(line, sizeof (line), fp) != NULL) {
-		if (strncmp(line, field, n) == 0) {
-			v = strtol(line + n, NULL, 10);
-			break;
-		}
-	}
-	(void) fclose(fp);
-	return v;
-}
-
 /* Is a SIGTRAP pending for thread tid (/proc/<tid>/status SigPnd)? */
 static bool
 dt_pt_trap_pending(int tid)

@@ -44,3 +44,15 @@ dt_ptrace_providers_init(dtrace_hdl_t *dtp)
 	(void) dtp;
 	return 0;
 }
+
+/* No engine, so no process lingers under its seccomp filter. */
+bool
+dt_ptrace_lingering(void)
+{
+	return false;
+}
+
+void
+dt_ptrace_linger(void)
+{
+}
