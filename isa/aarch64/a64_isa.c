@@ -20,10 +20,27 @@
 const char dt_isa_name[] = "aarch64";
 
 /*
- * A conditional branch out of the function (b.cond, cbz/cbnz, tbz/tbnz)
- * is a return only when taken; neither engine tests NZCV or a register
- * at a return site yet, so it gets no return probe.
+ * A conditional branch out of the function is a return only when taken.
+ * b.cond's condition is on NZCV, which the engines test at the site
+ * (dt_isa_cond_holds()); cbz/cbnz and tbz/tbnz test a register, which
+ * no engine does yet, so they get no return probe.
  */
+static uint8_t
+a64_isa_cond(const uint8_t *code, const a64_site_t *s, uint64_t addr)
+{
+	a64_insn_t in;
+	uint32_t w;
+
+	if (!s->cond)
+		return DT_ISA_COND_ALWAYS;
+	w = (uint32_t) code[s->off] | (uint32_t) code[s->off + 1] << 8 |
+	    (uint32_t) code[s->off + 2] << 16 |
+	    (uint32_t) code[s->off + 3] << 24;
+	a64_decode(w, addr + s->off, &in);
+	return in.cls == A64_C_BCOND ? (uint8_t) (in.cond + 1)
+				     : DT_ISA_COND_UNTESTED;
+}
+
 int
 dt_isa_sites_scan(
     const uint8_t *code, size_t size, uint64_t addr, dt_isa_sites_t *out)
@@ -47,7 +64,7 @@ dt_isa_sites_scan(
 		    : s->kind == A64_SITE_OFFSET    ? DT_ISA_SITE_OFFSET
 						    : DT_ISA_SITE_RETURN;
 		d->tailcall = s->tailcall;
-		d->cond = s->cond ? DT_ISA_COND_UNTESTED : DT_ISA_COND_ALWAYS;
+		d->cond = a64_isa_cond(code, s, addr);
 		d->probeable = s->probeable;
 		d->reason = s->reason;
 		out->nsites++;
