@@ -6,18 +6,21 @@
  *
  *  - the pid provider's probe sites in a function: entry, every
  *    instruction offset, return sites (dt_isa_sites_scan());
- *  - the register layout a probe reads: the kernel's struct pt_regs of
- *    the ISA, which is what a uprobe's BPF program receives (Linux keeps
- *    the user registers in this form on every ISA it runs on), as offsets:
- *    uregs[] numbering, argument and return registers, pc, sp, flags;
+ *  - conditions on the flags register (dt_isa_cond_holds());
+ *  - the uregs[] names D programs use (dt_isa_regnames[]), which the
+ *    compiler's prelude declares;
+ *  - the breakpoint instruction (dt_isa_trap) and the FPU type curcpu
+ *    names;
  *  - USDT argument strings (<sys/sdt.h> writes them in the ISA's
- *    assembler syntax);
+ *    assembler syntax; the registers come out as pt_regs offsets);
  *  - for an engine that runs displaced instructions itself (ptrace), the
  *    instruction decoder and emulator, whose types the ISA's own header
  *    below supplies as dt_isa_insn_t, dt_isa_regs_t, ...
  *
  * What depends on both the processor and Linux -- struct pt_regs (the
- * layout below), the ptrace register set, the C library's ucontext_t,
+ * layout below: what a uprobe's, kprobe's or perf event's BPF program
+ * receives, as offsets: pc, sp, flags, argument and return registers,
+ * uregs[]), the ptrace register set, the C library's ucontext_t,
  * the system calls an ISA has beyond the common table, the pt_regs
  * members a system call's number and first argument are in -- is in
  * the ISA directory's *_linux.c file, in the last part of this header.
@@ -145,12 +148,11 @@ extern const dt_isa_trap_t dt_isa_trap;
 typedef struct dt_isa_layout {
 	int16_t il_pc;
 	int16_t il_sp;
-	int16_t il_fp; /* the frame pointer: rbp, x29 */
-	int16_t il_lr; /* the return address at a */
-	/* function's entry: x30; -1: */
-	/* the word at sp (x86-64) */
-	int16_t il_flags;		    /* rflags, pstate */
-	int16_t il_ret;			    /* the return value: rax, x0 */
+	int16_t il_fp;	  /* the frame pointer: rbp, x29 */
+	int16_t il_lr;	  /* the return address at a function's entry */
+			  /* (x30), or -1: the word at sp (x86-64) */
+	int16_t il_flags; /* rflags, pstate */
+	int16_t il_ret;	  /* the return value: rax, x0 */
 	int16_t il_args[DT_ISA_MAXARGREGS]; /* the integer arguments */
 	uint8_t il_nargs;		    /* of il_args[] */
 	uint8_t il_stackargs;	 /* past those: the words from sp + this */
