@@ -2,7 +2,8 @@
 # isa-seam.sh: nothing outside isa/ names a processor.  Every difference
 # between x86-64 and arm64 is a member of isa/dt_isa.h, chosen by the
 # build (configure's isa_dir), so os/, common/ and cmd/ test no
-# processor macro and include no isa/<cpu>/ header of their own.
+# processor macro and include no isa/<cpu>/ header of their own, and
+# common/ and cmd/ use none of the ISA layer's Linux part.
 set -u
 cd "$top_srcdir" || exit 1
 fail=0
@@ -23,6 +24,16 @@ if [ -n "$hits" ]; then
 	fail=1
 else
 	echo "ok: only isa/dt_isa.h is included from outside isa/"
+fi
+
+# The portable core uses only the ISA's OS-free members: the Linux part
+# (pt_regs, ucontext_t, system calls) is for os/linux alone.
+hits=$(grep -rnE 'dt_isa_layout|dt_isa_linux_' common/ cmd/)
+if [ -n "$hits" ]; then
+	printf 'FAIL: the ISA layer'"'"'s Linux part used outside os/:\n%s\n' "$hits"
+	fail=1
+else
+	echo "ok: common/ and cmd/ use no Linux member of isa/dt_isa.h"
 fi
 
 # Each ISA directory defines every member the header declares.
