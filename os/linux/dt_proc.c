@@ -173,31 +173,6 @@ dt_proc_run_to_entry(pid_t pid, char *err, size_t errlen, const char *name)
 	return 0;
 }
 
-/*
- * A field of /proc/<pid>/status ("PPid:", "Tgid:"...), or -1: for the
- * ptrace engine and process grabbing alike (dt_ptrace.h).
- */
-long
-dt_pt_status_field(int pid, const char *field)
-{
-	char path[64], line[256];
-	size_t n = strlen(field);
-	long v = -1;
-	FILE *fp;
-
-	(void) snprintf(path, sizeof (path), "/proc/%d/status", pid);
-	if ((fp = fopen(path, "re")) == NULL)
-		return -1;
-	while (fgets(line, sizeof (line), fp) != NULL) {
-		if (strncmp(line, field, n) == 0) {
-			v = strtol(line + n, NULL, 10);
-			break;
-		}
-	}
-	(void) fclose(fp);
-	return v;
-}
-
 int
 dt_os_proc_create(char *const argv[], bool atexec, char *err, size_t errlen)
 {
@@ -301,6 +276,31 @@ dt_proc_state(pid_t pid)
 	if ((p = strrchr(buf, ')')) == NULL || p[1] != ' ')
 		return 0;
 	return p[2];
+}
+
+/*
+ * A field of /proc/<pid>/status ("PPid:", "Tgid:"...), or -1: here, not
+ * in the ptrace engine, which not every ISA builds.
+ */
+long
+dt_pt_status_field(int pid, const char *field)
+{
+	char path[64], line[256];
+	size_t n = strlen(field);
+	long v = -1;
+	FILE *fp;
+
+	(void) snprintf(path, sizeof (path), "/proc/%d/status", pid);
+	if ((fp = fopen(path, "re")) == NULL)
+		return -1;
+	while (fgets(line, sizeof (line), fp) != NULL) {
+		if (strncmp(line, field, n) == 0) {
+			v = strtol(line + n, NULL, 10);
+			break;
+		}
+	}
+	(void) fclose(fp);
+	return v;
 }
 
 /*
