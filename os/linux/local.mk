@@ -132,6 +132,11 @@ tests_unit_bpf_translate_test_LDADD = libdtrace_core.la
 tests_unit_bpf_layout_test_SOURCES = tests/unit/bpf_layout_test.c \
 	tests/unit/unit.h
 tests_unit_bpf_layout_test_LDADD = libdtrace_core.la
+# The ISA's struct pt_regs against the running kernel's BTF.
+UNIT_TESTS += tests/unit/isa_ptregs_test
+tests_unit_isa_ptregs_test_SOURCES = tests/unit/isa_ptregs_test.c \
+	tests/unit/unit.h
+tests_unit_isa_ptregs_test_LDADD = libdtrace_core.la
 # USDT operand decoding (no root needed).
 tests_unit_usdt_args_test_SOURCES = tests/unit/usdt_args_test.c \
 	tests/unit/unit.h

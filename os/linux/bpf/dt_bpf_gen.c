@@ -2005,23 +2005,22 @@ dt_bpf_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 	case DT_BPF_CTX_PERF:
 		if (!args)
 			break;
-#if defined(__x86_64__)
-		/* pt_regs: ip at 128, cs at 136; user mode when cs & 3. */
+		/* arg0 the kernel's pc, arg1 the user's: pt_regs says which. */
 		for (int i = 0; i < DT_BPF_NARGS; i++)
 			DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7,
 			    (int16_t) (DT_SC_ARGS + 8 * i), 0));
-		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R6, 128));
-		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R6, 136));
-		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_AND, DT_R2, 3));
-		DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JEQ, DT_R2, 3, 2));
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R6,
+		    dt_isa_layout.il_pc));
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R6,
+		    dt_isa_layout.il_mode));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_AND, DT_R2,
+		    dt_isa_layout.il_modemask));
+		DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JEQ, DT_R2,
+		    dt_isa_layout.il_modeuser, 2));
 		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_SC_ARGS));
 		DT_EMIT(cg, DT_BPF_JA(1));
 		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1,
 		    DT_SC_ARGS + 8));
-#else
-		dt_bpf_cg_error(cg, "profile probes need this architecture's "
-		    "register layout");
-#endif
 		break;
 	case DT_BPF_CTX_UPROBE:
 	case DT_BPF_CTX_URETURN: {
