@@ -320,7 +320,7 @@ test_mechanisms(void)
 	for (dt_provider_t *pvp = dtp->dt_provs; pvp != NULL;
 	    pvp = pvp->pv_next) {
 		/* (A family makes providers; its own has no probes.) */
-		if (!(pvp->pv_engines & DT_ENGINE_F_BPF) ||
+		if (!(pvp->pv_engines & DT_ENGINE_F_KERNEL) ||
 		    pvp->pv_ops->po_family != NULL)
 			continue;
 		if (pvp->pv_ops->po_mech == NULL)
@@ -329,7 +329,7 @@ test_mechanisms(void)
 		CHECK(pvp->pv_ops->po_mech != NULL);
 	}
 	CHECK(dt_provider_register(dtp, "nomech", &nomech_ops, &attr,
-	    DT_ENGINE_F_BPF, NULL) == 0);
+	    DT_ENGINE_F_KERNEL, NULL) == 0);
 	prp = dt_probe_create(dtp, dt_provider_lookup(dtp, "nomech"), "", "",
 	    "x", 0, NULL, NULL);
 	CHECK(prp != NULL);

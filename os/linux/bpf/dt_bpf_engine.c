@@ -192,7 +192,7 @@ dt_bpf_enable(dtrace_hdl_t *dtp, dt_eprobe_t *const *eps, size_t n)
 	if (be->be_active && !be->be_late)
 		return dt_set_errno(dtp, EDT_ACTIVE);
 	for (size_t i = 0; i < n; i++) {
-		if (!(eps[i]->ep_probe->pr_prov->pv_engines & DT_ENGINE_F_BPF))
+		if (!(eps[i]->ep_probe->pr_prov->pv_engines & DT_ENGINE_F_KERNEL))
 			return dt_set_errno(dtp, EDT_NOTSUP);
 		if (be->be_prog != NULL && be->be_prog != eps[i]->ep_prog)
 			return dt_bpf_fail(dtp, EDT_NOTSUP, "the bpf engine "
@@ -1873,7 +1873,7 @@ dt_bpf_cpudrops(dtrace_hdl_t *dtp, uint64_t *drops, uint64_t *aggdrops,
 
 const dt_engine_ops_t dt_bpf_engine_ops = {
 	.eo_name = "bpf",
-	.eo_flag = DT_ENGINE_F_BPF,
+	.eo_flag = DT_ENGINE_F_KERNEL,
 	.eo_open = dt_bpf_open,
 	.eo_enable = dt_bpf_enable,
 	.eo_go = dt_bpf_go,

@@ -22,6 +22,7 @@
 #include "common/dif/dif.h"
 #include "common/dif/dif_interp.h"
 #include "common/dif/dif_verify.h"
+#include "isa/dt_isa.h"
 #include "os/linux/bpf/dt_bpf_impl.h"
 #include "os/linux/dt_linux_features.h"
 

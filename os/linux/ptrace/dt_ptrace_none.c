@@ -5,7 +5,16 @@
  * is no user-space engine.
  */
 
+#include <stddef.h>
+
 #include "os/linux/ptrace/dt_ptrace.h"
+
+const struct dt_engine_ops *
+dt_ptrace_engine(const char **whyp)
+{
+	*whyp = "breakpoints are implemented for x86-64 only";
+	return NULL;
+}
 
 bool
 dt_ptrace_keeps(int pid)
@@ -36,6 +45,7 @@ dt_ptrace_providers_init(dtrace_hdl_t *dtp)
 	return 0;
 }
 
+/* No engine, so no process lingers under its seccomp filter. */
 bool
 dt_ptrace_lingering(void)
 {
