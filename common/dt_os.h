@@ -100,6 +100,14 @@ extern const dt_os_engine_t dt_os_engines[];
 extern const char *const dt_os_cpp_defines[];
 
 /*
+ * The uregs[] names D programs use (R_PC, R_SP, ...) and the index of
+ * each, as the processor the OS runs on numbers its registers: the i-th
+ * name, from 0 up, and NULL past the last.  The compiler's prelude
+ * declares them.
+ */
+extern const char *dt_os_regname(unsigned i, int *indexp);
+
+/*
  * The OS's address family numbers (AF_INET, AF_INET6): the first
  * argument of inet_ntop(), as D programs give it from the constants the
  * backend's D library defines (os/linux/lib/net.d on Linux).

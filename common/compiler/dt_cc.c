@@ -35,7 +35,6 @@
 #include "common/dt_os.h"
 #include "common/probe/dt_probe.h"
 #include "common/dif/dif.h"
-#include "isa/dt_isa.h"
 
 extern char **environ;
 
@@ -274,26 +273,26 @@ static const char dt_prelude[] =
 	"enum { NULL = 0 };\n";
 
 /*
- * The prelude with the ISA's uregs[] names (isa/dt_isa.h) after its
- * types: integer inlines, as DTrace declares them, which uregs[] takes.
- * Returns malloc'd text, or NULL.
+ * The prelude with the processor's uregs[] names (dt_os_regname()) after
+ * its types: integer inlines, as DTrace declares them, which uregs[]
+ * takes.  Returns malloc'd text, or NULL.
  */
 static char *
 dt_prelude_text(void)
 {
 	size_t len = sizeof (dt_prelude), n;
+	const char *name;
 	char *text, *p;
+	int index;
 
-	for (const dt_isa_regname_t *r = dt_isa_regnames; r->ri_name != NULL;
-	    r++)
-		len += strlen(r->ri_name) + 32;
+	for (unsigned i = 0; (name = dt_os_regname(i, &index)) != NULL; i++)
+		len += strlen(name) + 32;
 	if ((text = malloc(len)) == NULL)
 		return NULL;
 	p = text + snprintf(text, len, "%s", dt_prelude);
-	for (const dt_isa_regname_t *r = dt_isa_regnames; r->ri_name != NULL;
-	    r++) {
+	for (unsigned i = 0; (name = dt_os_regname(i, &index)) != NULL; i++) {
 		n = (size_t) snprintf(p, len - (size_t) (p - text),
-		    "inline int %s = %d;\n", r->ri_name, r->ri_index);
+		    "inline int %s = %d;\n", name, index);
 		p += n;
 	}
 	return text;

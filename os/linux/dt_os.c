@@ -243,6 +243,19 @@ const dt_os_engine_t dt_os_engines[] = {
 /* What GCC predefines on Linux, for D programs' #ifdef. */
 const char *const dt_os_cpp_defines[] = { "-D__linux", "-D__unix", NULL };
 
+/* The ISA's names (dt_isa_regnames[], ended by a NULL name). */
+const char *
+dt_os_regname(unsigned i, int *indexp)
+{
+	for (unsigned j = 0; j < i; j++) {
+		if (dt_isa_regnames[j].ri_name == NULL)
+			return NULL;
+	}
+	if (dt_isa_regnames[i].ri_name != NULL)
+		*indexp = dt_isa_regnames[i].ri_index;
+	return dt_isa_regnames[i].ri_name;
+}
+
 /* Linux's address families (<linux/socket.h>), as lib/net.d names them. */
 const int dt_os_af_inet = 2;
 const int dt_os_af_inet6 = 10;

@@ -131,6 +131,15 @@ const dt_os_engine_t dt_os_engines[] = {{NULL, 0, NULL}};
 /* No OS names itself here; any POSIX system is a Unix. */
 const char *const dt_os_cpp_defines[] = {"-D__unix", NULL};
 
+/* No processor's registers are known here: uregs[] has no names. */
+const char *
+dt_os_regname(unsigned i, int *indexp)
+{
+	(void) i;
+	(void) indexp;
+	return NULL;
+}
+
 const int dt_os_af_inet = AF_INET;
 const int dt_os_af_inet6 = AF_INET6;
 
