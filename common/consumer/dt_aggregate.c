@@ -848,8 +848,8 @@ dt_agg_se_keys(
 }
 
 static int
-dt_agg_entcmp(const dt_aggsort_t *so, const dt_aggsortent_t *l,
-    const dt_aggsortent_t *r)
+dt_agg_entcmp(
+    const dt_aggsort_t *so, const dt_aggsortent_t *l, const dt_aggsortent_t *r)
 {
 	int c;
 
@@ -913,8 +913,8 @@ dt_agg_isort(dt_aggsortent_t *a, size_t n, const dt_aggsort_t *so)
  * keys of an aggregation do), so the order is the one any sort gives.
  */
 static void
-dt_agg_msort(dt_aggsortent_t *a, dt_aggsortent_t *tmp, size_t n,
-    const dt_aggsort_t *so)
+dt_agg_msort(
+    dt_aggsortent_t *a, dt_aggsortent_t *tmp, size_t n, const dt_aggsort_t *so)
 {
 	const size_t run = 16;
 	dt_aggsortent_t *src = a, *dst = tmp, *t;
@@ -934,7 +934,8 @@ dt_agg_msort(dt_aggsortent_t *a, dt_aggsortent_t *tmp, size_t n,
 				continue;
 			}
 			while (i < mid && j < hi)
-				dst[k++] = dt_agg_entcmp(so, &src[j], &src[i]) < 0
+				dst[k++] =
+				    dt_agg_entcmp(so, &src[j], &src[i]) < 0
 				    ? src[j++]
 				    : src[i++];
 			memcpy(dst + k, src + i, (mid - i) * sizeof(*src));
@@ -1017,8 +1018,7 @@ dt_aggent_t **
 dt_agg_sorted(dt_consumer_t *dc, uint32_t aggid, uint32_t *np)
 {
 	dt_aggstate_t *as = aggid != UINT32_MAX && dc->dc_aggstate != NULL &&
-		aggid < dc->dc_naggstate &&
-		dt_agg_desc(dc, aggid) != NULL
+		aggid < dc->dc_naggstate && dt_agg_desc(dc, aggid) != NULL
 	    ? &dc->dc_aggstate[aggid]
 	    : NULL;
 	dt_aggent_t **v;
@@ -1042,8 +1042,7 @@ dt_agg_sorted(dt_consumer_t *dc, uint32_t aggid, uint32_t *np)
 	}
 	if (as != NULL) {
 		/* Kept for next time if there is room; no matter if not. */
-		dt_aggent_t **o =
-		    realloc(as->as_order, (*np + 1) * sizeof(*o));
+		dt_aggent_t **o = realloc(as->as_order, (*np + 1) * sizeof(*o));
 
 		if (o != NULL) {
 			memcpy(o, v, *np * sizeof(*o));

@@ -457,13 +457,15 @@ dt_print_datum(dt_consumer_t *dc, FILE *fp, const dt_recdesc_t *rd,
 		else
 			return dt_print_int(fp, 16, u, true);
 		break;
-	case 4:
+	case 4: {
+		int32_t v = (int32_t) dt_rec_uint(rd, addr);
+
 		if (!(quiet && !aggkey))
-			return dt_print_int(fp, 8,
-			    (uint64_t) (int64_t) (int32_t) dt_rec_uint(rd, addr),
-			    true);
-		n = fprintf(fp, "%d", (int) (int32_t) dt_rec_uint(rd, addr));
+			return dt_print_int(
+			    fp, 8, (uint64_t) (int64_t) v, true);
+		n = fprintf(fp, "%d", (int) v);
 		break;
+	}
 	case 2:
 		if (!(quiet && !aggkey))
 			return dt_print_int(fp, 5, dt_rec_uint(rd, addr), true);

@@ -904,10 +904,12 @@ test_many_keys(void)
 	g_nmany = MANY;
 	for (int i = 0; i < MANY; i++) {
 		/* Extremes too: the integers are formatted without printf. */
-		g_many[i].key = i == 0 ? INT32_MIN : i == 1 ? -1 :
-		    (int32_t) (i * 7919);
-		g_many[i].val = i == 2 ? INT64_MIN : i == 3 ? INT64_MAX :
-		    many_rand(20000) - 10000;
+		g_many[i].key = i == 0 ? INT32_MIN
+		    : i == 1	       ? -1
+				       : (int32_t) (i * 7919);
+		g_many[i].val = i == 2 ? INT64_MIN
+		    : i == 3	       ? INT64_MAX
+				       : many_rand(20000) - 10000;
 	}
 	many_perm(perm, true);
 	many_snap(id, perm);
