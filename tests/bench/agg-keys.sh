@@ -170,8 +170,8 @@ for n in $SIZES; do
 	    "$(echo "$per $first" | awk '{ printf("%.2f", $2 ? $1 / $2 : 0) }')" \
 	    $((rss / 1024)) "$ok"
 	if [ ${#bws[@]} -gt 0 ]; then
-		printf '%9s bpftrace wall %d ms, ratio dtrace/bpftrace %.2f\n' "" \
-		    $(($(median "${bws[@]}") / 1000000)) \
+		printf '%9s bpftrace wall %d ms, ratio dtrace/bpftrace at N = %d: %.2f\n' "" \
+		    $(($(median "${bws[@]}") / 1000000)) "$n" \
 		    "$(echo "$w $(median "${bws[@]}")" |
 			awk '{ printf("%.2f", $1 / $2) }')"
 	fi
@@ -227,6 +227,7 @@ printf 'printa() of %d keys: %d ms of dtrace CPU per interval (median of %d)\n' 
     "$NP" "$pi" "$RUNS"
 if [ ${#bis[@]} -gt 0 ]; then
 	bi=$(median "${bis[@]}")
-	printf 'ratio printa/print(@) per interval, dtrace/bpftrace: %s\n' \
-	    "$(echo "$pi $bi" | awk '{ printf("%.2f", $2 > 0 ? $1 / $2 : 0) }')"
+	printf 'ratio printa/print(@) per interval, dtrace/bpftrace: %s (%d ms / %d ms)\n' \
+	    "$(echo "$pi $bi" | awk '{ printf("%.2f", $2 > 0 ? $1 / $2 : 0) }')" \
+	    "$pi" "$bi"
 fi
