@@ -43,6 +43,6 @@ echo
 echo "== every ratio (dtrace / peer unless said; < 1: dtrace cheaper)"
 for b in $BENCHES; do
 	[ -f "$OUT/$b.log" ] || continue
-	grep -iE 'ratio |dtrace/[a-z]+ per |site per firing' "$OUT/$b.log" |
+	grep -iE 'ratio [a-z]|dtrace/[a-z]+ per |site per firing' "$OUT/$b.log" |
 	    sed -e 's/^ *//' -e "s/^/  $(printf '%-18s' "$b")/"
 done
