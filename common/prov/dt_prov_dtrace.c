@@ -49,5 +49,5 @@ int
 dt_prov_dtrace_init(dtrace_hdl_t *dtp)
 {
 	return dt_provider_register(dtp, "dtrace", &dt_prov_dtrace_ops,
-	    &dt_prov_dtrace_attr, DT_ENGINE_F_INTERP | DT_ENGINE_F_BPF, NULL);
+	    &dt_prov_dtrace_attr, DT_ENGINE_F_INTERP | DT_ENGINE_F_KERNEL, NULL);
 }

@@ -174,7 +174,7 @@ int
 dt_prov_profile_init(dtrace_hdl_t *dtp)
 {
 	return dt_provider_register(dtp, "profile", &dt_prov_profile_ops,
-	    &dt_prov_profile_attr, DT_ENGINE_F_INTERP | DT_ENGINE_F_BPF, NULL);
+	    &dt_prov_profile_attr, DT_ENGINE_F_INTERP | DT_ENGINE_F_KERNEL, NULL);
 }
 
 const dt_profile_timer_t *

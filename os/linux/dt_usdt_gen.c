@@ -19,6 +19,9 @@
  * section, so every executable and library has its own and no -G step is
  * needed on Linux.
  *
+ * These are dt_os_usdt_header() and dt_os_usdt_link() of common/dt_os.h,
+ * which dtrace_program_header() and dtrace_program_link() call.
+ *
  * dtrace -G writes the object a DTrace-style build links in (PostgreSQL's
  * --enable-dtrace build, say): an ELF relocatable object that defines the
  * semaphores of every probe of the providers.  The objects named on the
@@ -36,6 +39,7 @@
 
 #include "common/compiler/dt_cc.h"
 #include "common/dt_impl.h"
+#include "common/dt_os.h"
 
 static void
 dt_usdt_upper(FILE *fp, const char *s)
@@ -93,7 +97,7 @@ dt_usdt_providers(dtrace_hdl_t *dtp)
 }
 
 int
-dtrace_program_header(dtrace_hdl_t *dtp, FILE *fp, const char *fname)
+dt_os_usdt_header(dtrace_hdl_t *dtp, FILE *fp, const char *fname)
 {
 	const dt_provdecl_t **provs = dt_usdt_providers(dtp);
 	const char *base = strrchr(fname, '/');
@@ -176,7 +180,7 @@ dt_usdt_scn(Elf *elf, const char *name, size_t *strs, GElf_Word type,
 }
 
 int
-dtrace_program_link(dtrace_hdl_t *dtp, const char *ofile, int objc,
+dt_os_usdt_link(dtrace_hdl_t *dtp, const char *ofile, int objc,
     char *const objv[])
 {
 	static const char shstrs[] = "\0.probes\0.note.GNU-stack\0.symtab\0"

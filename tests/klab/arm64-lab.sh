@@ -43,7 +43,7 @@ done
 pkgs=linux-image-arm64,initramfs-tools,kmod,udev,libbpf1,libelf1,libctf0
 pkgs=$pkgs,libctf-nobfd0,libbinutils,zlib1g,libzstd1,libjansson4,gcc
 pkgs=$pkgs,libc6-dev,procps,psmisc,systemtap-sdt-dev,python3-minimal,gawk
-pkgs=$pkgs,strace,file,make
+pkgs=$pkgs,strace,file
 
 # debootstrap's second stage runs arm64 programs: through binfmt_misc and
 # qemu-user-static on this x86-64 machine.

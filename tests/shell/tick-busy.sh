@@ -63,8 +63,8 @@ fi
 case "$n$gap$at" in
 '' | *[!0-9]*) echo "FAIL: $(head -3 "$tmp/busy")"; exit 1 ;;
 esac
-# Late by a quarter period (10 ms at least) and the consumer's wake-up.
-if [ "$gap" -gt 250 ]; then
+# Late by at most 50 ms (the stand-by CPUs), 100 ms (the consumer)...
+if [ "$gap" -gt 320 ]; then
 	echo "FAIL: tick-100ms went $gap ms without firing"
 	fail=1
 fi

@@ -70,7 +70,7 @@ esac
 got=$(run -x engine=bpf -q -n 'BEGIN { exit(0); }' 2>&1)
 check "forced BPF exit status" 1 "$?"
 case $got in
-"dtrace: could not enable tracing: the BPF engine is not available: "?*) ;;
-*) check "forced BPF message" "dtrace: could not enable tracing: the BPF engine is not available: ..." "$got" ;;
+"dtrace: could not enable tracing: the bpf engine is not available: "?*) ;;
+*) check "forced BPF message" "dtrace: could not enable tracing: the bpf engine is not available: ..." "$got" ;;
 esac
 exit $fail

@@ -305,7 +305,7 @@ dt_bpf_enable(dtrace_hdl_t *dtp, dt_eprobe_t *const *eps, size_t n)
 	if (be->be_active && !be->be_late)
 		return dt_set_errno(dtp, EDT_ACTIVE);
 	for (size_t i = 0; i < n; i++) {
-		if (!(eps[i]->ep_probe->pr_prov->pv_engines & DT_ENGINE_F_BPF))
+		if (!(eps[i]->ep_probe->pr_prov->pv_engines & DT_ENGINE_F_KERNEL))
 			return dt_set_errno(dtp, EDT_NOTSUP);
 		if (be->be_prog != NULL && be->be_prog != eps[i]->ep_prog)
 			return dt_bpf_fail(dtp, EDT_NOTSUP, "the bpf engine "
@@ -1825,7 +1825,8 @@ dt_bpf_attach(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 	case DT_BPF_P_PROFILE: {
 		/*
 		 * profile-N on every CPU; tick-N on a few: CPU 0's timer fires
-		 * it, the others' (twice a period) when CPU 0 has not
+		 * it, the others' (twice a period, at most every 10 ms) when
+		 * CPU 0 has not
 		 * (dt_bpf_cg_tick_due).  A CPU running another BPF program
 		 * when its timer expires skips the event, and one CPU busy
 		 * with a traced system call loop would lose most ticks -- and
@@ -1835,9 +1836,12 @@ dt_bpf_attach(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 		uint32_t want = pt->pt_percpu ? UINT32_MAX : DT_BPF_TICK_CPUS;
 
 		for (int c = 0; c < be->be_ncpus && pl->pl_nlinks < want; c++) {
-			fd = dt_bpf_attach_cpu_clock(pl->pl_fd, c,
-			    (uint64_t) pt->pt_period /
-			    (pt->pt_percpu || c == 0 ? 1 : 2));
+			uint64_t period = (uint64_t) pt->pt_period;
+
+			if (!pt->pt_percpu && c > 0)
+				period = period / 2 > 10000000 ? period / 2 :
+				    10000000;
+			fd = dt_bpf_attach_cpu_clock(pl->pl_fd, c, period);
 			if (fd < 0 && errno == ENODEV)
 				continue;	/* CPU not online */
 			if (fd < 0 || dt_bpf_addlink(pl, fd) != 0)
@@ -2196,8 +2200,9 @@ dt_bpf_go(dtrace_hdl_t *dtp)
  * tick-N when no CPU's timer has fired it: a CPU skips its perf events
  * while it runs another BPF program (a traced system call loop there
  * takes most ticks), and an idle CPU of some virtual machines takes none.
- * A period overdue by three quarters (at least 10 ms; the other CPUs'
- * timers would have taken it after a half) is fired by the stand-in,
+ * A period overdue by three quarters (at least 100 ms; the other CPUs'
+ * timers would have taken it after a quarter, or 50 ms) is fired by the
+ * stand-in,
  * run here -- in dtrace's context, as the consumer of a DTrace without
  * such timers would -- which takes the period as a CPU's firing would, so
  * that the two never both fire it.  Returns how long until the next
@@ -2216,8 +2221,8 @@ dt_bpf_tick_check(dt_bpf_engine_t *be, int max_ms)
 
 		if (pl->pl_standin_fd < 0)
 			continue;
-		grace = pl->pl_period / 4 * 3 > 10000000 ?
-		    pl->pl_period / 4 * 3 : 10000000;
+		grace = pl->pl_period / 4 * 3 > 100000000 ?
+		    pl->pl_period / 4 * 3 : 100000000;
 		(void) bpf_map_lookup_elem(pl->pl_tick_fd, &key, &due);
 		late = (due != 0 ? due : be->be_started + pl->pl_period) +
 		    grace;
@@ -2413,7 +2418,7 @@ dt_bpf_cpudrops(dtrace_hdl_t *dtp, uint64_t *drops, uint64_t *aggdrops,
 
 const dt_engine_ops_t dt_bpf_engine_ops = {
 	.eo_name = "bpf",
-	.eo_flag = DT_ENGINE_F_BPF,
+	.eo_flag = DT_ENGINE_F_KERNEL,
 	.eo_open = dt_bpf_open,
 	.eo_enable = dt_bpf_enable,
 	.eo_go = dt_bpf_go,

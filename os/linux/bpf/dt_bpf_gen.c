@@ -1757,12 +1757,13 @@ dt_bpf_cg_lookup0(dt_bpf_cg_t *cg, int fd, uint32_t lexit)
  * firings come in time, and starts again from now after a period with
  * none at all; it is set an eighth of a period early, so that timer
  * jitter does not make a firing early.  The first CPU's timer fires the
- * probe; the others', which expire twice a period, only once the period
- * is a quarter overdue (that CPU skipped its event): so the firings, and
- * what they record, come from one CPU and in order while it keeps up,
- * and another takes over half a period later when it does not.  The
- * consumer's stand-in (a raw_tp program) fires whenever it finds the
- * period due: it runs only when the period is long overdue.
+ * probe; the others', which expire twice a period (at most every 10 ms),
+ * only once the period is a quarter overdue, and 50 ms at least (that
+ * CPU skipped its events): so the firings, and what they record, come
+ * from one CPU and in order while it keeps up, and another takes over
+ * when it has fallen well behind.  The consumer's stand-in (a raw_tp
+ * program) fires whenever it finds the period due: it runs only when the
+ * period is long overdue.
  */
 static void
 dt_bpf_cg_tick_due(dt_bpf_cg_t *cg, uint32_t lexit)
@@ -1792,7 +1793,8 @@ dt_bpf_cg_tick_due(dt_bpf_cg_t *cg, uint32_t lexit)
 		/* Before the first firing, the stand-in stands in. */
 		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R0, 0,
 		    0), lexit);
-		dt_bpf_emit_imm64(cg->cg_b, DT_R4, period / 4);
+		dt_bpf_emit_imm64(cg->cg_b, DT_R4, period / 4 > 50000000 ?
+		    period / 4 : 50000000);
 		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JLT, DT_R2,
 		    DT_R4, 0), lexit);
 	}
@@ -2003,23 +2005,22 @@ dt_bpf_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 	case DT_BPF_CTX_PERF:
 		if (!args)
 			break;
-#if defined(__x86_64__)
-		/* pt_regs: ip at 128, cs at 136; user mode when cs & 3. */
+		/* arg0 the kernel's pc, arg1 the user's: pt_regs says which. */
 		for (int i = 0; i < DT_BPF_NARGS; i++)
 			DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7,
 			    (int16_t) (DT_SC_ARGS + 8 * i), 0));
-		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R6, 128));
-		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R6, 136));
-		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_AND, DT_R2, 3));
-		DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JEQ, DT_R2, 3, 2));
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R6,
+		    dt_isa_layout.il_pc));
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R6,
+		    dt_isa_layout.il_mode));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_AND, DT_R2,
+		    dt_isa_layout.il_modemask));
+		DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JEQ, DT_R2,
+		    dt_isa_layout.il_modeuser, 2));
 		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_SC_ARGS));
 		DT_EMIT(cg, DT_BPF_JA(1));
 		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1,
 		    DT_SC_ARGS + 8));
-#else
-		dt_bpf_cg_error(cg, "profile probes need this architecture's "
-		    "register layout");
-#endif
 		break;
 	case DT_BPF_CTX_UPROBE:
 	case DT_BPF_CTX_URETURN: {

@@ -231,8 +231,9 @@ dt_bpf_cg_func_skip(dt_bpf_cg_t *cg)
  * before the function has pushed a frame) it misses the caller, whose
  * return address is still on top of the stack; so it does at a return
  * site, where the frame is gone again.  There, as DTrace does at entry,
- * the frames are the probe site, the word at the stack pointer, then the
- * walk from the caller's frame.  r0 as for dt_bpf_cg_getstack().
+ * the frames are the probe site, the caller's return address (the word
+ * at the stack pointer, or the link register: the ISA's layout says),
+ * then the walk from the caller's frame.  r0 as for dt_bpf_cg_getstack().
  */
 static void
 dt_bpf_cg_getustack_fp(dt_bpf_cg_t *cg, uint32_t off, uint32_t size)
@@ -249,9 +250,9 @@ dt_bpf_cg_getustack_fp(dt_bpf_cg_t *cg, uint32_t off, uint32_t size)
 	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_stack));
 	if (!entry)
 		return;
-#if defined(__x86_64__)
 	uint32_t lbad = dt_bpf_label_new(cg->cg_b);
 	uint32_t ldone = dt_bpf_label_new(cg->cg_b);
+	const dt_isa_layout_t *il = &dt_isa_layout;
 
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JSLE, DT_R0, 0, 0),
 	    lbad);
@@ -262,10 +263,16 @@ dt_bpf_cg_getustack_fp(dt_bpf_cg_t *cg, uint32_t off, uint32_t size)
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R1, 8));
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R1, DT_R2, 0));
 	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, 8));
-	/* The word at pt_regs.sp */
-	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_R6, 152));
-	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, 8));
-	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_probe_read_user));
+	if (il->il_lr >= 0) {
+		/* The caller's return address: the link register */
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R6, il->il_lr));
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R1, DT_R2, 0));
+	} else {
+		/* The word at the stack pointer */
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_R6, il->il_sp));
+		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, 8));
+		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_probe_read_user));
+	}
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R0, DT_FP, DT_FP_T4));
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), ldone);
 	/* No stack at all: the kernel zeroed all but the first slot. */
@@ -274,10 +281,6 @@ dt_bpf_cg_getustack_fp(dt_bpf_cg_t *cg, uint32_t off, uint32_t size)
 	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, (int32_t) off));
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R1, 0, 0));
 	dt_bpf_label_here(cg->cg_b, ldone);
-#else
-	dt_bpf_cg_error(cg, "user stacks at pid entry probes need this "
-	    "architecture's register layout");
-#endif
 }
 
 /*

@@ -20,6 +20,7 @@
 #include "common/dif/dif.h"
 #include "common/dif/dif_interp.h"
 #include "common/dif/dif_verify.h"
+#include "isa/dt_isa.h"
 #include "os/linux/bpf/dt_bpf_impl.h"
 #include "os/linux/dt_cfi.h"
 #include "os/linux/dt_linux_features.h"
@@ -2345,7 +2346,7 @@ dt_bpf_cg_ustack_cfi(dt_bpf_cg_t *cg, uint32_t off, uint32_t nframes,
 		    DT_VAR(cg, DT_UV_OWN)));
 		dt_bpf_cg_ucfi_lookup(cg, ps->ps_ustk_fd, DT_UV_OWN, lnorows);
 	}
-	/* pt_regs: ip at 128, sp at 152, bp at 32. */
+	/* pc, sp and the frame pointer, where the ISA's pt_regs has them */
 	if (ctx == DT_BPF_CTX_UPROBE || ctx == DT_BPF_CTX_URETURN ||
 	    ctx == DT_BPF_CTX_USDT) {
 		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R3, DT_R6));
@@ -2353,11 +2354,11 @@ dt_bpf_cg_ustack_cfi(dt_bpf_cg_t *cg, uint32_t off, uint32_t nframes,
 		dt_bpf_cg_task_regs(cg);
 		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R3, DT_R0));
 	}
-	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R3, 128));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R3, dt_isa_layout.il_pc));
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_VAR(cg, DT_UV_PC)));
-	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R3, 152));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R3, dt_isa_layout.il_sp));
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_VAR(cg, DT_UV_SP)));
-	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R3, 32));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R3, dt_isa_layout.il_fp));
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_VAR(cg, DT_UV_BP)));
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, DT_UV_N), 0));
 

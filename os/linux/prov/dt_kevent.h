@@ -127,7 +127,7 @@
  *
  * Writing a provider on this interface:
  *
- *   1. Register it with dt_provider_register() and DT_ENGINE_F_BPF, with
+ *   1. Register it with dt_provider_register() and DT_ENGINE_F_KERNEL, with
  *	ops whose po_probe_fini is dt_kevent_probe_fini -- that is how the
  *	engine knows its probes are kernel events (no provider name is
  *	looked up anywhere).

@@ -220,7 +220,7 @@ int
 dt_kprov_register(dtrace_hdl_t *dtp, const dt_kprov_t *kv)
 {
 	return dt_provider_register(dtp, kv->kv_name, &dt_kprov_ops,
-	    &dt_kprov_attr, DT_ENGINE_F_BPF, (void *) kv);
+	    &dt_kprov_attr, DT_ENGINE_F_KERNEL, (void *) kv);
 }
 
 /* Every stable provider of this family, in one call (dt_linux_prov.h). */

@@ -279,7 +279,7 @@ dt_ktab_register(dtrace_hdl_t *dtp, const char *name,
 	kv->kv_n = n;
 	/* Once registered, even if populating failed, the provider owns kv. */
 	if (dt_provider_register(dtp, name, &dt_ktab_ops, &dt_ktab_attr,
-	    DT_ENGINE_F_BPF, kv) != 0) {
+	    DT_ENGINE_F_KERNEL, kv) != 0) {
 		if (dt_provider_lookup(dtp, name) == NULL)
 			free(kv);
 		return -1;

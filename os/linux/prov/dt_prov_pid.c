@@ -596,7 +596,7 @@ dt_pid_provide(dtrace_hdl_t *dtp, dt_provider_t *meta,
 			    0;
 		}
 		if (dt_provider_register(dtp, pp->pp_name, &dt_pid_ops,
-		    &dt_pid_attr, DT_ENGINE_F_BPF | DT_ENGINE_F_PTRACE, pp) != 0) {
+		    &dt_pid_attr, DT_ENGINE_F_KERNEL | DT_ENGINE_F_USER, pp) != 0) {
 			dt_pid_prov_free(pp);
 			return -1;
 		}
@@ -912,7 +912,7 @@ int
 dt_prov_pid_init(dtrace_hdl_t *dtp)
 {
 	return dt_provider_register(dtp, "pid", &dt_pid_family_ops,
-	    &dt_pid_attr, DT_ENGINE_F_BPF | DT_ENGINE_F_PTRACE, NULL);
+	    &dt_pid_attr, DT_ENGINE_F_KERNEL | DT_ENGINE_F_USER, NULL);
 }
 
 const dt_pid_probe_t *

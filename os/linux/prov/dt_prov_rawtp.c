@@ -174,7 +174,7 @@ dt_prov_rawtp_init(dtrace_hdl_t *dtp)
 	if (rb == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	if (dt_provider_register(dtp, "rawtp", &dt_prov_rawtp_ops,
-	    &dt_prov_rawtp_attr, DT_ENGINE_F_BPF, rb) != 0) {
+	    &dt_prov_rawtp_attr, DT_ENGINE_F_KERNEL, rb) != 0) {
 		free(rb);
 		return -1;
 	}

@@ -94,5 +94,5 @@ int
 dt_prov_sdt_init(dtrace_hdl_t *dtp)
 {
 	return dt_provider_register(dtp, "sdt", &dt_prov_sdt_ops,
-	    &dt_prov_sdt_attr, DT_ENGINE_F_BPF, NULL);
+	    &dt_prov_sdt_attr, DT_ENGINE_F_KERNEL, NULL);
 }

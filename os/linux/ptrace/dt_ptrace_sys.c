@@ -152,7 +152,7 @@ dt_pt_proc_provider_init(dtrace_hdl_t *dtp)
 	if (dt_provider_lookup(dtp, "proc") != NULL)
 		return 0;
 	return dt_provider_register(dtp, "proc", &dt_pt_proc_ops,
-	    &dt_pt_proc_attr, DT_ENGINE_F_PTRACE, NULL);
+	    &dt_pt_proc_attr, DT_ENGINE_F_USER, NULL);
 }
 
 static void
