@@ -70,34 +70,7 @@ $CC -O2 -o "$tmp/getppid_loop" "$here/getppid_loop.c" ||
 # cpu FILE CMD...: run CMD, then write to FILE its CPU time (user +
 # system, with the children it waited for) in us and its peak RSS in KB;
 # /usr/bin/time shows CPU time only to 10 ms.
-cat >"$tmp/cpu.c" <<'EOC'
-#include <stdio.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
-int
-main(int argc, char **argv)
-{
-	struct rusage ru;
-	int st;
-	pid_t p;
-	FILE *f;
-
-	if (argc < 3 || (p = fork()) < 0)
-		return 2;
-	if (p == 0) {
-		execvp(argv[2], argv + 2);
-		_exit(127);
-	}
-	if (wait4(p, &st, 0, &ru) < 0 || (f = fopen(argv[1], "w")) == NULL)
-		return 2;
-	fprintf(f, "%lld %ld\n",
-	    (long long) (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000 +
-	    ru.ru_utime.tv_usec + ru.ru_stime.tv_usec, ru.ru_maxrss);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 1;
-}
-EOC
-$CC -O2 -o "$tmp/cpu" "$tmp/cpu.c" || die "cannot compile the CPU timer"
+$CC -O2 -o "$tmp/cpu" "$here/child_cpu.c" || die "cannot compile child_cpu.c"
 
 now() { date +%s%N; }
 median() { printf '%s\n' "$@" | sort -n | sed -n "$((($# + 1) / 2))p"; }

@@ -56,34 +56,7 @@ $CC -O2 -fno-omit-frame-pointer -fno-optimize-sibling-calls \
     -o "$tmp/stack_loop" "$here/stack_loop.c" || die "cannot compile stack_loop.c"
 # cpu FILE CMD...: CMD's CPU time (user + system, with the children it
 # waited for) in us into FILE
-cat >"$tmp/cpu.c" <<'EOC'
-#include <stdio.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
-int
-main(int argc, char **argv)
-{
-	struct rusage ru;
-	int st;
-	pid_t p;
-	FILE *f;
-
-	if (argc < 3 || (p = fork()) < 0)
-		return 2;
-	if (p == 0) {
-		execvp(argv[2], argv + 2);
-		_exit(127);
-	}
-	if (wait4(p, &st, 0, &ru) < 0 || (f = fopen(argv[1], "w")) == NULL)
-		return 2;
-	fprintf(f, "%lld\n",
-	    (long long) (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000 +
-	    ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 1;
-}
-EOC
-$CC -O2 -o "$tmp/cpu" "$tmp/cpu.c" || die "cannot compile the CPU timer"
+$CC -O2 -o "$tmp/cpu" "$here/child_cpu.c" || die "cannot compile child_cpu.c"
 
 median() { printf '%s\n' "$@" | sort -n | sed -n "$((($# + 1) / 2))p"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf("%.2f", a / b); else print "n/a" }'; }
@@ -111,7 +84,7 @@ run() {
 	fi
 	lc=$(awk 'NF == 2 && $2 ~ /^[0-9]+$/ && $1 > 1000 { print $2; exit }' "$tmp/out")
 	lc=${lc:-0}
-	tc=$(($(cat "$tmp/time") - lc / 1000))
+	tc=$(($(awk '{ print $1 }' "$tmp/time") - lc / 1000))
 }
 
 tools=dtrace

@@ -67,34 +67,8 @@ now() { date +%s%N; }
 median() { printf '%s\n' "$@" | sort -n | sed -n "$((($# + 1) / 2))p"; }
 ms() { awk -v n="$1" 'BEGIN { printf("%.1f", n / 1e6) }'; }
 
-# CPU time of a command (user + system of it and its children), in ns
-cat >"$tmp/cpu.c" <<'EOC'
-#include <stdio.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
-int
-main(int argc, char **argv)
-{
-	struct rusage ru;
-	int st;
-	pid_t p;
-
-	if (argc < 2 || (p = fork()) < 0)
-		return 2;
-	if (p == 0) {
-		execvp(argv[1], argv + 1);
-		_exit(127);
-	}
-	if (wait4(p, &st, 0, &ru) < 0)
-		return 2;
-	fprintf(stderr, "cpu %lld\n",
-	    ((long long) (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000 +
-		ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 1;
-}
-EOC
-${CC:-cc} -O2 -o "$tmp/cpu" "$tmp/cpu.c" || die "cannot compile the CPU timer"
+# CPU time of a command (user + system of it and its children)
+${CC:-cc} -O2 -o "$tmp/cpu" "$here/child_cpu.c" || die "cannot compile child_cpu.c"
 
 echo "startup: $(uname -r), $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "dtrace: $DTRACE ($LIB)"
@@ -103,11 +77,12 @@ echo "dtrace: $DTRACE ($LIB)"
 declare -a dw dc bw
 for ((i = 0; i < RUNS; i++)); do
 	t0=$(now)
-	"$tmp/cpu" "$DTRACE" -q -n 'BEGIN { exit(0); }' >/dev/null 2>"$tmp/cpu.out" ||
+	"$tmp/cpu" "$tmp/cpu.time" "$DTRACE" -q -n 'BEGIN { exit(0); }' \
+	    >/dev/null 2>"$tmp/cpu.out" ||
 	    die "dtrace failed: $(head -2 "$tmp/cpu.out")"
 	t1=$(now)
 	dw+=($((t1 - t0)))
-	dc+=($(awk '/^cpu / { print $2 }' "$tmp/cpu.out"))
+	dc+=($(awk '{ print $1 * 1000 }' "$tmp/cpu.time"))
 	if command -v "$BPFTRACE" >/dev/null 2>&1; then
 		t0=$(now)
 		"$BPFTRACE" -e 'BEGIN { exit(); }' >/dev/null 2>&1
