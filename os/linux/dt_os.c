@@ -173,16 +173,6 @@ dt_os_cpuinfo(uint32_t cpu, dt_cpuinfo_t *cip)
 		cip->cpu_info.pi_clock = dt_os_cpu_mhz(cpu);
 }
 
-static uint64_t
-dt_os_clock(clockid_t clk)
-{
-	struct timespec ts;
-
-	if (clock_gettime(clk, &ts) != 0)
-		return 0;
-	return (uint64_t) ts.tv_sec * 1000000000ULL + (uint64_t) ts.tv_nsec;
-}
-
 /*
  * uregs[] from getcontext() (the ISA's Linux part), numbered as the BPF
  * engine's table (dt_isa_layout.il_uregs), so both engines agree; what
@@ -192,24 +182,6 @@ size_t
 dt_os_uregs(uint64_t *regs, size_t max)
 {
 	return dt_isa_linux_uregs_self(regs, max);
-}
-
-uint64_t
-dt_os_thread_cputime(void)
-{
-	return dt_os_clock(CLOCK_THREAD_CPUTIME_ID);
-}
-
-uint64_t
-dt_os_timestamp(void)
-{
-	return dt_os_clock(CLOCK_MONOTONIC);
-}
-
-uint64_t
-dt_os_walltimestamp(void)
-{
-	return dt_os_clock(CLOCK_REALTIME);
 }
 
 int

@@ -20,6 +20,7 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/dt_cfi.c \
 	%reldir%/dt_usdt_gen.c \
 	os/posix/dt_os_net.c \
+	os/posix/dt_os_clock.c \
 	%reldir%/bpf/dt_bpf_insn.h \
 	%reldir%/bpf/dt_bpf_insn.c \
 	%reldir%/bpf/dt_bpf_attach.h \

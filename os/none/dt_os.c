@@ -66,22 +66,6 @@ dt_os_cpu_unbind(void)
 {
 }
 
-static uint64_t
-dt_os_clock(clockid_t clk)
-{
-	struct timespec ts;
-
-	if (clock_gettime(clk, &ts) != 0)
-		return 0;
-	return (uint64_t) ts.tv_sec * 1000000000ULL + (uint64_t) ts.tv_nsec;
-}
-
-uint64_t
-dt_os_thread_cputime(void)
-{
-	return dt_os_clock(CLOCK_THREAD_CPUTIME_ID);
-}
-
 /* No register layout is known without an ISA layer. */
 size_t
 dt_os_uregs(uint64_t *regs, size_t max)
@@ -89,18 +73,6 @@ dt_os_uregs(uint64_t *regs, size_t max)
 	(void) regs;
 	(void) max;
 	return 0;
-}
-
-uint64_t
-dt_os_timestamp(void)
-{
-	return dt_os_clock(CLOCK_MONOTONIC);
-}
-
-uint64_t
-dt_os_walltimestamp(void)
-{
-	return dt_os_clock(CLOCK_REALTIME);
 }
 
 void

@@ -3,4 +3,5 @@
 # only engine.  The D library is common/lib's alone.
 libdtrace_core_la_SOURCES += \
 	%reldir%/dt_os.c \
-	os/posix/dt_os_net.c
+	os/posix/dt_os_net.c \
+	os/posix/dt_os_clock.c

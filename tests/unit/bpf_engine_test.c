@@ -181,7 +181,7 @@ test_all_syscalls(void)
 		n++;
 	}
 	printf("syscall:::entry matches %u probes\n", (unsigned) n);
-	CHECK(n > 300);
+	CHECK(n > 250);	/* x86-64 has about 350, arm64 about 300 */
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	CHECK(eo->eo_open(dtp) == 0);
 	CHECK(eo->eo_enable(dtp, eps, n) == 0);
