@@ -124,6 +124,9 @@ extern const dt_isa_regname_t dt_isa_regnames[];
 /* curcpu->cpu_info.pi_fputypes: "i387 compatible", or "". */
 extern const char dt_isa_fputypes[];
 
+/* The ELF e_machine of the ISA's objects (dtrace -G writes one). */
+extern const uint16_t dt_isa_elf_machine;
+
 /*
  * The breakpoint instruction a debugger plants (int3, brk #0), and how
  * far past its address the pc is when it has trapped (1, 0).

@@ -22,6 +22,8 @@
 #   @args: foo 42                  operands after the script ($1, $2, ...)
 #   @status: 2                     expected exit status
 #   @requires: root                skip, with the reason, unless satisfied
+#                                  (also btf, os:NAME, isa:MACHINE as
+#                                  uname -m says, cmd:PROGRAM)
 #   @timeout: 30                   seconds before the test fails (default 60)
 #   @cpu: 0                        run pinned to this CPU (taskset), so the
 #                                  CPU column of non-quiet output is stable
@@ -137,6 +139,13 @@ unmet_requirement() {
 			[ "${req#os:}" = "$DTRACE_OS" ] || {
 				echo "needs the ${req#os:} backend (this" \
 				    "dtrace is built --with-os=$DTRACE_OS)"
+				return
+			}
+			;;
+		isa:*)
+			[ "${req#isa:}" = "$(uname -m)" ] || {
+				echo "needs an ${req#isa:} processor (its" \
+				    "registers or instructions)"
 				return
 			}
 			;;

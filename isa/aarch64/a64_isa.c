@@ -158,6 +158,8 @@ const dt_isa_regname_t dt_isa_regnames[] = {
 /* Linux names no FPU type for arm64 (its /proc/cpuinfo lists features). */
 const char dt_isa_fputypes[] = "";
 
+const uint16_t dt_isa_elf_machine = 183;	/* EM_AARCH64 */
+
 /* brk #0, little-endian; the trap leaves the pc at it. */
 const dt_isa_trap_t dt_isa_trap = {
     .it_insn = {0x00, 0x00, 0x20, 0xd4}, .it_len = 4, .it_pcadj = 0};

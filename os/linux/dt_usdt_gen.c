@@ -40,6 +40,7 @@
 #include "common/compiler/dt_cc.h"
 #include "common/dt_impl.h"
 #include "common/dt_os.h"
+#include "isa/dt_isa.h"
 
 static void
 dt_usdt_upper(FILE *fp, const char *s)
@@ -246,7 +247,7 @@ dt_os_usdt_link(dtrace_hdl_t *dtp, const char *ofile, int objc,
 	eh.e_ident[EI_DATA] = ELFDATA2LSB;
 	eh.e_ident[EI_OSABI] = ELFOSABI_NONE;
 	eh.e_type = ET_REL;
-	eh.e_machine = EM_X86_64;
+	eh.e_machine = dt_isa_elf_machine;
 	eh.e_version = EV_CURRENT;
 	eh.e_shstrndx = 5;
 	if (gelf_update_ehdr(elf, &eh) == 0)
