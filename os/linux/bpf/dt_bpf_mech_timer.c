@@ -107,8 +107,8 @@ dt_bpf_timer_attach(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
  * tick-N when no CPU's timer has fired it: a CPU skips its perf events
  * while it runs another BPF program (a traced system call loop there
  * takes most ticks), and an idle CPU of some virtual machines takes none.
- * A period overdue by three quarters (at least 100 ms; the other CPUs'
- * timers would have taken it after a quarter, or 50 ms) is fired by the
+ * A period overdue by three quarters (at least 250 ms; the other CPUs'
+ * timers would have taken it after a quarter, or 200 ms) is fired by the
  * stand-in,
  * run here -- in dtrace's context, as the consumer of a DTrace without
  * such timers would -- which takes the period as a CPU's firing would, so
@@ -128,8 +128,8 @@ dt_bpf_timer_check(dt_bpf_engine_t *be, int max_ms)
 
 		if (pl->pl_standin_fd < 0)
 			continue;
-		grace = pl->pl_period / 4 * 3 > 100000000 ?
-		    pl->pl_period / 4 * 3 : 100000000;
+		grace = pl->pl_period / 4 * 3 > DT_BPF_TICK_STANDIN_NS ?
+		    pl->pl_period / 4 * 3 : DT_BPF_TICK_STANDIN_NS;
 		(void) bpf_map_lookup_elem(pl->pl_tick_fd, &key, &due);
 		late = (due != 0 ? due : be->be_started + pl->pl_period) +
 		    grace;
