@@ -63,14 +63,15 @@ fi
 case "$n$gap$at" in
 '' | *[!0-9]*) echo "FAIL: $(head -3 "$tmp/busy")"; exit 1 ;;
 esac
-# A period late by a quarter, 200 ms at least, goes to another CPU's
-# timer (which expires every 150 ms here), by three quarters, 250 ms at
-# least, to the consumer: never a whole period skipped.
+# A period late by a quarter (200-500 ms) goes to another CPU's timer
+# (which expires every 150 ms here), by three quarters (250 ms - 1 s) to
+# the consumer: never a whole period skipped, and tick-3s late by 1 s at
+# most (both CPUs are busy here), and the consumer's wake-up.
 if [ "$gap" -gt 800 ]; then
 	echo "FAIL: tick-300ms went $gap ms without firing"
 	fail=1
 fi
-if [ "$at" -gt 5000 ]; then
+if [ "$at" -gt 4800 ]; then
 	echo "FAIL: tick-3s fired $at ms after BEGIN"
 	fail=1
 fi

@@ -686,8 +686,8 @@ dt_bpf_cg_lookup0(dt_bpf_cg_t *cg, int fd, uint32_t lexit)
  * firings come in time, and starts again from now after a period with
  * none at all; it is set an eighth of a period early, so that timer
  * jitter does not make a firing early.  The first CPU's timer fires the
- * probe; the others', which expire twice a period (at most every 10 ms),
- * only once the period is a quarter overdue, and 200 ms at least (that
+ * probe; the others' (DT_BPF_TICK_STANDBY_EVERY) only once the period is
+ * DT_BPF_TICK_STANDBY overdue, a quarter period within 200-500 ms (that
  * CPU skipped its events): so the firings, and what they record, come
  * from one CPU and in order while it keeps up, and another takes over
  * when it has fallen well behind.  The consumer's stand-in (a raw_tp
@@ -722,9 +722,7 @@ dt_bpf_cg_tick_due(dt_bpf_cg_t *cg, uint32_t lexit)
 		/* Before the first firing, the stand-in stands in. */
 		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R0, 0,
 		    0), lexit);
-		dt_bpf_emit_imm64(cg->cg_b, DT_R4,
-		    period / 4 > DT_BPF_TICK_STANDBY_NS ? period / 4 :
-		    DT_BPF_TICK_STANDBY_NS);
+		dt_bpf_emit_imm64(cg->cg_b, DT_R4, DT_BPF_TICK_STANDBY(period));
 		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JLT, DT_R2,
 		    DT_R4, 0), lexit);
 	}

@@ -282,15 +282,28 @@ typedef struct dt_bpf_ptab {
 
 /* What to generate. */
 /*
- * tick-N: how overdue a period is, at least, when the stand-by CPUs'
- * timers take it over from CPU 0's, and when the consumer's stand-in
- * does (dt_bpf_cg_tick_due, dt_bpf_mech_timer.c).  Long enough that a
- * CPU 0 held up under load (its ticks skipped, its virtual CPU not run)
- * rarely hands a tick to another CPU, whose records would print in
- * another CPU's turn, out of order.
+ * tick-N of period T: how overdue a period is when the stand-by CPUs'
+ * timers (which expire every DT_BPF_TICK_STANDBY_EVERY) take it over
+ * from CPU 0's, and when the consumer's stand-in does, after the
+ * stand-bys' last chance (dt_bpf_cg_tick_due, dt_bpf_mech_timer.c).
+ * At least 200 ms: a CPU 0 held up under load (its ticks skipped, its
+ * virtual CPU not run) then rarely hands a tick to another CPU, whose
+ * records would print in another CPU's turn, out of order.  At most a
+ * second, so that a long tick's exit() is not held up long.
  */
-#define DT_BPF_TICK_STANDBY_NS 200000000ULL
-#define DT_BPF_TICK_STANDIN_NS 250000000ULL
+static inline uint64_t
+dt_bpf_tick_clamp(uint64_t v, uint64_t lo, uint64_t hi)
+{
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+#define DT_BPF_MS 1000000ULL
+#define DT_BPF_TICK_STANDBY(t) \
+	dt_bpf_tick_clamp((t) / 4, 200 * DT_BPF_MS, 500 * DT_BPF_MS)
+#define DT_BPF_TICK_STANDBY_EVERY(t) \
+	dt_bpf_tick_clamp((t) / 2, 10 * DT_BPF_MS, 250 * DT_BPF_MS)
+#define DT_BPF_TICK_STANDIN(t) \
+	dt_bpf_tick_clamp((t) / 4 * 3, 250 * DT_BPF_MS, 1000 * DT_BPF_MS)
 
 typedef struct dt_bpf_progspec {
 	dt_bpf_ctxkind_t ps_ctx;

@@ -93,7 +93,7 @@ dt_bpf_timer_attach(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 		uint64_t period = (uint64_t) pt->pt_period;
 
 		if (!pt->pt_percpu && c > 0)
-			period = period / 2 > 10000000 ? period / 2 : 10000000;
+			period = DT_BPF_TICK_STANDBY_EVERY(period);
 		fd = dt_bpf_attach_cpu_clock(pl->pl_fd, c, period);
 		if (fd < 0 && errno == ENODEV)
 			continue;	/* CPU not online */
@@ -107,8 +107,8 @@ dt_bpf_timer_attach(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
  * tick-N when no CPU's timer has fired it: a CPU skips its perf events
  * while it runs another BPF program (a traced system call loop there
  * takes most ticks), and an idle CPU of some virtual machines takes none.
- * A period overdue by three quarters (at least 250 ms; the other CPUs'
- * timers would have taken it after a quarter, or 200 ms) is fired by the
+ * A period overdue by DT_BPF_TICK_STANDIN (three quarters, within 250 ms
+ * to 1 s; the other CPUs' timers would have taken it by then) is fired by the
  * stand-in,
  * run here -- in dtrace's context, as the consumer of a DTrace without
  * such timers would -- which takes the period as a CPU's firing would, so
@@ -128,8 +128,7 @@ dt_bpf_timer_check(dt_bpf_engine_t *be, int max_ms)
 
 		if (pl->pl_standin_fd < 0)
 			continue;
-		grace = pl->pl_period / 4 * 3 > DT_BPF_TICK_STANDIN_NS ?
-		    pl->pl_period / 4 * 3 : DT_BPF_TICK_STANDIN_NS;
+		grace = DT_BPF_TICK_STANDIN(pl->pl_period);
 		(void) bpf_map_lookup_elem(pl->pl_tick_fd, &key, &due);
 		late = (due != 0 ? due : be->be_started + pl->pl_period) +
 		    grace;
