@@ -71,19 +71,36 @@ start "$tmp/out1" -q -n 'BEGIN { printf("ready\n"); }
 wait "$dpid" || fail "dtrace exited with $?"
 dpid=
 frames=$(sed -n '/^<$/,/^>$/p' "$tmp/out1" | sed '1d;$d')
-[ -n "$frames" ] || fail "no kernel frames at syscall::getppid:entry"
-bad=$(grep -Ev "$frame" <<<"$frames")
-[ -z "$bad" ] || fail "frames not as module\`function+0xoffset: $bad"
-grep -Eq 'do_syscall_64|entry_SYSCALL' <<<"$frames" ||
-	fail "the syscall entry path is missing"
-if grep -Eq '`(perf_|__traceiter_|__bpf_trace|bpf_|trace_call_bpf)' \
-    <<<"$frames"; then
-	fail "the tracepoint's own frames were not skipped"
+# Older kernels hand syscall tracepoints the user registers, from which
+# no kernel stack is walked: 6.1 does, 6.12 does not.  There the syscall
+# frames are left out, and the rest is checked.
+sysframes=true
+if [ -z "$frames" ]; then
+	IFS=. read -r kmaj kmin _ <<<"$(uname -r)"
+	kmin=${kmin%%[!0-9]*}
+	[ "$kmaj" -lt 6 ] || { [ "$kmaj" -eq 6 ] && [ "$kmin" -lt 12 ]; } ||
+		fail "no kernel frames at syscall::getppid:entry"
+	sysframes=false
+	echo "note: kernel $(uname -r) gives no kernel stack at syscall" \
+	    "tracepoints (it passes them the user registers); the syscall" \
+	    "frames are left out"
+	grep -qx "depth 0" "$tmp/out1" || fail "stackdepth is not 0"
 fi
-n=$(wc -l <<<"$frames")
-grep -qx "depth $n" "$tmp/out1" || fail "stackdepth is not $n"
-second=$(sed -n 2p <<<"$frames" | sed 's/^ *//')
-grep -qxF "caller $second" "$tmp/out1" || fail "caller is not $second"
+if $sysframes; then
+	bad=$(grep -Ev "$frame" <<<"$frames")
+	[ -z "$bad" ] || fail "frames not as module\`function+0xoffset: $bad"
+	grep -Eq 'do_syscall_64|entry_SYSCALL' <<<"$frames" ||
+		fail "the syscall entry path is missing"
+	if grep -Eq '`(perf_|__traceiter_|__bpf_trace|bpf_|trace_call_bpf)' \
+	    <<<"$frames"; then
+		fail "the tracepoint's own frames were not skipped"
+	fi
+	n=$(wc -l <<<"$frames")
+	grep -qx "depth $n" "$tmp/out1" || fail "stackdepth is not $n"
+	second=$(sed -n 2p <<<"$frames" | sed 's/^ *//')
+	grep -qxF "caller $second" "$tmp/out1" ||
+		fail "caller is not $second"
+fi
 
 # 2. Stacks as aggregation keys: the frames, then the count.
 start "$tmp/out2" -q -n 'BEGIN { printf("ready\n"); }
@@ -94,7 +111,8 @@ wait "$dpid" || fail "dtrace exited with $?"
 dpid=
 total=$(grep -E '^ +[0-9]+$' "$tmp/out2" | awk '{ s += $1 } END { print s }')
 [ "$total" = 1234 ] || fail "counted $total calls in stack keys, not 1234"
-grep -Eq "$frame" "$tmp/out2" || fail "no frames in the aggregation keys"
+! $sysframes || grep -Eq "$frame" "$tmp/out2" ||
+	fail "no frames in the aggregation keys"
 grep -Ev "$frame" "$tmp/out2" | grep -Evq '^( +[0-9]+|ready|)$' &&
 	fail "unexpected lines in the aggregation"
 
