@@ -14,6 +14,7 @@
 #     that fired it, not the tracing machinery.
 set -u
 
+. "$top_srcdir/tests/shell/lib.sh"	# old_syscall_kstack()
 [ "$(id -u)" -eq 0 ] || { echo "needs root to load BPF programs"; exit 77; }
 command -v cc >/dev/null || { echo "needs a C compiler (cc)"; exit 77; }
 
@@ -71,14 +72,11 @@ start "$tmp/out1" -q -n 'BEGIN { printf("ready\n"); }
 wait "$dpid" || fail "dtrace exited with $?"
 dpid=
 frames=$(sed -n '/^<$/,/^>$/p' "$tmp/out1" | sed '1d;$d')
-# Older kernels hand syscall tracepoints the user registers, from which
-# no kernel stack is walked: 6.1 does, 6.12 does not.  There the syscall
-# frames are left out, and the rest is checked.
+# Where an older kernel gives no kernel stack at syscall tracepoints, the
+# syscall frames are left out, and the rest is checked.
 sysframes=true
 if [ -z "$frames" ]; then
-	IFS=. read -r kmaj kmin _ <<<"$(uname -r)"
-	kmin=${kmin%%[!0-9]*}
-	[ "$kmaj" -lt 6 ] || { [ "$kmaj" -eq 6 ] && [ "$kmin" -lt 12 ]; } ||
+	old_syscall_kstack ||
 		fail "no kernel frames at syscall::getppid:entry"
 	sysframes=false
 	echo "note: kernel $(uname -r) gives no kernel stack at syscall" \
