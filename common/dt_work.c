@@ -1106,16 +1106,25 @@ dt_work_status(dtrace_hdl_t *dtp, bool force, bool *ranp)
 	return dt_consume_status(dtp, &st);
 }
 
+/* A CPU's buffer of a drain, kept until every CPU's has been scanned. */
+typedef struct dt_work_chunk {
+	uint32_t wc_cpu;
+	size_t wc_len;
+	unsigned char *wc_buf;
+} dt_work_chunk_t;
+
 typedef struct dt_work_arg {
 	FILE *wa_fp;
 	int wa_rc;
+	bool wa_keep;		/* the program speculates: keep the chunks */
+	dt_work_chunk_t *wa_chunks;
+	uint32_t wa_nchunks;
 } dt_work_arg_t;
 
 static int
-dt_work_drain(dtrace_hdl_t *dtp, uint32_t cpu, const void *buf, size_t len,
-    void *arg)
+dt_work_consume(dtrace_hdl_t *dtp, uint32_t cpu, const void *buf, size_t len,
+    dt_work_arg_t *wa)
 {
-	dt_work_arg_t *wa = arg;
 	int rc = dt_consume_buf(dtp, wa->wa_fp, cpu, buf, len);
 
 	if (rc < 0) {
@@ -1126,6 +1135,64 @@ dt_work_drain(dtrace_hdl_t *dtp, uint32_t cpu, const void *buf, size_t len,
 		dtp->dt_exitstatus = dt_consume_exitstatus(dtp);
 	}
 	return 0;
+}
+
+static int
+dt_work_drain(dtrace_hdl_t *dtp, uint32_t cpu, const void *buf, size_t len,
+    void *arg)
+{
+	dt_work_arg_t *wa = arg;
+	dt_work_chunk_t *c;
+
+	if (!wa->wa_keep)
+		return dt_work_consume(dtp, cpu, buf, len, wa);
+	c = realloc(wa->wa_chunks, (wa->wa_nchunks + 1) * sizeof (*c));
+	if (c == NULL || (c[wa->wa_nchunks].wc_buf = malloc(len + 1)) == NULL) {
+		if (c != NULL)
+			wa->wa_chunks = c;
+		wa->wa_rc = dt_set_errno(dtp, EDT_NOMEM);
+		return 0;
+	}
+	wa->wa_chunks = c;
+	c += wa->wa_nchunks++;
+	c->wc_cpu = cpu;
+	c->wc_len = len;
+	memcpy(c->wc_buf, buf, len);
+	return 0;
+}
+
+/*
+ * The drain's buffers of a program that speculates, kept by
+ * dt_work_drain(): every commit() and discard() among them is noted
+ * before any is consumed (dt_consume_spec_scan()).
+ */
+static void
+dt_work_consume_kept(dtrace_hdl_t *dtp, dt_work_arg_t *wa)
+{
+	for (uint32_t i = 0; i < wa->wa_nchunks && wa->wa_rc == 0; i++) {
+		if (dt_consume_spec_scan(dtp, wa->wa_chunks[i].wc_cpu,
+		    wa->wa_chunks[i].wc_buf, wa->wa_chunks[i].wc_len) != 0)
+			wa->wa_rc = -1;
+	}
+	for (uint32_t i = 0; i < wa->wa_nchunks; i++) {
+		if (wa->wa_rc == 0)
+			(void) dt_work_consume(dtp, wa->wa_chunks[i].wc_cpu,
+			    wa->wa_chunks[i].wc_buf, wa->wa_chunks[i].wc_len,
+			    wa);
+		free(wa->wa_chunks[i].wc_buf);
+	}
+	free(wa->wa_chunks);
+}
+
+/* Does a clause of the program speculate? */
+static bool
+dt_work_speculates(const dtrace_hdl_t *dtp)
+{
+	for (uint32_t s = 0; s < dtp->dt_prog.pg_nstmts; s++) {
+		if (dtp->dt_prog.pg_stmts[s].st_speculative)
+			return true;
+	}
+	return false;
 }
 
 /*
@@ -1159,7 +1226,7 @@ dt_work_reads_aggs(dtrace_hdl_t *dtp)
 static int
 dt_work_drain_all(dtrace_hdl_t *dtp, FILE *fp)
 {
-	dt_work_arg_t wa = { fp, 0 };
+	dt_work_arg_t wa = { fp, 0, dt_work_speculates(dtp), NULL, 0 };
 
 	/*
 	 * printa() in the records prints the consumer's copy of the
@@ -1180,8 +1247,12 @@ dt_work_drain_all(dtrace_hdl_t *dtp, FILE *fp)
 	}
 	if (dt_work_cpudrops(dtp, true) != 0)
 		return -1;
-	if (dtp->dt_engine->eo_drain(dtp, dt_work_drain, &wa) != 0)
+	if (dtp->dt_engine->eo_drain(dtp, dt_work_drain, &wa) != 0) {
+		wa.wa_rc = -1;	/* the kept chunks are freed unread */
+		dt_work_consume_kept(dtp, &wa);
 		return -1;
+	}
+	dt_work_consume_kept(dtp, &wa);
 	/* What the drain did (clear(), trunc()) shows in the next scrape. */
 	dt_metrics_publish(dtp);
 	dt_consume_drained(dtp);

@@ -56,6 +56,8 @@ typedef struct dt_cspec_end {
 	dt_actkind_t ce_kind; /* DT_ACT_COMMIT or DT_ACT_DISCARD */
 	uint32_t ce_cpu;
 	uint64_t ce_ts;
+	bool ce_seen;	      /* its record has been consumed, not only
+				 found ahead by dt_consume_spec_scan() */
 } dt_cspec_end_t;
 
 /*

@@ -18,7 +18,11 @@
  * across CPUs their timestamps tell.  So a commit or discard settles what
  * is held from its own CPU and what other CPUs wrote before it, and is
  * remembered for the rest of the drain: a record of another CPU arriving
- * later goes with the first commit or discard written after it.
+ * later goes with the first commit or discard written after it.  Which
+ * one that is cannot be known from the buffers read so far -- CPU 1's
+ * own discard, written between its record and CPU 0's commit, comes
+ * later in CPU 1's buffer -- so every buffer of a drain is scanned for
+ * commits and discards first (dt_consume_spec_scan()).
  *
  * Drops.  dt_consume_status() prints DTrace's lines for every counter
  * that grew since the last report, on stderr:
@@ -154,23 +158,28 @@ dt_cons_spec_take(dt_consumer_t *dc, uint32_t cpu, const dt_rechdr_t *rh,
 	 * later in the same firing, and the record starts the next use.
 	 */
 	i = dt_cons_spec_first_end(cs, rh->rh_timestamp);
-	if (i < cs->cs_nends && cs->cs_ends[i].ce_cpu != cpu)
+	if (i < cs->cs_nends && cs->cs_ends[i].ce_cpu != cpu &&
+	    cs->cs_ends[i].ce_seen)
 		return cs->cs_ends[i].ce_kind == DT_ACT_COMMIT ? 0 : 1;
 	return dt_cons_spec_hold(dc, cs, cpu, rh, data) < 0 ? -1 : 1;
 }
 
-int
-dt_cons_spec_end(dt_consumer_t *dc, FILE *fp, dt_actkind_t kind,
-    uint64_t id, uint32_t cpu, uint64_t ts)
+/* Note a commit or discard of speculation cs (kept by time). */
+static int
+dt_cons_spec_note(dt_consumer_t *dc, dt_cspec_t *cs, dt_actkind_t kind,
+    uint32_t cpu, uint64_t ts, bool seen)
 {
-	dt_cspec_t *cs = dt_cons_spec(dc, id);
-	unsigned char *buf;
-	size_t len, cap;
-	uint32_t i;
-	int rv = 0;
+	uint32_t i = dt_cons_spec_first_end(cs, ts);
 
-	if (cs == NULL)
-		return 0;
+	/* Found ahead by the scan: now its record has come. */
+	for (uint32_t j = i; j < cs->cs_nends && cs->cs_ends[j].ce_ts == ts;
+	    j++) {
+		if (cs->cs_ends[j].ce_cpu == cpu &&
+		    cs->cs_ends[j].ce_kind == kind && !cs->cs_ends[j].ce_seen) {
+			cs->cs_ends[j].ce_seen = seen;
+			return 0;
+		}
+	}
 	if (cs->cs_nends == cs->cs_endcap) {
 		uint32_t cap = cs->cs_endcap ? 2 * cs->cs_endcap : 4;
 		dt_cspec_end_t *p = realloc(cs->cs_ends, cap * sizeof (*p));
@@ -187,7 +196,65 @@ dt_cons_spec_end(dt_consumer_t *dc, FILE *fp, dt_actkind_t kind,
 	cs->cs_ends[i].ce_kind = kind;
 	cs->cs_ends[i].ce_cpu = cpu;
 	cs->cs_ends[i].ce_ts = ts;
+	cs->cs_ends[i].ce_seen = seen;
 	cs->cs_nends++;
+	return 0;
+}
+
+int
+dt_consume_spec_scan(dtrace_hdl_t *dtp, uint32_t cpu, const void *buf,
+    size_t len)
+{
+	dt_consumer_t *dc = dt_consumer(dtp);
+	const unsigned char *p = buf, *end = p + len;
+
+	if (dc == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	while (dc->dc_pgp != NULL && p + sizeof (dt_rechdr_t) <= end) {
+		const unsigned char *data = p + sizeof (dt_rechdr_t);
+		const dt_cprobe_t *cp;
+		dt_actkind_t kind;
+		dt_rechdr_t rh;
+		dt_cspec_t *cs;
+		uint64_t id;
+
+		memcpy(&rh, p, sizeof (rh));
+		if (rh.rh_epid == DT_EPID_NONE) {
+			p += 8;
+			continue;
+		}
+		if (rh.rh_size > (size_t) (end - data))
+			break;	/* dt_consume_buf() says so */
+		p = data + (((size_t) rh.rh_size + 7) & ~(size_t) 7);
+		if (rh.rh_epid == DT_EPID_FAULT || rh.rh_epid >= dc->dc_nprobes ||
+		    (cp = dc->dc_probes[rh.rh_epid]) == NULL ||
+		    cp->cp_stmt == NULL || dt_consact(dc, cp->cp_stmt, 0) == NULL)
+			continue;
+		id = cp->cp_stmt->st_speculative ?
+		    dt_cons_spec_endid(dc, cp->cp_stmt, data, &kind) :
+		    dt_cons_spec_id(dc, cp->cp_stmt, data, &kind);
+		if (id != 0 && (kind == DT_ACT_COMMIT ||
+		    kind == DT_ACT_DISCARD) && (cs = dt_cons_spec(dc, id)) !=
+		    NULL && dt_cons_spec_note(dc, cs, kind, cpu,
+		    rh.rh_timestamp, false) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+int
+dt_cons_spec_end(dt_consumer_t *dc, FILE *fp, dt_actkind_t kind,
+    uint64_t id, uint32_t cpu, uint64_t ts)
+{
+	dt_cspec_t *cs = dt_cons_spec(dc, id);
+	unsigned char *buf;
+	size_t len, cap;
+	int rv = 0;
+
+	if (cs == NULL)
+		return 0;
+	if (dt_cons_spec_note(dc, cs, kind, cpu, ts, true) != 0)
+		return -1;
 
 	/*
 	 * What is held from this CPU came before the commit; from other

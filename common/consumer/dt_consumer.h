@@ -137,6 +137,16 @@ extern int dt_consume_buf(
     dtrace_hdl_t *dtp, FILE *fp, uint32_t cpu, const void *buf, size_t len);
 
 /*
+ * Before the buffers of a drain are consumed, when the program
+ * speculates: note the commit() and discard() records of each (all the
+ * drain's buffers are scanned before the first is consumed), so that a
+ * speculative record goes with the first of them written after it, on
+ * whichever CPU, even one whose buffer comes later (dt_cons_spec.c).
+ */
+extern int dt_consume_spec_scan(
+    dtrace_hdl_t *dtp, uint32_t cpu, const void *buf, size_t len);
+
+/*
  * Every buffer of a drain has been consumed: commit() and discard() seen
  * in it no longer apply to records that arrive later (dt_cons_spec.c).
  */

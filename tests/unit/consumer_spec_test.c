@@ -224,6 +224,40 @@ test_cross_cpu(void)
 	dtrace_close(dtp);
 }
 
+/*
+ * A CPU's own discard, later in its buffer than another CPU's commit of
+ * the reused ID: known ahead only because the drain is scanned first.
+ */
+static void
+test_scan_ahead(void)
+{
+	dtrace_hdl_t *dtp = spec_open();
+	FILE *fp = cap_open(&g_cap);
+	unsigned char cpu0[256];
+	size_t len0;
+
+	/*
+	 * CPU 1 speculated at 100 and discarded at 200; CPU 0 reused the
+	 * ID at 300 and committed at 400.  CPU 0 is drained first.
+	 */
+	g_len = 0;
+	rec_add(1, 1, 3, 300);
+	rec_add(2, 1, 0, 400);
+	memcpy(cpu0, g_buf, g_len);
+	len0 = g_len;
+	g_len = 0;
+	rec_add(1, 1, 5, 100);
+	rec_add(3, 1, 9, 200);
+	CHECK_INT(dt_consume_spec_scan(dtp, 0, cpu0, len0), 0);
+	CHECK_INT(dt_consume_spec_scan(dtp, 1, g_buf, g_len), 0);
+	CHECK_INT(dt_consume_buf(dtp, fp, 0, cpu0, len0), 0);
+	drain_cpu(dtp, fp, 1);
+	dt_consume_drained(dtp);
+	/* 3 committed, 5 discarded (9 is the discard's own trace). */
+	CHECK_OUT(cap_str(&g_cap), "39");
+	dtrace_close(dtp);
+}
+
 static void
 test_status(void)
 {
@@ -319,6 +353,7 @@ main(void)
 	prog_init();
 	test_same_cpu();
 	test_cross_cpu();
+	test_scan_ahead();
 	test_json();
 	test_status();
 	test_state_machine();

@@ -1175,6 +1175,7 @@ dt_bpf_build(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 			return -1;
 		ps.ps_tick_fd = pt->pt_percpu ? -1 : pl->pl_tick_fd;
 		ps.ps_tick_period = pl->pl_period = (uint64_t) pt->pt_period;
+		ps.ps_tick_cpu = 0;	/* attached first; never offline */
 		break;
 	}
 	case DT_BPF_P_UPROBE: {
@@ -1825,18 +1826,20 @@ dt_bpf_attach(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 		return 0;
 	case DT_BPF_P_PROFILE: {
 		/*
-		 * profile-N on every CPU; tick-N on a few, the first of which
-		 * to find the period due fires it (dt_bpf_cg_tick_due): a CPU
-		 * running another BPF program when its timer expires skips
-		 * the event, and one CPU busy with a traced system call loop
-		 * would lose most ticks -- and exit() with them.
+		 * profile-N on every CPU; tick-N on a few: CPU 0's timer fires
+		 * it, the others' (twice a period) when CPU 0 has not
+		 * (dt_bpf_cg_tick_due).  A CPU running another BPF program
+		 * when its timer expires skips the event, and one CPU busy
+		 * with a traced system call loop would lose most ticks -- and
+		 * exit() with them.
 		 */
 		const dt_profile_timer_t *pt = dt_prov_profile_timer(prp);
 		uint32_t want = pt->pt_percpu ? UINT32_MAX : DT_BPF_TICK_CPUS;
 
 		for (int c = 0; c < be->be_ncpus && pl->pl_nlinks < want; c++) {
 			fd = dt_bpf_attach_cpu_clock(pl->pl_fd, c,
-			    (uint64_t) pt->pt_period);
+			    (uint64_t) pt->pt_period /
+			    (pt->pt_percpu || c == 0 ? 1 : 2));
 			if (fd < 0 && errno == ENODEV)
 				continue;	/* CPU not online */
 			if (fd < 0 || dt_bpf_addlink(pl, fd) != 0)
@@ -2195,7 +2198,8 @@ dt_bpf_go(dtrace_hdl_t *dtp)
  * tick-N when no CPU's timer has fired it: a CPU skips its perf events
  * while it runs another BPF program (a traced system call loop there
  * takes most ticks), and an idle CPU of some virtual machines takes none.
- * A period overdue by a quarter (at least 10 ms) is fired by the stand-in,
+ * A period overdue by three quarters (at least 10 ms; the other CPUs'
+ * timers would have taken it after a half) is fired by the stand-in,
  * run here -- in dtrace's context, as the consumer of a DTrace without
  * such timers would -- which takes the period as a CPU's firing would, so
  * that the two never both fire it.  Returns how long until the next
@@ -2214,8 +2218,8 @@ dt_bpf_tick_check(dt_bpf_engine_t *be, int max_ms)
 
 		if (pl->pl_standin_fd < 0)
 			continue;
-		grace = pl->pl_period / 4 > 10000000 ? pl->pl_period / 4 :
-		    10000000;
+		grace = pl->pl_period / 4 * 3 > 10000000 ?
+		    pl->pl_period / 4 * 3 : 10000000;
 		(void) bpf_map_lookup_elem(pl->pl_tick_fd, &key, &due);
 		late = (due != 0 ? due : be->be_started + pl->pl_period) +
 		    grace;

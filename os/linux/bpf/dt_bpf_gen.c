@@ -1755,17 +1755,26 @@ dt_bpf_cg_lookup0(dt_bpf_cg_t *cg, int fd, uint32_t lexit)
  * tick-N, on each CPU its event runs on: go on only if this firing takes
  * the period.  The due time keeps the cadence (next = due + period) while
  * firings come in time, and starts again from now after a period with
- * none at all; it is set an eighth of a period early, so that the CPU
- * whose timer comes first keeps on firing despite the timers' jitter.
+ * none at all; it is set an eighth of a period early, so that timer
+ * jitter does not make a firing early.  The first CPU's timer fires the
+ * probe; the others', which expire twice a period, only once the period
+ * is a quarter overdue (that CPU skipped its event): so the firings, and
+ * what they record, come from one CPU and in order while it keeps up,
+ * and another takes over half a period later when it does not.  The
+ * consumer's stand-in (a raw_tp program) fires whenever it finds the
+ * period due: it runs only when the period is long overdue.
  */
 static void
 dt_bpf_cg_tick_due(dt_bpf_cg_t *cg, uint32_t lexit)
 {
 	const dt_bpf_progspec_t *ps = cg->cg_ps;
 	uint64_t period = ps->ps_tick_period;
+	uint32_t lfirst = dt_bpf_label_new(cg->cg_b);
 	uint32_t llate = dt_bpf_label_new(cg->cg_b);
 	uint32_t lswap = dt_bpf_label_new(cg->cg_b);
 
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_smp_processor_id));
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R9, DT_R0));
 	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_ktime_get_ns));
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R3, DT_R0));
 	DT_EMIT(cg, DT_BPF_LD_IMM64_LO(DT_R1, BPF_PSEUDO_MAP_VALUE,
@@ -1777,6 +1786,17 @@ dt_bpf_cg_tick_due(dt_bpf_cg_t *cg, uint32_t lexit)
 	dt_bpf_emit_imm64(cg->cg_b, DT_R5, period);
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R3));
 	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_SUB, DT_R2, DT_R0));
+	if (ps->ps_ctx != DT_BPF_CTX_RAWTP) {
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R9,
+		    (int32_t) ps->ps_tick_cpu, 0), lfirst);
+		/* Before the first firing, the stand-in stands in. */
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R0, 0,
+		    0), lexit);
+		dt_bpf_emit_imm64(cg->cg_b, DT_R4, period / 4);
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JLT, DT_R2,
+		    DT_R4, 0), lexit);
+	}
+	dt_bpf_label_here(cg->cg_b, lfirst);
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JGE, DT_R2, DT_R5, 0),
 	    llate);
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R0));

@@ -356,13 +356,15 @@ typedef struct dt_bpf_progspec {
 	bool ps_table_cookie;
 	/*
 	 * tick-N: the program runs from a cpu-clock event on several CPUs
-	 * (a CPU busy in another BPF program skips its perf events), and
-	 * the first of them to find the period due fires the probe, taking
-	 * the period by a compare-and-swap of the next due time, the one
-	 * word of the array map ps_tick_fd (-1 for other programs).
+	 * (a CPU busy in another BPF program skips its perf events): that
+	 * of ps_tick_cpu fires the probe when the period is due, another
+	 * when it is well overdue, taking the period by a compare-and-swap
+	 * of the next due time, the one word of the array map ps_tick_fd
+	 * (-1 for other programs).
 	 */
 	int ps_tick_fd;
 	uint64_t ps_tick_period;	/* nanoseconds */
+	uint32_t ps_tick_cpu;		/* the first CPU's timer fires it */
 	/*
 	 * The ERROR probe's clauses, run inline when a clause of this
 	 * program faults (none in the ERROR program itself): their EPIDs,
