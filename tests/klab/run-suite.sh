@@ -1,5 +1,5 @@
 #!/bin/bash
-# run-suite.sh [-n] [-b BUILDDIR] [-t SECS] [-f FILTER] [KERNEL...]: the whole
+# run-suite.sh [-n] [-b BUILDDIR] [-t SECS] [-f PARTS] [KERNEL...]: the whole
 # test suite (`make check`) on several kernels, and one table of the
 # results.  A KERNEL is "host" (this machine's own kernel, run natively)
 # or a kernel directory unpacked by ../shared/kernel-lab/klab-get-kernel
@@ -15,15 +15,17 @@
 # bpf_features_test prints them) BUILDDIR/klab-suite/NAME.features.
 #
 # -t SECS bounds each guest run (default 10800: under QEMU's emulation,
-# without KVM, the suite runs 5-15 times slower than natively); -f FILTER
-# is make check's TESTS_FILTER; -n runs nothing and prints the table of
-# the logs of an earlier run.  klab-run is found as $KLAB_RUN, on PATH,
-# or at ../shared/kernel-lab/klab-run beside the source tree (or beside
-# the directory holding it, for a git worktree).  Kernels
-# run one after the other: each guest wants the CPUs to itself.
+# without KVM, the suite runs 5-15 times slower than natively); -f PARTS
+# runs those parts (TESTS_FILTER patterns, separated by spaces, e.g.
+# "shell/ d/run/") rather than the whole suite; -n runs nothing and
+# prints the table of the logs of an earlier run.  klab-run is found as
+# $KLAB_RUN, on PATH, or at ../shared/kernel-lab/klab-run beside the
+# source tree (or beside the directory holding it, for a git worktree).
+# Kernels run one after the other: each guest wants the CPUs to itself.
 #
 # Exits 0 when no test failed on any kernel.  This is a manual or
-# periodic run, not part of `make check` (docs/testing.md).
+# periodic run, not part of `make check` (README.md, "Testing on other
+# kernels").
 set -u
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -38,7 +40,7 @@ while getopts nb:t:f: opt; do
 	t) tmo=$OPTARG ;;
 	f) filter=$OPTARG ;;
 	*)
-		echo "usage: $0 [-n] [-b BUILDDIR] [-t SECS] [-f FILTER] [KERNEL...]" >&2
+		echo "usage: $0 [-n] [-b BUILDDIR] [-t SECS] [-f PARTS] [KERNEL...]" >&2
 		exit 2
 		;;
 	esac
@@ -81,10 +83,24 @@ out=$build/klab-suite
 mkdir -p "$out"
 
 # The command each kernel runs, in the build tree: its release, its
-# features, then the suite.
+# features, then the suite in parts (make check TESTS_FILTER=part/), each
+# with its own summary, so that what finished counts when a slow guest
+# runs out of time: the shell tests first, which depend the most on the
+# kernel, then the rest.
+if [ -n "$filter" ]; then
+	parts=$filter
+else
+	parts="unit/ shell/ cmd/"
+	for d in "$root"/tests/d/*/; do
+		parts="$parts d/$(basename "$d")/"
+	done
+fi
 guest_cmd="uname -r >klab-suite/\$K.features;
 	tests/unit/bpf_features_test >>klab-suite/\$K.features 2>&1;
-	make -s check TESTS_FILTER='$filter' >klab-suite/\$K.log 2>&1"
+	for part in $parts; do
+		echo \"== make check TESTS_FILTER=\$part\";
+		make -s check TESTS_FILTER=\$part 2>&1;
+	done >klab-suite/\$K.log"
 
 names=()
 for k in "$@"; do
@@ -118,10 +134,14 @@ echo '| --- | ---: | ---: | ---: | --- |'
 worst=0
 for name in "${names[@]}"; do
 	rel=$(head -n 1 "$out/$name.features" 2>/dev/null)
-	counts=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' \
-	    "$out/$name.log" 2>/dev/null | tail -n 1)
+	# The parts' summaries, added; a part cut short has none.
+	counts=$(awk '/^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$/ {
+		p += $1; f += $3; s += $5; n++ }
+	    /^== make check/ { parts++ }
+	    END { if (n) print p, f, s, parts - n }' "$out/$name.log" 2>/dev/null)
 	if [ -n "$counts" ]; then
-		read -r p _ f _ s _ <<<"$counts"
+		read -r p f s cut <<<"$counts"
+		[ "$cut" = 0 ] || f="$f (+$cut parts unfinished)"
 	else
 		p='?' f='? (no summary: see the log)' s='?'
 	fi
