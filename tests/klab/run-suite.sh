@@ -1,5 +1,5 @@
 #!/bin/bash
-# run-suite.sh [-n] [-b BUILDDIR] [-t SECS] [-f PARTS] [KERNEL...]: the whole
+# run-suite.sh [-n] [-b BUILDDIR] [-c CPUS] [-t SECS] [-f PARTS] [KERNEL...]: the whole
 # test suite (`make check`) on several kernels, and one table of the
 # results.  A KERNEL is "host" (this machine's own kernel, run natively)
 # or a kernel directory unpacked by ../shared/kernel-lab/klab-get-kernel
@@ -18,7 +18,10 @@
 # without KVM, the suite runs 5-15 times slower than natively); -f PARTS
 # runs those parts (TESTS_FILTER patterns, separated by spaces, e.g.
 # "shell/ d/run/") rather than the whole suite; -n runs nothing and
-# prints the table of the logs of an earlier run.  klab-run is found as
+# prints the table of the logs of an earlier run; -c CPUS gives the guest
+# that many CPUs (klab-run's default: one without KVM, where QEMU's
+# emulation can rarely upset the kernel's text patching on several) and
+# runs that many D tests at once.  klab-run is found as
 # $KLAB_RUN, on PATH, or at ../shared/kernel-lab/klab-run beside the
 # source tree (or beside the directory holding it, for a git worktree).
 # Kernels run one after the other: each guest wants the CPUs to itself.
@@ -33,14 +36,16 @@ build=$root/build
 tmo=10800
 filter=
 run=true
-while getopts nb:t:f: opt; do
+cpus=
+while getopts nb:c:t:f: opt; do
 	case $opt in
 	n) run=false ;;
+	c) cpus=$OPTARG ;;
 	b) build=$OPTARG ;;
 	t) tmo=$OPTARG ;;
 	f) filter=$OPTARG ;;
 	*)
-		echo "usage: $0 [-n] [-b BUILDDIR] [-t SECS] [-f PARTS] [KERNEL...]" >&2
+		echo "usage: $0 [-n] [-b BUILDDIR] [-c CPUS] [-t SECS] [-f PARTS] [KERNEL...]" >&2
 		exit 2
 		;;
 	esac
@@ -119,8 +124,8 @@ for k in "$@"; do
 	if [ "$k" = host ]; then
 		(cd "$build" && K=$name sh -c "$guest_cmd")
 	else
-		"$klab" -t "$tmo" -w "$build" "$kdir" \
-		    env K="$name" sh -c "$guest_cmd"
+		"$klab" -t "$tmo" ${cpus:+-c "$cpus"} -w "$build" "$kdir" \
+		    env K="$name" ${cpus:+TEST_JOBS="$cpus"} sh -c "$guest_cmd"
 	fi
 	echo "run-suite: $name: exit $? after $(($(date +%s) - start)) s"
 done
