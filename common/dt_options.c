@@ -19,6 +19,7 @@
 #include "common/dif/dif.h"
 #include "common/dt_impl.h"
 #include "common/dt_metrics.h"
+#include "common/dt_os.h"
 
 typedef struct dt_option {
 	const char *o_name;
@@ -42,8 +43,6 @@ typedef struct dt_option {
 static const char *const dt_bufpolicy_words[] = { "switch", "fill", "ring",
 	NULL };
 static const char *const dt_bufresize_words[] = { "auto", "manual", NULL };
-static const char *const dt_engine_words[] = { "auto", "bpf", "interp",
-	"ptrace", NULL };
 static const char *const dt_oformat_words[] = { "text", "json", "folded",
 	NULL };
 static const char *const dt_encoding_words[] = { "ascii", "utf8", NULL };
@@ -133,7 +132,7 @@ static const dt_option_t dt_option_table[] = {
 	{ "version", DT_OPT_VERSION, DT_OPTK_VERSION, NULL, 0 },
 	{ "zdefs", DT_OPT_ZDEFS, DT_OPTK_BOOL, NULL, 0 },
 	{ "ctfpath", DT_OPT_CTFPATH, DT_OPTK_STRING, NULL, 0 },
-	{ "engine", DT_OPT_ENGINE, DT_OPTK_ENUM, dt_engine_words, 0 },
+	{ "engine", DT_OPT_ENGINE, DT_OPTK_ENGINE, NULL, 0 },
 	{ "followfork", DT_OPT_FOLLOWFORK, DT_OPTK_BOOL, NULL, 0 },
 	{ "oformat", DT_OPT_OFORMAT, DT_OPTK_ENUM, dt_oformat_words, 0 },
 	/* Aggregations over HTTP for Prometheus (common/dt_metrics.c). */
@@ -510,6 +509,26 @@ dtrace_setopt(dtrace_hdl_t *dtp, const char *name, const char *value)
 		}
 		if (op->o_words[v] == NULL)
 			return dt_set_errno(dtp, EDT_BADOPTVAL);
+		break;
+	case DT_OPTK_ENGINE:
+		/* The OS's engines are known by the names it gives them. */
+		if (value == NULL)
+			return dt_set_errno(dtp, EDT_BADOPTVAL);
+		if (strcmp(value, "auto") == 0) {
+			v = DT_ENGINE_AUTO;
+			break;
+		}
+		if (strcmp(value, "interp") == 0) {
+			v = DT_ENGINE_INTERP;
+			break;
+		}
+		for (v = 0; dt_os_engines[v].oe_name != NULL; v++) {
+			if (strcmp(dt_os_engines[v].oe_name, value) == 0)
+				break;
+		}
+		if (dt_os_engines[v].oe_name == NULL)
+			return dt_set_errno(dtp, EDT_BADOPTVAL);
+		v += DT_ENGINE_OS;
 		break;
 	case DT_OPTK_STRING:
 		if (value == NULL)

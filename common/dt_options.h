@@ -11,6 +11,9 @@
  *		rate with the hz suffix (converted to its period)
  *	int	a non-negative decimal integer
  *	enum	one word from a fixed list, stored as its index
+ *	engine	"auto", "interp" or the name of one of the OS's engines
+ *		(dt_os_engines), stored as DT_ENGINE_AUTO, DT_ENGINE_INTERP
+ *		or DT_ENGINE_OS + its index
  *	string	any text, kept in dt_optstr[]
  *	version	a D language version DTrace defines, "1.13", stored encoded
  *		as major << 24 | minor << 12 | micro
@@ -96,7 +99,7 @@ typedef enum dt_optid {
 	DT_OPT_ZDEFS,
 	/* Options of this implementation. */
 	DT_OPT_CTFPATH,	   /* kernel type source instead of the running BTF */
-	DT_OPT_ENGINE,	   /* auto, bpf, interp or ptrace */
+	DT_OPT_ENGINE,	   /* auto, interp or an OS engine's name */
 	DT_OPT_FOLLOWFORK, /* trace every descendant of -c/-p processes */
 	DT_OPT_OFORMAT,	   /* text, json or folded */
 	DT_OPT_ENCODING,   /* ascii or utf8 bars (unset: by the terminal) */
@@ -119,6 +122,7 @@ typedef enum dt_optkind {
 	DT_OPTK_TIME,
 	DT_OPTK_INT,
 	DT_OPTK_ENUM,
+	DT_OPTK_ENGINE,
 	DT_OPTK_STRING,
 	DT_OPTK_VERSION
 } dt_optkind_t;
@@ -126,7 +130,7 @@ typedef enum dt_optkind {
 /* Values of the enum options, in the order of their word lists. */
 enum { DT_BUFPOLICY_SWITCH, DT_BUFPOLICY_FILL, DT_BUFPOLICY_RING };
 enum { DT_BUFRESIZE_AUTO, DT_BUFRESIZE_MANUAL };
-enum { DT_ENGINE_AUTO, DT_ENGINE_BPF, DT_ENGINE_INTERP, DT_ENGINE_PTRACE };
+enum { DT_ENGINE_AUTO, DT_ENGINE_INTERP, DT_ENGINE_OS };
 enum { DT_OFORMAT_TEXT, DT_OFORMAT_JSON, DT_OFORMAT_FOLDED };
 enum { DT_ENCODING_ASCII, DT_ENCODING_UTF8 };
 

@@ -1,8 +1,10 @@
 /*
  * dt_os.h: the few facts about the running system the portable core needs.
  *
- * Each OS backend implements these in its own folder (os/linux/dt_os.c);
- * nothing in common/ calls a non-POSIX interface directly.
+ * Each OS backend implements these in its own folder (os/linux/dt_os.c;
+ * os/none/dt_os.c, the portable build with no kernel engine, is the
+ * smallest complete example); nothing in common/ calls a non-POSIX
+ * interface directly, nor names an OS, an engine or a processor.
  */
 #ifndef DT_OS_H
 #define DT_OS_H
@@ -11,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 typedef struct dtrace_hdl dtrace_hdl_t;
 struct dt_engine_ops;
@@ -71,16 +74,57 @@ extern void dt_os_cpuinfo(uint32_t cpu, dt_cpuinfo_t *cip);
 extern int dt_os_providers_init(dtrace_hdl_t *dtp);
 
 /*
- * The OS's in-kernel engine, or NULL with *whyp set to one line saying why
- * it cannot be used here (no privilege, no kernel support).
+ * The OS's engines besides the portable interpreter, ended by one with a
+ * NULL oe_name; a backend may list none.  The core chooses among them by
+ * kind only (common/dt_work.c): the first available DT_ENGINE_F_KERNEL
+ * engine for kernel probes, else the first DT_ENGINE_F_USER one when it
+ * fires every probe; -x engine=NAME forces one by its name.
  */
-extern const struct dt_engine_ops *dt_os_kernel_engine(const char **whyp);
+typedef struct dt_os_engine {
+	const char *oe_name;	/* as -x engine= names it: "bpf" */
+	unsigned oe_kind;	/* DT_ENGINE_F_KERNEL or DT_ENGINE_F_USER */
+	/*
+	 * The engine, or NULL with *whyp set to one line saying why it
+	 * cannot be used here (no privilege, no kernel support).
+	 */
+	const struct dt_engine_ops *(*oe_get)(const char **whyp);
+} dt_os_engine_t;
+
+extern const dt_os_engine_t dt_os_engines[];
 
 /*
- * The OS's engine for tracing the user's own processes without privilege
- * (ptrace on Linux), or NULL with *whyp set.
+ * The macros the OS predefines for D programs' preprocessor, as cpp
+ * arguments ("-Dname"), ended by NULL: a D program tests them as a C
+ * program tests its compiler's.
  */
-extern const struct dt_engine_ops *dt_os_user_engine(const char **whyp);
+extern const char *const dt_os_cpp_defines[];
+
+/*
+ * The uregs[] names D programs use (R_PC, R_SP, ...) and the index of
+ * each, as the processor the OS runs on numbers its registers: the i-th
+ * name, from 0 up, and NULL past the last.  The compiler's prelude
+ * declares them.
+ */
+extern const char *dt_os_regname(unsigned i, int *indexp);
+
+/*
+ * The OS's address family numbers (AF_INET, AF_INET6): the first
+ * argument of inet_ntop(), as D programs give it from the constants the
+ * backend's D library defines (os/linux/lib/net.d on Linux).
+ */
+extern const int dt_os_af_inet;
+extern const int dt_os_af_inet6;
+
+/*
+ * dtrace -h and -G: the C header of the probe macros of the providers
+ * the compiled programs define, and the object file their probes link
+ * with -- the OS's format of user-space static probes.  As
+ * dtrace_program_header() and dtrace_program_link() (common/dtrace.h);
+ * a backend without them sets EDT_NOTSUP with a line saying so.
+ */
+extern int dt_os_usdt_header(dtrace_hdl_t *dtp, FILE *fp, const char *fname);
+extern int dt_os_usdt_link(dtrace_hdl_t *dtp, const char *ofile, int objc,
+    char *const objv[]);
 
 /*
  * Why probes of this provider cannot be listed here (a kernel feature or a

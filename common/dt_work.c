@@ -343,6 +343,23 @@ dt_merge_programs(dtrace_hdl_t *dtp)
 static size_t dt_work_procprov(const dtrace_hdl_t *dtp, const char *prov,
     int pid);
 
+/*
+ * Does the OS have an in-kernel engine at all, usable here or not?  An OS
+ * without one (the none backend) has only the interpreter's view of the
+ * system: there profile-N fires from a timer, on its one CPU, as the best
+ * that can be done rather than something refused.
+ */
+static bool
+dt_engine_os_has_kernel(void)
+{
+	for (const dt_os_engine_t *oe = dt_os_engines; oe->oe_name != NULL;
+	    oe++) {
+		if (oe->oe_kind == DT_ENGINE_F_KERNEL)
+			return true;
+	}
+	return false;
+}
+
 /* Does this probe need the in-kernel engine to fire as D defines it? */
 static bool
 dt_probe_needs_kernel(const dt_probe_t *prp)
@@ -352,7 +369,7 @@ dt_probe_needs_kernel(const dt_probe_t *prp)
 	if (!(prp->pr_prov->pv_engines & DT_ENGINE_F_INTERP))
 		return true;
 	/* profile-N fires on every CPU, which only the kernel can do. */
-	return pt != NULL && pt->pt_percpu;
+	return pt != NULL && pt->pt_percpu && dt_engine_os_has_kernel();
 }
 
 /* Does DIF object dp read curthread (the kernel's view of the thread)? */
@@ -504,47 +521,79 @@ dt_engine_needs_kernel(dtrace_hdl_t *dtp, dt_eprobe_t *const *eps, size_t n,
 }
 
 /*
- * Choose the engine.  -x engine=bpf|interp|ptrace forces one; otherwise
- * the interpreter runs programs whose probes it can fire itself (BEGIN,
- * END, ticks), and the OS's in-kernel engine everything else -- or, when
- * that is not available, the OS's engine for the user's own processes if
- * it can fire every probe (pid probes through ptrace), which is said once
- * (dtrace_engine_notice()).
+ * The OS's first available engine of a kind (DT_ENGINE_F_KERNEL or
+ * DT_ENGINE_F_USER), or NULL with *whyp saying why the first of that
+ * kind cannot run here, or that the OS has none.
+ */
+static const dt_engine_ops_t *
+dt_engine_of_kind(unsigned kind, const char **whyp)
+{
+	const char *why = NULL;
+
+	for (const dt_os_engine_t *oe = dt_os_engines; oe->oe_name != NULL;
+	    oe++) {
+		const dt_engine_ops_t *eng;
+		const char *w = "";
+
+		if (oe->oe_kind != kind)
+			continue;
+		if ((eng = oe->oe_get(&w)) != NULL) {
+			*whyp = "";
+			return eng;
+		}
+		if (why == NULL)
+			why = w;
+	}
+	if (why == NULL)
+		why = kind == DT_ENGINE_F_KERNEL ? "this OS has no in-kernel "
+		    "engine" : "this OS has no engine for user processes";
+	*whyp = why;
+	return NULL;
+}
+
+/*
+ * Choose the engine.  -x engine=interp or the name of one of the OS's
+ * engines forces one; otherwise the interpreter runs programs whose
+ * probes it can fire itself (BEGIN, END, ticks), and the OS's in-kernel
+ * engine everything else -- or, when that is not available, the OS's
+ * engine for the user's own processes if it can fire every probe (pid
+ * probes through breakpoints), which is said once
+ * (dtrace_engine_notice()).  Engines are chosen by their kind, never by
+ * their name.
  */
 static int
 dt_engine_select(dtrace_hdl_t *dtp, dt_eprobe_t *const *eps, size_t n)
 {
 	const dt_engine_ops_t *kernel, *user, *eng = &dt_interp_engine_ops;
 	const char *why = "", *uwhy = "";
+	dtrace_optval_t forced = dtp->dt_options[DT_OPT_ENGINE];
 	bool need_kernel = false;
 
 	for (size_t i = 0; i < n && !need_kernel; i++)
 		need_kernel = dt_probe_needs_kernel(eps[i]->ep_probe) ||
 		    dt_stmt_reads_kernel(eps[i]->ep_stmt) ||
 		    (dt_prov_profile_timer(eps[i]->ep_probe) != NULL &&
-		    dt_stmt_reads_context(eps[i]->ep_stmt));
+		    dt_stmt_reads_context(eps[i]->ep_stmt) &&
+		    dt_engine_os_has_kernel());
 	/* Probes of a traced process may appear later (-Z, dlopen, exec). */
 	if (dtp->dt_nprocs > 0 && dt_work_names_procs(dtp))
 		need_kernel = true;
-	kernel = dt_os_kernel_engine(&why);
-	user = dt_os_user_engine(&uwhy);
+	kernel = dt_engine_of_kind(DT_ENGINE_F_KERNEL, &why);
+	user = dt_engine_of_kind(DT_ENGINE_F_USER, &uwhy);
 
-	switch (dtp->dt_options[DT_OPT_ENGINE]) {
-	case DT_ENGINE_BPF:
-		if (kernel == NULL)
+	if (forced >= DT_ENGINE_OS) {
+		const dt_os_engine_t *oe = &dt_os_engines[forced -
+		    DT_ENGINE_OS];
+		const char *w = "";
+
+		if ((eng = oe->oe_get(&w)) == NULL)
 			return dt_set_errdetail(dtp, EDT_NOENGINE,
-			    "the BPF engine is not available: %s", why);
-		eng = kernel;
-		break;
-	case DT_ENGINE_PTRACE:
-		if (user == NULL)
-			return dt_set_errdetail(dtp, EDT_NOENGINE,
-			    "the ptrace engine is not available: %s", uwhy);
-		eng = user;
-		break;
-	case DT_ENGINE_INTERP:
-		break;
-	default:
+			    "the %s engine is not available: %s", oe->oe_name,
+			    w);
+		/* What it cannot fire, the messages below say it cannot. */
+		if (oe->oe_kind == DT_ENGINE_F_KERNEL)
+			kernel = eng;
+	} else if (forced == DT_ENGINE_AUTO) {
 		if (need_kernel && kernel != NULL) {
 			eng = kernel;
 		} else if (need_kernel && user != NULL &&
@@ -557,7 +606,6 @@ dt_engine_select(dtrace_hdl_t *dtp, dt_eprobe_t *const *eps, size_t n)
 		    dt_engine_needs_kernel(dtp, eps, n, why) != 0) {
 			return -1;
 		}
-		break;
 	}
 	for (size_t i = 0; i < n; i++) {
 		const dt_probe_t *prp = eps[i]->ep_probe;

@@ -30,3 +30,7 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/prov/dt_prov.h \
 	%reldir%/prov/dt_prov_dtrace.c \
 	%reldir%/prov/dt_prov_profile.c
+
+# The portable D library files (fault names), installed beside the OS's
+# in $(libdir)/dtrace (common/compiler/dt_lib.c).
+dist_dtracelib_DATA = %reldir%/lib/faults.d

@@ -6,18 +6,30 @@
  *
  *  - the pid provider's probe sites in a function: entry, every
  *    instruction offset, return sites (dt_isa_sites_scan());
- *  - the register layout a probe reads: the kernel's struct pt_regs of
- *    the ISA, which is what a uprobe's BPF program receives (Linux keeps
- *    the user registers in this form on every ISA it runs on), as offsets:
- *    uregs[] numbering, argument and return registers, pc, sp, flags;
+ *  - conditions on the flags register (dt_isa_cond_holds());
+ *  - the uregs[] names D programs use (dt_isa_regnames[]), which the
+ *    compiler's prelude declares;
+ *  - the breakpoint instruction (dt_isa_trap) and the FPU type curcpu
+ *    names;
  *  - USDT argument strings (<sys/sdt.h> writes them in the ISA's
- *    assembler syntax);
+ *    assembler syntax; the registers come out as pt_regs offsets);
  *  - for an engine that runs displaced instructions itself (ptrace), the
  *    instruction decoder and emulator, whose types the ISA's own header
  *    below supplies as dt_isa_insn_t, dt_isa_regs_t, ...
  *
+ * What depends on both the processor and Linux -- struct pt_regs (the
+ * layout below: what a uprobe's, kprobe's or perf event's BPF program
+ * receives, as offsets: pc, sp, flags, argument and return registers,
+ * uregs[]), the ptrace register set, the C library's ucontext_t,
+ * the system calls an ISA has beyond the common table, the pt_regs
+ * members a system call's number and first argument are in -- is in
+ * the ISA directory's *_linux.c file, in the last part of this header.
+ * A port to another OS implements that part for its own kernel.
+ *
  * The members are in the ISA directory's own *_isa.c file; isa/<cpu>/README.md
- * says what each ISA covers.
+ * says what each ISA covers.  Nothing outside isa/ names a processor:
+ * the build chooses the directory (configure's isa_dir), and every
+ * difference between processors is a member of this interface.
  */
 
 #ifndef ISA_DT_ISA_H
@@ -90,25 +102,119 @@ extern void dt_isa_sites_free(dt_isa_sites_t *s);
 extern int dt_isa_uprobe_unsafe(const uint8_t *code, size_t avail);
 
 /*
- * Registers, as byte offsets in struct pt_regs; -1 where the ISA has no
- * such register (it reads as 0).
+ * Whether condition cond (a return site's cond - 1, in the ISA's own
+ * numbering) holds with the flags register at flags.  The BPF engine
+ * turns it into a truth table over the flag bits il_condbits[] names.
  */
-#define DT_ISA_MAXARGREGS 8
+extern int dt_isa_cond_holds(unsigned cond, uint64_t flags);
+
+/*
+ * uregs[] names for the D prelude: "R_PC" is uregs[ri_index].  Each ISA
+ * has its own (illumos's amd64 numbering on x86-64; R_X0..R_X30, R_SP,
+ * R_PC, R_PSTATE on arm64), and every one has DTrace's common aliases
+ * R_PC, R_SP, R_FP, R_PS, R_R0 and R_R1.  Ends with a NULL name.
+ */
+typedef struct dt_isa_regname {
+	const char *ri_name;
+	int ri_index;
+} dt_isa_regname_t;
+
+extern const dt_isa_regname_t dt_isa_regnames[];
+
+/* curcpu->cpu_info.pi_fputypes: "i387 compatible", or "". */
+extern const char dt_isa_fputypes[];
+
+/* The ELF e_machine of the ISA's objects (dtrace -G writes one). */
+extern const uint16_t dt_isa_elf_machine;
+
+/*
+ * The breakpoint instruction a debugger plants (int3, brk #0), and how
+ * far past its address the pc is when it has trapped (1, 0).
+ */
+typedef struct dt_isa_trap {
+	uint8_t it_insn[4];
+	uint8_t it_len;
+	uint8_t it_pcadj;
+} dt_isa_trap_t;
+
+extern const dt_isa_trap_t dt_isa_trap;
+
+/*
+ * Linux: registers as byte offsets in struct pt_regs (what a uprobe,
+ * kprobe or perf event program receives, and on both ISAs the start of
+ * the ptrace NT_PRSTATUS register set too); -1 where the ISA has no
+ * such register (it reads as 0).  Defined in isa/<cpu>/<cpu>_linux.c.
+ */
+#define DT_ISA_MAXARGREGS  8
+#define DT_ISA_MAXCONDBITS 5
 
 typedef struct dt_isa_layout {
 	int16_t il_pc;
 	int16_t il_sp;
-	int16_t il_flags;		    /* rflags, pstate */
-	int16_t il_ret;			    /* the return value: rax, x0 */
+	int16_t il_fp;	  /* the frame pointer: rbp, x29 */
+	int16_t il_lr;	  /* the return address at a function's entry */
+			  /* (x30), or -1: the word at sp (x86-64) */
+	int16_t il_flags; /* rflags, pstate */
+	int16_t il_ret;	  /* the return value: rax, x0 */
 	int16_t il_args[DT_ISA_MAXARGREGS]; /* the integer arguments */
 	uint8_t il_nargs;		    /* of il_args[] */
 	uint8_t il_stackargs;	 /* past those: the words from sp + this */
 				 /* at a function's entry */
 	int16_t il_nuregs;	 /* entries of il_uregs[] */
 	const int16_t *il_uregs; /* uregs[i]: the D prelude's numbering */
+	/* The registers came from user mode when (word at il_mode) & */
+	/* il_modemask == il_modeuser (cs's privilege level, pstate's EL). */
+	int16_t il_mode;
+	uint16_t il_modemask;
+	uint16_t il_modeuser;
+	/* The flag bits conditions test, by bit number in il_flags. */
+	uint8_t il_ncondbits;
+	uint8_t il_condbits[DT_ISA_MAXCONDBITS];
 } dt_isa_layout_t;
 
 extern const dt_isa_layout_t dt_isa_layout;
+
+/*
+ * Linux: uregs[] of the calling thread from getcontext() (and what it
+ * does not save), as il_uregs numbers them; what is not kept reads as 0.
+ * Returns the number of entries filled, at most max.
+ */
+extern size_t dt_isa_linux_uregs_self(uint64_t *regs, size_t max);
+
+/*
+ * Linux: system calls this ISA has beyond the numbers of the C library's
+ * headers and the numbers shared by every ISA (x86-64's uprobe
+ * trampolines).  Ends with a NULL name.
+ */
+typedef struct dt_isa_syscall {
+	const char *is_name;
+	int is_nr;
+} dt_isa_syscall_t;
+
+extern const dt_isa_syscall_t dt_isa_linux_syscalls[];
+
+/*
+ * Linux: the struct pt_regs members ("pt_regs.orig_ax") that hold, as a
+ * system call returns, its number and its first argument (the return
+ * value has taken the argument's register on some ISAs).  Their offsets
+ * are the kernel's to say (BTF).
+ */
+extern const char dt_isa_linux_sysnr_member[];
+extern const char dt_isa_linux_sysarg0_member[];
+
+/*
+ * Linux: every struct pt_regs word the layout above uses, by the member
+ * path the kernel's BTF names it with ("pt_regs.ip") and the offset the
+ * layout gives it, so that the layout can be checked against the
+ * running kernel (tests/unit/isa_ptregs_test.c).  Ends with a NULL path.
+ */
+typedef struct dt_isa_member {
+	const char *im_path;
+	int16_t im_off;
+	uint8_t im_words; /* words: 1, or an array's length */
+} dt_isa_member_t;
+
+extern const dt_isa_member_t dt_isa_linux_ptregs[];
 
 /*
  * USDT operands.  A note's argument string is "[-]N@operand" per

@@ -21,6 +21,11 @@ tests_unit_interp_engine_test_SOURCES = tests/unit/interp_engine_test.c \
 	tests/unit/unit.h
 tests_unit_interp_engine_test_LDADD = libdtrace_core.la
 
+# Every build: common/ keeps to its seam (no OS, engine or processor).
+SHELL_TESTS += tests/shell/portable-core.sh
+
+# The Linux backend's, through dtrace(1).
+if OS_LINUX
 SHELL_TESTS += tests/shell/unprivileged.sh tests/shell/syscall-count.sh \
 	tests/shell/pid-provider.sh tests/shell/pid-many.sh tests/shell/ustack.sh \
 	tests/shell/ustack-cfi.sh tests/shell/ustack-every.sh \
@@ -49,7 +54,9 @@ SHELL_TESTS += tests/shell/unprivileged.sh tests/shell/syscall-count.sh \
 	tests/shell/chaos.sh tests/shell/grab-refused.sh \
 	tests/shell/syscall-linger.sh tests/shell/ptrace-drops.sh \
 	tests/shell/compile-deep.sh tests/shell/drops-ratelimit.sh \
-	tests/shell/bpf-option-limits.sh tests/shell/tick-busy.sh
+	tests/shell/bpf-option-limits.sh tests/shell/tick-busy.sh \
+	tests/shell/isa-seam.sh tests/shell/uregs-engines.sh
+endif
 
 EXTRA_DIST += %reldir%/run-tests.sh %reldir%/shell %reldir%/d %reldir%/cmd
 # Run by hand in the kernel lab (tests/klab/run-fbt.sh), not by make check.

@@ -22,6 +22,8 @@
 #   @args: foo 42                  operands after the script ($1, $2, ...)
 #   @status: 2                     expected exit status
 #   @requires: root                skip, with the reason, unless satisfied
+#                                  (also btf, os:NAME, isa:MACHINE as
+#                                  uname -m says, cmd:PROGRAM)
 #   @timeout: 30                   seconds before the test fails (default 60)
 #   @cpu: 0                        run pinned to this CPU (taskset), so the
 #                                  CPU column of non-quiet output is stable
@@ -41,9 +43,15 @@
 # record of a full buffer is dropped differs.)
 #
 # Requirements known here: root, btf (the running kernel's types are in
-# /sys/kernel/btf/vmlinux), cmd:PROGRAM (PROGRAM is on PATH).  An
-# unknown requirement fails the test rather than skipping it, so a typo
-# cannot hide a test.
+# /sys/kernel/btf/vmlinux), cmd:PROGRAM (PROGRAM is on PATH), os:NAME
+# (dtrace is built with the OS backend NAME, $DTRACE_OS: a test of its
+# providers, types or D library).  An unknown requirement fails the test
+# rather than skipping it, so a typo cannot hide a test.  A cmd test
+# may carry @requires: too, on a comment line.
+#
+# In a build without an OS backend (configure --with-os=none) the
+# interpreter is the only engine: D tests run on it alone, and those
+# naming only other engines are skipped, saying so.
 #
 # Usage: run-tests.sh [PATTERN]   runs only tests whose name contains PATTERN.
 #        TEST_JOBS=N               D tests run at once (default: nproc)
@@ -56,7 +64,8 @@ set -u
 : "${top_srcdir:?top_srcdir must be set}"
 : "${top_builddir:?top_builddir must be set}"
 : "${DTRACE:=$top_builddir/cmd/dtrace}"
-export top_srcdir top_builddir DTRACE
+: "${DTRACE_OS:=linux}"
+export top_srcdir top_builddir DTRACE DTRACE_OS
 
 filter=${1:-}
 npass=0
@@ -126,6 +135,20 @@ unmet_requirement() {
 				return
 			}
 			;;
+		os:*)
+			[ "${req#os:}" = "$DTRACE_OS" ] || {
+				echo "needs the ${req#os:} backend (this" \
+				    "dtrace is built --with-os=$DTRACE_OS)"
+				return
+			}
+			;;
+		isa:*)
+			[ "${req#isa:}" = "$(uname -m)" ] || {
+				echo "needs an ${req#isa:} processor (its" \
+				    "registers or instructions)"
+				return
+			}
+			;;
 		cmd:*)
 			command -v "${req#cmd:}" >/dev/null 2>&1 || {
 				echo "needs ${req#cmd:} on PATH"
@@ -175,11 +198,23 @@ run_shell_tests() {
 }
 
 run_cmd_tests() {
-	local sh name status
+	local sh name status why
 	for sh in "$top_srcdir"/tests/cmd/*.sh; do
 		[ -e "$sh" ] || continue
 		name=cmd/$(basename "$sh" .sh)
 		selected "$name" || continue
+		# shellcheck disable=SC2046
+		why=$(unmet_requirement $(directive requires "$sh"))
+		case $why in
+		'!'*)
+			fail "$name" "${why#!}"
+			continue
+			;;
+		?*)
+			skip "$name" "$why"
+			continue
+			;;
+		esac
 		if [ ! -f "${sh%.sh}.out" ]; then
 			fail "$name" "no expected output ${sh%.sh}.out"
 			continue
@@ -214,7 +249,8 @@ run_d_test_once() {
 		;;
 	esac
 	# The D library files of the source tree, not the installed ones.
-	opts="-x syslibdir=$top_srcdir/os/linux/lib $(directive options "$d")"
+	opts="-x syslibdir=$top_srcdir/common/lib:$top_srcdir/os/$DTRACE_OS/lib"
+	opts="$opts $(directive options "$d")"
 	opts="$opts${engine:+ -x engine=${engine%-*}}"
 	[ "$engine" = bpf-perfbuf ] && nofeature=ringbuf
 	args=$(directive args "$d")
@@ -265,7 +301,15 @@ run_d_test() {
 		return
 	fi
 	engines=$(directive engines "$d")
-	for e in ${engines:-interp bpf}; do
+	engines=${engines:-interp bpf}
+	if [ "$DTRACE_OS" = none ]; then
+		if [[ " $engines " != *" interp "* ]]; then
+			skip "${d#"$top_srcdir"/tests/}" "needs the $engines engine, which a --with-os=none build has not"
+			return
+		fi
+		engines=interp
+	fi
+	for e in $engines; do
 		run_d_test_once "$d" "$e"
 		case $e:${d#"$top_srcdir"/tests/d/} in
 		bpf:run/* | bpf:spec/* | bpf:bufpolicy/*)

@@ -269,35 +269,34 @@ static const char dt_prelude[] =
 	"	char pr_clname[8]; char pr_name[16]; processorid_t pr_onpro;\n"
 	"	processorid_t pr_bindpro; psetid_t pr_bindpset;\n"
 	"} lwpsinfo_t;\n"
-	/*
-	 * uregs[] indices, numbered as illumos numbers them on amd64 (the
-	 * 32-bit names first, then 19 + the amd64 register set's order)
-	 * so scripts using the numbers still work; the BPF engine maps them
-	 * onto struct pt_regs.  Integer inlines, as DTrace declares them:
-	 * int constants, which uregs[] takes; the aliases R_PC, R_SP, R_FP,
-	 * R_PS, R_R0 and R_R1 are R_EIP, R_UESP, R_EBP, R_EFL, R_EAX and
-	 * R_EDX.
-	 */
-	"inline int R_GS = 0; inline int R_FS = 1; inline int R_ES = 2;\n"
-	"inline int R_DS = 3; inline int R_EDI = 4; inline int R_ESI = 5;\n"
-	"inline int R_EBP = 6; inline int R_ESP = 7; inline int R_EBX = 8;\n"
-	"inline int R_EDX = 9; inline int R_ECX = 10; inline int R_EAX = 11;\n"
-	"inline int R_TRAPNO = 12; inline int R_ERR = 13;\n"
-	"inline int R_EIP = 14; inline int R_CS = 15; inline int R_EFL = 16;\n"
-	"inline int R_UESP = 17; inline int R_SS = 18;\n"
-	"inline int R_R15 = 19; inline int R_R14 = 20;\n"
-	"inline int R_R13 = 21; inline int R_R12 = 22;\n"
-	"inline int R_R11 = 23; inline int R_R10 = 24; inline int R_R9 = 25;\n"
-	"inline int R_R8 = 26; inline int R_RDI = 27; inline int R_RSI = 28;\n"
-	"inline int R_RBP = 29; inline int R_RBX = 30;\n"
-	"inline int R_RDX = 31; inline int R_RCX = 32;\n"
-	"inline int R_RAX = 33; inline int R_RIP = 36;\n"
-	"inline int R_RFL = 38; inline int R_RSP = 39;\n"
-	"inline int R_FSBASE = 45; inline int R_GSBASE = 46;\n"
-	"inline int R_PC = 14; inline int R_SP = 17; inline int R_FP = 6;\n"
-	"inline int R_PS = 16; inline int R_R0 = 11; inline int R_R1 = 9;\n"
 	/* DTrace's null pointer: strtok(NULL, ","), x == NULL. */
 	"enum { NULL = 0 };\n";
+
+/*
+ * The prelude with the processor's uregs[] names (dt_os_regname()) after
+ * its types: integer inlines, as DTrace declares them, which uregs[]
+ * takes.  Returns malloc'd text, or NULL.
+ */
+static char *
+dt_prelude_text(void)
+{
+	size_t len = sizeof (dt_prelude), n;
+	const char *name;
+	char *text, *p;
+	int index;
+
+	for (unsigned i = 0; (name = dt_os_regname(i, &index)) != NULL; i++)
+		len += strlen(name) + 32;
+	if ((text = malloc(len)) == NULL)
+		return NULL;
+	p = text + snprintf(text, len, "%s", dt_prelude);
+	for (unsigned i = 0; (name = dt_os_regname(i, &index)) != NULL; i++) {
+		n = (size_t) snprintf(p, len - (size_t) (p - text),
+		    "inline int %s = %d;\n", name, index);
+		p += n;
+	}
+	return text;
+}
 
 static dtrace_prog_t *dt_compile(dtrace_hdl_t *dtp, const char *text,
     size_t len, bool isfile, dtrace_probespec_t spec, unsigned cflags,
@@ -308,6 +307,7 @@ dt_cc_create(dtrace_hdl_t *dtp)
 {
 	dt_cc_t *cc = calloc(1, sizeof (*cc));
 	dtrace_prog_t *pgp;
+	char *text;
 
 	if (cc == NULL)
 		return -1;
@@ -323,8 +323,13 @@ dt_cc_create(dtrace_hdl_t *dtp)
 	 * kernel types, and must not load them: -x btfpath is not set yet.
 	 */
 	cc->cc_noktypes = true;
-	pgp = dt_compile(dtp, dt_prelude, strlen(dt_prelude), false,
+	if ((text = dt_prelude_text()) == NULL) {
+		dt_cc_destroy(dtp);
+		return dt_set_errno(dtp, EDT_NOMEM);
+	}
+	pgp = dt_compile(dtp, text, strlen(text), false,
 	    DTRACE_PROBESPEC_NAME, DTRACE_C_EMPTY | DTRACE_C_ARGREF, 0, NULL);
+	free(text);
 	if (pgp == NULL || dt_ident_types(cc) != 0) {
 		dt_cc_destroy(dtp);
 		return -1;
@@ -482,8 +487,9 @@ dt_cc_preproc(dtrace_hdl_t *dtp, const char *text, size_t len,
 	args[nargs++] = (dtp->dt_oflags & DTRACE_O_ILP32) ? "-D__SUNW_D_32" :
 	    "-D__SUNW_D_64";
 	args[nargs++] = ver;
-	args[nargs++] = "-D__linux";
-	args[nargs++] = "-D__unix";
+	/* The OS backend's own, as its C compiler predefines them. */
+	for (size_t i = 0; dt_os_cpp_defines[i] != NULL && nargs < 32; i++)
+		args[nargs++] = (char *) dt_os_cpp_defines[i];
 	args[nargs++] = "-x";
 	args[nargs++] = "c";
 	/*
@@ -750,7 +756,7 @@ dt_compile(dtrace_hdl_t *dtp, const char *intext, size_t inlen, bool isfile,
 		return NULL;
 	}
 	/* The D library files come before the first program. */
-	if (intext != dt_prelude && !cc->cc_libs_loaded &&
+	if (!cc->cc_noktypes && !cc->cc_libs_loaded &&
 	    !(cflags & DTRACE_C_NOLIBS) &&
 	    dtp->dt_options[DT_OPT_NOLIBS] == DTRACEOPT_UNSET &&
 	    dt_lib_load(dtp) != 0)
@@ -760,7 +766,7 @@ dt_compile(dtrace_hdl_t *dtp, const char *intext, size_t inlen, bool isfile,
 	 * compiles them before any option; the programs see only those of
 	 * the D version they ask for (-x version).
 	 */
-	if (intext != dt_prelude && !cc->cc_inlib && !cc->cc_programs) {
+	if (!cc->cc_noktypes && !cc->cc_inlib && !cc->cc_programs) {
 		cc->cc_programs = true;
 		if (dtp->dt_options[DT_OPT_VERSION] != DTRACEOPT_UNSET)
 			dt_ident_reduce(cc, dtp->dt_options[DT_OPT_VERSION]);
@@ -779,7 +785,7 @@ dt_compile(dtrace_hdl_t *dtp, const char *intext, size_t inlen, bool isfile,
 		return NULL;
 	}
 	pcb.pcb_sflagv = flags;
-	gen = (intext == dt_prelude) ? 0 : ++cc->cc_gen;
+	gen = cc->cc_noktypes ? 0 : ++cc->cc_gen;	/* the prelude: 0 */
 	cc->cc_gen = gen ? gen : cc->cc_gen;
 	pcb.pcb_gen = gen;
 	snap = ctf_snapshot(cc->cc_ctf);
@@ -1049,6 +1055,23 @@ dtrace_program_dump(dtrace_hdl_t *dtp, dtrace_prog_t *pgp, FILE *fp)
 {
 	(void) dtp;
 	dt_node_printr(pgp->dp_root, fp, 0);
+}
+
+/*
+ * dtrace -h and -G: the providers the compiled programs define, in the
+ * OS's format of user-space static probes (dt_os.h).
+ */
+int
+dtrace_program_header(dtrace_hdl_t *dtp, FILE *fp, const char *fname)
+{
+	return dt_os_usdt_header(dtp, fp, fname);
+}
+
+int
+dtrace_program_link(dtrace_hdl_t *dtp, const char *ofile, int objc,
+    char *const objv[])
+{
+	return dt_os_usdt_link(dtp, ofile, objc, objv);
 }
 
 void

@@ -413,7 +413,7 @@ struct dt_cc {
 	const char *cc_errtag;	/* D_* tag of the last error */
 	unsigned cc_strsize;	/* string size the string type was made with */
 	uint32_t cc_maxdepth;	/* deepest expression allowed (dt_node.c) */
-	bool cc_noktypes;	/* don't look at kernel types (the prelude) */
+	bool cc_noktypes;	/* compiling the prelude: no kernel types */
 	bool cc_libs_loaded;	/* D library files compiled (dt_lib.c) */
 	bool cc_programs;	/* past the prelude and D library files: a
 				   D version asked for now hides later

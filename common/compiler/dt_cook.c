@@ -321,7 +321,7 @@ dt_cook_ntoa6(dt_pcb_t *pcb, dt_node_t *dnp)
 	if (strict->dn_value == 0 ||
 	    (ntop = dt_ident_lookup_global(pcb, "inet_ntop")) == NULL)
 		return;
-	af = dt_node_int(pcb, 10, NULL);	/* Linux's AF_INET6 */
+	af = dt_node_int(pcb, (uint64_t) dt_os_af_inet6, NULL);
 	af->dn_list = addr;
 	dnp->dn_args = af;
 	dnp->dn_ident = ntop;

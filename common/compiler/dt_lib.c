@@ -6,10 +6,12 @@
  * library path is compiled, in name order except that a file naming
  * another with "#pragma D depends_on library other.d" comes after it.
  * The path is the system library directory (-x syslibdir, by default
- * where "make install" puts os/<os>/lib/ files: the directory "dtrace"
- * beside the libdtrace that is running, so that an installed tree
- * works wherever it was copied to) followed by each -L
- * directory (-x libdir, colon-separated).  A file saying "#pragma D
+ * where "make install" puts the files of common/lib/, the portable ones,
+ * and of os/<os>/lib/, the OS's: the directory "dtrace" beside the
+ * libdtrace that is running, so that an installed tree works wherever it
+ * was copied to; in the build tree, those two source directories)
+ * followed by each -L directory (-x libdir).  Both are colon-separated
+ * lists of directories.  A file saying "#pragma D
  * depends_on module M" is skipped when the kernel has no types for
  * module M (no BTF), as DTrace skips libraries for absent modules;
  * any other error in a library fails the compile with the file's name.
@@ -245,13 +247,26 @@ dt_lib_loaded(const dt_cc_t *cc, const char *name)
 	return false;
 }
 
+/* Scan each directory of a colon-separated list, in order. */
+static void
+dt_lib_scan_path(dt_libset_t *ls, const char *path)
+{
+	char *dirs = strdup(path), *save = NULL;
+
+	for (char *d = dirs ? strtok_r(dirs, ":", &save) : NULL; d != NULL;
+	    d = strtok_r(NULL, ":", &save))
+		dt_lib_scan(ls, d);
+	free(dirs);
+}
+
 /*
  * The system library directory when -x syslibdir does not name one:
  * $(libdir)/dtrace is the directory "dtrace" beside libdtrace.so, so it
  * is looked for there first (an installed tree moved, or installed with
  * DESTDIR, finds its own files rather than another installation's);
  * then where configure said it would be installed; then, for dtrace run
- * from its build tree, where the sources are.  (Linked statically, the
+ * from its build tree, where the sources are (common/lib and the OS's
+ * lib, as a list).  (Linked statically, the
  * object beside which "dtrace" is looked for is the program itself, so
  * a file of that name is no answer: it must be a directory.)
  */
@@ -286,15 +301,9 @@ dt_lib_load(dtrace_hdl_t *dtp)
 	cc->cc_libs_loaded = true;
 	if (sys == NULL)
 		sys = dt_lib_sysdir(sysbuf, sizeof(sysbuf));
-	dt_lib_scan(&ls, sys);
-	if (user != NULL) {
-		char *dirs = strdup(user), *save = NULL;
-
-		for (char *d = dirs ? strtok_r(dirs, ":", &save) : NULL;
-		    d != NULL; d = strtok_r(NULL, ":", &save))
-			dt_lib_scan(&ls, d);
-		free(dirs);
-	}
+	dt_lib_scan_path(&ls, sys);
+	if (user != NULL)
+		dt_lib_scan_path(&ls, user);
 	if (ls.ls_n > 0)
 		qsort(ls.ls_libs, ls.ls_n, sizeof (dt_lib_t), dt_lib_cmp);
 	for (size_t i = 0; i < ls.ls_n && rv == 0; i++)

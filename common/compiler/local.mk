@@ -27,11 +27,7 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/dt_cc.c \
 	%reldir%/dt_cc_run.c
 
-UNIT_TESTS += tests/unit/compiler_layout_test tests/unit/compiler_api_test \
-	tests/unit/btf_import_test
-tests_unit_btf_import_test_SOURCES = tests/unit/btf_import_test.c \
-	tests/unit/unit.h
-tests_unit_btf_import_test_LDADD = libdtrace_core.la $(LIBBPF_LIBS)
+UNIT_TESTS += tests/unit/compiler_layout_test tests/unit/compiler_api_test
 tests_unit_compiler_layout_test_SOURCES = \
 	tests/unit/compiler_layout_test.c tests/unit/unit.h
 tests_unit_compiler_layout_test_LDADD = libdtrace_core.la

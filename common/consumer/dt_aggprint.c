@@ -276,8 +276,6 @@ int
 dt_print_aggval(dt_consumer_t *dc, FILE *fp, const dt_aggdesc_t *agg,
     const int64_t *vals, uint64_t normal)
 {
-	int n;
-
 	if (normal == 0)
 		normal = 1;
 	switch (agg->ag_kind) {
@@ -286,19 +284,14 @@ dt_print_aggval(dt_consumer_t *dc, FILE *fp, const dt_aggdesc_t *agg,
 	case DT_AGG_LLQUANTIZE:
 		return dt_print_quantize(dc, fp, agg, vals, normal);
 	case DT_AGG_AVG:
-		n = fprintf(
-		    fp, " %16lld", (long long) dt_agg_avg(vals, normal));
-		break;
+		return dt_print_int(
+		    fp, 16, (uint64_t) dt_agg_avg(vals, normal), true);
 	case DT_AGG_STDDEV:
-		n = fprintf(fp, " %16llu",
-		    (unsigned long long) dt_agg_stddev(vals, normal));
-		break;
+		return dt_print_int(fp, 16, dt_agg_stddev(vals, normal), false);
 	default:
-		n = fprintf(
-		    fp, " %16lld", (long long) (vals[0] / (int64_t) normal));
-		break;
+		return dt_print_int(
+		    fp, 16, (uint64_t) (vals[0] / (int64_t) normal), true);
 	}
-	return n < 0 ? -1 : 0;
 }
 
 static int
@@ -747,6 +740,11 @@ dt_printa_single(
 	for (uint32_t i = 0; i < n && rv == 0; i++) {
 		dt_pfaggval_t av;
 
+		/* Sorted, the entries are all over memory: ask early. */
+		if (i + 8 < n) {
+			__builtin_prefetch(v[i + 8]);
+			__builtin_prefetch((const char *) v[i + 8] + 64);
+		}
 		av.pa_agg = agg;
 		av.pa_vals = v[i]->ae_vals;
 		av.pa_normal = dc->dc_aggstate[aggid].as_normal;

@@ -116,6 +116,7 @@ dt_agg_lookup(dt_consumer_t *dc, const dt_aggdesc_t *agg,
 	dc->dc_agghash[h & (dc->dc_nagghash - 1)] = ae;
 	ae->ae_index = dc->dc_naggents;
 	dc->dc_aggents[dc->dc_naggents++] = ae;
+	dc->dc_agggen++;
 	return ae;
 }
 
@@ -134,6 +135,8 @@ dt_agg_remove(dt_consumer_t *dc, dt_aggent_t *ae)
 	last->ae_index = ae->ae_index;
 	free(ae->ae_held);
 	free(ae);
+	dc->dc_agggen++;
+	dc->dc_aggdelgen++;
 }
 
 void
@@ -152,8 +155,19 @@ dt_agg_destroy(dt_consumer_t *dc)
 	free(dc->dc_agghash);
 	dc->dc_agghash = NULL;
 	dc->dc_nagghash = 0;
+	for (uint32_t i = 0; dc->dc_aggstate != NULL && i < dc->dc_naggstate;
+	     i++)
+		free(dc->dc_aggstate[i].as_order);
 	free(dc->dc_aggstate);
 	dc->dc_aggstate = NULL;
+	dc->dc_naggstate = 0;
+	for (uint32_t i = 0; i < dc->dc_nhints; i++)
+		free(dc->dc_hints[i].ah_ents);
+	free(dc->dc_hints);
+	dc->dc_hints = NULL;
+	dc->dc_nhints = 0;
+	dc->dc_agggen++;
+	dc->dc_aggdelgen++;
 }
 
 void
@@ -268,10 +282,73 @@ dt_agg_symkey(dt_consumer_t *dc, const dt_aggdesc_t *agg,
 typedef void dt_agg_visit_f(
     const dt_aggdesc_t *agg, dt_aggent_t *ae, const int64_t *vals);
 
+/*
+ * The hints for nsnaps snapshots, forgotten if an entry they may name was
+ * freed since they were made; NULL (no hints) on ENOMEM.
+ */
+static dt_agghint_t *
+dt_agg_hints(dt_consumer_t *dc, uint32_t nsnaps)
+{
+	if (nsnaps > dc->dc_nhints) {
+		dt_agghint_t *h = realloc(dc->dc_hints, nsnaps * sizeof(*h));
+
+		if (h == NULL)
+			return NULL;
+		memset(h + dc->dc_nhints, 0,
+		    (nsnaps - dc->dc_nhints) * sizeof(*h));
+		dc->dc_hints = h;
+		dc->dc_nhints = nsnaps;
+	}
+	if (dc->dc_hintgen != dc->dc_aggdelgen) {
+		for (uint32_t i = 0; i < dc->dc_nhints; i++)
+			dc->dc_hints[i].ah_n = 0;
+		dc->dc_hintgen = dc->dc_aggdelgen;
+	}
+	return dc->dc_hints;
+}
+
+/* Remember that place j of a snapshot went to ae; false on ENOMEM. */
+static bool
+dt_agg_hint_set(dt_agghint_t *h, uint32_t j, dt_aggent_t *ae)
+{
+	if (j >= h->ah_cap) {
+		uint32_t cap = h->ah_cap ? h->ah_cap * 2 : 1024;
+		dt_aggent_t **v = realloc(h->ah_ents, cap * sizeof(*v));
+
+		if (v == NULL)
+			return false;
+		h->ah_ents = v;
+		h->ah_cap = cap;
+	}
+	h->ah_ents[j] = ae;
+	return true;
+}
+
+/* The entry a hint names, if it has this key; else NULL. */
+static dt_aggent_t *
+dt_agg_hint_get(const dt_agghint_t *h, uint32_t j, const dt_aggdesc_t *agg,
+    const unsigned char *key)
+{
+	dt_aggent_t *ae;
+
+	if (j + 8 < h->ah_n) {
+		/* Far enough ahead to be in the cache when its turn comes. */
+		__builtin_prefetch(h->ah_ents[j + 8]);
+		__builtin_prefetch((const char *) h->ah_ents[j + 8] + 64);
+	}
+	if (j >= h->ah_n || (ae = h->ah_ents[j]) == NULL ||
+	    ae->ae_aggid != agg->ag_id ||
+	    memcmp(ae->ae_key, key, agg->ag_keysize) != 0)
+		return NULL;
+	return ae;
+}
+
 static int
 dt_agg_walksnaps(dtrace_hdl_t *dtp, dt_consumer_t *dc,
-    const dt_aggsnap_t *snaps, uint32_t nsnaps, bool create, dt_agg_visit_f *fn)
+    const dt_aggsnap_t *snaps, uint32_t nsnaps, bool create, bool hint,
+    dt_agg_visit_f *fn)
 {
+	dt_agghint_t *hints = hint ? dt_agg_hints(dc, nsnaps) : NULL;
 	int64_t *src = NULL;
 	uint32_t srccap = 0;
 	int rc = 0;
@@ -279,8 +356,10 @@ dt_agg_walksnaps(dtrace_hdl_t *dtp, dt_consumer_t *dc,
 	for (uint32_t s = 0; rc == 0 && s < nsnaps; s++) {
 		const unsigned char *p = snaps[s].as_data;
 		const unsigned char *end = p + snaps[s].as_size;
+		dt_agghint_t *h = hints != NULL ? &hints[s] : NULL;
+		uint32_t j = 0;
 
-		while (p + 8 <= end) {
+		for (; p + 8 <= end; j++) {
 			const dt_aggdesc_t *agg;
 			const unsigned char *k;
 			unsigned char *nk;
@@ -314,17 +393,25 @@ dt_agg_walksnaps(dtrace_hdl_t *dtp, dt_consumer_t *dc,
 				rc = dt_set_errno(dtp, EDT_NOMEM);
 				break;
 			}
-			ae = dt_agg_lookup(dc, agg, k, create);
+			ae = h != NULL ? dt_agg_hint_get(h, j, agg, k) : NULL;
+			if (ae == NULL)
+				ae = dt_agg_lookup(dc, agg, k, create);
 			free(nk);
 			if (ae == NULL && create) {
 				rc = dt_set_errno(dtp, EDT_NOMEM);
 				break;
+			}
+			if (h != NULL && !dt_agg_hint_set(h, j, ae)) {
+				h->ah_n = 0;
+				h = NULL;
 			}
 			/* The data need not be aligned for int64_t. */
 			memcpy(src, p + 8 + ksz, agg->ag_nvals * 8);
 			fn(agg, ae, src);
 			p += n;
 		}
+		if (h != NULL)
+			h->ah_n = rc == 0 ? j : 0;
 	}
 	free(src);
 	return rc;
@@ -364,7 +451,7 @@ dt_consume_aggsnap(dtrace_hdl_t *dtp, const dt_aggsnap_t *snaps,
 	}
 	dc->dc_aggcumulative = cumulative;
 	return dt_agg_walksnaps(
-	    dtp, dc, snaps, nsnaps, true, dt_agg_visit_merge);
+	    dtp, dc, snaps, nsnaps, true, true, dt_agg_visit_merge);
 }
 
 /* An entry's held values, made empty on first use; NULL on ENOMEM. */
@@ -409,8 +496,8 @@ dt_consume_aggtaken(
 		return dt_set_errno(dtp, EDT_NOMEM);
 	if (dc->dc_pgp == NULL)
 		return 0;
-	return dt_agg_walksnaps(
-	    dtp, dc, snaps, nsnaps, dc->dc_aggfold_create, dt_agg_visit_take);
+	return dt_agg_walksnaps(dtp, dc, snaps, nsnaps, dc->dc_aggfold_create,
+	    false, dt_agg_visit_take);
 }
 
 /*
@@ -661,15 +748,13 @@ dt_agg_cmp_keys(const dt_aggdesc_t *agg, const unsigned char *l,
 	return 0;
 }
 
-/* qsort() has no context argument; sorting holds this for its duration. */
+/* How entries sort: the options as dt_agg_sortopts() reads them. */
 typedef struct dt_aggsort {
 	dt_consumer_t *so_dc;
 	bool so_keysort;
 	bool so_rev;
 	int so_keypos;
 } dt_aggsort_t;
-
-static _Thread_local const dt_aggsort_t *dt_aggsort_ctx;
 
 /*
  * An entry as sorting sees it: its value and the first key compared
@@ -763,10 +848,9 @@ dt_agg_se_keys(
 }
 
 static int
-dt_agg_entcmp(const void *lp, const void *rp)
+dt_agg_entcmp(
+    const dt_aggsort_t *so, const dt_aggsortent_t *l, const dt_aggsortent_t *r)
 {
-	const dt_aggsort_t *so = dt_aggsort_ctx;
-	const dt_aggsortent_t *l = lp, *r = rp;
 	int c;
 
 	if (l->se_aggid != r->se_aggid) {
@@ -799,24 +883,107 @@ dt_agg_sortopts(dt_consumer_t *dc, dt_aggsort_t *so)
 	    : (int) o[DT_OPT_AGGSORTKEYPOS];
 }
 
-/* Sort v[0..n-1]; false on ENOMEM. */
+/* The sort options as one word, to tell whether a kept order applies. */
+static uint64_t
+dt_agg_sortword(const dt_aggsort_t *so)
+{
+	return (uint64_t) so->so_keysort | (uint64_t) so->so_rev << 1 |
+	    (uint64_t) (uint32_t) so->so_keypos << 2;
+}
+
+/* Stable insertion sort of a[0..n-1], for short runs. */
+static void
+dt_agg_isort(dt_aggsortent_t *a, size_t n, const dt_aggsort_t *so)
+{
+	for (size_t i = 1; i < n; i++) {
+		dt_aggsortent_t t = a[i];
+		size_t j = i;
+
+		for (; j > 0 && dt_agg_entcmp(so, &a[j - 1], &t) > 0; j--)
+			a[j] = a[j - 1];
+		a[j] = t;
+	}
+}
+
+/*
+ * A stable merge sort of a[0..n-1] with tmp as room, which takes its
+ * options as an argument (qsort() would need them in a thread-local
+ * variable, a library call on each comparison in a shared library) and
+ * merges no two runs already in order.  Every two entries differ (the
+ * keys of an aggregation do), so the order is the one any sort gives.
+ */
+static void
+dt_agg_msort(
+    dt_aggsortent_t *a, dt_aggsortent_t *tmp, size_t n, const dt_aggsort_t *so)
+{
+	const size_t run = 16;
+	dt_aggsortent_t *src = a, *dst = tmp, *t;
+
+	for (size_t lo = 0; lo < n; lo += run)
+		dt_agg_isort(a + lo, n - lo < run ? n - lo : run, so);
+	for (size_t w = run; w < n; w *= 2) {
+		for (size_t lo = 0; lo < n; lo += 2 * w) {
+			size_t mid = lo + w < n ? lo + w : n;
+			size_t hi = lo + 2 * w < n ? lo + 2 * w : n;
+			size_t i = lo, j = mid, k = lo;
+
+			if (mid == hi ||
+			    dt_agg_entcmp(so, &src[mid - 1], &src[mid]) <= 0) {
+				memcpy(dst + lo, src + lo,
+				    (hi - lo) * sizeof(*src));
+				continue;
+			}
+			while (i < mid && j < hi)
+				dst[k++] =
+				    dt_agg_entcmp(so, &src[j], &src[i]) < 0
+				    ? src[j++]
+				    : src[i++];
+			memcpy(dst + k, src + i, (mid - i) * sizeof(*src));
+			k += mid - i;
+			memcpy(dst + k, src + j, (hi - j) * sizeof(*src));
+		}
+		t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != a)
+		memcpy(a, src, n * sizeof(*a));
+}
+
+/*
+ * Sort v[0..n-1]; false on ENOMEM.  An order that is already right (the
+ * last printa()'s, when the values kept it) is found so in one pass.
+ */
 static bool
 dt_agg_qsort(dt_aggent_t **v, uint32_t n, const dt_aggsort_t *so)
 {
-	const dt_aggsort_t *saved = dt_aggsort_ctx;
-	dt_aggsortent_t *se;
+	dt_aggsortent_t *se, *tmp;
+	uint32_t i;
 
 	if (n < 2) /* v may be NULL when there is nothing */
 		return true;
 	if ((se = malloc(n * sizeof(*se))) == NULL)
 		return false;
-	for (uint32_t i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		/* The entries are all over memory: ask for them early. */
+		if (i + 8 < n) {
+			__builtin_prefetch(v[i + 8]);
+			__builtin_prefetch((const char *) v[i + 8] + 64);
+		}
 		dt_agg_sortent(so, v[i], &se[i]);
-	dt_aggsort_ctx = so;
-	qsort(se, n, sizeof(*se), dt_agg_entcmp);
-	dt_aggsort_ctx = saved;
-	for (uint32_t i = 0; i < n; i++)
-		v[i] = se[i].se_ae;
+	}
+	for (i = 1; i < n && dt_agg_entcmp(so, &se[i - 1], &se[i]) <= 0; i++)
+		continue;
+	if (i < n) {
+		if ((tmp = malloc(n * sizeof(*tmp))) == NULL) {
+			free(se);
+			return false;
+		}
+		dt_agg_msort(se, tmp, n, so);
+		free(tmp);
+		for (i = 0; i < n; i++)
+			v[i] = se[i].se_ae;
+	}
 	free(se);
 	return true;
 }
@@ -841,18 +1008,49 @@ dt_agg_select(dt_consumer_t *dc, uint32_t aggid, uint32_t *np)
 	return v;
 }
 
+/*
+ * The entries of aggid (all for UINT32_MAX), sorted.  The order of the
+ * last time is the first guess when no entry came or went since: a
+ * printa() every second of a big aggregation whose order holds then
+ * costs a pass over it rather than a sort.
+ */
 dt_aggent_t **
 dt_agg_sorted(dt_consumer_t *dc, uint32_t aggid, uint32_t *np)
 {
-	dt_aggent_t **v = dt_agg_select(dc, aggid, np);
+	dt_aggstate_t *as = aggid != UINT32_MAX && dc->dc_aggstate != NULL &&
+		aggid < dc->dc_naggstate && dt_agg_desc(dc, aggid) != NULL
+	    ? &dc->dc_aggstate[aggid]
+	    : NULL;
+	dt_aggent_t **v;
 	dt_aggsort_t so;
+	uint64_t opts;
 
-	if (v == NULL)
-		return NULL;
 	dt_agg_sortopts(dc, &so);
+	opts = dt_agg_sortword(&so);
+	if (as != NULL && as->as_order != NULL &&
+	    as->as_ordergen == dc->dc_agggen && as->as_orderopts == opts) {
+		if ((v = malloc((as->as_norder + 1) * sizeof(*v))) == NULL)
+			return NULL;
+		memcpy(v, as->as_order, as->as_norder * sizeof(*v));
+		*np = as->as_norder;
+	} else if ((v = dt_agg_select(dc, aggid, np)) == NULL) {
+		return NULL;
+	}
 	if (!dt_agg_qsort(v, *np, &so)) {
 		free(v);
 		return NULL;
+	}
+	if (as != NULL) {
+		/* Kept for next time if there is room; no matter if not. */
+		dt_aggent_t **o = realloc(as->as_order, (*np + 1) * sizeof(*o));
+
+		if (o != NULL) {
+			memcpy(o, v, *np * sizeof(*o));
+			as->as_order = o;
+			as->as_norder = *np;
+			as->as_ordergen = dc->dc_agggen;
+			as->as_orderopts = opts;
+		}
 	}
 	return v;
 }

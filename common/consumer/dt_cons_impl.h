@@ -49,7 +49,28 @@ typedef struct dt_aggent {
 typedef struct dt_aggstate {
 	uint64_t as_normal; /* normalize() factor; 1 when none */
 	bool as_printed;    /* printa() printed it: no default output */
+	/*
+	 * The order the entries were last sorted in, tried first next time
+	 * (dt_agg_sorted()): valid while dc_agggen is as_ordergen and the
+	 * sort options are as_orderopts.
+	 */
+	struct dt_aggent **as_order;
+	uint32_t as_norder;
+	uint64_t as_ordergen;
+	uint64_t as_orderopts;
 } dt_aggstate_t;
+
+/*
+ * Where each entry of the last periodic snapshots went: an engine lists
+ * the keys of a map in the same order every time, so the entry at the
+ * same place is most often the same key, found without hashing.  Valid
+ * while no entry has been freed since (dc_aggdelgen).
+ */
+typedef struct dt_agghint {
+	struct dt_aggent **ah_ents;
+	uint32_t ah_n;
+	uint32_t ah_cap;
+} dt_agghint_t;
 
 /* A commit() or discard() of a speculation, seen in the current drain. */
 typedef struct dt_cspec_end {
@@ -137,7 +158,13 @@ struct dt_consumer {
 	uint32_t dc_naggents;
 	uint32_t dc_aggents_cap;
 	dt_aggstate_t *dc_aggstate; /* pg_naggs entries */
+	uint32_t dc_naggstate;	    /* the pg_naggs they were made for */
 	bool dc_aggcumulative;	    /* the last snapshots were totals */
+	uint64_t dc_agggen;	    /* bumped when an entry comes or goes */
+	uint64_t dc_aggdelgen;	    /* bumped when an entry is freed */
+	uint64_t dc_hintgen;	    /* dc_aggdelgen when the hints were made */
+	dt_agghint_t *dc_hints;	    /* per snapshot, dc_nhints */
+	uint32_t dc_nhints;
 
 	/* Speculations, indexed by ID - 1; dc_nspecs grows on demand. */
 	dt_cspec_t *dc_specs;
@@ -220,6 +247,7 @@ extern int dt_cons_nomem(dt_consumer_t *dc);
 /* dt_print.c: one datum.  width as DTrace's: negative left-aligns. */
 extern int dt_print_bytes(dt_consumer_t *dc, FILE *fp, const void *addr,
     size_t n, int width, bool quiet, bool forceraw);
+extern int dt_print_int(FILE *fp, int width, uint64_t v, bool sign);
 extern int dt_print_datum(dt_consumer_t *dc, FILE *fp, const dt_recdesc_t *rd,
     const void *addr, bool quiet, bool aggkey);
 /* dt_print_type.c: print(), the value with its CTF type. */

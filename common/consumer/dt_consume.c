@@ -200,6 +200,7 @@ dt_consume_setup(dtrace_hdl_t *dtp, const dt_program_t *pgp,
 	    (dc->dc_aggstate =
 		    calloc(pgp->pg_naggs + 1, sizeof(dt_aggstate_t))) == NULL)
 		goto nomem;
+	dc->dc_naggstate = pgp->pg_naggs;
 	if (nprobes > 0)
 		memcpy(dc->dc_probebuf, probes, nprobes * sizeof(dt_cprobe_t));
 	dc->dc_nprobes = maxepid + 1;

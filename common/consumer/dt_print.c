@@ -384,6 +384,39 @@ dt_print_ustack(dt_consumer_t *dc, FILE *fp, const char *format,
 	return 0;
 }
 
+/*
+ * fprintf(fp, " %*lld", width, v) or, unsigned, " %*llu": what a printa()
+ * of a big aggregation writes for most of its fields, made without
+ * parsing a format each time.
+ */
+int
+dt_print_int(FILE *fp, int width, uint64_t v, bool sign)
+{
+	char buf[48], *p = buf + sizeof(buf);
+	bool neg = sign && (int64_t) v < 0;
+	uint64_t u = neg ? -v : v;
+	int len;
+
+	do {
+		*--p = (char) ('0' + u % 10);
+		u /= 10;
+	} while (u != 0);
+	if (neg)
+		*--p = '-';
+	len = (int) (buf + sizeof(buf) - p);
+	if (width > (int) sizeof(buf) - 1)
+		return fprintf(fp, sign ? " %*lld" : " %*llu", width,
+			   (long long) v) < 0
+		    ? -1
+		    : 0;
+	while (len < width) {
+		*--p = ' ';
+		len++;
+	}
+	*--p = ' ';
+	return fwrite(p, 1, (size_t) len + 1, fp) == (size_t) len + 1 ? 0 : -1;
+}
+
 int
 dt_print_datum(dt_consumer_t *dc, FILE *fp, const dt_recdesc_t *rd,
     const void *addr, bool quiet, bool aggkey)
@@ -422,19 +455,26 @@ dt_print_datum(dt_consumer_t *dc, FILE *fp, const dt_recdesc_t *rd,
 		if (quiet && !aggkey)
 			n = fprintf(fp, "%lld", (long long) u);
 		else
-			n = fprintf(fp, " %16lld", (long long) u);
+			return dt_print_int(fp, 16, u, true);
 		break;
-	case 4:
-		n = fprintf(fp, quiet && !aggkey ? "%d" : " %8d",
-		    (int) (int32_t) dt_rec_uint(rd, addr));
+	case 4: {
+		int32_t v = (int32_t) dt_rec_uint(rd, addr);
+
+		if (!(quiet && !aggkey))
+			return dt_print_int(
+			    fp, 8, (uint64_t) (int64_t) v, true);
+		n = fprintf(fp, "%d", (int) v);
 		break;
+	}
 	case 2:
-		n = fprintf(fp, quiet && !aggkey ? "%d" : " %5d",
-		    (int) dt_rec_uint(rd, addr));
+		if (!(quiet && !aggkey))
+			return dt_print_int(fp, 5, dt_rec_uint(rd, addr), true);
+		n = fprintf(fp, "%d", (int) dt_rec_uint(rd, addr));
 		break;
 	case 1:
-		n = fprintf(fp, quiet && !aggkey ? "%d" : " %3d",
-		    (int) dt_rec_uint(rd, addr));
+		if (!(quiet && !aggkey))
+			return dt_print_int(fp, 3, dt_rec_uint(rd, addr), true);
+		n = fprintf(fp, "%d", (int) dt_rec_uint(rd, addr));
 		break;
 	default:
 		return dt_print_bytes(dc, fp, addr, rd->rd_size,

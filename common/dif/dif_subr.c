@@ -35,8 +35,6 @@
 #include "common/dif/dif_impl.h"
 #include "common/dt_os.h"
 
-#define DIF_AF_INET  2
-#define DIF_AF_INET6 10		/* Linux's value, as D defines it there */
 
 /* Copies string argument i into work buffer w; NULL after a fault. */
 static char *
@@ -507,15 +505,17 @@ dif_inet(dif_mstate_t *ms, uint32_t subr, const dif_tuple_t *tup)
 		af = tup[0].tu_value;
 		addr = tup[1].tu_value;
 	} else {
-		af = subr == DIF_SUBR_INET_NTOA ? DIF_AF_INET : DIF_AF_INET6;
+		af = subr == DIF_SUBR_INET_NTOA ? (uint64_t) dt_os_af_inet :
+		    (uint64_t) dt_os_af_inet6;
 		addr = tup[0].tu_value;
 	}
-	if (af == DIF_AF_INET) {
+	/* The OS's numbers, as its D library gives them to programs. */
+	if (af == (uint64_t) dt_os_af_inet) {
 		if (dif_copyin(ms, DIF_AS_KERNEL, addr, a, 4) != 0)
 			return 0;
 		return dif_ntoa4(ms, a);
 	}
-	if (af != DIF_AF_INET6) {
+	if (af != (uint64_t) dt_os_af_inet6) {
 		dif_fault(ms, DIF_FLT_ILLOP, 0);
 		return 0;
 	}

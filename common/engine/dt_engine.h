@@ -2,7 +2,9 @@
  * dt_engine.h: the seam between the portable core and an engine.
  *
  * An engine runs enabled programs: the portable interpreter (interp, in
- * common/engine/) or an OS backend's in-kernel engine (bpf, in os/linux/).
+ * common/engine/) or one of the engines an OS backend lists in
+ * dt_os_engines (common/dt_os.h): an in-kernel one (bpf on Linux) or one
+ * for the user's own processes (ptrace on Linux).
  * The core enables a program by matching its probe descriptions and giving
  * every (statement, probe) pair an EPID; the engine attaches to those
  * probes, runs the DIF when they fire and writes records in the format of
@@ -58,7 +60,7 @@ typedef int dt_drain_f(dtrace_hdl_t *dtp, uint32_t cpu, const void *buf,
 
 typedef struct dt_engine_ops {
 	const char *eo_name;
-	unsigned eo_flag;	/* DT_ENGINE_F_* this engine is */
+	unsigned eo_flag;	/* DT_ENGINE_F_* kinds this engine is */
 	int (*eo_open)(dtrace_hdl_t *dtp);
 	/* Attach the enabled probes eps[0..n-1] (new since the last call). */
 	int (*eo_enable)(dtrace_hdl_t *dtp, dt_eprobe_t *const *eps, size_t n);

@@ -80,10 +80,16 @@ typedef struct dt_argdesc {
 	char *ad_xlate;		 /* the translated type, or NULL if none */
 } dt_argdesc_t;
 
-/* Which engines can run a provider's probes. */
+/*
+ * Which kinds of engine can run a provider's probes.  The core knows
+ * engines by these properties only; the OS backend names its engines and
+ * says which kind each is (dt_os_engines in common/dt_os.h).
+ */
 #define DT_ENGINE_F_INTERP 0x1 /* the portable interpreter, in user space */
-#define DT_ENGINE_F_BPF	   0x2 /* eBPF in the kernel (os/linux) */
-#define DT_ENGINE_F_PTRACE 0x4 /* breakpoints in traced processes */
+#define DT_ENGINE_F_KERNEL 0x2 /* the OS's in-kernel engine: any process,
+				  the kernel's own probes; privileged */
+#define DT_ENGINE_F_USER   0x4 /* the OS's engine for the user's own
+				  processes (breakpoints in them) */
 
 typedef struct dt_provops {
 	/* Register the probes that always exist (dtrace -l lists them). */
@@ -131,6 +137,15 @@ typedef struct dt_provops {
 	 */
 	int (*po_nomatch)(dtrace_hdl_t *dtp, dt_provider_t *pvp,
 	    const dt_probedesc_t *pdp, char *msg, size_t len);
+	/*
+	 * The mechanism that fires this provider's probes, by name: an
+	 * OS backend's engine that places probes itself looks the name up
+	 * in its own table of mechanisms instead of asking which provider a
+	 * probe is of.  The portable providers name DT_MECH_DEMAND and
+	 * DT_MECH_TIMER (dt_prov.h), an OS backend's providers names of its
+	 * own.  NULL: no such engine serves them.
+	 */
+	const char *po_mech;
 } dt_provops_t;
 
 struct dt_provider {

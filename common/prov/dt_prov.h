@@ -21,6 +21,13 @@ typedef struct dt_probe dt_probe_t;
 #define DT_PROBE_ID_END	  2
 #define DT_PROBE_ID_ERROR 3
 
+/*
+ * The mechanisms of the portable providers (dt_provops_t.po_mech): probes
+ * the consumer fires itself (BEGIN, END, ERROR), and probes a timer fires.
+ */
+#define DT_MECH_DEMAND "demand"
+#define DT_MECH_TIMER  "timer"
+
 extern int dt_prov_dtrace_init(dtrace_hdl_t *dtp);
 extern int dt_prov_profile_init(dtrace_hdl_t *dtp);
 

@@ -43,11 +43,12 @@ dt_prov_dtrace_populate(dtrace_hdl_t *dtp, dt_provider_t *pvp)
 
 static const dt_provops_t dt_prov_dtrace_ops = {
 	.po_populate = dt_prov_dtrace_populate,
+	.po_mech = DT_MECH_DEMAND,
 };
 
 int
 dt_prov_dtrace_init(dtrace_hdl_t *dtp)
 {
 	return dt_provider_register(dtp, "dtrace", &dt_prov_dtrace_ops,
-	    &dt_prov_dtrace_attr, DT_ENGINE_F_INTERP | DT_ENGINE_F_BPF, NULL);
+	    &dt_prov_dtrace_attr, DT_ENGINE_F_INTERP | DT_ENGINE_F_KERNEL, NULL);
 }

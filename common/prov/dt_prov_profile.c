@@ -168,13 +168,14 @@ static const dt_provops_t dt_prov_profile_ops = {
 	.po_populate = dt_prov_profile_populate,
 	.po_provide = dt_prov_profile_provide,
 	.po_probe_fini = dt_prov_profile_probe_fini,
+	.po_mech = DT_MECH_TIMER,
 };
 
 int
 dt_prov_profile_init(dtrace_hdl_t *dtp)
 {
 	return dt_provider_register(dtp, "profile", &dt_prov_profile_ops,
-	    &dt_prov_profile_attr, DT_ENGINE_F_INTERP | DT_ENGINE_F_BPF, NULL);
+	    &dt_prov_profile_attr, DT_ENGINE_F_INTERP | DT_ENGINE_F_KERNEL, NULL);
 }
 
 const dt_profile_timer_t *

@@ -20,10 +20,27 @@
 const char dt_isa_name[] = "aarch64";
 
 /*
- * A conditional branch out of the function (b.cond, cbz/cbnz, tbz/tbnz)
- * is a return only when taken; neither engine tests NZCV or a register
- * at a return site yet, so it gets no return probe.
+ * A conditional branch out of the function is a return only when taken.
+ * b.cond's condition is on NZCV, which the engines test at the site
+ * (dt_isa_cond_holds()); cbz/cbnz and tbz/tbnz test a register, which
+ * no engine does yet, so they get no return probe.
  */
+static uint8_t
+a64_isa_cond(const uint8_t *code, const a64_site_t *s, uint64_t addr)
+{
+	a64_insn_t in;
+	uint32_t w;
+
+	if (!s->cond)
+		return DT_ISA_COND_ALWAYS;
+	w = (uint32_t) code[s->off] | (uint32_t) code[s->off + 1] << 8 |
+	    (uint32_t) code[s->off + 2] << 16 |
+	    (uint32_t) code[s->off + 3] << 24;
+	a64_decode(w, addr + s->off, &in);
+	return in.cls == A64_C_BCOND ? (uint8_t) (in.cond + 1)
+				     : DT_ISA_COND_UNTESTED;
+}
+
 int
 dt_isa_sites_scan(
     const uint8_t *code, size_t size, uint64_t addr, dt_isa_sites_t *out)
@@ -47,7 +64,7 @@ dt_isa_sites_scan(
 		    : s->kind == A64_SITE_OFFSET    ? DT_ISA_SITE_OFFSET
 						    : DT_ISA_SITE_RETURN;
 		d->tailcall = s->tailcall;
-		d->cond = s->cond ? DT_ISA_COND_UNTESTED : DT_ISA_COND_ALWAYS;
+		d->cond = a64_isa_cond(code, s, addr);
 		d->probeable = s->probeable;
 		d->reason = s->reason;
 		out->nsites++;
@@ -79,55 +96,73 @@ dt_isa_uprobe_unsafe(const uint8_t *code, size_t avail)
 	return 0;
 }
 
-/* uregs[i] is user_pt_regs word i: R_X0..R_X30, R_SP, R_PC, R_PSTATE. */
-static const int16_t a64_uregs[A64_NREGS] = {
-    0,
-    8,
-    16,
-    24,
-    32,
-    40,
-    48,
-    56,
-    64,
-    72,
-    80,
-    88,
-    96,
-    104,
-    112,
-    120,
-    128,
-    136,
-    144,
-    152,
-    160,
-    168,
-    176,
-    184,
-    192,
-    200,
-    208,
-    216,
-    224,
-    232,
-    240,
-    248,
-    256,
-    264,
+/* a64_cond()'s numbering: b.cond's condition field. */
+int
+dt_isa_cond_holds(unsigned cond, uint64_t flags)
+{
+	return a64_cond(cond, flags);
+}
+
+/*
+ * uregs[] names as arm64 DTrace ports name them: R_X0..R_X30, R_SP,
+ * R_PC, R_PSTATE, numbered as user_pt_regs orders its words; and the
+ * common aliases (R_FP is x29, R_PS pstate, R_R0 and R_R1 x0 and x1).
+ */
+#define A64_X(n)                                                               \
+	{                                                                      \
+		"R_X" #n, n                                                    \
+	}
+const dt_isa_regname_t dt_isa_regnames[] = {
+    A64_X(0),
+    A64_X(1),
+    A64_X(2),
+    A64_X(3),
+    A64_X(4),
+    A64_X(5),
+    A64_X(6),
+    A64_X(7),
+    A64_X(8),
+    A64_X(9),
+    A64_X(10),
+    A64_X(11),
+    A64_X(12),
+    A64_X(13),
+    A64_X(14),
+    A64_X(15),
+    A64_X(16),
+    A64_X(17),
+    A64_X(18),
+    A64_X(19),
+    A64_X(20),
+    A64_X(21),
+    A64_X(22),
+    A64_X(23),
+    A64_X(24),
+    A64_X(25),
+    A64_X(26),
+    A64_X(27),
+    A64_X(28),
+    A64_X(29),
+    A64_X(30),
+    {"R_SP", A64_REG_SP},
+    {"R_PC", A64_REG_PC},
+    {"R_PSTATE", A64_REG_PSTATE},
+    {"R_FP", 29},
+    {"R_LR", 30},
+    {"R_PS", A64_REG_PSTATE},
+    {"R_R0", 0},
+    {"R_R1", 1},
+    {NULL, 0},
 };
 
-const dt_isa_layout_t dt_isa_layout = {
-    .il_pc = 8 * A64_REG_PC,
-    .il_sp = 8 * A64_REG_SP,
-    .il_flags = 8 * A64_REG_PSTATE,
-    .il_ret = 0,
-    .il_args = {0, 8, 16, 24, 32, 40, 48, 56}, /* x0 .. x7 */
-    .il_nargs = 8,
-    .il_stackargs = 0, /* the ninth argument is at [sp] */
-    .il_nuregs = A64_NREGS,
-    .il_uregs = a64_uregs,
-};
+/* Linux names no FPU type for arm64 (its /proc/cpuinfo lists features). */
+const char dt_isa_fputypes[] = "";
+
+const uint16_t dt_isa_elf_machine = 183;	/* EM_AARCH64 */
+
+/* brk #0, little-endian; the trap leaves the pc at it. */
+const dt_isa_trap_t dt_isa_trap = {
+    .it_insn = {0x00, 0x00, 0x20, 0xd4}, .it_len = 4, .it_pcadj = 0};
 
 /*
  * "x0", "w13", "sp", "xzr" at *sp: the register's number (31 for sp,

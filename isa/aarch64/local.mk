@@ -6,9 +6,11 @@ noinst_LTLIBRARIES += libisa_aarch64.la
 libisa_aarch64_la_SOURCES = %reldir%/a64_decode.c %reldir%/a64_decode.h \
 	%reldir%/a64_emulate.c %reldir%/a64_emulate.h \
 	%reldir%/a64_sites.c %reldir%/a64_sites.h \
-	%reldir%/a64_isa.c %reldir%/a64_isa.h isa/dt_isa.h
+	%reldir%/a64_isa.c %reldir%/a64_isa.h %reldir%/a64_linux.c isa/dt_isa.h
 if ISA_AARCH64
 libdtrace_core_la_LIBADD += libisa_aarch64.la
+# The calling thread's registers need an arm64 C library.
+libdtrace_core_la_SOURCES += %reldir%/a64_ucontext.c
 endif
 
 UNIT_TESTS += tests/unit/a64_decode_test tests/unit/a64_sites_test

@@ -1,5 +1,7 @@
-# isa/x86_64/local.mk: the x86-64 decoder, emulator and probe sites
+# isa/x86_64/local.mk: the x86-64 decoder, emulator and probe sites, and
+# x86-64's Linux facts (x86_linux.c)
 libdtrace_core_la_SOURCES += isa/dt_isa.h %reldir%/x86_isa.c %reldir%/x86_isa.h \
+	%reldir%/x86_linux.c \
 	%reldir%/x86_decode.c %reldir%/x86_decode.h \
 	%reldir%/x86_emulate.c %reldir%/x86_emulate.h \
 	%reldir%/x86_sites.c %reldir%/x86_sites.h

@@ -89,78 +89,75 @@ dt_isa_uprobe_unsafe(const uint8_t *code, size_t avail)
 	    in.vex == X86_VEX_EVEX;
 }
 
+/* x86_cond()'s numbering, as return sites give it. */
+int
+dt_isa_cond_holds(unsigned cond, uint64_t flags)
+{
+	return x86_cond(cond, flags);
+}
+
 /*
- * uregs[]: DTrace's register numbers (R_EIP, R_RAX, ...: the D prelude
- * defines them as illumos numbers them on amd64, the 32-bit names first)
- * as offsets in x86-64's struct pt_regs; -1 for what Linux does not keep
- * there (segment registers but cs and ss, trap number, error code).
+ * uregs[] names: illumos's on amd64 (the 32-bit names first, then 19 +
+ * the amd64 register set's order), so that scripts using the numbers
+ * still work; the aliases R_PC, R_SP, R_FP, R_PS, R_R0 and R_R1 are
+ * R_EIP, R_UESP, R_EBP, R_EFL, R_EAX and R_EDX, as there.
  */
-static const int16_t x86_uregs[] = {
-    /* gs fs es ds edi esi ebp esp ebx edx ecx eax trapno err */
-    -1,
-    -1,
-    -1,
-    -1,
-    112,
-    104,
-    32,
-    152,
-    40,
-    96,
-    88,
-    80,
-    -1,
-    -1,
-    /* eip cs efl uesp ss */
-    128,
-    136,
-    144,
-    152,
-    160,
-    /* r15 r14 r13 r12 r11 r10 r9 r8 rdi rsi rbp rbx rdx rcx rax */
-    0,
-    8,
-    16,
-    24,
-    48,
-    56,
-    64,
-    72,
-    112,
-    104,
-    32,
-    40,
-    96,
-    88,
-    80,
-    /* trapno err rip cs rfl rsp ss fs gs es ds fsbase gsbase */
-    -1,
-    -1,
-    128,
-    136,
-    144,
-    152,
-    160,
-    -1,
-    -1,
-    -1,
-    -1,
-    -1,
-    -1,
+const dt_isa_regname_t dt_isa_regnames[] = {
+    {"R_GS", 0},
+    {"R_FS", 1},
+    {"R_ES", 2},
+    {"R_DS", 3},
+    {"R_EDI", 4},
+    {"R_ESI", 5},
+    {"R_EBP", 6},
+    {"R_ESP", 7},
+    {"R_EBX", 8},
+    {"R_EDX", 9},
+    {"R_ECX", 10},
+    {"R_EAX", 11},
+    {"R_TRAPNO", 12},
+    {"R_ERR", 13},
+    {"R_EIP", 14},
+    {"R_CS", 15},
+    {"R_EFL", 16},
+    {"R_UESP", 17},
+    {"R_SS", 18},
+    {"R_R15", 19},
+    {"R_R14", 20},
+    {"R_R13", 21},
+    {"R_R12", 22},
+    {"R_R11", 23},
+    {"R_R10", 24},
+    {"R_R9", 25},
+    {"R_R8", 26},
+    {"R_RDI", 27},
+    {"R_RSI", 28},
+    {"R_RBP", 29},
+    {"R_RBX", 30},
+    {"R_RDX", 31},
+    {"R_RCX", 32},
+    {"R_RAX", 33},
+    {"R_RIP", 36},
+    {"R_RFL", 38},
+    {"R_RSP", 39},
+    {"R_FSBASE", 45},
+    {"R_GSBASE", 46},
+    {"R_PC", 14},
+    {"R_SP", 17},
+    {"R_FP", 6},
+    {"R_PS", 16},
+    {"R_R0", 11},
+    {"R_R1", 9},
+    {NULL, 0},
 };
 
-const dt_isa_layout_t dt_isa_layout = {
-    .il_pc = 128,
-    .il_sp = 152,
-    .il_flags = 144,
-    .il_ret = 80,
-    /* rdi, rsi, rdx, rcx, r8, r9 */
-    .il_args = {112, 104, 96, 88, 72, 64},
-    .il_nargs = 6,
-    .il_stackargs = 8, /* above the return address */
-    .il_nuregs = sizeof(x86_uregs) / sizeof(x86_uregs[0]),
-    .il_uregs = x86_uregs,
-};
+const char dt_isa_fputypes[] = "i387 compatible";
+
+const uint16_t dt_isa_elf_machine = 62;	/* EM_X86_64 */
+
+/* int3; the trap leaves the pc past it. */
+const dt_isa_trap_t dt_isa_trap = {
+    .it_insn = {0xcc}, .it_len = 1, .it_pcadj = 1};
 
 /*
  * USDT operands in AT&T syntax: %reg, $const, disp(%reg) or (%reg).

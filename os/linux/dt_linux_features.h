@@ -148,4 +148,13 @@ typedef struct dt_linux_path_offs {
 
 extern const dt_linux_path_offs_t *dt_linux_path_offs(void);
 
+/*
+ * Linux's engines, as dt_os_engines lists them (dt_os.c): the BPF engine
+ * when the features above let BPF programs load, and the ptrace engine
+ * where it is built; NULL with *whyp saying why not.
+ */
+struct dt_engine_ops;
+extern const struct dt_engine_ops *dt_os_kernel_engine(const char **whyp);
+extern const struct dt_engine_ops *dt_os_user_engine(const char **whyp);
+
 #endif /* DT_LINUX_FEATURES_H */

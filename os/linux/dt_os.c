@@ -18,11 +18,12 @@
 #include <string.h>
 #include <sys/utsname.h>
 #include <time.h>
-#include <ucontext.h>
 #include <unistd.h>
 
 #include "common/dt_program.h"
 #include "common/dt_os.h"
+#include "common/probe/dt_probe.h"
+#include "isa/dt_isa.h"
 #include "os/linux/bpf/dt_bpf_engine.h"
 #include "os/linux/dt_ksyms.h"
 #include "os/linux/dt_linux_features.h"
@@ -162,10 +163,8 @@ dt_os_cpuinfo(uint32_t cpu, dt_cpuinfo_t *cip)
 		memcpy(cip->cpu_info.pi_processor_type, u.machine,
 		    strnlen(u.machine,
 		    sizeof (cip->cpu_info.pi_processor_type) - 1));
-#if defined(__x86_64__) || defined(__i386__)
 	(void) snprintf(cip->cpu_info.pi_fputypes,
-	    sizeof (cip->cpu_info.pi_fputypes), "i387 compatible");
-#endif
+	    sizeof (cip->cpu_info.pi_fputypes), "%s", dt_isa_fputypes);
 	/* The nominal clock: cpufreq's maximum, else what cpuinfo says. */
 	(void) snprintf(path, sizeof (path), "/sys/devices/system/cpu/cpu%u/"
 	    "cpufreq/cpuinfo_max_freq", cpu);
@@ -174,87 +173,15 @@ dt_os_cpuinfo(uint32_t cpu, dt_cpuinfo_t *cip)
 		cip->cpu_info.pi_clock = dt_os_cpu_mhz(cpu);
 }
 
-static uint64_t
-dt_os_clock(clockid_t clk)
-{
-	struct timespec ts;
-
-	if (clock_gettime(clk, &ts) != 0)
-		return 0;
-	return (uint64_t) ts.tv_sec * 1000000000ULL + (uint64_t) ts.tv_nsec;
-}
-
 /*
- * uregs[] from getcontext(), in the order of the BPF engine's table
- * (dt_bpf_gen.c), so both engines agree; what a user context does not
- * keep (gs, fs, es, ds, trap number, error code) reads as 0, as it does there.
+ * uregs[] from getcontext() (the ISA's Linux part), numbered as the BPF
+ * engine's table (dt_isa_layout.il_uregs), so both engines agree; what
+ * a user context does not keep reads as 0, as it does there.
  */
 size_t
 dt_os_uregs(uint64_t *regs, size_t max)
 {
-#if defined(__x86_64__)
-	enum { NONE = -1, CS = -2, SS = -3, EFL = -4 };
-	static const int map[] = {
-		/* gs fs es ds edi esi ebp esp ebx edx ecx eax trapno err */
-		NONE, NONE, NONE, NONE, REG_RDI, REG_RSI, REG_RBP, REG_RSP,
-		REG_RBX, REG_RDX, REG_RCX, REG_RAX, NONE, NONE,
-		/* eip cs efl uesp ss */
-		REG_RIP, CS, EFL, REG_RSP, SS,
-		/* r15 r14 r13 r12 r11 r10 r9 r8 rdi rsi rbp rbx rdx rcx rax */
-		REG_R15, REG_R14, REG_R13, REG_R12, REG_R11, REG_R10, REG_R9,
-		REG_R8, REG_RDI, REG_RSI, REG_RBP, REG_RBX, REG_RDX, REG_RCX,
-		REG_RAX,
-		/* trapno err rip cs rfl rsp ss fs gs es ds fsbase gsbase */
-		NONE, NONE, REG_RIP, CS, EFL, REG_RSP, SS, NONE, NONE,
-		NONE, NONE, NONE, NONE,
-	};
-	size_t n = sizeof (map) / sizeof (map[0]);
-	ucontext_t uc;
-	uint16_t cs, ss;
-	uint64_t efl;
-
-	if (getcontext(&uc) != 0)
-		return 0;
-	/* getcontext() saves neither the segment registers nor flags. */
-	__asm__ volatile("mov %%cs, %0" : "=r"(cs));
-	__asm__ volatile("mov %%ss, %0" : "=r"(ss));
-	__asm__ volatile("pushfq; popq %0" : "=r"(efl));
-	if (n > max)
-		n = max;
-	for (size_t i = 0; i < n; i++) {
-		switch (map[i]) {
-		case NONE: regs[i] = 0; break;
-		case CS: regs[i] = cs; break;
-		case SS: regs[i] = ss; break;
-		case EFL: regs[i] = efl; break;
-		default:
-			regs[i] = (uint64_t) uc.uc_mcontext.gregs[map[i]];
-		}
-	}
-	return n;
-#else
-	(void) regs;
-	(void) max;
-	return 0;
-#endif
-}
-
-uint64_t
-dt_os_thread_cputime(void)
-{
-	return dt_os_clock(CLOCK_THREAD_CPUTIME_ID);
-}
-
-uint64_t
-dt_os_timestamp(void)
-{
-	return dt_os_clock(CLOCK_MONOTONIC);
-}
-
-uint64_t
-dt_os_walltimestamp(void)
-{
-	return dt_os_clock(CLOCK_REALTIME);
+	return dt_isa_linux_uregs_self(regs, max);
 }
 
 int
@@ -276,14 +203,34 @@ dt_os_kernel_engine(const char **whyp)
 const struct dt_engine_ops *
 dt_os_user_engine(const char **whyp)
 {
-#if defined(__x86_64__)
-	*whyp = "";
-	return &dt_ptrace_engine_ops;
-#else
-	*whyp = "breakpoints are implemented for x86-64 only";
-	return NULL;
-#endif
+	return dt_ptrace_engine(whyp);
 }
+
+const dt_os_engine_t dt_os_engines[] = {
+	{ "bpf", DT_ENGINE_F_KERNEL, dt_os_kernel_engine },
+	{ "ptrace", DT_ENGINE_F_USER, dt_os_user_engine },
+	{ NULL, 0, NULL }
+};
+
+/* What GCC predefines on Linux, for D programs' #ifdef. */
+const char *const dt_os_cpp_defines[] = { "-D__linux", "-D__unix", NULL };
+
+/* The ISA's names (dt_isa_regnames[], ended by a NULL name). */
+const char *
+dt_os_regname(unsigned i, int *indexp)
+{
+	for (unsigned j = 0; j < i; j++) {
+		if (dt_isa_regnames[j].ri_name == NULL)
+			return NULL;
+	}
+	if (dt_isa_regnames[i].ri_name != NULL)
+		*indexp = dt_isa_regnames[i].ri_index;
+	return dt_isa_regnames[i].ri_name;
+}
+
+/* Linux's address families (<linux/socket.h>), as lib/net.d names them. */
+const int dt_os_af_inet = 2;
+const int dt_os_af_inet6 = 10;
 
 const char *
 dt_os_action_refused(int kind)

@@ -35,12 +35,13 @@
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/types.h>
-#include <sys/user.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <elf.h>
 
 #include "common/dt_os.h"
+#include "isa/dt_isa.h"
 #include "os/linux/ptrace/dt_ptrace.h"
 
 static void
@@ -110,14 +111,31 @@ dt_proc_wait_trap(pid_t pid, int *statusp)
 	}
 }
 
-#if defined(__x86_64__)
-/* Run a process stopped at its exec to the entry point of its program. */
+/*
+ * The registers of stopped thread pid as struct pt_regs lays them out
+ * (the NT_PRSTATUS set starts so on every ISA): get, or set when set.
+ */
+static int
+dt_proc_regs(pid_t pid, uint64_t *regs, size_t size, bool set)
+{
+	struct iovec iov = { .iov_base = regs, .iov_len = size };
+
+	return ptrace(set ? PTRACE_SETREGSET : PTRACE_GETREGSET, pid,
+	    (void *) NT_PRSTATUS, &iov);
+}
+
+/*
+ * Run a process stopped at its exec to the entry point of its program,
+ * through a breakpoint there (the ISA's trap instruction).
+ */
 static int
 dt_proc_run_to_entry(pid_t pid, char *err, size_t errlen, const char *name)
 {
 	uint64_t entry = dt_linux_proc_entry(pid);
-	struct user_regs_struct regs;
-	long word;
+	const dt_isa_trap_t *tr = &dt_isa_trap;
+	size_t pcw = (size_t) dt_isa_layout.il_pc / 8;
+	uint64_t regs[64];
+	long word, trap;
 	int st;
 
 	if (entry == 0) {
@@ -127,8 +145,10 @@ dt_proc_run_to_entry(pid_t pid, char *err, size_t errlen, const char *name)
 	}
 	errno = 0;
 	word = ptrace(PTRACE_PEEKTEXT, pid, (void *) entry, 0);
+	trap = word;
+	memcpy(&trap, tr->it_insn, tr->it_len);
 	if (errno != 0 || ptrace(PTRACE_POKETEXT, pid, (void *) entry,
-	    (void *) ((word & ~0xffL) | 0xcc)) != 0) {
+	    (void *) trap) != 0) {
 		dt_proc_err(err, errlen, "failed to control %s", name, errno);
 		return -1;
 	}
@@ -138,29 +158,20 @@ dt_proc_run_to_entry(pid_t pid, char *err, size_t errlen, const char *name)
 		    "point", name, 0);
 		return -1;
 	}
-	if (ptrace(PTRACE_GETREGS, pid, 0, &regs) != 0 ||
-	    regs.rip != entry + 1) {
+	if (dt_proc_regs(pid, regs, sizeof (regs), false) != 0 ||
+	    regs[pcw] != entry + tr->it_pcadj) {
 		dt_proc_err(err, errlen, "%s stopped away from its entry point",
 		    name, 0);
 		return -1;
 	}
-	regs.rip = entry;
+	regs[pcw] = entry;
 	if (ptrace(PTRACE_POKETEXT, pid, (void *) entry, (void *) word) != 0 ||
-	    ptrace(PTRACE_SETREGS, pid, 0, &regs) != 0) {
+	    dt_proc_regs(pid, regs, sizeof (regs), true) != 0) {
 		dt_proc_err(err, errlen, "failed to control %s", name, errno);
 		return -1;
 	}
 	return 0;
 }
-#else
-static int
-dt_proc_run_to_entry(pid_t pid, char *err, size_t errlen, const char *name)
-{
-	/* Stopped at the exec: libraries are mapped as the program runs. */
-	(void) pid, (void) err, (void) errlen, (void) name;
-	return 0;
-}
-#endif
 
 int
 dt_os_proc_create(char *const argv[], bool atexec, char *err, size_t errlen)
@@ -265,6 +276,31 @@ dt_proc_state(pid_t pid)
 	if ((p = strrchr(buf, ')')) == NULL || p[1] != ' ')
 		return 0;
 	return p[2];
+}
+
+/*
+ * A field of /proc/<pid>/status ("PPid:", "Tgid:"...), or -1: here, not
+ * in the ptrace engine, which not every ISA builds.
+ */
+long
+dt_pt_status_field(int pid, const char *field)
+{
+	char path[64], line[256];
+	size_t n = strlen(field);
+	long v = -1;
+	FILE *fp;
+
+	(void) snprintf(path, sizeof (path), "/proc/%d/status", pid);
+	if ((fp = fopen(path, "re")) == NULL)
+		return -1;
+	while (fgets(line, sizeof (line), fp) != NULL) {
+		if (strncmp(line, field, n) == 0) {
+			v = strtol(line + n, NULL, 10);
+			break;
+		}
+	}
+	(void) fclose(fp);
+	return v;
 }
 
 /*

@@ -19,6 +19,9 @@
  * section, so every executable and library has its own and no -G step is
  * needed on Linux.
  *
+ * These are dt_os_usdt_header() and dt_os_usdt_link() of common/dt_os.h,
+ * which dtrace_program_header() and dtrace_program_link() call.
+ *
  * dtrace -G writes the object a DTrace-style build links in (PostgreSQL's
  * --enable-dtrace build, say): an ELF relocatable object that defines the
  * semaphores of every probe of the providers.  The objects named on the
@@ -36,6 +39,8 @@
 
 #include "common/compiler/dt_cc.h"
 #include "common/dt_impl.h"
+#include "common/dt_os.h"
+#include "isa/dt_isa.h"
 
 static void
 dt_usdt_upper(FILE *fp, const char *s)
@@ -93,7 +98,7 @@ dt_usdt_providers(dtrace_hdl_t *dtp)
 }
 
 int
-dtrace_program_header(dtrace_hdl_t *dtp, FILE *fp, const char *fname)
+dt_os_usdt_header(dtrace_hdl_t *dtp, FILE *fp, const char *fname)
 {
 	const dt_provdecl_t **provs = dt_usdt_providers(dtp);
 	const char *base = strrchr(fname, '/');
@@ -176,7 +181,7 @@ dt_usdt_scn(Elf *elf, const char *name, size_t *strs, GElf_Word type,
 }
 
 int
-dtrace_program_link(dtrace_hdl_t *dtp, const char *ofile, int objc,
+dt_os_usdt_link(dtrace_hdl_t *dtp, const char *ofile, int objc,
     char *const objv[])
 {
 	static const char shstrs[] = "\0.probes\0.note.GNU-stack\0.symtab\0"
@@ -242,7 +247,7 @@ dtrace_program_link(dtrace_hdl_t *dtp, const char *ofile, int objc,
 	eh.e_ident[EI_DATA] = ELFDATA2LSB;
 	eh.e_ident[EI_OSABI] = ELFOSABI_NONE;
 	eh.e_type = ET_REL;
-	eh.e_machine = EM_X86_64;
+	eh.e_machine = dt_isa_elf_machine;
 	eh.e_version = EV_CURRENT;
 	eh.e_shstrndx = 5;
 	if (gelf_update_ehdr(elf, &eh) == 0)

@@ -19,7 +19,8 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/dt_cfi.h \
 	%reldir%/dt_cfi.c \
 	%reldir%/dt_usdt_gen.c \
-	%reldir%/dt_os_net.c \
+	os/posix/dt_os_net.c \
+	os/posix/dt_os_clock.c \
 	%reldir%/bpf/dt_bpf_insn.h \
 	%reldir%/bpf/dt_bpf_insn.c \
 	%reldir%/bpf/dt_bpf_attach.h \
@@ -28,17 +29,32 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/bpf/dt_bpf_impl.h \
 	%reldir%/bpf/dt_bpf_layout.c \
 	%reldir%/bpf/dt_bpf_gen.c \
+	%reldir%/bpf/dt_bpf_var.c \
+	%reldir%/bpf/dt_bpf_builtin.c \
+	%reldir%/bpf/dt_bpf_instr.c \
+	%reldir%/bpf/dt_bpf_rec.c \
 	%reldir%/bpf/dt_bpf_agg.c \
 	%reldir%/bpf/dt_bpf_aggread.h \
 	%reldir%/bpf/dt_bpf_aggread.c \
 	%reldir%/bpf/dt_bpf_args.c \
+	%reldir%/bpf/dt_bpf_loop.c \
 	%reldir%/bpf/dt_bpf_stack.c \
 	%reldir%/bpf/dt_bpf_uprobes.c \
 	%reldir%/bpf/dt_bpf_uprobes.h \
 	%reldir%/bpf/dt_bpf_subr.c \
+	%reldir%/bpf/dt_bpf_proc.c \
 	%reldir%/bpf/dt_bpf_spec.c \
 	%reldir%/bpf/dt_bpf_engine.h \
+	%reldir%/bpf/dt_bpf_engine_impl.h \
 	%reldir%/bpf/dt_bpf_engine.c \
+	%reldir%/bpf/dt_bpf_mech.h \
+	%reldir%/bpf/dt_bpf_mech.c \
+	%reldir%/bpf/dt_bpf_mech_demand.c \
+	%reldir%/bpf/dt_bpf_mech_timer.c \
+	%reldir%/bpf/dt_bpf_mech_syscall.c \
+	%reldir%/bpf/dt_bpf_mech_uprobe.c \
+	%reldir%/bpf/dt_bpf_mech_tp.c \
+	%reldir%/bpf/dt_bpf_mech_fbt.c \
 	%reldir%/prov/dt_linux_prov.h \
 	%reldir%/prov/dt_linux_providers.c \
 	%reldir%/prov/dt_kevent.h \
@@ -77,10 +93,9 @@ endif
 EXTRA_DIST += %reldir%/README.md
 
 # D library files: compiled before every program (common/compiler/dt_lib.c).
-dist_dtracelib_DATA = %reldir%/lib/psinfo.d %reldir%/lib/signal.d
+dist_dtracelib_DATA += %reldir%/lib/psinfo.d %reldir%/lib/signal.d
 dist_dtracelib_DATA += %reldir%/lib/errno.d
 dist_dtracelib_DATA += %reldir%/lib/io.d %reldir%/lib/net.d
-dist_dtracelib_DATA += %reldir%/lib/faults.d
 
 # System call numbers by name, from the C library's headers:
 # { "read", 0 }, ...  (dt_prov_syscall.c includes it).
@@ -91,6 +106,12 @@ CLEANFILES += %reldir%/prov/dt_syscall_nr.h
 	echo '#include <sys/syscall.h>' | $(CPP) -dM - | \
 	  sed -n 's/^#define __NR_\([a-z0-9_]*\) \([0-9][0-9]*\)$$/{ "\1", \2 },/p' \
 	  > $@.tmp && mv $@.tmp $@
+
+# Kernel types from BTF (dt_btf.c) converted for the compiler.
+UNIT_TESTS += tests/unit/btf_import_test
+tests_unit_btf_import_test_SOURCES = tests/unit/btf_import_test.c \
+	tests/unit/unit.h
+tests_unit_btf_import_test_LDADD = libdtrace_core.la $(LIBBPF_LIBS)
 
 # The kernel symbol table over synthetic kallsyms text.
 UNIT_TESTS += tests/unit/ksyms_test
@@ -127,6 +148,11 @@ tests_unit_bpf_translate_test_LDADD = libdtrace_core.la
 tests_unit_bpf_layout_test_SOURCES = tests/unit/bpf_layout_test.c \
 	tests/unit/unit.h
 tests_unit_bpf_layout_test_LDADD = libdtrace_core.la
+# The ISA's struct pt_regs against the running kernel's BTF.
+UNIT_TESTS += tests/unit/isa_ptregs_test
+tests_unit_isa_ptregs_test_SOURCES = tests/unit/isa_ptregs_test.c \
+	tests/unit/unit.h
+tests_unit_isa_ptregs_test_LDADD = libdtrace_core.la
 # USDT operand decoding (no root needed).
 tests_unit_usdt_args_test_SOURCES = tests/unit/usdt_args_test.c \
 	tests/unit/unit.h

@@ -24,14 +24,16 @@
 #        tick-1s { printa(@); }
 #      prints them all every second; the same run with tick-1s {} and no
 #      printa() is subtracted.  Reported: dtrace's CPU time (user + system)
-#      per interval, in ms.
+#      per printing of the map (lines printed / NP), in ms.
 #
-# There is no peer here: bpftrace, the natural one, prints a map with
-# the same number of keys; where it is installed (BPFTRACE, default
-# bpftrace on PATH), part 1 also runs
+# The peer is bpftrace, which prints a map with the same number of keys;
+# where it is installed (BPFTRACE, default bpftrace on PATH), part 1 also
+# runs
 #   bpftrace -e 'tracepoint:syscalls:sys_enter_getppid /pid == cpid/ { @[nsecs] = count(); }'
-# with its key limit raised (BPFTRACE_MAX_MAP_KEYS) and prints the ratio
-# of the two wall times.
+# with its key limit raised (BPFTRACE_MAX_MAP_KEYS, BPFTRACE_MAP_KEYS_MAX
+# before 0.18) and prints the ratio of the two wall times, and part 2
+# runs the same map with interval:s:1 { print(@); } against
+# interval:s:1 { } and prints the ratio of the CPU per interval.
 #
 # Run as root, from anywhere:
 #
@@ -39,7 +41,8 @@
 #
 # The default dtrace is build/cmd/dtrace of this repository.  Environment:
 # SIZES (default "10000 100000 1000000"), RUNS (default 3), NP (default
-# 100000), SECS (default 10), CC (default cc), BPFTRACE.  Other load on
+# 100000), SECS (default 10), CC (default cc), BPFTRACE, PARTS (default
+# "1 2": which parts to run).  Other load on
 # the machine shows in the figures: run it on a quiet one.
 
 set -u
@@ -53,6 +56,7 @@ NP=${NP:-100000}
 SECS=${SECS:-10}
 CC=${CC:-cc}
 BPFTRACE=${BPFTRACE:-bpftrace}
+PARTS=${PARTS:-1 2}
 
 die() { echo "agg-keys: $*" >&2; exit 2; }
 note() { echo "note: $*"; }
@@ -66,34 +70,7 @@ $CC -O2 -o "$tmp/getppid_loop" "$here/getppid_loop.c" ||
 # cpu FILE CMD...: run CMD, then write to FILE its CPU time (user +
 # system, with the children it waited for) in us and its peak RSS in KB;
 # /usr/bin/time shows CPU time only to 10 ms.
-cat >"$tmp/cpu.c" <<'EOC'
-#include <stdio.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
-int
-main(int argc, char **argv)
-{
-	struct rusage ru;
-	int st;
-	pid_t p;
-	FILE *f;
-
-	if (argc < 3 || (p = fork()) < 0)
-		return 2;
-	if (p == 0) {
-		execvp(argv[2], argv + 2);
-		_exit(127);
-	}
-	if (wait4(p, &st, 0, &ru) < 0 || (f = fopen(argv[1], "w")) == NULL)
-		return 2;
-	fprintf(f, "%lld %ld\n",
-	    (long long) (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000 +
-	    ru.ru_utime.tv_usec + ru.ru_stime.tv_usec, ru.ru_maxrss);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 1;
-}
-EOC
-$CC -O2 -o "$tmp/cpu" "$tmp/cpu.c" || die "cannot compile the CPU timer"
+$CC -O2 -o "$tmp/cpu" "$here/child_cpu.c" || die "cannot compile child_cpu.c"
 
 now() { date +%s%N; }
 median() { printf '%s\n' "$@" | sort -n | sed -n "$((($# + 1) / 2))p"; }
@@ -123,7 +100,9 @@ run_bpftrace() {
 	bw=
 	command -v "$BPFTRACE" >/dev/null 2>&1 || return
 	t0=$(now)
-	BPFTRACE_MAX_MAP_KEYS=$((n + 1024)) "$BPFTRACE" -q -c \
+	# The key limit's variable was BPFTRACE_MAP_KEYS_MAX before 0.18.
+	BPFTRACE_MAX_MAP_KEYS=$((n + 1024)) BPFTRACE_MAP_KEYS_MAX=$((n + 1024)) \
+	    "$BPFTRACE" -q -c \
 	    "$tmp/getppid_loop $n" -e \
 	    'tracepoint:syscalls:sys_enter_getppid /pid == cpid/ { @[nsecs] = count(); }' \
 	    >"$tmp/bout" 2>&1 || return
@@ -131,6 +110,9 @@ run_bpftrace() {
 	bw=$((t1 - t0))
 }
 
+has_part() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
+
+if has_part 1; then
 echo "== 1. N distinct keys printed at exit (median of $RUNS)"
 declare -a ws ls us
 for ((i = 0; i < RUNS; i++)); do
@@ -161,13 +143,16 @@ for n in $SIZES; do
 	    "$(echo "$per $first" | awk '{ printf("%.2f", $2 ? $1 / $2 : 0) }')" \
 	    $((rss / 1024)) "$ok"
 	if [ ${#bws[@]} -gt 0 ]; then
-		printf '%9s bpftrace wall %d ms, dtrace/bpftrace %.2f\n' "" \
-		    $(($(median "${bws[@]}") / 1000000)) \
+		printf '%9s bpftrace wall %d ms, ratio dtrace/bpftrace at N = %d: %.2f\n' "" \
+		    $(($(median "${bws[@]}") / 1000000)) "$n" \
 		    "$(echo "$w $(median "${bws[@]}")" |
 			awk '{ printf("%.2f", $1 / $2) }')"
 	fi
 done
 
+fi
+
+has_part 2 || exit 0
 echo
 echo "== 2. printa() every second of a $NP-key aggregation, $SECS s"
 P='syscall::getppid:entry /execname == "getppid_loop"/ { @[timestamp] = count(); }'
@@ -179,8 +164,43 @@ cpu() {
 	    >"$tmp/out" 2>"$tmp/err"
 	awk '{ printf("%d", $1 / 1000) }' "$tmp/time"
 }
-with=$(cpu 'tick-1s { printa(@); }')
-lines=$(grep -cE '^ +[0-9]+ +1$' "$tmp/out")
-without=$(cpu 'tick-1s { }')
-printf 'dtrace CPU: %d ms with printa(), %d ms without; %d ms per interval (%d lines printed in all)\n' \
-    "$with" "$without" $(((with - without) / SECS)) "$lines"
+# bpftrace's -c wants an executable file, not a script
+bcpu() {
+	"$tmp/cpu" "$tmp/time" env BPFTRACE_MAX_MAP_KEYS=$((NP + 1024)) \
+	    BPFTRACE_MAP_KEYS_MAX=$((NP + 1024)) "$BPFTRACE" -q \
+	    -c "/bin/sh $tmp/work.sh" -e \
+	    "tracepoint:syscalls:sys_enter_getppid /comm == \"getppid_loop\"/ { @[nsecs] = count(); } $1" \
+	    >"$tmp/bout" 2>"$tmp/berr"
+	awk '{ printf("%d", $1 / 1000) }' "$tmp/time"
+}
+declare -a pis bis
+for ((i = 0; i < RUNS; i++)); do
+	with=$(cpu 'tick-1s { printa(@); }')
+	lines=$(grep -cE '^ +[0-9]+ +1$' "$tmp/out")
+	without=$(cpu 'tick-1s { }')
+	# per printing of the whole map, however many there were
+	np=$(((lines + NP / 2) / NP))
+	[ "$np" -gt 0 ] || np=1
+	pis+=($(((with - without) / np)))
+	printf 'dtrace CPU: %d ms with printa(), %d ms without; %d ms per interval (%d lines printed in all: %d times the map)\n' \
+	    "$with" "$without" $(((with - without) / np)) "$lines" "$np"
+	if command -v "$BPFTRACE" >/dev/null 2>&1; then
+		bwith=$(bcpu 'interval:s:1 { print(@); }')
+		blines=$(grep -cE '^@\[[0-9]+\]: 1$' "$tmp/bout")
+		bwithout=$(bcpu 'interval:s:1 { }')
+		bnp=$(((blines + NP / 2) / NP))
+		[ "$bnp" -gt 0 ] || bnp=1
+		bis+=($(((bwith - bwithout) / bnp)))
+		printf 'bpftrace CPU: %d ms with print(@), %d ms without; %d ms per interval (%d lines printed in all: %d times the map)\n' \
+		    "$bwith" "$bwithout" $(((bwith - bwithout) / bnp)) "$blines" "$bnp"
+	fi
+done
+pi=$(median "${pis[@]}")
+printf 'printa() of %d keys: %d ms of dtrace CPU per interval (median of %d)\n' \
+    "$NP" "$pi" "$RUNS"
+if [ ${#bis[@]} -gt 0 ]; then
+	bi=$(median "${bis[@]}")
+	printf 'ratio printa/print(@) per interval, dtrace/bpftrace: %s (%d ms / %d ms)\n' \
+	    "$(echo "$pi $bi" | awk '{ printf("%.2f", $2 > 0 ? $1 / $2 : 0) }')" \
+	    "$pi" "$bi"
+fi

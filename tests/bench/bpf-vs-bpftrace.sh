@@ -20,6 +20,11 @@
 #      only): run_time_ns / run_cnt of each tracer's most-run program,
 #      median of RUNS runs.  The most direct comparison of the two
 #      programs; it leaves out the tracepoint's cost, which both share.
+#      Each tool's program that does nothing on the same tracepoint too
+#      (dtrace 'syscall::getppid:entry /pid == 0/ { }': a clause without
+#      actions would record the firing; bpftrace
+#      'tracepoint:syscalls:sys_enter_getppid { }'), and the ratio of the
+#      keyed count to each.
 #   2. Start-up to the first probe firing: `dtrace -q -n 'BEGIN { exit(0); }'`
 #      (and the same with -x engine=bpf, since a BEGIN-only script runs on
 #      the user-space interpreter) against `bpftrace -e 'BEGIN { exit(); }'`.
@@ -239,15 +244,23 @@ if [ -w "$stats" ]; then
 	old_stats=$(cat "$stats")
 	restore_stats() { echo "$old_stats" >"$stats"; }
 	trap 'restore_stats; cleanup' EXIT
-	for t in $tools; do : >"$tmp/$t.prog"; done
+	# and each tool's program that does nothing on the same tracepoint
+	# (dtrace's with a predicate never true: a clause with no action
+	# records the firing, as in DTrace)
+	ptools="$tools dtrace0"
+	[ $have_bpftrace = 1 ] && ptools="$ptools bpftrace0"
+	for t in $ptools; do : >"$tmp/$t.prog"; done
 	for ((r = 1; r <= RUNS; r++)); do
 		line="  run $r:"
-		for t in $tools; do
-			if [ "$t" = dtrace ]; then
-				start_tracer dtrace '^ready' "$DTRACE" -q -n "$D_SCRIPT" || continue
-			else
-				start_tracer bpftrace '^Attaching' "$BPFTRACE" -e "$B_SCRIPT" || continue
-			fi
+		for t in $ptools; do
+			case $t in
+			dtrace) start_tracer dtrace '^ready' "$DTRACE" -q -n "$D_SCRIPT" || continue ;;
+			dtrace0) start_tracer dtrace0 '^ready' "$DTRACE" -q -n \
+			    'BEGIN { printf("ready\n"); } syscall::getppid:entry /pid == 0/ { }' || continue ;;
+			bpftrace) start_tracer bpftrace '^Attaching' "$BPFTRACE" -e "$B_SCRIPT" || continue ;;
+			bpftrace0) start_tracer bpftrace0 '^Attaching' "$BPFTRACE" -e \
+			    'tracepoint:syscalls:sys_enter_getppid { }' || continue ;;
+			esac
 			echo 1 >"$stats"
 			time_workload >/dev/null
 			pt= pc=
@@ -263,16 +276,26 @@ if [ -w "$stats" ]; then
 		done
 		echo "$line"
 	done
-	for t in $tools; do
+	for t in $ptools; do
 		eval "prog_$t=\$(median <\"\$tmp/\$t.prog\")"
 	done
 	printf '  %-10s %14s\n' tool "BPF ns/event"
-	for t in $tools; do
+	for t in $ptools; do
 		eval "v=\${prog_$t:-}"
 		printf '  %-10s %14s\n' "$t" "${v:-n/a}"
 	done
+	echo "  (dtrace0, bpftrace0: a program that does nothing, on the same tracepoint)"
 	if [ -n "${prog_dtrace:-}" ] && [ -n "${prog_bpftrace:-}" ]; then
 		echo "  ratio dtrace/bpftrace: BPF run time per event $(div "$prog_dtrace" "$prog_bpftrace")x"
+	fi
+	if [ -n "${prog_dtrace:-}" ] && [ -n "${prog_dtrace0:-}" ]; then
+		echo "  ratio keyed count/empty program, dtrace: $(div "$prog_dtrace" "$prog_dtrace0")x"
+	fi
+	if [ -n "${prog_dtrace:-}" ] && [ -n "${prog_bpftrace0:-}" ]; then
+		echo "  ratio dtrace keyed count/bpftrace empty program: $(div "$prog_dtrace" "$prog_bpftrace0")x"
+	fi
+	if [ -n "${prog_bpftrace:-}" ] && [ -n "${prog_bpftrace0:-}" ]; then
+		echo "  ratio keyed count/empty program, bpftrace: $(div "$prog_bpftrace" "$prog_bpftrace0")x"
 	fi
 	echo
 else

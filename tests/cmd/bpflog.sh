@@ -1,6 +1,7 @@
 # -x bpflog prints the BPF verifier's log of each program loaded, every
 # line marked "BPF: " on stderr, also from a #pragma; the interpreter
 # engine loads no BPF program and prints none.
+# @requires: os:linux
 n=$("$DTRACE" -x engine=bpf -x bpflog -q -n 'BEGIN { exit(0); }' 2>&1 |
     grep -c '^BPF: ')
 [ "$n" -gt 0 ] && echo "command line: BPF log"

@@ -3,6 +3,7 @@
 # error.  A CPU may take no profile tick while it is idle (a virtual
 # machine's idle CPU can sleep through its timer), so a spinner keeps the
 # traced CPU busy.
+# @requires: os:linux
 command -v taskset >/dev/null || { echo "needs taskset"; exit 77; }
 last=$(($(getconf _NPROCESSORS_ONLN) - 1))
 for which in first last; do

@@ -2,6 +2,7 @@
 # dynamic linker has run: a pid probe in the linker's startup fires.  By
 # default the process stops at its entry point, the linker's work done,
 # and libc is mapped.
+# @requires: os:linux
 probe='pid$target:ld-*:_dl_sysdep_start:entry'
 "$DTRACE" -q -x evaltime=exec -n "$probe"' { printf("linker start\n"); }' \
     -c /bin/true

@@ -1,6 +1,7 @@
 # -h writes the probe and is-enabled macros of every provider the scripts
 # define, in the order defined, as <sys/sdt.h> sites with semaphores; the
 # header is named by -o, or after the script.
+# @requires: os:linux
 cat >prov.d <<'D'
 provider web {
 	probe request__start(int, char *);

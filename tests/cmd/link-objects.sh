@@ -1,5 +1,6 @@
 # -G writes an ELF object defining the probes' semaphores; its operands are
 # the program's objects, and one that does not exist is an error.
+# @requires: os:linux
 cat >prov.d <<'D'
 provider web {
 	probe done();

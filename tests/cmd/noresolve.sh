@@ -1,5 +1,6 @@
 # -x noresolve prints user addresses as object:offset, symbols unresolved;
 # without it the same frames are object`symbol+offset.
+# @requires: os:linux
 frames() {
 	"$DTRACE" -q "$@" -n 'syscall::write:entry /pid == $target/ {
 	    ustack(); @[usym(uregs[R_PC])] = count(); exit(0); }' \

@@ -3,6 +3,7 @@
 # module lacks, a name that is neither entry, return nor an offset, an
 # offset past the function's end, "-" without one address.  A module no
 # object has is an ordinary no-match.
+# @requires: os:linux
 for d in 'pid0:::entry' 'pid$target:libc:no_such_function:entry' \
     'pid$target:libc:_exit:beginning' 'pid$target:libc:_exit:fffff' \
     'pid$target::_exit:fffff' 'pid$target::-:' 'pid$target::-:10*' \

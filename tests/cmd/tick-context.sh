@@ -2,6 +2,7 @@
 # those of whatever ran there (the idle task, a kernel thread, another
 # process), not dtrace's: a clause on a tick that reads them runs on the
 # in-kernel engine.  Without root there is no such engine; say the same.
+# @requires: os:linux
 if [ "$(id -u)" != 0 ]; then
 	printf "another task seen\n\n"
 	exit 0

@@ -1,7 +1,8 @@
 #!/bin/sh
 #
 # cross-aarch64.sh: cross-build dtrace and libdtrace for arm64 on an
-# x86-64 Debian machine and run the unit tests under qemu-user.
+# x86-64 Debian machine, run the unit tests under qemu-user, and run
+# dtrace there on the interpreter engine (the uregs[] names).
 #
 #	tests/isa/cross-aarch64.sh [builddir]	(default build-aarch64)
 #
@@ -51,3 +52,20 @@ PKG_CONFIG_LIBDIR=$libdir/pkgconfig PKG_CONFIG_SYSROOT_DIR=$sr/root \
 make -s -j2
 file cmd/.libs/dtrace .libs/libdtrace.so.0
 make -s check TESTS_FILTER=unit/
+
+# dtrace itself under qemu-user, on the interpreter engine (qemu-user has
+# no bpf(2)): the D prelude names arm64's registers (R_X0..R_X30, R_SP,
+# R_PC, R_PSTATE, from isa/aarch64), not x86-64's, and BEGIN's uregs[]
+# come from arm64's ucontext_t.
+dt() {
+	qemu-aarch64 -L /usr/$triplet -E LD_LIBRARY_PATH="$libs:$PWD/.libs" \
+	    cmd/.libs/dtrace -q -x engine=interp "$@"
+}
+got=$(dt -n 'BEGIN { printf("%d %d %d %d %d %d\n", R_X0, R_X30, R_SP,
+    R_PC, R_PSTATE, uregs[R_PC] != 0 && uregs[R_SP] != 0); exit(0); }' 2>&1)
+[ "$got" = "0 30 31 32 33 1" ] ||
+	{ echo "FAIL: arm64 uregs[] names: got \"$got\"" >&2; exit 1; }
+dt -n 'BEGIN { trace(R_RIP); }' >/dev/null 2>&1 &&
+	{ echo "FAIL: arm64 dtrace knows x86-64's R_RIP" >&2; exit 1; }
+echo "ok: dtrace under qemu-aarch64: the prelude has arm64's uregs[] names"
+

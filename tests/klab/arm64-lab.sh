@@ -43,7 +43,7 @@ done
 pkgs=linux-image-arm64,initramfs-tools,kmod,udev,libbpf1,libelf1,libctf0
 pkgs=$pkgs,libctf-nobfd0,libbinutils,zlib1g,libzstd1,libjansson4,gcc
 pkgs=$pkgs,libc6-dev,procps,psmisc,systemtap-sdt-dev,python3-minimal,gawk
-pkgs=$pkgs,strace,file,make
+pkgs=$pkgs,strace,file
 
 # debootstrap's second stage runs arm64 programs: through binfmt_misc and
 # qemu-user-static on this x86-64 machine.
@@ -78,20 +78,23 @@ init=$lab/root/usr/local/sbin/dt-lab-init
 cat >"$init.new" <<'EOF'
 #!/bin/sh
 # dt-lab-init: the arm64 lab guest's init (written by tests/klab/arm64-lab.sh).
-mount -t proc proc /proc
-mount -t sysfs sysfs /sys
-mount -t devtmpfs devtmpfs /dev 2>/dev/null
-mkdir -p /dev/pts /dev/shm && mount -t devpts devpts /dev/pts
-mount -t tmpfs tmpfs /tmp
-mount -t tmpfs tmpfs /run
-mount -t tmpfs tmpfs /dev/shm
-mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
-mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
-mount -t bpf bpf /sys/fs/bpf 2>/dev/null
-ln -sf /proc/self/fd /dev/fd
-ln -sf /proc/self/fd/0 /dev/stdin
-ln -sf /proc/self/fd/1 /dev/stdout
-ln -sf /proc/self/fd/2 /dev/stderr
+# (Debian's initramfs has mounted /proc, /sys and /dev already.)
+mnt() { mountpoint -q "$3" 2>/dev/null || mount -t "$1" "$2" "$3" 2>/dev/null; }
+mnt proc proc /proc
+mnt sysfs sysfs /sys
+mnt devtmpfs devtmpfs /dev
+mkdir -p /dev/pts /dev/shm
+mnt devpts devpts /dev/pts
+mnt tmpfs tmpfs /tmp
+mnt tmpfs tmpfs /run
+mnt tmpfs tmpfs /dev/shm
+mnt debugfs debugfs /sys/kernel/debug
+mnt tracefs tracefs /sys/kernel/tracing
+mnt bpf bpf /sys/fs/bpf
+for l in fd:/proc/self/fd stdin:/proc/self/fd/0 stdout:/proc/self/fd/1 \
+    stderr:/proc/self/fd/2; do
+	[ -e "/dev/${l%%:*}" ] || ln -s "${l#*:}" "/dev/${l%%:*}"
+done
 hostname arm64-lab
 for a in $(cat /proc/cmdline); do
 	case $a in dtlab.work=*) work=${a#dtlab.work=} ;; esac

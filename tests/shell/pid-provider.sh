@@ -7,13 +7,15 @@ set -u
 
 . "$top_srcdir/tests/shell/lib.sh"	# check(), need_bpf_uprobes()
 need_bpf_uprobes
+command -v objdump >/dev/null || { echo "needs objdump (binutils)"; exit 77; }
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 
-# bench_fn is a leaf of known shape: an lea and a ret at -O1 on x86-64
-# (checked below with the listing dtrace itself makes).
+# bench_fn is a small leaf (an lea and a ret at -O1 on x86-64; two
+# instructions and a ret on arm64): its instructions are those objdump
+# finds, checked below against the listing dtrace itself makes.
 cat >"$tmp/prog.c" <<'C'
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,10 +52,21 @@ got=$("$DTRACE" -q -c "$tmp/prog $n" \
 	END { printa("%@d\n", @); }' 2>&1)
 check "entry counts $n calls" "$(printf '%d\n%d' $((n * n)) $n)" "$got"
 
+# The instructions of bench_fn: their offsets (decimal) as objdump finds
+# them, the last being the ret.
+start=$(nm "$tmp/prog" | awk '$3 == "bench_fn" { print $1 }')
+declare -a insn=()
+while read -r addr; do
+	insn+=($((16#${addr%:} - 16#$start)))
+done < <(objdump -d --no-show-raw-insn --disassemble=bench_fn "$tmp/prog" |
+    awk '/^ +[0-9a-f]+:/ { print $1 }')
+ret=${insn[${#insn[@]} - 1]}
+hexoffs=$(printf '%x\n' "${insn[@]}" | LC_ALL=C sort)
+
 # The instructions of bench_fn, as the decoder sees them.
 offs=$("$DTRACE" -l -c "$tmp/prog" -n 'pid$target:a.out:bench_fn:' 2>&1 |
     awk 'NR > 1 && $5 ~ /^[0-9a-f]+$/ { print $5 }' | sort | tr '\n' ' ')
-check "bench_fn's instruction offsets" "0 4 " "$offs"
+check "bench_fn's instruction offsets" "$(echo "$hexoffs" | tr '\n' ' ')" "$offs"
 
 # Every probe of the function: entry, each offset, return; the return
 # probe's arg0 is the offset of the ret, arg1 the value returned.
@@ -63,21 +76,20 @@ got=$("$DTRACE" -q -c "$tmp/prog 5" \
 	pid$target::bench_fn:entry { @a[arg0] = count(); }
 	END { printa("%s %@d\n", @); printa("ret %d %d %@d\n", @r);
 	    printa("arg %d %@d\n", @a); }' 2>&1)
-want='25
-0 5
-4 5
+want="25
+$(printf '%s 5\n' $hexoffs)
 entry 5
 return 5
-ret 4 1 1
-ret 4 3 1
-ret 4 5 1
-ret 4 7 1
-ret 4 9 1
+ret $ret 1 1
+ret $ret 3 1
+ret $ret 5 1
+ret $ret 7 1
+ret $ret 9 1
 arg 0 1
 arg 1 1
 arg 2 1
 arg 3 1
-arg 4 1'
+arg 4 1"
 check "entry, offsets and return of bench_fn" "$want" "$got"
 
 # A function of a shared library, by module name.

@@ -2,7 +2,7 @@
 # syscall-typed-args.sh: args[N] of syscall probes has the type of the
 # tracepoint's field, in the BPF engine: openat's args[0] is an int, so
 # AT_FDCWD reads -100 where the untyped arg0 reads the raw register
-# (4294967196); args[1] is a const char * for copyinstr(); the return
+# (4294967196 on x86-64); args[1] is a const char * for copyinstr(); the return
 # probe's args[0] is the long the call returns.
 set -u
 
@@ -42,8 +42,12 @@ kill -INT "$dpid" 2>/dev/null
 wait "$dpid"
 status=$?
 
-# cat opens its libraries first; the marker is the open to check.
-want=$(printf 'entry -100 4294967196 %s 0\nreturn 1\n' "$tmp/marker")
+# cat opens its libraries first; the marker is the open to check.  The
+# raw register is the C library's: x86-64's passes the int as 32 bits
+# (4294967196), arm64's glibc widens it to a long first (-100).
+raw=4294967196
+[ "$(uname -m)" = aarch64 ] && raw=-100
+want=$(printf 'entry -100 %s %s 0\nreturn 1\n' "$raw" "$tmp/marker")
 got=$(grep -A1 "^entry .* $tmp/marker " "$tmp/out")
 if [ "$status" -ne 0 ] || [ "$got" != "$want" ]; then
 	printf 'exit status %d\n--- want\n%s\n--- got\n%s\n--- stderr\n' \

@@ -48,14 +48,14 @@ for c in $(seq 0 $(($(nproc) - 1))); do
 done
 timeout 30 "$DTRACE" -q -n 'syscall::getppid:entry /pid == 1/ { }' \
     -n 'uint64_t t0, last, gap; BEGIN { t0 = last = timestamp; }' \
-    -n 'tick-100ms { n++; gap = timestamp - last > gap ?
+    -n 'tick-300ms { n++; gap = timestamp - last > gap ?
 	timestamp - last : gap; last = timestamp; }' \
-    -n 'tick-2s { printf("%d %d %d\n", n, gap / 1000000,
+    -n 'tick-3s { printf("%d %d %d\n", n, gap / 1000000,
 	(timestamp - t0) / 1000000); exit(0); }' >"$tmp/busy" 2>&1
 rc=$?
 read -r n gap at <"$tmp/busy"
-echo "busy: tick-100ms fired ${n:-?} times, at most ${gap:-?} ms apart;" \
-    "tick-2s fired ${at:-?} ms after BEGIN (rc $rc)"
+echo "busy: tick-300ms fired ${n:-?} times, at most ${gap:-?} ms apart;" \
+    "tick-3s fired ${at:-?} ms after BEGIN (rc $rc)"
 if [ $rc -ne 0 ]; then
 	echo "FAIL: dtrace exited $rc: $(head -3 "$tmp/busy")"
 	exit 1
@@ -63,18 +63,20 @@ fi
 case "$n$gap$at" in
 '' | *[!0-9]*) echo "FAIL: $(head -3 "$tmp/busy")"; exit 1 ;;
 esac
-# Late by a quarter period (10 ms at least) and the consumer's wake-up.
-if [ "$gap" -gt 250 ]; then
-	echo "FAIL: tick-100ms went $gap ms without firing"
+# A period late by a quarter, 200 ms at least, goes to another CPU's
+# timer (which expires every 150 ms here), by three quarters, 250 ms at
+# least, to the consumer: never a whole period skipped.
+if [ "$gap" -gt 800 ]; then
+	echo "FAIL: tick-300ms went $gap ms without firing"
 	fail=1
 fi
-if [ "$at" -gt 3500 ]; then
-	echo "FAIL: tick-2s fired $at ms after BEGIN"
+if [ "$at" -gt 5000 ]; then
+	echo "FAIL: tick-3s fired $at ms after BEGIN"
 	fail=1
 fi
-if [ $((n * 100)) -lt $((at * 6 / 10)) ] || [ $((n * 100)) -gt $((at + 100)) ]
+if [ $((n * 300)) -lt $((at * 6 / 10)) ] || [ $((n * 300)) -gt $((at + 300)) ]
 then
-	echo "FAIL: tick-100ms fired $n times in $at ms"
+	echo "FAIL: tick-300ms fired $n times in $at ms"
 	fail=1
 fi
 exit $fail

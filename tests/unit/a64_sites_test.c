@@ -1,10 +1,13 @@
 /*
  * a64_sites_test.c: probe sites of AArch64 functions (isa/aarch64,
  * a64_sites_scan()) and the rest of AArch64's isa/dt_isa.h member:
- * the sites as the pid provider gets them, the register layout and USDT
+ * the sites as the pid provider gets them, the register layout, the
+ * uregs[] names, conditions on NZCV and USDT
  * operands.  The function below was assembled by GNU as for aarch64.
  * Pure functions: runs on any host.
  */
+
+#include <string.h>
 
 #include "isa/dt_isa.h"
 #include "isa/aarch64/a64_decode.h"
@@ -117,6 +120,7 @@ test_isa_sites(void)
 {
 	dt_isa_sites_t s;
 	size_t nret = 0, nalways = 0;
+	const dt_isa_site_t *q;
 
 	CHECK_INT(
 	    dt_isa_sites_scan(code, sizeof(code), BASE, &s), DT_ISA_SITES_OK);
@@ -128,11 +132,17 @@ test_isa_sites(void)
 		nret++;
 		if (p->cond == DT_ISA_COND_ALWAYS)
 			nalways++;
-		else
-			CHECK_INT(p->cond, DT_ISA_COND_UNTESTED);
 	}
 	CHECK_INT(nret, 5);
 	CHECK_INT(nalways, 3);
+	/* b.eq: its condition (eq is 0), which the engines test; cbz: none */
+	for (size_t i = 0; i < s.nsites; i++) {
+		q = &s.sites[i];
+		if (q->kind == DT_ISA_SITE_RETURN && q->off == 0x30)
+			CHECK_INT(q->cond, 0 + 1);
+		if (q->kind == DT_ISA_SITE_RETURN && q->off == 0x24)
+			CHECK_INT(q->cond, DT_ISA_COND_UNTESTED);
+	}
 	dt_isa_sites_free(&s);
 	CHECK_INT(dt_isa_sites_scan(code, 6, BASE, &s), DT_ISA_SITES_REFUSED);
 	CHECK(s.refused != NULL);
@@ -157,6 +167,76 @@ test_layout(void)
 	CHECK_INT(il->il_nuregs, 34);
 	CHECK_INT(il->il_uregs[30], 240); /* R_X30, the link */
 	CHECK_INT(il->il_uregs[33], 264); /* R_PSTATE */
+	CHECK_INT(il->il_fp, 232);	  /* x29 */
+	CHECK_INT(il->il_lr, 240);	  /* x30 */
+	CHECK_INT(il->il_mode, 264);
+	CHECK_INT(il->il_modemask, 0xf); /* EL0t is 0 */
+	CHECK_INT(il->il_modeuser, 0);
+}
+
+static int
+regname(const char *name)
+{
+	for (const dt_isa_regname_t *r = dt_isa_regnames; r->ri_name; r++)
+		if (strcmp(r->ri_name, name) == 0)
+			return r->ri_index;
+	return -1;
+}
+
+/* R_X0..R_X30, R_SP, R_PC, R_PSTATE and the common aliases. */
+static void
+test_regnames(void)
+{
+	const int16_t *u = dt_isa_layout.il_uregs;
+
+	CHECK_INT(regname("R_X0"), 0);
+	CHECK_INT(regname("R_X30"), 30);
+	CHECK_INT(regname("R_SP"), 31);
+	CHECK_INT(regname("R_PC"), 32);
+	CHECK_INT(regname("R_PSTATE"), 33);
+	CHECK_INT(regname("R_RIP"), -1);
+	CHECK_INT(u[regname("R_PC")], dt_isa_layout.il_pc);
+	CHECK_INT(u[regname("R_SP")], dt_isa_layout.il_sp);
+	CHECK_INT(u[regname("R_FP")], dt_isa_layout.il_fp);
+	CHECK_INT(u[regname("R_R0")], dt_isa_layout.il_ret);
+	CHECK_INT(u[regname("R_PS")], dt_isa_layout.il_flags);
+	for (const dt_isa_regname_t *r = dt_isa_regnames; r->ri_name; r++)
+		CHECK(
+		    r->ri_index >= 0 && r->ri_index < dt_isa_layout.il_nuregs);
+	/* brk #0 */
+	CHECK_INT(dt_isa_trap.it_len, 4);
+	CHECK_INT(dt_isa_trap.it_insn[3], 0xd4);
+	CHECK_INT(dt_isa_trap.it_pcadj, 0);
+	CHECK_STR(dt_isa_linux_sysnr_member, "pt_regs.syscallno");
+	CHECK(dt_isa_linux_syscalls[0].is_name == NULL);
+}
+
+/* Conditions over NZCV, the bits il_condbits[] names. */
+static void
+test_cond(void)
+{
+	const uint64_t n = 1ULL << 31, z = 1ULL << 30, c = 1ULL << 29,
+		       v = 1ULL << 28;
+
+	CHECK(dt_isa_cond_holds(0x0, z));  /* eq */
+	CHECK(!dt_isa_cond_holds(0x1, z)); /* ne */
+	CHECK(dt_isa_cond_holds(0x8, c));  /* hi: C and not Z */
+	CHECK(!dt_isa_cond_holds(0x8, c | z));
+	CHECK(dt_isa_cond_holds(0xa, n | v)); /* ge: N == V */
+	CHECK(!dt_isa_cond_holds(0xc, z));    /* gt */
+	CHECK(dt_isa_cond_holds(0xe, 0));     /* al */
+	for (unsigned cc = 0; cc < 16; cc++) {
+		uint64_t known = 0;
+
+		for (int k = 0; k < dt_isa_layout.il_ncondbits; k++)
+			known |= 1ULL << dt_isa_layout.il_condbits[k];
+		for (uint64_t f = 0; f < 16; f++) {
+			uint64_t flags = (f << 28) | 0x3c5;
+
+			CHECK_INT(dt_isa_cond_holds(cc, flags),
+			    dt_isa_cond_holds(cc, flags & known));
+		}
+	}
 }
 
 static void
@@ -213,6 +293,8 @@ main(void)
 	test_scan();
 	test_isa_sites();
 	test_layout();
+	test_regnames();
+	test_cond();
 	test_usdt();
 	return unit_done();
 }

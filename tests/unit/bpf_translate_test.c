@@ -347,6 +347,16 @@ main(void)
 	    !dt_linux_feature(DT_LF_TEST_RUN))
 		SKIP("no BPF test runs on this kernel");
 	(void) pthread_setname_np(pthread_self(), "bpf_translate_t");
+	/*
+	 * BPF reads user memory only where a page is mapped in (it cannot
+	 * take a fault), so touch the two objects' pages first: a binary on
+	 * a network file system (the arm64 lab's 9p) has them mapped in only
+	 * when first read.
+	 */
+	for (size_t i = 0; i < sizeof (ustr); i += 512)
+		(void) *(const volatile char *) &ustr[i];
+	for (size_t i = 0; i < sizeof (uint32v) / sizeof (uint32v[0]); i += 128)
+		(void) *(const volatile int32_t *) &uint32v[i];
 
 	memset(&desc, 0, sizeof (desc));
 	memset(st, 0, sizeof (st));

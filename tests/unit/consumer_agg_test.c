@@ -781,6 +781,187 @@ test_symkeys(void)
 	dt_consume_setsymops(g_dtp, NULL);
 }
 
+/*
+ * Many keys, printed again and again as a printa() every second does: the
+ * consumer finds each key of a snapshot where the last snapshot had it,
+ * tries the last order first and writes integers itself, and none of that
+ * may change a byte.  Each printa() is compared with the same entries
+ * sorted and formatted here: by value, then by key (unsigned), " %8d
+ * %16lld" a line.
+ */
+#define MANY 3000
+
+typedef struct ment {
+	int32_t key;
+	int64_t val;
+} ment_t;
+
+static ment_t g_many[2 * MANY];
+static int g_nmany;
+
+static int
+ment_cmp(const void *lp, const void *rp)
+{
+	const ment_t *l = lp, *r = rp;
+
+	if (l->val != r->val)
+		return l->val < r->val ? -1 : 1;
+	if ((uint32_t) l->key != (uint32_t) r->key)
+		return (uint32_t) l->key < (uint32_t) r->key ? -1 : 1;
+	return 0;
+}
+
+/* The expected printa(): the entries sorted, reversed with rev. */
+static const char *
+many_want(bool rev)
+{
+	static char buf[2 * MANY * 32 + 2];
+	size_t off = 1;
+
+	qsort(g_many, (size_t) g_nmany, sizeof(g_many[0]), ment_cmp);
+	buf[0] = '\n';
+	for (int i = 0; i < g_nmany; i++) {
+		const ment_t *m = &g_many[rev ? g_nmany - 1 - i : i];
+
+		off += (size_t) snprintf(buf + off, sizeof(buf) - off,
+		    " %8d %16lld\n", (int) m->key, (long long) m->val);
+	}
+	return buf;
+}
+
+/*
+ * A cumulative snapshot of the entries, in the order of perm (a
+ * permutation of 0..g_nmany-1), split between two "CPUs" that both
+ * hold some keys, as an engine's per-CPU maps do.
+ */
+static void
+many_snap(uint32_t id, const int *perm)
+{
+	static unsigned char buf[2][2 * MANY * 24];
+	dt_aggsnap_t snap[2];
+
+	memset(snap, 0, sizeof(snap));
+	snap[1].as_cpu = 1;
+	for (int c = 0; c < 2; c++)
+		snap[c].as_data = buf[c];
+	for (int i = 0; i < g_nmany; i++) {
+		const ment_t *m = &g_many[perm[i]];
+		/* CPU 1 has a third of each value for every third key. */
+		int64_t part = perm[i] % 3 == 0 ? m->val / 3 : 0;
+
+		for (int c = 0; c < 2; c++) {
+			unsigned char *p = buf[c] + snap[c].as_size;
+			uint64_t aid = id;
+			int64_t v = c == 0 ? m->val - part : part;
+
+			if (c == 1 && perm[i] % 3 != 0)
+				continue;
+			memset(p, 0, 24);
+			memcpy(p, &aid, 8);
+			memcpy(p + 8, &m->key, 4);
+			memcpy(p + 16, &v, 8);
+			snap[c].as_size += 24;
+			snap[c].as_nentries++;
+		}
+	}
+	CHECK_INT(dt_consume_aggsnap(g_dtp, snap, 2, true), 0);
+}
+
+static uint32_t g_rand = 12345;
+
+static int64_t
+many_rand(int64_t mod)
+{
+	g_rand = g_rand * 1103515245u + 12345u;
+	return (int64_t) ((g_rand >> 8) % (uint32_t) mod);
+}
+
+static void
+many_perm(int *perm, bool shuffle)
+{
+	for (int i = 0; i < g_nmany; i++)
+		perm[i] = i;
+	for (int i = g_nmany - 1; shuffle && i > 0; i--) {
+		int j = (int) many_rand(i + 1), t = perm[i];
+
+		perm[i] = perm[j];
+		perm[j] = t;
+	}
+}
+
+static void
+test_many_keys(void)
+{
+	static ment_t saved[2 * MANY];
+	static int perm[2 * MANY];
+	uint32_t id;
+	int n;
+
+	prog_reset();
+	id = agg_add("m", DT_AGG_SUM, 0, 0, 0, 0, k_int, 1, 4);
+	prog_setup();
+	dt_consume_setaggtake(g_dtp, NULL, NULL);
+	g_nmany = MANY;
+	for (int i = 0; i < MANY; i++) {
+		/* Extremes too: the integers are formatted without printf. */
+		g_many[i].key = i == 0 ? INT32_MIN
+		    : i == 1	       ? -1
+				       : (int32_t) (i * 7919);
+		g_many[i].val = i == 2 ? INT64_MIN
+		    : i == 3	       ? INT64_MAX
+				       : many_rand(20000) - 10000;
+	}
+	many_perm(perm, true);
+	many_snap(id, perm);
+	CHECK_OUT(printa_out(NULL, &id, 1), many_want(false));
+
+	/* The same snapshot order, new values: another order to print. */
+	for (int i = 4; i < MANY; i++)
+		g_many[i].val = many_rand(20000) - 10000;
+	many_perm(perm, true);
+	many_snap(id, perm);
+	CHECK_OUT(printa_out(NULL, &id, 1), many_want(false));
+	/* Nothing changed: the last order is right as it stands. */
+	many_snap(id, perm);
+	CHECK_OUT(printa_out(NULL, &id, 1), many_want(false));
+
+	/* New keys among the old, in another order. */
+	for (int i = MANY; i < 2 * MANY; i++) {
+		g_many[i].key = (int32_t) (i * 7919 + 1);
+		g_many[i].val = many_rand(100);
+	}
+	g_nmany = 2 * MANY;
+	many_perm(perm, true);
+	many_snap(id, perm);
+	CHECK_OUT(printa_out(NULL, &id, 1), many_want(false));
+
+	/*
+	 * trunc() frees entries the last snapshot's places named; the keys
+	 * come back in the next snapshot.  With no engine to take them,
+	 * the kept entries hold their values, and the engine's cumulative
+	 * values add to them.
+	 */
+	CHECK_INT(dt_agg_trunc(g_dtp, id, false, 100), 0);
+	(void) many_want(false);
+	memcpy(saved, g_many, sizeof(saved));
+	memmove(g_many, g_many + g_nmany - 100, 100 * sizeof(g_many[0]));
+	n = g_nmany;
+	g_nmany = 100;
+	CHECK_OUT(printa_out(NULL, &id, 1), many_want(false));
+	memcpy(g_many, saved, sizeof(saved));
+	g_nmany = n;
+	many_perm(perm, false);
+	many_snap(id, perm);
+	for (int i = n - 100; i < n; i++)
+		g_many[i].val *= 2;
+	CHECK_OUT(printa_out(NULL, &id, 1), many_want(false));
+	/* Another option, another order. */
+	CHECK_INT(dtrace_setopt(g_dtp, "aggsortrev", NULL), 0);
+	CHECK_OUT(printa_out(NULL, &id, 1), many_want(true));
+	dtrace_close(g_dtp);
+	g_dtp = t_open();
+}
+
 int
 main(void)
 {
@@ -792,6 +973,7 @@ main(void)
 	test_normalize_trunc_clear();
 	test_printa();
 	test_symkeys();
+	test_many_keys();
 	cap_close(&g_cap);
 	dtrace_close(g_dtp);
 	return unit_done();

@@ -2,6 +2,8 @@
  * options_test.c: option parsing (sizes, times, kinds) and the defaults.
  */
 #include "common/dt_impl.h"
+#include "common/dt_os.h"
+#include "common/probe/dt_probe.h"
 #include "tests/unit/unit.h"
 
 static void
@@ -134,11 +136,52 @@ test_setopt(void)
 	dtrace_close(dtp);
 }
 
+/*
+ * -x engine takes "auto", "interp" and the names the OS backend gives its
+ * engines, whatever they are, and nothing else; each engine is of one
+ * kind the core chooses by.
+ */
+static void
+test_engine_names(void)
+{
+	dtrace_hdl_t *dtp;
+	dtrace_optval_t v;
+	int err;
+	size_t i;
+
+	if ((dtp = dtrace_open(DTRACE_VERSION, DTRACE_O_NODEV, &err)) == NULL) {
+		CHECK(0);
+		return;
+	}
+	CHECK_INT(dtrace_getopt(dtp, "engine", &v), 0);
+	CHECK_INT(v, DT_ENGINE_AUTO);
+	CHECK_INT(dtrace_setopt(dtp, "engine", "interp"), 0);
+	CHECK_INT(dtrace_getopt(dtp, "engine", &v), 0);
+	CHECK_INT(v, DT_ENGINE_INTERP);
+	for (i = 0; dt_os_engines[i].oe_name != NULL; i++) {
+		CHECK(dt_os_engines[i].oe_kind == DT_ENGINE_F_KERNEL ||
+		    dt_os_engines[i].oe_kind == DT_ENGINE_F_USER);
+		CHECK(dt_os_engines[i].oe_get != NULL);
+		CHECK_INT(dtrace_setopt(dtp, "engine",
+		    dt_os_engines[i].oe_name), 0);
+		CHECK_INT(dtrace_getopt(dtp, "engine", &v), 0);
+		CHECK_INT(v, DT_ENGINE_OS + (dtrace_optval_t) i);
+	}
+	CHECK_INT(dtrace_setopt(dtp, "engine", "auto"), 0);
+	CHECK_INT(dtrace_getopt(dtp, "engine", &v), 0);
+	CHECK_INT(v, DT_ENGINE_AUTO);
+	CHECK_INT(dtrace_setopt(dtp, "engine", "nosuchengine"), -1);
+	CHECK_INT(dtrace_errno(dtp), EDT_BADOPTVAL);
+	CHECK_INT(dtrace_setopt(dtp, "engine", NULL), -1);
+	dtrace_close(dtp);
+}
+
 int
 main(void)
 {
 	test_sizes();
 	test_times();
 	test_setopt();
+	test_engine_names();
 	return unit_done();
 }

@@ -1,8 +1,12 @@
 /*
  * x86_isa_test.c: x86-64's member of isa/dt_isa.h as the pid provider
  * and the BPF engine use it: return sites with the condition the engine
- * tests, the pt_regs layout, and USDT operands.
+ * tests, the conditions themselves, the pt_regs layout, the uregs[]
+ * names of the D prelude, the calling thread's registers, and USDT
+ * operands.
  */
+
+#include <string.h>
 
 #include "isa/dt_isa.h"
 #include "tests/unit/unit.h"
@@ -67,6 +71,89 @@ test_layout(void)
 	CHECK_INT(il->il_nuregs, 47);
 	CHECK_INT(il->il_uregs[11], 80); /* R_EAX */
 	CHECK_INT(il->il_uregs[0], -1);	 /* R_GS: not kept */
+	CHECK_INT(il->il_fp, 32);	 /* bp */
+	CHECK_INT(il->il_lr, -1);	 /* the return address is at sp */
+	CHECK_INT(il->il_mode, 136);	 /* cs */
+	CHECK_INT(il->il_modemask & 3, 3);
+}
+
+static int
+regname(const char *name)
+{
+	for (const dt_isa_regname_t *r = dt_isa_regnames; r->ri_name; r++)
+		if (strcmp(r->ri_name, name) == 0)
+			return r->ri_index;
+	return -1;
+}
+
+/*
+ * The prelude's names: illumos's amd64 numbers, the aliases, and each
+ * naming the pt_regs word the name says.
+ */
+static void
+test_regnames(void)
+{
+	const int16_t *u = dt_isa_layout.il_uregs;
+
+	CHECK_INT(regname("R_PC"), 14);
+	CHECK_INT(regname("R_SP"), 17);
+	CHECK_INT(regname("R_RAX"), 33);
+	CHECK_INT(regname("R_GSBASE"), 46);
+	CHECK_INT(u[regname("R_PC")], dt_isa_layout.il_pc);
+	CHECK_INT(u[regname("R_RIP")], dt_isa_layout.il_pc);
+	CHECK_INT(u[regname("R_SP")], dt_isa_layout.il_sp);
+	CHECK_INT(u[regname("R_FP")], dt_isa_layout.il_fp);
+	CHECK_INT(u[regname("R_R0")], dt_isa_layout.il_ret);
+	CHECK_INT(u[regname("R_PS")], dt_isa_layout.il_flags);
+	CHECK_INT(u[regname("R_RDI")], dt_isa_layout.il_args[0]);
+	for (const dt_isa_regname_t *r = dt_isa_regnames; r->ri_name; r++)
+		CHECK(
+		    r->ri_index >= 0 && r->ri_index < dt_isa_layout.il_nuregs);
+	CHECK_STR(dt_isa_fputypes, "i387 compatible");
+	CHECK_INT(dt_isa_trap.it_len, 1);
+	CHECK_INT(dt_isa_trap.it_insn[0], 0xcc);
+	CHECK_INT(dt_isa_trap.it_pcadj, 1);
+}
+
+/* Conditions over the flag bits il_condbits[] names, as the BPF engine */
+/* builds its truth table. */
+static void
+test_cond(void)
+{
+	const uint64_t cf = 1, zf = 1 << 6, sf = 1 << 7, of = 1 << 11;
+
+	CHECK(dt_isa_cond_holds(0x4, zf));  /* e */
+	CHECK(!dt_isa_cond_holds(0x5, zf)); /* ne */
+	CHECK(dt_isa_cond_holds(0x6, cf));  /* be */
+	CHECK(dt_isa_cond_holds(0xc, sf));  /* l: SF != OF */
+	CHECK(!dt_isa_cond_holds(0xc, sf | of));
+	CHECK(dt_isa_cond_holds(0xe, zf | sf | of)); /* le */
+	CHECK_INT(dt_isa_layout.il_ncondbits, 5);
+	/* Every flag a condition reads is among il_condbits[]. */
+	for (unsigned cc = 0; cc < 16; cc++) {
+		uint64_t known = 0;
+
+		for (int k = 0; k < dt_isa_layout.il_ncondbits; k++)
+			known |= 1ULL << dt_isa_layout.il_condbits[k];
+		for (uint64_t f = 0; f < 4096; f++)
+			CHECK_INT(dt_isa_cond_holds(cc, f),
+			    dt_isa_cond_holds(cc, f & known));
+	}
+}
+
+/* The calling thread's registers: the pc is in this file's code. */
+static void
+test_uregs_self(void)
+{
+	uint64_t r[64];
+	size_t n = dt_isa_linux_uregs_self(r, 64);
+
+	CHECK_INT(n, dt_isa_layout.il_nuregs);
+	CHECK(r[regname("R_SP")] != 0);
+	CHECK(r[regname("R_SP")] == r[regname("R_RSP")]);
+	CHECK((r[regname("R_CS")] & 3) == 3); /* user mode */
+	CHECK_INT(r[regname("R_GS")], 0);     /* not kept */
+	CHECK_INT(dt_isa_linux_uregs_self(r, 3), 3);
 }
 
 static void
@@ -108,6 +195,9 @@ main(void)
 	test_uprobe_unsafe();
 	test_sites();
 	test_layout();
+	test_regnames();
+	test_cond();
+	test_uregs_self();
 	test_usdt();
 	return unit_done();
 }

@@ -270,8 +270,11 @@ dt_bpf_cg_aggregate(dt_bpf_cg_t *cg, const dt_action_t *ap)
 	for (uint32_t k = 0; k < ap->ac_nkeys && k < agg->ag_nkeys; k++)
 		dt_bpf_cg_difo_rec(cg, ap->ac_keys[k], &ba->ba_keys[k],
 		    lay->bl_aggkey_off);
-	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_FP, DT_FP_T1, 0));
-	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_FP, DT_FP_T2, 1));
+	/* count() reads neither the value nor the increment. */
+	if (agg->ag_kind != DT_AGG_COUNT) {
+		DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_FP, DT_FP_T1, 0));
+		DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_FP, DT_FP_T2, 1));
+	}
 	if (ap->ac_nargs > 0 && ap->ac_args[0].aa_difo != NULL) {
 		dt_bpf_cg_difo(cg, ap->ac_args[0].aa_difo);
 		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R0, DT_FP_T1));

@@ -539,75 +539,60 @@ dt_bpf_prog_reads_args(const dt_bpf_progspec_t *ps)
 }
 
 /*
- * A return probe at a conditional tail call (jcc out of the function)
- * fires only when the branch is taken: at such a site, the flags the
- * uprobe saw (pt_regs.flags) are tested as the jcc tests them, and the
- * program goes to lexit when the branch falls through.  The condition
- * codes are x86_cond()'s: bit 0 negates the one below it.
+ * A return probe at a conditional tail call (a conditional branch out of
+ * the function) fires only when the branch is taken: at such a site, the
+ * flags the uprobe saw (pt_regs' flags register) are tested as the
+ * branch tests them, and the program goes to lexit when it falls
+ * through.  The test is the ISA's truth table of the condition over the
+ * flag bits it reads (dt_isa_cond_holds(), il_condbits[]): r1 gathers
+ * those bits into an index, and the table's bit at that index decides.
  */
 void
 dt_bpf_cg_ucond(dt_bpf_cg_t *cg, uint32_t lexit)
 {
-#if defined(__x86_64__)
 	const dt_bpf_progspec_t *ps = cg->cg_ps;
+	const dt_isa_layout_t *il = &dt_isa_layout;
 	uint32_t ldone = dt_bpf_label_new(cg->cg_b);
 
 	for (size_t i = 0; i < ps->ps_nuconds; i++) {
 		uint32_t lnext = dt_bpf_label_new(cg->cg_b);
 		unsigned cc = (unsigned) ps->ps_uconds[i] - 1;
+		uint64_t table = 0;
 
-		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R6, 128));
+		for (unsigned x = 0; x < (1U << il->il_ncondbits); x++) {
+			uint64_t flags = 0;
+
+			for (unsigned k = 0; k < il->il_ncondbits; k++) {
+				if (x & (1U << k))
+					flags |= 1ULL << il->il_condbits[k];
+			}
+			if (dt_isa_cond_holds(cc, flags))
+				table |= 1ULL << x;
+		}
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R6, il->il_pc));
 		dt_bpf_emit_imm64(cg->cg_b, DT_R2, ps->ps_ucondpc[i]);
 		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JNE, DT_R1,
 		    DT_R2, 0), lnext);
-		/* r3 = flags; r1 = the condition's bit in bit 0 */
-		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_R6, 144));
-		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R3));
-		switch (cc >> 1) {
-		case 0:		/* o: OF */
-			DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R1, 11));
-			break;
-		case 1:		/* b: CF */
-			break;
-		case 2:		/* e: ZF */
-			DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R1, 6));
-			break;
-		case 3:		/* be: CF | ZF */
-			DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R1, 6));
-			DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_OR, DT_R1, DT_R3));
-			break;
-		case 4:		/* s: SF */
-			DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R1, 7));
-			break;
-		case 5:		/* p: PF */
-			DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R1, 2));
-			break;
-		case 6:		/* l: SF != OF */
-		case 7:		/* le: ZF | (SF != OF) */
+		/* r3 = flags; r1 = the index of their combination */
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_R6, il->il_flags));
+		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 0));
+		for (unsigned k = 0; k < il->il_ncondbits; k++) {
 			DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R3));
-			DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R1, 7));
-			DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R2, 11));
-			DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_XOR, DT_R1, DT_R2));
-			if ((cc >> 1) == 7) {
-				DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R3,
-				    6));
-				DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_OR, DT_R1,
-				    DT_R3));
-			}
-			break;
+			DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R2,
+			    il->il_condbits[k]));
+			DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_AND, DT_R2, 1));
+			if (k > 0)
+				DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_LSH, DT_R2,
+				    (int32_t) k));
+			DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_OR, DT_R1, DT_R2));
 		}
-		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_AND, DT_R1, 1));
-		if (cc & 1)
-			DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_XOR, DT_R1, 1));
-		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R1, 0, 0),
+		dt_bpf_emit_imm64(cg->cg_b, DT_R2, table);
+		DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_RSH, DT_R2, DT_R1));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_AND, DT_R2, 1));
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R2, 0, 0),
 		    lexit);
 		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), ldone);
 		dt_bpf_label_here(cg->cg_b, lnext);
 	}
 	dt_bpf_label_here(cg->cg_b, ldone);
-#else
-	(void) lexit;
-	dt_bpf_cg_error(cg, "conditional tail calls need this "
-	    "architecture's flags");
-#endif
 }

@@ -5,31 +5,11 @@
  * eo_enable only collects enabled probes; eo_go does the work, because
  * the maps every program shares are sized from all of them:
  *
- *	plan	   group the enabled probes into programs (dt_bpf_plan_t):
- *		   BEGIN, END, ERROR	one raw_tp program each, run on
- *					demand by BPF_PROG_TEST_RUN in our own
- *					thread, so they share every map with
- *					the other clauses
- *		   profile-N, tick-N	one perf_event program attached to
- *					a cpu-clock event per CPU (profile)
- *					or on CPU 0 (tick)
- *		   pid			one kprobe-type program per probe,
- *					attached as a uprobe at each of its
- *					sites, for its process only; with
- *					-x followfork, for every process in
- *					a set that a program on
- *					sched:sched_process_fork extends
- *					with the children of its members
- *		   syscall		up to DT_BPF_SYSCALL_FEW probes: one
- *					program per syscalls:sys_*_<name>
- *					tracepoint; more: one program on
- *					raw_syscalls:sys_enter (sys_exit)
- *					with a probe table by syscall number
- *		   kernel events	(sdt, rawtp and every provider on
- *					dt_kevent.h) one program per probe:
- *					a tracepoint program on a perf
- *					tracepoint event, or a raw_tp
- *					program on a raw tracepoint
+ *	plan	   group the enabled probes into programs (dt_bpf_plan_t),
+ *		   each probe by the mechanism its provider names
+ *		   (dt_bpf_mech.h: BEGIN/END/ERROR run on demand, timers,
+ *		   system calls, uprobes, tracepoints, kernel functions),
+ *		   which also says how its program is built and attached
  *	layout	   the translator's layout of the maps (dt_bpf_gen.h)
  *	maps	   state (mmap'ed: counters and the exit flag are read and
  *		   written in place), scratch, ring (or perf) buffer, one
@@ -73,12 +53,12 @@
 #include "common/prov/dt_prov.h"
 #include "os/linux/bpf/dt_bpf_attach.h"
 #include "os/linux/bpf/dt_bpf_engine.h"
+#include "os/linux/bpf/dt_bpf_engine_impl.h"
 #include "os/linux/bpf/dt_bpf_gen.h"
 #include "os/linux/bpf/dt_bpf_uprobes.h"
 #include "os/linux/dt_cfi.h"
 #include "os/linux/dt_linux_features.h"
 #include "os/linux/dt_usyms.h"
-#include "os/linux/prov/dt_kevent.h"
 #include "os/linux/prov/dt_linux_prov.h"
 
 #define DT_BPF_LOGSIZE (16U << 20)
@@ -86,99 +66,6 @@
 #define DT_BPF_LATE_CONSTS 16384
 /* Processes followed, at most. */
 #define DT_BPF_PROCSET_MAX 65536
-
-typedef enum dt_bpf_pkind {
-	DT_BPF_P_DEMAND,	/* BEGIN, END, ERROR: test run */
-	DT_BPF_P_PROFILE,
-	DT_BPF_P_SYSCALL,	/* one syscalls:* tracepoint */
-	DT_BPF_P_SYSGROUP,	/* raw_syscalls with a probe table */
-	DT_BPF_P_UPROBE,	/* pid probes: a uprobe per site */
-	DT_BPF_P_KEVENT,	/* a kernel event probe (dt_kevent.h) */
-} dt_bpf_pkind_t;
-
-/* One program: the probes it serves and the clauses it runs. */
-/* How many CPUs a tick-N probe's timer runs on (dt_bpf_attach). */
-#define DT_BPF_TICK_CPUS 4
-
-typedef struct dt_bpf_plan {
-	dt_bpf_pkind_t pl_kind;
-	bool pl_return;		/* syscall return probes */
-	/*
-	 * uprobes: a group of the entry, return or offset probes of one
-	 * process image, whose program finds the probe in its table by the
-	 * uprobe's attach cookie (its index in pl_probes), attached with
-	 * one uprobe_multi link per file: however many probes, one program
-	 * and a few links.  Otherwise a program per probe.
-	 */
-	bool pl_group;
-	dt_probe_t **pl_probes;
-	uint32_t pl_nprobes;
-	const dt_stmt_t **pl_stmts;	/* clauses, in EPID order */
-	uint32_t pl_nstmts;
-	uint32_t *pl_epids;	/* [probe * nstmts + clause], 0: none */
-	int pl_fd;
-	int pl_table_fd;
-	/*
-	 * tick-N: the map of its next due time, and a stand-in of its
-	 * program that the consumer runs when no CPU's timer has fired it
-	 * in time (dt_bpf_tick_check); -1 otherwise.
-	 */
-	int pl_tick_fd;
-	int pl_standin_fd;
-	uint64_t pl_period;
-	int *pl_links;
-	uint32_t pl_nlinks;
-} dt_bpf_plan_t;
-
-typedef struct dt_bpf_stage {
-	unsigned char *sg_data;
-	size_t sg_len;
-	size_t sg_cap;
-} dt_bpf_stage_t;
-
-typedef struct dt_bpf_engine {
-	dt_eprobe_t **be_eps;
-	uint32_t be_neps;
-	uint32_t be_epcap;
-	const dt_program_t *be_prog;
-	dt_bpf_layout_t be_lay;
-	bool be_laid;
-	dt_bpf_plan_t *be_plans;
-	uint32_t be_nplans;
-	int *be_mapfds;		/* every map we created */
-	uint32_t be_nmapfds;
-	unsigned char *be_state;	/* the state map, mmap'ed */
-	uint64_t be_started;	/* CLOCK_MONOTONIC when tracing started */
-	size_t be_statelen;
-	struct ring_buffer *be_rb;
-	struct perf_buffer *be_pb;	/* instead, without a ring buffer */
-	dt_bpf_stage_t *be_stage;	/* per CPU */
-	int be_ncpus;
-	bool be_active;
-	bool be_stopped;
-	bool be_follow;		/* -x followfork with pid probes */
-	bool be_late;		/* clauses name processes: re-match them */
-	int be_procset_fd;	/* the traced processes: tgid -> image */
-	int be_fork_fd;		/* followfork: its program, and link */
-	int be_fork_link;
-	int be_ev_fd;		/* process events: ring buffer */
-	int be_ev_progs[2];	/* their programs: exec, library loads */
-	int *be_ev_links;
-	uint32_t be_nev_links;
-	uint64_t *be_evs;	/* events read, not yet handled */
-	uint32_t be_nevs;
-	dtrace_hdl_t *be_dtp;
-	struct dt_bpf_ucfi *be_ucfi;	/* per process: its CFI rows map */
-	uint32_t be_nucfi;
-	int be_ustk_fd;		/* every probe's rows: hash of maps, or -1 */
-	int *be_ustk_pids;	/* its keys */
-	uint32_t be_nustk;
-	bool be_ustk_follow;	/* and followfork: children share them */
-	uint32_t be_usites;	/* uprobes placed */
-	uint32_t be_urefused;	/* sites the kernel would not probe */
-	char be_errmsg[1024];
-	char *be_log;		/* verifier log of the last refusal */
-} dt_bpf_engine_t;
 
 static dt_bpf_engine_t *
 dt_bpf(dtrace_hdl_t *dtp)
@@ -193,7 +80,7 @@ static int dt_bpf_attach(dtrace_hdl_t *dtp, dt_bpf_engine_t *be,
 static int dt_bpf_late(dtrace_hdl_t *dtp, dt_bpf_engine_t *be,
     uint32_t first);
 
-static int
+int
 dt_bpf_fail(dtrace_hdl_t *dtp, int err, const char *fmt, ...)
 {
 	dt_bpf_engine_t *be = dt_bpf(dtp);
@@ -305,7 +192,7 @@ dt_bpf_enable(dtrace_hdl_t *dtp, dt_eprobe_t *const *eps, size_t n)
 	if (be->be_active && !be->be_late)
 		return dt_set_errno(dtp, EDT_ACTIVE);
 	for (size_t i = 0; i < n; i++) {
-		if (!(eps[i]->ep_probe->pr_prov->pv_engines & DT_ENGINE_F_BPF))
+		if (!(eps[i]->ep_probe->pr_prov->pv_engines & DT_ENGINE_F_KERNEL))
 			return dt_set_errno(dtp, EDT_NOTSUP);
 		if (be->be_prog != NULL && be->be_prog != eps[i]->ep_prog)
 			return dt_bpf_fail(dtp, EDT_NOTSUP, "the bpf engine "
@@ -330,8 +217,8 @@ dt_bpf_enable(dtrace_hdl_t *dtp, dt_eprobe_t *const *eps, size_t n)
  * Planning.
  */
 
-static dt_bpf_plan_t *
-dt_bpf_plan_new(dt_bpf_engine_t *be, dt_bpf_pkind_t kind, bool ret)
+dt_bpf_plan_t *
+dt_bpf_plan_new(dt_bpf_engine_t *be, const dt_bpf_mech_t *mech)
 {
 	dt_bpf_plan_t *pl = realloc(be->be_plans, (be->be_nplans + 1) *
 	    sizeof (*pl));
@@ -341,8 +228,7 @@ dt_bpf_plan_new(dt_bpf_engine_t *be, dt_bpf_pkind_t kind, bool ret)
 	be->be_plans = pl;
 	pl += be->be_nplans++;
 	memset(pl, 0, sizeof (*pl));
-	pl->pl_kind = kind;
-	pl->pl_return = ret;
+	pl->pl_mech = mech;
 	pl->pl_fd = pl->pl_table_fd = -1;
 	pl->pl_tick_fd = pl->pl_standin_fd = -1;
 	return pl;
@@ -363,37 +249,6 @@ dt_bpf_plan_addprobe(dt_bpf_plan_t *pl, dt_probe_t *prp)
 	pl->pl_probes = p;
 	p[pl->pl_nprobes++] = prp;
 	return 0;
-}
-
-/*
- * The plan of pid probe prp: a group not built yet of its process image
- * and kind, where the kernel has uprobe_multi links and the probe's
- * sites need nothing of their own (USDT arguments and semaphores, a
- * return's conditional tail calls); else a plan of its own.
- */
-static dt_bpf_plan_t *
-dt_bpf_plan_uprobe(dt_bpf_engine_t *be, const dt_probe_t *prp)
-{
-	const dt_pid_probe_t *pi = dt_prov_pid_info(prp);
-	dt_bpf_plan_t *pl;
-
-	if (pi->pi_kind == DT_PID_USDT || pi->pi_conds != NULL ||
-	    !dt_linux_feature(DT_LF_UPROBE_MULTI))
-		return dt_bpf_plan_new(be, DT_BPF_P_UPROBE, false);
-	for (uint32_t i = 0; i < be->be_nplans; i++) {
-		const dt_pid_probe_t *q;
-
-		pl = &be->be_plans[i];
-		if (!pl->pl_group || pl->pl_fd >= 0)
-			continue;
-		q = dt_prov_pid_info(pl->pl_probes[0]);
-		if (q->pi_pid == pi->pi_pid && q->pi_gen == pi->pi_gen &&
-		    q->pi_kind == pi->pi_kind)
-			return pl;
-	}
-	if ((pl = dt_bpf_plan_new(be, DT_BPF_P_UPROBE, false)) != NULL)
-		pl->pl_group = true;
-	return pl;
 }
 
 /* Where probe prp is in the plan, or -1. */
@@ -473,116 +328,52 @@ dt_bpf_plan_clauses(dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 	return 0;
 }
 
+/* Has a plan been made for probe prp yet? */
+static bool
+dt_bpf_planned(const dt_bpf_engine_t *be, const dt_probe_t *prp)
+{
+	for (uint32_t i = 0; i < be->be_nplans; i++) {
+		if (dt_bpf_plan_probe(&be->be_plans[i], prp) >= 0)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The plan of probe prp, from its mechanism, which must find the kernel
+ * feature it needs: 0, or -1 with the error set.
+ */
+static int
+dt_bpf_plan_one(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_probe_t *prp,
+    const dt_bpf_mech_t *mech)
+{
+	dt_linux_feature_t f = mech->bm_feature != NULL ?
+	    mech->bm_feature(prp) : DT_LF_NFEATURES;
+	dt_bpf_plan_t *pl;
+
+	if (f != DT_LF_NFEATURES && !dt_linux_feature(f))
+		return dt_bpf_fail(dtp, EDT_NOTSUP, "%s",
+		    dt_linux_feature_why(f));
+	pl = mech->bm_plan != NULL ? mech->bm_plan(dtp, be, prp) :
+	    dt_bpf_plan_new(be, mech);
+	if (pl == NULL || dt_bpf_plan_addprobe(pl, prp) != 0)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	return 0;
+}
+
 static int
 dt_bpf_plan(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
 {
-	dt_bpf_plan_t *sys[2] = { NULL, NULL };
-	uint32_t nsys[2] = { 0, 0 };
-
-	/* Count the syscall probes of each kind first. */
-	for (uint32_t e = 0; e < be->be_neps; e++) {
-		const dt_syscall_probe_t *sp =
-		    dt_prov_syscall_info(be->be_eps[e]->ep_probe);
-		bool seen = false;
-
-		if (sp == NULL)
-			continue;
-		for (uint32_t f = 0; f < e; f++)
-			seen |= be->be_eps[f]->ep_probe ==
-			    be->be_eps[e]->ep_probe;
-		if (!seen)
-			nsys[sp->sp_return]++;
-	}
+	dt_bpf_mech_prepare(dtp, be);
 	for (uint32_t e = 0; e < be->be_neps; e++) {
 		dt_probe_t *prp = be->be_eps[e]->ep_probe;
-		const dt_syscall_probe_t *sp = dt_prov_syscall_info(prp);
-		dt_bpf_plan_t *pl = NULL;
+		const dt_bpf_mech_t *mech;
 
-		for (uint32_t i = 0; i < be->be_nplans && pl == NULL; i++) {
-			dt_bpf_plan_t *q = &be->be_plans[i];
-
-			for (uint32_t j = 0; j < q->pl_nprobes; j++) {
-				if (q->pl_probes[j] == prp)
-					pl = q;
-			}
-		}
-		if (pl != NULL)
+		if (dt_bpf_planned(be, prp))
 			continue;
-		if (prp->pr_id <= DT_PROBE_ID_ERROR) {
-			pl = dt_bpf_plan_new(be, DT_BPF_P_DEMAND, false);
-		} else if (dt_prov_profile_timer(prp) != NULL) {
-			if (!dt_linux_feature(DT_LF_CPU_CLOCK))
-				return dt_bpf_fail(dtp, EDT_NOTSUP, "%s",
-				    dt_linux_feature_why(DT_LF_CPU_CLOCK));
-			pl = dt_bpf_plan_new(be, DT_BPF_P_PROFILE, false);
-		} else if (dt_prov_pid_info(prp) != NULL) {
-			if (!dt_linux_feature(DT_LF_UPROBE))
-				return dt_bpf_fail(dtp, EDT_NOTSUP, "%s",
-				    dt_linux_feature_why(DT_LF_UPROBE));
-			pl = dt_bpf_plan_uprobe(be, prp);
-			be->be_follow = dtp->dt_options[DT_OPT_FOLLOWFORK] !=
-			    DTRACEOPT_UNSET;
-		} else if (sp != NULL) {
-			if (!dt_linux_feature(DT_LF_TRACEPOINT))
-				return dt_bpf_fail(dtp, EDT_NOTSUP, "%s",
-				    dt_linux_feature_why(DT_LF_TRACEPOINT));
-			if (nsys[sp->sp_return] > DT_BPF_SYSCALL_FEW &&
-			    sp->sp_nr >= 0) {
-				if (sys[sp->sp_return] == NULL)
-					sys[sp->sp_return] = dt_bpf_plan_new(be,
-					    DT_BPF_P_SYSGROUP, sp->sp_return);
-				/* the realloc may have moved the plans */
-				pl = sys[sp->sp_return];
-				for (uint32_t i = 0; i < be->be_nplans; i++) {
-					if (be->be_plans[i].pl_kind ==
-					    DT_BPF_P_SYSGROUP &&
-					    be->be_plans[i].pl_return ==
-					    sp->sp_return)
-						pl = &be->be_plans[i];
-				}
-				sys[sp->sp_return] = pl;
-			} else {
-				pl = dt_bpf_plan_new(be, DT_BPF_P_SYSCALL,
-				    sp->sp_return);
-			}
-		} else if (dt_kevent_is(prp)) {
-			const dt_kevent_t *ke = dt_kevent_info(dtp, prp);
-			dt_linux_feature_t f = DT_LF_TRACEPOINT;
-
-			if (ke == NULL)
-				return dt_bpf_fail(dtp, EDT_NOTSUP, "cannot "
-				    "find the arguments of %s:%s:%s:%s: %s",
-				    prp->pr_prov->pv_name, prp->pr_mod,
-				    prp->pr_func, prp->pr_name,
-				    dtrace_errmsg(dtp, dtrace_errno(dtp)));
-			if (ke->ke_kind == DT_KEVENT_RAWTP)
-				f = DT_LF_RAW_TP_ATTACH;
-			else if (ke->ke_kind == DT_KEVENT_FENTRY ||
-			    ke->ke_kind == DT_KEVENT_FEXIT)
-				f = DT_LF_FENTRY;
-			else if (DT_KEVENT_ISFUNC(ke->ke_kind))
-				f = DT_LF_KPROBE;
-			if (!dt_linux_feature(f))
-				return dt_bpf_fail(dtp, EDT_NOTSUP, "%s",
-				    dt_linux_feature_why(f));
-			pl = dt_bpf_plan_new(be, DT_BPF_P_KEVENT, false);
-		} else {
-			return dt_bpf_fail(dtp, EDT_NOTSUP, "the bpf engine "
-			    "cannot attach %s:%s:%s:%s", prp->pr_prov->pv_name,
-			    prp->pr_mod, prp->pr_func, prp->pr_name);
-		}
-		if (pl == NULL || dt_bpf_plan_addprobe(pl, prp) != 0)
-			return dt_set_errno(dtp, EDT_NOMEM);
-		/* Keep sys[] valid after reallocs. */
-		for (int k = 0; k < 2; k++) {
-			sys[k] = NULL;
-			for (uint32_t i = 0; i < be->be_nplans; i++) {
-				if (be->be_plans[i].pl_kind ==
-				    DT_BPF_P_SYSGROUP &&
-				    be->be_plans[i].pl_return == (k == 1))
-					sys[k] = &be->be_plans[i];
-			}
-		}
+		if ((mech = dt_bpf_mech_of(dtp, prp)) == NULL ||
+		    dt_bpf_plan_one(dtp, be, prp, mech) != 0)
+			return -1;
 	}
 	for (uint32_t i = 0; i < be->be_nplans; i++) {
 		if (dt_bpf_plan_clauses(be, &be->be_plans[i]) != 0)
@@ -595,7 +386,7 @@ dt_bpf_plan(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
  * Maps.
  */
 
-static int
+int
 dt_bpf_mapfd(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, int fd, const char *what)
 {
 	int *p;
@@ -753,13 +544,6 @@ dt_bpf_log_excerpt(const char *log, char *buf, size_t len)
 		snprintf(buf, len, "%.*s", (int) (end - line), line);
 }
 
-/* What a tracing program (fentry, fexit) is loaded for. */
-typedef struct dt_bpf_target {
-	enum bpf_attach_type tg_type;
-	uint32_t tg_btf_id;	/* the function, in the BTF of: */
-	int tg_obj_fd;		/* a module's BTF object; -1: vmlinux */
-} dt_bpf_target_t;
-
 /*
  * Loads the program in b; a program with subprograms (bpf_loop()
  * callbacks) describes its functions in BTF, as the kernel requires.
@@ -883,7 +667,7 @@ dt_bpf_difo_ustack(const dif_object_t *difo)
 	return false;
 }
 
-static bool
+bool
 dt_bpf_wants_ustack(const dt_bpf_engine_t *be, const dt_bpf_plan_t *pl)
 {
 	const dt_program_t *pg = be->be_lay.bl_prog;
@@ -954,7 +738,7 @@ dt_bpf_rows(int pid, uint32_t flags, uint32_t max, uint32_t *np)
 }
 
 /* The rows of pid into ps (none when they cannot be had). */
-static void
+void
 dt_bpf_ucfi(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, int pid,
     dt_bpf_progspec_t *ps)
 {
@@ -1008,7 +792,7 @@ dt_bpf_ustk_wanted(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
 	    !dt_linux_feature(DT_LF_BPF_LOOP))
 		return false;
 	for (uint32_t i = 0; i < be->be_nplans; i++) {
-		if (be->be_plans[i].pl_kind != DT_BPF_P_UPROBE &&
+		if (!be->be_plans[i].pl_mech->bm_user &&
 		    dt_bpf_wants_ustack(be, &be->be_plans[i]))
 			return true;
 	}
@@ -1073,33 +857,7 @@ dt_bpf_ustk_start(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
 	return 0;
 }
 
-/* The conditional return sites of a pid return probe, for the program. */
-static int
-dt_bpf_uconds(const dt_pid_probe_t *pi, dt_bpf_progspec_t *ps)
-{
-	uint64_t *pcs = calloc(pi->pi_nsites, sizeof (*pcs));
-	uint8_t *conds = calloc(pi->pi_nsites, 1);
-	size_t n = 0;
-
-	if (pcs == NULL || conds == NULL) {
-		free(pcs);
-		free(conds);
-		return -1;
-	}
-	for (size_t i = 0; i < pi->pi_nsites; i++) {
-		if (pi->pi_conds[i] == 0)
-			continue;
-		pcs[n] = pi->pi_base + pi->pi_sites[i];
-		conds[n++] = pi->pi_conds[i];
-	}
-	ps->ps_ucondpc = pcs;
-	ps->ps_uconds = conds;
-	ps->ps_nuconds = n;
-	return 0;
-}
-
-/* Generates and loads a program of plan pl: its descriptor, or -1. */
-static int
+int
 dt_bpf_gen_load(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl,
     const dt_bpf_progspec_t *ps, enum bpf_prog_type type,
     const dt_bpf_target_t *tg)
@@ -1121,182 +879,66 @@ dt_bpf_gen_load(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl,
 	return rc;
 }
 
-/* tick-N's next due time (dt_bpf_cg_tick_due): an array of one word. */
-static int
-dt_bpf_tick_map(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, int *fdp)
-{
-	int fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "dt_tick", 4, 8, 1, NULL);
-
-	*fdp = dt_bpf_mapfd(dtp, be, fd, "tick");
-	return *fdp < 0 ? -1 : 0;
-}
-
 static int
 dt_bpf_build(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 {
+	const dt_bpf_mech_t *mech = pl->pl_mech;
 	dt_bpf_layout_t *lay = &be->be_lay;
 	const dt_probe_t *prp = pl->pl_probes[0];
 	const dt_bpf_plan_t *epl;
-	dt_bpf_progspec_t ps;
-	enum bpf_prog_type type;
-	dt_bpf_target_t tg = { 0, 0, -1 }, *tgp = NULL;
-	uint64_t *usites = NULL;
+	dt_bpf_build_t bb;
+	dt_bpf_progspec_t *ps = &bb.bb_ps;
 	int rc;
 
-	memset(&ps, 0, sizeof (ps));
-	ps.ps_nclauses = pl->pl_nstmts;
-	ps.ps_stmts = pl->pl_stmts;
-	ps.ps_epids = pl->pl_epids;
-	ps.ps_id = prp->pr_id;
-	ps.ps_table_fd = -1;
-	ps.ps_tick_fd = -1;
-	ps.ps_ustk = be->be_ustk_fd >= 0;
-	ps.ps_ustk_fd = be->be_ustk_fd;
-	ps.ps_procset_fd = be->be_procset_fd;
-	ps.ps_prov = dt_bpf_layout_const(lay, prp->pr_prov->pv_name);
-	ps.ps_mod = dt_bpf_layout_const(lay, prp->pr_mod);
-	ps.ps_func = dt_bpf_layout_const(lay, prp->pr_func);
-	ps.ps_name = dt_bpf_layout_const(lay, prp->pr_name);
-	switch (pl->pl_kind) {
-	case DT_BPF_P_DEMAND:
-		ps.ps_ctx = DT_BPF_CTX_RAWTP;
-		ps.ps_always = prp->pr_id != DT_PROBE_ID_BEGIN;
-		ps.ps_begin = prp->pr_id == DT_PROBE_ID_BEGIN;
-		type = BPF_PROG_TYPE_RAW_TRACEPOINT;
-		break;
-	case DT_BPF_P_PROFILE: {
-		const dt_profile_timer_t *pt = dt_prov_profile_timer(prp);
-
-		ps.ps_ctx = DT_BPF_CTX_PERF;
-		ps.ps_nargs = 2;
-		type = BPF_PROG_TYPE_PERF_EVENT;
-		if (!pt->pt_percpu && pl->pl_tick_fd < 0 &&
-		    dt_bpf_tick_map(dtp, be, &pl->pl_tick_fd) != 0)
-			return -1;
-		ps.ps_tick_fd = pt->pt_percpu ? -1 : pl->pl_tick_fd;
-		ps.ps_tick_period = pl->pl_period = (uint64_t) pt->pt_period;
-		ps.ps_tick_cpu = 0;	/* attached first; never offline */
-		break;
+	memset(&bb, 0, sizeof (bb));
+	bb.bb_tg.tg_obj_fd = -1;
+	ps->ps_nclauses = pl->pl_nstmts;
+	ps->ps_stmts = pl->pl_stmts;
+	ps->ps_epids = pl->pl_epids;
+	ps->ps_id = prp->pr_id;
+	ps->ps_table_fd = -1;
+	ps->ps_tick_fd = -1;
+	ps->ps_ustk = be->be_ustk_fd >= 0;
+	ps->ps_ustk_fd = be->be_ustk_fd;
+	ps->ps_procset_fd = be->be_procset_fd;
+	ps->ps_prov = dt_bpf_layout_const(lay, prp->pr_prov->pv_name);
+	ps->ps_mod = dt_bpf_layout_const(lay, prp->pr_mod);
+	ps->ps_func = dt_bpf_layout_const(lay, prp->pr_func);
+	ps->ps_name = dt_bpf_layout_const(lay, prp->pr_name);
+	if (pl->pl_table) {
+		ps->ps_table_fd = pl->pl_table_fd;
+		ps->ps_table_max = pl->pl_table_max != 0 ? pl->pl_table_max :
+		    pl->pl_nprobes;
 	}
-	case DT_BPF_P_UPROBE: {
-		const dt_pid_probe_t *pi = dt_prov_pid_info(prp);
-
-		ps.ps_ctx = pi->pi_kind == DT_PID_RETURN ? DT_BPF_CTX_URETURN :
-		    DT_BPF_CTX_UPROBE;
-		ps.ps_nargs = pi->pi_kind == DT_PID_RETURN ? 2 : 6;
-		ps.ps_upid = (uint32_t) pi->pi_pid;
-		ps.ps_ugen = pi->pi_gen;
-		ps.ps_ufollow = be->be_follow;
-		ps.ps_procset_fd = be->be_procset_fd;
-		ps.ps_ufunc = pi->pi_func;
-		ps.ps_uatret = pi->pi_kind == DT_PID_ENTRY ||
-		    pi->pi_kind == DT_PID_RETURN;
-		if (dt_bpf_wants_ustack(be, pl))
-			dt_bpf_ucfi(dtp, be, pi->pi_pid, &ps);
-		if (pi->pi_kind == DT_PID_RETURN && pi->pi_conds != NULL &&
-		    dt_bpf_uconds(pi, &ps) != 0)
-			return dt_set_errno(dtp, EDT_NOMEM);
-		type = BPF_PROG_TYPE_KPROBE;
-		if (pl->pl_group) {
-			ps.ps_table_fd = pl->pl_table_fd;
-			ps.ps_table_max = pl->pl_nprobes;
-			ps.ps_table_cookie = true;
-			tg.tg_type =
-			    (enum bpf_attach_type) DT_BPF_TRACE_UPROBE_MULTI;
-			tgp = &tg;
-		}
-		if (pi->pi_kind == DT_PID_USDT) {
-			if ((usites = calloc(pi->pi_nsites,
-			    sizeof (*usites))) == NULL)
-				return dt_set_errno(dtp, EDT_NOMEM);
-			for (size_t i = 0; i < pi->pi_nsites; i++)
-				usites[i] = pi->pi_func + pi->pi_sites[i];
-			ps.ps_ctx = DT_BPF_CTX_USDT;
-			ps.ps_nargs = dt_usdt_nargs(pi);
-			ps.ps_usites = usites;
-			ps.ps_uargs = pi->pi_args;
-			ps.ps_nusites = pi->pi_nsites;
-		}
-		break;
-	}
-	case DT_BPF_P_KEVENT: {
-		const dt_kevent_t *ke = prp->pr_data;	/* described by plan */
-
-		ps.ps_kevent = ke;
-		ps.ps_nargs = ke->ke_nargs;
-		if (ke->ke_kind == DT_KEVENT_RAWTP) {
-			ps.ps_ctx = DT_BPF_CTX_KRAWTP;
-			type = BPF_PROG_TYPE_RAW_TRACEPOINT;
-		} else if (ke->ke_kind == DT_KEVENT_FENTRY ||
-		    ke->ke_kind == DT_KEVENT_FEXIT) {
-			ps.ps_ctx = DT_BPF_CTX_FBT;
-			type = BPF_PROG_TYPE_TRACING;
-			tg.tg_type = ke->ke_kind == DT_KEVENT_FENTRY ?
-			    BPF_TRACE_FENTRY : BPF_TRACE_FEXIT;
-			tg.tg_btf_id = ke->ke_btf_id;
-			if (strcmp(ke->ke_group, "vmlinux") != 0 &&
-			    (tg.tg_obj_fd = dt_bpf_btf_obj_fd(
-			    ke->ke_group)) < 0)
-				return dt_bpf_fail(dtp, EDT_NOTSUP, "%s:%s:%s:"
-				    "%s: no BTF object for module %s: %s",
-				    prp->pr_prov->pv_name, prp->pr_mod,
-				    prp->pr_func, prp->pr_name, ke->ke_group,
-				    strerror(errno));
-			tgp = &tg;
-		} else if (DT_KEVENT_ISFUNC(ke->ke_kind)) {
-			ps.ps_ctx = DT_BPF_CTX_FBT;
-			type = BPF_PROG_TYPE_KPROBE;
-		} else {
-			ps.ps_ctx = DT_BPF_CTX_KTP;
-			type = BPF_PROG_TYPE_TRACEPOINT;
-		}
-		break;
-	}
-	default:
-		ps.ps_ctx = pl->pl_return ? DT_BPF_CTX_SYSCALL_RETURN :
-		    DT_BPF_CTX_SYSCALL_ENTRY;
-		ps.ps_nargs = pl->pl_kind == DT_BPF_P_SYSGROUP ? 6 :
-		    dt_prov_syscall_nargs(dtp, pl->pl_probes[0]);
-		type = BPF_PROG_TYPE_TRACEPOINT;
-		if (pl->pl_kind == DT_BPF_P_SYSGROUP) {
-			ps.ps_table_fd = pl->pl_table_fd;
-			ps.ps_table_max = 1024;
-		}
-		break;
+	if (mech->bm_spec(dtp, be, pl, &bb) != 0) {
+		if (mech->bm_unspec != NULL)
+			mech->bm_unspec(&bb);
+		return -1;
 	}
 	if (prp->pr_id != DT_PROBE_ID_ERROR &&
 	    (epl = dt_bpf_find(be, DT_PROBE_ID_ERROR)) != NULL) {
 		const dt_probe_t *eprp = epl->pl_probes[0];
 
-		ps.ps_nerr = epl->pl_nstmts;
-		ps.ps_err_stmts = epl->pl_stmts;
-		ps.ps_err_epids = epl->pl_epids;
-		ps.ps_err_id = eprp->pr_id;
-		ps.ps_err_prov = dt_bpf_layout_const(lay,
+		ps->ps_nerr = epl->pl_nstmts;
+		ps->ps_err_stmts = epl->pl_stmts;
+		ps->ps_err_epids = epl->pl_epids;
+		ps->ps_err_id = eprp->pr_id;
+		ps->ps_err_prov = dt_bpf_layout_const(lay,
 		    eprp->pr_prov->pv_name);
-		ps.ps_err_mod = dt_bpf_layout_const(lay, eprp->pr_mod);
-		ps.ps_err_func = dt_bpf_layout_const(lay, eprp->pr_func);
-		ps.ps_err_name = dt_bpf_layout_const(lay, eprp->pr_name);
+		ps->ps_err_mod = dt_bpf_layout_const(lay, eprp->pr_mod);
+		ps->ps_err_func = dt_bpf_layout_const(lay, eprp->pr_func);
+		ps->ps_err_name = dt_bpf_layout_const(lay, eprp->pr_name);
 	}
-	rc = dt_bpf_gen_load(dtp, be, pl, &ps, type, tgp);
-	free(usites);
-	free((void *) ps.ps_ucondpc);
-	free((void *) ps.ps_uconds);
-	if (tg.tg_obj_fd >= 0)
-		(void) close(tg.tg_obj_fd);
-	if (rc < 0)
-		return -1;
-	pl->pl_fd = rc;
-	if (ps.ps_tick_fd >= 0 && pl->pl_standin_fd < 0) {
-		/* The stand-in: the same clauses, run as BEGIN is. */
-		ps.ps_ctx = DT_BPF_CTX_RAWTP;
-		rc = dt_bpf_gen_load(dtp, be, pl, &ps,
-		    BPF_PROG_TYPE_RAW_TRACEPOINT, NULL);
-		if (rc < 0)
-			return -1;
-		pl->pl_standin_fd = rc;
+	rc = dt_bpf_gen_load(dtp, be, pl, ps, bb.bb_type, bb.bb_tgp);
+	if (rc >= 0) {
+		pl->pl_fd = rc;
+		if (mech->bm_loaded != NULL &&
+		    mech->bm_loaded(dtp, be, pl, ps) != 0)
+			rc = -1;
 	}
-	return 0;
+	if (mech->bm_unspec != NULL)
+		mech->bm_unspec(&bb);
+	return rc < 0 ? -1 : 0;
 }
 
 /*
@@ -1308,7 +950,8 @@ static int
 dt_bpf_table(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 {
 	size_t vsz = dt_bpf_ptab_size(pl->pl_nstmts);
-	uint32_t max = pl->pl_group ? pl->pl_nprobes : 1024;
+	uint32_t max = pl->pl_table_max != 0 ? pl->pl_table_max :
+	    pl->pl_nprobes;
 	dt_bpf_layout_t *lay = &be->be_lay;
 	dt_bpf_ptab_t *pt;
 	int fd;
@@ -1321,19 +964,14 @@ dt_bpf_table(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	for (uint32_t p = 0; p < pl->pl_nprobes; p++) {
 		const dt_probe_t *prp = pl->pl_probes[p];
-		const dt_syscall_probe_t *sp = dt_prov_syscall_info(prp);
-		const dt_pid_probe_t *pi = dt_prov_pid_info(prp);
-		uint32_t key = sp != NULL ? (uint32_t) sp->sp_nr : p;
+		uint32_t key;
 
 		memset(pt, 0, vsz);
+		key = pl->pl_mech->bm_tabent(pl, p, pt);
 		pt->pt_id = prp->pr_id;
-		/* all argument registers; a return's offset and value */
-		pt->pt_nargs = pi != NULL && pi->pi_kind == DT_PID_RETURN ? 2 :
-		    6;
 		pt->pt_mod = dt_bpf_layout_const(lay, prp->pr_mod);
 		pt->pt_func = dt_bpf_layout_const(lay, prp->pr_func);
 		pt->pt_name = dt_bpf_layout_const(lay, prp->pr_name);
-		pt->pt_ufunc = pi != NULL ? pi->pi_func : 0;
 		for (uint32_t j = 0; j < pl->pl_nstmts; j++)
 			pt->pt_epids[j] = pl->pl_epids[p * pl->pl_nstmts + j];
 		if (key >= max || bpf_map_update_elem(fd, &key, pt, 0) != 0) {
@@ -1555,13 +1193,10 @@ dt_bpf_follow(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
 	for (uint32_t i = 0; i < be->be_nplans; i++) {
 		const dt_bpf_plan_t *pl = &be->be_plans[i];
 
-		for (uint32_t p = 0; p < pl->pl_nprobes; p++) {
-			const dt_pid_probe_t *pi =
-			    dt_prov_pid_info(pl->pl_probes[p]);
-
-			if (pi != NULL)
-				(void) dt_bpf_procset_add(be, pi->pi_pid);
-		}
+		for (uint32_t p = 0; pl->pl_mech->bm_pid != NULL &&
+		    p < pl->pl_nprobes; p++)
+			(void) dt_bpf_procset_add(be,
+			    pl->pl_mech->bm_pid(pl->pl_probes[p]));
 	}
 	if (events && be->be_lay.bl_perfbuf) {
 		be->be_ev_fd = be->be_lay.bl_rb_fd;
@@ -1727,24 +1362,19 @@ dt_bpf_late(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, uint32_t first)
 	be->be_nucfi = 0;
 	for (uint32_t e = first; e < be->be_neps; e++) {
 		dt_probe_t *prp = be->be_eps[e]->ep_probe;
-		dt_bpf_plan_t *pl = NULL;
-		bool have = false;
+		const dt_bpf_mech_t *mech;
 
-		for (uint32_t i = 0; i < be->be_nplans && !have; i++) {
-			for (uint32_t j = 0; j < be->be_plans[i].pl_nprobes;
-			    j++)
-				have |= be->be_plans[i].pl_probes[j] == prp;
-		}
-		if (have)
+		if (dt_bpf_planned(be, prp))
 			continue;
-		if (dt_prov_pid_info(prp) == NULL)
+		if ((mech = dt_bpf_mech_of(dtp, prp)) == NULL)
+			return -1;
+		if (!mech->bm_late)
 			return dt_bpf_fail(dtp, EDT_NOTSUP, "%s:%s:%s:%s "
 			    "cannot be enabled while tracing",
 			    prp->pr_prov->pv_name, prp->pr_mod, prp->pr_func,
 			    prp->pr_name);
-		if ((pl = dt_bpf_plan_uprobe(be, prp)) == NULL ||
-		    dt_bpf_plan_addprobe(pl, prp) != 0)
-			return dt_set_errno(dtp, EDT_NOMEM);
+		if (dt_bpf_plan_one(dtp, be, prp, mech) != 0)
+			return -1;
 	}
 	for (uint32_t i = p0; i < be->be_nplans; i++) {
 		dt_bpf_plan_t *pl = &be->be_plans[i];
@@ -1765,7 +1395,7 @@ dt_bpf_late(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, uint32_t first)
 				    "left for the names of probes enabled "
 				    "while tracing");
 		}
-		if ((pl->pl_group && dt_bpf_table(dtp, be, pl) != 0) ||
+		if ((pl->pl_table && dt_bpf_table(dtp, be, pl) != 0) ||
 		    dt_bpf_build(dtp, be, pl) != 0 ||
 		    dt_bpf_attach(dtp, be, pl) != 0)
 			return -1;
@@ -1777,7 +1407,7 @@ dt_bpf_late(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, uint32_t first)
  * Attaching.
  */
 
-static int
+int
 dt_bpf_addlink(dt_bpf_plan_t *pl, int fd)
 {
 	int *p = realloc(pl->pl_links, (pl->pl_nlinks + 1) * sizeof (int));
@@ -1792,158 +1422,32 @@ dt_bpf_addlink(dt_bpf_plan_t *pl, int fd)
 }
 
 /*
- * An fbt probe whose fentry or fexit program the kernel refused, to load
- * or to attach (6.1's BPF trampolines take at most six arguments), is
- * traced with a kprobe instead where there are kprobes: true when the
- * provider has made it one, and its program is to be built again.
+ * A program the kernel refused, to load or to attach: true when its
+ * mechanism serves the probe another way now, to be built again.
  */
 static bool
-dt_bpf_fbt_kprobe(dtrace_hdl_t *dtp, dt_bpf_plan_t *pl)
+dt_bpf_fallback(dtrace_hdl_t *dtp, dt_bpf_plan_t *pl)
 {
-	dt_probe_t *prp = pl->pl_probes[0];
-	const dt_kevent_t *ke = prp->pr_data;
+	return pl->pl_mech->bm_fallback != NULL &&
+	    pl->pl_mech->bm_fallback(dtp, pl);
+}
 
-	if (pl->pl_kind != DT_BPF_P_KEVENT || (ke->ke_kind !=
-	    DT_KEVENT_FENTRY && ke->ke_kind != DT_KEVENT_FEXIT) ||
-	    dt_prov_fbt_kprobe(dtp, prp) != 0)
-		return false;
-	if (pl->pl_fd >= 0)
-		(void) close(pl->pl_fd);
-	pl->pl_fd = -1;
-	return true;
+int
+dt_bpf_attach_fail(dtrace_hdl_t *dtp, const dt_bpf_plan_t *pl)
+{
+	const dt_probe_t *prp = pl->pl_probes[0];
+
+	return dt_bpf_fail(dtp, EDT_NOTSUP, "attaching %s:%s:%s:%s: %s",
+	    prp->pr_prov->pv_name, prp->pr_mod, prp->pr_func, prp->pr_name,
+	    errno == DT_BPF_ENOTSUPP ? "the kernel does not support it here" :
+	    strerror(errno));
 }
 
 static int
 dt_bpf_attach(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 {
-	const dt_probe_t *prp = pl->pl_probes[0];
-	char event[160];
-	int fd;
-
-	(void) be;
-	switch (pl->pl_kind) {
-	case DT_BPF_P_DEMAND:
-		return 0;
-	case DT_BPF_P_PROFILE: {
-		/*
-		 * profile-N on every CPU; tick-N on a few: CPU 0's timer fires
-		 * it, the others' (twice a period) when CPU 0 has not
-		 * (dt_bpf_cg_tick_due).  A CPU running another BPF program
-		 * when its timer expires skips the event, and one CPU busy
-		 * with a traced system call loop would lose most ticks -- and
-		 * exit() with them.
-		 */
-		const dt_profile_timer_t *pt = dt_prov_profile_timer(prp);
-		uint32_t want = pt->pt_percpu ? UINT32_MAX : DT_BPF_TICK_CPUS;
-
-		for (int c = 0; c < be->be_ncpus && pl->pl_nlinks < want; c++) {
-			fd = dt_bpf_attach_cpu_clock(pl->pl_fd, c,
-			    (uint64_t) pt->pt_period /
-			    (pt->pt_percpu || c == 0 ? 1 : 2));
-			if (fd < 0 && errno == ENODEV)
-				continue;	/* CPU not online */
-			if (fd < 0 || dt_bpf_addlink(pl, fd) != 0)
-				goto fail;
-		}
-		return 0;
-	}
-	case DT_BPF_P_SYSCALL:
-		snprintf(event, sizeof (event), "sys_%s_%s",
-		    pl->pl_return ? "exit" : "enter", prp->pr_func);
-		fd = dt_bpf_attach_tracepoint(pl->pl_fd, "syscalls", event);
-		if (fd < 0 || dt_bpf_addlink(pl, fd) != 0)
-			goto fail;
-		return 0;
-	case DT_BPF_P_SYSGROUP:
-		fd = dt_bpf_attach_tracepoint(pl->pl_fd, "raw_syscalls",
-		    pl->pl_return ? "sys_exit" : "sys_enter");
-		if (fd < 0 || dt_bpf_addlink(pl, fd) != 0)
-			goto fail;
-		return 0;
-	case DT_BPF_P_KEVENT: {
-		const dt_kevent_t *ke = prp->pr_data;
-
-		if (ke->ke_kind == DT_KEVENT_RAWTP) {
-			fd = dt_bpf_attach_raw_tp(pl->pl_fd, ke->ke_event);
-		} else if (ke->ke_kind == DT_KEVENT_FENTRY ||
-		    ke->ke_kind == DT_KEVENT_FEXIT) {
-			/* Where is in the program's attach_btf_id. */
-			fd = dt_bpf_attach_raw_tp(pl->pl_fd, NULL);
-		} else if (DT_KEVENT_ISFUNC(ke->ke_kind)) {
-			/* A module's function by module:name (kallsyms). */
-			if (strcmp(ke->ke_group, "vmlinux") == 0)
-				snprintf(event, sizeof (event), "%s",
-				    ke->ke_event);
-			else
-				snprintf(event, sizeof (event), "%s:%s",
-				    ke->ke_group, ke->ke_event);
-			fd = dt_bpf_attach_kprobe(pl->pl_fd, event,
-			    ke->ke_kind == DT_KEVENT_KRETPROBE);
-		} else {
-			fd = dt_bpf_attach_tracepoint(pl->pl_fd, ke->ke_group,
-			    ke->ke_event);
-		}
-		if (fd < 0 || dt_bpf_addlink(pl, fd) != 0)
-			goto fail;
-		return 0;
-	}
-	case DT_BPF_P_UPROBE: {
-		const dt_pid_probe_t *pi = dt_prov_pid_info(prp);
-
-		if (pl->pl_group) {
-			dt_bpf_ugroup_t ug = {
-				.ug_prog_fd = pl->pl_fd,
-				.ug_probes = (const dt_probe_t *const *)
-				    pl->pl_probes,
-				.ug_nprobes = pl->pl_nprobes,
-				.ug_pid = be->be_follow ? -1 : pi->pi_pid,
-			};
-			int rc = dt_bpf_uattach_group(&ug);
-
-			for (uint32_t i = 0; i < ug.ug_nlinks; i++) {
-				if (dt_bpf_addlink(pl, ug.ug_links[i]) != 0)
-					rc = -1;
-			}
-			free(ug.ug_links);
-			be->be_usites += ug.ug_placed;
-			be->be_urefused += ug.ug_refused;
-			if (rc != 0)
-				return dt_bpf_fail(dtp, EDT_NOTSUP, "%s",
-				    ug.ug_err);
-			return 0;
-		}
-		int ufd = -1;
-
-		for (size_t i = 0; i < pi->pi_nsites; i++) {
-			uint64_t sema = pi->pi_semas != NULL ?
-			    pi->pi_semas[i] : 0;
-
-			/* Children are not known yet: every process. */
-			fd = dt_bpf_usite_unsafe(pi->pi_path, pi->pi_sites[i],
-			    &ufd) ? -1 : dt_bpf_attach_uprobe(pl->pl_fd,
-			    pi->pi_path, pi->pi_sites[i], be->be_follow ? -1 :
-			    pi->pi_pid, 0, sema);
-			if (fd < 0 && dt_bpf_urefused(prp, pi, i)) {
-				be->be_urefused++;
-				continue;
-			}
-			if (fd < 0 || dt_bpf_addlink(pl, fd) != 0) {
-				if (ufd >= 0)
-					(void) close(ufd);
-				goto fail;
-			}
-			be->be_usites++;
-		}
-		if (ufd >= 0)
-			(void) close(ufd);
-		return 0;
-	}
-	}
-fail:
-	return dt_bpf_fail(dtp, EDT_NOTSUP, "attaching %s:%s:%s:%s: %s",
-	    prp->pr_prov->pv_name, prp->pr_mod, prp->pr_func, prp->pr_name,
-	    errno == DT_BPF_ENOTSUPP ? "the kernel does not support it here" :
-	    strerror(errno));
+	return pl->pl_mech->bm_attach != NULL ?
+	    pl->pl_mech->bm_attach(dtp, be, pl) : 0;
 }
 
 /*
@@ -2036,7 +1540,7 @@ static dt_bpf_plan_t *
 dt_bpf_find(dt_bpf_engine_t *be, uint32_t id)
 {
 	for (uint32_t i = 0; i < be->be_nplans; i++) {
-		if (be->be_plans[i].pl_kind == DT_BPF_P_DEMAND &&
+		if (be->be_plans[i].pl_mech->bm_demand &&
 		    be->be_plans[i].pl_probes[0]->pr_id == id)
 			return &be->be_plans[i];
 	}
@@ -2143,11 +1647,11 @@ dt_bpf_go(dtrace_hdl_t *dtp)
 	for (uint32_t i = 0; i < be->be_nplans; i++) {
 		dt_bpf_plan_t *pl = &be->be_plans[i];
 
-		if ((pl->pl_kind == DT_BPF_P_SYSGROUP || pl->pl_group) &&
+		if (pl->pl_table &&
 		    dt_bpf_table(dtp, be, pl) != 0)
 			return -1;
 		if (dt_bpf_build(dtp, be, pl) != 0 &&
-		    (!dt_bpf_fbt_kprobe(dtp, pl) ||
+		    (!dt_bpf_fallback(dtp, pl) ||
 		    dt_bpf_build(dtp, be, pl) != 0))
 			return -1;
 	}
@@ -2169,7 +1673,7 @@ dt_bpf_go(dtrace_hdl_t *dtp)
 		dt_bpf_plan_t *pl = &be->be_plans[i];
 
 		if (dt_bpf_attach(dtp, be, pl) != 0 &&
-		    (!dt_bpf_fbt_kprobe(dtp, pl) ||
+		    (!dt_bpf_fallback(dtp, pl) ||
 		    dt_bpf_build(dtp, be, pl) != 0 ||
 		    dt_bpf_attach(dtp, be, pl) != 0))
 			return -1;
@@ -2194,50 +1698,6 @@ dt_bpf_go(dtrace_hdl_t *dtp)
 	return 0;
 }
 
-/*
- * tick-N when no CPU's timer has fired it: a CPU skips its perf events
- * while it runs another BPF program (a traced system call loop there
- * takes most ticks), and an idle CPU of some virtual machines takes none.
- * A period overdue by three quarters (at least 10 ms; the other CPUs'
- * timers would have taken it after a half) is fired by the stand-in,
- * run here -- in dtrace's context, as the consumer of a DTrace without
- * such timers would -- which takes the period as a CPU's firing would, so
- * that the two never both fire it.  Returns how long until the next
- * check is due, in ms, at most max_ms.
- */
-static int
-dt_bpf_tick_check(dt_bpf_engine_t *be, int max_ms)
-{
-	uint64_t now = dt_os_timestamp();
-	int ms = max_ms;
-
-	for (uint32_t i = 0; i < be->be_nplans && !be->be_stopped; i++) {
-		dt_bpf_plan_t *pl = &be->be_plans[i];
-		uint64_t grace, due = 0, late;
-		uint32_t key = 0;
-
-		if (pl->pl_standin_fd < 0)
-			continue;
-		grace = pl->pl_period / 4 * 3 > 10000000 ?
-		    pl->pl_period / 4 * 3 : 10000000;
-		(void) bpf_map_lookup_elem(pl->pl_tick_fd, &key, &due);
-		late = (due != 0 ? due : be->be_started + pl->pl_period) +
-		    grace;
-		if (now >= late) {
-			LIBBPF_OPTS(bpf_test_run_opts, opts);
-			uint64_t ctx[DT_BPF_NARGS] = { 0 };
-
-			opts.ctx_in = ctx;
-			opts.ctx_size_in = sizeof (ctx);
-			(void) bpf_prog_test_run_opts(pl->pl_standin_fd, &opts);
-			late = now + pl->pl_period + grace;
-		}
-		if ((late - now) / 1000000 + 1 < (uint64_t) ms)
-			ms = (int) ((late - now) / 1000000 + 1);
-	}
-	return ms;
-}
-
 static int
 dt_bpf_poll(dtrace_hdl_t *dtp, int64_t timeout_ns)
 {
@@ -2255,7 +1715,7 @@ dt_bpf_poll(dtrace_hdl_t *dtp, int64_t timeout_ns)
 	if (dt_spec_busy(specs, nspec) &&
 	    ms > dtp->dt_options[DT_OPT_CLEANRATE] / 1000000)
 		ms = (int) (dtp->dt_options[DT_OPT_CLEANRATE] / 1000000);
-	ms = dt_bpf_tick_check(be, ms > 0 ? ms : 0);
+	ms = dt_bpf_timer_check(be, ms > 0 ? ms : 0);
 	/* A signal (^C) ends the wait early; the caller checks. */
 	if ((be->be_rb != NULL ? ring_buffer__poll(be->be_rb, ms > 0 ? ms : 0) :
 	    perf_buffer__poll(be->be_pb, ms > 0 ? ms : 0)) < 0 &&
@@ -2415,7 +1875,7 @@ dt_bpf_cpudrops(dtrace_hdl_t *dtp, uint64_t *drops, uint64_t *aggdrops,
 
 const dt_engine_ops_t dt_bpf_engine_ops = {
 	.eo_name = "bpf",
-	.eo_flag = DT_ENGINE_F_BPF,
+	.eo_flag = DT_ENGINE_F_KERNEL,
 	.eo_open = dt_bpf_open,
 	.eo_enable = dt_bpf_enable,
 	.eo_go = dt_bpf_go,

@@ -281,6 +281,17 @@ typedef struct dt_bpf_ptab {
 } dt_bpf_ptab_t;
 
 /* What to generate. */
+/*
+ * tick-N: how overdue a period is, at least, when the stand-by CPUs'
+ * timers take it over from CPU 0's, and when the consumer's stand-in
+ * does (dt_bpf_cg_tick_due, dt_bpf_mech_timer.c).  Long enough that a
+ * CPU 0 held up under load (its ticks skipped, its virtual CPU not run)
+ * rarely hands a tick to another CPU, whose records would print in
+ * another CPU's turn, out of order.
+ */
+#define DT_BPF_TICK_STANDBY_NS 200000000ULL
+#define DT_BPF_TICK_STANDIN_NS 250000000ULL
+
 typedef struct dt_bpf_progspec {
 	dt_bpf_ctxkind_t ps_ctx;
 	uint32_t ps_nclauses;

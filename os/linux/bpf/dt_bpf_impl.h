@@ -66,6 +66,11 @@
 /* A tuple-stack entry: value and size, 16 bytes in scratch. */
 #define DT_TUP_VAL(i)	(16 * (i))
 #define DT_TUP_SIZE(i)	(16 * (i) + 8)
+/* Tuple entry i's offset in scratch; breg = its value. */
+#define DT_TUP(cg, i)                                                        \
+	((int16_t) ((cg)->cg_lay->bl_tuple_off + DT_TUP_VAL(i)))
+#define DT_LDTUP(cg, breg, i)                                                \
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, breg, DT_R7, DT_TUP(cg, i)))
 
 /* What the translator knows about each tuple entry at a DIF pc. */
 #define DT_TT_VALUE	0	/* by value: 8 bytes */
@@ -127,6 +132,8 @@ extern void dt_bpf_cg_fault_if(dt_bpf_cg_t *cg, int op, int breg, int32_t imm,
 extern void dt_bpf_cg_fault_if_slot(dt_bpf_cg_t *cg, int op, int breg,
     int32_t imm, int kind, int addr_slot);
 extern void dt_bpf_cg_fault(dt_bpf_cg_t *cg, int kind, int addr_slot);
+/* ... with the address in DIF register addr_dreg. */
+extern void dt_bpf_cg_fault_reg(dt_bpf_cg_t *cg, int kind, int addr_dreg);
 /* breg = the number of a scratch (r7) or state (r8) offset. */
 extern void dt_bpf_cg_saddr(dt_bpf_cg_t *cg, int breg, uint32_t off);
 extern void dt_bpf_cg_gaddr(dt_bpf_cg_t *cg, int breg, uint32_t off);
@@ -166,8 +173,24 @@ extern bool dt_bpf_cg_has_kstack(const dt_bpf_cg_t *cg);
 /* stack() or ustack(): size bytes of frames at r7 + off. */
 extern void dt_bpf_cg_getstack(dt_bpf_cg_t *cg, uint32_t off, uint32_t size,
     bool user);
+/* stackdepth, caller, ustackdepth, ucaller (DIF_VAR_*): r1 = its value. */
+extern void dt_bpf_cg_stackvar(dt_bpf_cg_t *cg, uint32_t id);
 /* uregs[]: DIF register rd = the user register whose index is in r2. */
 extern void dt_bpf_cg_uregs(dt_bpf_cg_t *cg, unsigned r2, unsigned rd);
+/*
+ * The user stack through CFI rows: up to nframes PCs at r7 + off; r0 =
+ * the bytes written.  With lnorows 0, the rows are the uprobe's process's
+ * (cg_ps->ps_ucfi_fd); otherwise those of the current process, found at
+ * run time (cg_ps->ps_ustk_fd), and the code jumps to lnorows, having
+ * written nothing, when it has none.
+ */
+extern void dt_bpf_cg_ustack_cfi(dt_bpf_cg_t *cg, uint32_t off,
+    uint32_t nframes, uint32_t lnorows);
+/*
+ * r0 = the current task's saved user registers (struct pt_regs, typed
+ * by the kernel's BTF): needs DT_LF_TASK_PT_REGS.
+ */
+extern void dt_bpf_cg_task_regs(dt_bpf_cg_t *cg);
 
 /* dt_bpf_spec.c */
 #define DT_BPF_MAXSPEC 64 /* speculation() is unrolled over nspec */
@@ -183,7 +206,27 @@ extern void dt_bpf_cg_spec_action(dt_bpf_cg_t *cg, dt_actkind_t kind,
 /* Count a drop (DT_BPF_CNT_DROPS or _AGGDROPS), in total and per CPU. */
 extern void dt_bpf_cg_cpudrop(dt_bpf_cg_t *cg, int which);
 
-/* Inlines one DIF object; its value ends in r0. */
+/* dt_bpf_var.c: D variables (DIF_VAR_* ids, DIFV_SCOPE_*) */
+/* rd = address of a by-reference static (r8 or r7 + off), or NULL. */
+extern void dt_bpf_cg_ldsvar(dt_bpf_cg_t *cg, const dt_bpf_var_t *bv,
+    unsigned rd);
+/* Stores DIF register rs into a static variable. */
+extern void dt_bpf_cg_stsvar(dt_bpf_cg_t *cg, const dt_bpf_var_t *bv,
+    unsigned rs);
+/* A thread-local or associative array's value into rd; stores from rs. */
+extern void dt_bpf_cg_lddvar(dt_bpf_cg_t *cg, uint8_t scope, uint32_t id,
+    bool array, unsigned rd);
+extern void dt_bpf_cg_stdvar(dt_bpf_cg_t *cg, uint8_t scope, uint32_t id,
+    bool array, unsigned rs);
+
+/* dt_bpf_builtin.c: built-in variable id into DIF register rd */
+extern void dt_bpf_cg_builtin(dt_bpf_cg_t *cg, uint32_t id, unsigned rd);
+
+/* dt_bpf_rec.c: stores the value in slot T0 as record rd at r7 + base. */
+extern void dt_bpf_cg_store_rec(dt_bpf_cg_t *cg, const dt_recdesc_t *rd,
+    uint32_t base);
+
+/* dt_bpf_instr.c: inlines one DIF object; its value ends in r0. */
 extern void dt_bpf_cg_difo(dt_bpf_cg_t *cg, const dif_object_t *difo);
 /*
  * Whether the DIF object only returns execname, which a string record
@@ -199,6 +242,71 @@ extern void dt_bpf_cg_difo_rec(dt_bpf_cg_t *cg, const dif_object_t *difo,
 /* dt_bpf_agg.c */
 extern void dt_bpf_cg_aggregate(dt_bpf_cg_t *cg, const dt_action_t *ap);
 
+/* Work buffer w's offset in scratch. */
+#define DT_WORK(cg, w)                                                       \
+	((cg)->cg_lay->bl_work_off + (uint32_t) (w) * (cg)->cg_lay->bl_worksize)
+
+/* dt_bpf_loop.c */
+/*
+ * Loop variables of the string subroutines, in work buffer 2: values that
+ * differ between iterations' paths live in scratch memory, which the
+ * verifier does not track, so that paths do not multiply.
+ */
+#define DT_VAR(cg, v)	((int16_t) (DT_WORK(cg, 2) + 8 * (v)))
+
+/*
+ * Every loop of the generated string code:
+ *
+ *	for (reg = 0; reg < max; reg += step) { body }
+ *
+ * The body may jump to lp_next ("continue") or lp_done ("break"), and
+ * elsewhere only through dt_bpf_loop_exit(); it calls no helper, keeps
+ * what must last between iterations in loop variables (scratch), and
+ * reads no register set before the loop (but r7, and the stack slots
+ * T0 and T1).
+ *
+ * Where the kernel has bpf_loop(), an outermost loop's body is its
+ * callback, a subprogram the verifier walks once (or a few times, until
+ * its states converge) instead of once per iteration, so the loops of a
+ * program no longer add up to the verifier's limits.  The callback gets
+ * the iteration in r1 and, as its context, the caller's stack at
+ * DT_FP_LOOP, where r7 was put; it copies T0 and T1 into its own stack,
+ * so the body reads them as it would inline.  It returns 0 to continue,
+ * 1 to break; an exit to a label of the caller breaks with the exit's
+ * number in loop variable DT_VAR_EXIT, and the caller then jumps there.
+ * Loops inside the body, and every loop without bpf_loop(), are bounded
+ * loops the verifier walks once per iteration.
+ */
+#define DT_BPF_LOOP_EXITS 4
+#define DT_VAR_EXIT 9
+
+typedef struct dt_bpf_loop {
+	uint32_t lp_top;
+	uint32_t lp_next;
+	uint32_t lp_done;
+	int lp_reg;
+	int32_t lp_step;
+	bool lp_call;		/* the body is a bpf_loop() callback */
+	uint32_t lp_nexits;
+	uint32_t lp_exit[DT_BPF_LOOP_EXITS];	/* the caller's labels */
+	uint32_t lp_xstub[DT_BPF_LOOP_EXITS];	/* their stubs in the body */
+} dt_bpf_loop_t;
+
+extern void dt_bpf_loop_begin(dt_bpf_cg_t *cg, dt_bpf_loop_t *lp, int reg,
+    uint32_t max, int32_t step);
+/* Leaves the loop for label (outside it) when jmp's condition holds. */
+extern void dt_bpf_loop_exit(dt_bpf_cg_t *cg, dt_bpf_loop_t *lp,
+    struct bpf_insn jmp, uint32_t label);
+extern void dt_bpf_loop_end(dt_bpf_cg_t *cg, dt_bpf_loop_t *lp);
+
+/* dt_bpf_proc.c: the current process */
+/* execargs, built in its scratch slot; its address in r1. */
+extern void dt_bpf_cg_execargs(dt_bpf_cg_t *cg);
+/* cwd, built in its scratch slot; its address in r1. */
+extern void dt_bpf_cg_cwd(dt_bpf_cg_t *cg);
+/* progenyof() of the pid in tuple entry 0, into DIF register rd. */
+extern void dt_bpf_cg_progenyof(dt_bpf_cg_t *cg, unsigned rd);
+
 /* dt_bpf_subr.c */
 extern void dt_bpf_cg_subr(dt_bpf_cg_t *cg, uint32_t subr, unsigned rd);
 /*
@@ -206,8 +314,6 @@ extern void dt_bpf_cg_subr(dt_bpf_cg_t *cg, uint32_t subr, unsigned rd);
  * w; its length goes to stack slot lenslot.  Faults "invalid address".
  */
 extern void dt_bpf_cg_sarg(dt_bpf_cg_t *cg, int i, int w, int lenslot);
-/* execargs, built in its scratch slot; its address in r1. */
-extern void dt_bpf_cg_execargs(dt_bpf_cg_t *cg);
 /*
  * The prologue's probe arguments (dt_bpf_args.c): a kernel event's
  * arguments into the firing context, then its filters (to lexit when
@@ -222,22 +328,6 @@ extern void dt_bpf_cg_usdt(dt_bpf_cg_t *cg, const dt_bpf_progspec_t *ps);
 extern void dt_bpf_cg_ucond(dt_bpf_cg_t *cg, uint32_t lexit);
 extern bool dt_bpf_prog_reads_args(const dt_bpf_progspec_t *ps);
 
-/*
- * The user stack through CFI rows: up to nframes PCs at r7 + off; r0 =
- * the bytes written.  With lnorows 0, the rows are the uprobe's process's
- * (cg_ps->ps_ucfi_fd); otherwise those of the current process, found at
- * run time (cg_ps->ps_ustk_fd), and the code jumps to lnorows, having
- * written nothing, when it has none.
- */
-extern void dt_bpf_cg_ustack_cfi(dt_bpf_cg_t *cg, uint32_t off,
-    uint32_t nframes, uint32_t lnorows);
-/*
- * r0 = the current task's saved user registers (struct pt_regs, typed
- * by the kernel's BTF): needs DT_LF_TASK_PT_REGS.
- */
-extern void dt_bpf_cg_task_regs(dt_bpf_cg_t *cg);
-/* cwd, built in its scratch slot; its address in r1. */
-extern void dt_bpf_cg_cwd(dt_bpf_cg_t *cg);
 /* SCMP: compares the strings in DIF regs r1, r2; result in CC slots. */
 extern void dt_bpf_cg_scmp(dt_bpf_cg_t *cg, unsigned r1, unsigned r2);
 

@@ -1,9 +1,10 @@
 /*
- * dt_bpf_stack.c: stacks and user registers in the BPF engine's programs
- * (dt_bpf_gen.c calls these for stack(), ustack(), ustackdepth and
- * uregs[]): which leading kernel frames belong to the tracing machinery
- * and are skipped, the user stack walked by frame pointers, and the
- * user registers of the probe's context.
+ * dt_bpf_stack.c: every stack walk of the BPF engine's programs, and the
+ * user registers (dt_bpf_gen.c calls these for stack(), ustack(),
+ * stackdepth, caller, ustackdepth, ucaller and uregs[]): which leading
+ * kernel frames belong to the tracing machinery and are skipped, the
+ * user stack walked by frame pointers or, with the process's unwind
+ * rows, by CFI, and the user registers of the probe's context.
  */
 #include <pthread.h>
 #include <stdbool.h>
@@ -17,6 +18,7 @@
 #include "isa/dt_isa.h"
 #include "os/linux/bpf/dt_bpf_gen.h"
 #include "os/linux/bpf/dt_bpf_impl.h"
+#include "os/linux/dt_cfi.h"
 #include "os/linux/dt_ksyms.h"
 #include "os/linux/dt_linux_features.h"
 
@@ -231,8 +233,9 @@ dt_bpf_cg_func_skip(dt_bpf_cg_t *cg)
  * before the function has pushed a frame) it misses the caller, whose
  * return address is still on top of the stack; so it does at a return
  * site, where the frame is gone again.  There, as DTrace does at entry,
- * the frames are the probe site, the word at the stack pointer, then the
- * walk from the caller's frame.  r0 as for dt_bpf_cg_getstack().
+ * the frames are the probe site, the caller's return address (the word
+ * at the stack pointer, or the link register: the ISA's layout says),
+ * then the walk from the caller's frame.  r0 as for dt_bpf_cg_getstack().
  */
 static void
 dt_bpf_cg_getustack_fp(dt_bpf_cg_t *cg, uint32_t off, uint32_t size)
@@ -249,9 +252,9 @@ dt_bpf_cg_getustack_fp(dt_bpf_cg_t *cg, uint32_t off, uint32_t size)
 	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_stack));
 	if (!entry)
 		return;
-#if defined(__x86_64__)
 	uint32_t lbad = dt_bpf_label_new(cg->cg_b);
 	uint32_t ldone = dt_bpf_label_new(cg->cg_b);
+	const dt_isa_layout_t *il = &dt_isa_layout;
 
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JSLE, DT_R0, 0, 0),
 	    lbad);
@@ -262,10 +265,16 @@ dt_bpf_cg_getustack_fp(dt_bpf_cg_t *cg, uint32_t off, uint32_t size)
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R1, 8));
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R1, DT_R2, 0));
 	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, 8));
-	/* The word at pt_regs.sp */
-	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_R6, 152));
-	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, 8));
-	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_probe_read_user));
+	if (il->il_lr >= 0) {
+		/* The caller's return address: the link register */
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R6, il->il_lr));
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R1, DT_R2, 0));
+	} else {
+		/* The word at the stack pointer */
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_R6, il->il_sp));
+		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, 8));
+		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_probe_read_user));
+	}
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R0, DT_FP, DT_FP_T4));
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), ldone);
 	/* No stack at all: the kernel zeroed all but the first slot. */
@@ -274,10 +283,6 @@ dt_bpf_cg_getustack_fp(dt_bpf_cg_t *cg, uint32_t off, uint32_t size)
 	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, (int32_t) off));
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R1, 0, 0));
 	dt_bpf_label_here(cg->cg_b, ldone);
-#else
-	dt_bpf_cg_error(cg, "user stacks at pid entry probes need this "
-	    "architecture's register layout");
-#endif
 }
 
 /*
@@ -382,3 +387,275 @@ dt_bpf_cg_getstack(dt_bpf_cg_t *cg, uint32_t off, uint32_t size, bool user)
 	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_stack));
 }
 
+/*
+ * ustack(), ustackdepth and ucaller through CFI (os/linux/dt_cfi.h): the
+ * frames walked from the user registers with the unwind rows of the
+ * process (dt_cfi_row_t, sorted, row 0 at address 0), written as up to
+ * nframes words at r7 + off.  r0 = the bytes written, as bpf_get_stack()
+ * answers.
+ *
+ * The rows are found one of two ways.  A uprobe's program knows its
+ * process: the array map ps_ucfi_fd of ps_ucfi_n rows, a constant of the
+ * program, and the uprobe's context holds the registers.  Any other
+ * program finds the current process's rows at run time: its image in the
+ * process set (followfork children share their parent's address space,
+ * so its rows), whose low word keys the hash of maps ps_ustk_fd; the
+ * registers are the task's saved user ones (task_pt_regs(): where a
+ * system call entered, or where an interrupt took the CPU from user
+ * code).  The rows map may be replaced while a walk runs (the process
+ * loaded a library), so each frame looks it up again.
+ *
+ * Each frame is one iteration: store the PC, find its row by a binary
+ * search unrolled over the row count (ps_ucfi_n, or DT_CFI_MAXROWS with
+ * a row past the end reading as above every address; the last row at or
+ * below the PC; below the first frame at the return address minus one,
+ * the call), compute the CFA, read the return address below it and the
+ * saved %rbp if the row says where it is.  The walk is dt_cfi_unwind()'s,
+ * step for step, so the ptrace engine's stacks are the same.  Everything
+ * that lasts between iterations is a loop variable in scratch:
+ */
+#define DT_UV_PC  0	/* the frame's PC */
+#define DT_UV_SP  1	/* its %rsp */
+#define DT_UV_BP  2	/* its %rbp */
+#define DT_UV_N	  3	/* frames written */
+#define DT_UV_X	  4	/* the address looked up */
+#define DT_UV_LO  5	/* the search's base row, then the CFA */
+#define DT_UV_RBP 6	/* the row's cr_rbp_off */
+#define DT_UV_OWN 7	/* run-time rows: their key in ps_ustk_fd */
+
+/*
+ * r0 = row (base row + add) of the rows map; jumps to lnull when there
+ * is no such row.
+ */
+static void
+dt_bpf_cg_ucfi_row(dt_bpf_cg_t *cg, bool dyn, uint32_t add, uint32_t lnull)
+{
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, DT_UV_LO)));
+	if (add != 0)
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, (int32_t) add));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_W, DT_FP, DT_R1, DT_FP_KEY));
+	if (dyn)
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_FP, DT_FP_UCFI));
+	else
+		dt_bpf_emit_map_fd(cg->cg_b, DT_R1, cg->cg_ps->ps_ucfi_fd);
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_FP));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2, DT_FP_KEY));
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_map_lookup_elem));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R0, 0, 0), lnull);
+}
+
+/* r0 = map fd's value at the u32 in loop variable v; lnull when none. */
+static void
+dt_bpf_cg_ucfi_lookup(dt_bpf_cg_t *cg, int fd, int v, uint32_t lnull)
+{
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, v)));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_W, DT_FP, DT_R1, DT_FP_KEY));
+	dt_bpf_emit_map_fd(cg->cg_b, DT_R1, fd);
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_FP));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2, DT_FP_KEY));
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_map_lookup_elem));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R0, 0, 0), lnull);
+}
+
+void
+dt_bpf_cg_task_regs(dt_bpf_cg_t *cg)
+{
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_current_task_btf));
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R0));
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_task_pt_regs));
+}
+
+void
+dt_bpf_cg_ustack_cfi(dt_bpf_cg_t *cg, uint32_t off, uint32_t nframes,
+    uint32_t lnorows)
+{
+	const dt_bpf_progspec_t *ps = cg->cg_ps;
+	dt_bpf_ctxkind_t ctx = ps->ps_ctx;
+	bool dyn = lnorows != 0;
+	uint32_t nrows = dyn ? DT_CFI_MAXROWS : ps->ps_ucfi_n;
+	dt_bpf_loop_t lp;
+	uint32_t lkeep, lnorbp;
+
+	if (nframes == 0) {
+		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R0, 0));
+		return;
+	}
+	if (dyn) {
+		/* owner = (u32) procset[tgid]; the rows of owner, or none */
+		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_current_pid_tgid));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R0, 32));
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R0,
+		    DT_VAR(cg, DT_UV_OWN)));
+		dt_bpf_cg_ucfi_lookup(cg, ps->ps_procset_fd, DT_UV_OWN,
+		    lnorows);
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_W, DT_R1, DT_R0, 0));
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R1, 0, 0),
+		    lnorows);
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1,
+		    DT_VAR(cg, DT_UV_OWN)));
+		dt_bpf_cg_ucfi_lookup(cg, ps->ps_ustk_fd, DT_UV_OWN, lnorows);
+	}
+	/* pc, sp and the frame pointer, where the ISA's pt_regs has them */
+	if (ctx == DT_BPF_CTX_UPROBE || ctx == DT_BPF_CTX_URETURN ||
+	    ctx == DT_BPF_CTX_USDT) {
+		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R3, DT_R6));
+	} else {
+		dt_bpf_cg_task_regs(cg);
+		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R3, DT_R0));
+	}
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R3, dt_isa_layout.il_pc));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_VAR(cg, DT_UV_PC)));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R3, dt_isa_layout.il_sp));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_VAR(cg, DT_UV_SP)));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R3, dt_isa_layout.il_fp));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_VAR(cg, DT_UV_BP)));
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, DT_UV_N), 0));
+
+	dt_bpf_loop_begin(cg, &lp, DT_R9, nframes, 1);
+	/* pcs[n] = pc; n++ */
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, DT_UV_N)));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JGE, DT_R1,
+	    (int32_t) nframes, 0), lp.lp_done);
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R1));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_LSH, DT_R2, 3));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R2, DT_R7));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_R7, DT_VAR(cg, DT_UV_PC)));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R2, DT_R3, (int16_t) off));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, 1));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_VAR(cg, DT_UV_N)));
+	/* x = n > 1 ? pc - 1 : pc */
+	DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JLE, DT_R1, 1, 1));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_SUB, DT_R3, 1));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R3, DT_VAR(cg, DT_UV_X)));
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, DT_UV_LO), 0));
+	if (dyn) {
+		dt_bpf_cg_ucfi_lookup(cg, ps->ps_ustk_fd, DT_UV_OWN,
+		    lp.lp_done);
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R0, DT_FP_UCFI));
+	}
+	/*
+	 * The search: the same steps as dt_cfi_find(), whose halves
+	 * depend only on the row count.
+	 */
+	for (uint32_t len = nrows; len > 1; len -= len / 2) {
+		lkeep = dt_bpf_label_new(cg->cg_b);
+		dt_bpf_cg_ucfi_row(cg, dyn, len / 2, dyn ? lkeep : lp.lp_done);
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R0, 0));
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R7,
+		    DT_VAR(cg, DT_UV_X)));
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JGT, DT_R1,
+		    DT_R2, 0), lkeep);
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_W, DT_R1, DT_FP, DT_FP_KEY));
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1,
+		    DT_VAR(cg, DT_UV_LO)));
+		dt_bpf_label_here(cg->cg_b, lkeep);
+	}
+	dt_bpf_cg_ucfi_row(cg, dyn, 0, lp.lp_done);
+	/* The row: cfa_off (s32) at 8, cfa_reg (u8) at 12, rbp_off at 14. */
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_B, DT_R3, DT_R0, 12));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R3, DT_CFI_STOP,
+	    0), lp.lp_done);
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_W, DT_R4, DT_R0, 8));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_LSH, DT_R4, 32));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ARSH, DT_R4, 32));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_H, DT_R5, DT_R0, 14));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_LSH, DT_R5, 48));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ARSH, DT_R5, 48));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R5, DT_VAR(cg, DT_UV_RBP)));
+	/* cfa = (reg == rbp ? bp : sp) + off; it must move up the stack */
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, DT_UV_SP)));
+	DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JNE, DT_R3, DT_CFI_RBP, 1));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, DT_UV_BP)));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R1, DT_R4));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R7, DT_VAR(cg, DT_UV_SP)));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JLE, DT_R1, DT_R2, 0),
+	    lp.lp_done);
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_VAR(cg, DT_UV_LO)));
+	/* pc = the word at cfa - 8 */
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R3, DT_R1));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_SUB, DT_R3, 8));
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R7));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, DT_VAR(cg, DT_UV_PC)));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, 8));
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_probe_read_user));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R0, 0, 0),
+	    lp.lp_done);
+	/* bp = the word at cfa + rbp_off, when the row says it was saved */
+	lnorbp = dt_bpf_label_new(cg->cg_b);
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_R7, DT_VAR(cg, DT_UV_RBP)));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R3, 0, 0),
+	    lnorbp);
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, DT_UV_LO)));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R3, DT_R1));
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R7));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, DT_VAR(cg, DT_UV_BP)));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, 8));
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_probe_read_user));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R0, 0, 0),
+	    lp.lp_done);
+	dt_bpf_label_here(cg->cg_b, lnorbp);
+	/* sp = cfa; a zero return address ends the stack */
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, DT_UV_LO)));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_VAR(cg, DT_UV_SP)));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, DT_UV_PC)));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R1, 0, 0),
+	    lp.lp_done);
+	dt_bpf_loop_end(cg, &lp);
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R0, DT_R7, DT_VAR(cg, DT_UV_N)));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_LSH, DT_R0, 3));
+}
+
+/*
+ * The stack's variables into r1: stackdepth, caller, ustackdepth and
+ * ucaller, each from the stack walked into the scratch of stack().
+ */
+void
+dt_bpf_cg_stackvar(dt_bpf_cg_t *cg, uint32_t id)
+{
+	const dt_bpf_layout_t *lay = cg->cg_lay;
+
+	switch (id) {
+	case DIF_VAR_STACKDEPTH:
+		/* The frames stack() would record, were it unbounded. */
+		dt_bpf_cg_getstack(cg, lay->bl_kstack_off,
+		    8 * DT_BPF_KSTACK_MAX, false);
+		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R0));
+		DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JSGE, DT_R1, 0, 1));
+		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 0));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R1, 3));
+		break;
+	case DIF_VAR_CALLER:
+		/*
+		 * The frame after the probe site's; 0 when there is none.
+		 * At fbt probes the stack starts at the caller already.
+		 */
+		if (!dt_bpf_cg_has_kstack(cg)) {
+			DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 0));
+			break;
+		}
+		dt_bpf_cg_getstack(cg, lay->bl_kstack_off, 16, false);
+		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R7));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1,
+		    (int32_t) lay->bl_kstack_off));
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R1,
+		    cg->cg_ps->ps_ctx == DT_BPF_CTX_FBT ? 0 : 8));
+		break;
+	case DIF_VAR_USTACKDEPTH:
+		/* The frames ustack() would record (the scratch is shared). */
+		dt_bpf_cg_getstack(
+		    cg, lay->bl_kstack_off, 8 * DT_BPF_USTACK_MAX, true);
+		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R0));
+		DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JSGE, DT_R1, 0, 1));
+		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 0));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R1, 3));
+		break;
+	case DIF_VAR_UCALLER:
+		/* The user frame after the probe site's; 0 when none. */
+		dt_bpf_cg_getstack(cg, lay->bl_kstack_off, 16, true);
+		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R7));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1,
+		    (int32_t) lay->bl_kstack_off));
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R1, 8));
+		break;
+	}
+}

@@ -25,6 +25,7 @@
 #include "common/probe/dt_probe.h"
 #include "os/linux/dt_linux_features.h"
 #include "os/linux/prov/dt_kevent.h"
+#include "os/linux/prov/dt_linux_prov.h"
 
 dt_kevent_t *
 dt_kevent_new(dt_kevent_kind_t kind, const char *group, const char *event)
@@ -64,7 +65,9 @@ dt_kevent_probe_fini(dtrace_hdl_t *dtp, dt_probe_t *prp)
 bool
 dt_kevent_is(const dt_probe_t *prp)
 {
-	return prp->pr_prov->pv_ops->po_probe_fini == dt_kevent_probe_fini &&
+	const char *mech = prp->pr_prov->pv_ops->po_mech;
+
+	return mech != NULL && strcmp(mech, DT_MECH_KEVENT) == 0 &&
 	    prp->pr_data != NULL;
 }
 

@@ -127,10 +127,12 @@
  *
  * Writing a provider on this interface:
  *
- *   1. Register it with dt_provider_register() and DT_ENGINE_F_BPF, with
- *	ops whose po_probe_fini is dt_kevent_probe_fini -- that is how the
- *	engine knows its probes are kernel events (no provider name is
- *	looked up anywhere).
+ *   1. Register it with dt_provider_register() and DT_ENGINE_F_KERNEL,
+ *	with ops whose po_probe_fini is dt_kevent_probe_fini and whose
+ *	po_mech is DT_MECH_KEVENT -- that is how the engine knows its
+ *	probes are kernel events (no provider name is looked up
+ *	anywhere); the event's kind then picks the BPF engine's
+ *	mechanism (os/linux/bpf/dt_bpf_mech.h).
  *   2. In po_populate, for each probe: ke = dt_kevent_new(kind, group,
  *	event); fill ke->ke_args[0 .. ke_nargs-1] (dt_kevent_field() finds
  *	a tracepoint field by name and makes its recipe; raw arguments are

@@ -213,6 +213,7 @@ dt_kprov_probe_args(dtrace_hdl_t *dtp, dt_probe_t *prp)
 static const dt_provops_t dt_kprov_ops = {
 	.po_populate = dt_kprov_populate,
 	.po_probe_fini = dt_kevent_probe_fini,
+	.po_mech = DT_MECH_KEVENT,
 	.po_probe_args = dt_kprov_probe_args,
 };
 
@@ -220,7 +221,7 @@ int
 dt_kprov_register(dtrace_hdl_t *dtp, const dt_kprov_t *kv)
 {
 	return dt_provider_register(dtp, kv->kv_name, &dt_kprov_ops,
-	    &dt_kprov_attr, DT_ENGINE_F_BPF, (void *) kv);
+	    &dt_kprov_attr, DT_ENGINE_F_KERNEL, (void *) kv);
 }
 
 /* Every stable provider of this family, in one call (dt_linux_prov.h). */

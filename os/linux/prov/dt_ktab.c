@@ -21,6 +21,7 @@
 #include "os/linux/dt_ksyms.h"
 #include "os/linux/dt_linux_features.h"
 #include "os/linux/prov/dt_ktab.h"
+#include "os/linux/prov/dt_linux_prov.h"
 
 /* DTrace's attributes of the proc and sched providers. */
 static const dt_provattr_t dt_ktab_attr = {
@@ -262,6 +263,7 @@ dt_ktab_fini(dtrace_hdl_t *dtp, dt_provider_t *pvp)
 static const dt_provops_t dt_ktab_ops = {
 	.po_populate = dt_ktab_populate,
 	.po_probe_fini = dt_kevent_probe_fini,
+	.po_mech = DT_MECH_KEVENT,
 	.po_probe_args = dt_ktab_probe_args,
 	.po_fini = dt_ktab_fini,
 };
@@ -285,7 +287,7 @@ dt_ktab_register(dtrace_hdl_t *dtp, const char *name,
 	kv->kv_n = n;
 	/* Once registered, even if populating failed, the provider owns kv. */
 	if (dt_provider_register(dtp, name, &dt_ktab_ops, &dt_ktab_attr,
-	    DT_ENGINE_F_BPF, kv) != 0) {
+	    DT_ENGINE_F_KERNEL, kv) != 0) {
 		if (dt_provider_lookup(dtp, name) == NULL)
 			free(kv);
 		return -1;

@@ -22,6 +22,18 @@ typedef struct dt_probe dt_probe_t;
 
 extern int dt_linux_providers_init(dtrace_hdl_t *dtp);
 
+/*
+ * The mechanisms of the Linux providers (dt_provops_t.po_mech): system
+ * call entries and returns; instructions of a process (pid, USDT); a
+ * kernel event that the probe's dt_kevent_t describes (tracepoint, raw
+ * tracepoint, function entry or return: dt_kevent.h); process events a
+ * tracer sees (the ptrace engine's proc provider).
+ */
+#define DT_MECH_SYSCALL "syscall"
+#define DT_MECH_USITE	"usite"
+#define DT_MECH_KEVENT	"kevent"
+#define DT_MECH_PROCEV	"procev"
+
 /* The syscall provider (dt_prov_syscall.c). */
 extern int dt_prov_syscall_init(dtrace_hdl_t *dtp);
 

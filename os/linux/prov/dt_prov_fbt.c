@@ -32,9 +32,9 @@
  *
  *	entry	args[0..n-1] typed as the function's parameters (at most
  *		ten); arg0..argN their values: the context's words
- *		(fentry), or the x86-64 argument registers then the stack
- *		(kprobe).  Without BTF (kprobes only), arg0..arg5 are the
- *		six argument registers, untyped.
+ *		(fentry), or the ISA's argument registers then the stack
+ *		(kprobe; isa/dt_isa.h's layout).  Without BTF (kprobes
+ *		only), they are the argument registers, untyped.
  *	return	arg0 is -1: DTrace gives the offset of the returning
  *		instruction in the function, but fexit and kretprobes run
  *		after the function has returned, from no particular
@@ -59,6 +59,7 @@
 
 #include "common/dt_impl.h"
 #include "common/probe/dt_probe.h"
+#include "isa/dt_isa.h"
 #include "os/linux/dt_linux_features.h"
 #include "os/linux/prov/dt_kevent.h"
 #include "os/linux/prov/dt_linux_prov.h"
@@ -443,21 +444,17 @@ dt_fbt_argtype(const struct btf *btf, uint32_t id, char *buf, size_t len)
 		dt_kevent_btf_decl(btf, id, buf, len);
 }
 
-#if defined(__x86_64__)
-/* pt_regs: the argument registers rdi, rsi, rdx, rcx, r8, r9; sp; ax. */
-static const uint8_t dt_fbt_argreg[6] = { 112, 104, 96, 88, 72, 64 };
-#define DT_FBT_REG_SP 152
-#define DT_FBT_REG_AX 80
-#endif
-
 /*
  * The recipe for the value at word w of the arguments: a context word
- * (fentry, fexit), or a register or stack slot (kprobe; the stack from
- * the word above the return address).
+ * (fentry, fexit), or a register or stack slot (kprobe: the ISA's
+ * argument registers in struct pt_regs, then the stack from where the
+ * first argument past them is at a function's entry).
  */
 static void
 dt_fbt_recipe(dt_kevent_arg_t *ka, bool kprobe, int w, int size, bool sgn)
 {
+	const dt_isa_layout_t *il = &dt_isa_layout;
+
 	memset(ka, 0, sizeof (*ka));
 	ka->ka_size = (uint8_t) size;
 	ka->ka_signed = sgn;
@@ -465,17 +462,13 @@ dt_fbt_recipe(dt_kevent_arg_t *ka, bool kprobe, int w, int size, bool sgn)
 	ka->ka_index = (uint8_t) w;
 	if (!kprobe)
 		return;
-#if defined(__x86_64__)
-	if (w < 6) {
-		ka->ka_index = dt_fbt_argreg[w] / 8;
+	if (w < il->il_nargs) {
+		ka->ka_index = (uint8_t) (il->il_args[w] / 8);
 		return;
 	}
 	ka->ka_kind = DT_KEVENT_ARG_RAWMEM;
-	ka->ka_index = DT_FBT_REG_SP / 8;
-	ka->ka_off = (uint32_t) (8 * (w - 5));
-#else
-	ka->ka_kind = DT_KEVENT_ARG_ZERO;
-#endif
+	ka->ka_index = (uint8_t) (il->il_sp / 8);
+	ka->ka_off = (uint32_t) (il->il_stackargs + 8 * (w - il->il_nargs));
 }
 
 /*
@@ -547,15 +540,9 @@ dt_fbt_describe(dtrace_hdl_t *dtp, dt_probe_t *prp, bool force_kprobe)
 			    proto->type, &sgn, &nw);
 			if (proto == NULL)
 				sgn = false;
-#if defined(__x86_64__)
+			/* kretprobe: the return value's register */
 			dt_fbt_recipe(&ke->ke_args[1], false, kprobe ?
-			    DT_FBT_REG_AX / 8 : words, size, sgn);
-#else
-			dt_fbt_recipe(&ke->ke_args[1], false, words, size,
-			    sgn);
-			if (kprobe)
-				ke->ke_args[1].ka_kind = DT_KEVENT_ARG_ZERO;
-#endif
+			    dt_isa_layout.il_ret / 8 : words, size, sgn);
 			if (proto == NULL)
 				snprintf(types[1], sizeof (types[1]),
 				    "uint64_t");
@@ -607,6 +594,7 @@ dt_prov_fbt_fini(dtrace_hdl_t *dtp, dt_provider_t *pvp)
 static const dt_provops_t dt_prov_fbt_ops = {
 	.po_provide = dt_prov_fbt_provide,
 	.po_probe_fini = dt_kevent_probe_fini,
+	.po_mech = DT_MECH_KEVENT,
 	.po_probe_args = dt_prov_fbt_probe_args,
 	.po_fini = dt_prov_fbt_fini,
 };
@@ -632,7 +620,7 @@ dt_prov_fbt_init(dtrace_hdl_t *dtp)
 	if (fp == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	if (dt_provider_register(dtp, "fbt", &dt_prov_fbt_ops,
-	    &dt_prov_fbt_attr, DT_ENGINE_F_BPF, fp) != 0) {
+	    &dt_prov_fbt_attr, DT_ENGINE_F_KERNEL, fp) != 0) {
 		free(fp);
 		return -1;
 	}

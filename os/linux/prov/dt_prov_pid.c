@@ -596,7 +596,7 @@ dt_pid_provide(dtrace_hdl_t *dtp, dt_provider_t *meta,
 			    0;
 		}
 		if (dt_provider_register(dtp, pp->pp_name, &dt_pid_ops,
-		    &dt_pid_attr, DT_ENGINE_F_BPF | DT_ENGINE_F_PTRACE, pp) != 0) {
+		    &dt_pid_attr, DT_ENGINE_F_KERNEL | DT_ENGINE_F_USER, pp) != 0) {
 			dt_pid_prov_free(pp);
 			return -1;
 		}
@@ -787,6 +787,7 @@ static const dt_provops_t dt_pid_ops = {
 	.po_fini = dt_pid_fini,
 	.po_modmatch = dt_pid_modmatch,
 	.po_funcmatch = dt_pid_funcmatch,
+	.po_mech = DT_MECH_USITE,
 };
 
 /* Is name no probe of function es: neither entry, return nor an offset? */
@@ -912,7 +913,7 @@ int
 dt_prov_pid_init(dtrace_hdl_t *dtp)
 {
 	return dt_provider_register(dtp, "pid", &dt_pid_family_ops,
-	    &dt_pid_attr, DT_ENGINE_F_BPF | DT_ENGINE_F_PTRACE, NULL);
+	    &dt_pid_attr, DT_ENGINE_F_KERNEL | DT_ENGINE_F_USER, NULL);
 }
 
 const dt_pid_probe_t *

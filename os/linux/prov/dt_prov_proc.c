@@ -14,8 +14,8 @@
  *			for the LWP of a new process before create.
  *			args[0] lwpsinfo_t *, args[1] psinfo_t * of it
  *	exec		raw tracepoint sched_prepare_exec, once the
- *			program is found, and (x86-64) raw_syscalls:
- *			sys_exit for an execve that failed before it;
+ *			program is found, and raw_syscalls:sys_exit
+ *			for an execve that failed before it;
  *			kernels without sched_prepare_exec: tracepoints
  *			syscalls:sys_enter_execve and sys_enter_execveat,
  *			every attempt.  args[0] string: the path
@@ -23,8 +23,8 @@
  *	exec-success	raw tracepoint sched_process_exec: the new image
  *			is loaded, execname and curpsinfo are the new
  *			program's (pr_psargs its command line)
- *	exec-failure	syscalls:sys_exit_execve (x86-64: raw_syscalls:
- *			sys_exit, after exec) and sys_exit_execveat when
+ *	exec-failure	raw_syscalls:sys_exit for execve (after exec)
+ *			and syscalls:sys_exit_execveat when
  *			they return an error.  args[0] int: the errno
  *	exit		raw tracepoint sched_process_exit when its
  *			group_dead argument says the last thread of the
@@ -68,7 +68,10 @@
  * create's args[0]->pr_psargs is the parent's, which the child shares
  * until it execs.
  */
+#include <sys/syscall.h>
+
 #include "common/dt_impl.h"
+#include "isa/dt_isa.h"
 #include "os/linux/prov/dt_ktab.h"
 #include "os/linux/prov/dt_linux_prov.h"
 
@@ -109,23 +112,21 @@
 	    .kr_xform = DT_KEVENT_XF_NEG } }, \
 	.kp_conds = { COND(GE, 0, 1) } }
 
-#if defined(__x86_64__)
 /*
  * A failed execve, seen where the system call returns (raw tracepoint
  * raw_syscalls:sys_exit with the caller's saved registers): its number
- * (x86-64 ABI, stable) and its path, which the kernel has read by then,
- * so the page is in and a BPF program can copy it.
+ * (the C library's for this ISA) and its path, which the kernel has read
+ * by then, so the page is in and a BPF program can copy it.  The pt_regs
+ * members that hold them then are the ISA's to name (isa/dt_isa.h).
  */
-#define DT_NR_EXECVE 59
 #define SYSEXIT_EXECVE(name, ...) { \
 	.kp_name = (name), .kp_kind = DT_KEVENT_RAWTP, \
 	.kp_group = "raw_syscalls", .kp_event = "sys_exit", \
 	.kp_ntyped = 1, __VA_ARGS__, \
-	.kp_conds = { COND(EQ, 2, DT_NR_EXECVE), COND(LT, 3, 0) } }
+	.kp_conds = { COND(EQ, 2, SYS_execve), COND(LT, 3, 0) } }
 #define SYSEXIT_REGS \
-	{ .kr_kind = DT_KEVENT_ARG_RAWMEM, .kr_index = 0, \
-	    .kr_where = "pt_regs.orig_ax" }, RAW(1)
-#endif
+	{ .kr_kind = DT_KEVENT_ARG_RAWMEM, .kr_index = 0, .kr_size = 4, \
+	    .kr_where = dt_isa_linux_sysnr_member }, RAW(1)
 
 #define SIGNAL_SEND(name, op) { \
 	.kp_name = (name), .kp_kind = DT_KEVENT_RAWTP, .kp_group = "signal", \
@@ -155,7 +156,6 @@ static const dt_ktab_probe_t dt_prov_proc_table[] = {
 	      .kr_where = "linux_binprm.filename" } } },
 	EXEC("execve"),
 	EXEC("execveat"),
-#if defined(__x86_64__)
 	/*
 	 * DTrace fires exec for every attempt, before it can fail: an
 	 * execve that fails before sched_prepare_exec (no such file, not
@@ -166,17 +166,12 @@ static const dt_ktab_probe_t dt_prov_proc_table[] = {
 	SYSEXIT_EXECVE("exec", .kp_native = { "string" }, .kp_also = true,
 	    .kp_args = { { .kr_kind = DT_KEVENT_ARG_USTRARG, .kr_index = 1 },
 	    { .kr_kind = DT_KEVENT_ARG_RAWMEM, .kr_index = 0,
-	    .kr_where = "pt_regs.di" }, SYSEXIT_REGS }),
-#endif
+	    .kr_where = dt_isa_linux_sysarg0_member }, SYSEXIT_REGS }),
 	{ .kp_name = "exec-success", .kp_kind = DT_KEVENT_RAWTP,
 	  .kp_group = "sched", .kp_event = "sched_process_exec" },
-#if defined(__x86_64__)
 	SYSEXIT_EXECVE("exec-failure", .kp_native = { "int" },
 	    .kp_args = { { .kr_kind = DT_KEVENT_ARG_RAW, .kr_index = 1,
 	    .kr_xform = DT_KEVENT_XF_NEG }, RAW(1), SYSEXIT_REGS }),
-#else
-	EXEC_FAILURE("execve"),
-#endif
 	EXEC_FAILURE("execveat"),
 	{ .kp_name = "lwp-exit", .kp_kind = DT_KEVENT_RAWTP,
 	  .kp_group = "sched", .kp_event = "sched_process_exit" },

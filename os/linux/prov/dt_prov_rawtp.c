@@ -162,6 +162,7 @@ dt_prov_rawtp_fini(dtrace_hdl_t *dtp, dt_provider_t *pvp)
 static const dt_provops_t dt_prov_rawtp_ops = {
 	.po_populate = dt_prov_rawtp_populate,
 	.po_probe_fini = dt_kevent_probe_fini,
+	.po_mech = DT_MECH_KEVENT,
 	.po_probe_args = dt_prov_rawtp_probe_args,
 	.po_fini = dt_prov_rawtp_fini,
 };
@@ -174,7 +175,7 @@ dt_prov_rawtp_init(dtrace_hdl_t *dtp)
 	if (rb == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	if (dt_provider_register(dtp, "rawtp", &dt_prov_rawtp_ops,
-	    &dt_prov_rawtp_attr, DT_ENGINE_F_BPF, rb) != 0) {
+	    &dt_prov_rawtp_attr, DT_ENGINE_F_KERNEL, rb) != 0) {
 		free(rb);
 		return -1;
 	}

@@ -87,6 +87,7 @@ dt_prov_sdt_probe_args(dtrace_hdl_t *dtp, dt_probe_t *prp)
 static const dt_provops_t dt_prov_sdt_ops = {
 	.po_populate = dt_prov_sdt_populate,
 	.po_probe_fini = dt_kevent_probe_fini,
+	.po_mech = DT_MECH_KEVENT,
 	.po_probe_args = dt_prov_sdt_probe_args,
 };
 
@@ -94,5 +95,5 @@ int
 dt_prov_sdt_init(dtrace_hdl_t *dtp)
 {
 	return dt_provider_register(dtp, "sdt", &dt_prov_sdt_ops,
-	    &dt_prov_sdt_attr, DT_ENGINE_F_BPF, NULL);
+	    &dt_prov_sdt_attr, DT_ENGINE_F_KERNEL, NULL);
 }

@@ -46,6 +46,7 @@
 
 #include "common/dt_impl.h"
 #include "common/probe/dt_probe.h"
+#include "isa/dt_isa.h"
 #include "os/linux/dt_linux_features.h"
 #include "os/linux/prov/dt_kevent.h"
 #include "os/linux/prov/dt_linux_prov.h"
@@ -76,10 +77,6 @@ static const dt_syscall_nr_t dt_syscall_nrs_new[] = {
 	{ "listxattrat", 465 }, { "removexattrat", 466 },
 	{ "open_tree_attr", 467 }, { "file_getattr", 468 },
 	{ "file_setattr", 469 },
-#if defined(__x86_64__)
-	/* x86-64's own uprobe trampolines (not in the shared range). */
-	{ "uretprobe", 335 }, { "uprobe", 336 },
-#endif
 	{ NULL, -1 }
 };
 
@@ -117,7 +114,15 @@ dt_syscall_number(const char *name)
 		    dt_syscall_aliases[i].name)) >= 0)
 			return nr;
 	}
-	return dt_syscall_lookup(dt_syscall_nrs_new, name);
+	if ((nr = dt_syscall_lookup(dt_syscall_nrs_new, name)) >= 0)
+		return nr;
+	/* The ISA's own calls (x86-64's uprobe trampolines). */
+	for (const dt_isa_syscall_t *is = dt_isa_linux_syscalls;
+	    is->is_name != NULL; is++) {
+		if (strcmp(is->is_name, name) == 0)
+			return is->is_nr;
+	}
+	return -1;
 }
 
 static const dt_provattr_t dt_prov_syscall_attr = {
@@ -280,6 +285,7 @@ static const dt_provops_t dt_prov_syscall_ops = {
 	.po_populate = dt_prov_syscall_populate,
 	.po_probe_fini = dt_prov_syscall_probe_fini,
 	.po_probe_args = dt_prov_syscall_probe_args,
+	.po_mech = DT_MECH_SYSCALL,
 };
 
 int
@@ -287,7 +293,7 @@ dt_prov_syscall_init(dtrace_hdl_t *dtp)
 {
 	/* The ptrace engine fires them for the processes it traces. */
 	return dt_provider_register(dtp, "syscall", &dt_prov_syscall_ops,
-	    &dt_prov_syscall_attr, DT_ENGINE_F_BPF | DT_ENGINE_F_PTRACE, NULL);
+	    &dt_prov_syscall_attr, DT_ENGINE_F_KERNEL | DT_ENGINE_F_USER, NULL);
 }
 
 const dt_syscall_probe_t *

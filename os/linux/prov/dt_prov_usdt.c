@@ -469,7 +469,7 @@ dt_usdt_make(dtrace_hdl_t *dtp, dt_usdt_proc_t *up, const char *prov)
 	if (pvp == NULL && (pname = strdup(name)) == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	if (pvp == NULL && dt_provider_register(dtp, pname, &dt_usdt_ops,
-	    &dt_usdt_attr, DT_ENGINE_F_BPF | DT_ENGINE_F_PTRACE, pname) != 0) {
+	    &dt_usdt_attr, DT_ENGINE_F_KERNEL | DT_ENGINE_F_USER, pname) != 0) {
 		free(pname);
 		return -1;
 	}
@@ -703,6 +703,7 @@ static const dt_provops_t dt_usdt_ops = {
 	.po_fini = dt_usdt_prov_fini,
 	.po_modmatch = dt_usdt_modmatch,
 	.po_funcmatch = dt_pid_altmatch,
+	.po_mech = DT_MECH_USITE,
 };
 
 /* The family, asked about every description (its prefix is empty). */
@@ -716,7 +717,7 @@ int
 dt_prov_usdt_init(dtrace_hdl_t *dtp)
 {
 	return dt_provider_register(dtp, "usdt", &dt_usdt_family_ops,
-	    &dt_usdt_attr, DT_ENGINE_F_BPF | DT_ENGINE_F_PTRACE, NULL);
+	    &dt_usdt_attr, DT_ENGINE_F_KERNEL | DT_ENGINE_F_USER, NULL);
 }
 
 const dt_pid_probe_t *

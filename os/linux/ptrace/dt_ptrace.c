@@ -253,28 +253,6 @@ dt_pt_thread_del(dt_ptrace_t *pt, dt_pt_thread_t *t)
 		pt->pt_cur = NULL;
 }
 
-/* A field of /proc/<pid>/status ("PPid:", "Tgid:"...), or -1. */
-long
-dt_pt_status_field(int pid, const char *field)
-{
-	char path[64], line[256];
-	size_t n = strlen(field);
-	long v = -1;
-	FILE *fp;
-
-	(void) snprintf(path, sizeof (path), "/proc/%d/status", pid);
-	if ((fp = fopen(path, "re")) == NULL)
-		return -1;
-	while (fgets(line, sizeof (line), fp) != NULL) {
-		if (strncmp(line, field, n) == 0) {
-			v = strtol(line + n, NULL, 10);
-			break;
-		}
-	}
-	(void) fclose(fp);
-	return v;
-}
-
 /* Is a SIGTRAP pending for thread tid (/proc/<tid>/status SigPnd)? */
 static bool
 dt_pt_trap_pending(int tid)
@@ -420,12 +398,25 @@ dt_pt_ctx_var(void *arg, uint32_t id, uint64_t ndx, uint64_t *valp)
 	case DIF_VAR_ERRNO:
 		*valp = pt->pt_errno;
 		return 0;
-	case DIF_VAR_UREGS:
-		/* Indexed as struct user_regs_struct (pt_regs order). */
-		if (ndx >= sizeof (pt->pt_regs) / sizeof (uint64_t))
+	case DIF_VAR_UREGS: {
+		/*
+		 * uregs[] numbered as the D prelude numbers it (the ISA's
+		 * names, as the BPF engine reads them), at their pt_regs
+		 * offsets in the ptrace register set, which starts in
+		 * pt_regs order; what the ISA does not keep reads as 0.
+		 */
+		const dt_isa_layout_t *il = &dt_isa_layout;
+		int16_t o;
+
+		if (ndx >= (uint64_t) il->il_nuregs)
 			return -1;
-		*valp = ((const unsigned long long *) &pt->pt_regs)[ndx];
+		o = il->il_uregs[ndx];
+		if (o < 0 || (size_t) o + 8 > sizeof (pt->pt_regs))
+			*valp = 0;
+		else
+			memcpy(valp, (const char *) &pt->pt_regs + o, 8);
 		return 0;
+	}
 	case DIF_VAR_USTACKDEPTH:
 	case DIF_VAR_UCALLER: {
 		uint64_t pcs[DT_PT_MAXFRAMES];
@@ -1652,7 +1643,7 @@ dt_ptrace_cpudrops(dtrace_hdl_t *dtp, uint64_t *drops, uint64_t *aggdrops,
 const dt_engine_ops_t dt_ptrace_engine_ops = {
 	.eo_name = "ptrace",
 	/* It runs whatever the interpreter runs, and pid probes. */
-	.eo_flag = DT_ENGINE_F_INTERP | DT_ENGINE_F_PTRACE,
+	.eo_flag = DT_ENGINE_F_INTERP | DT_ENGINE_F_USER,
 	.eo_open = dt_ptrace_open,
 	.eo_enable = dt_ptrace_enable,
 	.eo_go = dt_ptrace_go,
@@ -1667,3 +1658,10 @@ const dt_engine_ops_t dt_ptrace_engine_ops = {
 	.eo_cpudrops = dt_ptrace_cpudrops,
 	.eo_close = dt_ptrace_close,
 };
+
+const struct dt_engine_ops *
+dt_ptrace_engine(const char **whyp)
+{
+	*whyp = "";
+	return &dt_ptrace_engine_ops;
+}

@@ -20,6 +20,12 @@ typedef struct dtrace_hdl dtrace_hdl_t;
 
 extern const struct dt_engine_ops dt_ptrace_engine_ops;
 
+/*
+ * The user-space engine of dt_os_user_engine(): this one, or NULL with
+ * *whyp saying why where it is not built (dt_ptrace_none.c).
+ */
+extern const struct dt_engine_ops *dt_ptrace_engine(const char **whyp);
+
 /* Is process pid kept attached by the ptrace engine? */
 extern bool dt_ptrace_keeps(int pid);
 /* Let a kept -c child, stopped at its entry point, run. */

@@ -5,7 +5,16 @@
  * is no user-space engine.
  */
 
+#include <stddef.h>
+
 #include "os/linux/ptrace/dt_ptrace.h"
+
+const struct dt_engine_ops *
+dt_ptrace_engine(const char **whyp)
+{
+	*whyp = "breakpoints are implemented for x86-64 only";
+	return NULL;
+}
 
 bool
 dt_ptrace_keeps(int pid)
@@ -34,4 +43,16 @@ dt_ptrace_providers_init(dtrace_hdl_t *dtp)
 {
 	(void) dtp;
 	return 0;
+}
+
+/* No engine, so no process lingers under its seccomp filter. */
+bool
+dt_ptrace_lingering(void)
+{
+	return false;
+}
+
+void
+dt_ptrace_linger(void)
+{
 }

@@ -139,6 +139,7 @@ dt_pt_proc_populate(dtrace_hdl_t *dtp, dt_provider_t *pvp)
 
 static const dt_provops_t dt_pt_proc_ops = {
 	.po_populate = dt_pt_proc_populate,
+	.po_mech = DT_MECH_PROCEV,
 };
 
 int
@@ -152,7 +153,7 @@ dt_pt_proc_provider_init(dtrace_hdl_t *dtp)
 	if (dt_provider_lookup(dtp, "proc") != NULL)
 		return 0;
 	return dt_provider_register(dtp, "proc", &dt_pt_proc_ops,
-	    &dt_pt_proc_attr, DT_ENGINE_F_PTRACE, NULL);
+	    &dt_pt_proc_attr, DT_ENGINE_F_USER, NULL);
 }
 
 static void
@@ -181,7 +182,9 @@ dt_pt_sys_enable(dtrace_hdl_t *dtp, dt_ptrace_t *pt, const dt_probe_t *prp)
 		    (sp->sp_return ? DT_PT_NEED_RETURN : 0));
 		return 1;
 	}
-	if (strcmp(prp->pr_prov->pv_name, "proc") != 0)
+	/* Any provider of process events (not only this one's "proc"). */
+	if (prp->pr_prov->pv_ops->po_mech == NULL ||
+	    strcmp(prp->pr_prov->pv_ops->po_mech, DT_MECH_PROCEV) != 0)
 		return 0;
 	for (int i = 0; i < DT_PT_PROC_NPROBES; i++) {
 		if (strcmp(prp->pr_name, dt_pt_procnames[i].pn_name) != 0)

@@ -1,5 +1,6 @@
 /*
  * Args[] in a clause.
  * @options: -e
+ * @requires: os:linux
  */
 syscall::read:entry { trace(args[0]); x = args[2]; }

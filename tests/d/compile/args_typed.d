@@ -3,7 +3,7 @@
  * stringof() and, cast as DTrace requires, copyinstr(); an int compares
  * signed; a return probe's args[0] is its long.
  * @options: -e
- * @requires: root
+ * @requires: root os:linux
  */
 syscall::openat:entry
 /args[0] == -100 && args[2] >= 0/

@@ -1,6 +1,7 @@
 /*
  * Every built-in variable.
  * @options: -e
+ * @requires: os:linux
  */
 BEGIN
 {

@@ -1,6 +1,7 @@
 /*
  * -x defaultargs gives missing arguments 0 and "".
  * @options: -e -x defaultargs
+ * @requires: os:linux
  */
 BEGIN { trace($1); trace($$2); }
 syscall::$3:entry { }

@@ -2,7 +2,7 @@
  * Kernel types from BTF: curthread is a struct task_struct pointer whose
  * members type-check and generate loads; casts, sizeof, offsetof,
  * stringof, module scoping and kernel typedefs.
- * @requires: btf
+ * @requires: btf os:linux
  * @options: -e
  */
 struct task_struct *t;

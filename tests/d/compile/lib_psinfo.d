@@ -1,7 +1,7 @@
 /*
  * The psinfo.d library: a program may depend on it by name, and its
  * translators give curpsinfo and curlwpsinfo, and xlate of any task.
- * @requires: btf
+ * @requires: btf os:linux
  * @options: -e
  */
 #pragma D depends_on library psinfo.d

@@ -2,6 +2,7 @@
  * A larger program in the style of the guides.
  * @options: -e -x defaultargs
  * @args: 0
+ * @requires: os:linux
  */
 #pragma D option quiet
 

@@ -1,5 +1,6 @@
 /*
  * What one-liners look like as a script.
  * @options: -e
+ * @requires: os:linux
  */
 syscall:::entry /execname == "top"/ { @[probefunc] = count(); }

@@ -1,6 +1,7 @@
 /*
  * Probe descriptions with globs.
  * @options: -e
+ * @requires: os:linux
  */
 syscall::read*:entry { }
 syscall::*read:return { }

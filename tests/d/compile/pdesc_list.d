@@ -1,6 +1,7 @@
 /*
  * A clause with several descriptions.
  * @options: -e
+ * @requires: os:linux
  */
 syscall::read:entry,
 syscall::write:entry, syscall::open*:entry

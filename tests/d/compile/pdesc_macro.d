@@ -2,5 +2,6 @@
  * Macro arguments inside a probe description.
  * @options: -e
  * @args: read
+ * @requires: os:linux
  */
 syscall::$1:entry { }

@@ -1,5 +1,6 @@
 /*
  * A probe description that is only a provider.
  * @options: -e
+ * @requires: os:linux
  */
 syscall::: { }

@@ -1,6 +1,7 @@
 /*
  * A clause with a predicate.
  * @options: -e
+ * @requires: os:linux
  */
 syscall::read:entry
 /execname == "bash" && arg0 > 2/

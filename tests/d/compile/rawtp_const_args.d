@@ -2,8 +2,7 @@
  * Raw tracepoint arguments of qualified types resolve: args[0] of
  * sock:inet_sock_set_state is a const struct sock *, args[1] a const int.
  * @options: -e
- * @requires: root
- * @requires: btf
+ * @requires: root btf os:linux
  */
 rawtp:sock::inet_sock_set_state
 /args[1] != args[2]/

@@ -1,6 +1,7 @@
 /*
  * Speculations in their proper order.
  * @options: -e
+ * @requires: os:linux
  */
 BEGIN { self->spec = speculation(); }
 syscall::read:entry /self->spec/ { speculate(self->spec); trace(arg0); }

@@ -2,6 +2,6 @@
  * As in DTrace, copyinstr() takes a uintptr_t: a typed char * argument
  * needs a cast.
  * @options: -e
- * @requires: root
+ * @requires: root os:linux
  */
 syscall::read:entry { trace(copyinstr(args[1])); }

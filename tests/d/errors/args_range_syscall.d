@@ -1,6 +1,6 @@
 /*
  * Openat has four arguments: args[4] is out of range.
  * @options: -e
- * @requires: root
+ * @requires: root os:linux
  */
 syscall::openat:entry { trace(args[4]); }

@@ -3,7 +3,7 @@
  * the type of each args[N] it reads: read's buffer is a char *, write's
  * a const char *.
  * @options: -e
- * @requires: root
+ * @requires: root os:linux
  */
 syscall::read:entry, syscall::write:entry
 {

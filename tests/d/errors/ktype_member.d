@@ -1,6 +1,6 @@
 /*
  * A member the kernel's struct does not have.
- * @requires: btf
+ * @requires: btf os:linux
  * @options: -e
  */
 BEGIN

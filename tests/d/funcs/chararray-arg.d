@@ -2,7 +2,7 @@
  * A char array passes where a subroutine takes char * (DTrace promotes
  * it to a string): the kernel's task name, and a D one.
  * @options: -e
- * @requires: btf
+ * @requires: btf os:linux
  */
 char name[16];
 

@@ -4,6 +4,7 @@
  * another type is an illegal operation, an unreadable address a fault.
  * @options: -q
  * @status: 0
+ * @requires: os:linux
  */
 BEGIN
 {

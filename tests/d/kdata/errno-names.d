@@ -2,6 +2,7 @@
  * The error numbers have their names in D without -C, Linux's values,
  * aliases included; and PR_MODEL_* name the data models of pr_dmodel.
  * @options: -q
+ * @requires: os:linux
  */
 BEGIN
 {

@@ -3,6 +3,7 @@
  * has a member called self, and a comment may stand between the operator
  * and the name.
  * @options: -q
+ * @requires: os:linux
  */
 BEGIN
 {

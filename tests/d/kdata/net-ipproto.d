@@ -2,6 +2,7 @@
  * The IP protocol numbers DTrace's ip library names, for ipv4_protocol
  * and ipv6_nexthdr.
  * @options: -q
+ * @requires: os:linux
  */
 BEGIN
 {

@@ -2,6 +2,7 @@
  * progenyof(): the process itself and its ancestors (dtrace descends from
  * init), not a process that does not exist.
  * @options: -q
+ * @requires: os:linux
  */
 BEGIN
 {

@@ -1,10 +1,12 @@
 /*
  * END fires at the first status check after exit(), and status is checked
- * every statusrate: with a rate of 3 seconds, an exit() two seconds in
- * (after the first check, one switchrate in) waits for the check at four.
+ * every statusrate: with a rate of 5 seconds, an exit() two seconds in
+ * (after the first check, at the start or one switchrate in) waits for
+ * the check at five or six -- three seconds or more, where a drain at the
+ * next switchrate would take at most one.
  * @options: -q
  */
-#pragma D option statusrate=3sec
+#pragma D option statusrate=5sec
 
 tick-100ms
 /n++ == 20/
@@ -15,5 +17,5 @@ tick-100ms
 
 END
 {
-	printf("%s\n", timestamp - ts > 1000000000 ? "waited" : "too soon");
+	printf("%s\n", timestamp - ts > 2000000000 ? "waited" : "too soon");
 }

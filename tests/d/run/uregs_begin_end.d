@@ -3,6 +3,7 @@
  * uregs[] there are its own user registers: a pc, a stack pointer and
  * user-mode code and stack segments.
  * @options: -q
+ * @requires: os:linux isa:x86_64
  */
 BEGIN
 {

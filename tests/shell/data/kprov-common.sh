@@ -15,7 +15,7 @@ fail() {
 	[ -f "$tmp/err" ] && cat "$tmp/err"
 	exit 1
 }
-lib=(-x "syslibdir=$top_srcdir/os/linux/lib")
+lib=(-x "syslibdir=$top_srcdir/common/lib:$top_srcdir/os/linux/lib")
 # Whether the kernel declares a tracepoint (bare ones have no tracefs
 # event): the providers list the probes on it only then.
 declared() { grep -qa "btf_trace_$1" /sys/kernel/btf/vmlinux; }

@@ -1,7 +1,10 @@
 /*
  * dt_os_net.c: the TCP sockets of the metrics endpoint (dt_os.h); the
  * server itself, HTTP and the exposition format are portable
- * (common/dt_metrics.c, common/consumer/dt_metrics_fmt.c).
+ * (common/dt_metrics.c, common/consumer/dt_metrics_fmt.c).  POSIX
+ * sockets (SOCK_CLOEXEC and accept4() are POSIX.1-2024's, which Linux,
+ * FreeBSD and illumos have), so every backend builds this one file:
+ * os/posix/ holds what backends share.
  */
 #include <arpa/inet.h>
 #include <errno.h>

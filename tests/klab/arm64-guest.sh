@@ -1,0 +1,49 @@
+#!/bin/bash
+# arm64-guest.sh BUILDDIR: run inside the arm64 lab's guest
+# (tests/klab/arm64-lab.sh) as root, with BUILDDIR a tree cross-built
+# for arm64 (tests/isa/cross-aarch64.sh).  It prints the kernel, the
+# features the feature probe finds there, then runs, with the test
+# runner of `make check`: the unit tests; the shell tests of the kernel
+# and user providers (syscall, profile, tick, sdt/rawtp, proc, sched,
+# fbt, pid, USDT, user stacks, unprivileged users, the ptrace engine);
+# and the D tests of tests/d/run and tests/d/aggs on both engines.
+# Last comes one line per part, "arm64 <part>: N passed, M failed,
+# K skipped"; it exits 1 if any test failed.
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+build=$(cd "${1:?usage: $0 BUILDDIR}" && pwd)
+
+echo "kernel: $(uname -srm)"
+export top_srcdir=$top top_builddir=$build DTRACE=$build/cmd/dtrace
+"$DTRACE" -V
+echo "features:"
+"$DTRACE" -x engine=bpf -n 'BEGIN { exit(0); }' -q >/dev/null 2>&1 &&
+    echo "  bpf engine: BEGIN runs" || echo "  bpf engine: BEGIN fails"
+for f in /sys/kernel/btf/vmlinux /sys/kernel/tracing/events/syscalls \
+    /sys/bus/event_source/devices/uprobe /sys/bus/event_source/devices/kprobe; do
+	[ -e "$f" ] && echo "  $f" || echo "  (no $f)"
+done
+
+units=$(cd "$build" && ls tests/unit/*_test 2>/dev/null | tr '\n' ' ')
+shells=
+for t in syscall-count syscall-builtins syscall-typed-args kevent \
+    proc-provider sched-provider fbt pid-provider pid-args pid-tailcall \
+    usdt ustack tick-busy unprivileged engine-choice ptrace-engine; do
+	shells="$shells tests/shell/$t.sh"
+done
+
+summary=()
+part() {
+	local name=$1 filter=$2 log=/tmp/arm64-$1.log
+	shift 2
+	env "$@" bash "$top/tests/run-tests.sh" "$filter" 2>&1 | tee "$log"
+	summary+=("arm64 $name: $(tail -1 "$log")")
+}
+part unit unit/ UNIT_TESTS="$units" SHELL_TESTS=
+part shell shell/ UNIT_TESTS= SHELL_TESTS="$shells"
+part d-run d/run/ UNIT_TESTS= SHELL_TESTS=
+part d-aggs d/aggs/ UNIT_TESTS= SHELL_TESTS=
+echo
+printf '%s\n' "${summary[@]}"
+printf '%s\n' "${summary[@]}" | grep -qv ' 0 failed' && exit 1
+exit 0
