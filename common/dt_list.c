@@ -28,6 +28,7 @@ typedef struct dt_list_arg {
 	FILE *la_fp;
 	bool la_verbose;	/* -lv */
 	unsigned char *la_seen; /* by probe ID */
+	size_t la_nseen;	/* la_seen's length */
 	int la_count;
 } dt_list_arg_t;
 
@@ -65,6 +66,21 @@ dt_list_probe(dtrace_hdl_t *dtp, dt_probe_t *prp, void *arg)
 {
 	dt_list_arg_t *la = arg;
 
+	/*
+	 * Matching creates on-demand probes (fbt: tens of thousands where
+	 * the kernel has fentry or kprobes), past any length guessed first.
+	 */
+	if (prp->pr_id >= la->la_nseen) {
+		size_t n = la->la_nseen * 2 > prp->pr_id ? la->la_nseen * 2 :
+		    (size_t) prp->pr_id + 1;
+		unsigned char *p = realloc(la->la_seen, n);
+
+		if (p == NULL)
+			return dt_set_errno(dtp, EDT_NOMEM);
+		memset(p + la->la_nseen, 0, n - la->la_nseen);
+		la->la_seen = p;
+		la->la_nseen = n;
+	}
 	if (la->la_seen[prp->pr_id])
 		return 0;
 	la->la_seen[prp->pr_id] = 1;
@@ -80,11 +96,11 @@ int
 dtrace_probe_list(dtrace_hdl_t *dtp, dtrace_prog_t *const *pgps, int npgps,
     bool verbose, FILE *fp, dtrace_nomatch_f *nomatch, void *arg)
 {
-	dt_list_arg_t la = { fp, verbose, NULL, 0 };
+	dt_list_arg_t la = { fp, verbose, NULL, 0, 0 };
 	dt_probedesc_t all;
 
-	/* On-demand probes may be created while matching: room for them. */
-	if ((la.la_seen = calloc(dt_probe_count(dtp) + 1024, 1)) == NULL)
+	la.la_nseen = dt_probe_count(dtp) + 1024;
+	if ((la.la_seen = calloc(la.la_nseen, 1)) == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	fprintf(fp, "%5s %10s %17s %33s %s\n", "ID", "PROVIDER", "MODULE",
 	    "FUNCTION", "NAME");

@@ -10,6 +10,7 @@
 # no folded form: one line on stderr says it was left out.
 set -u
 
+. "$top_srcdir/tests/shell/lib.sh"	# old_syscall_kstack()
 [ "$(id -u)" -eq 0 ] || { echo "needs root to load BPF programs"; exit 77; }
 command -v cc >/dev/null || { echo "needs a C compiler (cc)"; exit 77; }
 
@@ -65,7 +66,13 @@ grep -q '^calls`main;calls`leaf;libc.so.6`getppid 2$' \
 # Kernel stacks: execname first, kernel frames without offsets, 5 in all.
 klines=$(grep '^calls;vmlinux`' "$tmp/out")
 ksum=$(awk '{ s += $NF } END { print s + 0 }' <<<"$klines")
-[ "$ksum" = 5 ] || { echo "FAIL: kernel stacks add up to $ksum, not 5"; fail=1; }
+if [ "$ksum" = 0 ] && old_syscall_kstack && grep -qx 'calls 5' "$tmp/out"; then
+	echo "note: kernel $(uname -r) gives no kernel stack at syscall" \
+	    "tracepoints: the 5 calls are under execname alone"
+elif [ "$ksum" != 5 ]; then
+	echo "FAIL: kernel stacks add up to $ksum, not 5"
+	fail=1
+fi
 grep -q '+0x' "$tmp/out" && { echo "FAIL: a frame has an offset"; fail=1; }
 # Every line is frames, a space, a number; no other output.
 bad=$(grep -cvE '^[^ ].* [0-9]+$' "$tmp/out")

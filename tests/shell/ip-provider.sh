@@ -116,7 +116,9 @@ tcp:::receive
 }
 EOD
 refused=
-if "$DTRACE" "${lib[@]}" -l -n tcp:::accept-refused >/dev/null 2>&1; then
+# (dtrace -l of a description that matches nothing exits 0, as DTrace's)
+if "$DTRACE" "${lib[@]}" -l -n tcp:::accept-refused 2>/dev/null |
+    grep -q ' accept-refused$'; then
 	refused=1
 	cat >>"$tmp/d" <<'EOD'
 /* The reset: from the refused port, acknowledging the SYN. */
@@ -129,7 +131,8 @@ tcp:::accept-refused
 }
 EOD
 else
-	echo "no tcp:::accept-refused here: part skipped"
+	echo "no tcp:::accept-refused here (the kernel's tcp_send_reset" \
+	    "tracepoint has no reason field): part skipped"
 fi
 cat >>"$tmp/d" <<'EOD'
 END

@@ -14,6 +14,7 @@
 #     that fired it, not the tracing machinery.
 set -u
 
+. "$top_srcdir/tests/shell/lib.sh"	# old_syscall_kstack()
 [ "$(id -u)" -eq 0 ] || { echo "needs root to load BPF programs"; exit 77; }
 command -v cc >/dev/null || { echo "needs a C compiler (cc)"; exit 77; }
 
@@ -71,19 +72,34 @@ start "$tmp/out1" -q -n 'BEGIN { printf("ready\n"); }
 wait "$dpid" || fail "dtrace exited with $?"
 dpid=
 frames=$(sed -n '/^<$/,/^>$/p' "$tmp/out1" | sed '1d;$d')
-[ -n "$frames" ] || fail "no kernel frames at syscall::getppid:entry"
-bad=$(grep -Ev "$frame" <<<"$frames")
-[ -z "$bad" ] || fail "frames not as module\`function+0xoffset: $bad"
-grep -Eq 'do_syscall_64|entry_SYSCALL' <<<"$frames" ||
-	fail "the syscall entry path is missing"
-if grep -Eq '`(perf_|__traceiter_|__bpf_trace|bpf_|trace_call_bpf)' \
-    <<<"$frames"; then
-	fail "the tracepoint's own frames were not skipped"
+# Where an older kernel gives no kernel stack at syscall tracepoints, the
+# syscall frames are left out, and the rest is checked.
+sysframes=true
+if [ -z "$frames" ]; then
+	old_syscall_kstack ||
+		fail "no kernel frames at syscall::getppid:entry"
+	sysframes=false
+	n=0
+	echo "note: kernel $(uname -r) gives no kernel stack at syscall" \
+	    "tracepoints (it passes them the user registers); the syscall" \
+	    "frames are left out"
+	grep -qx "depth 0" "$tmp/out1" || fail "stackdepth is not 0"
 fi
-n=$(wc -l <<<"$frames")
-grep -qx "depth $n" "$tmp/out1" || fail "stackdepth is not $n"
-second=$(sed -n 2p <<<"$frames" | sed 's/^ *//')
-grep -qxF "caller $second" "$tmp/out1" || fail "caller is not $second"
+if $sysframes; then
+	bad=$(grep -Ev "$frame" <<<"$frames")
+	[ -z "$bad" ] || fail "frames not as module\`function+0xoffset: $bad"
+	grep -Eq 'do_syscall_64|entry_SYSCALL' <<<"$frames" ||
+		fail "the syscall entry path is missing"
+	if grep -Eq '`(perf_|__traceiter_|__bpf_trace|bpf_|trace_call_bpf)' \
+	    <<<"$frames"; then
+		fail "the tracepoint's own frames were not skipped"
+	fi
+	n=$(wc -l <<<"$frames")
+	grep -qx "depth $n" "$tmp/out1" || fail "stackdepth is not $n"
+	second=$(sed -n 2p <<<"$frames" | sed 's/^ *//')
+	grep -qxF "caller $second" "$tmp/out1" ||
+		fail "caller is not $second"
+fi
 
 # 2. Stacks as aggregation keys: the frames, then the count.
 start "$tmp/out2" -q -n 'BEGIN { printf("ready\n"); }
@@ -94,7 +110,8 @@ wait "$dpid" || fail "dtrace exited with $?"
 dpid=
 total=$(grep -E '^ +[0-9]+$' "$tmp/out2" | awk '{ s += $1 } END { print s }')
 [ "$total" = 1234 ] || fail "counted $total calls in stack keys, not 1234"
-grep -Eq "$frame" "$tmp/out2" || fail "no frames in the aggregation keys"
+! $sysframes || grep -Eq "$frame" "$tmp/out2" ||
+	fail "no frames in the aggregation keys"
 grep -Ev "$frame" "$tmp/out2" | grep -Evq '^( +[0-9]+|ready|)$' &&
 	fail "unexpected lines in the aggregation"
 
@@ -147,6 +164,15 @@ for p in 'proc:::exec' 'sdt:::sched_process_exec'; do
 		printf(\"<\n\"); stack(); printf(\">\n\"); exit(0); }" \
 	    >"$tmp/out5" 2>"$tmp/err5" || fail "$p: dtrace exited with $?"
 	frames=$(sed -n '/^<$/,/^>$/p' "$tmp/out5" | sed '1d;$d;/^$/d')
+	# Where proc:::exec is a syscall tracepoint (kernels without
+	# sched_prepare_exec), the same holds as for syscall probes.
+	if [ -z "$frames" ] && [ "$p" = proc:::exec ] && ! $sysframes &&
+	    ! "$DTRACE" -l -n proc:::exec 2>/dev/null |
+	    grep -q ' sched_prepare_exec  *exec$'; then
+		echo "note: proc:::exec is a syscall tracepoint here; its" \
+		    "frames are left out"
+		continue
+	fi
 	[ -n "$frames" ] || fail "$p: no kernel frames"
 	bad=$(grep -Ev "$frame" <<<"$frames")
 	[ -z "$bad" ] || fail "$p: frames not as module\`function+0xoffset: $bad"

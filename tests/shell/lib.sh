@@ -1,5 +1,6 @@
 # lib.sh: helpers sourced by the shell tests of user-space tracing
-# (ustack*.sh, pid-*.sh, usdt-late.sh); not a test itself.
+# (ustack*.sh, pid-*.sh, usdt-late.sh) and of stacks (kernel-stack.sh,
+# folded-stacks.sh); not a test itself.
 
 fail=0
 
@@ -13,6 +14,16 @@ need_bpf_uprobes() {
 		{ echo "needs a C compiler (cc)"; exit 77; }
 	[ -r /sys/bus/event_source/devices/uprobe/type ] ||
 		{ echo "the kernel has no uprobe PMU"; exit 77; }
+}
+
+# Whether the kernel is older than 6.12, the oldest seen to give a kernel
+# stack at syscall tracepoints: older ones (6.1) hand them the user
+# registers, from which no kernel frame is walked.
+old_syscall_kstack() {
+	local maj min
+	IFS=. read -r maj min _ <<<"$(uname -r)"
+	min=${min%%[!0-9]*}
+	[ "$maj" -lt 6 ] || { [ "$maj" -eq 6 ] && [ "$min" -lt 12 ]; }
 }
 
 # check WHAT WANT GOT: "ok: WHAT", or FAIL with both texts (sets fail=1).

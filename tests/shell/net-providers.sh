@@ -12,15 +12,24 @@
 . "$top_srcdir/tests/shell/data/kprov-common.sh"
 
 "$DTRACE" "${lib[@]}" -l -n 'tcp:::' -n 'udp:::' >"$tmp/l" 2>"$tmp/err"
-grep -q ' tcp  *vmlinux  *state-change$' "$tmp/l" &&
-    grep -q ' udp  *vmlinux  *send$' "$tmp/l" || {
-	echo "no tcp:::state-change or udp:::send here (no sock tracepoints)"
+grep -q ' tcp  *vmlinux  *state-change$' "$tmp/l" || {
+	echo "no tcp:::state-change here (the kernel has no" \
+	    "sock:inet_sock_set_state tracepoint)"
 	exit 77
 }
+# The udp probes need sock:sock_send_length and sock_recv_length (6.1
+# has neither): without them, the udp checks are left out.
+udp=(-n udp:::receive)
+grep -q ' udp  *vmlinux  *send$' "$tmp/l" || {
+	udp=()
+	echo "note: no udp probes here (the kernel has no" \
+	    "sock:sock_send_length tracepoint); the udp checks are left out"
+}
+noudp() { if [ ${#udp[@]} -gt 0 ]; then cat; else sed "$@"; fi; }
 
 # 1. Argument types.
 "$DTRACE" "${lib[@]}" -lv -n tcp:::state-change -n tcp:::connect-request \
-    -n tcp:::connect-refused -n udp:::receive 2>"$tmp/err" |
+    -n tcp:::connect-refused "${udp[@]}" 2>"$tmp/err" |
     sed -n 's/^ *[0-9][0-9]* *//p; /args\[/p' >"$tmp/lv"
 cat >"$tmp/lv.want" <<'EOW'
 tcp           vmlinux                                   state-change
@@ -49,6 +58,7 @@ udp           vmlinux                                   receive
 		args[3]: udpsinfo_t *
 		args[4]: udpinfo_t *
 EOW
+noudp -i '/^udp /,$d' "$tmp/lv.want"
 diff -u "$tmp/lv.want" "$tmp/lv" || fail "dtrace -lv differs"
 
 # 2. The traffic (tests/shell/data/ip-loopback.c, over IPv4): UDP to
@@ -57,8 +67,7 @@ cc -o "$tmp/ip-loopback" "$top_srcdir/tests/shell/data/ip-loopback.c" ||
     fail "cannot build ip-loopback"
 free_ports 3
 
-"$DTRACE" "${lib[@]}" -q -c "$tmp/ip-loopback 4 $port 3" -s /dev/stdin \
-    "$((port + 1))" >"$tmp/out" 2>"$tmp/err" <<'EOD' || fail "dtrace failed"
+cat >"$tmp/net.d" <<'EOD'
 tcp:::state-change
 /args[3]->tcps_rport == $1 && args[3]->tcps_lport != $1/
 {
@@ -121,6 +130,9 @@ END
 	printa("tcp-receive %@d\n", @r);
 }
 EOD
+noudp -i '/^udp:::/,/^}/d; /@u);$/d' "$tmp/net.d"
+"$DTRACE" "${lib[@]}" -q -c "$tmp/ip-loopback 4 $port 3" -s "$tmp/net.d" \
+    "$((port + 1))" >"$tmp/out" 2>"$tmp/err" || fail "dtrace failed"
 
 cat >"$tmp/want" <<'EOW'
 listen
@@ -140,7 +152,12 @@ connect-request 1
 receive 1242 3
 send 1242 3
 EOW
-grep -v '^tcp-receive \|^$' "$tmp/out" >"$tmp/got"
+noudp -i '/^receive \|^send /d' "$tmp/want"
+# In any order: the records of different CPUs' buffers (the connection's
+# events happen in softirqs on any CPU, and END's on another) come out
+# in CPU order.
+sort -o "$tmp/want" "$tmp/want"
+grep -v '^tcp-receive \|^$' "$tmp/out" | sort >"$tmp/got"
 diff -u "$tmp/want" "$tmp/got" || fail "unexpected tcp/udp firings"
 # Segments arrive on the established connection: the two data ones, and
 # ACKs, as the kernel sends them.

@@ -86,6 +86,17 @@ if [ -z "$calls" ] || [ "$calls" -lt 500 ]; then
 else
 	echo "ok: pid\$target:::entry counted $calls calls"
 fi
+# Without uprobe_multi, a program and a perf event (two descriptors) a
+# site: thousands for a whole program, beyond the soft limit a process is
+# usually given (1,024), which dtrace raises as it needs (to the hard
+# limit, and as root with CAP_SYS_RESOURCE beyond it).  Here 70-odd sites
+# from a limit of 100 (each site's detaching costs the kernel an RCU grace
+# period: thousands would take minutes).
+out=$(ulimit -S -n 100 && DTRACE_LINUX_NOFEATURE=uprobe_multi "$DTRACE" -q \
+    -n 'pid$target:libc.so.6:str*:entry { @ = count(); }
+    END { printa("calls %@d\n", @); }' -c 'ls -d / /usr' 2>&1)
+check "ls with libc's str*() traced, a program a site, from 100 files" \
+    "$want" "$(echo "$out" | grep -v '^calls' | grep -v '^$')"
 matched=$("$DTRACE" -l -n 'pid$target:::entry' -c 'ls -d /' 2>/dev/null |
     wc -l)
 [ "$matched" -gt 1000 ] && echo "ok: $matched probes listed" ||

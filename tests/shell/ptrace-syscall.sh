@@ -113,7 +113,14 @@ for sig in TERM KILL; do
 	    -p "$tpid" -n 'syscall::getppid:entry { @ = count(); }' \
 	    >"$tmp/p.out" 2>&1) &
 	dpid=$!
-	sleep 1
+	# Until dtrace traces it (seconds on a slow or emulated machine),
+	# then a while of calls.
+	for _ in $(seq 300); do
+		grep -q '^TracerPid:[[:space:]]*[1-9]' "/proc/$tpid/status" \
+		    2>/dev/null && break
+		sleep 0.1
+	done
+	sleep 0.5
 	kill -"$sig" "$dpid"
 	wait "$dpid" 2>/dev/null
 	if [ "$sig" = TERM ]; then

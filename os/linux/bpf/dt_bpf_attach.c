@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -27,12 +28,47 @@
 #include "os/linux/bpf/dt_bpf_attach.h"
 #include "os/linux/dt_linux_features.h"
 
+/*
+ * More descriptors, after EMFILE: the soft limit up to the hard one, or
+ * when it is there already, both doubled (which root may do, up to the
+ * system's fs.nr_open).  A kernel without uprobe_multi links takes a
+ * perf event per uprobe site, and pid$target:::entry of a program has
+ * thousands of them, beyond the usual soft limit of 1,024 and the
+ * kernel's default hard one of 4,096, and a program each besides.  The
+ * command of -c exists by then, and keeps the limits it was given.
+ */
+int
+dt_bpf_more_files(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+		goto none;
+	if (rl.rlim_cur < rl.rlim_max)
+		rl.rlim_cur = rl.rlim_max;
+	else if (rl.rlim_max != RLIM_INFINITY &&
+	    rl.rlim_max < RLIM_INFINITY / 2)
+		rl.rlim_cur = rl.rlim_max = rl.rlim_max * 2;
+	else
+		goto none;
+	if (setrlimit(RLIMIT_NOFILE, &rl) == 0)
+		return 0;
+none:
+	errno = EMFILE;	/* what the caller reports */
+	return -1;
+}
+
 int
 dt_bpf_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
     int group_fd, unsigned long flags)
 {
-	return (int) syscall(SYS_perf_event_open, attr, pid, cpu, group_fd,
-	    flags | PERF_FLAG_FD_CLOEXEC);
+	for (;;) {
+		int fd = (int) syscall(SYS_perf_event_open, attr, pid, cpu,
+		    group_fd, flags | PERF_FLAG_FD_CLOEXEC);
+
+		if (fd >= 0 || errno != EMFILE || dt_bpf_more_files() != 0)
+			return fd;
+	}
 }
 
 static int
@@ -42,8 +78,10 @@ dt_bpf_read_int(const char *path, int *valp)
 	ssize_t n;
 	int fd;
 
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return -1;
+	/* (the PMU's type, read before each event is opened) */
+	while ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		if (errno != EMFILE || dt_bpf_more_files() != 0)
+			return -1;
 	n = read(fd, buf, sizeof (buf) - 1);
 	(void) close(fd);
 	if (n <= 0) {

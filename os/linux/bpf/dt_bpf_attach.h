@@ -71,6 +71,13 @@ extern int dt_bpf_attach_cpu_clock(int prog_fd, int cpu, uint64_t period_ns);
 extern int dt_bpf_uprobe_locate(const void *fn, char *path, size_t pathlen,
     uint64_t *offp);
 
+/*
+ * After EMFILE: raises the process's descriptor limit, soft then hard
+ * (root); 0 when there is more room, so that the call may be retried,
+ * else -1 with errno EMFILE.
+ */
+extern int dt_bpf_more_files(void);
+
 /* perf_event_open(2), which glibc does not wrap. */
 struct perf_event_attr;
 extern int dt_bpf_perf_event_open(struct perf_event_attr *attr, pid_t pid,

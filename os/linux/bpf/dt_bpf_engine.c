@@ -594,8 +594,10 @@ dt_bpf_load(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl,
 	if (dtp->dt_options[DT_OPT_BPFLOG] != DTRACEOPT_UNSET)
 		fd = -1;
 	else
-		fd = bpf_prog_load(
-		    type, "dtrace", "GPL", b->b_insns, b->b_len, &opts);
+		while ((fd = bpf_prog_load(type, "dtrace", "GPL", b->b_insns,
+			    b->b_len, &opts)) < 0 &&
+		    errno == EMFILE && dt_bpf_more_files() == 0)
+			continue;	/* a program per uprobe site */
 	if (fd < 0 && (be->be_log != NULL || (be->be_log =
 	    malloc(DT_BPF_LOGSIZE)) != NULL)) {
 		be->be_log[0] = '\0';

@@ -1363,10 +1363,13 @@ dt_bpf_cg_cleanpath(dt_bpf_cg_t *cg, unsigned rd)
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, 2)));
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R1, 0, 0),
 	    lnormal);
-	/* while (j != 0 && d[--j] != '/') */
+	/*
+	 * while (j != 0 && d[--j] != '/'), j != 0 as j < 1: older verifiers
+	 * (6.1) learn no lower bound from JEQ, and j - 1 reads before d.
+	 */
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg,
 	    DT_VAR_POS)));
-	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R1, 0, 0),
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JLT, DT_R1, 1, 0),
 	    lendback);
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JGT, DT_R1, (int32_t) ss,
 	    0), lendback);

@@ -217,6 +217,12 @@ dt_ktab_populate(dtrace_hdl_t *dtp, dt_provider_t *pvp)
 		for (int j = 0; j < i && kp->kp_alt; j++)
 			done |= made[j] &&
 			    strcmp(kv->kv_table[j].kp_name, kp->kp_name) == 0;
+		for (int j = 0; j < i && kp->kp_also; j++) {
+			if (strcmp(kv->kv_table[j].kp_name, kp->kp_name) == 0) {
+				done = !made[j];
+				break;
+			}
+		}
 		if (!exists || done)
 			continue;
 		if ((ke = dt_kevent_new(kp->kp_kind, kp->kp_group,

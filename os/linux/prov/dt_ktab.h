@@ -66,13 +66,16 @@ typedef struct dt_ktab_probe {
 				   first condition's value ("a|b": the
 				   first the kernel has), or NULL */
 	bool kp_alt;		/* only if no earlier row of the name */
+	bool kp_also;		/* only if the first row of the name is */
 } dt_ktab_probe_t;
 
 /*
  * Registers provider name with the stable attributes of DTrace's proc
  * and sched providers and the rows of table whose kernel events exist
  * (a row marked kp_alt is made only when no earlier row of its name
- * was: the way older kernels give a probe follows the preferred one).
+ * was: the way older kernels give a probe follows the preferred one; a
+ * row marked kp_also only when the first row of its name was: it
+ * completes the preferred way, which the older one needs not).
  * 0, or -1 with the handle's error set.
  */
 extern int dt_ktab_register(dtrace_hdl_t *dtp, const char *name,

@@ -160,9 +160,10 @@ static const dt_ktab_probe_t dt_prov_proc_table[] = {
 	 * DTrace fires exec for every attempt, before it can fail: an
 	 * execve that fails before sched_prepare_exec (no such file, not
 	 * an executable format) fires exec as it returns, then
-	 * exec-failure, on the same event in this order.
+	 * exec-failure, on the same event in this order.  Not where
+	 * exec is at sys_enter_execve, which sees every attempt already.
 	 */
-	SYSEXIT_EXECVE("exec", .kp_native = { "string" },
+	SYSEXIT_EXECVE("exec", .kp_native = { "string" }, .kp_also = true,
 	    .kp_args = { { .kr_kind = DT_KEVENT_ARG_USTRARG, .kr_index = 1 },
 	    { .kr_kind = DT_KEVENT_ARG_RAWMEM, .kr_index = 0,
 	    .kr_where = dt_isa_linux_sysarg0_member }, SYSEXIT_REGS }),

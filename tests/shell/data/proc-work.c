@@ -62,7 +62,15 @@ proc(const char *missing)
 		reap(pid);
 	}
 	if ((pid = fork()) == 0) {
-		execv("/bin/true", argv_true);
+		/*
+		 * The path in a page the child has touched: a probe at the
+		 * system call's entry (kernels without sched_prepare_exec)
+		 * can read no page that is not in, and a fork does not
+		 * bring in the program's read-only data.
+		 */
+		char true_path[] = "/bin/true";
+
+		execv(true_path, argv_true);
 		_exit(1);
 	}
 	reap(pid);
