@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cmd/dtrace.bash: bash completion for dtrace(1), installed as
 # $(datadir)/bash-completion/completions/dtrace.
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dtrace_guard.c: the process the user starts as dtrace is a guard, and a
  * child of it does the tracing, when processes are traced (-c, -p).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dtrace_guard.h: dtrace(1) traces processes from a child of its own; see
  * dtrace_guard.c.

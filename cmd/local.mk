@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cmd/local.mk: dtrace(1) and its manual page.
 # In $(sbindir), as DTrace installs it: scripts start #!/usr/sbin/dtrace -s.
 sbin_PROGRAMS += cmd/dtrace

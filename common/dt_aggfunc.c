@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_aggfunc.c: the arithmetic of the aggregating functions.
  *

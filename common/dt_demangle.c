@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_demangle.c: C++ and Rust symbol names made readable, once each.
  *

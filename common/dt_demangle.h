@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_demangle.h: readable names for mangled C++ (Itanium ABI) and Rust
  * (legacy and v0) symbols, wherever a user symbol is printed or a pid

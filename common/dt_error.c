@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_error.c: error state of a handle and the text of each error code.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_impl.h: libdtrace's internal view of a consumer handle.
  *

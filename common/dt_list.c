@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_list.c: dtrace -l -- the probes a system offers, or those the probe
  * descriptions of compiled programs match, in DTrace's columns:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_metrics.c: the metrics endpoint (-x metrics=ADDR:PORT).
  *

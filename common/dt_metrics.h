@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_metrics.h: the metrics endpoint (-x metrics=ADDR:PORT): the
  * aggregations over HTTP at /metrics in the OpenMetrics text format,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_open.c: creating and destroying a consumer handle.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_options.c: the option table, value parsing and option defaults.
  *

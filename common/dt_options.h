@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_options.h: the options a consumer can set (-x name=value, #pragma D
  * option, and the dtrace(1) flags that are shorthands for them).

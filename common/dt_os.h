@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_os.h: the few facts about the running system the portable core needs.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_proc.c: the processes a consumer traces (-c, -p).
  *

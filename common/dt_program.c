@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_program.c: the names of actions and aggregating functions, as D
  * spells them, for everything that prints a dt_program_t (dtrace -S, JSON

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_program.h: a compiled D program, and the one record format.
  *

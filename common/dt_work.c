@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_work.c: enabling compiled programs and running them.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_work.h: enabling programs and running them (dt_work.c), and what the
  * work loop needs of the consumer.

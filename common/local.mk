@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # common/local.mk: the portable core of libdtrace.
 libdtrace_core_la_SOURCES += \
 	%reldir%/dtrace.h \

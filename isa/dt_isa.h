@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_isa.h: the one interface every instruction-set directory isa/<cpu>/
  * implements, and the only isa/ header the rest of the tree includes.

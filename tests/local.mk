@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/local.mk: unit tests of common/ and the test data.
 UNIT_TESTS += tests/unit/options_test
 tests_unit_options_test_SOURCES = tests/unit/options_test.c tests/unit/unit.h
@@ -21,8 +22,9 @@ tests_unit_interp_engine_test_SOURCES = tests/unit/interp_engine_test.c \
 	tests/unit/unit.h
 tests_unit_interp_engine_test_LDADD = libdtrace_core.la
 
-# Every build: common/ keeps to its seam (no OS, engine or processor).
-SHELL_TESTS += tests/shell/portable-core.sh
+# Every build: common/ keeps to its seam (no OS, engine or processor);
+# every source file names its licence.
+SHELL_TESTS += tests/shell/portable-core.sh tests/shell/licence.sh
 
 # The Linux backend's, through dtrace(1).
 if OS_LINUX

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # run-tests.sh: the one test runner, run by `make check`.
 #
 # It runs four kinds of test and ends with "N passed, M failed, K skipped":

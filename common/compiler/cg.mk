@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # common/compiler/cg.mk: code generation -- the cooked D tree to DIF and a
 # dt_program_t -- and its unit test.
 libdtrace_core_la_SOURCES += \

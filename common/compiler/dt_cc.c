@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_cc.c: the compile API -- dtrace_program_strcompile() and
  * dtrace_program_fcompile() -- with the C preprocessor, error reporting

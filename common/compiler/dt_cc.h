@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_cc.h: the D compiler front end -- parse tree, identifiers, types and
  * the compiler state shared by the lexer, the grammar and the checks.

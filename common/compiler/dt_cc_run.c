@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_cc_run.c: run a compile on a stack sized for the deepest program the
  * compiler accepts.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_cg.c: code generation for D expressions -- one cooked expression to
  * one DIF object.

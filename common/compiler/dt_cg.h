@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_cg.h: code generation -- the cooked D parse tree to DIF objects and a
  * dt_program_t (common/dt_program.h).

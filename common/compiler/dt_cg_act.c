@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_cg_act.c: code generation for clauses -- statements, actions, record
  * layouts and aggregations; the program API and the -S listing.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_cook.c: semantic checks of D expressions ("cooking").
  *

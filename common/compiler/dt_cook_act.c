@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_cook_act.c: semantic checks of clauses, statements, actions and
  * aggregating functions.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_decl.c: declarations -- from specifiers and declarators to CTF types,
  * variables, typedefs, struct/union/enum definitions, inlines, translators

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_errtags.h: the tags of D compiler errors.
  *

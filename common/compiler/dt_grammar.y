@@ -1,4 +1,5 @@
 %{
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_grammar.y: the D grammar (bison, pure parser).
  *

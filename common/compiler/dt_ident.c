@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_ident.c: identifiers -- the tables that say what a name in a D
  * program is, and the checks of calls and array references against

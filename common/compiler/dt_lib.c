@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_lib.c: D library files -- the *.d files that define translators,
  * inlines and types for every program (psinfo_t and curpsinfo, ...).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_node.c: parse tree nodes -- allocation, construction, type
  * assignment, names for messages and a debugging dump.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_pdesc.c: probe description text -> dt_probedesc_t.
  *

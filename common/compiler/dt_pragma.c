@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_pragma.c: control lines -- #pragma, #line (and the "# N file" lines
  * of the C preprocessor), #ident, #error.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_xlate.c: inline definitions, translators and provider definitions --
  * the declarations whose bodies are D expressions.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # common/compiler/local.mk: the D compiler front end -- lexer, grammar,
 # declarations, types, identifiers, semantic checks, pragmas and the
 # compile API (see common/compiler/dt_cc.h for the pipeline).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_aggprint.c: aggregations as text -- DTrace's default layout, the
  * quantize family's tables, and printa() with and without a format.

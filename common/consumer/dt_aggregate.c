@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_aggregate.c: the consumer's merged aggregation table -- snapshots in,
  * sorted entries out, and the clear(), trunc(), normalize() actions.

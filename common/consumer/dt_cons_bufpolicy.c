@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_cons_bufpolicy.c: DTrace's principal buffer policies, applied where
  * the engines' records arrive, so that every engine has them.

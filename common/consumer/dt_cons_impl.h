@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_cons_impl.h: the consumer's private state, shared by its files.
  *

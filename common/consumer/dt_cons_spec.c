@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_cons_spec.c: the consumer's half of speculative tracing, and the
  * reports of what the engines dropped.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_consume.c: the consumer's state and the reading of record buffers.
  *

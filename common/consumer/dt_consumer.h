@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_consumer.h: the consumer -- turns records and aggregation snapshots
  * into DTrace's output, byte for byte, or into JSON (-x oformat=json).

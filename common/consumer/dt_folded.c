@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_folded.c: aggregations as folded stacks (-x oformat=folded), the
  * one-line-per-stack text that flame-graph tools read:

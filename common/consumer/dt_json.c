@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_json.c: the consumer's output as JSON (-x oformat=json).
  *

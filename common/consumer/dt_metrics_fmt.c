@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_metrics_fmt.c: the consumer's aggregations in the OpenMetrics text
  * format, for the metrics endpoint (-x metrics, common/dt_metrics.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_print.c: one datum as trace() and aggregation keys print it.
  *

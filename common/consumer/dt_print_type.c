@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_print_type.c: print(), a value shown with its D type.
  *

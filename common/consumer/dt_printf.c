@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_printf.c: D format strings -- parsing, checking against argument
  * types, and formatting records.

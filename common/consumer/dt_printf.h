@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_printf.h: D format strings -- parsed once, checked against argument
  * types by the compiler, then applied to records by the consumer.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # common/consumer/local.mk: the consumer -- records and aggregations to
 # DTrace's text output, JSON or folded stacks.
 libdtrace_core_la_SOURCES += \

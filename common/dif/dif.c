@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dif.c: DIF objects and the names of the instruction set.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dif.h: the D Intermediate Format -- instruction set and DIF object.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dif_asm.c: DIF disassembler and assembler.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dif_asm.h: DIF as text -- the disassembler (what `dtrace -S` prints) and
  * an assembler that reads the same syntax back, for hand-written tests.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dif_impl.h: the interpreter's private structures, shared by
  * dif_interp.c (the instruction loop and memory access), dif_vars.c

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dif_interp.c: the DIF instruction loop, memory access and faults.
  *

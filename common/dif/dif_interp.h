@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dif_interp.h: the portable DIF interpreter.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dif_subr.c: D's subroutines, as the interpreter runs them.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dif_vars.c: the interpreter's variables.
  *

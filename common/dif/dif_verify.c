@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dif_verify.c: proving a DIF object safe to run.
  *

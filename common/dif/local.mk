@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # common/dif/local.mk: DIF -- instruction set, assembler/disassembler,
 # verifier and interpreter; their unit tests and the interpreter benchmark.
 libdtrace_core_la_SOURCES += \

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_engine.h: the seam between the portable core and an engine.
  *

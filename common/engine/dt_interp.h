@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_interp.h: what the portable interpreter engine offers to an engine
  * built on it.

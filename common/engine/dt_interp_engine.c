@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_interp_engine.c: the portable engine -- enabled programs run by the
  * DIF interpreter inside the consumer's process.

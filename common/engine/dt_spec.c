@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_spec.c: DTrace's speculation state machine (see dt_spec.h), with
  * atomic operations throughout: the BPF engine's programs change the same

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_spec.h: the engine side of speculative tracing, shared by every
  * engine so that they agree on when a speculation is free, busy or full.

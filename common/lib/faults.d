@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * faults.d: the names of the fault kinds the ERROR probe reports in its
  * arg4 (and dtrace(1) in its "error on enabled probe" lines), as DTrace

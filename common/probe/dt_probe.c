@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_probe.c: the probe namespace -- registration, IDs, matching.
  *

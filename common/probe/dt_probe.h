@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_probe.h: the probe namespace -- providers, probes and matching.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_prov.h: the portable providers, and the probe IDs engines rely on.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_prov_dtrace.c: the dtrace provider -- BEGIN, END and ERROR.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_prov_profile.c: the profile provider -- timed probes.
  *

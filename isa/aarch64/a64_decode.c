@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * a64_decode.c: sorting A64 instruction words into the classes of
  * a64_decode.h.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * a64_decode.h: the classes of AArch64 (A64) instructions that matter to
  * a probe placed on them.

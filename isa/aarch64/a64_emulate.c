@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * a64_emulate.c: emulation of the A64 instructions that read their own
  * address (see a64_emulate.h), as the architecture defines them.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * a64_emulate.h: running a displaced A64 instruction for a probe.
  *

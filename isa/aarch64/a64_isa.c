@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * a64_isa.c: AArch64's member of isa/dt_isa.h -- probe sites from
  * a64_sites_scan(), the registers as Linux's struct user_pt_regs lays

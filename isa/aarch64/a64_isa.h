@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * a64_isa.h: AArch64's instruction-level types under the names of
  * isa/dt_isa.h.  Included by isa/dt_isa.h only; a64_isa.c holds the rest

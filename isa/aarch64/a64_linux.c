@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * a64_linux.c: what depends on AArch64 and Linux together (isa/dt_isa.h's
  * Linux part): struct pt_regs as the kernel lays it out for arm64 (it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * a64_sites.c: probe sites of an AArch64 function (see a64_sites.h).
  *

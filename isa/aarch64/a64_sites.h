@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * a64_sites.h: the probe sites of an AArch64 function, for the pid
  * provider.

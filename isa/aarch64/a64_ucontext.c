@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * a64_ucontext.c: the calling thread's registers from an arm64 C
  * library's ucontext_t (isa/dt_isa.h's dt_isa_linux_uregs_self()).  Built

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # isa/aarch64/local.mk: the AArch64 decoder, emulator, probe sites and
 # isa/dt_isa.h member, as one convenience library.  Pure C, so the unit
 # tests and the comparison with aarch64 objdump build and run on any

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # isa/x86_64/local.mk: the x86-64 decoder, emulator and probe sites, and
 # x86-64's Linux facts (x86_linux.c)
 libdtrace_core_la_SOURCES += isa/dt_isa.h %reldir%/x86_isa.c %reldir%/x86_isa.h \

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * x86_decode.c: x86-64 instruction length and operand-shape decoder.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * x86_decode.h: an exact decoder for x86-64 (64-bit mode) user instructions.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * x86_emulate.c: emulation and out-of-line copies of probed x86-64
  * instructions (see x86_emulate.h for the two techniques).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * x86_emulate.h: running a displaced x86-64 instruction for a probe.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * x86_isa.c: x86-64's member of isa/dt_isa.h -- probe sites from
  * x86_sites_scan(), the registers as struct pt_regs lays them out, and

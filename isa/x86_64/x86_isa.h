@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * x86_isa.h: x86-64's instruction-level types under the names of
  * isa/dt_isa.h, for an engine that runs displaced instructions itself.

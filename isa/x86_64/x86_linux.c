@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * x86_linux.c: what depends on x86-64 and Linux together (isa/dt_isa.h's
  * Linux part): struct pt_regs as the kernel lays it out for x86-64 (and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * x86_sites.c: probe sites of an x86-64 function (see x86_sites.h).
  *

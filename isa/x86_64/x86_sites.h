@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * x86_sites.h: the probe sites of an x86-64 function, for the pid provider.
  *

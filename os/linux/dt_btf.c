@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_btf.c: the kernel's types, from BTF, for the D compiler.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_btf.h: what dt_btf.c offers beyond dt_os.h's kernel types -- the
  * type of a kernel variable by name, which dt_os_kvar_lookup() pairs with

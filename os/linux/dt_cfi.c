@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_cfi.c: .eh_frame and .debug_frame parsed into unwind tables, and the
  * C walk of a user stack over them.  See dt_cfi.h.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_cfi.h: call frame information (.eh_frame, .debug_frame) turned into
  * unwind tables, and the user stack unwinder both engines share.

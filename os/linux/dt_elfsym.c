@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_elfsym.c: reading the function symbols of an ELF file (libelf).
  *

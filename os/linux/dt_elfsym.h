@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_elfsym.h: the function symbols of an ELF file, for the pid provider.
  *

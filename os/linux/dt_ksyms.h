@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_ksyms.h: the kernel's symbol table, from /proc/kallsyms.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_linux_features.c: kernel feature probes -- the one place where the
  * Linux backend finds out what the running kernel allows.

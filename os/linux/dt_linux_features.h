@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_linux_features.h: what the running kernel can do for tracing, found
  * by trying each thing once (DESIGN invariant 4: never from the version).

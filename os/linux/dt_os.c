@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_os.c: Linux answers to common/dt_os.h.
  *

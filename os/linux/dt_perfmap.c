@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_perfmap.c: reading /tmp/perf-<pid>.map files (see dt_perfmap.h).
  */

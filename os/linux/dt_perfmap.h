@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_perfmap.h: the symbols a JIT publishes for its code in
  * /tmp/perf-<pid>.map (Node.js --perf-basic-prof, Java's jcmd

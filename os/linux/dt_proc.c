@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_proc.c: process control on Linux -- the processes of -c and -p.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_usdt_gen.c: dtrace -h and dtrace -G on Linux -- building programs
  * with static probes from provider definitions.

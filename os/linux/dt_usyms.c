@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_usyms.c: symbolising user addresses from /proc/<pid>/maps and the
  * symbol tables of the mapped files.

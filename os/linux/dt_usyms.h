@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_usyms.h: user addresses to symbols -- which file of a process maps an
  * address, and which function of that file holds it.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # os/linux/local.mk: the Linux backend -- feature probes, the BPF engine
 # (os/linux/bpf/), the ptrace engine (os/linux/ptrace/) and the Linux
 # providers (os/linux/prov/).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_os.c: the "none" backend -- common/dt_os.h answered with POSIX alone,
  * for a build with no OS backend (configure --with-os=none).

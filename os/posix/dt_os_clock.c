@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_os_clock.c: the clocks of dt_os.h -- timestamp (CLOCK_MONOTONIC),
  * walltimestamp (CLOCK_REALTIME) and a thread's CPU time -- from POSIX's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_os_net.c: the TCP sockets of the metrics endpoint (dt_os.h); the
  * server itself, HTTP and the exposition format are portable

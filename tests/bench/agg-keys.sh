@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 #
 # agg-keys.sh: how consuming an aggregation grows with its keys.  It
 # measures; it passes or fails nothing (exit status 0 unless it could not

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 #
 # bpf-vs-bpftrace.sh: measure dtrace(1)'s BPF engine against bpftrace on
 # the same machine, in the same run.  It measures; it passes or fails

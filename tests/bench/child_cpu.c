@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * child_cpu.c: child_cpu FILE CMD [ARG...] runs CMD, waits for it, and
  * writes to FILE "<CPU us> <peak RSS KB>": the user and system time of

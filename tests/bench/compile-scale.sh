@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # compile-scale.sh: how compile time grows with the number of clauses.
 #
 #   tests/bench/compile-scale.sh [path/to/dtrace]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cost.sh: sourced by the per-firing benchmarks (pid-vs-bpftrace.sh,
 # ptrace-vs-ltrace.sh).  The caller sets N, RUNS and tmp (a scratch
 # directory).  A tracer's cost per firing is (wall(N) - wall(0)) / N,

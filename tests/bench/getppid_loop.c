@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * getppid_loop N: make exactly N getppid() system calls, then print the
  * loop's wall time and CPU time (user + system) in ns: "WALL CPU".

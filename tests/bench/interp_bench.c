@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * interp_bench.c: the cost of one probe firing in the DIF interpreter.
  *

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # pid-attach.sh [path/to/dtrace]: how long pid entry probes take to attach
 # and detach on the BPF engine, for 100, 1,000, 10,000 and all the
 # functions of a running python3 and its libraries; dtrace with the

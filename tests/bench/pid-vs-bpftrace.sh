@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 #
 # pid-vs-bpftrace.sh: the per-firing cost of a pid probe on the BPF engine
 # (a uprobe running our program) against bpftrace's uprobe on the same

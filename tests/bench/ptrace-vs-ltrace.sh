@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 #
 # ptrace-vs-ltrace.sh: the per-firing cost of a pid probe on the ptrace
 # engine against ltrace (breakpoints through ptrace too) and uftrace

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 #
 # ratios.sh: every benchmark of tests/bench against its peer, in one run
 # on one machine, and all their ratios in one table at the end.  It

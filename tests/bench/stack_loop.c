@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * stack_loop N DEPTH: make N getppid() system calls, call i from a stack
  * DEPTH calls deep spelled by the low bits of i -- through a() for a 1,

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 #
 # stacks.sh: aggregating on stacks, dtrace against bpftrace.  It
 # measures; it passes or fails nothing (exit status 0 unless it could not

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 #
 # startup.sh: where dtrace(1)'s start-up goes, phase by phase, for
 #   dtrace -q -n 'BEGIN { exit(0); }'

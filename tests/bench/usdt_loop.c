@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * usdt_loop.c: the USDT workload of pid-vs-bpftrace.sh -- N passes over a
  * <sys/sdt.h> probe, bench:tick, with the pass number as its argument.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Bad input gets one line naming the real cause: a script past 64 MB
 # (-s /dev/zero reads no further), a string size past DIF's 1 MB limit
 # (from -x or a pragma), a #line number past an int, output that cannot

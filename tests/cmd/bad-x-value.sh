@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # A boolean option that is not a consumer switch takes no value (quiet,
 # a switch, takes yes or no as DTrace does); an enum option only its words.
 "$DTRACE" -x destructive=yes -n BEGIN

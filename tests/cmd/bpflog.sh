@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # -x bpflog prints the BPF verifier's log of each program loaded, every
 # line marked "BPF: " on stderr, also from a #pragma; the interpreter
 # engine loads no BPF program and prints none.

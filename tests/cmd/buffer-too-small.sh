@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # A principal buffer smaller than a record an enabling writes (a 16-byte
 # header and 8 bytes of trace(1) here) refuses tracing, as DTrace does;
 # one just large enough traces.

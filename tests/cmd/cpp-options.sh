@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # -x define, undef and incdir are the preprocessor's -D, -U and -I; -X t
 # keeps __STDC__ defined (ISO C with K&R extensions), -X s does not; the
 # preprocessor named by -x cpppath sees its own name as argv[0], and its

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # -x cpu traces on one CPU only: BEGIN and END fire there, and probes
 # that fire on other CPUs do nothing.  A CPU that does not exist is an
 # error.  A CPU may take no profile tick while it is idle (a virtual

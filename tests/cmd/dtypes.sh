@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # -x dtypes writes the D types (intrinsics and those the program declares)
 # as a CTF dictionary when dtrace exits; a file that cannot be created is
 # an error of the option.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # -x evaltime=exec stops a -c process as its exec returns, before the
 # dynamic linker has run: a pid probe in the linker's startup fires.  By
 # default the process stops at its entry point, the linker's work done,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # -h writes the probe and is-enabled macros of every provider the scripts
 # define, in the order defined, as <sys/sdt.h> sites with semaphores; the
 # header is named by -o, or after the script.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # D library files from -L directories: their inlines and translators are
 # visible to every program; the last -L wins for a file of the same
 # name; an error in a library names the file and line.

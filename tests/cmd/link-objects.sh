@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # -G writes an ELF object defining the probes' semaphores; its operands are
 # the program's objects, and one that does not exist is an error.
 # @requires: os:linux

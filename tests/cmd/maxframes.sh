@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # maxframes caps the frames of every stack, stack()'s default and an
 # explicit stack(n) alike: a system call's kernel stack has at least three
 # frames (the syscall entry and the dispatcher), so capped at 2 it has 2.

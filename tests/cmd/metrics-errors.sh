@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # -x metrics and -x metricslabels refused with one line each, before any
 # probe is enabled: a bad port, an address not on this machine, a label
 # that is not a label name (le is the histograms'), labels for an

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # A program that matches no probe (an empty script, allowed by -x empty)
 # has nothing to trace: DTrace says so and exits 1; with -Z it may trace
 # nothing, and -e only compiles.

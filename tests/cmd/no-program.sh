@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # dtrace alone prints the usage (exit 2); options with no probe
 # descriptions have nothing to trace (exit 1), unless -e asks only to
 # compile, which then succeeds.

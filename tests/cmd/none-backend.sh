@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The build without an OS backend (configure --with-os=none): D on the
 # interpreter, profile-N from a timer on the one CPU it knows, -c
 # commands started and waited for; what needs an OS is refused in one

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # -x noresolve prints user addresses as object:offset, symbols unresolved;
 # without it the same frames are object`symbol+offset.
 # @requires: os:linux

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Options that steer reading a program (the preprocessor's, the linker's,
 # lockmem) cannot be set by the program's own #pragma.
 for opt in define=X=1 incdir=/tmp undef=X cpppath=/bin/cpp cpphdrs \

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # -x version takes a D version DTrace defines (-V prints ours last); a
 # boolean option may be given a number, as in DTrace's quiet=1.
 v=$("$DTRACE" -V | awk '{ print $NF }')

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # -o appends the traced data to a file, as DTrace does; a -c command keeps
 # dtrace's standard output.
 f=$(mktemp)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # A description that names a process's probe exactly and matches none
 # says why, with DTrace's error tags: no valid process ID, a function the
 # module lacks, a name that is neither entry, return nor an offset, an

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # A description that starts with a digit is a probe ID: -i and -n take
 # one (2 is dtrace:::END); an unknown ID is an error; -P, -m and -f refuse
 # an ID; -i's argument is otherwise an ordinary probe name.

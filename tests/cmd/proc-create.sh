@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # -c runs the command once tracing is on, sets $target, and tracing ends
 # when the command does, with DTrace's notice (not under -q).  The command
 # is split at white space, without a shell.

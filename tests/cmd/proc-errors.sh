@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Processes that cannot be traced: one line each, exit 1 (2 for a usage
 # error).  Runs as any user: nothing is traced.
 "$DTRACE" -n BEGIN -c /nonexistent/command 2>&1; echo "exit $?"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Once tracing has started, setopt() may change only what the consumer
 # reads (quiet, switchrate, aggregation sorting, ...): options that sized
 # or shaped the engine's start are refused, as in DTrace.

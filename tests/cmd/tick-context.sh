@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # A tick fires on one CPU in interrupt context, so pid and execname are
 # those of whatever ran there (the idle task, a kernel thread, another
 # process), not dtrace's: a clause on a tick that reads them runs on the

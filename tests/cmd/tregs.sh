@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # -x tregs bounds the keys of a tuple (aggregation or associative array
 # keys): more keys than tuple registers cannot be compiled.  0 registers
 # is not a value.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # -x verbose prints the compiled DIF, as -S does.
 dir=$(mktemp -d)
 "$DTRACE" -S -e -n 'BEGIN { exit(3); }' > "$dir/s" 2>&1

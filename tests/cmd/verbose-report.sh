@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # -v reports each program's stability: the lowest attributes of its
 # probe descriptions (one that may match any provider is Unstable) and of
 # its statements (D's actions are Stable; reading a probe's arguments

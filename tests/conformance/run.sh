@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tests/conformance/run.sh: DTrace's own test suite, run against our dtrace,
 # with a ratchet.
 #

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # build.sh: build the libFuzzer target for the D compiler front end.
 #
 #   tests/fuzz/build.sh [OUTDIR]       (default: /tmp/dtrace-fuzz)

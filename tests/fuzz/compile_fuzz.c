@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * compile_fuzz.c: libFuzzer target for the D compiler front end.
  *

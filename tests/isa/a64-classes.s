@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // a64-classes.s: one instance or more of every instruction class of
 // isa/aarch64/a64_decode.h, in functions with symbols, for the comparison
 // with aarch64 objdump (tests/isa/decode-arm64-binaries.sh assembles it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * a64_objdump_compare.c: check isa/aarch64's decoder and site scanner
  * against GNU objdump for aarch64 over every instruction of real ELF

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 #
 # cross-aarch64.sh: cross-build dtrace and libdtrace for arm64 on an
 # x86-64 Debian machine, run the unit tests under qemu-user, and run

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 #
 # decode-arm64-binaries.sh: the AArch64 decoder and site scanner must
 # agree with GNU objdump for aarch64 on every instruction and every

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 #
 # decode-real-binaries.sh: the x86-64 decoder must agree with objdump on
 # every instruction of real libraries and programs (see

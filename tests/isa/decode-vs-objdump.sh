@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 #
 # decode-vs-objdump.sh: compare the x86-64 decoder with objdump on any
 # ELF files, or with -a on every x86-64 ELF file under /usr (slow: about

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 #
 # fetch-arm64-debs.sh: download Debian's arm64 libc6, libstdc++6 and
 # bash packages, which decode-arm64-binaries.sh compares the AArch64

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * x86_objdump_compare.c: check isa/x86_64's decoder against GNU objdump
  * over every instruction of real ELF files.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # arm64-guest.sh BUILDDIR: run inside the arm64 lab's guest
 # (tests/klab/arm64-lab.sh) as root, with BUILDDIR a tree cross-built
 # for arm64 (tests/isa/cross-aarch64.sh).  It prints the kernel, the

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # arm64-lab.sh [-t SECS] [-w DIR] COMMAND [ARG...]: run a command as root
 # on a real arm64 Linux kernel -- Debian 12's linux-image-arm64 (6.1),
 # booted under qemu-system-aarch64's emulation (TCG) -- with an arm64 root

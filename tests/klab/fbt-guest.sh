@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # fbt-guest.sh DTRACE HELPER: the fbt provider's tests, run as root inside
 # a kernel lab guest (tests/klab/run-fbt.sh boots it) on a kernel that has
 # fentry and kprobes.  Each check prints "ok: ..." or "FAIL: ...", then a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fbt-helper.c: the workload of the kernel lab's fbt tests
  * (tests/klab/fbt-guest.sh), compiled on the host and run in the guest.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # run-fbt.sh [-d DTRACE] KERNEL_DIR...: run the fbt provider's tests
 # (fbt-guest.sh) as root inside the kernel lab's QEMU guest booted on
 # each KERNEL_DIR in turn (a kernel unpacked by

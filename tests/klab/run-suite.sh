@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # run-suite.sh [-n] [-b BUILDDIR] [-c CPUS] [-t SECS] [-f PARTS] [KERNEL...]: the whole
 # test suite (`make check`) on several kernels, and one table of the
 # results.  A KERNEL is "host" (this machine's own kernel, run natively)

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # agg-space-full.sh: trunc() gives an aggregation's space back, but space
 # that really is full still drops keys, and says so.  aggsize holds 16
 # keys of @[int, int] = count() on either engine: a first tick adds 6 keys

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # bash-completion.sh: cmd/dtrace.bash completes what dtrace(1) takes: its
 # options (equal to dtrace.c's getopt string), the -x option names (equal
 # to common/dt_options.c's table, so that a new option cannot be

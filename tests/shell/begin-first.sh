@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # begin-first.sh: no probe acts before BEGIN (DTrace's promise), even
 # while the rest of the enabling is still being attached: a busy
 # process's system calls, traced by a clause that counts firings before

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # bpf-loop.sh: the BPF engine's string loops, through bpf_loop() callbacks
 # and through the bounded loops kept for kernels without bpf_loop()
 # (forced here with DTRACE_LINUX_NOFEATURE=bpf_loop), print the same

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # bpf-option-limits.sh: an option past what the BPF engine can lay out
 # is refused with one line naming that option: -x nspec=10000 is about
 # nspec, not strsize (the speculation table is what no longer fits).

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # chaos.sh: dtrace killed at random moments never harms what it traces.
 #
 # One long-running target (data/chaos-target.c) per engine is traced with

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # compile-deep.sh: deep expressions either compile or get one error line,
 # never a crash.  Long chains of left-associative operators (10,000 to
 # 100,000 deep, in actions, predicates and aggregation keys) compile;

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # curcpu.sh: curcpu points to the cpuinfo_t of the CPU the probe fires
 # on, on the interpreter and BPF engines: dtrace pinned to each CPU in
 # turn must see that CPU's ID, its package as cpu_chip, its NUMA node as

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # cwd.sh: the cwd built-in variable on every engine is the working
 # directory of the process the probe fires in, as `pwd -P` prints it:
 # dtrace's own for BEGIN, deep below a temporary directory, on a tmpfs

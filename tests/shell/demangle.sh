@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # demangle.sh: C++ and Rust names made readable -- a C++ program's pid
 # probes named and matched by their demangled and their mangled names,
 # its frames demangled in ustack(), ufunc(), usym(), uaddr() and %A (in

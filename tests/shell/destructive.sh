@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # destructive.sh: destructive actions need -w, and act in probe context,
 # on the interpreter engine and (as root) the BPF engine:
 #  - without -w every destructive action fails to enable with DTrace's

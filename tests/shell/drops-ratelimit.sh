@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # drops-ratelimit.sh: drops are reported at most once per CPU per status
 # interval, as DTrace does, with every drop counted.  A 4k buffer drained
 # 10 times a second while a program's getppid() calls, as fast as it can

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # engine-choice.sh: which engine runs a program nobody forced one on.  A
 # program whose probes dtrace fires itself (BEGIN, tick-N) runs on the
 # interpreter -- unless a clause reads the kernel's view of the thread

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # execargs.sh: execargs is the probed process's command line, its
 # arguments separated by spaces and cut to strsize - 1 bytes, on the BPF
 # engine (read from the task's mm in the kernel) and the ptrace engine

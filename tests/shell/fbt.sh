@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # fbt.sh: the fbt provider on the running kernel, and what dtrace(1) says
 # where it cannot have one.  (Its probes firing, with typed arguments and
 # stacks, are tested on kernels with fentry and kprobes by

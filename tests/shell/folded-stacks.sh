@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # folded-stacks.sh: -x oformat=folded prints stack-keyed aggregations as
 # flame-graph tools read them: one line per stack, frames from the
 # outermost to the innermost joined by ';', without offsets (so calls

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # grab-refused.sh: a process dtrace may not trace is refused with one line
 # that says why: -p of a process another tracer holds names that tracer
 # (only one may hold it), and pid probes of another user's process, for a

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # install-layout.sh: `make install` lays dtrace out as DTrace does --
 # dtrace in $(sbindir), the D library files in $(libdir)/dtrace, the man
 # page, dtrace.h and libdtrace.pc -- and the installed copy works on its

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # io-provider.sh: the io provider -- its probes and stable argument types
 # (dtrace -lv), and DTrace's one-liner summing the bytes of the I/O
 # started per device, checked against a known workload: one process

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # ip-provider.sh: the ip provider and the tcp provider's segment probes
 # -- their probes and stable argument types (dtrace -lv), and exact
 # firings for known loopback traffic (tests/shell/data/ip-loopback.c),

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # isa-seam.sh: nothing outside isa/ names a processor.  Every difference
 # between x86-64 and arm64 is a member of isa/dt_isa.h, chosen by the
 # build (configure's isa_dir), so os/, common/ and cmd/ test no

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # jit-java.sh: Java frames named from the JVM's perf map -- a hot method
 # compiled by HotSpot, its map written on demand (jcmd <pid>
 # Compiler.perfmap), the running JVM sampled by profile-997 into

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # jit-node.sh: JavaScript frames named from Node.js's perf map
 # (node --perf-basic-prof writes /tmp/perf-<pid>.map) -- a hot function
 # sampled by profile-997 into @[jstack()] on the BPF engine, and a

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # json-lines.sh: -x oformat=json prints JSON Lines and nothing else on
 # stdout -- every line one JSON object of a known type, no blank line at
 # the end or anywhere else -- however tracing ends (exit(), the end of a

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # kernel-stack.sh: kernel stacks and symbols through the BPF engine and
 # dtrace(1), on the running kernel.  Exact frames depend on the kernel, so
 # the frames are checked by shape and against each other:

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # kevent.sh: the sdt and rawtp providers (kernel event probes) -- listing,
 # typed arguments, strings, exact firing counts, and a bad probe name.
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # lib.sh: helpers sourced by the shell tests of user-space tracing
 # (ustack*.sh, pid-*.sh, usdt-late.sh) and of stacks (kernel-stack.sh,
 # folded-stacks.sh); not a test itself.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # list-syscall-args.sh: dtrace -lv of syscall probes -- DTrace's stability
 # for the syscall provider and the argument types of each tracepoint's
 # format file (entry: the call's arguments; return: the long it returns),

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # lockstat-provider.sh: the lockstat provider lists only what the
 # kernel's lock:contention_begin tracepoint can tell (dtrace -lv), its
 # probes load and run, a probe it cannot offer is DTrace's ordinary

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # metrics-endpoint.sh: the text -x metrics serves, exactly, for known
 # aggregations of every kind: counters, gauges and histograms, labels
 # named by the metricslabels pragma and by -x (the settings add up),

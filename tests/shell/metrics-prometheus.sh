@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # metrics-prometheus.sh: -x metrics serves the aggregations to a real
 # Prometheus (Debian's prometheus package), started here on 127.0.0.1
 # and scraping dtrace every second: the values its query API returns

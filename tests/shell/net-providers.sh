@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # net-providers.sh: the tcp and udp providers -- their probes and stable
 # argument types (dtrace -lv, "void *" where Linux has no value), and
 # exact firings for known loopback traffic (tests/shell/data/

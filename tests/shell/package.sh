@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # package.sh: the Debian packages build and work once installed.  It
 # builds them with `dpkg-buildpackage -us -uc -b` from a copy of the
 # source tree (about a minute and a half on two CPUs), checks them with

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # pid-args.sh: at a pid probe arg0..arg5 are the argument registers and
 # arg6..arg9, as DTrace reads them, the stack words above the return
 # address: a function of ten arguments shows all ten, on every engine.

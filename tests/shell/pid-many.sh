@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # pid-many.sh: the BPF engine serves any number of pid probes.  Where the
 # kernel has uprobe_multi links, the entry, return and offset probes of a
 # process are one program that finds its probe at run time: probemod,

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # pid-modname.sh: a pid probe's module may be named as DTrace names a
 # process's objects -- the file's basename (libc.so.6), its basename up to
 # a '.' (libc, libc.so), a.out for the executable -- while listings and

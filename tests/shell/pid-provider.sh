@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # pid-provider.sh: the pid provider under -c counts exactly what a program
 # does -- entry, return (with the return site's offset and the value) and
 # every instruction offset of a function, a.out for the executable, probes

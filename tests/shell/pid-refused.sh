@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # pid-refused.sh: a site the kernel's uprobes refuse (here a lock-prefixed
 # instruction) is skipped while the other sites of the enabling are
 # traced: silently when a pattern made its probe (every instruction of a

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # pid-tailcall.sh: return probes at conditional tail calls.  tc() returns
 # through "jne leaf" (a jcc out of the function) for odd arguments and
 # through ret for even ones: tc:return must fire exactly once per call --

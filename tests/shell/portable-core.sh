@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # portable-core.sh: common/, the portable core, keeps to its seam -- it
 # names no OS, processor or OS engine, and includes no header of one OS
 # nor of a backend.  What it needs of the system it asks of an OS backend

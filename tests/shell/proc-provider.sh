@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # proc-provider.sh: the proc provider -- its probes and argument types as
 # dtrace -l and -lv list them, and every probe's firings in a workload
 # whose process events are known exactly (tests/shell/data/proc-work.c):

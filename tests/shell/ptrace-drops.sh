@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # ptrace-drops.sh: the ptrace engine reports every record it drops, as the
 # BPF engine does ("dtrace: N drops on CPU c", "dtrace: N aggregation
 # drops on CPU c"): with buffers too small for a run, every firing is

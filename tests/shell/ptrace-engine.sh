@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # ptrace-engine.sh: pid probes for a user without privilege, through the
 # ptrace engine (os/linux/ptrace/).
 #

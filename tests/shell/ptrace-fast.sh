@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # ptrace-fast.sh: pid entry probes that only count, patched with a jump
 # to a counting trampoline in the target instead of a breakpoint
 # (os/linux/ptrace/dt_ptrace_fast.c), as a user without privilege.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # ptrace-follow.sh: the ptrace engine follows the processes it traces
 # (os/linux/ptrace/dt_ptrace_sites.c): pid probes matched again after
 # exec and dlopen, -x followfork through fork and vfork, and the proc

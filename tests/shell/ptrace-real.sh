@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # ptrace-real.sh: every instruction of real programs, traced by a user
 # without privilege through the ptrace engine: sort, gzip and sha256sum
 # on a known input, with every instruction of their executable's

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # ptrace-syscall.sh: the syscall and proc providers and destructive
 # actions on the ptrace engine, for a user without privilege
 # (os/linux/ptrace/dt_ptrace_sys.c).  As root the test drops to user

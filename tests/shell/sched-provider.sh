@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # sched-provider.sh: the sched provider -- its probes and argument types
 # as dtrace -l and -lv list them, and a workload of known behaviour
 # (tests/shell/data/proc-work.c: N one-millisecond sleeps, then 0.3 s of

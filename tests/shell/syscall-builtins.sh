@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # syscall-builtins.sh: the probe's names, arguments and errno reach the
 # clauses of syscall probes on the BPF engine, both through a program of
 # its own per probe and through the one raw_syscalls program that serves

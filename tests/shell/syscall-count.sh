@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # syscall-count.sh: syscall::getppid:entry counts exactly the calls a
 # program makes -- each probe firing reaches its aggregation once, through
 # the BPF engine and dtrace(1)'s whole run loop (BEGIN, ^C, END output).

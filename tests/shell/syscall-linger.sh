@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # syscall-linger.sh: a descendant of a -c process that outlives dtrace
 # (a daemon) makes its probed system calls as if never traced.
 #

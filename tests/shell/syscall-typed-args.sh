@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # syscall-typed-args.sh: args[N] of syscall probes has the type of the
 # tracepoint's field, in the BPF engine: openat's args[0] is an int, so
 # AT_FDCWD reads -100 where the untyped arg0 reads the raw register

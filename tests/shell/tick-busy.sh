@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # tick-busy.sh: tick-N fires on time however busy the CPUs are.  A CPU
 # skips its perf events while it runs another BPF program, so with every
 # CPU in a loop of traced system calls the timers of tick-N fire seldom;

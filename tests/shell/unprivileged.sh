@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # unprivileged.sh: dtrace(1) for a user who may not load BPF programs.
 #
 # Kernel probes get DTrace's "does not match any probes" error plus one

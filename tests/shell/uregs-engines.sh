@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # uregs-engines.sh: uregs[] by the D prelude's names, as the ISA layer
 # (isa/dt_isa.h) numbers them, on every engine that fires pid probes:
 #  - at a function's entry, uregs[R_PC] is the function's address (its

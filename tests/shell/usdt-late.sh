@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # usdt-late.sh: probes that appear after tracing starts, matched by -Z
 # descriptions of the -c process: USDT probes (and pid probes) of a
 # library the program dlopen()s, and, with -x followfork, the USDT probes

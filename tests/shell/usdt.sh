@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # usdt.sh: USDT probes of a -c target -- <sys/sdt.h> probes counted
 # exactly, their arguments decoded (registers, negative values, strings,
 # memory operands, constants, a probe whose sites pass arguments in

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # ustack-cfi.sh: user stacks of a program built as Debian builds, without
 # frame pointers (-O2 -fomit-frame-pointer, with the default asynchronous
 # unwind tables), walked through its CFI on both engines that fire pid

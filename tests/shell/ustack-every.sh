@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # ustack-every.sh: user stacks outside pid and USDT probes on the BPF
 # engine, through CFI, in the program of ustack-cfi.sh (built as Debian
 # builds, without frame pointers): at a system call made in c() of main

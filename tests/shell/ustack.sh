@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # ustack.sh: user stacks and symbols of a program built with frame
 # pointers, calling main -> a -> b -> c: ustack() at c's entry (the
 # caller's frame included although c has not pushed its own yet), stacks

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # ustackdepth-deep.sh: ustackdepth counts every frame of a user stack,
 # also one deeper than the kernel's default stack limit (127): at a
 # system call 200 calls deep, it equals the frames ustack() records, on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * a64_decode_test.c: the AArch64 decoder and emulator (isa/aarch64) on
  * encodings and targets produced by GNU as and objdump for aarch64, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * a64_sites_test.c: probe sites of AArch64 functions (isa/aarch64,
  * a64_sites_scan()) and the rest of AArch64's isa/dt_isa.h member:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * aggfunc_test.c: bucket arithmetic of quantize, lquantize, llquantize and
  * the update/merge rules of every aggregating function.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bpf_engine_test.c: the BPF engine end to end on real system calls.
  *

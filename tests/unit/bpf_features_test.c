@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bpf_features_test.c: the kernel feature probes of os/linux.
  *

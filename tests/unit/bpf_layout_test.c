@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bpf_layout_test.c: the BPF engine's layout of aggregation keys.
  *

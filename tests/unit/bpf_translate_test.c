@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bpf_translate_test.c: differential tests of the DIF to BPF translator
  * against the interpreter, which defines what DIF means.

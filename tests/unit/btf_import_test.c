@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * btf_import_test.c: kernel types from BTF, through the D compiler.
  *

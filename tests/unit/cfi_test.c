@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cfi_test.c: unwind tables from call frame information (os/linux/dt_cfi.c)
  * -- the walk over a synthetic table and stack (rules through %rsp and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cg_test.c: code generation -- D trees to DIF, run on the interpreter.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * compiler_api_test.c: the compile API and the shape of the checked tree
  * that code generation reads.

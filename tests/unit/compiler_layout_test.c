@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * compiler_layout_test.c: struct and union layout of D declarations
  * against gcc's for the same C declarations, where DTrace's layout and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * consumer_agg_test.c: aggregations -- every aggregating function with
  * known data printed in DTrace's default layout, the distributions'

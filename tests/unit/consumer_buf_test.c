@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * consumer_buf_test.c: whole buffers of records as dtrace(1) prints them
  * -- the "CPU ID FUNCTION:NAME" header and per-firing prefix, trace() of

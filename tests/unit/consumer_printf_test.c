@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * consumer_printf_test.c: D format strings -- every conversion with flags,
  * widths and precisions, the parse errors, and the compiler's validation

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * consumer_spec_test.c: speculations end to end at the consumer and in
  * the engines' shared state machine (common/engine/dt_spec.c) -- records

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * consumer_test.h: helpers shared by the consumer's unit tests.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dif_asm_test.c: the disassembler's exact output, the assembler's
  * errors, and round trips (text -> object -> text -> object) over a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dif_interp_test.c: the interpreter, instruction by instruction, written
  * in the assembler's syntax with exact expected results; then variables of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dif_subr_test.c: every D subroutine the interpreter runs, with DTrace's
  * edge cases, each as a small assembled DIF program.

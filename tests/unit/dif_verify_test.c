@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dif_verify_test.c: one hand-written bad object for each rule of the
  * verifier, with the exact message it must give, and good objects that

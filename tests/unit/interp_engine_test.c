@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * interp_engine_test.c: the interpreter engine on hand-built programs.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * isa_ptregs_test.c: the ISA's struct pt_regs layout (isa/dt_isa.h, the
  * Linux part) against the running kernel's: every member the ISA names

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ksyms_test.c: the kernel symbol table (os/linux/dt_ksyms.c) over a
  * synthetic kallsyms: symbol boundaries, aliases, modules, data symbols

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * options_test.c: option parsing (sizes, times, kinds) and the defaults.
  */

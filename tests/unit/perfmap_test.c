@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * perfmap_test.c: JIT symbols from perf maps (os/linux/dt_perfmap.c and
  * their use by dt_usyms.c for addresses in no file) and the demangler

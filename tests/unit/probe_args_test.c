@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * probe_args_test.c: probe argument descriptions, stability attributes,
  * and how the compiler types args[N] from them.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * probe_test.c: the probe namespace -- globs, descriptions, the portable
  * providers and on-demand profile probes.

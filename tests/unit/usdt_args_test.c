@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * usdt_args_test.c: decoding the argument operands of USDT notes
  * (dt_usdt_parse_args(), os/linux/prov/dt_prov_usdt.c) into where each

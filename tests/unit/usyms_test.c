@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * usyms_test.c: user symbol lookup (os/linux/dt_usyms.c) from synthetic
  * maps text, against this test program's own symbol table, and from the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * x86_decode_test.c: hand-written encodings for the x86-64 decoder.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * x86_emulate_test.c: emulation and out-of-line copies, checked against
  * the processor itself.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * x86_isa_test.c: x86-64's member of isa/dt_isa.h as the pid provider
  * and the BPF engine use it: return sites with the condition the engine

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * x86_sites_test.c: probe sites of hand-assembled x86-64 functions.
  *

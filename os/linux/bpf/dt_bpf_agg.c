@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_bpf_agg.c: translating an aggregating action, @a[keys] = f(args):
  * the key built in the aggregation key buffer (in the map's layout, see

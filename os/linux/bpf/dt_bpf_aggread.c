@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_bpf_aggread.c: the aggregation maps as the consumer's snapshots.
  *

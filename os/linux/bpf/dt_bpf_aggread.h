@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_bpf_aggread.h: reading the aggregation maps for the consumer, and
  * taking their keys back for clear() and trunc().

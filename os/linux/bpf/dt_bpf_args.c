@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_bpf_args.c: where a probe's arguments come from, in the program's
  * prologue (dt_bpf_gen.c calls these before the clauses): a kernel

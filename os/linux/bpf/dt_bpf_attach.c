@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_bpf_attach.c: attaching BPF programs to tracepoints, uprobes,
  * kprobes, perf cpu-clock events and raw tracepoints (see

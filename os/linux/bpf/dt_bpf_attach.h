@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_bpf_attach.h: attaching loaded BPF programs to kernel events.
  *

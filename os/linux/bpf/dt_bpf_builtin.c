@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_bpf_builtin.c: D's built-in variables in the translator (pid,
  * execname, timestamp, args, errno, curthread, ...): read from the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_bpf_engine.c: the BPF engine -- building, loading and attaching the
  * programs of an enabling, and reading back what they record.

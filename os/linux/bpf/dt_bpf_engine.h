@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_bpf_engine.h: the Linux BPF engine -- enabled programs translated to
  * eBPF and run in the kernel where the probes fire.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_bpf_engine_impl.h: the BPF engine's own state -- its plans (one
  * program each) and the engine -- shared by dt_bpf_engine.c and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_bpf_gen.c: the DIF to eBPF translator -- programs, clauses, faults
  * and DIF scratch (the layout of the maps is in dt_bpf_layout.c, DIF

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_bpf_impl.h: the translator's private state, shared by dt_bpf_gen.c
  * (programs, clauses, instructions) and dt_bpf_subr.c (subroutines).

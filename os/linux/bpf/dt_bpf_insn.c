@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_bpf_insn.c: the instruction buffer and its labels (see dt_bpf_insn.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_bpf_insn.h: building eBPF instructions by hand, and a growable
  * instruction buffer with forward labels.

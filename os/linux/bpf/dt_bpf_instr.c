@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_bpf_instr.c: DIF instructions in the translator -- loads and stores
  * of memory (with the checks the interpreter makes, as faults), and each

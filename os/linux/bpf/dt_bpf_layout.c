@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_bpf_layout.c: the layout of an enabling's maps, built before any
  * program is generated (see dt_bpf_gen.h): the constants (DIF string

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_bpf_loop.c: the bounded loops of generated code (string subroutines,
  * the user stack walk), as bpf_loop() callbacks where the kernel has the

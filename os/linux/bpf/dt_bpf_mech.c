@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_bpf_mech.c: the BPF engine's table of mechanisms, by the names
  * providers give them (dt_provops_t.po_mech), and the choice between the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_bpf_mech.h: the BPF engine's mechanisms -- how the probes of each
  * kind get a program and are attached to the kernel.

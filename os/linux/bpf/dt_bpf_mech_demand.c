@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_bpf_mech_demand.c: the mechanism of dtrace:::BEGIN, END and ERROR --
  * a raw_tp program attached nowhere, which the consumer runs in its own

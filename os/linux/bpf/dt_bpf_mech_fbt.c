@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_bpf_mech_fbt.c: the mechanism of kernel events that are a function's
  * entry or return (fbt, and providers on dt_kevent.h that name a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_bpf_mech_syscall.c: the mechanism of the syscall provider.  Up to
  * DT_BPF_SYSCALL_FEW entry (or return) probes: a tracepoint program per

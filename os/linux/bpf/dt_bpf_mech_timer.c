@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_bpf_mech_timer.c: the mechanism of profile-N and tick-N -- a
  * perf_event program on a cpu-clock event of every CPU (profile-N) or of

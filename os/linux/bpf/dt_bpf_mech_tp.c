@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_bpf_mech_tp.c: the mechanism of kernel events that are tracepoints
  * (sdt, rawtp and the providers on dt_kevent.h): a tracepoint program on

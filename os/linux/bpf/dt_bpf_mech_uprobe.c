@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_bpf_mech_uprobe.c: the mechanism of pid and USDT probes -- a
  * kprobe-type program attached as a uprobe at each site of the probe,

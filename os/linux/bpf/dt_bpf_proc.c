@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_bpf_proc.c: what the translator reads of the current process from
  * the kernel's task_struct (offsets from BTF, dt_linux_task_offs()): its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_bpf_rec.c: records in the translator -- a DIF object's value stored
  * as a record of the clause's output, by the record's type and size.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_bpf_spec.c: speculations and per-CPU drop counts in generated BPF.
  *

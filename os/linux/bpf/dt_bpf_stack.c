@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_bpf_stack.c: every stack walk of the BPF engine's programs, and the
  * user registers (dt_bpf_gen.c calls these for stack(), ustack(),

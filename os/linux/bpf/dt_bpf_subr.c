@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_bpf_subr.c: D's subroutines as generated BPF code, and the string
  * compare of SCMP.

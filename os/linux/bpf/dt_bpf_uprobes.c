@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_bpf_uprobes.c: where the BPF engine's uprobes go.  A pid probe
  * programmed alone has a uprobe per site (dt_bpf_engine.c places them and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_bpf_uprobes.h: placing the uprobes of pid probes for the BPF engine
  * (dt_bpf_engine.c decides which programs serve which probes; this says

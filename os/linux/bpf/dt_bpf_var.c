@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_bpf_var.c: D variables in the translator -- globals and
  * clause-locals in the state and scratch maps, thread-locals and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * errno.d: the names of error numbers, as DTrace's errno.d gives them to
  * D programs, to compare with the errno variable or a system call's

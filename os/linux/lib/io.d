@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * io.d: the io provider's stable types -- bufinfo_t (an I/O request),
  * devinfo_t (its device) and fileinfo_t (its file) as DTrace defines

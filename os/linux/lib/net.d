@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * net.d: the stable types of the ip, tcp and udp providers as DTrace
  * defines them -- pktinfo_t, csinfo_t, ipinfo_t, ifinfo_t, ipv4info_t,

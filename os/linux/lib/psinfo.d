@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * psinfo.d: DTrace's process and thread views, psinfo_t and lwpsinfo_t
  * (their types are built into the compiler), translated from the Linux

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * signal.d: the names of signals and of SIGCHLD codes, as DTrace's
  * signal.d gives them to D programs (proc:::signal-send's args[2],

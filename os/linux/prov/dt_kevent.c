@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_kevent.c: kernel event probe descriptors and the tracefs format
  * parser (see dt_kevent.h for the interface providers build on).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_kevent.h: kernel event probes -- the one interface every provider
  * built on kernel tracepoints uses (sdt, rawtp, and the stable proc,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_kprov.c: the stable kernel providers' common part (dt_kprov.h) --
  * listing a provider's table as probes on kernel events, and turning a

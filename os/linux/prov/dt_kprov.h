@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_kprov.h: DTrace's stable kernel providers (io, ip, tcp, udp,
  * lockstat) made from tables: each probe is one kernel event

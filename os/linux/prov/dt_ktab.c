@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_ktab.c: the stable kernel providers' tables made into kernel event
  * probes (see dt_ktab.h for the table, dt_kevent.h for what the engine

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_ktab.h: DTrace's stable kernel providers (proc, sched) described
  * as tables, made into kernel event probes (dt_kevent.h) by one piece of

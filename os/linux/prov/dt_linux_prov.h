@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_linux_prov.h: the Linux providers, and what the BPF engine needs to
  * know of their probes to attach them.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_linux_providers.c: registering the Linux providers on a handle.
  *

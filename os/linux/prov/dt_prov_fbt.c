@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_prov_fbt.c: the fbt provider -- a probe at the entry to and the
  * return from every traceable kernel function.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_prov_io.c: the io provider -- block device I/O requests, with
  * DTrace's stable bufinfo_t, devinfo_t and fileinfo_t (os/linux/lib/io.d

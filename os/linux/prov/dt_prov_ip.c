@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_prov_ip.c: the ip provider -- IPv4 and IPv6 packets sent and
  * received by the network devices (loopback too), with DTrace's stable

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_prov_lockstat.c: the lockstat provider -- kernel lock contention,
  * as far as the kernel's lock tracepoints say it.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_prov_pid.c: the pid provider -- any function, or any instruction, of
  * a running process.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_prov_proc.c: the proc provider -- DTrace's stable probes of process
  * and thread life (creation, exec, exit) and signals, on kernel

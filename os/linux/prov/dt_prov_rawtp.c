@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_prov_rawtp.c: the rawtp provider -- one probe for every static
  * tracepoint of the running kernel, through its raw tracepoint: the

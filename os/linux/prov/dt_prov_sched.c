@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_prov_sched.c: the sched provider -- DTrace's stable probes of CPU
  * scheduling on kernel tracepoints, with DTrace's argument types

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_prov_sdt.c: the sdt provider -- one probe for every static
  * tracepoint of the running kernel, as Oracle Linux DTrace names them.

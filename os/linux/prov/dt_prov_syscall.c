@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_prov_syscall.c: the syscall provider -- one entry and one return
  * probe for every system call of the running kernel.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_prov_tcp.c: the tcp provider -- TCP connections' state changes and
  * their opening, from the socket state tracepoint, and the segments

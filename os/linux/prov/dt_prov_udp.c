@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_prov_udp.c: the udp provider -- datagrams sent and received through
  * UDP sockets, with DTrace's stable argument types (os/linux/lib/net.d).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_prov_usdt.c: USDT -- the static probes applications and libraries
  * carry, as <sys/sdt.h> (and dtrace -h) emits them.

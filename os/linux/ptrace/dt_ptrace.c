@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_ptrace.c: the ptrace engine -- pid probes of the user's own processes
  * through breakpoints, for a user who may not load BPF programs.

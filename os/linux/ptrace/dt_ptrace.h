@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_ptrace.h: the ptrace engine -- pid probes of the user's own
  * processes, without privilege (dt_ptrace.c).

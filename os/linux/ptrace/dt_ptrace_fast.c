@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_ptrace_fast.c: pid entry probes that only count, counted inside the
  * traced process -- no breakpoint, no ptrace stop per firing.

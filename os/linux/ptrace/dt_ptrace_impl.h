@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_ptrace_impl.h: the ptrace engine's state, shared by its files:
  * dt_ptrace.c (attaching, the wait loop, breakpoint hits, detaching),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_ptrace_linger.c: the processes the ptrace engine cannot let go when
  * tracing ends -- descendants of a -c process that carry its seccomp

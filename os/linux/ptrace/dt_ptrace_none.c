@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_ptrace_none.c: the ptrace engine's entry points where it is not
  * built (its breakpoints and registers are x86-64's): it keeps no

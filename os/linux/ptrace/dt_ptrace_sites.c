@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_ptrace_sites.c: where the ptrace engine's breakpoints go -- the sites
  * of each traced process, collected from the enabled pid and USDT probes,

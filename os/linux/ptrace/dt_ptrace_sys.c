@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * dt_ptrace_sys.c: the syscall and proc providers on the ptrace engine --
  * system calls and process events of the traced processes, from ptrace

@@ -16,3 +16,4 @@ BEGIN
 	@m["x"] = max(7);
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

@@ -16,3 +16,4 @@ BEGIN
 	@z = quantize(0);
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

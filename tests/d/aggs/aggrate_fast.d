@@ -17,3 +17,4 @@ tick-20ms
 {
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

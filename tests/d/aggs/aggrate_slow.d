@@ -28,3 +28,4 @@ END
 {
 	printa("end %@d\n", @);
 }
+/* SPDX-License-Identifier: MIT */

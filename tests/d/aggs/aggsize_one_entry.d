@@ -4,3 +4,4 @@
  * @options: -q -x aggsize=16
  */
 BEGIN { @ = count(); exit(0); }
+/* SPDX-License-Identifier: MIT */

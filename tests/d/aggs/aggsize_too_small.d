@@ -6,3 +6,4 @@
  * @status: 1
  */
 BEGIN { @ = count(); exit(0); }
+/* SPDX-License-Identifier: MIT */

@@ -19,3 +19,4 @@ BEGIN
 	printa(@);
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

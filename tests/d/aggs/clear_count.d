@@ -4,3 +4,4 @@
  * @options: -e -x errtags
  */
 BEGIN { clear(count()); }
+/* SPDX-License-Identifier: MIT */

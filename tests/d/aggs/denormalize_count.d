@@ -3,3 +3,4 @@
  * @options: -e -x errtags
  */
 BEGIN { denormalize(count()); }
+/* SPDX-License-Identifier: MIT */

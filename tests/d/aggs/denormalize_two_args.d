@@ -3,3 +3,4 @@
  * @options: -e -x errtags
  */
 BEGIN { @a = count(); denormalize(@a, 1); }
+/* SPDX-License-Identifier: MIT */

@@ -13,3 +13,4 @@ BEGIN
 	printa(@);
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

@@ -12,3 +12,4 @@ BEGIN
 	@[(short)44, 2] = count();
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

@@ -4,3 +4,4 @@
  * @requires: os:linux
  */
 BEGIN { @a[curpsinfo] = count(); }
+/* SPDX-License-Identifier: MIT */

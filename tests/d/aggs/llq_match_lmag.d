@@ -4,3 +4,4 @@
  */
 BEGIN { @ = llquantize(0, 10, 0, 6, 20); }
 BEGIN { @ = llquantize(0, 10, 1, 6, 20); }
+/* SPDX-License-Identifier: MIT */

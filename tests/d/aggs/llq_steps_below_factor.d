@@ -3,3 +3,4 @@
  * @options: -e -x errtags
  */
 BEGIN { @ = llquantize(1, 10, 0, 6, 5); }
+/* SPDX-License-Identifier: MIT */

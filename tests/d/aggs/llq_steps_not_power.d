@@ -4,3 +4,4 @@
  * @options: -e -x errtags
  */
 BEGIN { @ = llquantize(1, 10, 0, 6, 30); }
+/* SPDX-License-Identifier: MIT */

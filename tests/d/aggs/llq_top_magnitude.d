@@ -11,3 +11,4 @@ BEGIN
 	@ = llquantize(9223372036854775807, 10, 17, 18, 10);
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e -x errtags
  */
 BEGIN { @ = lquantize(1, 10, 10); }
+/* SPDX-License-Identifier: MIT */

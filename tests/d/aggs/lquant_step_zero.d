@@ -3,3 +3,4 @@
  * @options: -e -x errtags
  */
 BEGIN { @ = lquantize(1, 0, 1100, 0); }
+/* SPDX-License-Identifier: MIT */

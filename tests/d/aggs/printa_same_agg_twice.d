@@ -15,3 +15,4 @@ BEGIN
 	printa("%d %@d %@d %@d\n", @a, @b, @a);
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

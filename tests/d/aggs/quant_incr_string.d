@@ -3,3 +3,4 @@
  * @options: -e -x errtags
  */
 BEGIN { @ = quantize(1, ""); }
+/* SPDX-License-Identifier: MIT */

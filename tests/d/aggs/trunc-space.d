@@ -36,3 +36,4 @@ tick-100ms
 {
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

@@ -16,3 +16,4 @@ END
 {
 	printf("end\n");
 }
+/* SPDX-License-Identifier: MIT */

@@ -16,3 +16,4 @@ tick-1ms
 {
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

@@ -14,3 +14,4 @@ tick-1ms
 {
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

@@ -11,3 +11,4 @@ BEGIN
 	printf("traced\n");
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

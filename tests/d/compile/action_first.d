@@ -7,3 +7,4 @@ BEGIN
 {
 	y = 1;
 }
+/* SPDX-License-Identifier: MIT */

@@ -5,3 +5,4 @@
 BEGIN { exit(0); }
 END { printf("x"); }
 ERROR { trace(arg4); }
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { @ = count(); @c[probefunc] = count(); @d[pid, execname] = count(); }
+/* SPDX-License-Identifier: MIT */

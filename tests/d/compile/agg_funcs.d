@@ -16,3 +16,4 @@ BEGIN
 	@lw = lquantize(7, 0, 100, 10, 3);
 	@ll = llquantize(8, 10, 0, 6, 20);
 }
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { @a[probefunc, pid % 10, execname == "sh"] = max(timestamp); }
+/* SPDX-License-Identifier: MIT */

@@ -4,3 +4,4 @@
  */
 BEGIN { @a[1, "x"] = sum(1); }
 END { @a[2, "y"] = sum(2); }
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { @[execname, pid] = sum(1); printa(@); }
+/* SPDX-License-Identifier: MIT */

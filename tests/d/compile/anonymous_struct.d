@@ -4,3 +4,4 @@
  */
 struct { int a; short b; } anon;
 BEGIN { trace(anon.b); }
+/* SPDX-License-Identifier: MIT */

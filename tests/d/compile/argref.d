@@ -4,3 +4,4 @@
  * @args: unused
  */
 BEGIN { }
+/* SPDX-License-Identifier: MIT */

@@ -4,3 +4,4 @@
  * @requires: os:linux
  */
 syscall::read:entry { trace(args[0]); x = args[2]; }
+/* SPDX-License-Identifier: MIT */

@@ -24,3 +24,4 @@ syscall::execve:entry
 	this->argv = args[1];
 	this->arg1 = args[1][1];
 }
+/* SPDX-License-Identifier: MIT */

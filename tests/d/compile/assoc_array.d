@@ -10,3 +10,4 @@ BEGIN
 	trace(a[1] + 1);
 	trace(b["x", 2]);
 }
+/* SPDX-License-Identifier: MIT */

@@ -5,3 +5,4 @@
 BEGIN { }
 END { }
 ERROR { }
+/* SPDX-License-Identifier: MIT */

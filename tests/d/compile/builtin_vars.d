@@ -15,3 +15,4 @@ BEGIN
 	v = cwd; w = root; x = zonename; y = execargs;
 	z = uregs[0] + regs[1];
 }
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { s = (string)arg0; }
+/* SPDX-License-Identifier: MIT */

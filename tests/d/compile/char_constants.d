@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { a = 'a'; b = '\n'; c = '\0'; d = '\x41'; e = '\101'; f = 'ab'; g = '\''; }
+/* SPDX-License-Identifier: MIT */

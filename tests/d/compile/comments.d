@@ -5,3 +5,4 @@
 /* before */ BEGIN /* between */ /* and */
 / 1 /* in predicate */ /
 { /* in body */ trace(1); /* end */ }
+/* SPDX-License-Identifier: MIT */

@@ -6,3 +6,4 @@ const int c;
 volatile long v;
 const char *const p;
 BEGIN { x = (const char *)arg0; }
+/* SPDX-License-Identifier: MIT */

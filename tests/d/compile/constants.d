@@ -8,3 +8,4 @@ BEGIN
 	f = 1u; g = 1l; h = 1ul; i = 1ll; j = 1ull; k = 1LU; l = 0xffffffffffffffff;
 	m = 2147483648; n = 4294967296;
 }
+/* SPDX-License-Identifier: MIT */

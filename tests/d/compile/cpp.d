@@ -7,3 +7,4 @@
 BEGIN { trace(VALUE + EXTRA); }
 #endif
 /* comment */
+/* SPDX-License-Identifier: MIT */

@@ -4,3 +4,4 @@
  */
 #include "cpp_include.h"
 BEGIN { trace(INCLUDED); }
+/* SPDX-License-Identifier: MIT */

@@ -1,2 +1,3 @@
+/* SPDX-License-Identifier: MIT */
 /* Included by cpp_include.d. */
 #define INCLUDED 7

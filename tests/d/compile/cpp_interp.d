@@ -5,3 +5,4 @@
  */
 #define X 1
 BEGIN { trace(X); }
+/* SPDX-License-Identifier: MIT */

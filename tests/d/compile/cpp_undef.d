@@ -8,3 +8,4 @@ BEGIN { trace(1); }
 #ifndef FOO
 END { }
 #endif
+/* SPDX-License-Identifier: MIT */

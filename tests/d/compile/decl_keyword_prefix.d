@@ -5,3 +5,4 @@
 int* p1;
 char*p2;
 BEGIN { }
+/* SPDX-License-Identifier: MIT */

@@ -12,3 +12,4 @@ uint64_t big;
 char *p;
 int i, j, *k;
 BEGIN { x = 1; self->y = 2; this->z = 3; s = "a"; arr[1, "b"] = 4; self->names[1] = "n"; }
+/* SPDX-License-Identifier: MIT */

@@ -4,3 +4,4 @@
  */
 int x;
 BEGIN { trace(x); }
+/* SPDX-License-Identifier: MIT */

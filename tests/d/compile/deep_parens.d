@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { x = ((((((((1)))))))) + ((2 * (3 + (4 - (5 / (6 % 7)))))); }
+/* SPDX-License-Identifier: MIT */

@@ -5,3 +5,4 @@
  */
 BEGIN { trace($1); trace($$2); }
 syscall::$3:entry { }
+/* SPDX-License-Identifier: MIT */

@@ -4,3 +4,4 @@
  */
 #pragma D option defaultargs
 BEGIN { trace($1 + 2); }
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { x = 1; y = 10 / x; z = 10 % x; }
+/* SPDX-License-Identifier: MIT */

@@ -6,3 +6,4 @@ BEGIN
 / 10 / 2 == 5 /
 {
 }
+/* SPDX-License-Identifier: MIT */

@@ -4,3 +4,4 @@
  */
 BEGIN { ; ; }
 END { }
+/* SPDX-License-Identifier: MIT */

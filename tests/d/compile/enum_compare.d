@@ -5,3 +5,4 @@
 enum e { A = 1, B };
 enum e v;
 BEGIN { x = v == B; }
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e -x errtags
  */
 BEGIN { }
+/* SPDX-License-Identifier: MIT */

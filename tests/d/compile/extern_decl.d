@@ -4,3 +4,4 @@
  */
 extern int max_pfn;
 BEGIN { }
+/* SPDX-License-Identifier: MIT */

@@ -10,3 +10,4 @@ BEGIN
 	t = timestamp;
 	c = 'c';
 }
+/* SPDX-License-Identifier: MIT */

@@ -15,3 +15,4 @@ BEGIN
 		trace(4);
 	if (arg2) { x = 1; } else y = 2;
 }
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { if (arg0) @a = count(); else @b = sum(1); }
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { if (1) { if (2) { @a = count(); printf("x"); } } }
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e -32
  */
 BEGIN { trace(sizeof (long)); trace(sizeof (void *)); }
+/* SPDX-License-Identifier: MIT */

@@ -4,3 +4,4 @@
  */
 inline int64_t ARG = arg0 * 2;
 BEGIN { trace(ARG); }
+/* SPDX-License-Identifier: MIT */

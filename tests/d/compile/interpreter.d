@@ -4,3 +4,4 @@
  * @options: -e
  */
 BEGIN { }
+/* SPDX-License-Identifier: MIT */

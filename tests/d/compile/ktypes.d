@@ -25,3 +25,4 @@ syscall::openat:entry
 	self->parent = curthread->real_parent;
 	trace(self->parent->comm);
 }
+/* SPDX-License-Identifier: MIT */

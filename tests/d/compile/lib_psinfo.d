@@ -16,3 +16,4 @@ syscall::openat:entry
 	trace(xlate<psinfo_t *>(curthread->real_parent)->pr_pid);
 	trace(xlate<lwpsinfo_t>(curthread).pr_pri);
 }
+/* SPDX-License-Identifier: MIT */

@@ -6,3 +6,4 @@
 BEGIN { }
 # 5 "<stdin>"
 END { }
+/* SPDX-License-Identifier: MIT */

@@ -26,3 +26,4 @@ BEGIN
 	t = s;
 	a[pid] = 5;
 }
+/* SPDX-License-Identifier: MIT */

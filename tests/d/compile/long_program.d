@@ -35,3 +35,4 @@ END
 {
 	printa(@time);
 }
+/* SPDX-License-Identifier: MIT */

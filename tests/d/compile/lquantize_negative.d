@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { @a = lquantize(arg0, -100, 100, 5); }
+/* SPDX-License-Identifier: MIT */

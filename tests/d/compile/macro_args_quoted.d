@@ -4,3 +4,4 @@
  * @args: /tmp/file
  */
 BEGIN { trace($1); }
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { trace($zonename); }
+/* SPDX-License-Identifier: MIT */

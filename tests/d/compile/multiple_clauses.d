@@ -5,3 +5,4 @@
 BEGIN { x = 1; }
 BEGIN { x++; }
 BEGIN /x == 2/ { exit(0); }
+/* SPDX-License-Identifier: MIT */

@@ -4,3 +4,4 @@
  * @requires: os:linux
  */
 syscall:::entry /execname == "top"/ { @[probefunc] = count(); }
+/* SPDX-License-Identifier: MIT */

@@ -9,3 +9,4 @@ BEGIN
 	z = -x + +y;
 	w = x << 2 >> 1;
 }
+/* SPDX-License-Identifier: MIT */

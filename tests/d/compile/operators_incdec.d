@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { x = 1; x++; x--; ++x; --x; y = x++ + ++x; }
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { n++; trace(n); }
+/* SPDX-License-Identifier: MIT */

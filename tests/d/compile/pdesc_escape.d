@@ -3,3 +3,4 @@
  * @options: -e -Z
  */
 pid123:libc.so.6:foo\:bar:entry { }
+/* SPDX-License-Identifier: MIT */

@@ -8,3 +8,4 @@ syscall:::entry { }
 syscall::read:entry { }
 fbt:vmlinux:do_sys_open:entry { }
 entry { }
+/* SPDX-License-Identifier: MIT */

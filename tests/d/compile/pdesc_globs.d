@@ -8,3 +8,4 @@ syscall::*read:return { }
 syscall::re?d:entry { }
 syscall::[rw]*:entry { }
 *:::entry { }
+/* SPDX-License-Identifier: MIT */

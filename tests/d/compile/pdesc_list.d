@@ -8,3 +8,4 @@ syscall::write:entry, syscall::open*:entry
 {
 	trace(probefunc);
 }
+/* SPDX-License-Identifier: MIT */

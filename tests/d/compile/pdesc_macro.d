@@ -5,3 +5,4 @@
  * @requires: os:linux
  */
 syscall::$1:entry { }
+/* SPDX-License-Identifier: MIT */

@@ -5,3 +5,4 @@
 profile-97 { }
 tick-1sec { }
 profile:::profile-1001hz { }
+/* SPDX-License-Identifier: MIT */

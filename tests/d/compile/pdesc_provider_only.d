@@ -4,3 +4,4 @@
  * @requires: os:linux
  */
 syscall::: { }
+/* SPDX-License-Identifier: MIT */

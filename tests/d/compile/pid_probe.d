@@ -6,3 +6,4 @@
 pid$1:libc.so.6:malloc:entry { }
 pid$1::*:return { }
 myapp$1:::start { }
+/* SPDX-License-Identifier: MIT */

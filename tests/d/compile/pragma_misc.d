@@ -11,3 +11,4 @@ inline int x = 1;
 #pragma D attributes Evolving/Evolving/Common x
 #pragma D attributes Stable/Stable/Common provider syscall
 BEGIN { }
+/* SPDX-License-Identifier: MIT */

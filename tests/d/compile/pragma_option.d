@@ -7,3 +7,4 @@
 #pragma D option switchrate=10hz
 #pragma D option strsize=64
 BEGIN { }
+/* SPDX-License-Identifier: MIT */

@@ -10,3 +10,4 @@ BEGIN, nosuchprovider:::nosuchprobe
 	printf("ok\n");
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

@@ -7,3 +7,4 @@ BEGIN
 {
 	trace(x);
 }
+/* SPDX-License-Identifier: MIT */

@@ -8,3 +8,4 @@ syscall::read:entry
 {
 	trace(arg0);
 }
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN /probefunc != "x"/ { }
+/* SPDX-License-Identifier: MIT */

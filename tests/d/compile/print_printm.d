@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { print(1); print("s"); printm(8, (uintptr_t *)arg0); }
+/* SPDX-License-Identifier: MIT */

@@ -8,3 +8,4 @@ BEGIN
 	printf("%a %A %Y %S %*d %.*s\n", caller, uaddr(ucaller), walltimestamp, "x", 5, 1, 3, "abc");
 	printf("%k\n", stack());
 }
+/* SPDX-License-Identifier: MIT */

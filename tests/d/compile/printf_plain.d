@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { printf("hello, world\n"); }
+/* SPDX-License-Identifier: MIT */

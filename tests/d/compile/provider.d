@@ -7,3 +7,4 @@ provider myapp {
 	probe query__done(int);
 	probe translated(int) : (int);
 };
+/* SPDX-License-Identifier: MIT */

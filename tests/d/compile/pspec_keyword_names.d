@@ -4,3 +4,4 @@
  */
 fbt::int:entry { }
 fbt::struct_*:entry { }
+/* SPDX-License-Identifier: MIT */

@@ -11,3 +11,4 @@ rawtp:sock::inet_sock_set_state
 	this->sk = args[0];
 	this->state = args[2];
 }
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { self->a[1, "x"] = 3; trace(self->a[1, "x"]); }
+/* SPDX-License-Identifier: MIT */

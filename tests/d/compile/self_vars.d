@@ -5,3 +5,4 @@
  */
 syscall::read:entry { self->ts = timestamp; }
 syscall::read:return /self->ts/ { trace(timestamp - self->ts); self->ts = 0; }
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { x = sizeof (timestamp + 1); y = sizeof ("abc"); }
+/* SPDX-License-Identifier: MIT */

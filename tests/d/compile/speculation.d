@@ -7,3 +7,4 @@ BEGIN { self->spec = speculation(); }
 syscall::read:entry /self->spec/ { speculate(self->spec); trace(arg0); }
 syscall::read:return /self->spec/ { commit(self->spec); }
 syscall::write:return /self->spec/ { discard(self->spec); }
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { stack(); stack(5); ustack(); ustack(10); ustack(10, 100); jstack(); jstack(3, 64); }
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { a = execname == "sh"; b = "a" < "b"; c = probefunc != execname; }
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { s = "a"; t = s; s = execname; u = s == t ? "same" : "diff"; }
+/* SPDX-License-Identifier: MIT */

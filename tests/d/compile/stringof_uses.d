@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { @[stringof(arg0)] = count(); x = stringof(1) == "1"; }
+/* SPDX-License-Identifier: MIT */

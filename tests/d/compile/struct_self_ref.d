@@ -4,3 +4,4 @@
  */
 struct node { struct node *next; int v; };
 BEGIN { n = (struct node *)arg0; trace(n->next->next->v); }
+/* SPDX-License-Identifier: MIT */

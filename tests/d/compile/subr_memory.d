@@ -12,3 +12,4 @@ BEGIN
 	bcopy(d, alloca(16), 16);
 	e = memref(d, 16);
 }
+/* SPDX-License-Identifier: MIT */

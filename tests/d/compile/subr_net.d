@@ -14,3 +14,4 @@ BEGIN
 	h = inet_ntoa((void *)arg0);
 	i = inet_ntoa6((void *)arg0);
 }
+/* SPDX-License-Identifier: MIT */

@@ -23,3 +23,4 @@ BEGIN
 	q = cleanpath("/a/../b");
 	r = json("{}", "a");
 }
+/* SPDX-License-Identifier: MIT */

@@ -5,3 +5,4 @@
 BEGIN { }
 int later;
 END { later = 1; }
+/* SPDX-License-Identifier: MIT */

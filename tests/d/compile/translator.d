@@ -9,3 +9,4 @@ translator struct out < struct in *p > {
 	diff = p->a - p->b;
 };
 BEGIN { x = xlate<struct out>((struct in *)arg0).sum; y = xlate<struct out *>((struct in *)arg0)->diff; }
+/* SPDX-License-Identifier: MIT */

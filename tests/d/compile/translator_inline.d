@@ -7,3 +7,4 @@ struct out { int b; };
 translator struct out < struct in *p > { b = p->a; };
 inline struct out *o = xlate<struct out *>((struct in *)arg0);
 BEGIN { trace(o->b); }
+/* SPDX-License-Identifier: MIT */

@@ -5,3 +5,4 @@
 union u { int i; char c[8]; long l; };
 union u v;
 BEGIN { trace(v.i); trace(sizeof (union u)); }
+/* SPDX-License-Identifier: MIT */

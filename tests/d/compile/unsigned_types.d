@@ -18,3 +18,4 @@ long long int m;
 long unsigned n;
 int long o;
 BEGIN { }
+/* SPDX-License-Identifier: MIT */

@@ -19,3 +19,4 @@ BEGIN
 	printf("%d %d %d %d\n", strstr, print, substr, llquantize);
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

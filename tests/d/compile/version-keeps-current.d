@@ -5,3 +5,4 @@
 #pragma D option version=1.1
 
 int strstr;
+/* SPDX-License-Identifier: MIT */

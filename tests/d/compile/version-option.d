@@ -12,3 +12,4 @@ BEGIN
 	printf("%d\n", strstr);
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

@@ -27,3 +27,4 @@ END
 {
 	printf("end\n");
 }
+/* SPDX-License-Identifier: MIT */

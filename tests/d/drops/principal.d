@@ -14,3 +14,4 @@ BEGIN { printf("%s\n", "three"); }
 BEGIN { printf("%s\n", "four"); }
 BEGIN { printf("%s\n", "five"); }
 BEGIN { exit(0); }
+/* SPDX-License-Identifier: MIT */

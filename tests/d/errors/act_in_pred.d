@@ -6,3 +6,4 @@ BEGIN
 /exit(0)/
 {
 }
+/* SPDX-License-Identifier: MIT */

@@ -7,3 +7,4 @@ BEGIN
 	speculate(1);
 	stop();
 }
+/* SPDX-License-Identifier: MIT */

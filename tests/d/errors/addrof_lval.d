@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { y = &1; }
+/* SPDX-License-Identifier: MIT */

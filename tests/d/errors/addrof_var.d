@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { x = 1; y = &x; }
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { @a = 1; }
+/* SPDX-License-Identifier: MIT */

@@ -7,3 +7,4 @@ BEGIN
 	@a[1] = count();
 	@a[1, 2] = count();
 }
+/* SPDX-License-Identifier: MIT */

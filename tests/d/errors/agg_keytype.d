@@ -7,3 +7,4 @@ BEGIN
 	@a[1] = count();
 	@a["x"] = count();
 }
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { @a = count(); @a; }
+/* SPDX-License-Identifier: MIT */

@@ -7,3 +7,4 @@ BEGIN
 	@a = count();
 	@a = sum(1);
 }
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { @a = sum("x"); }
+/* SPDX-License-Identifier: MIT */

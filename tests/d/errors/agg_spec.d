@@ -7,3 +7,4 @@ BEGIN
 	speculate(1);
 	@a = count();
 }
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { printa(@nosuch); }
+/* SPDX-License-Identifier: MIT */

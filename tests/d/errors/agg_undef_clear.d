@@ -5,3 +5,4 @@
  */
 BEGIN { @y = count(); }
 END { clear(@x); }
+/* SPDX-License-Identifier: MIT */

@@ -5,3 +5,4 @@
  */
 BEGIN { @y = count(); }
 END { normalize(@x, 10); }
+/* SPDX-License-Identifier: MIT */

@@ -5,3 +5,4 @@
  */
 BEGIN { @y = count(); }
 END { printa("%@d\n", @y, @x); }
+/* SPDX-License-Identifier: MIT */

@@ -5,3 +5,4 @@
  */
 BEGIN { @y = count(); }
 END { trunc(@x, 1); }
+/* SPDX-License-Identifier: MIT */

@@ -5,3 +5,4 @@
  * @requires: root os:linux
  */
 syscall::read:entry { trace(copyinstr(args[1])); }
+/* SPDX-License-Identifier: MIT */

@@ -4,3 +4,4 @@
  * @options: -e
  */
 dtrace:::NOSUCH { trace(args[0]); }
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 inline int64_t a = args[0];
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { trace(args[0]); }
+/* SPDX-License-Identifier: MIT */

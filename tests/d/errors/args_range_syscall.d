@@ -4,3 +4,4 @@
  * @requires: root os:linux
  */
 syscall::openat:entry { trace(args[4]); }
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { x = args; }
+/* SPDX-License-Identifier: MIT */

@@ -10,3 +10,4 @@ syscall::read:entry, syscall::write:entry
 	trace(args[0]);
 	trace(args[1]);
 }
+/* SPDX-License-Identifier: MIT */

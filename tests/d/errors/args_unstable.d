@@ -7,3 +7,4 @@ profile:::tick-1*
 {
 	trace(args[0]);
 }
+/* SPDX-License-Identifier: MIT */

@@ -5,3 +5,4 @@
  * @requires: root os:linux
  */
 syscall:::entry { trace(args[0]); }
+/* SPDX-License-Identifier: MIT */

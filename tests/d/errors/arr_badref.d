@@ -4,3 +4,4 @@
  */
 int a[4];
 BEGIN { x = a[1, 2]; }
+/* SPDX-License-Identifier: MIT */

@@ -4,3 +4,4 @@
  */
 int a[4];
 BEGIN { x = a[4]; }
+/* SPDX-License-Identifier: MIT */

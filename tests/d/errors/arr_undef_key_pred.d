@@ -9,3 +9,4 @@ BEGIN
 {
 	a[x]++;
 }
+/* SPDX-License-Identifier: MIT */

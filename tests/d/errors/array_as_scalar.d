@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { a[1] = 2; x = a; }
+/* SPDX-License-Identifier: MIT */

@@ -7,3 +7,4 @@ BEGIN
 	a[1] = 1;
 	a[1, 2] = 2;
 }
+/* SPDX-License-Identifier: MIT */

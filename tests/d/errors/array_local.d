@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { this->a[1] = 1; }
+/* SPDX-License-Identifier: MIT */

@@ -4,3 +4,4 @@
  */
 struct s { int a; };
 BEGIN { x = (struct s)"a"; }
+/* SPDX-License-Identifier: MIT */

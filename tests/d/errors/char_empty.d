@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { x = ''; }
+/* SPDX-License-Identifier: MIT */

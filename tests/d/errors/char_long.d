@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { x = 'abcdefghi'; }
+/* SPDX-License-Identifier: MIT */

@@ -4,3 +4,4 @@
  */
 BEGIN { x = 'a
 '; }
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { clear(1); }
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { @a = count(); @b = count(); clear(@a, @b); }
+/* SPDX-License-Identifier: MIT */

@@ -7,3 +7,4 @@ BEGIN
 	trace(1);
 	commit(1);
 }
+/* SPDX-License-Identifier: MIT */

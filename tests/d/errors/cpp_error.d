@@ -8,3 +8,4 @@
 BEGIN
 {
 }
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 int a[];
+/* SPDX-License-Identifier: MIT */

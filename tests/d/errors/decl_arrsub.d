@@ -3,3 +3,4 @@
  * @options: -e
  */
 int a[-1];
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 void a[4];
+/* SPDX-License-Identifier: MIT */

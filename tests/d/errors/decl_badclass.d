@@ -3,3 +3,4 @@
  * @options: -e
  */
 static int x;
+/* SPDX-License-Identifier: MIT */

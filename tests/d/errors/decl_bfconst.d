@@ -3,3 +3,4 @@
  * @options: -e
  */
 struct s { int a : x; };
+/* SPDX-License-Identifier: MIT */

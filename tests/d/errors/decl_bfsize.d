@@ -3,3 +3,4 @@
  * @options: -e
  */
 struct s { char a : 9; };
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 struct s { int *a : 3; };
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 long char x;
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 typedef extern int x;
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 int char x;
+/* SPDX-License-Identifier: MIT */

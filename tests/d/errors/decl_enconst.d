@@ -3,3 +3,4 @@
  * @options: -e
  */
 enum e { A = x };
+/* SPDX-License-Identifier: MIT */

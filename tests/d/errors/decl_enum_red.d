@@ -3,3 +3,4 @@
  * @options: -e
  */
 enum e { A, A };
+/* SPDX-License-Identifier: MIT */

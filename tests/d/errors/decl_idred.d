@@ -4,3 +4,4 @@
  */
 int x;
 string x;
+/* SPDX-License-Identifier: MIT */

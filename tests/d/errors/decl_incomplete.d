@@ -4,3 +4,4 @@
  */
 struct t;
 struct s { struct t m; };
+/* SPDX-License-Identifier: MIT */

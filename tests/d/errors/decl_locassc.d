@@ -3,3 +3,4 @@
  * @options: -e
  */
 this int a[int];
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 long string x;
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 struct s { int a; int a; };
+/* SPDX-License-Identifier: MIT */

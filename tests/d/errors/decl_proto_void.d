@@ -3,3 +3,4 @@
  * @options: -e
  */
 int f(void, int);
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 int a`b;
+/* SPDX-License-Identifier: MIT */

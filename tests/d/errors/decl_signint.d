@@ -3,3 +3,4 @@
  * @options: -e
  */
 unsigned string x;
+/* SPDX-License-Identifier: MIT */

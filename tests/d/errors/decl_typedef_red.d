@@ -4,3 +4,4 @@
  */
 typedef int t;
 typedef char t;
+/* SPDX-License-Identifier: MIT */

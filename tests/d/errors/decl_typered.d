@@ -4,3 +4,4 @@
  */
 struct s { int a; };
 struct s { int b; };
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 int;
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 void x;
+/* SPDX-License-Identifier: MIT */

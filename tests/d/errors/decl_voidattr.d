@@ -3,3 +3,4 @@
  * @options: -e
  */
 unsigned void x;
+/* SPDX-License-Identifier: MIT */

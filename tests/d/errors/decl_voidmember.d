@@ -3,3 +3,4 @@
  * @options: -e
  */
 struct s { void v; };
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { y = *(void *)0; }
+/* SPDX-License-Identifier: MIT */

@@ -7,3 +7,4 @@ BEGIN
 	commit(1);
 	trace(1);
 }
+/* SPDX-License-Identifier: MIT */

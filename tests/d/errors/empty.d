@@ -2,3 +2,4 @@
  * A script with nothing in it.
  * @options: -e
  */
+/* SPDX-License-Identifier: MIT */

@@ -7,3 +7,4 @@ BEGIN
 	speculate(1);
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

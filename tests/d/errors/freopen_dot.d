@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { freopen("."); }
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { x = strlen; }
+/* SPDX-License-Identifier: MIT */

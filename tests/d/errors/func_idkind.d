@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { timestamp(); }
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { nosuch(1); }
+/* SPDX-License-Identifier: MIT */

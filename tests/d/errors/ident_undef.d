@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { trace(x); }
+/* SPDX-License-Identifier: MIT */

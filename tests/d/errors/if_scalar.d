@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { if ("a") { trace(1); } }
+/* SPDX-License-Identifier: MIT */

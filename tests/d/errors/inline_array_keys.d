@@ -3,3 +3,4 @@
  * @options: -e
  */
 inline int f[int a, int b] = a + b;
+/* SPDX-License-Identifier: MIT */

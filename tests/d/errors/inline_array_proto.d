@@ -8,3 +8,4 @@ BEGIN
 {
 	trace(sq["a"]);
 }
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 inline int x = "abc";
+/* SPDX-License-Identifier: MIT */

@@ -4,3 +4,4 @@
  */
 inline int x = 1;
 inline int x = 2;
+/* SPDX-License-Identifier: MIT */

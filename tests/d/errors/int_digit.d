@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { x = 09; }
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { x = 123456789012345678901234567890; }
+/* SPDX-License-Identifier: MIT */

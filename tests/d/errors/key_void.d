@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { a[bcopy(0, 0, 0)] = 1; }
+/* SPDX-License-Identifier: MIT */

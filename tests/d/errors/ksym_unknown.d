@@ -6,3 +6,4 @@ BEGIN
 {
 	trace(`no_such_kernel_variable);
 }
+/* SPDX-License-Identifier: MIT */

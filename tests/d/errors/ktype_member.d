@@ -7,3 +7,4 @@ BEGIN
 {
 	trace(curthread->no_such_member);
 }
+/* SPDX-License-Identifier: MIT */

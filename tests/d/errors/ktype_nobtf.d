@@ -7,3 +7,4 @@ BEGIN
 {
 	trace(curthread->comm);
 }
+/* SPDX-License-Identifier: MIT */

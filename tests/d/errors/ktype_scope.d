@@ -7,3 +7,4 @@ BEGIN
 {
 	trace(sizeof (struct vmlinux`no_such_struct));
 }
+/* SPDX-License-Identifier: MIT */

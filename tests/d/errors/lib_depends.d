@@ -7,3 +7,4 @@
 BEGIN
 {
 }
+/* SPDX-License-Identifier: MIT */

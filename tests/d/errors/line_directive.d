@@ -4,3 +4,4 @@
  */
 #line 100 "other.d"
 BEGIN { x = ; }
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { @a = lquantize(1, arg0, 10); }
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { @a = lquantize(1, 10, 0); }
+/* SPDX-License-Identifier: MIT */

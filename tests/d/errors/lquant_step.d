@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { @a = lquantize(1, 0, 10, 100); }
+/* SPDX-License-Identifier: MIT */

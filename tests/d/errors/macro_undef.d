@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { trace($1); }
+/* SPDX-License-Identifier: MIT */

@@ -4,3 +4,4 @@
  * @args: foo
  */
 BEGIN { }
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { trace($nosuch); }
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { @a = count(); normalize(@a); }
+/* SPDX-License-Identifier: MIT */

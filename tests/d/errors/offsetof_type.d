@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { x = offsetof(int, a); }
+/* SPDX-License-Identifier: MIT */

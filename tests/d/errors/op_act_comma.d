@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { trace(1), trace(2); }
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { x = 1 ? trace(1) : 2; }
+/* SPDX-License-Identifier: MIT */

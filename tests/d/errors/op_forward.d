@@ -4,3 +4,4 @@
  */
 struct undefined;
 BEGIN { y = ((struct undefined *)0)->a; }
+/* SPDX-License-Identifier: MIT */

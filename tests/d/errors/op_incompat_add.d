@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { x = "a" + "b"; }
+/* SPDX-License-Identifier: MIT */

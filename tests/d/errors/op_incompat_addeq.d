@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { x = "a"; x += 1; }
+/* SPDX-License-Identifier: MIT */

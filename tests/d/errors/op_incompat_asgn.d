@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { x = 1; x = "a"; }
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { x = -"a"; }
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { x = "a" & 1; }
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { 1 = 2; }
+/* SPDX-License-Identifier: MIT */

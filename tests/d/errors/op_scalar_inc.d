@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { x = "a"; x++; }
+/* SPDX-License-Identifier: MIT */

@@ -5,3 +5,4 @@
 struct s { int a; };
 struct s v;
 BEGIN { x = v && 1; }
+/* SPDX-License-Identifier: MIT */

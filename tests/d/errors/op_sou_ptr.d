@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { y = ((int *)0)->a; }
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { timestamp = 1; }
+/* SPDX-License-Identifier: MIT */

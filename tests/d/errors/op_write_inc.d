@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { pid++; }
+/* SPDX-License-Identifier: MIT */

@@ -5,3 +5,4 @@
 pid$nosuchmacro:::entry
 {
 }
+/* SPDX-License-Identifier: MIT */

@@ -5,3 +5,4 @@
 a:b:c:d:e
 {
 }
+/* SPDX-License-Identifier: MIT */

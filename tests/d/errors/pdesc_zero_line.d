@@ -8,3 +8,4 @@ nosuchprovider:nomod:nofunc:noname
 {
 	x = 1 + trace(1);
 }
+/* SPDX-License-Identifier: MIT */

@@ -4,3 +4,4 @@
  */
 #pragma D attributes Bogus/Evolving/Common x
 BEGIN { }
+/* SPDX-License-Identifier: MIT */

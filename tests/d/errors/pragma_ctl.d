@@ -4,3 +4,4 @@
  */
 #frobnicate
 BEGIN { }
+/* SPDX-License-Identifier: MIT */

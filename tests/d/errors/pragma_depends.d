@@ -4,3 +4,4 @@
  */
 #pragma D depends_on module
 BEGIN { }
+/* SPDX-License-Identifier: MIT */

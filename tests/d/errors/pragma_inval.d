@@ -4,3 +4,4 @@
  */
 #pragma D frobnicate
 BEGIN { }
+/* SPDX-License-Identifier: MIT */

@@ -4,3 +4,4 @@
  */
 #line abc
 BEGIN { }
+/* SPDX-License-Identifier: MIT */

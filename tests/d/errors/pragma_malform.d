@@ -4,3 +4,4 @@
  */
 #pragma D attributes Evolving/Evolving/Common
 BEGIN { }
+/* SPDX-License-Identifier: MIT */

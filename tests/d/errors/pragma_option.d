@@ -4,3 +4,4 @@
  */
 #pragma D option nosuchoption
 BEGIN { }
+/* SPDX-License-Identifier: MIT */

@@ -4,3 +4,4 @@
  */
 #pragma D option bufsize=lots
 BEGIN { }
+/* SPDX-License-Identifier: MIT */

@@ -6,3 +6,4 @@
 #pragma D option pspec
 
 int*x
+/* SPDX-License-Identifier: MIT */

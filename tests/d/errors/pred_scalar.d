@@ -7,3 +7,4 @@ BEGIN
 /"abc"/
 {
 }
+/* SPDX-License-Identifier: MIT */

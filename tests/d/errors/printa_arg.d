@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { printa(1); }
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { printf(""); }
+/* SPDX-License-Identifier: MIT */

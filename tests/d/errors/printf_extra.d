@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { printf("%d\n", 1, 2); }
+/* SPDX-License-Identifier: MIT */

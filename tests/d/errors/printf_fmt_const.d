@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { x = "%d"; printf(x, 1); }
+/* SPDX-License-Identifier: MIT */

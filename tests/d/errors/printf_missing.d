@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { printf("%d %d %s %d\n", 1, 2, "x"); }
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { printf("%.2147483648d\n", 1); }
+/* SPDX-License-Identifier: MIT */

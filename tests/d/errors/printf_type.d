@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { printf("%d\n", "x"); }
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { printf("%s\n", 1); }
+/* SPDX-License-Identifier: MIT */

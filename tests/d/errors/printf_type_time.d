@@ -4,3 +4,4 @@
  * @options: -e
  */
 BEGIN { printf("%Y\n", 0); }
+/* SPDX-License-Identifier: MIT */

@@ -4,3 +4,4 @@
  * @options: -e
  */
 BEGIN { printf("%ld %7777777777777777777777777777lld\n", 1L, 2LL); }
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { exit("x"); }
+/* SPDX-License-Identifier: MIT */

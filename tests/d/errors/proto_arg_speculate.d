@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { speculate("x"); }
+/* SPDX-License-Identifier: MIT */

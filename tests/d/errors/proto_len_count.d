@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { @ = count(1); }
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { exit(); }
+/* SPDX-License-Identifier: MIT */

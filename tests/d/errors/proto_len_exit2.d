@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { exit(1, 2); }
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { x = substr("abc", 1, 2, 3); }
+/* SPDX-License-Identifier: MIT */

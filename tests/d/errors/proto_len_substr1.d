@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { x = substr("abc"); }
+/* SPDX-License-Identifier: MIT */

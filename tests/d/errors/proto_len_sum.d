@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { @ = sum(); }
+/* SPDX-License-Identifier: MIT */

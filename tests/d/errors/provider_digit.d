@@ -5,3 +5,4 @@
 provider p1 {
 	probe a();
 };
+/* SPDX-License-Identifier: MIT */

@@ -6,3 +6,4 @@ provider p {
 	probe a(int);
 	probe a(int);
 };
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { x = self; }
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { trace(self->x); }
+/* SPDX-License-Identifier: MIT */

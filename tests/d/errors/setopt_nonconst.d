@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { x = "quiet"; setopt(x); }
+/* SPDX-License-Identifier: MIT */

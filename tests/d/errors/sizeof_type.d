@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { x = sizeof (void); }
+/* SPDX-License-Identifier: MIT */

@@ -7,3 +7,4 @@ BEGIN
 	trace(1);
 	speculate(1);
 }
+/* SPDX-License-Identifier: MIT */

@@ -7,3 +7,4 @@ BEGIN
 	speculate(1);
 	speculate(2);
 }
+/* SPDX-License-Identifier: MIT */

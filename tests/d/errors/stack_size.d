@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { stack(arg0); }
+/* SPDX-License-Identifier: MIT */

@@ -4,3 +4,4 @@
  */
 BEGIN { x = "abc
 "; }
+/* SPDX-License-Identifier: MIT */

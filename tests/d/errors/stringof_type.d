@@ -5,3 +5,4 @@
 struct s { int a; };
 struct s v;
 BEGIN { x = stringof(v); }
+/* SPDX-License-Identifier: MIT */

@@ -4,3 +4,4 @@
  */
 BEGIN { }
 /* no end
+/* SPDX-License-Identifier: MIT */

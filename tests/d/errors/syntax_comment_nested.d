@@ -4,3 +4,4 @@
  */
 /* outer /* inner */
 BEGIN { }
+/* SPDX-License-Identifier: MIT */

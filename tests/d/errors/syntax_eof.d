@@ -5,3 +5,4 @@
 BEGIN
 {
 	trace(1);
+/* SPDX-License-Identifier: MIT */

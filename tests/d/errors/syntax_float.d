@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { x = 1.5; }
+/* SPDX-License-Identifier: MIT */

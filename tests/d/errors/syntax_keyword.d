@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { while = 1; }
+/* SPDX-License-Identifier: MIT */

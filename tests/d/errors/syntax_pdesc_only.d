@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN
+/* SPDX-License-Identifier: MIT */

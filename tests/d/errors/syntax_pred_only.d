@@ -4,3 +4,4 @@
  */
 BEGIN
 /1/
+/* SPDX-License-Identifier: MIT */

@@ -6,3 +6,4 @@ BEGIN
 /(1/
 {
 }
+/* SPDX-License-Identifier: MIT */

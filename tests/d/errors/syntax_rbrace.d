@@ -4,3 +4,4 @@
  */
 BEGIN { }
 }
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { return 1; }
+/* SPDX-License-Identifier: MIT */

@@ -6,3 +6,4 @@ BEGIN
 {
 	x = ;
 }
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { trace(this->x); }
+/* SPDX-License-Identifier: MIT */

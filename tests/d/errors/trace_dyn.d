@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { @a = count(); trace(@a); }
+/* SPDX-License-Identifier: MIT */

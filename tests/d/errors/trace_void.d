@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { trace(bcopy(0, 0, 0)); }
+/* SPDX-License-Identifier: MIT */

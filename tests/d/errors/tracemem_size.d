@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { tracemem(arg0, arg1); }
+/* SPDX-License-Identifier: MIT */

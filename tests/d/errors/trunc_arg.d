@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { trunc("x"); }
+/* SPDX-License-Identifier: MIT */

@@ -8,3 +8,4 @@ BEGIN
 {
 	a[0, 1, 2, 3, 4, 5, 6, 7, 8] = 0;
 }
+/* SPDX-License-Identifier: MIT */

@@ -4,3 +4,4 @@
  */
 struct s { int a; };
 BEGIN { y = ((struct s *)0)->b; }
+/* SPDX-License-Identifier: MIT */

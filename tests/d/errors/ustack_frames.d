@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { ustack(0); }
+/* SPDX-License-Identifier: MIT */

@@ -4,3 +4,4 @@
  */
 struct out { int a; };
 translator struct out < int x > { a = "s"; };
+/* SPDX-License-Identifier: MIT */

@@ -8,3 +8,4 @@ BEGIN
 {
 	trace(curlwpsinfo->pr_nice);
 }
+/* SPDX-License-Identifier: MIT */

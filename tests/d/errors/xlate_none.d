@@ -4,3 +4,4 @@
  */
 struct out { int a; };
 BEGIN { x = xlate<struct out>(1).a; }
+/* SPDX-License-Identifier: MIT */

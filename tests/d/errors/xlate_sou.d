@@ -3,3 +3,4 @@
  * @options: -e
  */
 translator int < int x > { };
+/* SPDX-License-Identifier: MIT */

@@ -9,3 +9,4 @@ BEGIN
 {
 	a[1] = xlate<out_t *>(1);
 }
+/* SPDX-License-Identifier: MIT */

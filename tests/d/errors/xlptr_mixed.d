@@ -11,3 +11,4 @@ BEGIN
 	this->t = xlate<out_t *>(1);
 	this->t = (out_t *)alloca(sizeof (out_t));
 }
+/* SPDX-License-Identifier: MIT */

@@ -9,3 +9,4 @@ BEGIN
 {
 	trace(xlate<out_t *>(1));
 }
+/* SPDX-License-Identifier: MIT */

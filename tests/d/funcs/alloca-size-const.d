@@ -7,3 +7,4 @@ BEGIN
 {
 	p = alloca(1025);
 }
+/* SPDX-License-Identifier: MIT */

@@ -51,3 +51,4 @@ ERROR
 {
 	printf("fault %d at s%+d\n", arg4, (int64_t)(arg5 - (uint64_t)s));
 }
+/* SPDX-License-Identifier: MIT */

@@ -14,3 +14,4 @@ BEGIN
 	printf("%s\n", stringof(p));
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

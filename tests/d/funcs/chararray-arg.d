@@ -13,3 +13,4 @@ BEGIN
 	c = strchr(curthread->comm, 'r');
 	d = index(name, "t");
 }
+/* SPDX-License-Identifier: MIT */

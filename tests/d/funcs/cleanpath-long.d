@@ -11,3 +11,4 @@ BEGIN
 	printf("[%s]\n", cleanpath("/a/./b/../c/dd"));
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

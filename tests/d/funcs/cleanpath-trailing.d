@@ -12,3 +12,4 @@ BEGIN
 	    cleanpath("../../.."), cleanpath("a/../.."), cleanpath("./"));
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

@@ -9,3 +9,4 @@ BEGIN
 {
 	p = copyin(0, 65);
 }
+/* SPDX-License-Identifier: MIT */

@@ -27,3 +27,4 @@ END
 {
 	printf("copied \"%s\"; fault %d at p%+d\n", s, f, at);
 }
+/* SPDX-License-Identifier: MIT */

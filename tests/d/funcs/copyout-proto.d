@@ -7,3 +7,4 @@ BEGIN
 {
 	copyout("buffer", "address", 6);
 }
+/* SPDX-License-Identifier: MIT */

@@ -17,3 +17,4 @@ BEGIN
 #endif
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

@@ -10,3 +10,4 @@ BEGIN
 {
 	trace(inet_ntoa6(p));
 }
+/* SPDX-License-Identifier: MIT */

@@ -7,3 +7,4 @@ BEGIN
 	n = 1;
 	trace(inet_ntoa6((struct in6_addr *)alloca(16), n));
 }
+/* SPDX-License-Identifier: MIT */

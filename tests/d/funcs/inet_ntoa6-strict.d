@@ -15,3 +15,4 @@ BEGIN
 	    inet_ntoa6(this->p, 1));
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

@@ -8,3 +8,4 @@ BEGIN
 {
 	mutex_owned("lock");
 }
+/* SPDX-License-Identifier: MIT */

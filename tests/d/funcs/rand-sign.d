@@ -41,3 +41,4 @@ BEGIN
 	printf("%s\n", n > 0 && n < 32 ? "mixed" : "one-sided");
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

@@ -9,3 +9,4 @@ BEGIN
 {
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

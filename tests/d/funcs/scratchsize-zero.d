@@ -25,3 +25,4 @@ ERROR
 {
 	printf("fault %d\n", arg4);
 }
+/* SPDX-License-Identifier: MIT */

@@ -24,3 +24,4 @@ BEGIN
 {
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

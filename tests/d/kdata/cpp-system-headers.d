@@ -20,3 +20,4 @@ BEGIN
 #endif
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

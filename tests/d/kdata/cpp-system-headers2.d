@@ -25,3 +25,4 @@ BEGIN
 	    sizeof (struct flex));
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

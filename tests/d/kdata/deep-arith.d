@@ -17,3 +17,4 @@ BEGIN
 	printf("%d %d %d\n", a, k, this->x);
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

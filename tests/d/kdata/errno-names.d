@@ -13,3 +13,4 @@ BEGIN
 	printf("%d %d %d\n", PR_MODEL_ILP32, PR_MODEL_LP64, sizeof (PR_MODEL_LP64));
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

@@ -16,3 +16,4 @@ syscall::read:entry
 	    fds[12345678].fi_fs, fds[-1].fi_oflags);
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

@@ -13,3 +13,4 @@ BEGIN
 	    nm[sq[3]]);
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

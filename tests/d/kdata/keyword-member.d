@@ -13,3 +13,4 @@ BEGIN
 	    /* y */ cgroup) == sizeof (void *));
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

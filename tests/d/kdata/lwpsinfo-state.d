@@ -15,3 +15,4 @@ BEGIN
 	printf("%d\n", curpsinfo->pr_dmodel == PR_MODEL_LP64);
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

@@ -10,3 +10,4 @@ BEGIN
 	    IPPROTO_UDP, IPPROTO_ICMPV6, IPPROTO_RAW);
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

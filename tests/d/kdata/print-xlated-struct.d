@@ -13,3 +13,4 @@ BEGIN
 	print((*curpsinfo).pr_fname);
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

@@ -15,3 +15,4 @@ BEGIN
 	printf("%d\n", execname[0] == 'd');
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

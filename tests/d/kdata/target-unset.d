@@ -9,3 +9,4 @@ BEGIN
 	printf("%d %s\n", $target, $$target);
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e -w
  */
 BEGIN { freopen("."); }
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { @a = count(); printa("%@hd\n", @a); }
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { @a["x", "y"] = count(); printa("%*s %@d\n", @a); }
+/* SPDX-License-Identifier: MIT */

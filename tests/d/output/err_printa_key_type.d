@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { @a["x", 1] = count(); printa("%d %d %@d\n", @a); }
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { printa("%@d\n"); }
+/* SPDX-License-Identifier: MIT */

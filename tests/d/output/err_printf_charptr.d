@@ -4,3 +4,4 @@
  * @options: -e
  */
 BEGIN { printf("%s\n", (char *)curthread); }
+/* SPDX-License-Identifier: MIT */

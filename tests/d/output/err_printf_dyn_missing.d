@@ -4,3 +4,4 @@
  * @options: -e
  */
 BEGIN { printf("%-*.*d"); }
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { printf("%*s", "wide", "x"); }
+/* SPDX-License-Identifier: MIT */

@@ -4,3 +4,4 @@
  * @options: -e
  */
 BEGIN { printf("%d\n", trace(1)); }
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { printf("value %-8", 1); }
+/* SPDX-License-Identifier: MIT */

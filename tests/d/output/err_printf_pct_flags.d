@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { printf("100%5%\n"); }
+/* SPDX-License-Identifier: MIT */

@@ -4,3 +4,4 @@
  * @options: -e
  */
 BEGIN { printf("%2$d %1$d\n", 1, 2); }
+/* SPDX-License-Identifier: MIT */

@@ -4,3 +4,4 @@
  * @options: -e
  */
 BEGIN { printf("%hd\n", 70000); }
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { printf("%3.2.1d", 1); }
+/* SPDX-License-Identifier: MIT */

@@ -4,3 +4,4 @@
  * @options: -e
  */
 BEGIN { printf("%A\n", 0x400000); }
+/* SPDX-License-Identifier: MIT */

@@ -4,3 +4,4 @@
  * @options: -e
  */
 BEGIN { printf("%zu\n", 1); }
+/* SPDX-License-Identifier: MIT */

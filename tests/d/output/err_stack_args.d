@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { stack(1, 2); }
+/* SPDX-License-Identifier: MIT */

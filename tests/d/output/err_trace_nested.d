@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { trace(printf("x")); }
+/* SPDX-License-Identifier: MIT */

@@ -4,3 +4,4 @@
  * @options: -e
  */
 BEGIN { ustack(5, 0, 3); }
+/* SPDX-License-Identifier: MIT */

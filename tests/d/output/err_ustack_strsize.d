@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { ustack(5, -1); }
+/* SPDX-License-Identifier: MIT */

@@ -22,3 +22,4 @@ BEGIN
 	printf("after\n");
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

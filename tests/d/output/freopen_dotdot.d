@@ -11,3 +11,4 @@ BEGIN
 	printf("still on stdout\n");
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

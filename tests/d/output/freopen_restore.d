@@ -8,3 +8,4 @@ BEGIN
 	printf("still here\n");
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

@@ -12,3 +12,4 @@ BEGIN
 	printa("%@a|%@-8p|\n", @p);
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

@@ -15,3 +15,4 @@ BEGIN
 	printa("%d %s %@d %@d\n", @c, @d);
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

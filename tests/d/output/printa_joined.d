@@ -14,3 +14,4 @@ BEGIN
 	printa("%d %s %@d %@d\n", @c, @s);
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

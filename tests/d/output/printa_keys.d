@@ -10,3 +10,4 @@ BEGIN
 	printa("[%*d] [%.*s] %@d\n", @a);
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

@@ -11,3 +11,4 @@ BEGIN
 	printa("%d %@d %@d %@d\n", @a, @b, @a);
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

@@ -13,3 +13,4 @@ BEGIN
 	printf("%d %u\n", (char)i, (char)i);
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

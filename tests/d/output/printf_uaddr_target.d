@@ -7,3 +7,4 @@ BEGIN
 {
 	printf("%A|\n", 0x400000);
 }
+/* SPDX-License-Identifier: MIT */

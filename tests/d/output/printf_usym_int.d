@@ -9,3 +9,4 @@ BEGIN
 	    uaddr(7));
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

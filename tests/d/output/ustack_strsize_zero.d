@@ -3,3 +3,4 @@
  * @options: -e
  */
 BEGIN { ustack(5, 0); jstack(3, 0); }
+/* SPDX-License-Identifier: MIT */

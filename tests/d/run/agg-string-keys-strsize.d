@@ -12,3 +12,4 @@ BEGIN
 	printf("|\n");
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

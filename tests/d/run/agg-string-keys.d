@@ -28,3 +28,4 @@ BEGIN
 	printa("%s %d %s: %@d\n", @a);
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

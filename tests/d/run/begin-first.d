@@ -20,3 +20,4 @@ BEGIN
 	printf("%d\n", early);
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

@@ -12,3 +12,4 @@ BEGIN
 	@["c"] = count();
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

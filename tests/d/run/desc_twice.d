@@ -18,3 +18,4 @@ BEGIN
 	printf("%d %d\n", n, m);
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

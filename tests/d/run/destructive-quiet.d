@@ -11,3 +11,4 @@ BEGIN
 	printf("done\n");
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

@@ -15,3 +15,4 @@ BEGIN
 	printf("%d\n", self->w);
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

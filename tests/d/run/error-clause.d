@@ -42,3 +42,4 @@ ERROR
 {
 	trace(*(char *)16);
 }
+/* SPDX-License-Identifier: MIT */

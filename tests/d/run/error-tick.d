@@ -18,3 +18,4 @@ ERROR
 	    arg4, arg5, n, self->n);
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

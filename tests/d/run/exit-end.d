@@ -14,3 +14,4 @@ END
 	printf("end\n");
 	exit(3);
 }
+/* SPDX-License-Identifier: MIT */

@@ -18,3 +18,4 @@ END
 {
 	printf("end\n");
 }
+/* SPDX-License-Identifier: MIT */

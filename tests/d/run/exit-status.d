@@ -7,3 +7,4 @@ BEGIN
 {
 	exit(3);
 }
+/* SPDX-License-Identifier: MIT */

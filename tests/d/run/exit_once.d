@@ -14,3 +14,4 @@ END
 {
 	printf("end\n");
 }
+/* SPDX-License-Identifier: MIT */

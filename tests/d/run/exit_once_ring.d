@@ -16,3 +16,4 @@ END
 	printf("end\n");
 	exit(3);
 }
+/* SPDX-License-Identifier: MIT */

@@ -14,3 +14,4 @@ BEGIN
 	printf("still here\n");
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

@@ -21,3 +21,4 @@ BEGIN
 	printf("%d %d\n", this->a, this->b);
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

@@ -32,3 +32,4 @@ END
 {
 	printf("%s\n", bad == 0 && ok >= 200 ? "agree" : "disagree");
 }
+/* SPDX-License-Identifier: MIT */

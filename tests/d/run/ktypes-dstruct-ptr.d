@@ -35,3 +35,4 @@ BEGIN
 	printf("%d\n", curthread->tgid == pid);
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

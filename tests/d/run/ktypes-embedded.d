@@ -20,3 +20,4 @@ BEGIN
 	printf("%d\n", this->sk->sk_gso_disabled <= 1);
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

@@ -13,3 +13,4 @@ BEGIN
 	printf("ppid %d vtimestamp %d %d\n", ppid == $ppid, a > 0, b >= a);
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

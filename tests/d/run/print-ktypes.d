@@ -15,3 +15,4 @@ BEGIN
 	print((pid_t)42);
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

@@ -65,3 +65,4 @@ BEGIN
 	print(f->p);
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

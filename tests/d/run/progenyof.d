@@ -9,3 +9,4 @@ BEGIN
 	printf("%d %d %d\n", progenyof(pid), progenyof(1), progenyof(0x7ffffff0));
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

@@ -11,3 +11,4 @@ BEGIN
 	@q = quantize(4);
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

@@ -14,3 +14,4 @@ BEGIN
 	printf("done\n");
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

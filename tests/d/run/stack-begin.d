@@ -14,3 +14,4 @@ BEGIN
 	@t[stack(3), stackdepth] = sum(2);
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

@@ -19,3 +19,4 @@ END
 {
 	printf("%s\n", timestamp - ts > 2000000000 ? "waited" : "too soon");
 }
+/* SPDX-License-Identifier: MIT */

@@ -36,3 +36,4 @@ BEGIN
 	printf("[%s] [%s]\n", strtok("a b", " "), strtok("x", " "));
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

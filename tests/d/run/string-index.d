@@ -21,3 +21,4 @@ BEGIN
 	    strstr(s, "lo"), strstr("", ""), strstr(s, "worlds") == 0);
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

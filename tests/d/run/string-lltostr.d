@@ -18,3 +18,4 @@ BEGIN
 	    strtoll("777", 8), strtoll("junk"));
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

@@ -18,3 +18,4 @@ BEGIN
 	    dirname("/etc"));
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

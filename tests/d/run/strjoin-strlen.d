@@ -7,3 +7,4 @@ BEGIN
 	printf("%s %d\n", strjoin("a", "b"), strlen("hello"));
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

@@ -17,3 +17,4 @@ BEGIN
 	    substr(s, 970)));
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

@@ -9,3 +9,4 @@ BEGIN
 	trace(execname);
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

@@ -14,3 +14,4 @@ BEGIN /(this->t = strtok(NULL, ",")) == NULL/ { exit(3); }
 BEGIN { printf("%s\n", this->t); }
 BEGIN /(this->t = strtok(NULL, ",")) != NULL/ { exit(4); }
 BEGIN { printf("end %d\n", NULL); exit(0); }
+/* SPDX-License-Identifier: MIT */

@@ -32,3 +32,4 @@ tick-1ms
 {
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

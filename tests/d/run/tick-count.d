@@ -12,3 +12,4 @@ END
 {
 	printf("%d\n", i);
 }
+/* SPDX-License-Identifier: MIT */

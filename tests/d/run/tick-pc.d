@@ -9,3 +9,4 @@ tick-100
 	printf("%s\n", (arg0 != 0) != (arg1 != 0) ? "one PC" : "wrong");
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

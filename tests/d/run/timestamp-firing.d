@@ -25,3 +25,4 @@ BEGIN
 	printf("%d\n", walltimestamp > 1600000000000000000);
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

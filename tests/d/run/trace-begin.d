@@ -8,3 +8,4 @@ BEGIN
 	trace("hello, world");
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

@@ -17,3 +17,4 @@ BEGIN
 	    xlate<struct out>(5).c);
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

@@ -52,3 +52,4 @@ BEGIN
 	self->t = 0;
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

@@ -21,3 +21,4 @@ ERROR
 {
 	printf("uregs[] faulted\n");
 }
+/* SPDX-License-Identifier: MIT */

@@ -9,3 +9,4 @@ BEGIN
 	s = speculation();
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

@@ -19,3 +19,4 @@ tick-50ms
 	printf("%d\n", speculation());
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

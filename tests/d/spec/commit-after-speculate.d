@@ -32,3 +32,4 @@ BEGIN
 	discard(a);
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

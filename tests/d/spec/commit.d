@@ -36,3 +36,4 @@ BEGIN
 	trace(speculation());
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

@@ -32,3 +32,4 @@ BEGIN
 	printf("after discard\n");
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

@@ -35,3 +35,4 @@ BEGIN
 	printf("done\n");
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

@@ -23,3 +23,4 @@ BEGIN
 {
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

@@ -31,3 +31,4 @@ BEGIN
 	printf("x=%d\n", x);
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

@@ -37,3 +37,4 @@ BEGIN
 {
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

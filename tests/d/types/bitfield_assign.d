@@ -28,3 +28,4 @@ BEGIN
 	printf("%d %d\n", this->p->b, this->p->d);
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

@@ -19,3 +19,4 @@ BEGIN
 	printf("%d %d\n", c * c * c * c * c, C + 2 == 0);
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

@@ -10,3 +10,4 @@ BEGIN
 	printf("%d %d\n", x, y);
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

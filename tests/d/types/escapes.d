@@ -10,3 +10,4 @@ BEGIN
 	printf("%d %d %d %d\n", '\\', '\'', '\?', '\x4E');
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

@@ -8,3 +8,4 @@ BEGIN
 {
 	x = d * 2;
 }
+/* SPDX-License-Identifier: MIT */

@@ -8,3 +8,4 @@ BEGIN
 /f == f/
 {
 }
+/* SPDX-License-Identifier: MIT */

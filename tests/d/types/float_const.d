@@ -6,3 +6,4 @@ BEGIN
 {
 	x = 1.5;
 }
+/* SPDX-License-Identifier: MIT */

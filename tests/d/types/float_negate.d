@@ -8,3 +8,4 @@ BEGIN
 {
 	x = -f;
 }
+/* SPDX-License-Identifier: MIT */

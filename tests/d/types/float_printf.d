@@ -32,3 +32,4 @@ BEGIN
 	printf("%8.3f|%-8.1f|\n", this->p->f, this->p->d);
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

@@ -35,3 +35,4 @@ END
 	printa("runtime %-16s %@d\n", @runtime);
 	printa(@wrap);
 }
+/* SPDX-License-Identifier: MIT */

@@ -15,3 +15,4 @@ BEGIN
 	    sizeof (R_SP));
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

@@ -5,3 +5,4 @@
  */
 inline int foo = 8;
 inline int foo = 9;
+/* SPDX-License-Identifier: MIT */

@@ -21,3 +21,4 @@ BEGIN
 	printf("%d\n", k);
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

@@ -7,3 +7,4 @@ long struct s
 {
 	int i;
 };
+/* SPDX-License-Identifier: MIT */

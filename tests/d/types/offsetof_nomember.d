@@ -8,3 +8,4 @@ BEGIN
 {
 	trace(offsetof(struct s, b));
 }
+/* SPDX-License-Identifier: MIT */

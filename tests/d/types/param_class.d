@@ -4,3 +4,4 @@
  */
 int f(register int);
 int g(static int);
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 int f(int a[int]);
+/* SPDX-License-Identifier: MIT */

@@ -3,3 +3,4 @@
  * @options: -e
  */
 int f(void v);
+/* SPDX-License-Identifier: MIT */

@@ -11,3 +11,4 @@ BEGIN
 	printf("%d\n", a[k]);
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

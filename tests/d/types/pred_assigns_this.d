@@ -17,3 +17,4 @@ BEGIN
 	printf("%d\n", self->t - 2);
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

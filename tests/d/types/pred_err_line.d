@@ -7,3 +7,4 @@ BEGIN
 {
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

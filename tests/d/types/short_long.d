@@ -6,3 +6,4 @@ BEGIN
 {
 	x = (short long)0;
 }
+/* SPDX-License-Identifier: MIT */

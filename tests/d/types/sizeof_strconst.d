@@ -10,3 +10,4 @@ BEGIN
 	    sizeof(string));
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

@@ -10,3 +10,4 @@ struct a {
 struct b {
 	int y;
 };
+/* SPDX-License-Identifier: MIT */

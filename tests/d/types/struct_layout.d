@@ -22,3 +22,4 @@ BEGIN
 	    offsetof(struct t, i), offsetof(struct t, h), sizeof (union u));
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

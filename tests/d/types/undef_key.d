@@ -7,3 +7,4 @@ BEGIN
 {
 	a[x]++;
 }
+/* SPDX-License-Identifier: MIT */

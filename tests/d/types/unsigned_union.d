@@ -3,3 +3,4 @@
  * @options: -e
  */
 unsigned union u { int i; };
+/* SPDX-License-Identifier: MIT */

@@ -8,3 +8,4 @@ BEGIN
 	i = R_SP;
 	trace(uregs[i]);
 }
+/* SPDX-License-Identifier: MIT */

@@ -16,3 +16,4 @@ BEGIN
 	printf("ok\n");
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

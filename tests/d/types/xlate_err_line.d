@@ -10,3 +10,4 @@ translator struct out < struct in *p >
 	b = p->a;
 	c = p->a;
 };
+/* SPDX-License-Identifier: MIT */

@@ -17,3 +17,4 @@ BEGIN
 {
 	x = (uintptr_t)xlate<struct out *>(f);
 }
+/* SPDX-License-Identifier: MIT */

@@ -29,3 +29,4 @@ BEGIN
 	printf("%d\n", *(&xlate<struct dt_out *>(this->p)->out_x));
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Taking the aess of a D variable.
  * @options: -e

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Printa() with and without a format.
  * @options: -e

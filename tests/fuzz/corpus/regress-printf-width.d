@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Size prefixes on values of their own types: %hhd and %hd of char and
  * short values, signed and not, print them as C would.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # as-nobody.sh: sourced by the ptrace engine's tests (ptrace-engine.sh,
 # ptrace-syscall.sh) once they have made $tmp.  As root it drops to user
 # nobody (setpriv), so that the ptrace engine runs as it would for any

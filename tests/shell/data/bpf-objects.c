@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bpf-objects.c: prints the ID of every BPF program, map and link the
  * kernel holds (BPF_*_GET_NEXT_ID), one "prog_id: N" (map_id, link_id) a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * chaos-target.c: the process chaos.sh traces while it kills dtrace.
  *

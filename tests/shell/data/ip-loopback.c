@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ip-loopback.c: known packets over loopback for the ip and tcp
  * provider test (tests/shell/ip-provider.sh).

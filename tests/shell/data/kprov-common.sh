@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # kprov-common.sh: what the kernel provider tests share, sourced by
 # tests/shell/{proc,sched,io,ip,lockstat}-provider.sh and
 # net-providers.sh: their requirements (skipping with the reason), a work

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * late-daemon.c: a process that outlives the -c process that started it
  * (tests/shell/syscall-linger.sh).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * pid-tailcall.c: the program of tests/shell/pid-tailcall.sh.  tc() is
  * written in assembly so that its shape is fixed: for odd x it leaves

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * proc-work.c: a workload for the proc and sched providers' tests
  * (tests/shell/proc-provider.sh, sched-provider.sh) whose process events

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ptrace-fast.c: a program for the ptrace engine's counting sites
  * (tests/shell/ptrace-fast.sh).  Its output depends only on its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ptrace-follow.c: the program of tests/shell/ptrace-follow.sh, where the
  * ptrace engine follows processes through fork, vfork, exec and dlopen.

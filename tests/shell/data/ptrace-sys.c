@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ptrace-sys.c: a target for the ptrace engine's syscall and proc
  * providers (tests/shell/ptrace-syscall.sh).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ptrace-target.c: a program for the ptrace engine's tests
  * (tests/shell/ptrace-engine.sh).  Its output depends only on its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * usdt-late.c: the programs of tests/shell/usdt-late.sh, one per macro:
  *

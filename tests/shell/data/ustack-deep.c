@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ustack-deep.c: a user stack deeper than the kernel's default stack
  * limit (127 frames), for ustackdepth-deep.sh: deep(N) recurses N times,

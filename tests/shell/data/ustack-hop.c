@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ustack-hop.c: the library that tests/shell/ustack-every.sh has
  * ustack-nofp.c load with dlopen(), built without frame pointers: hop()

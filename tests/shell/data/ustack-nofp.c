@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ustack-nofp.c: the program of tests/shell/ustack-cfi.sh and
  * ustack-every.sh, built without frame pointers: main -> a -> b -> c ->
