@@ -263,6 +263,8 @@ else
 fi
 
 if [ "$engine" = bpf ]; then
-	USDT_ENGINE=ptrace bash "$0" || fail=1
+	# The ptrace run skipping (77: no ptrace engine here) fails nothing.
+	USDT_ENGINE=ptrace bash "$0"
+	case $? in 0 | 77) ;; *) fail=1 ;; esac
 fi
 exit $fail
