@@ -665,6 +665,7 @@ int
 dt_cfi_load(const char *path, dt_cfi_table_t *out)
 {
 	dt_cfi_vec_t vec = { NULL, 0, 0, false };
+	GElf_Ehdr eh;
 	Elf *elf;
 	int fd, rc;
 
@@ -672,8 +673,15 @@ dt_cfi_load(const char *path, dt_cfi_table_t *out)
 	(void) elf_version(EV_CURRENT);
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 		return -1;
+	/*
+	 * The rules read here are x86-64's (its DWARF register numbers, the
+	 * return address below the CFA): another processor's objects (arm64,
+	 * whose return address starts in the link register) get no rows, and
+	 * their stacks follow frame pointers.
+	 */
 	if ((elf = elf_begin(fd, ELF_C_READ_MMAP, NULL)) == NULL ||
-	    elf_kind(elf) != ELF_K_ELF || gelf_getclass(elf) != ELFCLASS64) {
+	    elf_kind(elf) != ELF_K_ELF || gelf_getclass(elf) != ELFCLASS64 ||
+	    gelf_getehdr(elf, &eh) == NULL || eh.e_machine != EM_X86_64) {
 		if (elf != NULL)
 			(void) elf_end(elf);
 		(void) close(fd);
