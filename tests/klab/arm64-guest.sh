@@ -1,18 +1,20 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# arm64-guest.sh BUILDDIR: run inside the arm64 lab's guest
+# arm64-guest.sh BUILDDIR [PART...]: run inside the arm64 lab's guest
 # (tests/klab/arm64-lab.sh) as root, with BUILDDIR a tree cross-built
 # for arm64 (tests/isa/cross-aarch64.sh).  It prints the kernel, the
 # features the feature probe finds there, then runs, with the test
 # runner of `make check`: the unit tests; the shell tests of the kernel
 # and user providers (syscall, profile, tick, sdt/rawtp, proc, sched,
 # fbt, pid, USDT, user stacks, unprivileged users, the ptrace engine);
-# and the D tests of tests/d/run and tests/d/aggs on both engines.
+# and the D tests of tests/d/run and tests/d/aggs on both engines (or
+# only the PARTs named: unit, shell, d-run, d-aggs, d-<any tests/d dir>).
 # Last comes one line per part, "arm64 <part>: N passed, M failed,
 # K skipped"; it exits 1 if any test failed.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
-build=$(cd "${1:?usage: $0 BUILDDIR}" && pwd)
+build=$(cd "${1:?usage: $0 BUILDDIR [PART...]}" && pwd)
+shift
 
 echo "kernel: $(uname -srm)"
 export top_srcdir=$top top_builddir=$build DTRACE=$build/cmd/dtrace
@@ -40,10 +42,15 @@ part() {
 	env "$@" bash "$top/tests/run-tests.sh" "$filter" 2>&1 | tee "$log"
 	summary+=("arm64 $name: $(tail -1 "$log")")
 }
-part unit unit/ UNIT_TESTS="$units" SHELL_TESTS=
-part shell shell/ UNIT_TESTS= SHELL_TESTS="$shells"
-part d-run d/run/ UNIT_TESTS= SHELL_TESTS=
-part d-aggs d/aggs/ UNIT_TESTS= SHELL_TESTS=
+parts=${*:-unit shell d-run d-aggs}
+for p in $parts; do
+	case $p in
+	unit) part unit unit/ UNIT_TESTS="$units" SHELL_TESTS= ;;
+	shell) part shell shell/ UNIT_TESTS= SHELL_TESTS="$shells" ;;
+	d-*) part "$p" "d/${p#d-}/" UNIT_TESTS= SHELL_TESTS= ;;
+	*) echo "arm64-guest: no part $p (unit, shell, d-DIR)" >&2; exit 2 ;;
+	esac
+done
 echo
 printf '%s\n' "${summary[@]}"
 printf '%s\n' "${summary[@]}" | grep -qv ' 0 failed' && exit 1
