@@ -1,5 +1,4 @@
-/*
+/* SPDX-License-Identifier: MIT
  * A script with nothing in it.
  * @options: -e
  */
-/* SPDX-License-Identifier: MIT */

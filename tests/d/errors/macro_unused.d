@@ -1,7 +1,6 @@
-/*
+/* SPDX-License-Identifier: MIT
  * An operand the program never references.
  * @options: -e
  * @args: foo
  */
 BEGIN { }
-/* SPDX-License-Identifier: MIT */

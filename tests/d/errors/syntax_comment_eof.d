@@ -1,7 +1,6 @@
-/*
+/* SPDX-License-Identifier: MIT
  * A comment that never ends.
  * @options: -e
  */
 BEGIN { }
 /* no end
-/* SPDX-License-Identifier: MIT */

@@ -1,8 +1,7 @@
-/*
+/* SPDX-License-Identifier: MIT
  * A clause body that never ends.
  * @options: -e
  */
 BEGIN
 {
 	trace(1);
-/* SPDX-License-Identifier: MIT */
