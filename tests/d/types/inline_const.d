@@ -15,4 +15,9 @@ BEGIN
 	    sizeof (R_SP));
 	exit(0);
 }
-/* SPDX-License-Identifier: MIT */
+/*
+ * The R_* names are a processor's: a build without an OS backend has
+ * none.
+ * @requires: os:linux
+ * SPDX-License-Identifier: MIT
+ */

@@ -8,4 +8,9 @@ BEGIN
 	i = R_SP;
 	trace(uregs[i]);
 }
-/* SPDX-License-Identifier: MIT */
+/*
+ * The R_* names are a processor's: a build without an OS backend has
+ * none.
+ * @requires: os:linux
+ * SPDX-License-Identifier: MIT
+ */
