@@ -174,8 +174,9 @@ for k in deqcpu deqlwp enqcpu front; do
 done
 
 # 6. change-pri: a thread holding a priority-inheritance mutex that a
-# thread of higher priority (nice -5) waits for is boosted to the
-# waiter's priority, then returns to its own when it lets go.
+# thread of higher priority (five nice levels below its own, whatever
+# nice the suite runs under) waits for is boosted to the waiter's
+# priority, then returns to its own when it lets go.
 cat >"$tmp/pi.c" <<'C'
 #include <pthread.h>
 #include <sys/resource.h>
@@ -188,7 +189,8 @@ static void *
 waiter(void *arg)
 {
 	(void) arg;
-	(void) setpriority(PRIO_PROCESS, (id_t) syscall(SYS_gettid), -5);
+	(void) setpriority(PRIO_PROCESS, (id_t) syscall(SYS_gettid),
+	    getpriority(PRIO_PROCESS, 0) - 5);
 	pthread_mutex_lock(&m);
 	pthread_mutex_unlock(&m);
 	return NULL;
