@@ -18,7 +18,8 @@
 # -t SECS bounds each guest run (default 10800: under QEMU's emulation,
 # without KVM, the suite runs 5-15 times slower than natively); -f PARTS
 # runs those parts (TESTS_FILTER patterns, separated by spaces, e.g.
-# "shell/ d/run/") rather than the whole suite; -n runs nothing and
+# "shell/ d/run/"; "d/" is every directory of tests/d, one part each)
+# rather than the whole suite; -n runs nothing and
 # prints the table of the logs of an earlier run; -c CPUS gives the guest
 # that many CPUs (klab-run's default: one without KVM, where QEMU's
 # emulation can rarely upset the kernel's text patching on several) and
@@ -93,14 +94,25 @@ mkdir -p "$out"
 # with its own summary, so that what finished counts when a slow guest
 # runs out of time: the shell tests first, which depend the most on the
 # kernel, then the rest.
-if [ -n "$filter" ]; then
-	parts=$filter
-else
-	parts="unit/ shell/ cmd/"
-	for d in "$root"/tests/d/*/; do
-		parts="$parts d/$(basename "$d")/"
-	done
-fi
+# A part "d/" is every directory of tests/d, each a part of its own: as
+# one TESTS_FILTER pattern, "d/" would also match every cmd/ test, and
+# a guest cut short would count none of the D tests.  compile/ and
+# errors/ come last: their tests mostly only compile, where the kernel
+# matters least, and they are the most numerous.
+d_parts=
+for d in "$root"/tests/d/*/; do
+	case $(basename "$d") in compile | errors) continue ;; esac
+	d_parts="$d_parts d/$(basename "$d")/"
+done
+d_parts="$d_parts d/compile/ d/errors/"
+parts=
+for part in ${filter:-unit/ shell/ cmd/ d/}; do
+	if [ "$part" = d/ ]; then
+		parts="$parts$d_parts"
+	else
+		parts="$parts $part"
+	fi
+done
 guest_cmd="uname -r >klab-suite/\$K.features;
 	tests/unit/bpf_features_test >>klab-suite/\$K.features 2>&1;
 	for part in $parts; do
