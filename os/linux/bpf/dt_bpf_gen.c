@@ -147,6 +147,19 @@ dt_bpf_cg_timestamp(dt_bpf_cg_t *cg)
 }
 
 void
+dt_bpf_cg_map_update(dt_bpf_cg_t *cg, int fd, uint32_t keyoff,
+    uint32_t valoff, int32_t flags)
+{
+	dt_bpf_emit_map_fd(cg->cg_b, DT_R1, fd);
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R7));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2, (int32_t) keyoff));
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R3, DT_R7));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R3, (int32_t) valoff));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, flags));
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_map_update_elem));
+}
+
+void
 dt_bpf_cg_counter(dt_bpf_cg_t *cg, int which)
 {
 	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 1));
