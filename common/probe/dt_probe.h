@@ -147,6 +147,12 @@ typedef struct dt_provops {
 	 * own.  NULL: no such engine serves them.
 	 */
 	const char *po_mech;
+	/*
+	 * Why the provider's probes run on only the kinds of engine it
+	 * registered with, for the error when another is chosen; may be
+	 * NULL.
+	 */
+	const char *po_engines_why;
 } dt_provops_t;
 
 struct dt_provider {

@@ -65,6 +65,7 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/prov/dt_prov_fbt.c \
 	%reldir%/prov/dt_prov_syscall.c \
 	%reldir%/prov/dt_prov_pid.c \
+	%reldir%/prov/dt_pid_lib.c \
 	%reldir%/prov/dt_prov_usdt.c \
 	%reldir%/prov/dt_kprov.h \
 	%reldir%/prov/dt_kprov.c \

@@ -1195,9 +1195,12 @@ dt_bpf_follow(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
 		const dt_bpf_plan_t *pl = &be->be_plans[i];
 
 		for (uint32_t p = 0; pl->pl_mech->bm_pid != NULL &&
-		    p < pl->pl_nprobes; p++)
-			(void) dt_bpf_procset_add(be,
-			    pl->pl_mech->bm_pid(pl->pl_probes[p]));
+		    p < pl->pl_nprobes; p++) {
+			int pid = pl->pl_mech->bm_pid(pl->pl_probes[p]);
+
+			if (pid > 0)
+				(void) dt_bpf_procset_add(be, pid);
+		}
 	}
 	if (events && be->be_lay.bl_perfbuf) {
 		be->be_ev_fd = be->be_lay.bl_rb_fd;

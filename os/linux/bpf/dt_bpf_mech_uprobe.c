@@ -6,6 +6,8 @@
  * that the fork program extends), or, where the kernel has uprobe_multi
  * links, one program for a group of probes of one process image that
  * finds its probe by the uprobe's cookie (dt_bpf_uprobes.c places them).
+ * pid* probes are placed the same way with no process filter: they fire
+ * in every process that maps the file, whenever it maps it.
  * These probes may be enabled while tracing, when a traced process loads
  * a library or execs, and their programs unwind the user stack with the
  * process's own rows.
@@ -126,13 +128,14 @@ dt_bpf_uprobe_spec(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl,
 	ps->ps_ctx = pi->pi_kind == DT_PID_RETURN ? DT_BPF_CTX_URETURN :
 	    DT_BPF_CTX_UPROBE;
 	ps->ps_nargs = pi->pi_kind == DT_PID_RETURN ? 2 : 6;
-	ps->ps_upid = (uint32_t) pi->pi_pid;
+	/* pid* (pi_pid -1): every process, none in particular. */
+	ps->ps_upid = pi->pi_pid > 0 ? (uint32_t) pi->pi_pid : 0;
 	ps->ps_ugen = pi->pi_gen;
-	ps->ps_ufollow = be->be_follow;
+	ps->ps_ufollow = be->be_follow && pi->pi_pid > 0;
 	ps->ps_ufunc = pi->pi_func;
 	ps->ps_uatret = pi->pi_kind == DT_PID_ENTRY ||
 	    pi->pi_kind == DT_PID_RETURN;
-	if (dt_bpf_wants_ustack(be, pl))
+	if (pi->pi_pid > 0 && dt_bpf_wants_ustack(be, pl))
 		dt_bpf_ucfi(dtp, be, pi->pi_pid, ps);
 	if (pi->pi_kind == DT_PID_RETURN && pi->pi_conds != NULL &&
 	    dt_bpf_uconds(pi, ps) != 0)
@@ -140,6 +143,13 @@ dt_bpf_uprobe_spec(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl,
 	bb->bb_type = BPF_PROG_TYPE_KPROBE;
 	if (pl->pl_group) {
 		ps->ps_table_cookie = true;
+		/*
+		 * pid*: the function's address differs from process to
+		 * process, so the cookie carries the site's offset in it
+		 * for a return's arg0 (dt_bpf_uattach_group()).
+		 */
+		ps->ps_ucookieoff = pi->pi_pid < 0 &&
+		    pi->pi_kind == DT_PID_RETURN;
 		bb->bb_tg.tg_type =
 		    (enum bpf_attach_type) DT_BPF_TRACE_UPROBE_MULTI;
 		bb->bb_tgp = &bb->bb_tg;
@@ -167,6 +177,7 @@ dt_bpf_uprobe_group(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 		.ug_probes = (const dt_probe_t *const *) pl->pl_probes,
 		.ug_nprobes = pl->pl_nprobes,
 		.ug_pid = be->be_follow ? -1 : pi->pi_pid,
+		.ug_siteoff = pi->pi_pid < 0 && pi->pi_kind == DT_PID_RETURN,
 	};
 	int rc = dt_bpf_uattach_group(&ug);
 
@@ -222,7 +233,9 @@ dt_bpf_uprobe_attach(dtrace_hdl_t *dtp, dt_bpf_engine_t *be,
 static int
 dt_bpf_uprobe_pid(const dt_probe_t *prp)
 {
-	return dt_prov_pid_info(prp)->pi_pid;
+	int pid = dt_prov_pid_info(prp)->pi_pid;
+
+	return pid > 0 ? pid : 0;	/* pid*: no process to follow */
 }
 
 const dt_bpf_mech_t dt_bpf_mech_uprobe = {
