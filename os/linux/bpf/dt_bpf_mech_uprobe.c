@@ -22,18 +22,27 @@
 #include "os/linux/bpf/dt_bpf_uprobes.h"
 #include "os/linux/prov/dt_linux_prov.h"
 
+/*
+ * A pid* return probe needs uprobe_multi links: their cookies say which
+ * site fired (dt_bpf_uprobe_spec()), which the program cannot tell from
+ * the address in a process it knows nothing of.
+ */
 static dt_linux_feature_t
 dt_bpf_uprobe_feature(const dt_probe_t *prp)
 {
-	(void) prp;
-	return DT_LF_UPROBE;
+	const dt_pid_probe_t *pi = dt_prov_pid_info(prp);
+
+	return pi->pi_pid < 0 && pi->pi_kind == DT_PID_RETURN ?
+	    DT_LF_UPROBE_MULTI : DT_LF_UPROBE;
 }
 
 /*
  * The plan of pid probe prp: a group not built yet of its process image
  * and kind, where the kernel has uprobe_multi links and the probe's
  * sites need nothing of their own (USDT arguments and semaphores, a
- * return's conditional tail calls); else a plan of its own.
+ * return's conditional tail calls); else a plan of its own -- for a pid*
+ * return with conditional tail calls, a group of one, whose cookies say
+ * which site fired.
  */
 static dt_bpf_plan_t *
 dt_bpf_uprobe_plan(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_probe_t *prp)
@@ -42,10 +51,10 @@ dt_bpf_uprobe_plan(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_probe_t *prp)
 	dt_bpf_plan_t *pl;
 
 	be->be_follow |= dtp->dt_options[DT_OPT_FOLLOWFORK] != DTRACEOPT_UNSET;
-	if (pi->pi_kind == DT_PID_USDT || pi->pi_conds != NULL ||
-	    !dt_linux_feature(DT_LF_UPROBE_MULTI))
+	if (pi->pi_kind == DT_PID_USDT || (pi->pi_conds != NULL &&
+	    pi->pi_pid > 0) || !dt_linux_feature(DT_LF_UPROBE_MULTI))
 		return dt_bpf_plan_new(be, &dt_bpf_mech_uprobe);
-	for (uint32_t i = 0; i < be->be_nplans; i++) {
+	for (uint32_t i = 0; pi->pi_conds == NULL && i < be->be_nplans; i++) {
 		const dt_pid_probe_t *q;
 
 		pl = &be->be_plans[i];
@@ -53,7 +62,7 @@ dt_bpf_uprobe_plan(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_probe_t *prp)
 			continue;
 		q = dt_prov_pid_info(pl->pl_probes[0]);
 		if (q->pi_pid == pi->pi_pid && q->pi_gen == pi->pi_gen &&
-		    q->pi_kind == pi->pi_kind)
+		    q->pi_kind == pi->pi_kind && q->pi_conds == NULL)
 			return pl;
 	}
 	if ((pl = dt_bpf_plan_new(be, &dt_bpf_mech_uprobe)) != NULL)
@@ -91,7 +100,9 @@ dt_bpf_uconds(const dt_pid_probe_t *pi, dt_bpf_progspec_t *ps)
 	for (size_t i = 0; i < pi->pi_nsites; i++) {
 		if (pi->pi_conds[i] == 0)
 			continue;
-		pcs[n] = pi->pi_base + pi->pi_sites[i];
+		/* pid*: the site's offset in the function (the cookie's) */
+		pcs[n] = pi->pi_pid < 0 ? pi->pi_sites[i] - (pi->pi_func -
+		    pi->pi_base) : pi->pi_base + pi->pi_sites[i];
 		conds[n++] = pi->pi_conds[i];
 	}
 	ps->ps_ucondpc = pcs;
