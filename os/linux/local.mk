@@ -41,6 +41,7 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/bpf/dt_bpf_loop.c \
 	%reldir%/bpf/dt_bpf_stack.c \
 	%reldir%/bpf/dt_bpf_uprobes.c \
+	%reldir%/bpf/dt_bpf_progress.c \
 	%reldir%/bpf/dt_bpf_uprobes.h \
 	%reldir%/bpf/dt_bpf_subr.c \
 	%reldir%/bpf/dt_bpf_proc.c \

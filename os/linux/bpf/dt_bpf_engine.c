@@ -130,6 +130,30 @@ dt_bpf_open(dtrace_hdl_t *dtp)
 	return 0;
 }
 
+/* Every plan's links, under one progress line (dt_bpf_close_links()). */
+static void
+dt_bpf_close_plans(dt_bpf_engine_t *be)
+{
+	uint32_t n = 0;
+	int *fds;
+
+	for (uint32_t i = 0; i < be->be_nplans; i++)
+		n += be->be_plans[i].pl_nlinks;
+	if ((fds = malloc((n + 1) * sizeof (int))) != NULL) {
+		n = 0;
+		for (uint32_t i = 0; i < be->be_nplans; i++) {
+			for (uint32_t l = 0; l < be->be_plans[i].pl_nlinks; l++)
+				fds[n++] = be->be_plans[i].pl_links[l];
+		}
+		dt_bpf_close_links(fds, n);
+		free(fds);
+	} else {
+		for (uint32_t i = 0; i < be->be_nplans; i++)
+			dt_bpf_close_links(be->be_plans[i].pl_links,
+			    be->be_plans[i].pl_nlinks);
+	}
+}
+
 static void
 dt_bpf_close(dtrace_hdl_t *dtp)
 {
@@ -137,11 +161,10 @@ dt_bpf_close(dtrace_hdl_t *dtp)
 
 	if (be == NULL)
 		return;
+	dt_bpf_close_plans(be);
 	for (uint32_t i = 0; i < be->be_nplans; i++) {
 		dt_bpf_plan_t *pl = &be->be_plans[i];
 
-		for (uint32_t l = 0; l < pl->pl_nlinks; l++)
-			(void) close(pl->pl_links[l]);
 		if (pl->pl_fd >= 0)
 			(void) close(pl->pl_fd);
 		if (pl->pl_standin_fd >= 0)
@@ -1573,6 +1596,8 @@ dt_bpf_go(dtrace_hdl_t *dtp)
 {
 	dt_bpf_engine_t *be = dt_bpf(dtp);
 	dt_bpf_layout_t *lay = &be->be_lay;
+	dt_bpf_progress_t pg;
+	uint32_t nprobes = 0, done = 0;
 	char err[512];
 
 	if (be->be_active)
@@ -1648,16 +1673,20 @@ dt_bpf_go(dtrace_hdl_t *dtp)
 	if (dt_bpf_follow(dtp, be) != 0)
 		return -1;
 	lay->bl_live = be->be_state + lay->bl_consts_off;
+	for (uint32_t i = 0; i < be->be_nplans; i++)
+		nprobes += be->be_plans[i].pl_nprobes;
+	dt_bpf_progress_start(&pg, nprobes, "probes enabled");
 	for (uint32_t i = 0; i < be->be_nplans; i++) {
 		dt_bpf_plan_t *pl = &be->be_plans[i];
 
 		if (pl->pl_table &&
 		    dt_bpf_table(dtp, be, pl) != 0)
-			return -1;
+			goto fail;
 		if (dt_bpf_build(dtp, be, pl) != 0 &&
 		    (!dt_bpf_fallback(dtp, pl) ||
 		    dt_bpf_build(dtp, be, pl) != 0))
-			return -1;
+			goto fail;
+		dt_bpf_progress(&pg, "loading", done += pl->pl_nprobes);
 	}
 	if (lay->bl_perfbuf) {
 		size_t pages = dt_bpf_pow2((uint64_t)
@@ -1665,14 +1694,18 @@ dt_bpf_go(dtrace_hdl_t *dtp)
 		    (size_t) sysconf(_SC_PAGESIZE);
 
 		if ((be->be_pb = perf_buffer__new(lay->bl_rb_fd, pages ? pages :
-		    1, dt_bpf_pb_record, NULL, be, NULL)) == NULL)
+		    1, dt_bpf_pb_record, NULL, be, NULL)) == NULL) {
+			dt_bpf_progress_end(&pg, false);
 			return dt_bpf_fail(dtp, EDT_NOTSUP, "perf buffer: %s",
 			    strerror(errno));
+		}
 	} else if ((be->be_rb = ring_buffer__new(lay->bl_rb_fd,
 	    dt_bpf_rb_record, be, NULL)) == NULL) {
+		dt_bpf_progress_end(&pg, false);
 		return dt_bpf_fail(dtp, EDT_NOTSUP, "ring buffer: %s",
 		    strerror(errno));
 	}
+	done = 0;
 	for (uint32_t i = 0; i < be->be_nplans; i++) {
 		dt_bpf_plan_t *pl = &be->be_plans[i];
 
@@ -1680,8 +1713,10 @@ dt_bpf_go(dtrace_hdl_t *dtp)
 		    (!dt_bpf_fallback(dtp, pl) ||
 		    dt_bpf_build(dtp, be, pl) != 0 ||
 		    dt_bpf_attach(dtp, be, pl) != 0))
-			return -1;
+			goto fail;
+		dt_bpf_progress(&pg, "attaching", done += pl->pl_nprobes);
 	}
+	dt_bpf_progress_end(&pg, true);
 	if (be->be_urefused > 0 && be->be_usites == 0)
 		return dt_bpf_fail(dtp, EDT_NOTSUP, "the kernel cannot place "
 		    "a uprobe at any site of the enabling");
@@ -1700,6 +1735,9 @@ dt_bpf_go(dtrace_hdl_t *dtp)
 	    1, __ATOMIC_SEQ_CST);
 	be->be_started = dt_os_timestamp();
 	return 0;
+fail:
+	dt_bpf_progress_end(&pg, false);
+	return -1;
 }
 
 static int
