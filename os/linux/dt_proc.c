@@ -19,8 +19,9 @@
  *
  * A grabbed process (-p) is only checked: that it exists, is not a zombie
  * or a kernel thread, and that we may trace it (a PTRACE_SEIZE, at once
- * undone).  Probes are placed without stopping it; its end is noticed
- * through /proc.
+ * undone; as root, a process another tracer holds, such as a debugger,
+ * is taken as it is).  Probes are placed without stopping it; its end is
+ * noticed through /proc.
  *
  * The only instruction-set dependence is the breakpoint at the entry
  * point (int3, and the program counter one byte past it after the trap).
@@ -364,8 +365,16 @@ dt_os_proc_grab(int pid, char *err, size_t errlen)
 		int e = errno;
 		long tracer = dt_pt_status_field(pid, "TracerPid:");
 
-		/* Only one tracer at a time: name the one there is. */
+		/*
+		 * Only one tracer at a time: a process under a debugger is
+		 * grabbed as it is, for the bpf engine, whose uprobes need
+		 * no tracer (and which then never stops it: the debugger
+		 * would take the stop for its own); the ptrace engine says
+		 * it cannot.  Without privilege, name the tracer here.
+		 */
 		if (e == EPERM && tracer > 0) {
+			if (geteuid() == 0)
+				return 0;
 			(void) snprintf(err, errlen, "failed to grab pid %s: "
 			    "process is traced by pid %ld", pidstr, tracer);
 			return -1;

@@ -60,6 +60,7 @@
 #include "os/linux/dt_cfi.h"
 #include "os/linux/dt_linux_features.h"
 #include "os/linux/dt_usyms.h"
+#include "os/linux/ptrace/dt_ptrace.h"
 #include "os/linux/prov/dt_linux_prov.h"
 
 #define DT_BPF_LOGSIZE (16U << 20)
@@ -1037,7 +1038,10 @@ dt_bpf_table(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
  * Either one stops the process (bpf_send_signal(SIGSTOP), delivered before
  * it returns to user space: before the new image runs an instruction, or
  * dlopen() returns) until dt_bpf_procev() has placed the new probes, then
- * continues it (SIGCONT): no probe is missed.  The cost to the process is
+ * continues it (SIGCONT): no probe is missed.  (Not a process under a
+ * debugger: gdb would report the SIGSTOP and hold it.  Then no process
+ * is stopped, and a probe may miss the first moments of a library.)
+ * The cost to the process is
  * the stop itself: its parent may see it (waitpid(WUNTRACED), SIGCHLD
  * with CLD_STOPPED / CLD_CONTINUED) and a SIGCONT handler runs.  When
  * tracing stops, the programs are detached first and every process still
@@ -1058,14 +1062,21 @@ dt_bpf_procset_add(dt_bpf_engine_t *be, int pid)
 }
 
 /*
- * Whether an event of this kind stops its process: only when probes are
- * to be placed for it (pid and USDT probes; an exec only with
- * followfork).  Events for the unwind rows alone let it run.
+ * Whether probes are placed for an event of this kind (pid and USDT
+ * probes; an exec only with followfork), and whether it stops its
+ * process until they are: not under a debugger (be_nostop).  Events for
+ * the unwind rows alone let it run.
  */
+static bool
+dt_bpf_ev_places(const dt_bpf_engine_t *be, uint32_t kind)
+{
+	return kind == DT_BPF_EV_EXEC ? be->be_follow : be->be_late;
+}
+
 static bool
 dt_bpf_ev_stops(const dt_bpf_engine_t *be, uint32_t kind)
 {
-	return kind == DT_BPF_EV_EXEC ? be->be_follow : be->be_late;
+	return !be->be_nostop && dt_bpf_ev_places(be, kind);
 }
 
 /* Continue the process of an event that stopped it. */
@@ -1328,7 +1339,7 @@ dt_bpf_procev(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
 		if (!exec && bpf_map_lookup_elem(be->be_procset_fd, &key,
 		    &img) == 0 && (uint32_t) img != 0)
 			owner = (int) (uint32_t) img;
-		if (dt_bpf_ev_stops(be, (uint32_t) (be->be_evs[i] >> 32)) &&
+		if (dt_bpf_ev_places(be, (uint32_t) (be->be_evs[i] >> 32)) &&
 		    (dt_prov_pid_refresh(dtp, owner, pid, exec) != 0 ||
 		    dt_prov_usdt_refresh(dtp, owner, pid, exec) != 0 ||
 		    dt_work_rematch(dtp, owner) != 0))
@@ -1669,6 +1680,12 @@ dt_bpf_go(dtrace_hdl_t *dtp)
 		    DTRACEOPT_UNSET;
 		if (dt_bpf_ustk_start(dtp, be) != 0)
 			return -1;
+	}
+	for (uint32_t i = 0; i < dtp->dt_nprocs; i++) {
+		long tracer = dt_pt_status_field(dt_proc_pid(dtp, i),
+		    "TracerPid:");
+
+		be->be_nostop |= tracer > 0 && tracer != (long) getpid();
 	}
 	if (dt_bpf_follow(dtp, be) != 0)
 		return -1;

@@ -84,6 +84,11 @@ struct dt_bpf_engine {
 	bool be_stopped;
 	bool be_follow;		/* -x followfork with pid probes */
 	bool be_late;		/* clauses name processes: re-match them */
+	/*
+	 * A process of -p is under a debugger, which would take a stop
+	 * for its own: process events never stop the processes.
+	 */
+	bool be_nostop;
 	int be_procset_fd;	/* the traced processes: tgid -> image */
 	int be_fork_fd;		/* followfork: its program, and link */
 	int be_fork_link;
