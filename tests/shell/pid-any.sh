@@ -148,6 +148,11 @@ got=$("$DTRACE" -l -n "pid*:$prog:work_fn:entry" 2>&1 |
     awk 'NR > 1 { $1 = ""; print }')
 check "dtrace -l, a path" " pid* $name work_fn entry" "$got"
 
+# A path in a description, with the predicate right after it.
+"$DTRACE" -e -n "pid*:$prog:work_fn:entry/arg0 == 1/{ trace(arg0); }" \
+    >"$tmp/eout" 2>&1
+check "a path then a predicate" "exit 0" "exit $?$(cat "$tmp/eout")"
+
 # Errors: one line each, exit status 1.
 err() {
 	"$DTRACE" "${@:2}" -n "$1" >"$tmp/eout" 2>&1
