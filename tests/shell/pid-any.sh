@@ -148,6 +148,20 @@ got=$("$DTRACE" -l -n "pid*:$prog:work_fn:entry" 2>&1 |
     awk 'NR > 1 { $1 = ""; print }')
 check "dtrace -l, a path" " pid* $name work_fn entry" "$got"
 
+# Beside pid$target: pid*:libc names the system-wide probe only, so the
+# target's calls are counted once by each clause (not twice by pid*, as
+# its pattern also matches pid<N>); pid* with no module is that pattern.
+got=$("$DTRACE" -q -c "$prog 3" -n '
+    pid$target:libc:malloc:entry /arg0 == 12345/ { @t = count(); }
+    pid*:libc:malloc:entry /pid == $target && arg0 == 12345/ { @a = count(); }
+    pid*:::entry /probefunc == "work_fn"/ { @w = count(); }
+    pid$target::work_fn:entry { }
+    END { printa("pid$target %@d\n", @t); printa("pid* %@d\n", @a);
+	printa("pid*::: %@d\n", @w); }' 2>&1 | grep pid)
+check "pid* beside pid\$target" "pid\$target 3
+pid* 3
+pid*::: 3" "$got"
+
 # A path in a description, with the predicate right after it.
 "$DTRACE" -e -n "pid*:$prog:work_fn:entry/arg0 == 1/{ trace(arg0); }" \
     >"$tmp/eout" 2>&1

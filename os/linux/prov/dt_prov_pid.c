@@ -899,12 +899,27 @@ dt_pid_fini(dtrace_hdl_t *dtp, dt_provider_t *pvp)
 		dt_pid_prov_free(pvp->pv_data);
 }
 
+/*
+ * pid*:<file>:... names the system-wide probes of the file only: a
+ * process's own probe of it would fire a second time in that process.
+ * pid* with no module or a module pattern is DTrace's pattern, every
+ * pid<N>.
+ */
+static bool
+dt_pid_descmatch(const dt_probe_t *prp, const dt_probedesc_t *pdp)
+{
+	(void) prp;
+	return strcmp(pdp->pd_provider, DT_PID_ANY) != 0 ||
+	    pdp->pd_module[0] == '\0' || dt_strisglob(pdp->pd_module);
+}
+
 /* pid<N> providers: their probes; made by the family's po_provide. */
 static const dt_provops_t dt_pid_ops = {
 	.po_probe_fini = dt_pid_probe_fini,
 	.po_fini = dt_pid_fini,
 	.po_modmatch = dt_pid_modmatch,
 	.po_funcmatch = dt_pid_funcmatch,
+	.po_descmatch = dt_pid_descmatch,
 	.po_mech = DT_MECH_USITE,
 };
 
