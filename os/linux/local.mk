@@ -127,6 +127,11 @@ UNIT_TESTS += tests/unit/usyms_test
 tests_unit_usyms_test_SOURCES = tests/unit/usyms_test.c tests/unit/unit.h
 tests_unit_usyms_test_LDADD = libdtrace_core.la
 
+# The files pid probes' module names name (ld.so.cache; no privilege).
+UNIT_TESTS += tests/unit/pid_lib_test
+tests_unit_pid_lib_test_SOURCES = tests/unit/pid_lib_test.c tests/unit/unit.h
+tests_unit_pid_lib_test_LDADD = libdtrace_core.la
+
 UNIT_TESTS += tests/unit/perfmap_test
 tests_unit_perfmap_test_SOURCES = tests/unit/perfmap_test.c tests/unit/unit.h
 tests_unit_perfmap_test_LDADD = libdtrace_core.la

@@ -245,6 +245,13 @@ extern int dt_pid_name_rank(const char *path, const char *base,
  * errno (ENOENT: no such file or library; ENOEXEC: not an ELF file).
  */
 extern int dt_pid_lib_resolve(const char *name, char *path, size_t len);
+/*
+ * The path the dynamic linker's cache (cachefile, /etc/ld.so.cache) gives
+ * a library name of rank 1, else the first of rank 2, of the architecture
+ * dtrace runs on, into path: 0, or -1 when none.
+ */
+extern int dt_pid_ldcache(const char *cachefile, const char *name,
+    char *path, size_t len);
 
 /* The USDT providers (dt_prov_usdt.c). */
 extern int dt_prov_usdt_init(dtrace_hdl_t *dtp);

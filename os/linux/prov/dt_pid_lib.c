@@ -69,11 +69,7 @@ dt_pid_elf_kind(const char *path)
 #define DT_LDCACHE_HDR	 48
 #define DT_LDCACHE_ENT	 24
 
-/*
- * The path the cache gives for the best name of rank 1, else the first
- * of rank 2, of our own architecture: 0, or -1 when none.
- */
-static int
+int
 dt_pid_ldcache(const char *cachefile, const char *name, char *path,
     size_t len)
 {
