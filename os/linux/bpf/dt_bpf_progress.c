@@ -19,7 +19,7 @@
 
 
 /* After this long, the line shows; it is redrawn at most this often. */
-#define DT_BPF_PROGRESS_DELAY_NS   1000000000ULL
+#define DT_BPF_PROGRESS_DELAY_NS  1000000000ULL
 #define DT_BPF_PROGRESS_REDRAW_NS  100000000ULL
 
 static uint64_t
