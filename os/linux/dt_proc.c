@@ -43,6 +43,7 @@
 #include <elf.h>
 
 #include "common/dt_os.h"
+#include "common/probe/dt_probe.h"
 #include "isa/dt_isa.h"
 #include "os/linux/ptrace/dt_ptrace.h"
 
@@ -334,7 +335,7 @@ dt_proc_release(pid_t pid)
 }
 
 int
-dt_os_proc_grab(int pid, char *err, size_t errlen)
+dt_os_proc_grab(int pid, unsigned engines, char *err, size_t errlen)
 {
 	char path[64], exe[16], pidstr[16];
 	char state;
@@ -367,13 +368,13 @@ dt_os_proc_grab(int pid, char *err, size_t errlen)
 
 		/*
 		 * Only one tracer at a time: a process under a debugger is
-		 * grabbed as it is, for the bpf engine, whose uprobes need
-		 * no tracer (and which then never stops it: the debugger
-		 * would take the stop for its own); the ptrace engine says
-		 * it cannot.  Without privilege, name the tracer here.
+		 * grabbed as it is, as root, when the bpf engine may trace
+		 * it: its uprobes need no tracer (and it then never stops
+		 * the process: the debugger would take the stop for its
+		 * own).  Otherwise, name the tracer there is.
 		 */
 		if (e == EPERM && tracer > 0) {
-			if (geteuid() == 0)
+			if (geteuid() == 0 && (engines & DT_ENGINE_F_KERNEL))
 				return 0;
 			(void) snprintf(err, errlen, "failed to grab pid %s: "
 			    "process is traced by pid %ld", pidstr, tracer);

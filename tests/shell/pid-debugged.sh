@@ -13,8 +13,8 @@
 #    it without ptrace (gdb is its tracer), counts its calls, and never
 #    stops it -- gdb sees no signal and the program exits normally; the
 #    library's probes fire once placed (not stopped at the dlopen, the
-#    first calls may be missed); the ptrace engine, which would be a
-#    second tracer, says so in one line.
+#    first calls may be missed); with the ptrace engine forced, which
+#    would be a second tracer, -p is refused in one line naming gdb.
 set -u
 
 . "$top_srcdir/tests/shell/lib.sh"	# check(), pid_engines()
@@ -146,7 +146,7 @@ done
 if [ "$(uname -m)" = x86_64 ]; then
 	"$DTRACE" -x engine=ptrace -q -Z -p "$ppid" -n "$script" >"$tmp/out" 2>&1
 	check "ptrace engine: one line, exit 1" "exit 1
-dtrace: could not enable tracing: failed to attach to pid $ppid: it is traced by pid $gpid (a debugger), and the ptrace engine would be a second tracer (as root, the bpf engine traces it without ptrace)" \
+dtrace: failed to grab pid $ppid: process is traced by pid $gpid" \
 	    "$(echo "exit $?"; cat "$tmp/out")"
 fi
 
