@@ -41,6 +41,7 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/bpf/dt_bpf_loop.c \
 	%reldir%/bpf/dt_bpf_stack.c \
 	%reldir%/bpf/dt_bpf_uprobes.c \
+	%reldir%/bpf/dt_bpf_progress.c \
 	%reldir%/bpf/dt_bpf_uprobes.h \
 	%reldir%/bpf/dt_bpf_subr.c \
 	%reldir%/bpf/dt_bpf_proc.c \
@@ -65,6 +66,7 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/prov/dt_prov_fbt.c \
 	%reldir%/prov/dt_prov_syscall.c \
 	%reldir%/prov/dt_prov_pid.c \
+	%reldir%/prov/dt_pid_lib.c \
 	%reldir%/prov/dt_prov_usdt.c \
 	%reldir%/prov/dt_kprov.h \
 	%reldir%/prov/dt_kprov.c \
@@ -124,6 +126,11 @@ tests_unit_ksyms_test_LDADD = libdtrace_core.la
 UNIT_TESTS += tests/unit/usyms_test
 tests_unit_usyms_test_SOURCES = tests/unit/usyms_test.c tests/unit/unit.h
 tests_unit_usyms_test_LDADD = libdtrace_core.la
+
+# The files pid probes' module names name (ld.so.cache; no privilege).
+UNIT_TESTS += tests/unit/pid_lib_test
+tests_unit_pid_lib_test_SOURCES = tests/unit/pid_lib_test.c tests/unit/unit.h
+tests_unit_pid_lib_test_LDADD = libdtrace_core.la
 
 UNIT_TESTS += tests/unit/perfmap_test
 tests_unit_perfmap_test_SOURCES = tests/unit/perfmap_test.c tests/unit/unit.h

@@ -848,6 +848,18 @@ dt_bpf_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 			DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R6));
 			DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_attach_cookie));
 			DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R0));
+			if (ps->ps_ucookieoff) {
+				/* The site's offset above, the index below */
+				DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R1,
+				    32));
+				DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1,
+				    DT_SC_UFUNC));
+				DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R0));
+				DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_LSH, DT_R1,
+				    32));
+				DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R1,
+				    32));
+			}
 		} else {
 			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R6, 8));
 		}
@@ -870,9 +882,12 @@ dt_bpf_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 			DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1,
 			    names[k][1]));
 		}
-		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R9,
-		    offsetof(dt_bpf_ptab_t, pt_ufunc)));
-		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_SC_UFUNC));
+		if (!ps->ps_ucookieoff) {
+			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R9,
+			    offsetof(dt_bpf_ptab_t, pt_ufunc)));
+			DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1,
+			    DT_SC_UFUNC));
+		}
 		for (uint32_t j = 0; j < ps->ps_nclauses; j++) {
 			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_W, DT_R1, DT_R9,
 			    (int16_t) (offsetof(dt_bpf_ptab_t, pt_epids) +
@@ -998,7 +1013,11 @@ dt_bpf_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 			    il->il_args[i]));
 			DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, o));
 		}
-		if (ret) {
+		if (ret && ps->ps_ucookieoff) {
+			/* The site's offset in the function, from the cookie */
+			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7,
+			    DT_SC_UFUNC));
+		} else if (ret) {
 			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R6,
 			    il->il_pc));
 			if (ps->ps_table_fd >= 0)
@@ -1008,6 +1027,8 @@ dt_bpf_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 				dt_bpf_emit_imm64(cg->cg_b, DT_R2,
 				    ps->ps_ufunc);
 			DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_SUB, DT_R1, DT_R2));
+		}
+		if (ret) {
 			DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1,
 			    DT_SC_ARGS));
 			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R6,

@@ -1512,8 +1512,20 @@ dt_ptrace_go(dtrace_hdl_t *dtp)
 		dt_pt_thread_t *t = NULL;
 
 		/* Our -c child is attached already (dt_proc.c). */
-		pp->pp_created = dt_pt_status_field(pp->pp_pid, "TracerPid:") ==
-		    (long) getpid();
+		long tracer = dt_pt_status_field(pp->pp_pid, "TracerPid:");
+
+		pp->pp_created = tracer == (long) getpid();
+		/*
+		 * A process under a debugger (gdb) has its tracer: ours would
+		 * be a second, which the kernel refuses.  The bpf engine
+		 * needs none.
+		 */
+		if (tracer > 0 && !pp->pp_created)
+			return dt_set_errdetail(dtp, EDT_PROC, "failed to "
+			    "attach to pid %d: it is traced by pid %ld (a "
+			    "debugger), and the ptrace engine would be a "
+			    "second tracer (as root, the bpf engine traces it "
+			    "without ptrace)", pp->pp_pid, tracer);
 		if (dt_pt_keep(pp->pp_pid) != 0)
 			return dt_set_errno(dtp, EDT_NOMEM);
 		pt->pt_attached = true;
