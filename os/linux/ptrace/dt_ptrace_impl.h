@@ -65,6 +65,17 @@ typedef enum dt_pt_procprobe {
 #define DT_PT_OPTS                                                       \
 	(PTRACE_O_TRACECLONE | PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK | \
 	    PTRACE_O_TRACEEXEC | PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEEXIT)
+/*
+ * The breakpoint: 0xce (into), an invalid opcode in 64-bit mode, which
+ * faults (SIGILL, ILL_ILLOPN) with %rip at the site rather than trapping
+ * one past it as int3 does.  A thread stopped on it is always where it
+ * can go on from: should the tracer die during the stop, the kernel
+ * drops the stop's signal and resumes the thread where it stands -- at
+ * the site, which faults again (and the handler of dt_ptrace_trap.c
+ * mends it), not in the middle of the instruction an int3 displaced.
+ */
+#define DT_PT_BRK	  0xce
+#define DT_PT_BRKSIG	  SIGILL
 #define DT_PT_SLOT	  128	/* bytes of one out-of-line copy */
 #define DT_PT_NTSLOTS	  1024	/* per-thread copy slots in a process */
 #define DT_PT_JMPLEN	  5	/* a jmp rel32 over a counting site */
@@ -83,7 +94,7 @@ typedef struct dt_pt_site {
 	dt_isa_insn_t ps_in;
 	dt_isa_strategy_t ps_strategy;
 	uint64_t ps_ool;	/* its shared copy, or 0: per thread */
-	bool ps_armed;		/* the int3 is written */
+	bool ps_armed;		/* the breakpoint is written */
 	bool ps_decoded;	/* ps_insn, ps_in and ps_strategy are set */
 	bool ps_bad;		/* cannot be probed: never armed */
 	bool ps_rtld;		/* the dynamic linker's breakpoint, no fires */
@@ -144,6 +155,13 @@ struct dt_pt_proc {
 	uint64_t pp_tslots;	/* the per-thread slots, mapped at the first
 				   site, or 0 */
 	uint8_t pp_slotused[DT_PT_NTSLOTS];
+	/*
+	 * The SIGILL handler's first area (dt_ptrace_trap.c), or 0; the
+	 * area whose table is being filled, and its entries used.
+	 */
+	uint64_t pp_trap;
+	uint64_t pp_traplast;
+	uint64_t pp_trapn;
 	uint64_t pp_ppid, pp_uid, pp_gid;
 	char pp_execname[16];
 	dt_cfi_table_t pp_cfi;	/* unwind rows, read at the first ustack */
@@ -253,6 +271,45 @@ extern void dt_pt_exec(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_thread_t *t);
 /* Thread t is at the dynamic linker's breakpoint: libraries changed. */
 extern void dt_pt_dlopen(dtrace_hdl_t *dtp, dt_ptrace_t *pt,
     dt_pt_thread_t *t);
+
+/* dt_ptrace_trap.c */
+/* Its area in a process: code, then fixed fields, then the table. */
+#define DT_TRAP_OLDACT	1024	/* the previous action (kernel layout) */
+#define DT_TRAP_NEWACT	1056	/* ours, and a scratch for queries */
+#define DT_TRAP_ZEROACT 1088	/* SIG_DFL, for the default action */
+#define DT_TRAP_PATH	1120	/* "/proc/self/mem" */
+#define DT_TRAP_NEXT	1136	/* the next area, or 0 */
+#define DT_TRAP_NSITES	1144	/* entries used in this area */
+#define DT_TRAP_TABLE	1152	/* { uint64_t addr; uint8_t orig; } x 16 B */
+#define DT_TRAP_ENTSZ	16
+#define DT_TRAP_AREASZ	65536	/* 4024 breakpoints an area */
+#define DT_TRAP_MAGIC	0x44547261 /* si_errno of a stop moved on */
+/* struct sigaction as rt_sigaction(2) takes it on x86-64. */
+typedef struct dt_ksigaction {
+	uint64_t ka_handler;
+	uint64_t ka_flags;
+	uint64_t ka_restorer;
+	uint64_t ka_mask;
+} dt_ksigaction_t;
+/* The handler's code, copied to the area's start, and its restorer. */
+extern const uint8_t dt_pt_trap_code[], dt_pt_trap_code_end[];
+extern const uint8_t dt_pt_trap_restorer[];
+/*
+ * Install the SIGILL handler that mends breakpoints a dead tracer left,
+ * in pp stopped in thread t (once per image): 0, or -1.
+ */
+extern int dt_pt_trap_install(dt_pt_proc_t *pp, dt_pt_thread_t *t);
+/* Note a breakpoint about to be written at addr over byte orig: 0 or -1. */
+extern int dt_pt_trap_note(dt_pt_proc_t *pp, dt_pt_thread_t *t,
+    uint64_t addr, uint8_t orig);
+/*
+ * Thread tid, in the stop of a breakpoint, is about to be given %rip rip:
+ * should we die before resuming it and the kernel deliver the stop's
+ * signal, its handler lets it be.
+ */
+extern void dt_pt_trap_moved(int tid, uint64_t rip);
+/* The process's previous SIGILL action back, if still ours (at detach). */
+extern void dt_pt_trap_remove(dt_pt_proc_t *pp, dt_pt_thread_t *t);
 
 /* dt_ptrace_fast.c */
 /*
