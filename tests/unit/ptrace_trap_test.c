@@ -65,7 +65,8 @@ note(uint8_t *a, uint8_t *site)
 
 	memcpy(&n, a + DT_TRAP_NSITES, sizeof (n));
 	memcpy(a + DT_TRAP_TABLE + n * DT_TRAP_ENTSZ, &addr, sizeof (addr));
-	a[DT_TRAP_TABLE + n * DT_TRAP_ENTSZ + 8] = *site;
+	a[DT_TRAP_TABLE + n * DT_TRAP_ENTSZ + 8] = 1;	/* its length */
+	a[DT_TRAP_TABLE + n * DT_TRAP_ENTSZ + 9] = *site;
 	n++;
 	memcpy(a + DT_TRAP_NSITES, &n, sizeof (n));
 	*site = DT_PT_BRK;

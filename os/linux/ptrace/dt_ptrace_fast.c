@@ -321,6 +321,9 @@ dt_pt_fast_place(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_proc_t *pp,
 			continue;
 		jmp[0] = 0xe9;
 		memcpy(jmp + 1, &(int32_t) { (int32_t) d }, 4);
+		/* Noted, so that a tracer after us can undo it, should we die. */
+		(void) dt_pt_trap_note(pp, t, s->ps_addr, s->ps_insn,
+		    DT_PT_JMPLEN);
 		if (dt_pt_text_write(pp, s->ps_addr, jmp, sizeof (jmp)) != 0)
 			continue;
 		s->ps_fast = true;

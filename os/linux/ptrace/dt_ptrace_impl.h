@@ -280,7 +280,7 @@ extern void dt_pt_dlopen(dtrace_hdl_t *dtp, dt_ptrace_t *pt,
 #define DT_TRAP_PATH	1120	/* "/proc/self/mem" */
 #define DT_TRAP_NEXT	1136	/* the next area, or 0 */
 #define DT_TRAP_NSITES	1144	/* entries used in this area */
-#define DT_TRAP_TABLE	1152	/* { uint64_t addr; uint8_t orig; } x 16 B */
+#define DT_TRAP_TABLE	1152	/* 16 B: { u64 addr; u8 len; u8 orig[7]; } */
 #define DT_TRAP_ENTSZ	16
 #define DT_TRAP_AREASZ	65536	/* 4024 breakpoints an area */
 #define DT_TRAP_MAGIC	0x44547261 /* si_errno of a stop moved on */
@@ -299,9 +299,17 @@ extern const uint8_t dt_pt_trap_restorer[];
  * in pp stopped in thread t (once per image): 0, or -1.
  */
 extern int dt_pt_trap_install(dt_pt_proc_t *pp, dt_pt_thread_t *t);
-/* Note a breakpoint about to be written at addr over byte orig: 0 or -1. */
+/*
+ * Note a patch about to be written at addr over the len bytes orig (a
+ * breakpoint, 1; a jump to a counting trampoline, DT_PT_JMPLEN): 0 or -1.
+ */
 extern int dt_pt_trap_note(dt_pt_proc_t *pp, dt_pt_thread_t *t,
-    uint64_t addr, uint8_t orig);
+    uint64_t addr, const uint8_t *orig, size_t len);
+/*
+ * Before pp's text is read and patched (every thread stopped): put back
+ * what an earlier tracer killed left patched, from its areas' tables.
+ */
+extern void dt_pt_trap_mend(dt_pt_proc_t *pp);
 /*
  * Thread tid, in the stop of a breakpoint, is about to be given %rip rip:
  * should we die before resuming it and the kernel deliver the stop's

@@ -546,6 +546,9 @@ dt_pt_place(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_proc_t *pp,
 
 	if (pp->pp_mm != pp)
 		return 0;	/* a vfork child: its parent's sites */
+	/* What a tracer killed before us left, first: its text is read. */
+	if (pp->pp_trap == 0)
+		dt_pt_trap_mend(pp);
 	/* Sites of files gone are forgotten: their counts first. */
 	dt_pt_fast_collect(dtp, pp);
 	if (dt_pt_maps_read(pp->pp_pid, &ms) != 0)
@@ -585,6 +588,12 @@ dt_pt_place(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_proc_t *pp,
 		nplace++;
 		nool += s->ps_strategy == X86_STRAT_OOL;
 	}
+	/*
+	 * The handler that mends these patches should we die: without it
+	 * tracing goes on as before, unprotected.
+	 */
+	if (nplace > 0 && pp->pp_trap == 0)
+		(void) dt_pt_trap_install(pp, t);
 	if (nplace > 0) {
 		/* Sites that only count need no breakpoint: patched. */
 		dt_pt_fast_place(dtp, pt, pp, t);
@@ -609,12 +618,7 @@ dt_pt_place(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_proc_t *pp,
 			area += DT_PT_NTSLOTS * DT_PT_SLOT;
 		}
 	}
-	/*
-	 * The handler that mends these breakpoints should we die: without it
-	 * tracing goes on as before, unprotected.
-	 */
-	if (nplace > 0 && pp->pp_trap == 0)
-		(void) dt_pt_trap_install(pp, t);
+
 	for (size_t i = 0; i < pp->pp_nsites && nplace > 0; i++) {
 		dt_pt_site_t *s = &pp->pp_sites[i];
 		uint64_t at = area;
@@ -645,7 +649,7 @@ dt_pt_place(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_proc_t *pp,
 
 		if (!dt_pt_to_place(s))
 			continue;
-		(void) dt_pt_trap_note(pp, t, s->ps_addr, s->ps_insn[0]);
+		(void) dt_pt_trap_note(pp, t, s->ps_addr, s->ps_insn, 1);
 		if (dt_pt_text_write(pp, s->ps_addr, &brk, 1) != 0)
 			return dt_set_errdetail(dtp, EDT_PROC, "pid %d: failed "
 			    "to write a breakpoint at 0x%" PRIx64, pp->pp_pid,

@@ -53,6 +53,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
@@ -113,7 +114,7 @@ __asm__(".pushsection .rodata\n"
 	"	jmp 6f\n"
 	/* Ours: the original byte back, and the site runs again. */
 	"5:	mov %rdi, %r15\n"
-	"	lea 8(%rsi), %r13\n"
+	"	lea 9(%rsi), %r13\n"
 	"	mov $2, %eax\n"				/* open */
 	"	lea " DT_XSTR(DT_TRAP_PATH) "(%rbx), %rdi\n"
 	"	mov $2, %esi\n"				/* O_RDWR */
@@ -237,12 +238,12 @@ dt_pt_trap_install(dt_pt_proc_t *pp, dt_pt_thread_t *t)
 
 int
 dt_pt_trap_note(dt_pt_proc_t *pp, dt_pt_thread_t *t, uint64_t addr,
-    uint8_t orig)
+    const uint8_t *orig, size_t len)
 {
 	uint8_t ent[DT_TRAP_ENTSZ] = { 0 };
 	uint64_t n, next;
 
-	if (pp->pp_trap == 0)
+	if (pp->pp_trap == 0 || len == 0 || len > DT_TRAP_ENTSZ - 9)
 		return -1;
 	if (pp->pp_trapn == (DT_TRAP_AREASZ - DT_TRAP_TABLE) / DT_TRAP_ENTSZ) {
 		/* Full: a further area, linked once it is written. */
@@ -254,7 +255,8 @@ dt_pt_trap_note(dt_pt_proc_t *pp, dt_pt_thread_t *t, uint64_t addr,
 		pp->pp_trapn = 0;
 	}
 	memcpy(ent, &addr, sizeof (addr));
-	ent[8] = orig;
+	ent[8] = (uint8_t) len;
+	memcpy(ent + 9, orig, len);
 	n = pp->pp_trapn + 1;
 	/* The entry, then the count that makes it seen. */
 	if (dt_pt_text_write(pp, pp->pp_traplast + DT_TRAP_TABLE +
@@ -264,6 +266,78 @@ dt_pt_trap_note(dt_pt_proc_t *pp, dt_pt_thread_t *t, uint64_t addr,
 		return -1;
 	pp->pp_trapn = n;
 	return 0;
+}
+
+/*
+ * The areas an earlier tracer of pp (killed) left, found by their code
+ * in pp's private writable and executable mappings: each first area, and
+ * the areas linked from it.
+ */
+static void
+dt_pt_trap_mend_area(dt_pt_proc_t *pp, uint64_t area)
+{
+	for (int hops = 0; area != 0 && hops < 4096; hops++) {
+		uint64_t n, next;
+
+		if (dt_pt_text_read(pp, area + DT_TRAP_NSITES, &n,
+		    sizeof (n)) != 0 || dt_pt_text_read(pp, area + DT_TRAP_NEXT,
+		    &next, sizeof (next)) != 0)
+			return;
+		if (n > (DT_TRAP_AREASZ - DT_TRAP_TABLE) / DT_TRAP_ENTSZ)
+			return;
+		for (uint64_t i = 0; i < n; i++) {
+			uint8_t ent[DT_TRAP_ENTSZ], cur[DT_TRAP_ENTSZ - 9];
+			uint64_t addr;
+			size_t len;
+
+			if (dt_pt_text_read(pp, area + DT_TRAP_TABLE + i *
+			    DT_TRAP_ENTSZ, ent, sizeof (ent)) != 0)
+				return;
+			memcpy(&addr, ent, sizeof (addr));
+			len = ent[8];
+			/*
+			 * Still patched (our breakpoint, or a jump to a
+			 * counting trampoline): the original bytes back.
+			 */
+			if (len == 0 || len > sizeof (cur) ||
+			    dt_pt_text_read(pp, addr, cur, len) != 0 ||
+			    memcmp(cur, ent + 9, len) == 0)
+				continue;
+			if ((len == 1 && cur[0] == DT_PT_BRK) ||
+			    (len == DT_PT_JMPLEN && cur[0] == 0xe9))
+				(void) dt_pt_text_write(pp, addr, ent + 9, len);
+		}
+		area = next;
+	}
+}
+
+void
+dt_pt_trap_mend(dt_pt_proc_t *pp)
+{
+	size_t len = (size_t) (dt_pt_trap_code_end - dt_pt_trap_code);
+	char path[64], line[512];
+	uint8_t head[64];
+	FILE *fp;
+
+	if (len > sizeof (head))
+		len = sizeof (head);
+	(void) snprintf(path, sizeof (path), "/proc/%d/maps", pp->pp_pid);
+	if ((fp = fopen(path, "re")) == NULL)
+		return;
+	while (fgets(line, sizeof (line), fp) != NULL) {
+		unsigned long long lo, hi;
+		char perm[8];
+
+		if (sscanf(line, "%llx-%llx %7s", &lo, &hi, perm) != 3 ||
+		    strcmp(perm, "rwxp") != 0)
+			continue;
+		for (uint64_t a = lo; a + DT_TRAP_AREASZ <= hi; a += 4096) {
+			if (dt_pt_text_read(pp, a, head, len) == 0 &&
+			    memcmp(head, dt_pt_trap_code, len) == 0)
+				dt_pt_trap_mend_area(pp, a);
+		}
+	}
+	(void) fclose(fp);
 }
 
 void
