@@ -89,8 +89,9 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/ptrace/dt_ptrace_sites.c \
 	%reldir%/ptrace/dt_ptrace_sys.c \
 	%reldir%/ptrace/dt_ptrace_linger.c \
-	%reldir%/ptrace/dt_ptrace_trap.c
-# The SIGTRAP handler left in traced processes, run in the test's own.
+	%reldir%/ptrace/dt_ptrace_trap.c \
+	%reldir%/ptrace/dt_ptrace_rescue.c
+# The SIGILL handler left in traced processes, run in the test's own.
 UNIT_TESTS += tests/unit/ptrace_trap_test
 tests_unit_ptrace_trap_test_SOURCES = tests/unit/ptrace_trap_test.c \
 	tests/unit/unit.h

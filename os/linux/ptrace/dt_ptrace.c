@@ -553,30 +553,41 @@ dt_pt_wait_tid(int tid, int *stp)
 }
 
 /*
- * Run system call nr in stopped thread t of pp: a "syscall; int3" written
- * over the program's entry point (every thread of pp is stopped, and the
- * entry point runs once, at the start: a -c child stopped there runs it
+ * Run system call nr in stopped thread t of pp: a "syscall" written over
+ * the program's entry point (every thread of pp is stopped, and the entry
+ * point runs once, at the start: a -c child stopped there runs it
  * afterwards, restored), registers set for the call with orig_rax = -1
- * so that an interrupted system call is not restarted into ours, then
- * everything restored.  Returns what the call returned (-errno on
- * failure), or -ENOEXEC if it could not be run.
+ * so that an interrupted system call is not restarted into ours, the
+ * thread run to the call's exit stop (PTRACE_SYSCALL), then everything
+ * restored.  What follows the syscall is never run while we live: with a
+ * guard it is a jump to itself, where the thread waits for the guard to
+ * undo what we were doing should we die (dt_ptrace_rescue.c); without
+ * one, an int3.  Returns what the call returned (-errno on failure), or
+ * -ENOEXEC if it could not be run.
  */
 int64_t
 dt_pt_inject_syscall(dt_pt_proc_t *pp, dt_pt_thread_t *t, long nr,
     const uint64_t *args)
 {
-	static const uint8_t code[8] = { 0x0f, 0x05, 0xcc, 0xcc, 0xcc, 0xcc,
-		0xcc, 0xcc };	/* syscall; int3 */
+	static const uint8_t spin[DT_PT_INJLEN] = { 0x0f, 0x05, 0xeb, 0xfe,
+		0xcc, 0xcc, 0xcc, 0xcc };	/* syscall; jmp . */
+	static const uint8_t trap[DT_PT_INJLEN] = { 0x0f, 0x05, 0xcc, 0xcc,
+		0xcc, 0xcc, 0xcc, 0xcc };	/* syscall; int3 */
 	struct user_regs_struct saved, r;
 	uint64_t entry = dt_linux_proc_entry(pp->pp_pid);
 	int64_t ret = -ENOEXEC;
-	uint8_t orig[8];
-	int st;
+	uint8_t orig[DT_PT_INJLEN];
+	int st, nsys = 0;
 
 	if (entry == 0 || ptrace(PTRACE_GETREGS, t->pt_tid, 0, &saved) != 0 ||
-	    dt_pt_text_read(pp, entry, orig, sizeof (orig)) != 0 ||
-	    dt_pt_text_write(pp, entry, code, sizeof (code)) != 0)
+	    dt_pt_text_read(pp, entry, orig, sizeof (orig)) != 0)
 		return ret;
+	dt_pt_rescue_note(t->pt_tid, entry, orig, &saved);
+	if (dt_pt_text_write(pp, entry, dt_pt_rescue_on() ? spin : trap,
+	    DT_PT_INJLEN) != 0) {
+		dt_pt_rescue_done();
+		return ret;
+	}
 	r = saved;
 	r.rip = entry;
 	r.rax = (unsigned long long) nr;
@@ -590,22 +601,34 @@ dt_pt_inject_syscall(dt_pt_proc_t *pp, dt_pt_thread_t *t, long nr,
 	if (ptrace(PTRACE_SETREGS, t->pt_tid, 0, &r) != 0)
 		goto out;
 	for (;;) {
-		if (ptrace(PTRACE_CONT, t->pt_tid, 0, 0) != 0 ||
+		struct __ptrace_syscall_info si;
+		long n;
+
+		if (ptrace(PTRACE_SYSCALL, t->pt_tid, 0, 0) != 0 ||
 		    dt_pt_wait_tid(t->pt_tid, &st) != 0)
 			goto out;
-		if ((st >> 16) == 0 && WSTOPSIG(st) == SIGTRAP)
-			break;
+		if ((st >> 16) == 0 && WSTOPSIG(st) == (SIGTRAP | 0x80)) {
+			/* The call's entry stop, then its exit stop. */
+			n = ptrace(PTRACE_GET_SYSCALL_INFO, t->pt_tid,
+			    (void *) sizeof (si), &si);
+			if (n > 0 ? si.op == PTRACE_SYSCALL_INFO_EXIT :
+			    ++nsys == 2)
+				break;
+			continue;
+		}
 		/* A signal on the way: deliver it once we are done. */
-		if ((st >> 16) == 0 && WSTOPSIG(st) != (SIGTRAP | 0x80))
+		if ((st >> 16) == 0)
 			t->pt_sig = WSTOPSIG(st);
 		/* Event stops (our own filter's, say) just go on. */
 	}
 	if (ptrace(PTRACE_GETREGS, t->pt_tid, 0, &r) == 0 &&
-	    r.rip == entry + 3)
+	    r.rip == entry + 2)
 		ret = (int64_t) r.rax;
 out:
-	(void) dt_pt_text_write(pp, entry, orig, sizeof (orig));
+	/* The thread first: with the text back, it must not be in ours. */
 	(void) ptrace(PTRACE_SETREGS, t->pt_tid, 0, &saved);
+	(void) dt_pt_text_write(pp, entry, orig, sizeof (orig));
+	dt_pt_rescue_done();
 	return ret;
 }
 

@@ -272,6 +272,16 @@ extern void dt_pt_exec(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_thread_t *t);
 extern void dt_pt_dlopen(dtrace_hdl_t *dtp, dt_ptrace_t *pt,
     dt_pt_thread_t *t);
 
+/* dt_ptrace_rescue.c */
+#define DT_PT_INJLEN 8		/* the bytes of an injected system call */
+/* Is there a guard to undo an injection we die in? */
+extern bool dt_pt_rescue_on(void);
+/* An injection into thread tid begins: where, over what, and its regs. */
+extern void dt_pt_rescue_note(int tid, uint64_t entry, const uint8_t *orig,
+    const struct user_regs_struct *regs);
+/* ... and is over: the thread and the text are as they were. */
+extern void dt_pt_rescue_done(void);
+
 /* dt_ptrace_trap.c */
 /* Its area in a process: code, then fixed fields, then the table. */
 #define DT_TRAP_OLDACT	1024	/* the previous action (kernel layout) */
