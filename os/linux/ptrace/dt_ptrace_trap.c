@@ -43,12 +43,12 @@
  * action is put back (if the program has not changed it since); the area
  * stays mapped, as the scratch area does.
  *
+ * A system call being injected when the tracer dies is the guard's to
+ * undo (dt_ptrace_rescue.c).
+ *
  * Limits: the handler needs /proc mounted in the process's namespace; a
  * program that installs a SIGILL handler of its own while traced
- * replaces this one (tracing goes on; only the protection is lost); a
- * process killed while a system call is being injected into it (at
- * attach, before the handler exists, or when libraries are loaded) is
- * not protected.
+ * replaces this one (tracing goes on; only the protection is lost).
  */
 #include <errno.h>
 #include <signal.h>
