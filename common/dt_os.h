@@ -201,6 +201,9 @@ extern void dt_os_proc_kill(int pid);
 /* dtrace_proc_lingering() and dtrace_proc_linger(). */
 extern bool dt_os_proc_lingering(void);
 extern void dt_os_proc_linger(void);
+/* dtrace_proc_rescue_open() and dtrace_proc_rescue(). */
+extern int dt_os_proc_rescue_open(void);
+extern void dt_os_proc_rescue(void);
 /* The parent of a process (progenyof()), or -1 if unknown. */
 extern int dt_os_proc_parent(int pid);
 /*

@@ -173,3 +173,15 @@ dtrace_proc_linger(void)
 {
 	dt_os_proc_linger();
 }
+
+int
+dtrace_proc_rescue_open(void)
+{
+	return dt_os_proc_rescue_open();
+}
+
+void
+dtrace_proc_rescue(void)
+{
+	dt_os_proc_rescue();
+}

@@ -487,3 +487,15 @@ dt_os_proc_linger(void)
 {
 	dt_ptrace_linger();
 }
+
+int
+dt_os_proc_rescue_open(void)
+{
+	return dt_ptrace_rescue_open();
+}
+
+void
+dt_os_proc_rescue(void)
+{
+	dt_ptrace_rescue();
+}

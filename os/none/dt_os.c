@@ -447,6 +447,17 @@ dt_os_proc_linger(void)
 }
 
 int
+dt_os_proc_rescue_open(void)
+{
+	return 0;
+}
+
+void
+dt_os_proc_rescue(void)
+{
+}
+
+int
 dt_os_proc_parent(int pid)
 {
 	return pid == getpid() ? (int) getppid() : -1;

@@ -1189,10 +1189,18 @@ dt_bpf_gen(const dt_bpf_layout_t *lay, const dt_bpf_progspec_t *ps,
 	DT_EMIT(&cg, DT_BPF_EXIT());
 	if (cg.cg_failed)
 		return -1;
-	if ((err = dt_bpf_buf_finish(b)) != 0) {
-		snprintf(errbuf, errlen, "generating BPF: %s", err == E2BIG ?
-		    "program too large" : strerror(err));
+	b->b_gotol = dt_linux_feature(DT_LF_GOTOL);
+	if ((err = dt_bpf_buf_finish(b)) == ERANGE)
+		snprintf(errbuf, errlen, "generating BPF: program too large "
+		    "for this kernel: a jump spans more than 32767 "
+		    "instructions and needs gotol (%s)",
+		    dt_linux_feature_why(DT_LF_GOTOL));
+	else if (err == E2BIG)
+		snprintf(errbuf, errlen, "generating BPF: program too large: "
+		    "more than %u instructions", DT_BPF_MAXPROG);
+	else if (err != 0)
+		snprintf(errbuf, errlen, "generating BPF: %s", strerror(err));
+	if (err != 0)
 		return -1;
-	}
 	return 0;
 }
