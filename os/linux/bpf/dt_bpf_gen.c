@@ -989,7 +989,8 @@ dt_bpf_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 
 			if (ret || i >= il->il_nargs) {
 				DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, o, 0));
-				if (ret)
+				/* Not read by any clause: left 0, unread. */
+				if (ret || i >= (int) cg->cg_lay->bl_nargs)
 					continue;
 				/*
 				 * Past the argument registers, as DTrace

@@ -187,6 +187,12 @@ typedef struct dt_bpf_layout {
 	bool bl_strtok;		/* some clause calls strtok() */
 	uint32_t bl_cwd_off;	/* cwd: the walk's state, names, text */
 	bool bl_cwd;		/* some clause reads cwd */
+	/*
+	 * The arguments the clauses read: 1 + the highest argN, or every
+	 * one for args[].  A uprobe's prologue reads the stack-passed ones
+	 * (a helper call each) only below this.
+	 */
+	uint32_t bl_nargs;
 	uint32_t bl_dynkey_off;
 	uint32_t bl_dynval_off;
 	uint32_t bl_aggkey_off;
