@@ -155,7 +155,9 @@ dt_probe_match(const dt_probe_t *prp, const dt_probedesc_t *pdp)
 	    (prp->pr_prov->pv_ops->po_funcmatch != NULL &&
 	    pdp->pd_function[0] != '\0' &&
 	    prp->pr_prov->pv_ops->po_funcmatch(prp, pdp->pd_function))) &&
-	    dt_field_match(prp->pr_name, pdp->pd_name);
+	    dt_field_match(prp->pr_name, pdp->pd_name) &&
+	    (prp->pr_prov->pv_ops->po_descmatch == NULL ||
+	    prp->pr_prov->pv_ops->po_descmatch(prp, pdp));
 }
 
 int

@@ -130,6 +130,13 @@ typedef struct dt_provops {
 	 */
 	bool (*po_funcmatch)(const dt_probe_t *prp, const char *func);
 	/*
+	 * Whether a description whose fields match this probe names it: a
+	 * family may give a pattern a meaning of its own (pid*:libc:...
+	 * names the probes of a file in every process, not those of each
+	 * pid<N> that the pattern pid* matches too).  May be NULL: yes.
+	 */
+	bool (*po_descmatch)(const dt_probe_t *prp, const dt_probedesc_t *pdp);
+	/*
 	 * Why a description that names this provider (or its family)
 	 * matched no probe, when the provider can say more than that: the
 	 * message into msg and its compiler error tag returned (a
@@ -147,6 +154,12 @@ typedef struct dt_provops {
 	 * own.  NULL: no such engine serves them.
 	 */
 	const char *po_mech;
+	/*
+	 * Why the provider's probes run on only the kinds of engine it
+	 * registered with, for the error when another is chosen; may be
+	 * NULL.
+	 */
+	const char *po_engines_why;
 	/*
 	 * Could po_populate make a probe matching this description, whose
 	 * provider field already matches the provider?  Asked while the

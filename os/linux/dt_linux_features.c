@@ -64,6 +64,7 @@ static const char *const dt_lf_names[DT_LF_NFEATURES] = {
 	[DT_LF_KPROBE] = "kprobe",
 	[DT_LF_TASK_PT_REGS] = "task_pt_regs",
 	[DT_LF_MAP_IN_MAP] = "map_in_map",
+	[DT_LF_GOTOL] = "gotol",
 };
 
 const char *
@@ -886,6 +887,29 @@ dt_lf_probe_map_in_map(dt_linux_features_t *lfp)
 	    "in a hash of maps: program load failed: %s", strerror(err));
 }
 
+/*
+ * gotol (BPF_JMP32 | BPF_JA, the offset in imm): what lets a program jump
+ * past the 32767 instructions a 16-bit offset reaches (dt_bpf_relax.c).
+ * Older kernels refuse the opcode.
+ */
+static void
+dt_lf_probe_gotol(dt_linux_features_t *lfp)
+{
+	static const struct bpf_insn p[] = {
+		DT_BPF_MOV64_IMM(DT_R0, 0),
+		DT_BPF_GOTOL(0),
+		DT_BPF_EXIT(),
+	};
+	int fd = dt_lf_load(BPF_PROG_TYPE_TRACEPOINT, p, 3, 0);
+	int err = errno;
+
+	if (fd >= 0)
+		(void) close(fd);
+	dt_lf_set(lfp, DT_LF_GOTOL, fd >= 0, "a program with gotol: load "
+	    "failed: %s%s", strerror(err), err == EINVAL ?
+	    " (gotol needs Linux 6.4)" : dt_lf_hint(err));
+}
+
 /* The cheap probes: a few program loads and map creations. */
 static void
 dt_lf_probe_core(dt_linux_features_t *lfp)
@@ -920,6 +944,7 @@ dt_lf_probe_core(dt_linux_features_t *lfp)
 	    BPF_FUNC_get_stack, true);
 	dt_lf_probe_task_pt_regs(lfp);
 	dt_lf_probe_map_in_map(lfp);
+	dt_lf_probe_gotol(lfp);
 }
 
 void

@@ -343,6 +343,12 @@ typedef struct dt_bpf_progspec {
 	 */
 	bool ps_uatret;
 	/*
+	 * A group's uprobe cookie carries, above the probe's index, the
+	 * site's offset in its function: a return's arg0 (pid*, where the
+	 * function's address is the process's own).
+	 */
+	bool ps_ucookieoff;
+	/*
 	 * uprobes: the unwind rows of the process (os/linux/dt_cfi.h), an
 	 * array map of ps_ucfi_n dt_cfi_row_t; 0 rows: user stacks follow
 	 * the frame pointers (bpf_get_stack()).

@@ -652,6 +652,14 @@ dt_bpf_layout_finish(dt_bpf_layout_t *lay, char *errbuf, size_t errlen)
 			ba->ba_maxent = 16;
 		if (ba->ba_maxent > (1U << 20))
 			ba->ba_maxent = 1U << 20;
+		/*
+		 * An aggregation without keys has one entry: a map sized for
+		 * aggsize would be preallocated for nothing (a quarter of a
+		 * million per-CPU entries at the default aggsize, hundreds of
+		 * milliseconds of start-up).
+		 */
+		if (agg->ag_nkeys == 0)
+			ba->ba_maxent = 1;
 		if (ba->ba_keysize > lay->bl_maxaggkey)
 			lay->bl_maxaggkey = ba->ba_keysize;
 		if (ba->ba_valsize > lay->bl_maxaggval)
