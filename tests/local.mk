@@ -33,7 +33,7 @@ SHELL_TESTS += tests/shell/unprivileged.sh tests/shell/syscall-count.sh \
 	tests/shell/ustack-cfi.sh tests/shell/ustack-every.sh \
 	tests/shell/ustackdepth-deep.sh tests/shell/bpf-far-jumps.sh \
 	tests/shell/pid-tailcall.sh tests/shell/pid-modname.sh tests/shell/pid-args.sh \
-	tests/shell/usdt-late.sh \
+	tests/shell/usdt-late.sh tests/shell/lazy-start.sh \
 	tests/shell/kernel-stack.sh \
 	tests/shell/list-syscall-args.sh tests/shell/syscall-typed-args.sh \
 	tests/shell/syscall-builtins.sh \

@@ -68,6 +68,8 @@
 #define DT_BPF_LATE_CONSTS 16384
 /* Processes followed, at most. */
 #define DT_BPF_PROCSET_MAX 65536
+/* Rows the user stack walks keep found (ps_ucache_fd): 1.5 MB of them. */
+#define DT_BPF_UCACHE_MAX 49152
 
 static dt_bpf_engine_t *
 dt_bpf(dtrace_hdl_t *dtp)
@@ -120,7 +122,7 @@ dt_bpf_open(dtrace_hdl_t *dtp)
 	be->be_ncpus = dt_linux_ncpus();
 	be->be_procset_fd = be->be_fork_fd = be->be_fork_link = -1;
 	be->be_ev_fd = be->be_ev_progs[0] = be->be_ev_progs[1] = -1;
-	be->be_ustk_fd = -1;
+	be->be_ustk_fd = be->be_ugen_fd = be->be_ucache_fd = -1;
 	be->be_dtp = dtp;
 	if ((be->be_stage = calloc((size_t) be->be_ncpus,
 	    sizeof (*be->be_stage))) == NULL) {
@@ -829,6 +831,7 @@ static void
 dt_bpf_ustk_add(dt_bpf_engine_t *be, int pid)
 {
 	uint32_t key = (uint32_t) pid, n, j = 0;
+	uint64_t gen;
 	int fd, *p;
 	bool have = false;
 
@@ -851,7 +854,14 @@ dt_bpf_ustk_add(dt_bpf_engine_t *be, int pid)
 	    BPF_ANY) != 0) {
 		/* Rows of the old image are wrong: none is better. */
 		(void) bpf_map_delete_elem(be->be_ustk_fd, &key);
-	} else if (!have && (p = realloc(be->be_ustk_pids,
+		have = true;	/* nothing new to remember */
+	}
+	/* After the rows: a walk with the new generation finds them. */
+	gen = ++be->be_ugen;
+	if (be->be_ugen_fd >= 0 && bpf_map_update_elem(be->be_ugen_fd, &key,
+	    &gen, BPF_ANY) != 0)
+		(void) bpf_map_delete_elem(be->be_ugen_fd, &key);
+	if (!have && (p = realloc(be->be_ustk_pids,
 	    (be->be_nustk + 1) * sizeof (int))) != NULL) {
 		be->be_ustk_pids = p;
 		p[be->be_nustk++] = pid;
@@ -877,6 +887,17 @@ dt_bpf_ustk_start(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
 	(void) close(ifd);
 	if ((be->be_ustk_fd = dt_bpf_mapfd(dtp, be, fd, "user stack")) < 0)
 		return -1;
+	/* The cache of rows found (ps_ucache_fd); without it, no cache. */
+	fd = bpf_map_create(BPF_MAP_TYPE_HASH, "dt_ugen", 4, 8,
+	    DT_BPF_PROCSET_MAX, NULL);
+	if (fd >= 0 && (ifd = bpf_map_create(BPF_MAP_TYPE_LRU_HASH,
+	    "dt_ucache", 16, sizeof (dt_cfi_row_t), DT_BPF_UCACHE_MAX,
+	    NULL)) >= 0) {
+		be->be_ugen_fd = dt_bpf_mapfd(dtp, be, fd, "user stack");
+		be->be_ucache_fd = dt_bpf_mapfd(dtp, be, ifd, "user stack");
+	} else if (fd >= 0) {
+		(void) close(fd);
+	}
 	for (uint32_t i = 0; i < dtp->dt_nprocs; i++)
 		dt_bpf_ustk_add(be, dt_proc_pid(dtp, i));
 	return 0;
@@ -925,6 +946,8 @@ dt_bpf_build(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 	ps->ps_tick_fd = -1;
 	ps->ps_ustk = be->be_ustk_fd >= 0;
 	ps->ps_ustk_fd = be->be_ustk_fd;
+	ps->ps_ugen_fd = be->be_ugen_fd;
+	ps->ps_ucache_fd = be->be_ucache_fd;
 	ps->ps_procset_fd = be->be_procset_fd;
 	ps->ps_prov = dt_bpf_layout_const(lay, prp->pr_prov->pv_name);
 	ps->ps_mod = dt_bpf_layout_const(lay, prp->pr_mod);

@@ -102,6 +102,9 @@ struct dt_bpf_engine {
 	struct dt_bpf_ucfi *be_ucfi;	/* per process: its CFI rows map */
 	uint32_t be_nucfi;
 	int be_ustk_fd;		/* every probe's rows: hash of maps, or -1 */
+	int be_ugen_fd;		/* the generation of each one's rows */
+	int be_ucache_fd;	/* rows found, by owner, generation, address */
+	uint32_t be_ugen;	/* the last generation given */
 	int *be_ustk_pids;	/* its keys */
 	uint32_t be_nustk;
 	bool be_ustk_follow;	/* and followfork: children share them */

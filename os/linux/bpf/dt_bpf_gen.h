@@ -373,6 +373,16 @@ typedef struct dt_bpf_progspec {
 	bool ps_ustk;
 	int ps_ustk_fd;
 	/*
+	 * The rows those walks found: an LRU hash from (owner, generation,
+	 * address) to the row, so that a frame at an address seen before
+	 * costs one lookup instead of a binary search over the rows (a map
+	 * lookup a step).  ps_ugen_fd maps the owner to the generation of
+	 * its rows, which changes whenever they are made again, so a row of
+	 * an old image is never found.  -1: no cache.
+	 */
+	int ps_ugen_fd;
+	int ps_ucache_fd;
+	/*
 	 * pid return probes at conditional tail calls: the runtime address
 	 * of each such site and its condition (a jcc's cc + 1, as
 	 * dt_pid_probe_t.pi_conds): the program ends there, without
