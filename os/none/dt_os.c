@@ -101,6 +101,9 @@ dt_os_providers_init(dtrace_hdl_t *dtp)
 /* Only the interpreter, which the core always has. */
 const dt_os_engine_t dt_os_engines[] = {{NULL, 0, NULL}};
 
+/* No probe sites here; DTrace's own bound, a DOF probe's 8-bit count. */
+const unsigned dt_os_usdt_maxargs = 255;
+
 /* No OS names itself here; any POSIX system is a Unix. */
 const char *const dt_os_cpp_defines[] = {"-D__unix", NULL};
 
@@ -348,8 +351,9 @@ dt_os_proc_create(char *const argv[], bool atexec, char *err, size_t errlen)
 }
 
 int
-dt_os_proc_grab(int pid, char *err, size_t errlen)
+dt_os_proc_grab(int pid, unsigned engines, char *err, size_t errlen)
 {
+	(void) engines;
 	if (pid <= 0 || (kill(pid, 0) != 0 && errno == ESRCH)) {
 		(void) snprintf(err, errlen,
 		    "failed to grab pid %d: no such "
@@ -439,6 +443,17 @@ dt_os_proc_lingering(void)
 
 void
 dt_os_proc_linger(void)
+{
+}
+
+int
+dt_os_proc_rescue_open(void)
+{
+	return 0;
+}
+
+void
+dt_os_proc_rescue(void)
 {
 }
 

@@ -170,6 +170,7 @@ typedef struct dt_bpf_layout {
 	uint32_t bl_zero_off;
 	uint32_t bl_zero_size;
 	uint32_t bl_cnt_off;	/* DT_BPF_CNT_* words */
+	uint32_t bl_dynused_off; /* dynamic variables' bytes, a line alone */
 	uint32_t bl_globals_off;
 	uint32_t bl_globals_size;
 	uint32_t bl_state_size;
@@ -186,6 +187,12 @@ typedef struct dt_bpf_layout {
 	bool bl_strtok;		/* some clause calls strtok() */
 	uint32_t bl_cwd_off;	/* cwd: the walk's state, names, text */
 	bool bl_cwd;		/* some clause reads cwd */
+	/*
+	 * The arguments the clauses read: 1 + the highest argN, or every
+	 * one for args[].  A uprobe's prologue reads the stack-passed ones
+	 * (a helper call each) only below this.
+	 */
+	uint32_t bl_nargs;
 	uint32_t bl_dynkey_off;
 	uint32_t bl_dynval_off;
 	uint32_t bl_aggkey_off;
@@ -268,6 +275,13 @@ extern int dt_bpf_layout_finish(dt_bpf_layout_t *lay, char *errbuf,
 extern void dt_bpf_layout_fini(dt_bpf_layout_t *lay);
 extern const dt_bpf_var_t *dt_bpf_layout_var(const dt_bpf_layout_t *lay,
     uint8_t scope, uint32_t id);
+/*
+ * The bytes one element of a dynamic variable is charged against
+ * dynvarsize: its key and value, strings at strsize, and a header as
+ * DTrace's dynamic variables have.
+ */
+#define DT_BPF_DYNVAR_HDR 64
+extern uint32_t dt_bpf_layout_dyncost(const dt_bpf_var_t *bv);
 
 /* One entry of a group program's probe table. */
 typedef struct dt_bpf_ptab {
@@ -335,6 +349,12 @@ typedef struct dt_bpf_progspec {
 	 */
 	bool ps_uatret;
 	/*
+	 * A group's uprobe cookie carries, above the probe's index, the
+	 * site's offset in its function: a return's arg0 (pid*, where the
+	 * function's address is the process's own).
+	 */
+	bool ps_ucookieoff;
+	/*
 	 * uprobes: the unwind rows of the process (os/linux/dt_cfi.h), an
 	 * array map of ps_ucfi_n dt_cfi_row_t; 0 rows: user stacks follow
 	 * the frame pointers (bpf_get_stack()).
@@ -352,6 +372,16 @@ typedef struct dt_bpf_progspec {
 	 */
 	bool ps_ustk;
 	int ps_ustk_fd;
+	/*
+	 * The rows those walks found: an LRU hash from (owner, generation,
+	 * address) to the row, so that a frame at an address seen before
+	 * costs one lookup instead of a binary search over the rows (a map
+	 * lookup a step).  ps_ugen_fd maps the owner to the generation of
+	 * its rows, which changes whenever they are made again, so a row of
+	 * an old image is never found.  -1: no cache.
+	 */
+	int ps_ugen_fd;
+	int ps_ucache_fd;
 	/*
 	 * pid return probes at conditional tail calls: the runtime address
 	 * of each such site and its condition (a jcc's cc + 1, as

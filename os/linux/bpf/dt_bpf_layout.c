@@ -290,12 +290,26 @@ dt_bpf_layout_difo(dt_bpf_layout_t *lay, const dif_object_t *difo)
 		if (DIF_INSTR_OP(in) == DIF_OP_CALL &&
 		    DIF_INSTR_SUBR(in) == DIF_SUBR_STRTOK)
 			lay->bl_strtok = true;
+		if (DIF_INSTR_OP(in) == DIF_OP_LDGS &&
+		    DIF_INSTR_VAR(in) >= DIF_VAR_ARG0 &&
+		    DIF_INSTR_VAR(in) <= DIF_VAR_ARG9 &&
+		    DIF_INSTR_VAR(in) - DIF_VAR_ARG0 + 1 > lay->bl_nargs)
+			lay->bl_nargs = DIF_INSTR_VAR(in) - DIF_VAR_ARG0 + 1;
+		if (DIF_INSTR_OP(in) == DIF_OP_LDGA &&
+		    DIF_INSTR_R1(in) == DIF_VAR_ARGS)
+			lay->bl_nargs = DT_BPF_NARGS;
 	}
 	/* A trailing NUL so a string at the very end still terminates. */
 	dc->dc_off = dt_bpf_layout_bytes(lay, difo->dif_strtab,
 	    difo->dif_strlen);
 	(void) dt_bpf_layout_bytes(lay, "", 1);
 	return 0;
+}
+
+uint32_t
+dt_bpf_layout_dyncost(const dt_bpf_var_t *bv)
+{
+	return bv->bv_keysize + bv->bv_size + DT_BPF_DYNVAR_HDR;
 }
 
 const dt_bpf_var_t *
@@ -646,6 +660,14 @@ dt_bpf_layout_finish(dt_bpf_layout_t *lay, char *errbuf, size_t errlen)
 			ba->ba_maxent = 16;
 		if (ba->ba_maxent > (1U << 20))
 			ba->ba_maxent = 1U << 20;
+		/*
+		 * An aggregation without keys has one entry: a map sized for
+		 * aggsize would be preallocated for nothing (a quarter of a
+		 * million per-CPU entries at the default aggsize, hundreds of
+		 * milliseconds of start-up).
+		 */
+		if (agg->ag_nkeys == 0)
+			ba->ba_maxent = 1;
 		if (ba->ba_keysize > lay->bl_maxaggkey)
 			lay->bl_maxaggkey = ba->ba_keysize;
 		if (ba->ba_valsize > lay->bl_maxaggval)
@@ -664,6 +686,13 @@ dt_bpf_layout_finish(dt_bpf_layout_t *lay, char *errbuf, size_t errlen)
 	off += lay->bl_zero_size;
 	lay->bl_cnt_off = off;
 	off += DT_BPF_CNT_NWORDS * 8;
+	/*
+	 * The bytes the dynamic variables hold, changed by every firing
+	 * that adds or deletes one: in a cache line of its own, away from
+	 * the words every firing reads.
+	 */
+	lay->bl_dynused_off = (off + 63) & ~63U;
+	off = lay->bl_dynused_off + 64;
 	lay->bl_globals_off = off;
 	for (uint32_t i = 0; i < lay->bl_nvars; i++) {
 		dt_bpf_var_t *bv = &lay->bl_vars[i];
@@ -695,7 +724,7 @@ dt_bpf_layout_finish(dt_bpf_layout_t *lay, char *errbuf, size_t errlen)
 		    (bv->bv_scope == DIFV_SCOPE_GLOBAL &&
 		    bv->bv_kind == DIFV_KIND_SCALAR))
 			continue;
-		n = lay->bl_dynvarsize / (bv->bv_keysize + bv->bv_size + 64);
+		n = lay->bl_dynvarsize / dt_bpf_layout_dyncost(bv);
 		bv->bv_maxent = n < 16 ? 16 : n > (1U << 22) ? 1U << 22 :
 		    (uint32_t) n;
 		if (bv->bv_keysize > lay->bl_maxdynkey)
