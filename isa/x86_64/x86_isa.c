@@ -20,7 +20,7 @@ const char dt_isa_name[] = "x86_64";
  * its condition code (x86_cond()'s numbering) holds; loop and jrcxz
  * test %rcx, which no engine tests yet.
  */
-static uint8_t
+static uint16_t
 x86_isa_cond(
     const uint8_t *code, size_t size, uint64_t addr, const x86_site_t *s)
 {
@@ -32,7 +32,7 @@ x86_isa_cond(
 	    x86_decode(code + s->off, size - s->off, addr + s->off, 0, &in) !=
 		0)
 		return DT_ISA_COND_UNTESTED;
-	return (uint8_t) ((in.opcode & 0x0f) + 1);
+	return (uint16_t) ((in.opcode & 0x0f) + 1);
 }
 
 int
@@ -95,6 +95,15 @@ int
 dt_isa_cond_holds(unsigned cond, uint64_t flags)
 {
 	return x86_cond(cond, flags);
+}
+
+/* A jcc tests the flags only (loop and jrcxz get no return probe). */
+int
+dt_isa_cond_reg(unsigned cond, dt_isa_regcond_t *rc)
+{
+	(void) cond;
+	(void) rc;
+	return 0;
 }
 
 /*

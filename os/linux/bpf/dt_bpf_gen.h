@@ -354,12 +354,12 @@ typedef struct dt_bpf_progspec {
 	int ps_ustk_fd;
 	/*
 	 * pid return probes at conditional tail calls: the runtime address
-	 * of each such site and its condition (a jcc's cc + 1, as
+	 * of each such site and its condition (cc + 1, as
 	 * dt_pid_probe_t.pi_conds): the program ends there, without
 	 * firing, unless the branch is taken.
 	 */
 	const uint64_t *ps_ucondpc;
-	const uint8_t *ps_uconds;
+	const uint16_t *ps_uconds;
 	size_t ps_nuconds;
 	/*
 	 * USDT: the runtime address of each site (ps_ufunc + file offset)

@@ -78,7 +78,7 @@ static int
 dt_bpf_uconds(const dt_pid_probe_t *pi, dt_bpf_progspec_t *ps)
 {
 	uint64_t *pcs = calloc(pi->pi_nsites, sizeof (*pcs));
-	uint8_t *conds = calloc(pi->pi_nsites, 1);
+	uint16_t *conds = calloc(pi->pi_nsites, sizeof (*conds));
 	size_t n = 0;
 
 	if (pcs == NULL || conds == NULL) {

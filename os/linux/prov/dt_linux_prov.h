@@ -131,11 +131,11 @@ typedef struct dt_pid_probe {
 	size_t pi_nsites;
 	/*
 	 * pid return probes, per site, or NULL when every site always
-	 * returns: 0 for a ret or jmp, cc + 1 for a jcc out of the function
-	 * (a conditional tail call), which returns only when condition cc
-	 * (x86_cond()) holds.
+	 * returns: 0 for a ret or jmp, cc + 1 for a conditional branch out
+	 * of the function (a conditional tail call), which returns only
+	 * when condition cc (dt_isa_cond_holds(), dt_isa_cond_reg()) holds.
 	 */
-	uint8_t *pi_conds;
+	uint16_t *pi_conds;
 	/*
 	 * Made for a pattern (pid123::f: is every instruction of f), not
 	 * named: a site the kernel refuses is skipped without a word, as

@@ -390,7 +390,8 @@ dt_pid_addsite(dt_pid_probe_t *pi, uint64_t fileoff)
 	pi->pi_sites = p;
 	p[pi->pi_nsites++] = fileoff;
 	if (pi->pi_conds != NULL) {
-		uint8_t *c = realloc(pi->pi_conds, pi->pi_nsites);
+		uint16_t *c = realloc(pi->pi_conds, pi->pi_nsites *
+		    sizeof (*c));
 
 		if (c == NULL)
 			return -1;
@@ -405,9 +406,10 @@ static int
 dt_pid_sitecond(dt_pid_probe_t *pi, unsigned cc)
 {
 	if (pi->pi_conds == NULL &&
-	    (pi->pi_conds = calloc(pi->pi_nsites, 1)) == NULL)
+	    (pi->pi_conds = calloc(pi->pi_nsites, sizeof (uint16_t))) ==
+	    NULL)
 		return -1;
-	pi->pi_conds[pi->pi_nsites - 1] = (uint8_t) (cc + 1);
+	pi->pi_conds[pi->pi_nsites - 1] = (uint16_t) (cc + 1);
 	return 0;
 }
 
