@@ -8,7 +8,9 @@
 # and user providers (syscall, profile, tick, sdt/rawtp, proc, sched,
 # fbt, pid, USDT, user stacks, unprivileged users, the ptrace engine);
 # and the D tests of tests/d/run and tests/d/aggs on both engines (or
-# only the PARTs named: unit, shell, d-run, d-aggs, d-<any tests/d dir>).
+# only the PARTs named: unit, shell, shell-all (every shell test of
+# tests/shell, as make check runs them), cmd (tests/cmd), d (all of
+# tests/d), d-run, d-aggs, d-<any tests/d dir>).
 # Last comes one line per part, "arm64 <part>: N passed, M failed,
 # K skipped"; it exits 1 if any test failed.
 set -u
@@ -35,6 +37,11 @@ for t in syscall-count syscall-builtins syscall-typed-args kevent \
 	shells="$shells tests/shell/$t.sh"
 done
 
+all_shells=
+for t in "$top"/tests/shell/*.sh; do
+	[ "${t##*/}" = lib.sh ] || all_shells="$all_shells tests/shell/${t##*/}"
+done
+
 summary=()
 part() {
 	local name=$1 filter=$2 log=/tmp/arm64-$1.log
@@ -47,8 +54,12 @@ for p in $parts; do
 	case $p in
 	unit) part unit unit/ UNIT_TESTS="$units" SHELL_TESTS= ;;
 	shell) part shell shell/ UNIT_TESTS= SHELL_TESTS="$shells" ;;
+	shell-all) part shell-all shell/ UNIT_TESTS= SHELL_TESTS="$all_shells" ;;
+	cmd) part cmd cmd/ UNIT_TESTS= SHELL_TESTS= ;;
+	d) part d d/ UNIT_TESTS= SHELL_TESTS= ;;
 	d-*) part "$p" "d/${p#d-}/" UNIT_TESTS= SHELL_TESTS= ;;
-	*) echo "arm64-guest: no part $p (unit, shell, d-DIR)" >&2; exit 2 ;;
+	*) echo "arm64-guest: no part $p (unit, shell, shell-all, cmd, d, d-DIR)" >&2
+	   exit 2 ;;
 	esac
 done
 echo

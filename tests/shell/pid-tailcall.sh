@@ -1,15 +1,22 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # pid-tailcall.sh: return probes at conditional tail calls.  tc() returns
-# through "jne leaf" (a jcc out of the function) for odd arguments and
-# through ret for even ones: tc:return must fire exactly once per call --
-# at the jne only when the branch is taken, never when it falls through
-# to the ret -- with arg0 the offset of the site that returned, on each
-# engine that fires pid probes.
+# through "jne leaf" (a jcc out of the function; arm64: "b.ne leaf") for
+# odd arguments and through ret for even ones: tc:return must fire
+# exactly once per call -- at the jne only when the branch is taken,
+# never when it falls through to the ret -- with arg0 the offset of the
+# site that returned, on each engine that fires pid probes.
 set -u
 
 command -v cc >/dev/null || { echo "needs a C compiler (cc)"; exit 77; }
-[ "$(uname -m)" = x86_64 ] || { echo "the test function is x86-64"; exit 77; }
+case $(uname -m) in
+# The offsets of tc's jne and ret, from the bytes the .s gives it:
+# test $1,%edi (6 bytes), jne (2), lea (3), ret.
+x86_64) jne=6 ret=11 ;;
+# arm64: tst, b.ne, add, ret, four bytes each.
+aarch64) jne=4 ret=12 ;;
+*) echo "the test function is x86-64's or arm64's"; exit 77 ;;
+esac
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -18,9 +25,6 @@ cc -O2 -o "$tmp/tc" "$top_srcdir/tests/shell/data/pid-tailcall.c" || exit 1
 
 pid_engines
 
-# The offsets of tc's jne and ret, from the bytes the .s gives it:
-# test $1,%edi (6 bytes), jne (2), lea (3), ret.
-jne=6 ret=11
 n=1000
 for e in $engines; do
 	got=$("$DTRACE" -x engine="$e" -q -c "$tmp/tc $n" -n '
