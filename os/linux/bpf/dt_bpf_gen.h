@@ -329,9 +329,11 @@ typedef struct dt_bpf_progspec {
 	int ps_procset_fd;
 	uint64_t ps_ufunc;
 	/*
-	 * pid probes: the return address is on top of the stack (ucaller):
-	 * at a function's first
-	 * instruction, or at a return site (ret, tail-call jmp)
+	 * pid probes where the caller's return address is still where the
+	 * call left it (on top of the stack, or in the link register),
+	 * not in a frame the walk by frame pointers finds: at a function's
+	 * first instruction (its entry probe, or offset 0), or at a return
+	 * site (ret, tail-call branch)
 	 */
 	bool ps_uatret;
 	/*
