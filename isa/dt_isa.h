@@ -69,6 +69,15 @@ typedef struct dt_isa_site {
 	uint8_t tailcall;   /* a return site by a branch out */
 	uint16_t cond;	    /* see above */
 	uint8_t probeable;  /* a probe may be placed here */
+	/*
+	 * The caller's return address is still where the call left it (on
+	 * top of the stack, or in the link register) and the frame pointer
+	 * is the caller's: the function has no frame of its own here.  Set
+	 * at the entry, at offset 0, at return sites, and at every offset of
+	 * a function that never makes a frame (arm64: a leaf that leaves
+	 * x29 and x30 alone), so a walk by frame pointers can add the caller.
+	 */
+	uint8_t atcall;
 	const char *reason; /* why not, NULL if probeable */
 } dt_isa_site_t;
 

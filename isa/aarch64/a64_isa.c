@@ -62,12 +62,41 @@ a64_isa_cond(const uint8_t *code, const a64_site_t *s, uint64_t addr)
 	}
 }
 
+/*
+ * Whether the function never makes a frame: no call (bl, blr), no
+ * pointer-authentication hint (paciasp signs x30), and no instruction
+ * whose destination or transfer register -- bits 0-4, and bits 10-14 of
+ * a load/store pair -- is x29 or x30.  Conservative: a store of x30 also
+ * counts, and any doubt leaves the function with frames.  In such a
+ * function x30 holds the return address and x29 the caller's frame at
+ * every instruction.
+ */
+static int
+a64_frameless(const uint8_t *code, size_t size, uint64_t addr)
+{
+	for (size_t off = 0; off + 4 <= size; off += 4) {
+		uint32_t w = a64_word(code + off);
+		unsigned rt = w & 31, rt2 = (w >> 10) & 31;
+		a64_insn_t in;
+
+		a64_decode(w, addr + off, &in);
+		if (in.cls == A64_C_BL || in.cls == A64_C_BLR ||
+		    in.cls == A64_C_BLR_PAC || in.cls == A64_C_PAC_HINT)
+			return 0;
+		if (rt == 29 || rt == 30)
+			return 0;
+		if ((w & 0x3a000000) == 0x28000000 && (rt2 == 29 || rt2 == 30))
+			return 0;
+	}
+	return 1;
+}
+
 int
 dt_isa_sites_scan(
     const uint8_t *code, size_t size, uint64_t addr, dt_isa_sites_t *out)
 {
 	a64_sites_t as;
-	int rc;
+	int rc, frameless = 0;
 
 	*out = (dt_isa_sites_t){.addr = addr, .size = size};
 	rc = a64_sites_scan(code, size, addr, &as);
@@ -76,6 +105,8 @@ dt_isa_sites_scan(
 	if (rc == A64_SITES_OK && as.nsites > 0 &&
 	    (out->sites = calloc(as.nsites, sizeof(dt_isa_site_t))) == NULL)
 		rc = A64_SITES_ENOMEM;
+	if (rc == A64_SITES_OK)
+		frameless = a64_frameless(code, size, addr);
 	for (size_t i = 0; rc == A64_SITES_OK && i < as.nsites; i++) {
 		const a64_site_t *s = &as.sites[i];
 		dt_isa_site_t *d = &out->sites[i];
@@ -88,6 +119,8 @@ dt_isa_sites_scan(
 		d->cond = a64_isa_cond(code, s, addr);
 		d->probeable = s->probeable;
 		d->reason = s->reason;
+		d->atcall = d->kind != DT_ISA_SITE_OFFSET || d->off == 0 ||
+		    frameless;
 		out->nsites++;
 	}
 	a64_sites_free(&as);

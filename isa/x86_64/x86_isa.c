@@ -61,6 +61,8 @@ dt_isa_sites_scan(
 		d->cond = x86_isa_cond(code, size, addr, s);
 		d->probeable = s->probeable;
 		d->reason = s->reason;
+		/* (Which offsets come before a push is the CFI's to say.) */
+		d->atcall = d->kind != DT_ISA_SITE_OFFSET || d->off == 0;
 		out->nsites++;
 	}
 	x86_sites_free(&xs);

@@ -136,6 +136,15 @@ test_isa_sites(void)
 	}
 	CHECK_INT(nret, 5);
 	CHECK_INT(nalways, 3);
+	/*
+	 * It makes a frame (stp x29, x30; bl): the caller is where the call
+	 * left it at the entry, at offset 0 and at return sites only.
+	 */
+	for (size_t i = 0; i < s.nsites; i++) {
+		q = &s.sites[i];
+		CHECK_INT(q->atcall, q->kind != DT_ISA_SITE_OFFSET ||
+		    q->off == 0);
+	}
 	/* b.eq: its condition (eq is 0) on the flags; cbz: on x1 */
 	for (size_t i = 0; i < s.nsites; i++) {
 		dt_isa_regcond_t rc;
@@ -301,6 +310,8 @@ test_regcond(void)
 		dt_isa_regcond_t rc;
 		size_t k = q->off / 4;
 
+		/* A leaf that leaves x29 and x30 alone: no frame anywhere. */
+		CHECK(q->atcall);
 		if (q->kind != DT_ISA_SITE_RETURN || q->off == 0x18)
 			continue;
 		n++;

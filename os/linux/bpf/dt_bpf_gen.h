@@ -332,8 +332,9 @@ typedef struct dt_bpf_progspec {
 	 * pid probes where the caller's return address is still where the
 	 * call left it (on top of the stack, or in the link register),
 	 * not in a frame the walk by frame pointers finds: at a function's
-	 * first instruction (its entry probe, or offset 0), or at a return
-	 * site (ret, tail-call branch)
+	 * first instruction (its entry probe, or offset 0), at a return
+	 * site (ret, tail-call branch), or anywhere in a function that makes
+	 * no frame (dt_isa_site_t.atcall)
 	 */
 	bool ps_uatret;
 	/*

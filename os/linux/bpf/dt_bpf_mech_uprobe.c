@@ -130,11 +130,9 @@ dt_bpf_uprobe_spec(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl,
 	ps->ps_ugen = pi->pi_gen;
 	ps->ps_ufollow = be->be_follow;
 	ps->ps_ufunc = pi->pi_func;
-	/* (An offset probe at offset 0 is at the entry too.) */
 	ps->ps_uatret = pi->pi_kind == DT_PID_ENTRY ||
 	    pi->pi_kind == DT_PID_RETURN ||
-	    (pi->pi_kind == DT_PID_OFFSET && pi->pi_nsites == 1 &&
-	    pi->pi_base + pi->pi_sites[0] == pi->pi_func);
+	    (pi->pi_kind == DT_PID_OFFSET && pi->pi_atcall);
 	if (dt_bpf_wants_ustack(be, pl))
 		dt_bpf_ucfi(dtp, be, pi->pi_pid, ps);
 	if (pi->pi_kind == DT_PID_RETURN && pi->pi_conds != NULL &&

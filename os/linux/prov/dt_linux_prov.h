@@ -143,6 +143,11 @@ typedef struct dt_pid_probe {
 	 */
 	bool pi_quiet;
 	/*
+	 * An offset probe where the function has no frame of its own
+	 * (dt_isa_site_t.atcall): stacks by frame pointers add the caller.
+	 */
+	bool pi_atcall;
+	/*
 	 * pid and USDT: a C++ or Rust function's other name -- the mangled
 	 * one when the probe carries the demangled one, the demangled one
 	 * under -x nodemangle -- so that descriptions match either.

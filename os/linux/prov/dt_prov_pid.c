@@ -551,7 +551,7 @@ dt_pid_function(dtrace_hdl_t *dtp, dt_provider_t *pvp, dt_pid_prov_t *pp,
 		if ((pi = dt_pid_probe_new(pm, pp, es, DT_PID_OFFSET)) ==
 		    NULL || dt_pid_addsite(pi, (uint64_t) foff + s->off) != 0)
 			rc = -1;
-		else if ((pi->pi_quiet = quiet),
+		else if ((pi->pi_quiet = quiet), (pi->pi_atcall = s->atcall),
 		    dt_pid_create(dtp, pvp, pm, es, name, pi) != 0)
 			rc = -1;
 	}
