@@ -21,6 +21,8 @@ shift
 
 echo "kernel: $(uname -srm)"
 export top_srcdir=$top top_builddir=$build DTRACE=$build/cmd/dtrace
+# The guest is emulated (TCG): a dtrace there takes seconds to start.
+export TEST_TIMEOUT_SCALE=${TEST_TIMEOUT_SCALE:-5}
 "$DTRACE" -V
 echo "features:"
 "$DTRACE" -x engine=bpf -n 'BEGIN { exit(0); }' -q >/dev/null 2>&1 &&
