@@ -893,7 +893,9 @@ run_programs(void)
 
 /*
  * -h and -G: the header or object of the scripts' provider definitions,
- * named by -o or after the first script (probes.d: probes.h, probes.o).
+ * named by -o or, as DTrace names it, in the current directory after the
+ * first script (dir/probes.d: probes.h, probes.o).  Without a script
+ * named *.d, -G writes d.out and -h needs -o.
  */
 static int
 generate(void)
@@ -904,15 +906,22 @@ generate(void)
 	int rc;
 
 	if (out == NULL) {
-		const char *s = g_progs[0].pa_arg;
-		size_t len = strlen(s);
+		const char *s = g_progs[0].pa_opt == 's' ? g_progs[0].pa_arg : "";
+		const char *base = strrchr(s, '/') ? strrchr(s, '/') + 1 : s;
+		size_t len = strlen(base);
 
-		if (len > 2 && strcmp(s + len - 2, ".d") == 0)
+		if (len > 2 && strcmp(base + len - 2, ".d") == 0) {
 			len -= 2;
-		name = xrealloc(NULL, len + 3);
-		memcpy(name, s, len);
-		strcpy(name + len, ext);
-		out = name;
+			name = xrealloc(NULL, len + 3);
+			memcpy(name, base, len);
+			strcpy(name + len, ext);
+			out = name;
+		} else if (g_mode == DMODE_HEADER) {
+			fatal(E_USAGE, "-h requires an output file (-o) when "
+			    "no script named *.d is given");
+		} else {
+			out = "d.out";
+		}
 	}
 	if (g_mode == DMODE_HEADER) {
 		FILE *fp = fopen(out, "w");

@@ -124,6 +124,11 @@ extern const int dt_os_af_inet6;
  * a backend without them sets EDT_NOTSUP with a line saying so.
  */
 extern int dt_os_usdt_header(dtrace_hdl_t *dtp, FILE *fp, const char *fname);
+/*
+ * The most arguments a probe of a provider a D program defines may take:
+ * what the OS's user-space static probe sites can carry.
+ */
+extern const unsigned dt_os_usdt_maxargs;
 extern int dt_os_usdt_link(dtrace_hdl_t *dtp, const char *ofile, int objc,
     char *const objv[]);
 

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "common/compiler/dt_cc.h"
+#include "common/dt_os.h"
 
 #define TNAME(dnp, buf) dt_node_type_name(cc, (dnp), (buf), sizeof (buf))
 
@@ -328,10 +329,10 @@ dt_decl_probe(dt_pcb_t *pcb, char *name, dt_node_t *nargs, dt_node_t *xargs,
 	dnp->dn_nargs = nargs;
 	dnp->dn_xargs = has_xargs ? xargs : nargs;
 	dnp->dn_flags |= DT_NF_COOKED;
-	if (dt_node_list_len(dnp->dn_xargs) > 10)
+	if (dt_node_list_len(dnp->dn_xargs) > dt_os_usdt_maxargs)
 		dt_cc_error(pcb, D_PROV_PRARGLEN, "probe %s input prototype "
-		    "is too long: %u arguments, limit is 10", s,
-		    dt_node_list_len(dnp->dn_xargs));
+		    "is too long: %u arguments, limit is %u", s,
+		    dt_node_list_len(dnp->dn_xargs), dt_os_usdt_maxargs);
 	return dnp;
 }
 

@@ -15,7 +15,7 @@
  *	tuple entries, each: length (4) + bytes
  *
  * (the thread key is 0 for global arrays).  Every entry is charged its
- * size against dynvarsize (the first always fits, as DTrace raises a
+ * size, with string keys at strsize bytes, against dynvarsize (the first always fits, as DTrace raises a
  * dynvarsize too small for one); when the next one would not fit, the
  * store is dropped and counted, which dtrace(1) reports as "dynamic variable
  * drops".  Storing 0 deletes the entry, and reading a missing one yields
@@ -412,11 +412,14 @@ dif_hash(const unsigned char *p, size_t len)
 
 /*
  * Builds the key of a dynamic variable in ms_key.  Returns its length, or
- * -1 with a fault when a tuple element cannot be read.
+ * -1 with a fault when a tuple element cannot be read.  *charge is the
+ * size the key is charged against dynvarsize: as in DTrace, whose
+ * elements are sized by their declared keys, a string element counts
+ * strsize bytes whatever its length.
  */
 static long
 dif_dynkey(dif_mstate_t *ms, uint8_t scope, uint32_t id, bool array,
-    const dif_tuple_t *tup, int ntup)
+    const dif_tuple_t *tup, int ntup, size_t *charge)
 {
 	dif_state_t *st = ms->ms_state;
 	unsigned char *k = ms->ms_key;
@@ -448,6 +451,7 @@ dif_dynkey(dif_mstate_t *ms, uint8_t scope, uint32_t id, bool array,
 			if (sl < 0)
 				return -1;
 			len = (uint32_t) sl;
+			*charge += st->st_strsize - len;
 		} else {
 			if (t->tu_size > st->st_strsize) {
 				dif_fault(ms, DIF_FLT_ILLOP, 0);
@@ -461,6 +465,7 @@ dif_dynkey(dif_mstate_t *ms, uint8_t scope, uint32_t id, bool array,
 		memcpy(k + n, &len, 4);
 		n += 4 + len;
 	}
+	*charge += n;
 	return (long) n;
 }
 
@@ -533,6 +538,7 @@ dif_lddvar(dif_mstate_t *ms, uint8_t scope, uint32_t id, bool array,
 	dif_state_t *st = ms->ms_state;
 	const dif_varinfo_t *vi;
 	dif_dynvar_t *d;
+	size_t charge = 0;
 	long len;
 	uint64_t h;
 
@@ -540,7 +546,7 @@ dif_lddvar(dif_mstate_t *ms, uint8_t scope, uint32_t id, bool array,
 		dif_fault(ms, DIF_FLT_ILLOP, 0);
 		return -1;
 	}
-	if ((len = dif_dynkey(ms, scope, id, array, tup, ntup)) < 0)
+	if ((len = dif_dynkey(ms, scope, id, array, tup, ntup, &charge)) < 0)
 		return -1;
 	h = dif_hash(ms->ms_key, (size_t) len);
 	d = *dif_dynfind(st, ms->ms_key, (size_t) len, h);
@@ -560,7 +566,7 @@ dif_stdvar(dif_mstate_t *ms, uint8_t scope, uint32_t id, bool array,
 	dif_state_t *st = ms->ms_state;
 	const dif_varinfo_t *vi;
 	dif_dynvar_t **dp, *d;
-	size_t cost;
+	size_t cost, charge = 0;
 	long len;
 	uint64_t h;
 	uint32_t cls = 0;
@@ -569,7 +575,7 @@ dif_stdvar(dif_mstate_t *ms, uint8_t scope, uint32_t id, bool array,
 		dif_fault(ms, DIF_FLT_ILLOP, 0);
 		return -1;
 	}
-	if ((len = dif_dynkey(ms, scope, id, array, tup, ntup)) < 0)
+	if ((len = dif_dynkey(ms, scope, id, array, tup, ntup, &charge)) < 0)
 		return -1;
 	h = dif_hash(ms->ms_key, (size_t) len);
 	dp = dif_dynfind(st, ms->ms_key, (size_t) len, h);
@@ -582,7 +588,7 @@ dif_stdvar(dif_mstate_t *ms, uint8_t scope, uint32_t id, bool array,
 		return 0;
 	}
 	if ((d = *dp) == NULL) {
-		cost = sizeof (*d) + (size_t) len;
+		cost = sizeof (*d) + charge;
 		if (vi->vi_byref) {
 			cls = dif_class(vi->vi_size);
 			cost += (size_t) 1 << cls;

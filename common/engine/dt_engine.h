@@ -105,6 +105,12 @@ typedef struct dt_engine_ops {
 	void (*eo_close)(dtrace_hdl_t *dtp);
 } dt_engine_ops_t;
 
+/*
+ * An eo_aggsnap_free for engines whose snapshots' as_data and array are
+ * malloc()ed: frees them.
+ */
+extern void dt_engine_aggsnap_free(dtrace_hdl_t *dtp, dt_aggsnap_t *snaps,
+    uint32_t nsnaps);
 
 /* The portable interpreter engine. */
 extern const dt_engine_ops_t dt_interp_engine_ops;

@@ -1181,8 +1181,8 @@ dt_interp_aggtake(dtrace_hdl_t *dtp, uint32_t aggid, dt_aggsnap_t **snapsp,
 	return dt_interp_snap(dtp, aggid, true, snapsp, nsnapsp);
 }
 
-static void
-dt_interp_aggsnap_free(dtrace_hdl_t *dtp, dt_aggsnap_t *snaps, uint32_t n)
+void
+dt_engine_aggsnap_free(dtrace_hdl_t *dtp, dt_aggsnap_t *snaps, uint32_t n)
 {
 	(void) dtp;
 	for (uint32_t i = 0; i < n; i++)
@@ -1233,7 +1233,7 @@ const dt_engine_ops_t dt_interp_engine_ops = {
 	.eo_poll = dt_interp_poll,
 	.eo_drain = dt_interp_drain,
 	.eo_aggsnap = dt_interp_aggsnap,
-	.eo_aggsnap_free = dt_interp_aggsnap_free,
+	.eo_aggsnap_free = dt_engine_aggsnap_free,
 	.eo_aggtake = dt_interp_aggtake,
 	.eo_stop = dt_interp_stop,
 	.eo_status = dt_interp_status,

@@ -213,6 +213,9 @@ const dt_os_engine_t dt_os_engines[] = {
 	{ NULL, 0, NULL }
 };
 
+/* <sys/sdt.h> has macros for sites of up to 12 arguments. */
+const unsigned dt_os_usdt_maxargs = DT_USDT_MAXARGS;
+
 /* What GCC predefines on Linux, for D programs' #ifdef. */
 const char *const dt_os_cpp_defines[] = { "-D__linux", "-D__unix", NULL };
 

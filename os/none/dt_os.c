@@ -101,6 +101,9 @@ dt_os_providers_init(dtrace_hdl_t *dtp)
 /* Only the interpreter, which the core always has. */
 const dt_os_engine_t dt_os_engines[] = {{NULL, 0, NULL}};
 
+/* No probe sites here; DTrace's own bound, a DOF probe's 8-bit count. */
+const unsigned dt_os_usdt_maxargs = 255;
+
 /* No OS names itself here; any POSIX system is a Unix. */
 const char *const dt_os_cpp_defines[] = {"-D__unix", NULL};
 

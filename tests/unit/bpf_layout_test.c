@@ -6,8 +6,9 @@
  * take (execname: 16, a string constant: its length and NUL) when every
  * clause that updates the aggregation has such a source, and on the
  * whole strsize otherwise; integer keys keep their size and alignment.
- * The layout is computed without loading anything, so this test needs
- * neither root nor BPF.
+ * An aggregation without keys gets a map of one entry.  The layout is
+ * computed without loading anything, so this test needs neither root nor
+ * BPF.
  */
 #include <stdint.h>
 #include <string.h>
@@ -115,6 +116,8 @@ main(void)
 	CHECK_INT(ba->ba_keys[2].rd_size, 4);
 	CHECK_INT(ba->ba_keys[2].rd_offset, 24);
 	CHECK_INT(ba->ba_keysize, 32);
+	/* A map for as many keys as aggsize holds. */
+	CHECK(ba->ba_maxent >= 16);
 	dt_bpf_layout_fini(&lay);
 
 	/* Two clauses: each key takes the larger bound; branches merge. */
@@ -174,6 +177,16 @@ main(void)
 	CHECK_INT(ba->ba_keys[0].rd_size, 8);
 	CHECK_INT(ba->ba_keys[2].rd_size, 4);
 	CHECK_INT(ba->ba_keysize, 24);
+	dt_bpf_layout_fini(&lay);
+
+	/* An aggregation without keys has one entry and a map of one. */
+	agg.ag_nkeys = 0;
+	agg.ag_keys = NULL;
+	agg.ag_keysize = 0;
+	act[0].ac_nkeys = 0;
+	act[0].ac_keys = NULL;
+	layout(&lay, 256, &pg, &agg, st, act, 1);
+	CHECK_INT(lay.bl_aggs[0].ba_maxent, 1);
 	dt_bpf_layout_fini(&lay);
 
 	dif_object_free(exec);

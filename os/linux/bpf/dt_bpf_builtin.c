@@ -62,6 +62,23 @@ dt_bpf_cg_task(dt_bpf_cg_t *cg, uint32_t id)
 	return 0;
 }
 
+/*
+ * r1 = the address of probemod, probefunc or probename: ERROR's own in
+ * its clauses (errconst), a group's probe's from the probe table in
+ * scratch (scoff), or else the program's one probe's (constoff).
+ */
+static void
+dt_bpf_cg_probefield(dt_bpf_cg_t *cg, uint32_t errconst, int16_t scoff,
+    uint32_t constoff)
+{
+	if (cg->cg_in_error)
+		dt_bpf_cg_caddr(cg, DT_R1, errconst);
+	else if (cg->cg_ps->ps_table_fd >= 0)
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, scoff));
+	else
+		dt_bpf_cg_caddr(cg, DT_R1, constoff);
+}
+
 void
 dt_bpf_cg_builtin(dt_bpf_cg_t *cg, uint32_t id, unsigned rd)
 {
@@ -99,31 +116,16 @@ dt_bpf_cg_builtin(dt_bpf_cg_t *cg, uint32_t id, unsigned rd)
 		    cg->cg_ps->ps_err_prov : cg->cg_ps->ps_prov);
 		break;
 	case DIF_VAR_PROBEMOD:
-		if (cg->cg_in_error)
-			dt_bpf_cg_caddr(cg, DT_R1, cg->cg_ps->ps_err_mod);
-		else if (cg->cg_ps->ps_table_fd >= 0)
-			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7,
-			    DT_SC_MOD));
-		else
-			dt_bpf_cg_caddr(cg, DT_R1, cg->cg_ps->ps_mod);
+		dt_bpf_cg_probefield(cg, cg->cg_ps->ps_err_mod, DT_SC_MOD,
+		    cg->cg_ps->ps_mod);
 		break;
 	case DIF_VAR_PROBEFUNC:
-		if (cg->cg_in_error)
-			dt_bpf_cg_caddr(cg, DT_R1, cg->cg_ps->ps_err_func);
-		else if (cg->cg_ps->ps_table_fd >= 0)
-			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7,
-			    DT_SC_FUNC));
-		else
-			dt_bpf_cg_caddr(cg, DT_R1, cg->cg_ps->ps_func);
+		dt_bpf_cg_probefield(cg, cg->cg_ps->ps_err_func, DT_SC_FUNC,
+		    cg->cg_ps->ps_func);
 		break;
 	case DIF_VAR_PROBENAME:
-		if (cg->cg_in_error)
-			dt_bpf_cg_caddr(cg, DT_R1, cg->cg_ps->ps_err_name);
-		else if (cg->cg_ps->ps_table_fd >= 0)
-			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7,
-			    DT_SC_NAME));
-		else
-			dt_bpf_cg_caddr(cg, DT_R1, cg->cg_ps->ps_name);
+		dt_bpf_cg_probefield(cg, cg->cg_ps->ps_err_name, DT_SC_NAME,
+		    cg->cg_ps->ps_name);
 		break;
 	case DIF_VAR_ZONENAME:
 		dt_bpf_cg_caddr(cg, DT_R1, lay->bl_zonename);

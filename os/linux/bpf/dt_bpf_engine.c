@@ -1812,15 +1812,6 @@ dt_bpf_aggtake(dtrace_hdl_t *dtp, uint32_t aggid, dt_aggsnap_t **snapsp,
 	return dt_bpf_snap(dtp, aggid, true, snapsp, nsnapsp);
 }
 
-static void
-dt_bpf_aggsnap_free(dtrace_hdl_t *dtp, dt_aggsnap_t *snaps, uint32_t n)
-{
-	(void) dtp;
-	for (uint32_t i = 0; i < n; i++)
-		free(snaps[i].as_data);
-	free(snaps);
-}
-
 static int
 dt_bpf_stop(dtrace_hdl_t *dtp)
 {
@@ -1892,7 +1883,7 @@ const dt_engine_ops_t dt_bpf_engine_ops = {
 	.eo_poll = dt_bpf_poll,
 	.eo_drain = dt_bpf_drain,
 	.eo_aggsnap = dt_bpf_aggsnap,
-	.eo_aggsnap_free = dt_bpf_aggsnap_free,
+	.eo_aggsnap_free = dt_engine_aggsnap_free,
 	.eo_aggtake = dt_bpf_aggtake,
 	.eo_stop = dt_bpf_stop,
 	.eo_status = dt_bpf_status,

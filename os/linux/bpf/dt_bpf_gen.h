@@ -170,6 +170,7 @@ typedef struct dt_bpf_layout {
 	uint32_t bl_zero_off;
 	uint32_t bl_zero_size;
 	uint32_t bl_cnt_off;	/* DT_BPF_CNT_* words */
+	uint32_t bl_dynused_off; /* dynamic variables' bytes, a line alone */
 	uint32_t bl_globals_off;
 	uint32_t bl_globals_size;
 	uint32_t bl_state_size;
@@ -268,6 +269,13 @@ extern int dt_bpf_layout_finish(dt_bpf_layout_t *lay, char *errbuf,
 extern void dt_bpf_layout_fini(dt_bpf_layout_t *lay);
 extern const dt_bpf_var_t *dt_bpf_layout_var(const dt_bpf_layout_t *lay,
     uint8_t scope, uint32_t id);
+/*
+ * The bytes one element of a dynamic variable is charged against
+ * dynvarsize: its key and value, strings at strsize, and a header as
+ * DTrace's dynamic variables have.
+ */
+#define DT_BPF_DYNVAR_HDR 64
+extern uint32_t dt_bpf_layout_dyncost(const dt_bpf_var_t *bv);
 
 /* One entry of a group program's probe table. */
 typedef struct dt_bpf_ptab {

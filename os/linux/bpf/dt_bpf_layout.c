@@ -298,6 +298,12 @@ dt_bpf_layout_difo(dt_bpf_layout_t *lay, const dif_object_t *difo)
 	return 0;
 }
 
+uint32_t
+dt_bpf_layout_dyncost(const dt_bpf_var_t *bv)
+{
+	return bv->bv_keysize + bv->bv_size + DT_BPF_DYNVAR_HDR;
+}
+
 const dt_bpf_var_t *
 dt_bpf_layout_var(const dt_bpf_layout_t *lay, uint8_t scope, uint32_t id)
 {
@@ -646,6 +652,14 @@ dt_bpf_layout_finish(dt_bpf_layout_t *lay, char *errbuf, size_t errlen)
 			ba->ba_maxent = 16;
 		if (ba->ba_maxent > (1U << 20))
 			ba->ba_maxent = 1U << 20;
+		/*
+		 * An aggregation without keys has one entry: a map sized for
+		 * aggsize would be preallocated for nothing (a quarter of a
+		 * million per-CPU entries at the default aggsize, hundreds of
+		 * milliseconds of start-up).
+		 */
+		if (agg->ag_nkeys == 0)
+			ba->ba_maxent = 1;
 		if (ba->ba_keysize > lay->bl_maxaggkey)
 			lay->bl_maxaggkey = ba->ba_keysize;
 		if (ba->ba_valsize > lay->bl_maxaggval)
@@ -664,6 +678,13 @@ dt_bpf_layout_finish(dt_bpf_layout_t *lay, char *errbuf, size_t errlen)
 	off += lay->bl_zero_size;
 	lay->bl_cnt_off = off;
 	off += DT_BPF_CNT_NWORDS * 8;
+	/*
+	 * The bytes the dynamic variables hold, changed by every firing
+	 * that adds or deletes one: in a cache line of its own, away from
+	 * the words every firing reads.
+	 */
+	lay->bl_dynused_off = (off + 63) & ~63U;
+	off = lay->bl_dynused_off + 64;
 	lay->bl_globals_off = off;
 	for (uint32_t i = 0; i < lay->bl_nvars; i++) {
 		dt_bpf_var_t *bv = &lay->bl_vars[i];
@@ -695,7 +716,7 @@ dt_bpf_layout_finish(dt_bpf_layout_t *lay, char *errbuf, size_t errlen)
 		    (bv->bv_scope == DIFV_SCOPE_GLOBAL &&
 		    bv->bv_kind == DIFV_KIND_SCALAR))
 			continue;
-		n = lay->bl_dynvarsize / (bv->bv_keysize + bv->bv_size + 64);
+		n = lay->bl_dynvarsize / dt_bpf_layout_dyncost(bv);
 		bv->bv_maxent = n < 16 ? 16 : n > (1U << 22) ? 1U << 22 :
 		    (uint32_t) n;
 		if (bv->bv_keysize > lay->bl_maxdynkey)

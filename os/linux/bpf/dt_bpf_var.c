@@ -178,6 +178,43 @@ dt_bpf_cg_lddvar(dt_bpf_cg_t *cg, uint8_t scope, uint32_t id, bool array,
 	dt_bpf_cg_streg(cg, rd, DT_R1);
 }
 
+/* Adds delta (an int32) to the bytes the dynamic variables hold. */
+static void
+dt_bpf_cg_dynused_add(dt_bpf_cg_t *cg, int32_t delta)
+{
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, delta));
+	DT_EMIT(cg, DT_BPF_INSN(BPF_STX | BPF_DW | DT_BPF_ATOMIC, DT_R8, DT_R1,
+	    (int16_t) cg->cg_lay->bl_dynused_off, BPF_ADD));
+}
+
+/* map_update_elem(variable's map, dynkey, dynval, flags): r0 = result. */
+static void
+dt_bpf_cg_dynupdate(dt_bpf_cg_t *cg, const dt_bpf_var_t *bv, int32_t flags)
+{
+	const dt_bpf_layout_t *lay = cg->cg_lay;
+
+	dt_bpf_emit_map_fd(cg->cg_b, DT_R1, bv->bv_fd);
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R7));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2,
+	    (int32_t) lay->bl_dynkey_off));
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R3, DT_R7));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R3,
+	    (int32_t) lay->bl_dynval_off));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, flags));
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_map_update_elem));
+}
+
+/*
+ * Stores DIF register rs into a dynamic variable.  As in DTrace, where
+ * they come from one pool, all dynamic variables share dynvarsize bytes:
+ * a new element is charged dt_bpf_layout_dyncost() bytes (the first
+ * always fits, as DTrace raises a dynvarsize too small for one element
+ * to one element), a deleted one gives them back, and a store that does
+ * not fit is dropped and counted as DTrace's dynamic variable drops.
+ * The element is added first and charged after, so that adding one, the
+ * usual store (self->ts = timestamp), costs one map call and one atomic
+ * add; replacing a value charges nothing.
+ */
 void
 dt_bpf_cg_stdvar(dt_bpf_cg_t *cg, uint8_t scope, uint32_t id, bool array,
     unsigned rs)
@@ -186,11 +223,15 @@ dt_bpf_cg_stdvar(dt_bpf_cg_t *cg, uint8_t scope, uint32_t id, bool array,
 	const dt_bpf_var_t *bv = dt_bpf_layout_var(lay, scope, id);
 	uint32_t ldel = dt_bpf_label_new(cg->cg_b);
 	uint32_t ldone = dt_bpf_label_new(cg->cg_b);
+	uint32_t ldrop = dt_bpf_label_new(cg->cg_b);
+	uint32_t lnew = dt_bpf_label_new(cg->cg_b);
+	int32_t cost;
 
 	if (bv == NULL || bv->bv_fd < 0) {
 		dt_bpf_cg_fault(cg, DIF_FLT_ILLOP, 0);
 		return;
 	}
+	cost = (int32_t) dt_bpf_layout_dyncost(bv);
 	dt_bpf_cg_dynkey(cg, bv, array);
 	dt_bpf_cg_ldreg(cg, DT_R1, rs);
 	/* Assigning zero deletes the variable. */
@@ -204,24 +245,36 @@ dt_bpf_cg_stdvar(dt_bpf_cg_t *cg, uint8_t scope, uint32_t id, bool array,
 		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1,
 		    (int16_t) lay->bl_dynval_off));
 	}
-	dt_bpf_emit_map_fd(cg->cg_b, DT_R1, bv->bv_fd);
-	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R7));
-	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2,
-	    (int32_t) lay->bl_dynkey_off));
-	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R3, DT_R7));
-	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R3,
-	    (int32_t) lay->bl_dynval_off));
-	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, BPF_ANY));
-	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_map_update_elem));
+	dt_bpf_cg_dynupdate(cg, bv, BPF_NOEXIST);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R0, 0, 0), lnew);
 	/* A full map drops the store, counted as DTrace's dynvar drops. */
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R0, -EEXIST, 0),
+	    ldrop);
+	dt_bpf_cg_dynupdate(cg, bv, BPF_EXIST);
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R0, 0, 0), ldone);
+	dt_bpf_label_here(cg->cg_b, ldrop);
 	dt_bpf_cg_counter(cg, DT_BPF_CNT_DYNDROPS);
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), ldone);
+
+	/* Added: charge it, and take it back if it does not fit. */
+	dt_bpf_label_here(cg->cg_b, lnew);
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, cost));
+	DT_EMIT(cg, DT_BPF_INSN(BPF_STX | BPF_DW | DT_BPF_ATOMIC, DT_R8, DT_R1,
+	    (int16_t) lay->bl_dynused_off, BPF_ADD | 0x01 /* BPF_FETCH */));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R1, 0, 0), ldone);
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, cost));
+	dt_bpf_emit_imm64(cg->cg_b, DT_R3, lay->bl_dynvarsize);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JLE, DT_R1, DT_R3, 0),
+	    ldone);
+	dt_bpf_cg_counter(cg, DT_BPF_CNT_DYNDROPS);
+
 	dt_bpf_label_here(cg->cg_b, ldel);
 	dt_bpf_emit_map_fd(cg->cg_b, DT_R1, bv->bv_fd);
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R7));
 	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2,
 	    (int32_t) lay->bl_dynkey_off));
 	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_map_delete_elem));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R0, 0, 0), ldone);
+	dt_bpf_cg_dynused_add(cg, -cost);
 	dt_bpf_label_here(cg->cg_b, ldone);
 }

@@ -1613,12 +1613,6 @@ dt_ptrace_aggsnap(dtrace_hdl_t *dtp, dt_aggsnap_t **snapsp,
 	return dt_interp_engine_ops.eo_aggsnap(dtp, snapsp, nsnapsp);
 }
 
-static void
-dt_ptrace_aggsnap_free(dtrace_hdl_t *dtp, dt_aggsnap_t *snaps, uint32_t n)
-{
-	dt_interp_engine_ops.eo_aggsnap_free(dtp, snaps, n);
-}
-
 static int
 dt_ptrace_aggtake(dtrace_hdl_t *dtp, uint32_t aggid, dt_aggsnap_t **snapsp,
     uint32_t *nsnapsp)
@@ -1651,7 +1645,7 @@ const dt_engine_ops_t dt_ptrace_engine_ops = {
 	.eo_poll = dt_ptrace_poll,
 	.eo_drain = dt_ptrace_drain,
 	.eo_aggsnap = dt_ptrace_aggsnap,
-	.eo_aggsnap_free = dt_ptrace_aggsnap_free,
+	.eo_aggsnap_free = dt_engine_aggsnap_free,
 	.eo_aggtake = dt_ptrace_aggtake,
 	.eo_stop = dt_ptrace_stop,
 	.eo_status = dt_ptrace_status,

@@ -1,0 +1,22 @@
+/*
+ * A string key is charged strsize bytes against dynvarsize whatever its
+ * length, as DTrace sizes its dynamic variables by their declared keys:
+ * at strsize=512 a dynvarsize of 1024 holds one element of an array
+ * keyed by strings, however short the strings.
+ * @options: -q
+ * @status: 0
+ */
+#pragma D option strsize=512
+#pragma D option dynvarsize=1024
+
+BEGIN
+{
+	a["Harding"] = 1;
+	a["Hoover"] = 2;
+	a["Nixon"] = 3;
+	a["Bush"] = 4;
+	printf("%d %d %d %d\n", a["Harding"], a["Hoover"], a["Nixon"],
+	    a["Bush"]);
+	exit(0);
+}
+/* SPDX-License-Identifier: MIT */
