@@ -56,19 +56,22 @@ typedef enum dt_isa_site_kind {
 	DT_ISA_SITE_RETURN
 } dt_isa_site_kind_t;
 
-/* dt_isa_site_t.cond of a return site: */
-#define DT_ISA_COND_ALWAYS   0	    /* always leaves the function */
-#define DT_ISA_COND_UNTESTED 0xffff /* leaves on a condition no engine */
-				    /* tests yet: no return probe there */
-/* otherwise cond - 1 is the condition the engine tests */
-/* (dt_bpf_cg_ucond(), the ptrace engine): the ISA's own numbering */
+/*
+ * dt_isa_site_t.cond of a return site: DT_ISA_COND_ALWAYS when it always
+ * leaves the function; DT_ISA_COND_UNTESTED when it leaves on a condition
+ * no engine tests yet (no return probe there); otherwise cond - 1 is the
+ * condition the engine tests (dt_bpf_cg_ucond(), the ptrace engine), in
+ * the ISA's own numbering.
+ */
+#define DT_ISA_COND_ALWAYS   0
+#define DT_ISA_COND_UNTESTED 0xffff
 
 typedef struct dt_isa_site {
-	uint32_t off;	    /* of the instruction in the function */
-	uint8_t kind;	    /* dt_isa_site_kind_t */
-	uint8_t tailcall;   /* a return site by a branch out */
-	uint16_t cond;	    /* see above */
-	uint8_t probeable;  /* a probe may be placed here */
+	uint32_t off;	   /* of the instruction in the function */
+	uint8_t kind;	   /* dt_isa_site_kind_t */
+	uint8_t tailcall;  /* a return site by a branch out */
+	uint16_t cond;	   /* see above */
+	uint8_t probeable; /* a probe may be placed here */
 	/*
 	 * The caller's return address is still where the call left it (on
 	 * top of the stack, or in the link register) and the frame pointer

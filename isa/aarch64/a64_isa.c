@@ -31,8 +31,8 @@ const char dt_isa_name[] = "aarch64";
  *	144 + (nz << 11 | bit << 5 | rt)
  *		tbz (nz 0) / tbnz (nz 1) of bit 0..63 of xt
  */
-#define A64_COND_CB 16
-#define A64_COND_TB (A64_COND_CB + 128)
+#define A64_COND_CB  16
+#define A64_COND_TB  (A64_COND_CB + 128)
 #define A64_COND_END (A64_COND_TB + 4096)
 
 static uint16_t
@@ -50,13 +50,13 @@ a64_isa_cond(const uint8_t *code, const a64_site_t *s, uint64_t addr)
 	case A64_C_CBZ:
 	case A64_C_CBNZ:
 		nz = in.cls == A64_C_CBNZ;
-		return (uint16_t) (A64_COND_CB + (nz << 6 |
-		    (unsigned) (in.size == 8) << 5 | in.rt) + 1);
+		return (uint16_t) (A64_COND_CB +
+		    (nz << 6 | (unsigned) (in.size == 8) << 5 | in.rt) + 1);
 	case A64_C_TBZ:
 	case A64_C_TBNZ:
 		nz = in.cls == A64_C_TBNZ;
-		return (uint16_t) (A64_COND_TB + (nz << 11 |
-		    (unsigned) in.bit << 5 | in.rt) + 1);
+		return (uint16_t) (A64_COND_TB +
+		    (nz << 11 | (unsigned) in.bit << 5 | in.rt) + 1);
 	default:
 		return DT_ISA_COND_UNTESTED;
 	}
@@ -119,8 +119,8 @@ dt_isa_sites_scan(
 		d->cond = a64_isa_cond(code, s, addr);
 		d->probeable = s->probeable;
 		d->reason = s->reason;
-		d->atcall = d->kind != DT_ISA_SITE_OFFSET || d->off == 0 ||
-		    frameless;
+		d->atcall =
+		    d->kind != DT_ISA_SITE_OFFSET || d->off == 0 || frameless;
 		out->nsites++;
 	}
 	a64_sites_free(&as);
@@ -242,7 +242,7 @@ const dt_isa_regname_t dt_isa_regnames[] = {
 /* Linux names no FPU type for arm64 (its /proc/cpuinfo lists features). */
 const char dt_isa_fputypes[] = "";
 
-const uint16_t dt_isa_elf_machine = 183;	/* EM_AARCH64 */
+const uint16_t dt_isa_elf_machine = 183; /* EM_AARCH64 */
 
 /* brk #0, little-endian; the trap leaves the pc at it. */
 const dt_isa_trap_t dt_isa_trap = {

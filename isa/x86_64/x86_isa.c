@@ -165,7 +165,7 @@ const dt_isa_regname_t dt_isa_regnames[] = {
 
 const char dt_isa_fputypes[] = "i387 compatible";
 
-const uint16_t dt_isa_elf_machine = 62;	/* EM_X86_64 */
+const uint16_t dt_isa_elf_machine = 62; /* EM_X86_64 */
 
 /* int3; the trap leaves the pc past it. */
 const dt_isa_trap_t dt_isa_trap = {

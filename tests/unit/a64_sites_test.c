@@ -4,8 +4,8 @@
  * a64_sites_scan()) and the rest of AArch64's isa/dt_isa.h member:
  * the sites as the pid provider gets them, the register layout, the
  * uregs[] names, conditions on NZCV and on one register (the
- * conditional tail calls cbz/cbnz, tbz/tbnz) and USDT operands.  The function below was assembled by GNU as for aarch64.
- * Pure functions: runs on any host.
+ * conditional tail calls cbz/cbnz, tbz/tbnz) and USDT operands.  The function
+ * below was assembled by GNU as for aarch64. Pure functions: runs on any host.
  */
 
 #include <string.h>
@@ -142,8 +142,8 @@ test_isa_sites(void)
 	 */
 	for (size_t i = 0; i < s.nsites; i++) {
 		q = &s.sites[i];
-		CHECK_INT(q->atcall, q->kind != DT_ISA_SITE_OFFSET ||
-		    q->off == 0);
+		CHECK_INT(
+		    q->atcall, q->kind != DT_ISA_SITE_OFFSET || q->off == 0);
 	}
 	/* b.eq: its condition (eq is 0) on the flags; cbz: on x1 */
 	for (size_t i = 0; i < s.nsites; i++) {
@@ -166,7 +166,7 @@ test_isa_sites(void)
 	CHECK(s.refused != NULL);
 	dt_isa_sites_free(&s);
 	CHECK_STR(dt_isa_name, "aarch64");
-	CHECK(!dt_isa_uprobe_unsafe(code, sizeof (code)));
+	CHECK(!dt_isa_uprobe_unsafe(code, sizeof(code)));
 }
 
 static void
@@ -289,22 +289,20 @@ test_regcond(void)
 		int zero;
 		uint64_t taken, not_taken;
 	} want[] = {
-		{ 1, UINT64_MAX, 1, 0, 1ULL << 40 },
-		{ 2, UINT32_MAX, 0, 1, 1ULL << 32 },	/* w2: low half */
-		{ 3, 1ULL << 40, 1, ~(1ULL << 40), 1ULL << 40 },
-		{ 4, 1, 0, 1, 2 },
-		{ 0, 0, 1, 0, 0 },	/* xzr: always taken */
-		{ 0, 0, 0, 0, 0 },	/* never taken */
+	    {1, UINT64_MAX, 1, 0, 1ULL << 40},
+	    {2, UINT32_MAX, 0, 1, 1ULL << 32}, /* w2: low half */
+	    {3, 1ULL << 40, 1, ~(1ULL << 40), 1ULL << 40}, {4, 1, 0, 1, 2},
+	    {0, 0, 1, 0, 0}, /* xzr: always taken */
+	    {0, 0, 0, 0, 0}, /* never taken */
 	};
-	uint8_t b[sizeof (regbr)];
+	uint8_t b[sizeof(regbr)];
 	dt_isa_sites_t s;
 	size_t n = 0;
 
-	for (size_t i = 0; i < sizeof (regbr) / 4; i++)
+	for (size_t i = 0; i < sizeof(regbr) / 4; i++)
 		for (int k = 0; k < 4; k++)
 			b[4 * i + k] = (uint8_t) (regbr[i] >> (8 * k));
-	CHECK_INT(dt_isa_sites_scan(b, sizeof (b), BASE, &s),
-	    DT_ISA_SITES_OK);
+	CHECK_INT(dt_isa_sites_scan(b, sizeof(b), BASE, &s), DT_ISA_SITES_OK);
 	for (size_t i = 0; i < s.nsites; i++) {
 		const dt_isa_site_t *q = &s.sites[i];
 		dt_isa_regcond_t rc;
