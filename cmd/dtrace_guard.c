@@ -16,7 +16,12 @@
  * its child gets SIGTERM (PR_SET_PDEATHSIG) and ends as if the user had
  * sent that: breakpoints out, original text back, every thread let go,
  * the processes it created killed.  The guard exits with the child's
- * status, or of the child's signal.
+ * status, or of the child's signal.  The child SIGKILLed itself (by pid,
+ * or by the OOM killer) cannot do that: it notes what it is in the middle
+ * of changing in a traced process in memory shared with the guard, which
+ * undoes it once the child has died (dtrace_proc_rescue()); what it has
+ * left in place, the process mends itself
+ * (os/linux/ptrace/dt_ptrace_trap.c).
  *
  * The child may have to outlive its output: a process under the ptrace
  * engine's seccomp filter that outlives tracing needs its tracer until it
@@ -77,6 +82,8 @@ guard_fork(void)
 
 	if (pipe2(pfd, O_CLOEXEC) != 0)
 		return;
+	/* What the child is changing in a process, for us to undo. */
+	(void) dtrace_proc_rescue_open();
 	/*
 	 * Signals wait until the handlers are in place, so that none sent
 	 * to the guard at once is lost.
@@ -130,6 +137,8 @@ guard_fork(void)
 		if (errno != EINTR)
 			_exit(1);
 	}
+	/* Killed in the middle of changing a process: undone. */
+	dtrace_proc_rescue();
 	/* _exit: the output buffers are the child's to flush, not ours. */
 	if (WIFEXITED(st))
 		_exit(WEXITSTATUS(st));

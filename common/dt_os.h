@@ -183,7 +183,9 @@ extern const char *dt_os_engine_detail(dtrace_hdl_t *dtp);
  *			library it needs is mapped but before its own code
  *			runs, or, atexec, as soon as its exec has loaded the
  *			program (-x evaltime=exec); returns its pid
- * dt_os_proc_grab	check that a running process can be traced
+ * dt_os_proc_grab	check that a running process can be traced by one
+ *			of the kinds of engine given (DT_ENGINE_F_*: the
+ *			one forced, else any)
  * dt_os_proc_resume	let a created process run
  * dt_os_proc_ended	1 once the process is gone (*statusp: its wait
  *			status, or -1 when it was not our child), else 0
@@ -191,13 +193,17 @@ extern const char *dt_os_engine_detail(dtrace_hdl_t *dtp);
  */
 extern int dt_os_proc_create(char *const argv[], bool atexec, char *err,
     size_t errlen);
-extern int dt_os_proc_grab(int pid, char *err, size_t errlen);
+extern int dt_os_proc_grab(int pid, unsigned engines, char *err,
+    size_t errlen);
 extern int dt_os_proc_resume(int pid);
 extern int dt_os_proc_ended(int pid, bool child, int *statusp);
 extern void dt_os_proc_kill(int pid);
 /* dtrace_proc_lingering() and dtrace_proc_linger(). */
 extern bool dt_os_proc_lingering(void);
 extern void dt_os_proc_linger(void);
+/* dtrace_proc_rescue_open() and dtrace_proc_rescue(). */
+extern int dt_os_proc_rescue_open(void);
+extern void dt_os_proc_rescue(void);
 /* The parent of a process (progenyof()), or -1 if unknown. */
 extern int dt_os_proc_parent(int pid);
 /*

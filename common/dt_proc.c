@@ -12,6 +12,7 @@
 
 #include "common/dt_impl.h"
 #include "common/dt_os.h"
+#include "common/probe/dt_probe.h"
 
 typedef struct dt_proc {
 	int dp_pid;
@@ -75,11 +76,19 @@ dtrace_proc_create(dtrace_hdl_t *dtp, char *const argv[])
 int
 dtrace_proc_grab(dtrace_hdl_t *dtp, int pid)
 {
+	dtrace_optval_t forced = dtp->dt_options[DT_OPT_ENGINE];
+	unsigned engines = DT_ENGINE_F_INTERP | DT_ENGINE_F_KERNEL |
+	    DT_ENGINE_F_USER;
 	char err[512];
 
 	if (dtp->dt_active)
 		return dt_set_errno(dtp, EDT_ACTIVE);
-	if (dt_os_proc_grab(pid, err, sizeof (err)) != 0)
+	/* A forced engine is the one that will trace it. */
+	if (forced == DT_ENGINE_INTERP)
+		engines = DT_ENGINE_F_INTERP;
+	else if (forced >= DT_ENGINE_OS)
+		engines = dt_os_engines[forced - DT_ENGINE_OS].oe_kind;
+	if (dt_os_proc_grab(pid, engines, err, sizeof (err)) != 0)
 		return dt_set_errdetail(dtp, EDT_PROC, "%s", err);
 	return dt_proc_add(dtp, pid, false);
 }
@@ -163,4 +172,16 @@ void
 dtrace_proc_linger(void)
 {
 	dt_os_proc_linger();
+}
+
+int
+dtrace_proc_rescue_open(void)
+{
+	return dt_os_proc_rescue_open();
+}
+
+void
+dtrace_proc_rescue(void)
+{
+	dt_os_proc_rescue();
 }

@@ -620,9 +620,12 @@ dt_engine_select(dtrace_hdl_t *dtp, dt_eprobe_t *const *eps, size_t n)
 			    prp->pr_prov->pv_name, prp->pr_mod, prp->pr_func,
 			    prp->pr_name, why);
 		return dt_set_errdetail(dtp, EDT_NOENGINE,
-		    "probe %s:%s:%s:%s cannot run on the %s engine",
+		    "probe %s:%s:%s:%s cannot run on the %s engine%s%s",
 		    prp->pr_prov->pv_name, prp->pr_mod, prp->pr_func,
-		    prp->pr_name, eng->eo_name);
+		    prp->pr_name, eng->eo_name,
+		    prp->pr_prov->pv_ops->po_engines_why != NULL ? ": " : "",
+		    prp->pr_prov->pv_ops->po_engines_why != NULL ?
+		    prp->pr_prov->pv_ops->po_engines_why : "");
 	}
 	/* Kernel variables have no value elsewhere: refuse, do not fault. */
 	for (size_t i = 0; i < n && eng != kernel; i++) {

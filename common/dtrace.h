@@ -229,6 +229,15 @@ extern int dtrace_proc_reap(dtrace_hdl_t *dtp, dtrace_proc_f *fn, void *arg);
  */
 extern bool dtrace_proc_lingering(void);
 extern void dtrace_proc_linger(void);
+/*
+ * For a guard process that starts the one that traces and outlives it:
+ * dtrace_proc_rescue_open(), called before the guard forks, sets up what
+ * the tracer notes its unfinished changes to a process in (0, or -1);
+ * dtrace_proc_rescue(), called in the guard once the tracer has died,
+ * undoes them (on Linux, a system call the ptrace engine was injecting).
+ */
+extern int dtrace_proc_rescue_open(void);
+extern void dtrace_proc_rescue(void);
 
 #ifdef __cplusplus
 }

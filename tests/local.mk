@@ -29,11 +29,11 @@ SHELL_TESTS += tests/shell/portable-core.sh tests/shell/licence.sh
 # The Linux backend's, through dtrace(1).
 if OS_LINUX
 SHELL_TESTS += tests/shell/unprivileged.sh tests/shell/syscall-count.sh \
-	tests/shell/pid-provider.sh tests/shell/pid-many.sh tests/shell/ustack.sh \
+	tests/shell/pid-provider.sh tests/shell/pid-any.sh tests/shell/pid-debugged.sh tests/shell/progress-line.sh tests/shell/pid-many.sh tests/shell/ustack.sh \
 	tests/shell/ustack-cfi.sh tests/shell/ustack-every.sh \
-	tests/shell/ustackdepth-deep.sh \
+	tests/shell/ustackdepth-deep.sh tests/shell/bpf-far-jumps.sh \
 	tests/shell/pid-tailcall.sh tests/shell/pid-modname.sh tests/shell/pid-args.sh \
-	tests/shell/usdt-late.sh \
+	tests/shell/usdt-late.sh tests/shell/lazy-start.sh \
 	tests/shell/kernel-stack.sh \
 	tests/shell/list-syscall-args.sh tests/shell/syscall-typed-args.sh \
 	tests/shell/syscall-builtins.sh \
@@ -53,7 +53,8 @@ SHELL_TESTS += tests/shell/unprivileged.sh tests/shell/syscall-count.sh \
 	tests/shell/package.sh tests/shell/folded-stacks.sh \
 	tests/shell/metrics-endpoint.sh tests/shell/metrics-prometheus.sh \
 	tests/shell/bash-completion.sh tests/shell/agg-space-full.sh \
-	tests/shell/chaos.sh tests/shell/grab-refused.sh \
+	tests/shell/chaos.sh tests/shell/ptrace-tracer-killed.sh \
+	tests/shell/grab-refused.sh \
 	tests/shell/syscall-linger.sh tests/shell/ptrace-drops.sh \
 	tests/shell/compile-deep.sh tests/shell/drops-ratelimit.sh \
 	tests/shell/bpf-option-limits.sh tests/shell/tick-busy.sh \

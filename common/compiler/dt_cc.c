@@ -372,6 +372,7 @@ dt_cc_destroy(dtrace_hdl_t *dtp)
 	for (size_t i = 0; i < cc->cc_nlibs; i++)
 		free(cc->cc_libnames[i]);
 	free(cc->cc_libnames);
+	dt_lib_names_free(cc);
 	dt_idhash_destroy(cc->cc_globals);
 	dt_idhash_destroy(cc->cc_tls);
 	dt_idhash_destroy(cc->cc_aggs);
@@ -756,11 +757,15 @@ dt_compile(dtrace_hdl_t *dtp, const char *intext, size_t inlen, bool isfile,
 		    "compiler is already in use");
 		return NULL;
 	}
-	/* The D library files come before the first program. */
-	if (!cc->cc_noktypes && !cc->cc_libs_loaded &&
+	/*
+	 * The D library files come before the first program that may use
+	 * them (dt_lib_need.c).
+	 */
+	if (!cc->cc_noktypes && !cc->cc_libs_loaded && !cc->cc_inlib &&
 	    !(cflags & DTRACE_C_NOLIBS) &&
 	    dtp->dt_options[DT_OPT_NOLIBS] == DTRACEOPT_UNSET &&
-	    dt_lib_load(dtp) != 0)
+	    dt_lib_needed(dtp, intext, inlen, cflags | dt_cc_optflags(dtp),
+	    argc, argv) && dt_lib_load(dtp) != 0)
 		return NULL;
 	/*
 	 * The library files were compiled with every built-in, as DTrace

@@ -416,6 +416,8 @@ struct dt_cc {
 	uint32_t cc_maxdepth;	/* deepest expression allowed (dt_node.c) */
 	bool cc_noktypes;	/* compiling the prelude: no kernel types */
 	bool cc_libs_loaded;	/* D library files compiled (dt_lib.c) */
+	struct dt_lib_names *cc_libdecls; /* the names they declare, once
+					     scanned (dt_lib_need.c) */
 	bool cc_programs;	/* past the prelude and D library files: a
 				   D version asked for now hides later
 				   built-ins (dt_ident_reduce) at once */
@@ -687,6 +689,18 @@ extern dt_node_t *dt_cook_xlator(dt_pcb_t *pcb, dt_node_t *dnp);
 
 /* D library files (dt_lib.c). */
 extern int dt_lib_load(dtrace_hdl_t *dtp);
+/*
+ * The text of every library file dt_lib_load() would compile (an entry
+ * NULL when unreadable), *np of them; NULL when out of memory.
+ */
+extern char **dt_lib_texts(dtrace_hdl_t *dtp, size_t *np);
+/*
+ * Whether a program (text, len bytes, its compile flags and macro
+ * arguments) may use what the library files declare (dt_lib_need.c).
+ */
+extern bool dt_lib_needed(dtrace_hdl_t *dtp, const char *text, size_t len,
+    unsigned cflags, int argc, char *const argv[]);
+extern void dt_lib_names_free(dt_cc_t *cc);
 extern dtrace_prog_t *dt_cc_libcompile(dtrace_hdl_t *dtp, const char *text,
     size_t len);
 extern bool dt_lib_loaded(const dt_cc_t *cc, const char *name);

@@ -3,9 +3,10 @@
  * dt_lib.c: D library files -- the *.d files that define translators,
  * inlines and types for every program (psinfo_t and curpsinfo, ...).
  *
- * Before the first program a handle compiles, every *.d file of the
- * library path is compiled, in name order except that a file naming
- * another with "#pragma D depends_on library other.d" comes after it.
+ * Before the first program a handle compiles that may use what they
+ * declare (dt_lib_need.c), every *.d file of the library path is
+ * compiled, in name order except that a file naming another with
+ * "#pragma D depends_on library other.d" comes after it.
  * The path is the system library directory (-x syslibdir, by default
  * where "make install" puts the files of common/lib/, the portable ones,
  * and of os/<os>/lib/, the OS's: the directory "dtrace" beside the
@@ -289,22 +290,53 @@ dt_lib_sysdir(char *buf, size_t len)
 	return DTRACE_SRC_LIBDIR;
 }
 
+/* Every library file of the system directory and the -L ones. */
+static void
+dt_lib_find(dtrace_hdl_t *dtp, dt_libset_t *ls)
+{
+	char sysbuf[PATH_MAX];
+	const char *sys = dtp->dt_optstr[DT_OPT_SYSLIBDIR];
+	const char *user = dtp->dt_optstr[DT_OPT_LIBDIR];
+
+	if (sys == NULL)
+		sys = dt_lib_sysdir(sysbuf, sizeof(sysbuf));
+	dt_lib_scan_path(ls, sys);
+	if (user != NULL)
+		dt_lib_scan_path(ls, user);
+}
+
+char **
+dt_lib_texts(dtrace_hdl_t *dtp, size_t *np)
+{
+	dt_libset_t ls = { 0 };
+	char **texts;
+
+	dt_lib_find(dtp, &ls);
+	if ((texts = calloc(ls.ls_n + 1, sizeof (char *))) != NULL) {
+		for (size_t i = 0; i < ls.ls_n; i++) {
+			texts[i] = ls.ls_libs[i].dl_text;
+			ls.ls_libs[i].dl_text = NULL;
+		}
+	}
+	*np = ls.ls_n;
+	for (size_t i = 0; i < ls.ls_n; i++) {
+		free(ls.ls_libs[i].dl_name);
+		free(ls.ls_libs[i].dl_path);
+		free(ls.ls_libs[i].dl_text);
+	}
+	free(ls.ls_libs);
+	return texts;
+}
+
 int
 dt_lib_load(dtrace_hdl_t *dtp)
 {
-	char sysbuf[PATH_MAX];
 	dt_cc_t *cc = dtp->dt_cc;
-	const char *sys = dtp->dt_optstr[DT_OPT_SYSLIBDIR];
-	const char *user = dtp->dt_optstr[DT_OPT_LIBDIR];
 	dt_libset_t ls = { 0 };
 	int rv = 0;
 
 	cc->cc_libs_loaded = true;
-	if (sys == NULL)
-		sys = dt_lib_sysdir(sysbuf, sizeof(sysbuf));
-	dt_lib_scan_path(&ls, sys);
-	if (user != NULL)
-		dt_lib_scan_path(&ls, user);
+	dt_lib_find(dtp, &ls);
 	if (ls.ls_n > 0)
 		qsort(ls.ls_libs, ls.ls_n, sizeof (dt_lib_t), dt_lib_cmp);
 	for (size_t i = 0; i < ls.ls_n && rv == 0; i++)

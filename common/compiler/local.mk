@@ -25,6 +25,7 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/dt_pragma.c \
 	%reldir%/dt_pdesc.c \
 	%reldir%/dt_lib.c \
+	%reldir%/dt_lib_need.c \
 	%reldir%/dt_cc.c \
 	%reldir%/dt_cc_run.c
 

@@ -7,6 +7,19 @@
  * array; a provider's po_provide hook runs first so descriptions such as
  * profile:::tick-5ms find the probe they create.
  *
+ * A provider's static probes (po_populate) are made when first needed:
+ * the kernel's providers list tracefs or read BTF for them, which a
+ * program naming none of their probes (BEGIN { exit(0); }) should not pay
+ * for.  Probe IDs must be what they would be had every provider been
+ * populated at open (dtrace -l, -i and printed IDs do not depend on the
+ * program), so population keeps registration order: populating one
+ * provider populates every pending one registered before it, and a probe
+ * made on demand (profile-997, pid123:...) or outside po_populate first
+ * populates them all, as its ID comes after every static one.  A
+ * description populates the providers up to the last one whose probes it
+ * could match; po_maymatch lets a provider say, without listing, that it
+ * has none (the syscall provider's probes are all entry or return).
+ *
  * A probe's argument descriptions (pr_args) are either given at creation
  * or, when pr_nargs is -1, asked of the provider the first time anyone
  * wants them (dt_probe_args), so listing or matching thousands of probes
@@ -142,7 +155,9 @@ dt_probe_match(const dt_probe_t *prp, const dt_probedesc_t *pdp)
 	    (prp->pr_prov->pv_ops->po_funcmatch != NULL &&
 	    pdp->pd_function[0] != '\0' &&
 	    prp->pr_prov->pv_ops->po_funcmatch(prp, pdp->pd_function))) &&
-	    dt_field_match(prp->pr_name, pdp->pd_name);
+	    dt_field_match(prp->pr_name, pdp->pd_name) &&
+	    (prp->pr_prov->pv_ops->po_descmatch == NULL ||
+	    prp->pr_prov->pv_ops->po_descmatch(prp, pdp));
 }
 
 int
@@ -205,9 +220,54 @@ dt_provider_register(dtrace_hdl_t *dtp, const char *name,
 		tail = &(*tail)->pv_next;
 	*tail = pvp;
 
-	if (ops->po_populate != NULL)
-		return ops->po_populate(dtp, pvp);
+	pvp->pv_pending = ops->po_populate != NULL;
 	return 0;
+}
+
+/* Run pvp's po_populate, once. */
+static int
+dt_provider_populate(dtrace_hdl_t *dtp, dt_provider_t *pvp)
+{
+	int rc;
+
+	if (!pvp->pv_pending)
+		return 0;
+	pvp->pv_pending = false;
+	pvp->pv_populating = true;
+	rc = pvp->pv_ops->po_populate(dtp, pvp);
+	pvp->pv_populating = false;
+	return rc;
+}
+
+/* Populate the providers, in registration order, up to last (NULL: all). */
+static int
+dt_providers_populate_upto(dtrace_hdl_t *dtp, const dt_provider_t *last)
+{
+	for (dt_provider_t *pvp = dtp->dt_provs; pvp != NULL;
+	    pvp = pvp->pv_next) {
+		if (dt_provider_populate(dtp, pvp) != 0)
+			return -1;
+		if (pvp == last)
+			break;
+	}
+	return 0;
+}
+
+int
+dt_providers_populate(dtrace_hdl_t *dtp)
+{
+	return dt_providers_populate_upto(dtp, NULL);
+}
+
+static bool
+dt_providers_pending(const dtrace_hdl_t *dtp)
+{
+	for (const dt_provider_t *pvp = dtp->dt_provs; pvp != NULL;
+	    pvp = pvp->pv_next) {
+		if (pvp->pv_pending)
+			return true;
+	}
+	return false;
 }
 
 dt_provider_t *
@@ -287,6 +347,10 @@ dt_probe_create(dtrace_hdl_t *dtp, dt_provider_t *pvp, const char *mod,
 {
 	dt_probe_t *prp;
 
+	/* Made on demand: after every static probe, as at open. */
+	if (!pvp->pv_populating && dt_providers_pending(dtp) &&
+	    dt_providers_populate(dtp) != 0)
+		return NULL;
 	if (dtp->dt_nprobes + 1 >= dtp->dt_probes_cap) {
 		uint32_t cap = dtp->dt_probes_cap ? dtp->dt_probes_cap * 2 : 64;
 		dt_probe_t **p = realloc(dtp->dt_probes, cap * sizeof (*p));
@@ -326,6 +390,9 @@ nomem:
 dt_probe_t *
 dt_probe_lookup_id(dtrace_hdl_t *dtp, uint32_t id)
 {
+	if (id > dtp->dt_nprobes && dt_providers_pending(dtp) &&
+	    dt_providers_populate(dtp) != 0)
+		return NULL;
 	if (id == 0 || id > dtp->dt_nprobes)
 		return NULL;
 	return dtp->dt_probes[id];
@@ -334,7 +401,49 @@ dt_probe_lookup_id(dtrace_hdl_t *dtp, uint32_t id)
 uint32_t
 dt_probe_count(dtrace_hdl_t *dtp)
 {
+	(void) dt_providers_populate(dtp);
 	return dtp->dt_nprobes;
+}
+
+bool
+dt_probedesc_may(const dt_probedesc_t *pdp, const char *mod,
+    const char *func, const char *name)
+{
+	/* A NULL field is one the provider cannot tell before populating. */
+	return (mod == NULL || dt_field_match(mod, pdp->pd_module)) &&
+	    (func == NULL || dt_field_match(func, pdp->pd_function)) &&
+	    (name == NULL || dt_field_match(name, pdp->pd_name));
+}
+
+/* Does pdp's provider field name pvp (or its family)? */
+static bool
+dt_provider_named(const dt_provider_t *pvp, const dt_probedesc_t *pdp)
+{
+	const char *fam = pvp->pv_ops->po_family;
+
+	return dt_field_match(pvp->pv_name, pdp->pd_provider) ||
+	    (fam != NULL && strncmp(pdp->pd_provider, fam, strlen(fam)) == 0);
+}
+
+/*
+ * Populate what a description needs: every provider if it is an ID,
+ * else those up to the last pending one whose probes it could match.
+ */
+static int
+dt_probe_populate_for(dtrace_hdl_t *dtp, const dt_probedesc_t *pdp)
+{
+	const dt_provider_t *last = NULL;
+
+	if (pdp->pd_id != 0)
+		return dt_providers_pending(dtp) ? dt_providers_populate(dtp) : 0;
+	for (dt_provider_t *pvp = dtp->dt_provs; pvp != NULL;
+	    pvp = pvp->pv_next) {
+		if (pvp->pv_pending && dt_field_match(pvp->pv_name,
+		    pdp->pd_provider) && (pvp->pv_ops->po_maymatch == NULL ||
+		    pvp->pv_ops->po_maymatch(dtp, pvp, pdp)))
+			last = pvp;
+	}
+	return last != NULL ? dt_providers_populate_upto(dtp, last) : 0;
 }
 
 int
@@ -343,16 +452,14 @@ dt_probe_iter(dtrace_hdl_t *dtp, const dt_probedesc_t *pdp, dt_probe_f *fn,
 {
 	int n = 0;
 
+	if (dt_probe_populate_for(dtp, pdp) != 0)
+		return -1;
 	/* Let providers create the probes this description asks for. */
 	if (pdp->pd_id == 0) {
 		for (dt_provider_t *pvp = dtp->dt_provs; pvp != NULL;
 		    pvp = pvp->pv_next) {
-			const char *fam = pvp->pv_ops->po_family;
-
 			if (pvp->pv_ops->po_provide == NULL ||
-			    (!dt_field_match(pvp->pv_name, pdp->pd_provider) &&
-			    (fam == NULL || strncmp(pdp->pd_provider, fam,
-			    strlen(fam)) != 0)))
+			    !dt_provider_named(pvp, pdp))
 				continue;
 			if (pvp->pv_ops->po_provide(dtp, pvp, pdp) < 0)
 				return -1;

@@ -130,6 +130,13 @@ typedef struct dt_provops {
 	 */
 	bool (*po_funcmatch)(const dt_probe_t *prp, const char *func);
 	/*
+	 * Whether a description whose fields match this probe names it: a
+	 * family may give a pattern a meaning of its own (pid*:libc:...
+	 * names the probes of a file in every process, not those of each
+	 * pid<N> that the pattern pid* matches too).  May be NULL: yes.
+	 */
+	bool (*po_descmatch)(const dt_probe_t *prp, const dt_probedesc_t *pdp);
+	/*
 	 * Why a description that names this provider (or its family)
 	 * matched no probe, when the provider can say more than that: the
 	 * message into msg and its compiler error tag returned (a
@@ -147,6 +154,21 @@ typedef struct dt_provops {
 	 * own.  NULL: no such engine serves them.
 	 */
 	const char *po_mech;
+	/*
+	 * Why the provider's probes run on only the kinds of engine it
+	 * registered with, for the error when another is chosen; may be
+	 * NULL.
+	 */
+	const char *po_engines_why;
+	/*
+	 * Could po_populate make a probe matching this description, whose
+	 * provider field already matches the provider?  Asked while the
+	 * provider is not yet populated, so that a program not naming its
+	 * probes never lists them (tracefs's ~1,600 events); it must answer
+	 * without populating, and may say true when unsure.  NULL: true.
+	 */
+	bool (*po_maymatch)(dtrace_hdl_t *dtp, dt_provider_t *pvp,
+	    const dt_probedesc_t *pdp);
 } dt_provops_t;
 
 struct dt_provider {
@@ -155,6 +177,8 @@ struct dt_provider {
 	const dt_provattr_t *pv_attr;
 	unsigned pv_engines;	 /* DT_ENGINE_F_* */
 	void *pv_data;		 /* provider-private */
+	bool pv_pending;	 /* po_populate not run yet */
+	bool pv_populating;	 /* in po_populate */
 	dt_provider_t *pv_next;
 };
 
@@ -171,7 +195,13 @@ struct dt_probe {
 	void *pr_data;		 /* provider-private */
 };
 
-/* Register a provider with its attributes; its po_populate runs now. */
+/*
+ * Register a provider with its attributes.  Its po_populate runs when its
+ * probes are first needed, and always after those of the providers
+ * registered before it, so every probe gets the ID it would have had if
+ * all had been populated at once: static probes in registration order,
+ * then those made on demand (see dt_probe.c).
+ */
 extern int dt_provider_register(dtrace_hdl_t *dtp, const char *name,
     const dt_provops_t *ops, const dt_provattr_t *attr, unsigned engines,
     void *data);
@@ -186,6 +216,16 @@ extern dt_probe_t *dt_probe_create(dtrace_hdl_t *dtp, dt_provider_t *pvp,
     const char *mod, const char *func, const char *name, int nargs,
     const char *const *argtypes, void *data);
 extern dt_probe_t *dt_probe_lookup_id(dtrace_hdl_t *dtp, uint32_t id);
+
+/*
+ * Could a probe with these fields match pdp's module, function and name
+ * fields (not its provider or ID)?  A NULL field is unknown: it may
+ * match.  For po_maymatch.
+ */
+extern bool dt_probedesc_may(const dt_probedesc_t *pdp, const char *mod,
+    const char *func, const char *name);
+/* Populate every provider not yet populated: 0, or -1 with the error set. */
+extern int dt_providers_populate(dtrace_hdl_t *dtp);
 
 /*
  * Set a probe's arguments: nargs native types and, if xlate is not NULL,

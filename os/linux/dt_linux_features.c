@@ -64,6 +64,7 @@ static const char *const dt_lf_names[DT_LF_NFEATURES] = {
 	[DT_LF_KPROBE] = "kprobe",
 	[DT_LF_TASK_PT_REGS] = "task_pt_regs",
 	[DT_LF_MAP_IN_MAP] = "map_in_map",
+	[DT_LF_GOTOL] = "gotol",
 };
 
 const char *
@@ -886,6 +887,29 @@ dt_lf_probe_map_in_map(dt_linux_features_t *lfp)
 	    "in a hash of maps: program load failed: %s", strerror(err));
 }
 
+/*
+ * gotol (BPF_JMP32 | BPF_JA, the offset in imm): what lets a program jump
+ * past the 32767 instructions a 16-bit offset reaches (dt_bpf_relax.c).
+ * Older kernels refuse the opcode.
+ */
+static void
+dt_lf_probe_gotol(dt_linux_features_t *lfp)
+{
+	static const struct bpf_insn p[] = {
+		DT_BPF_MOV64_IMM(DT_R0, 0),
+		DT_BPF_GOTOL(0),
+		DT_BPF_EXIT(),
+	};
+	int fd = dt_lf_load(BPF_PROG_TYPE_TRACEPOINT, p, 3, 0);
+	int err = errno;
+
+	if (fd >= 0)
+		(void) close(fd);
+	dt_lf_set(lfp, DT_LF_GOTOL, fd >= 0, "a program with gotol: load "
+	    "failed: %s%s", strerror(err), err == EINVAL ?
+	    " (gotol needs Linux 6.4)" : dt_lf_hint(err));
+}
+
 /* The cheap probes: a few program loads and map creations. */
 static void
 dt_lf_probe_core(dt_linux_features_t *lfp)
@@ -920,6 +944,7 @@ dt_lf_probe_core(dt_linux_features_t *lfp)
 	    BPF_FUNC_get_stack, true);
 	dt_lf_probe_task_pt_regs(lfp);
 	dt_lf_probe_map_in_map(lfp);
+	dt_lf_probe_gotol(lfp);
 }
 
 void
@@ -946,6 +971,11 @@ static pthread_once_t dt_lf_uonce = PTHREAD_ONCE_INIT;
 static pthread_once_t dt_lf_bonce = PTHREAD_ONCE_INIT;
 static pthread_once_t dt_lf_ronce = PTHREAD_ONCE_INIT;
 static pthread_once_t dt_lf_fonce = PTHREAD_ONCE_INIT;
+/*
+ * Whether BPF is usable at all, alone: the providers ask it when they
+ * are registered (dt_ktab.c), before any program needs the rest.
+ */
+static pthread_once_t dt_lf_ponce = PTHREAD_ONCE_INIT;
 
 static int
 dt_lf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
@@ -962,6 +992,13 @@ dt_lf_init(void)
 {
 	libbpf_set_print(dt_lf_quiet);
 	dt_lf_probe_core(&dt_lf_cache);
+}
+
+static void
+dt_lf_pinit(void)
+{
+	libbpf_set_print(dt_lf_quiet);
+	dt_lf_probe_bpf(&dt_lf_cache);
 }
 
 static void
@@ -1010,6 +1047,10 @@ dt_linux_ncpus(void)
 bool
 dt_linux_feature(dt_linux_feature_t f)
 {
+	if (f == DT_LF_BPF) {
+		(void) pthread_once(&dt_lf_ponce, dt_lf_pinit);
+		return dt_lf_cache.lf_have[f];
+	}
 	(void) pthread_once(&dt_lf_once, dt_lf_init);
 	if (f == DT_LF_UPROBE || f == DT_LF_UPROBE_MULTI)
 		(void) pthread_once(&dt_lf_uonce, dt_lf_uinit);
@@ -1042,15 +1083,31 @@ dt_lf_is_tracefs(const char *path)
 	return access(probe, R_OK) == 0;
 }
 
+/*
+ * Where tracefs is, once found: providers ask for every event they look
+ * at, and a statfs() each time cost more than the lookups themselves.
+ */
+static const char *dt_lf_tracefs;
+
+static const char *
+dt_lf_tracefs_found(const char *path)
+{
+	__atomic_store_n(&dt_lf_tracefs, path, __ATOMIC_RELEASE);
+	return path;
+}
+
 const char *
 dt_linux_tracefs(void)
 {
 	static const char *const where[] = { "/sys/kernel/tracing",
 		"/sys/kernel/debug/tracing" };
+	const char *found = __atomic_load_n(&dt_lf_tracefs, __ATOMIC_ACQUIRE);
 
+	if (found != NULL)
+		return found;
 	for (size_t i = 0; i < sizeof (where) / sizeof (where[0]); i++) {
 		if (dt_lf_is_tracefs(where[i]))
-			return where[i];
+			return dt_lf_tracefs_found(where[i]);
 	}
 	/*
 	 * Nobody mounted it (minimal VMs, containers): mount it where the
@@ -1059,7 +1116,7 @@ dt_linux_tracefs(void)
 	(void) mkdir(where[0], 0700);
 	if (mount("nodev", where[0], "tracefs", 0, NULL) == 0 &&
 	    dt_lf_is_tracefs(where[0]))
-		return where[0];
+		return dt_lf_tracefs_found(where[0]);
 	return NULL;
 }
 

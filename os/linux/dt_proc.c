@@ -19,8 +19,9 @@
  *
  * A grabbed process (-p) is only checked: that it exists, is not a zombie
  * or a kernel thread, and that we may trace it (a PTRACE_SEIZE, at once
- * undone).  Probes are placed without stopping it; its end is noticed
- * through /proc.
+ * undone; as root, a process another tracer holds, such as a debugger,
+ * is taken as it is).  Probes are placed without stopping it; its end is
+ * noticed through /proc.
  *
  * The only instruction-set dependence is the breakpoint at the entry
  * point (int3, and the program counter one byte past it after the trap).
@@ -42,6 +43,7 @@
 #include <elf.h>
 
 #include "common/dt_os.h"
+#include "common/probe/dt_probe.h"
 #include "isa/dt_isa.h"
 #include "os/linux/ptrace/dt_ptrace.h"
 
@@ -333,7 +335,7 @@ dt_proc_release(pid_t pid)
 }
 
 int
-dt_os_proc_grab(int pid, char *err, size_t errlen)
+dt_os_proc_grab(int pid, unsigned engines, char *err, size_t errlen)
 {
 	char path[64], exe[16], pidstr[16];
 	char state;
@@ -364,8 +366,16 @@ dt_os_proc_grab(int pid, char *err, size_t errlen)
 		int e = errno;
 		long tracer = dt_pt_status_field(pid, "TracerPid:");
 
-		/* Only one tracer at a time: name the one there is. */
+		/*
+		 * Only one tracer at a time: a process under a debugger is
+		 * grabbed as it is, as root, when the bpf engine may trace
+		 * it: its uprobes need no tracer (and it then never stops
+		 * the process: the debugger would take the stop for its
+		 * own).  Otherwise, name the tracer there is.
+		 */
 		if (e == EPERM && tracer > 0) {
+			if (geteuid() == 0 && (engines & DT_ENGINE_F_KERNEL))
+				return 0;
 			(void) snprintf(err, errlen, "failed to grab pid %s: "
 			    "process is traced by pid %ld", pidstr, tracer);
 			return -1;
@@ -476,4 +486,16 @@ void
 dt_os_proc_linger(void)
 {
 	dt_ptrace_linger();
+}
+
+int
+dt_os_proc_rescue_open(void)
+{
+	return dt_ptrace_rescue_open();
+}
+
+void
+dt_os_proc_rescue(void)
+{
+	dt_ptrace_rescue();
 }

@@ -24,6 +24,7 @@ libdtrace_core_la_SOURCES += \
 	os/posix/dt_os_clock.c \
 	%reldir%/bpf/dt_bpf_insn.h \
 	%reldir%/bpf/dt_bpf_insn.c \
+	%reldir%/bpf/dt_bpf_relax.c \
 	%reldir%/bpf/dt_bpf_attach.h \
 	%reldir%/bpf/dt_bpf_attach.c \
 	%reldir%/bpf/dt_bpf_gen.h \
@@ -41,6 +42,7 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/bpf/dt_bpf_loop.c \
 	%reldir%/bpf/dt_bpf_stack.c \
 	%reldir%/bpf/dt_bpf_uprobes.c \
+	%reldir%/bpf/dt_bpf_progress.c \
 	%reldir%/bpf/dt_bpf_uprobes.h \
 	%reldir%/bpf/dt_bpf_subr.c \
 	%reldir%/bpf/dt_bpf_proc.c \
@@ -65,6 +67,7 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/prov/dt_prov_fbt.c \
 	%reldir%/prov/dt_prov_syscall.c \
 	%reldir%/prov/dt_prov_pid.c \
+	%reldir%/prov/dt_pid_lib.c \
 	%reldir%/prov/dt_prov_usdt.c \
 	%reldir%/prov/dt_kprov.h \
 	%reldir%/prov/dt_kprov.c \
@@ -87,7 +90,14 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/ptrace/dt_ptrace_fast.c \
 	%reldir%/ptrace/dt_ptrace_sites.c \
 	%reldir%/ptrace/dt_ptrace_sys.c \
-	%reldir%/ptrace/dt_ptrace_linger.c
+	%reldir%/ptrace/dt_ptrace_linger.c \
+	%reldir%/ptrace/dt_ptrace_trap.c \
+	%reldir%/ptrace/dt_ptrace_rescue.c
+# The SIGILL handler left in traced processes, run in the test's own.
+UNIT_TESTS += tests/unit/ptrace_trap_test
+tests_unit_ptrace_trap_test_SOURCES = tests/unit/ptrace_trap_test.c \
+	tests/unit/unit.h
+tests_unit_ptrace_trap_test_LDADD = libdtrace_core.la
 else
 libdtrace_core_la_SOURCES += %reldir%/ptrace/dt_ptrace_none.c
 endif
@@ -125,6 +135,11 @@ UNIT_TESTS += tests/unit/usyms_test
 tests_unit_usyms_test_SOURCES = tests/unit/usyms_test.c tests/unit/unit.h
 tests_unit_usyms_test_LDADD = libdtrace_core.la
 
+# The files pid probes' module names name (ld.so.cache; no privilege).
+UNIT_TESTS += tests/unit/pid_lib_test
+tests_unit_pid_lib_test_SOURCES = tests/unit/pid_lib_test.c tests/unit/unit.h
+tests_unit_pid_lib_test_LDADD = libdtrace_core.la
+
 UNIT_TESTS += tests/unit/perfmap_test
 tests_unit_perfmap_test_SOURCES = tests/unit/perfmap_test.c tests/unit/unit.h
 tests_unit_perfmap_test_LDADD = libdtrace_core.la
@@ -136,7 +151,7 @@ tests_unit_cfi_test_LDADD = libdtrace_core.la
 
 UNIT_TESTS += tests/unit/bpf_features_test tests/unit/bpf_engine_test \
 	tests/unit/bpf_translate_test tests/unit/bpf_layout_test \
-	tests/unit/usdt_args_test
+	tests/unit/usdt_args_test tests/unit/bpf_relax_test
 tests_unit_bpf_features_test_SOURCES = tests/unit/bpf_features_test.c \
 	tests/unit/unit.h
 tests_unit_bpf_features_test_LDADD = libdtrace_core.la
@@ -149,6 +164,9 @@ tests_unit_bpf_translate_test_LDADD = libdtrace_core.la
 tests_unit_bpf_layout_test_SOURCES = tests/unit/bpf_layout_test.c \
 	tests/unit/unit.h
 tests_unit_bpf_layout_test_LDADD = libdtrace_core.la
+tests_unit_bpf_relax_test_SOURCES = tests/unit/bpf_relax_test.c \
+	tests/unit/unit.h
+tests_unit_bpf_relax_test_LDADD = libdtrace_core.la
 # The ISA's struct pt_regs against the running kernel's BTF.
 UNIT_TESTS += tests/unit/isa_ptregs_test
 tests_unit_isa_ptregs_test_SOURCES = tests/unit/isa_ptregs_test.c \

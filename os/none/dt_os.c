@@ -351,8 +351,9 @@ dt_os_proc_create(char *const argv[], bool atexec, char *err, size_t errlen)
 }
 
 int
-dt_os_proc_grab(int pid, char *err, size_t errlen)
+dt_os_proc_grab(int pid, unsigned engines, char *err, size_t errlen)
 {
+	(void) engines;
 	if (pid <= 0 || (kill(pid, 0) != 0 && errno == ESRCH)) {
 		(void) snprintf(err, errlen,
 		    "failed to grab pid %d: no such "
@@ -442,6 +443,17 @@ dt_os_proc_lingering(void)
 
 void
 dt_os_proc_linger(void)
+{
+}
+
+int
+dt_os_proc_rescue_open(void)
+{
+	return 0;
+}
+
+void
+dt_os_proc_rescue(void)
 {
 }
 

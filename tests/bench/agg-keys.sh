@@ -165,9 +165,12 @@ cpu() {
 	    >"$tmp/out" 2>"$tmp/err"
 	awk '{ printf("%d", $1 / 1000) }' "$tmp/time"
 }
-# bpftrace's -c wants an executable file, not a script
+# bpftrace's -c wants an executable file, not a script.  A bpftrace that
+# printed a map every second was seen to go on after its command ended
+# (writing gigabytes): it is killed once the command is long over.
 bcpu() {
-	"$tmp/cpu" "$tmp/time" env BPFTRACE_MAX_MAP_KEYS=$((NP + 1024)) \
+	"$tmp/cpu" "$tmp/time" timeout -s KILL $((SECS + 120)) \
+	    env BPFTRACE_MAX_MAP_KEYS=$((NP + 1024)) \
 	    BPFTRACE_MAP_KEYS_MAX=$((NP + 1024)) "$BPFTRACE" -q \
 	    -c "/bin/sh $tmp/work.sh" -e \
 	    "tracepoint:syscalls:sys_enter_getppid /comm == \"getppid_loop\"/ { @[nsecs] = count(); } $1" \

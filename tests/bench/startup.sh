@@ -17,10 +17,12 @@
 #      the entry and return of each, median of RUNS runs, in ms:
 #        exec -> dtrace_open        the process starting (dynamic linking)
 #        dtrace_open                the handle: options, providers
-#          dt_os_providers_init     the kernel's providers (syscall, proc,
-#                                   sched... tables from tracefs)
+#          dt_os_providers_init     the kernel's providers registered (their
+#                                   lists from tracefs are made when a
+#                                   description could match their probes)
 #        dtrace_program_strcompile  the clause, and before it the first time
-#          dt_lib_load              the D library files (lib/*.d)
+#          dt_lib_load              the D library files (lib/*.d), for a
+#                                   program that may use them
 #            dt_btf_load            the kernel's types (BTF), for them
 #        dtrace_program_exec        matching probes
 #        dtrace_go                  the engine chosen and started: BEGIN

@@ -125,8 +125,8 @@ check "four threads" "$((4 * n * (n - 1) + 4 * n))
 entry $((4 * n))
 return $((4 * n))" "$got"
 
-# -p, then SIGTERM: the process runs on with its original code (an int3
-# left behind would kill it with SIGTRAP) and ends normally.
+# -p, then SIGTERM: the process runs on with its original code (a
+# breakpoint left behind would kill it with SIGILL) and ends normally.
 (cd "$tmp" && exec "${as_user[@]}" ./t wait "$tmp/stop") &
 tpid=$!
 sleep 0.2
@@ -147,7 +147,7 @@ check "-p process after detach" 0 "$?"
 
 # SIGKILL leaves no chance to remove the breakpoints: a -c child is
 # killed with dtrace (PTRACE_O_EXITKILL) rather than left to die of
-# SIGTRAP at its next probe site.
+# SIGILL at its next probe site.
 exitkill_check 'pid$target::bench_fn:entry { @ = count(); }'
 
 exit $fail

@@ -11,7 +11,8 @@
 #  - with -x followfork, breakpoints (a fork child's counters go unread);
 #  - four threads x N calls: 4N exactly;
 #  - @[probefunc] over several functions: exact counts each, among them
-#    one whose first 5 bytes hold a branch target (it keeps its int3) and
+#    one whose first 5 bytes hold a branch target (it keeps its
+#    breakpoint) and
 #    one starting with RIP-relative instructions (fixed up in the copy);
 #  - every entry of a program and of libc: the same as breakpoints;
 #  - a fork child (no followfork) gets its original bytes back;
@@ -53,11 +54,11 @@ else
 	check "time for $n calls (s)" "< 8" "$secs"
 fi
 got=$(run -q -c "./f peek" -n 'pid$target::bench_*:entry { @ = count(); }')
-check "how the functions start while traced" "a jmp b int3 c jmp" \
+check "how the functions start while traced" "a jmp b brk c jmp" \
     "$(echo "$got" | grep '^a ')"
 got=$(run -q -x followfork -c "./f peek" -n 'pid$target::bench_*:entry
     { @ = count(); }')
-check "with followfork, breakpoints" "a int3 b int3 c int3" \
+check "with followfork, breakpoints" "a brk b brk c brk" \
     "$(echo "$got" | grep '^a ')"
 
 # Four threads.

@@ -281,7 +281,8 @@ main(void)
 	if (dt_provider_register(dtp, "argtest", &argtest_ops, &argtest_attr,
 	    DT_ENGINE_F_INTERP, NULL) != 0 ||
 	    dt_provider_register(dtp, "privtest", &privtest_ops,
-	    &privtest_attr, DT_ENGINE_F_INTERP, NULL) != 0) {
+	    &privtest_attr, DT_ENGINE_F_INTERP, NULL) != 0 ||
+	    dt_providers_populate(dtp) != 0) {	/* the p_* pointers */
 		printf("cannot register the test providers\n");
 		return 1;
 	}

@@ -161,11 +161,128 @@ test_providers(void)
 	dtrace_close(dtp);
 }
 
+/*
+ * Lazy population: three providers of 2, 3 and 4 probes, registered after
+ * the portable ones (16 probes), counting their po_populate calls.  The
+ * last says it has no probe named "nope" without being populated.
+ */
+static const char *const lz_names[] = { "lza", "lzb", "lzc" };
+static int lz_populated[3];
+
+static int
+lz_populate(dtrace_hdl_t *dtp, dt_provider_t *pvp)
+{
+	int i = (int) (intptr_t) pvp->pv_data;
+	char name[16];
+
+	lz_populated[i]++;
+	for (int j = 0; j < i + 2; j++) {
+		snprintf(name, sizeof (name), "p%d", j);
+		if (dt_probe_create(dtp, pvp, "m", "f", name, 0, NULL,
+		    NULL) == NULL)
+			return -1;
+	}
+	return 0;
+}
+
+static bool
+lz_maymatch(dtrace_hdl_t *dtp, dt_provider_t *pvp, const dt_probedesc_t *pdp)
+{
+	(void) dtp;
+	return (intptr_t) pvp->pv_data != 2 ||
+	    strcmp(pdp->pd_name, "nope") != 0;
+}
+
+static const dt_provops_t lz_ops = {
+	.po_populate = lz_populate,
+	.po_maymatch = lz_maymatch,
+};
+
+static dtrace_hdl_t *
+lz_open(void)
+{
+	dtrace_hdl_t *dtp;
+	int err;
+
+	memset(lz_populated, 0, sizeof (lz_populated));
+	if ((dtp = dtrace_open(DTRACE_VERSION, DTRACE_O_NODEV, &err)) == NULL)
+		return NULL;
+	for (intptr_t i = 0; i < 3; i++)
+		CHECK_INT(dt_provider_register(dtp, lz_names[i], &lz_ops, NULL,
+		    DT_ENGINE_F_INTERP, (void *) i), 0);
+	return dtp;
+}
+
+static void
+test_lazy(void)
+{
+	dtrace_hdl_t *dtp;
+	dt_probedesc_t pd;
+	dt_probe_t *prp;
+
+	/*
+	 * Registering populates nothing; naming lzb populates lza and lzb,
+	 * so lzb's probes have the IDs they would have had at open.
+	 */
+	if ((dtp = lz_open()) == NULL)
+		return;
+	CHECK_INT(lz_populated[0] + lz_populated[1] + lz_populated[2], 0);
+	dt_probedesc_parse("lzb:::p1", &pd);
+	CHECK_INT(dt_probe_iter(dtp, &pd, NULL, NULL), 1);
+	CHECK_INT(lz_populated[0], 1);
+	CHECK_INT(lz_populated[1], 1);
+	CHECK_INT(lz_populated[2], 0);
+	prp = dt_probe_lookup_id(dtp, 16 + 2 + 2);
+	CHECK(prp != NULL && strcmp(prp->pr_prov->pv_name, "lzb") == 0 &&
+	    strcmp(prp->pr_name, "p1") == 0);
+	/* A description its maymatch rules out leaves lzc alone... */
+	dt_probedesc_parse("nope", &pd);
+	CHECK_INT(dt_probe_iter(dtp, &pd, NULL, NULL), 0);
+	CHECK_INT(lz_populated[2], 0);
+	/* ...one naming its probes does not, and populates it once. */
+	dt_probedesc_parse(":::p3", &pd);
+	CHECK_INT(dt_probe_iter(dtp, &pd, NULL, NULL), 1);
+	CHECK_INT(dt_probe_iter(dtp, &pd, NULL, NULL), 1);
+	CHECK_INT(lz_populated[2], 1);
+	CHECK_INT(lz_populated[0], 1);
+	CHECK_INT(dt_probe_count(dtp), 16 + 2 + 3 + 4);
+	dtrace_close(dtp);
+
+	/* A probe made on demand comes after every static one. */
+	if ((dtp = lz_open()) == NULL)
+		return;
+	dt_probedesc_parse("profile:::tick-5ms", &pd);
+	CHECK_INT(dt_probe_iter(dtp, &pd, NULL, NULL), 1);
+	CHECK_INT(lz_populated[0] + lz_populated[1] + lz_populated[2], 3);
+	prp = dt_probe_lookup_id(dtp, 16 + 2 + 3 + 4 + 1);
+	CHECK(prp != NULL && strcmp(prp->pr_name, "tick-5ms") == 0);
+	dtrace_close(dtp);
+
+	/* An ID beyond those populated populates the rest; so does -i. */
+	if ((dtp = lz_open()) == NULL)
+		return;
+	prp = dt_probe_lookup_id(dtp, 16 + 2 + 3 + 1);
+	CHECK(prp != NULL && strcmp(prp->pr_prov->pv_name, "lzc") == 0 &&
+	    strcmp(prp->pr_name, "p0") == 0);
+	dtrace_close(dtp);
+	if ((dtp = lz_open()) == NULL)
+		return;
+	memset(&pd, 0, sizeof (pd));
+	pd.pd_id = 16 + 1;
+	CHECK_INT(dt_probe_iter(dtp, &pd, NULL, NULL), 1);
+	CHECK_INT(lz_populated[2], 1);
+	/* An empty description (dtrace -l) lists all, in ID order. */
+	memset(&pd, 0, sizeof (pd));
+	CHECK_INT(dt_probe_iter(dtp, &pd, NULL, NULL), 16 + 2 + 3 + 4);
+	dtrace_close(dtp);
+}
+
 int
 main(void)
 {
 	test_gmatch();
 	test_desc_parse();
 	test_providers();
+	test_lazy();
 	return unit_done();
 }

@@ -306,15 +306,8 @@ dt_bpf_cg_aggregate(dt_bpf_cg_t *cg, const dt_action_t *ap)
 			DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1,
 			    (int16_t) lay->bl_aggval_off));
 		}
-		dt_bpf_emit_map_fd(cg->cg_b, DT_R1, ba->ba_fd);
-		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R7));
-		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2,
-		    (int32_t) lay->bl_aggkey_off));
-		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R3, DT_R7));
-		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R3,
-		    (int32_t) lay->bl_aggval_off));
-		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, BPF_NOEXIST));
-		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_map_update_elem));
+		dt_bpf_cg_map_update(cg, ba->ba_fd, lay->bl_aggkey_off,
+		    lay->bl_aggval_off, BPF_NOEXIST);
 	}
 	dt_bpf_cg_cpudrop(cg, DT_BPF_CNT_AGGDROPS);
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lskip);

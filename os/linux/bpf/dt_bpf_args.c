@@ -563,7 +563,16 @@ dt_bpf_cg_ucond(dt_bpf_cg_t *cg, uint32_t lexit)
 		uint64_t table = 0;
 		dt_isa_regcond_t rc;
 
-		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R6, il->il_pc));
+		if (ps->ps_ucookieoff) {
+			/* pid*: the site by its offset, from the cookie */
+			DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R6));
+			DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_attach_cookie));
+			DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R0, 32));
+			DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R0));
+		} else {
+			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R6,
+			    il->il_pc));
+		}
 		dt_bpf_emit_imm64(cg->cg_b, DT_R2, ps->ps_ucondpc[i]);
 		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JNE, DT_R1,
 		    DT_R2, 0), lnext);

@@ -60,6 +60,7 @@
 #include "os/linux/dt_cfi.h"
 #include "os/linux/dt_linux_features.h"
 #include "os/linux/dt_usyms.h"
+#include "os/linux/ptrace/dt_ptrace.h"
 #include "os/linux/prov/dt_linux_prov.h"
 
 #define DT_BPF_LOGSIZE (16U << 20)
@@ -67,6 +68,8 @@
 #define DT_BPF_LATE_CONSTS 16384
 /* Processes followed, at most. */
 #define DT_BPF_PROCSET_MAX 65536
+/* Rows the user stack walks keep found (ps_ucache_fd): 1.5 MB of them. */
+#define DT_BPF_UCACHE_MAX 49152
 
 static dt_bpf_engine_t *
 dt_bpf(dtrace_hdl_t *dtp)
@@ -119,7 +122,7 @@ dt_bpf_open(dtrace_hdl_t *dtp)
 	be->be_ncpus = dt_linux_ncpus();
 	be->be_procset_fd = be->be_fork_fd = be->be_fork_link = -1;
 	be->be_ev_fd = be->be_ev_progs[0] = be->be_ev_progs[1] = -1;
-	be->be_ustk_fd = -1;
+	be->be_ustk_fd = be->be_ugen_fd = be->be_ucache_fd = -1;
 	be->be_dtp = dtp;
 	if ((be->be_stage = calloc((size_t) be->be_ncpus,
 	    sizeof (*be->be_stage))) == NULL) {
@@ -130,6 +133,30 @@ dt_bpf_open(dtrace_hdl_t *dtp)
 	return 0;
 }
 
+/* Every plan's links, under one progress line (dt_bpf_close_links()). */
+static void
+dt_bpf_close_plans(dt_bpf_engine_t *be)
+{
+	uint32_t n = 0;
+	int *fds;
+
+	for (uint32_t i = 0; i < be->be_nplans; i++)
+		n += be->be_plans[i].pl_nlinks;
+	if ((fds = malloc((n + 1) * sizeof (int))) != NULL) {
+		n = 0;
+		for (uint32_t i = 0; i < be->be_nplans; i++) {
+			for (uint32_t l = 0; l < be->be_plans[i].pl_nlinks; l++)
+				fds[n++] = be->be_plans[i].pl_links[l];
+		}
+		dt_bpf_close_links(fds, n);
+		free(fds);
+	} else {
+		for (uint32_t i = 0; i < be->be_nplans; i++)
+			dt_bpf_close_links(be->be_plans[i].pl_links,
+			    be->be_plans[i].pl_nlinks);
+	}
+}
+
 static void
 dt_bpf_close(dtrace_hdl_t *dtp)
 {
@@ -137,11 +164,10 @@ dt_bpf_close(dtrace_hdl_t *dtp)
 
 	if (be == NULL)
 		return;
+	dt_bpf_close_plans(be);
 	for (uint32_t i = 0; i < be->be_nplans; i++) {
 		dt_bpf_plan_t *pl = &be->be_plans[i];
 
-		for (uint32_t l = 0; l < pl->pl_nlinks; l++)
-			(void) close(pl->pl_links[l]);
 		if (pl->pl_fd >= 0)
 			(void) close(pl->pl_fd);
 		if (pl->pl_standin_fd >= 0)
@@ -814,6 +840,7 @@ static void
 dt_bpf_ustk_add(dt_bpf_engine_t *be, int pid)
 {
 	uint32_t key = (uint32_t) pid, n, j = 0;
+	uint64_t gen;
 	int fd, *p;
 	bool have = false;
 
@@ -836,7 +863,14 @@ dt_bpf_ustk_add(dt_bpf_engine_t *be, int pid)
 	    BPF_ANY) != 0) {
 		/* Rows of the old image are wrong: none is better. */
 		(void) bpf_map_delete_elem(be->be_ustk_fd, &key);
-	} else if (!have && (p = realloc(be->be_ustk_pids,
+		have = true;	/* nothing new to remember */
+	}
+	/* After the rows: a walk with the new generation finds them. */
+	gen = ++be->be_ugen;
+	if (be->be_ugen_fd >= 0 && bpf_map_update_elem(be->be_ugen_fd, &key,
+	    &gen, BPF_ANY) != 0)
+		(void) bpf_map_delete_elem(be->be_ugen_fd, &key);
+	if (!have && (p = realloc(be->be_ustk_pids,
 	    (be->be_nustk + 1) * sizeof (int))) != NULL) {
 		be->be_ustk_pids = p;
 		p[be->be_nustk++] = pid;
@@ -862,6 +896,17 @@ dt_bpf_ustk_start(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
 	(void) close(ifd);
 	if ((be->be_ustk_fd = dt_bpf_mapfd(dtp, be, fd, "user stack")) < 0)
 		return -1;
+	/* The cache of rows found (ps_ucache_fd); without it, no cache. */
+	fd = bpf_map_create(BPF_MAP_TYPE_HASH, "dt_ugen", 4, 8,
+	    DT_BPF_PROCSET_MAX, NULL);
+	if (fd >= 0 && (ifd = bpf_map_create(BPF_MAP_TYPE_LRU_HASH,
+	    "dt_ucache", 16, sizeof (dt_cfi_row_t), DT_BPF_UCACHE_MAX,
+	    NULL)) >= 0) {
+		be->be_ugen_fd = dt_bpf_mapfd(dtp, be, fd, "user stack");
+		be->be_ucache_fd = dt_bpf_mapfd(dtp, be, ifd, "user stack");
+	} else if (fd >= 0) {
+		(void) close(fd);
+	}
 	for (uint32_t i = 0; i < dtp->dt_nprocs; i++)
 		dt_bpf_ustk_add(be, dt_proc_pid(dtp, i));
 	return 0;
@@ -910,6 +955,8 @@ dt_bpf_build(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 	ps->ps_tick_fd = -1;
 	ps->ps_ustk = be->be_ustk_fd >= 0;
 	ps->ps_ustk_fd = be->be_ustk_fd;
+	ps->ps_ugen_fd = be->be_ugen_fd;
+	ps->ps_ucache_fd = be->be_ucache_fd;
 	ps->ps_procset_fd = be->be_procset_fd;
 	ps->ps_prov = dt_bpf_layout_const(lay, prp->pr_prov->pv_name);
 	ps->ps_mod = dt_bpf_layout_const(lay, prp->pr_mod);
@@ -1023,7 +1070,10 @@ dt_bpf_table(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
  * Either one stops the process (bpf_send_signal(SIGSTOP), delivered before
  * it returns to user space: before the new image runs an instruction, or
  * dlopen() returns) until dt_bpf_procev() has placed the new probes, then
- * continues it (SIGCONT): no probe is missed.  The cost to the process is
+ * continues it (SIGCONT): no probe is missed.  (Not a process under a
+ * debugger: gdb would report the SIGSTOP and hold it.  Then no process
+ * is stopped, and a probe may miss the first moments of a library.)
+ * The cost to the process is
  * the stop itself: its parent may see it (waitpid(WUNTRACED), SIGCHLD
  * with CLD_STOPPED / CLD_CONTINUED) and a SIGCONT handler runs.  When
  * tracing stops, the programs are detached first and every process still
@@ -1044,14 +1094,21 @@ dt_bpf_procset_add(dt_bpf_engine_t *be, int pid)
 }
 
 /*
- * Whether an event of this kind stops its process: only when probes are
- * to be placed for it (pid and USDT probes; an exec only with
- * followfork).  Events for the unwind rows alone let it run.
+ * Whether probes are placed for an event of this kind (pid and USDT
+ * probes; an exec only with followfork), and whether it stops its
+ * process until they are: not under a debugger (be_nostop).  Events for
+ * the unwind rows alone let it run.
  */
+static bool
+dt_bpf_ev_places(const dt_bpf_engine_t *be, uint32_t kind)
+{
+	return kind == DT_BPF_EV_EXEC ? be->be_follow : be->be_late;
+}
+
 static bool
 dt_bpf_ev_stops(const dt_bpf_engine_t *be, uint32_t kind)
 {
-	return kind == DT_BPF_EV_EXEC ? be->be_follow : be->be_late;
+	return !be->be_nostop && dt_bpf_ev_places(be, kind);
 }
 
 /* Continue the process of an event that stopped it. */
@@ -1204,9 +1261,12 @@ dt_bpf_follow(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
 		const dt_bpf_plan_t *pl = &be->be_plans[i];
 
 		for (uint32_t p = 0; pl->pl_mech->bm_pid != NULL &&
-		    p < pl->pl_nprobes; p++)
-			(void) dt_bpf_procset_add(be,
-			    pl->pl_mech->bm_pid(pl->pl_probes[p]));
+		    p < pl->pl_nprobes; p++) {
+			int pid = pl->pl_mech->bm_pid(pl->pl_probes[p]);
+
+			if (pid > 0)
+				(void) dt_bpf_procset_add(be, pid);
+		}
 	}
 	if (events && be->be_lay.bl_perfbuf) {
 		be->be_ev_fd = be->be_lay.bl_rb_fd;
@@ -1311,7 +1371,7 @@ dt_bpf_procev(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
 		if (!exec && bpf_map_lookup_elem(be->be_procset_fd, &key,
 		    &img) == 0 && (uint32_t) img != 0)
 			owner = (int) (uint32_t) img;
-		if (dt_bpf_ev_stops(be, (uint32_t) (be->be_evs[i] >> 32)) &&
+		if (dt_bpf_ev_places(be, (uint32_t) (be->be_evs[i] >> 32)) &&
 		    (dt_prov_pid_refresh(dtp, owner, pid, exec) != 0 ||
 		    dt_prov_usdt_refresh(dtp, owner, pid, exec) != 0 ||
 		    dt_work_rematch(dtp, owner) != 0))
@@ -1579,6 +1639,8 @@ dt_bpf_go(dtrace_hdl_t *dtp)
 {
 	dt_bpf_engine_t *be = dt_bpf(dtp);
 	dt_bpf_layout_t *lay = &be->be_lay;
+	dt_bpf_progress_t pg;
+	uint32_t nprobes = 0, done = 0;
 	char err[512];
 
 	if (be->be_active)
@@ -1651,19 +1713,29 @@ dt_bpf_go(dtrace_hdl_t *dtp)
 		if (dt_bpf_ustk_start(dtp, be) != 0)
 			return -1;
 	}
+	for (uint32_t i = 0; i < dtp->dt_nprocs; i++) {
+		long tracer = dt_pt_status_field(dt_proc_pid(dtp, i),
+		    "TracerPid:");
+
+		be->be_nostop |= tracer > 0 && tracer != (long) getpid();
+	}
 	if (dt_bpf_follow(dtp, be) != 0)
 		return -1;
 	lay->bl_live = be->be_state + lay->bl_consts_off;
+	for (uint32_t i = 0; i < be->be_nplans; i++)
+		nprobes += be->be_plans[i].pl_nprobes;
+	dt_bpf_progress_start(&pg, nprobes, "probes enabled");
 	for (uint32_t i = 0; i < be->be_nplans; i++) {
 		dt_bpf_plan_t *pl = &be->be_plans[i];
 
 		if (pl->pl_table &&
 		    dt_bpf_table(dtp, be, pl) != 0)
-			return -1;
+			goto fail;
 		if (dt_bpf_build(dtp, be, pl) != 0 &&
 		    (!dt_bpf_fallback(dtp, pl) ||
 		    dt_bpf_build(dtp, be, pl) != 0))
-			return -1;
+			goto fail;
+		dt_bpf_progress(&pg, "loading", done += pl->pl_nprobes);
 	}
 	if (lay->bl_perfbuf) {
 		size_t pages = dt_bpf_pow2((uint64_t)
@@ -1671,14 +1743,18 @@ dt_bpf_go(dtrace_hdl_t *dtp)
 		    (size_t) sysconf(_SC_PAGESIZE);
 
 		if ((be->be_pb = perf_buffer__new(lay->bl_rb_fd, pages ? pages :
-		    1, dt_bpf_pb_record, NULL, be, NULL)) == NULL)
+		    1, dt_bpf_pb_record, NULL, be, NULL)) == NULL) {
+			dt_bpf_progress_end(&pg, false);
 			return dt_bpf_fail(dtp, EDT_NOTSUP, "perf buffer: %s",
 			    strerror(errno));
+		}
 	} else if ((be->be_rb = ring_buffer__new(lay->bl_rb_fd,
 	    dt_bpf_rb_record, be, NULL)) == NULL) {
+		dt_bpf_progress_end(&pg, false);
 		return dt_bpf_fail(dtp, EDT_NOTSUP, "ring buffer: %s",
 		    strerror(errno));
 	}
+	done = 0;
 	for (uint32_t i = 0; i < be->be_nplans; i++) {
 		dt_bpf_plan_t *pl = &be->be_plans[i];
 
@@ -1686,8 +1762,10 @@ dt_bpf_go(dtrace_hdl_t *dtp)
 		    (!dt_bpf_fallback(dtp, pl) ||
 		    dt_bpf_build(dtp, be, pl) != 0 ||
 		    dt_bpf_attach(dtp, be, pl) != 0))
-			return -1;
+			goto fail;
+		dt_bpf_progress(&pg, "attaching", done += pl->pl_nprobes);
 	}
+	dt_bpf_progress_end(&pg, true);
 	if (be->be_urefused > 0 && be->be_usites == 0)
 		return dt_bpf_fail(dtp, EDT_NOTSUP, "the kernel cannot place "
 		    "a uprobe at any site of the enabling");
@@ -1706,6 +1784,9 @@ dt_bpf_go(dtrace_hdl_t *dtp)
 	    1, __ATOMIC_SEQ_CST);
 	be->be_started = dt_os_timestamp();
 	return 0;
+fail:
+	dt_bpf_progress_end(&pg, false);
+	return -1;
 }
 
 static int

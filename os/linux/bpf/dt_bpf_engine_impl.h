@@ -84,6 +84,11 @@ struct dt_bpf_engine {
 	bool be_stopped;
 	bool be_follow;		/* -x followfork with pid probes */
 	bool be_late;		/* clauses name processes: re-match them */
+	/*
+	 * A process of -p is under a debugger, which would take a stop
+	 * for its own: process events never stop the processes.
+	 */
+	bool be_nostop;
 	int be_procset_fd;	/* the traced processes: tgid -> image */
 	int be_fork_fd;		/* followfork: its program, and link */
 	int be_fork_link;
@@ -97,6 +102,9 @@ struct dt_bpf_engine {
 	struct dt_bpf_ucfi *be_ucfi;	/* per process: its CFI rows map */
 	uint32_t be_nucfi;
 	int be_ustk_fd;		/* every probe's rows: hash of maps, or -1 */
+	int be_ugen_fd;		/* the generation of each one's rows */
+	int be_ucache_fd;	/* rows found, by owner, generation, address */
+	uint32_t be_ugen;	/* the last generation given */
 	int *be_ustk_pids;	/* its keys */
 	uint32_t be_nustk;
 	bool be_ustk_follow;	/* and followfork: children share them */
@@ -130,5 +138,30 @@ extern bool dt_bpf_wants_ustack(const dt_bpf_engine_t *be,
 /* The unwind rows of process pid into ps (none when they cannot be had). */
 extern void dt_bpf_ucfi(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, int pid,
     dt_bpf_progspec_t *ps);
+
+/*
+ * The progress line of a slow start (dt_bpf_progress.c): started with
+ * the number of probes, told how many are done in each phase ("loading",
+ * "attaching"), ended with the line finished if one was shown.  Only on a
+ * terminal, and only after a second.
+ */
+typedef struct dt_bpf_progress {
+	uint64_t pg_t0;		/* CLOCK_MONOTONIC ns */
+	uint64_t pg_last;	/* when last drawn */
+	uint64_t pg_delay;	/* ns before the first */
+	uint32_t pg_total;
+	const char *pg_end;	/* the last line's words: "probes enabled" */
+	bool pg_tty;
+	bool pg_shown;
+} dt_bpf_progress_t;
+
+extern void dt_bpf_progress_start(dt_bpf_progress_t *pg, uint32_t total,
+    const char *end);
+extern void dt_bpf_progress(dt_bpf_progress_t *pg, const char *what,
+    uint32_t done);
+/* ok: the work is done (the last line says in how long). */
+extern void dt_bpf_progress_end(dt_bpf_progress_t *pg, bool ok);
+/* Close n links, with the progress line: each close may wait. */
+extern void dt_bpf_close_links(const int *fds, uint32_t n);
 
 #endif /* DT_BPF_ENGINE_IMPL_H */

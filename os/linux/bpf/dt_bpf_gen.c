@@ -147,6 +147,19 @@ dt_bpf_cg_timestamp(dt_bpf_cg_t *cg)
 }
 
 void
+dt_bpf_cg_map_update(dt_bpf_cg_t *cg, int fd, uint32_t keyoff,
+    uint32_t valoff, int32_t flags)
+{
+	dt_bpf_emit_map_fd(cg->cg_b, DT_R1, fd);
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R7));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2, (int32_t) keyoff));
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R3, DT_R7));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R3, (int32_t) valoff));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, flags));
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_map_update_elem));
+}
+
+void
 dt_bpf_cg_counter(dt_bpf_cg_t *cg, int which)
 {
 	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 1));
@@ -835,6 +848,18 @@ dt_bpf_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 			DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R6));
 			DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_attach_cookie));
 			DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R0));
+			if (ps->ps_ucookieoff) {
+				/* The site's offset above, the index below */
+				DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R1,
+				    32));
+				DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1,
+				    DT_SC_UFUNC));
+				DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R0));
+				DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_LSH, DT_R1,
+				    32));
+				DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R1,
+				    32));
+			}
 		} else {
 			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R6, 8));
 		}
@@ -857,9 +882,12 @@ dt_bpf_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 			DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1,
 			    names[k][1]));
 		}
-		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R9,
-		    offsetof(dt_bpf_ptab_t, pt_ufunc)));
-		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_SC_UFUNC));
+		if (!ps->ps_ucookieoff) {
+			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R9,
+			    offsetof(dt_bpf_ptab_t, pt_ufunc)));
+			DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1,
+			    DT_SC_UFUNC));
+		}
 		for (uint32_t j = 0; j < ps->ps_nclauses; j++) {
 			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_W, DT_R1, DT_R9,
 			    (int16_t) (offsetof(dt_bpf_ptab_t, pt_epids) +
@@ -961,7 +989,8 @@ dt_bpf_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 
 			if (ret || i >= il->il_nargs) {
 				DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, o, 0));
-				if (ret)
+				/* Not read by any clause: left 0, unread. */
+				if (ret || i >= (int) cg->cg_lay->bl_nargs)
 					continue;
 				/*
 				 * Past the argument registers, as DTrace
@@ -985,7 +1014,11 @@ dt_bpf_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 			    il->il_args[i]));
 			DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, o));
 		}
-		if (ret) {
+		if (ret && ps->ps_ucookieoff) {
+			/* The site's offset in the function, from the cookie */
+			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7,
+			    DT_SC_UFUNC));
+		} else if (ret) {
 			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R6,
 			    il->il_pc));
 			if (ps->ps_table_fd >= 0)
@@ -995,6 +1028,8 @@ dt_bpf_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 				dt_bpf_emit_imm64(cg->cg_b, DT_R2,
 				    ps->ps_ufunc);
 			DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_SUB, DT_R1, DT_R2));
+		}
+		if (ret) {
 			DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1,
 			    DT_SC_ARGS));
 			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R6,
@@ -1155,10 +1190,18 @@ dt_bpf_gen(const dt_bpf_layout_t *lay, const dt_bpf_progspec_t *ps,
 	DT_EMIT(&cg, DT_BPF_EXIT());
 	if (cg.cg_failed)
 		return -1;
-	if ((err = dt_bpf_buf_finish(b)) != 0) {
-		snprintf(errbuf, errlen, "generating BPF: %s", err == E2BIG ?
-		    "program too large" : strerror(err));
+	b->b_gotol = dt_linux_feature(DT_LF_GOTOL);
+	if ((err = dt_bpf_buf_finish(b)) == ERANGE)
+		snprintf(errbuf, errlen, "generating BPF: program too large "
+		    "for this kernel: a jump spans more than 32767 "
+		    "instructions and needs gotol (%s)",
+		    dt_linux_feature_why(DT_LF_GOTOL));
+	else if (err == E2BIG)
+		snprintf(errbuf, errlen, "generating BPF: program too large: "
+		    "more than %u instructions", DT_BPF_MAXPROG);
+	else if (err != 0)
+		snprintf(errbuf, errlen, "generating BPF: %s", strerror(err));
+	if (err != 0)
 		return -1;
-	}
 	return 0;
 }

@@ -187,6 +187,12 @@ typedef struct dt_bpf_layout {
 	bool bl_strtok;		/* some clause calls strtok() */
 	uint32_t bl_cwd_off;	/* cwd: the walk's state, names, text */
 	bool bl_cwd;		/* some clause reads cwd */
+	/*
+	 * The arguments the clauses read: 1 + the highest argN, or every
+	 * one for args[].  A uprobe's prologue reads the stack-passed ones
+	 * (a helper call each) only below this.
+	 */
+	uint32_t bl_nargs;
 	uint32_t bl_dynkey_off;
 	uint32_t bl_dynval_off;
 	uint32_t bl_aggkey_off;
@@ -346,6 +352,12 @@ typedef struct dt_bpf_progspec {
 	 */
 	bool ps_uatret;
 	/*
+	 * A group's uprobe cookie carries, above the probe's index, the
+	 * site's offset in its function: a return's arg0 (pid*, where the
+	 * function's address is the process's own).
+	 */
+	bool ps_ucookieoff;
+	/*
 	 * uprobes: the unwind rows of the process (os/linux/dt_cfi.h), an
 	 * array map of ps_ucfi_n dt_cfi_row_t; 0 rows: user stacks follow
 	 * the frame pointers (bpf_get_stack()).
@@ -363,6 +375,16 @@ typedef struct dt_bpf_progspec {
 	 */
 	bool ps_ustk;
 	int ps_ustk_fd;
+	/*
+	 * The rows those walks found: an LRU hash from (owner, generation,
+	 * address) to the row, so that a frame at an address seen before
+	 * costs one lookup instead of a binary search over the rows (a map
+	 * lookup a step).  ps_ugen_fd maps the owner to the generation of
+	 * its rows, which changes whenever they are made again, so a row of
+	 * an old image is never found.  -1: no cache.
+	 */
+	int ps_ugen_fd;
+	int ps_ucache_fd;
 	/*
 	 * pid return probes at conditional tail calls: the runtime address
 	 * of each such site and its condition (cc + 1, as

@@ -144,6 +144,9 @@ extern void dt_bpf_cg_ptr2num(dt_bpf_cg_t *cg, int breg);
 /* Zero len bytes at r7 + off (with stores or one helper call). */
 extern void dt_bpf_cg_zero(dt_bpf_cg_t *cg, uint32_t off, uint32_t len);
 extern void dt_bpf_cg_counter(dt_bpf_cg_t *cg, int which);
+/* r0 = map_update_elem(the map fd, r7 + keyoff, r7 + valoff, flags). */
+extern void dt_bpf_cg_map_update(dt_bpf_cg_t *cg, int fd, uint32_t keyoff,
+    uint32_t valoff, int32_t flags);
 /* r1 = size (4 or 8) bytes of kernel memory at r3 + off; 0 on failure. */
 extern void dt_bpf_cg_kread(dt_bpf_cg_t *cg, uint32_t off, int size);
 /* r1 = the firing's timestamp (the clock read once per firing). */

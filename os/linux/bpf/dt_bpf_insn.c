@@ -60,7 +60,7 @@ dt_bpf_emit(dt_bpf_buf_t *b, struct bpf_insn insn)
 {
 	if (b->b_err != 0)
 		return;
-	if (b->b_len >= BPF_MAXINSNS * 4) {
+	if (b->b_len >= DT_BPF_MAXPROG) {
 		b->b_err = E2BIG;
 		return;
 	}
@@ -241,25 +241,7 @@ dt_bpf_buf_finish(dt_bpf_buf_t *b)
 		b->b_err = EINVAL;
 	if (b->b_err == 0 && b->b_nfuncs > 0)
 		b->b_err = dt_bpf_buf_relocate(b);
-	for (uint32_t i = 0; b->b_err == 0 && i < b->b_nfixups; i++) {
-		const dt_bpf_fixup_t *fx = &b->b_fixups[i];
-		int64_t off;
-
-		if (fx->fx_label >= b->b_nlabels ||
-		    b->b_labels[fx->fx_label] < 0) {
-			b->b_err = EINVAL;
-			break;
-		}
-		off = (int64_t) b->b_labels[fx->fx_label] -
-		    (int64_t) fx->fx_insn - 1;
-		if (!fx->fx_imm && (off < INT16_MIN || off > INT16_MAX)) {
-			b->b_err = E2BIG;
-			break;
-		}
-		if (fx->fx_imm)
-			b->b_insns[fx->fx_insn].imm = (int32_t) off;
-		else
-			b->b_insns[fx->fx_insn].off = (int16_t) off;
-	}
+	if (b->b_err == 0)
+		b->b_err = dt_bpf_buf_relax(b);
 	return b->b_err;
 }

@@ -13,7 +13,8 @@
  * macros' offset is left 0 and dt_bpf_jmp_label() records a fixup, and
  * dt_bpf_label_here() binds the label to the next instruction.
  * dt_bpf_buf_finish() patches every fixup (and reports a label that was
- * never bound or a jump too long for the 16-bit offset).  Errors (out of
+ * never bound), making jumps too long for the 16-bit offset long ones
+ * where the kernel has them (dt_bpf_relax.c).  Errors (out of
  * memory, ...) are sticky in b_err so that code generation can run to the
  * end and be checked once.
  */
@@ -67,6 +68,8 @@
 #define DT_BPF_JMP_IMM(op, d, imm, off)                                      \
 	DT_BPF_INSN(BPF_JMP | BPF_OP(op) | BPF_K, d, 0, off, imm)
 #define DT_BPF_JA(off)	     DT_BPF_INSN(BPF_JMP | BPF_JA, 0, 0, off, 0)
+/* A jump with a 32-bit offset (Linux 6.4: DT_LF_GOTOL). */
+#define DT_BPF_GOTOL(off)    DT_BPF_INSN(BPF_JMP32 | BPF_JA, 0, 0, 0, off)
 #define DT_BPF_CALL(fn)	     DT_BPF_INSN(BPF_JMP | BPF_CALL, 0, 0, 0, fn)
 #define DT_BPF_EXIT()	     DT_BPF_INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)
 
@@ -76,6 +79,13 @@
 	    (uint32_t) (uint64_t) (v))
 #define DT_BPF_LD_IMM64_HI(v)                                                \
 	DT_BPF_INSN(0, 0, 0, 0, (uint32_t) ((uint64_t) (v) >> 32))
+
+/*
+ * The most instructions a program may have: the kernel's limit for
+ * privileged programs (BPF_COMPLEXITY_LIMIT_INSNS), which the engine
+ * needs anyway (CAP_BPF and CAP_PERFMON).
+ */
+#define DT_BPF_MAXPROG 1000000
 
 typedef struct dt_bpf_fixup {
 	uint32_t fx_insn;	/* the jump, or the ld_imm64 of a function */
@@ -109,6 +119,7 @@ typedef struct dt_bpf_buf {
 	uint32_t b_funccap;
 	int32_t b_curfunc;	/* the function being emitted, or -1 */
 	int b_err;		/* first error (errno value), sticky */
+	bool b_gotol;		/* far jumps may use gotol (Linux 6.4) */
 } dt_bpf_buf_t;
 
 extern void dt_bpf_buf_init(dt_bpf_buf_t *b);
@@ -133,7 +144,16 @@ extern void dt_bpf_jmp_label(dt_bpf_buf_t *b, struct bpf_insn jmp,
 extern void dt_bpf_func_begin(dt_bpf_buf_t *b);
 extern void dt_bpf_func_end(dt_bpf_buf_t *b);
 extern void dt_bpf_emit_func_addr(dt_bpf_buf_t *b, int d, uint32_t label);
-/* Resolves the fixups; returns 0 or an errno value. */
+/*
+ * Resolves the fixups; returns 0 or an errno value: ERANGE when a jump is
+ * too far for its offset and b_gotol is not set, E2BIG when the program
+ * has more than DT_BPF_MAXPROG instructions.
+ */
 extern int dt_bpf_buf_finish(dt_bpf_buf_t *b);
+/*
+ * dt_bpf_buf_finish()'s last step (dt_bpf_relax.c): writes every relative
+ * offset from the bound labels, growing jumps too far for 16 bits.
+ */
+extern int dt_bpf_buf_relax(dt_bpf_buf_t *b);
 
 #endif /* DT_BPF_INSN_H */

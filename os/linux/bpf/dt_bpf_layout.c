@@ -290,6 +290,14 @@ dt_bpf_layout_difo(dt_bpf_layout_t *lay, const dif_object_t *difo)
 		if (DIF_INSTR_OP(in) == DIF_OP_CALL &&
 		    DIF_INSTR_SUBR(in) == DIF_SUBR_STRTOK)
 			lay->bl_strtok = true;
+		if (DIF_INSTR_OP(in) == DIF_OP_LDGS &&
+		    DIF_INSTR_VAR(in) >= DIF_VAR_ARG0 &&
+		    DIF_INSTR_VAR(in) <= DIF_VAR_ARG9 &&
+		    DIF_INSTR_VAR(in) - DIF_VAR_ARG0 + 1 > lay->bl_nargs)
+			lay->bl_nargs = DIF_INSTR_VAR(in) - DIF_VAR_ARG0 + 1;
+		if (DIF_INSTR_OP(in) == DIF_OP_LDGA &&
+		    DIF_INSTR_R1(in) == DIF_VAR_ARGS)
+			lay->bl_nargs = DT_BPF_NARGS;
 	}
 	/* A trailing NUL so a string at the very end still terminates. */
 	dc->dc_off = dt_bpf_layout_bytes(lay, difo->dif_strtab,

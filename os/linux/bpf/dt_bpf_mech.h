@@ -106,7 +106,7 @@ typedef struct dt_bpf_mech {
 	bool (*bm_fallback)(dtrace_hdl_t *dtp, dt_bpf_plan_t *pl);
 	/*
 	 * The process its probe prp fires in, which dtrace then follows
-	 * (may be NULL: probes of no process).
+	 * (may be NULL, or return 0: probes of no process).
 	 */
 	int (*bm_pid)(const dt_probe_t *prp);
 	/*

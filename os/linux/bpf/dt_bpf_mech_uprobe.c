@@ -6,6 +6,8 @@
  * that the fork program extends), or, where the kernel has uprobe_multi
  * links, one program for a group of probes of one process image that
  * finds its probe by the uprobe's cookie (dt_bpf_uprobes.c places them).
+ * pid* probes are placed the same way with no process filter: they fire
+ * in every process that maps the file, whenever it maps it.
  * These probes may be enabled while tracing, when a traced process loads
  * a library or execs, and their programs unwind the user stack with the
  * process's own rows.
@@ -20,18 +22,27 @@
 #include "os/linux/bpf/dt_bpf_uprobes.h"
 #include "os/linux/prov/dt_linux_prov.h"
 
+/*
+ * A pid* return probe needs uprobe_multi links: their cookies say which
+ * site fired (dt_bpf_uprobe_spec()), which the program cannot tell from
+ * the address in a process it knows nothing of.
+ */
 static dt_linux_feature_t
 dt_bpf_uprobe_feature(const dt_probe_t *prp)
 {
-	(void) prp;
-	return DT_LF_UPROBE;
+	const dt_pid_probe_t *pi = dt_prov_pid_info(prp);
+
+	return pi->pi_pid < 0 && pi->pi_kind == DT_PID_RETURN ?
+	    DT_LF_UPROBE_MULTI : DT_LF_UPROBE;
 }
 
 /*
  * The plan of pid probe prp: a group not built yet of its process image
  * and kind, where the kernel has uprobe_multi links and the probe's
  * sites need nothing of their own (USDT arguments and semaphores, a
- * return's conditional tail calls); else a plan of its own.
+ * return's conditional tail calls); else a plan of its own -- for a pid*
+ * return with conditional tail calls, a group of one, whose cookies say
+ * which site fired.
  */
 static dt_bpf_plan_t *
 dt_bpf_uprobe_plan(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_probe_t *prp)
@@ -40,10 +51,10 @@ dt_bpf_uprobe_plan(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_probe_t *prp)
 	dt_bpf_plan_t *pl;
 
 	be->be_follow |= dtp->dt_options[DT_OPT_FOLLOWFORK] != DTRACEOPT_UNSET;
-	if (pi->pi_kind == DT_PID_USDT || pi->pi_conds != NULL ||
-	    !dt_linux_feature(DT_LF_UPROBE_MULTI))
+	if (pi->pi_kind == DT_PID_USDT || (pi->pi_conds != NULL &&
+	    pi->pi_pid > 0) || !dt_linux_feature(DT_LF_UPROBE_MULTI))
 		return dt_bpf_plan_new(be, &dt_bpf_mech_uprobe);
-	for (uint32_t i = 0; i < be->be_nplans; i++) {
+	for (uint32_t i = 0; pi->pi_conds == NULL && i < be->be_nplans; i++) {
 		const dt_pid_probe_t *q;
 
 		pl = &be->be_plans[i];
@@ -51,7 +62,7 @@ dt_bpf_uprobe_plan(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_probe_t *prp)
 			continue;
 		q = dt_prov_pid_info(pl->pl_probes[0]);
 		if (q->pi_pid == pi->pi_pid && q->pi_gen == pi->pi_gen &&
-		    q->pi_kind == pi->pi_kind)
+		    q->pi_kind == pi->pi_kind && q->pi_conds == NULL)
 			return pl;
 	}
 	if ((pl = dt_bpf_plan_new(be, &dt_bpf_mech_uprobe)) != NULL)
@@ -89,7 +100,9 @@ dt_bpf_uconds(const dt_pid_probe_t *pi, dt_bpf_progspec_t *ps)
 	for (size_t i = 0; i < pi->pi_nsites; i++) {
 		if (pi->pi_conds[i] == 0)
 			continue;
-		pcs[n] = pi->pi_base + pi->pi_sites[i];
+		/* pid*: the site's offset in the function (the cookie's) */
+		pcs[n] = pi->pi_pid < 0 ? pi->pi_sites[i] - (pi->pi_func -
+		    pi->pi_base) : pi->pi_base + pi->pi_sites[i];
 		conds[n++] = pi->pi_conds[i];
 	}
 	ps->ps_ucondpc = pcs;
@@ -126,14 +139,15 @@ dt_bpf_uprobe_spec(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl,
 	ps->ps_ctx = pi->pi_kind == DT_PID_RETURN ? DT_BPF_CTX_URETURN :
 	    DT_BPF_CTX_UPROBE;
 	ps->ps_nargs = pi->pi_kind == DT_PID_RETURN ? 2 : 6;
-	ps->ps_upid = (uint32_t) pi->pi_pid;
+	/* pid* (pi_pid -1): every process, none in particular. */
+	ps->ps_upid = pi->pi_pid > 0 ? (uint32_t) pi->pi_pid : 0;
 	ps->ps_ugen = pi->pi_gen;
-	ps->ps_ufollow = be->be_follow;
+	ps->ps_ufollow = be->be_follow && pi->pi_pid > 0;
 	ps->ps_ufunc = pi->pi_func;
 	ps->ps_uatret = pi->pi_kind == DT_PID_ENTRY ||
 	    pi->pi_kind == DT_PID_RETURN ||
 	    (pi->pi_kind == DT_PID_OFFSET && pi->pi_atcall);
-	if (dt_bpf_wants_ustack(be, pl))
+	if (pi->pi_pid > 0 && dt_bpf_wants_ustack(be, pl))
 		dt_bpf_ucfi(dtp, be, pi->pi_pid, ps);
 	if (pi->pi_kind == DT_PID_RETURN && pi->pi_conds != NULL &&
 	    dt_bpf_uconds(pi, ps) != 0)
@@ -141,6 +155,13 @@ dt_bpf_uprobe_spec(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl,
 	bb->bb_type = BPF_PROG_TYPE_KPROBE;
 	if (pl->pl_group) {
 		ps->ps_table_cookie = true;
+		/*
+		 * pid*: the function's address differs from process to
+		 * process, so the cookie carries the site's offset in it
+		 * for a return's arg0 (dt_bpf_uattach_group()).
+		 */
+		ps->ps_ucookieoff = pi->pi_pid < 0 &&
+		    pi->pi_kind == DT_PID_RETURN;
 		bb->bb_tg.tg_type =
 		    (enum bpf_attach_type) DT_BPF_TRACE_UPROBE_MULTI;
 		bb->bb_tgp = &bb->bb_tg;
@@ -168,6 +189,7 @@ dt_bpf_uprobe_group(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl)
 		.ug_probes = (const dt_probe_t *const *) pl->pl_probes,
 		.ug_nprobes = pl->pl_nprobes,
 		.ug_pid = be->be_follow ? -1 : pi->pi_pid,
+		.ug_siteoff = pi->pi_pid < 0 && pi->pi_kind == DT_PID_RETURN,
 	};
 	int rc = dt_bpf_uattach_group(&ug);
 
@@ -223,7 +245,9 @@ dt_bpf_uprobe_attach(dtrace_hdl_t *dtp, dt_bpf_engine_t *be,
 static int
 dt_bpf_uprobe_pid(const dt_probe_t *prp)
 {
-	return dt_prov_pid_info(prp)->pi_pid;
+	int pid = dt_prov_pid_info(prp)->pi_pid;
+
+	return pid > 0 ? pid : 0;	/* pid*: no process to follow */
 }
 
 const dt_bpf_mech_t dt_bpf_mech_uprobe = {

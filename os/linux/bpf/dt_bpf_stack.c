@@ -415,14 +415,27 @@ dt_bpf_cg_getstack(dt_bpf_cg_t *cg, uint32_t off, uint32_t size, bool user)
  * step for step, so the ptrace engine's stacks are the same.  Everything
  * that lasts between iterations is a loop variable in scratch:
  */
-#define DT_UV_PC  0	/* the frame's PC */
-#define DT_UV_SP  1	/* its %rsp */
-#define DT_UV_BP  2	/* its %rbp */
-#define DT_UV_N	  3	/* frames written */
-#define DT_UV_X	  4	/* the address looked up */
+#define DT_UV_BP  0	/* the frame's %rbp */
+#define DT_UV_PC  1	/* its PC (after BP: they are read together) */
+#define DT_UV_SP  2	/* its %rsp */
+#define DT_UV_GEN 3	/* run-time rows: owner | generation << 32 */
+#define DT_UV_X	  4	/* the address looked up (after GEN: the cache key) */
 #define DT_UV_LO  5	/* the search's base row, then the CFA */
 #define DT_UV_RBP 6	/* the row's cr_rbp_off */
 #define DT_UV_OWN 7	/* run-time rows: their key in ps_ustk_fd */
+#define DT_UV_N	  8	/* frames written */
+
+/*
+ * Run-time rows go through the cache of rows found (ps_ucache_fd), keyed
+ * by the 16 bytes at DT_UV_GEN: the owner, the generation of its rows
+ * (ps_ugen_fd; 0, no cache, when it has none) and the address.  A frame
+ * seen before then costs one lookup, not the search's one a step.
+ */
+static bool
+dt_bpf_cg_ucache(const dt_bpf_progspec_t *ps, bool dyn)
+{
+	return dyn && ps->ps_ucache_fd >= 0 && ps->ps_ugen_fd >= 0;
+}
 
 /*
  * r0 = row (base row + add) of the rows map; jumps to lnull when there
@@ -472,10 +485,10 @@ dt_bpf_cg_ustack_cfi(dt_bpf_cg_t *cg, uint32_t off, uint32_t nframes,
 {
 	const dt_bpf_progspec_t *ps = cg->cg_ps;
 	dt_bpf_ctxkind_t ctx = ps->ps_ctx;
-	bool dyn = lnorows != 0;
+	bool dyn = lnorows != 0, cache = dt_bpf_cg_ucache(ps, dyn);
 	uint32_t nrows = dyn ? DT_CFI_MAXROWS : ps->ps_ucfi_n;
 	dt_bpf_loop_t lp;
-	uint32_t lkeep, lnorbp;
+	uint32_t lkeep, lnorbp, lpair, lsearch = 0, lrow = 0;
 
 	if (nframes == 0) {
 		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R0, 0));
@@ -495,6 +508,24 @@ dt_bpf_cg_ustack_cfi(dt_bpf_cg_t *cg, uint32_t off, uint32_t nframes,
 		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1,
 		    DT_VAR(cg, DT_UV_OWN)));
 		dt_bpf_cg_ucfi_lookup(cg, ps->ps_ustk_fd, DT_UV_OWN, lnorows);
+	}
+	if (cache) {
+		uint32_t lnogen = dt_bpf_label_new(cg->cg_b);
+		uint32_t lgen = dt_bpf_label_new(cg->cg_b);
+
+		dt_bpf_cg_ucfi_lookup(cg, ps->ps_ugen_fd, DT_UV_OWN, lnogen);
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_W, DT_R1, DT_R0, 0));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_LSH, DT_R1, 32));
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R7,
+		    DT_VAR(cg, DT_UV_OWN)));
+		DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_OR, DT_R1, DT_R2));
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1,
+		    DT_VAR(cg, DT_UV_GEN)));
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lgen);
+		dt_bpf_label_here(cg->cg_b, lnogen);
+		DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, DT_UV_GEN),
+		    0));
+		dt_bpf_label_here(cg->cg_b, lgen);
 	}
 	/* pc, sp and the frame pointer, where the ISA's pt_regs has them */
 	if (ctx == DT_BPF_CTX_UPROBE || ctx == DT_BPF_CTX_URETURN ||
@@ -529,6 +560,24 @@ dt_bpf_cg_ustack_cfi(dt_bpf_cg_t *cg, uint32_t off, uint32_t nframes,
 	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_SUB, DT_R3, 1));
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R3, DT_VAR(cg, DT_UV_X)));
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, DT_UV_LO), 0));
+	if (cache) {
+		/* A generation (the upper word): the row, if found before */
+		lsearch = dt_bpf_label_new(cg->cg_b);
+		lrow = dt_bpf_label_new(cg->cg_b);
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7,
+		    DT_VAR(cg, DT_UV_GEN)));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R1, 32));
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R1, 0, 0),
+		    lsearch);
+		dt_bpf_emit_map_fd(cg->cg_b, DT_R1, ps->ps_ucache_fd);
+		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R7));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2,
+		    DT_VAR(cg, DT_UV_GEN)));
+		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_map_lookup_elem));
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R0, 0, 0),
+		    lrow);
+		dt_bpf_label_here(cg->cg_b, lsearch);
+	}
 	if (dyn) {
 		dt_bpf_cg_ucfi_lookup(cg, ps->ps_ustk_fd, DT_UV_OWN,
 		    lp.lp_done);
@@ -552,6 +601,19 @@ dt_bpf_cg_ustack_cfi(dt_bpf_cg_t *cg, uint32_t off, uint32_t nframes,
 		dt_bpf_label_here(cg->cg_b, lkeep);
 	}
 	dt_bpf_cg_ucfi_row(cg, dyn, 0, lp.lp_done);
+	if (cache) {
+		/* Kept for the next walk (a generation 0 key is never read). */
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R0, DT_FP_UCFI));
+		dt_bpf_emit_map_fd(cg->cg_b, DT_R1, ps->ps_ucache_fd);
+		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R7));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2,
+		    DT_VAR(cg, DT_UV_GEN)));
+		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R3, DT_R0));
+		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, BPF_ANY));
+		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_map_update_elem));
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R0, DT_FP, DT_FP_UCFI));
+		dt_bpf_label_here(cg->cg_b, lrow);
+	}
 	/* The row: cfa_off (s32) at 8, cfa_reg (u8) at 12, rbp_off at 14. */
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_B, DT_R3, DT_R0, 12));
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R3, DT_CFI_STOP,
@@ -572,6 +634,25 @@ dt_bpf_cg_ustack_cfi(dt_bpf_cg_t *cg, uint32_t off, uint32_t nframes,
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JLE, DT_R1, DT_R2, 0),
 	    lp.lp_done);
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_VAR(cg, DT_UV_LO)));
+	/*
+	 * A frame that saved %rbp just below the return address (every
+	 * frame of code with frame pointers): both words in one read.
+	 */
+	lnorbp = dt_bpf_label_new(cg->cg_b);
+	lpair = dt_bpf_label_new(cg->cg_b);
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_R7, DT_VAR(cg, DT_UV_RBP)));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R3, -16, 0),
+	    lpair);
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R3, DT_R1));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_SUB, DT_R3, 16));
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R7));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, DT_VAR(cg, DT_UV_BP)));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, 16));
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_probe_read_user));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R0, 0, 0),
+	    lp.lp_done);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lnorbp);
+	dt_bpf_label_here(cg->cg_b, lpair);
 	/* pc = the word at cfa - 8 */
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R3, DT_R1));
 	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_SUB, DT_R3, 8));
@@ -582,7 +663,6 @@ dt_bpf_cg_ustack_cfi(dt_bpf_cg_t *cg, uint32_t off, uint32_t nframes,
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R0, 0, 0),
 	    lp.lp_done);
 	/* bp = the word at cfa + rbp_off, when the row says it was saved */
-	lnorbp = dt_bpf_label_new(cg->cg_b);
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_R7, DT_VAR(cg, DT_UV_RBP)));
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R3, 0, 0),
 	    lnorbp);

@@ -107,7 +107,7 @@ dt_bpf_ug_link(dt_bpf_ugroup_t *ug, const char *path, const uint64_t *offs,
 		return dt_bpf_ug_link(ug, path, offs, cookies, n / 2) == 0 &&
 		    dt_bpf_ug_link(ug, path, offs + n / 2, cookies + n / 2,
 			n - n / 2) == 0 ? 0 : -1;
-	prp = ug->ug_probes[cookies[0]];
+	prp = ug->ug_probes[(uint32_t) cookies[0]];
 	pi = dt_prov_pid_info(prp);
 	while (i + 1 < pi->pi_nsites && pi->pi_sites[i] != offs[0])
 		i++;
@@ -141,7 +141,9 @@ dt_bpf_ug_sites(dt_bpf_ugroup_t *ug, uint32_t first, const char *path,
 				continue;
 			}
 			offs[n] = pi->pi_sites[i];
-			cookies[n++] = q;
+			cookies[n++] = q | (ug->ug_siteoff ?
+			    (pi->pi_sites[i] - (pi->pi_func - pi->pi_base)) <<
+			    32 : 0);
 		}
 	}
 	if (fd >= 0)

@@ -48,6 +48,11 @@ typedef struct dt_bpf_ugroup {
 	const dt_probe_t *const *ug_probes;
 	uint32_t ug_nprobes;
 	pid_t ug_pid;		/* <= 0: every process */
+	/*
+	 * Each cookie's high word is the site's offset in its function
+	 * (ps_ucookieoff).
+	 */
+	bool ug_siteoff;
 	/* out: */
 	int *ug_links;		/* malloc'ed; the caller owns them */
 	uint32_t ug_nlinks;

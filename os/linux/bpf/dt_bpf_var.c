@@ -187,23 +187,6 @@ dt_bpf_cg_dynused_add(dt_bpf_cg_t *cg, int32_t delta)
 	    (int16_t) cg->cg_lay->bl_dynused_off, BPF_ADD));
 }
 
-/* map_update_elem(variable's map, dynkey, dynval, flags): r0 = result. */
-static void
-dt_bpf_cg_dynupdate(dt_bpf_cg_t *cg, const dt_bpf_var_t *bv, int32_t flags)
-{
-	const dt_bpf_layout_t *lay = cg->cg_lay;
-
-	dt_bpf_emit_map_fd(cg->cg_b, DT_R1, bv->bv_fd);
-	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R7));
-	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2,
-	    (int32_t) lay->bl_dynkey_off));
-	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R3, DT_R7));
-	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R3,
-	    (int32_t) lay->bl_dynval_off));
-	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, flags));
-	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_map_update_elem));
-}
-
 /*
  * Stores DIF register rs into a dynamic variable.  As in DTrace, where
  * they come from one pool, all dynamic variables share dynvarsize bytes:
@@ -245,12 +228,14 @@ dt_bpf_cg_stdvar(dt_bpf_cg_t *cg, uint8_t scope, uint32_t id, bool array,
 		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1,
 		    (int16_t) lay->bl_dynval_off));
 	}
-	dt_bpf_cg_dynupdate(cg, bv, BPF_NOEXIST);
+	dt_bpf_cg_map_update(cg, bv->bv_fd, lay->bl_dynkey_off,
+	    lay->bl_dynval_off, BPF_NOEXIST);
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R0, 0, 0), lnew);
 	/* A full map drops the store, counted as DTrace's dynvar drops. */
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R0, -EEXIST, 0),
 	    ldrop);
-	dt_bpf_cg_dynupdate(cg, bv, BPF_EXIST);
+	dt_bpf_cg_map_update(cg, bv->bv_fd, lay->bl_dynkey_off,
+	    lay->bl_dynval_off, BPF_EXIST);
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R0, 0, 0), ldone);
 	dt_bpf_label_here(cg->cg_b, ldrop);
 	dt_bpf_cg_counter(cg, DT_BPF_CNT_DYNDROPS);

@@ -12,8 +12,10 @@
  * The declaration's type is the text less the field's name, with array
  * dimensions after the name moved onto the type ("char [16]").
  */
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -355,6 +357,67 @@ dt_kevent_populate_all(dtrace_hdl_t *dtp, dt_provider_t *pvp,
 	}
 	dt_kevent_names_free(names, n);
 	return rc;
+}
+
+/* Is there an event named ev in a group matching the pattern mod? */
+static bool
+dt_kevent_named(const char *tfs, const char *mod, const char *ev)
+{
+	char path[PATH_MAX];
+	struct dirent *de;
+	bool found = false;
+	DIR *dir;
+
+	snprintf(path, sizeof (path), "%s/events", tfs);
+	if ((dir = opendir(path)) == NULL)
+		return true;
+	while (!found && (de = readdir(dir)) != NULL) {
+		if (de->d_name[0] == '.' ||
+		    (mod[0] != '\0' && !dt_gmatch(de->d_name, mod)))
+			continue;
+		found = dt_kevent_exists(de->d_name, ev);
+	}
+	(void) closedir(dir);
+	return found;
+}
+
+bool
+dt_kevent_maymatch(dtrace_hdl_t *dtp, dt_provider_t *pvp,
+    const dt_probedesc_t *pdp)
+{
+	/*
+	 * sdt and rawtp ask in turn about the same description: the
+	 * answer for the last one asked, as a look in every group costs
+	 * eventfs a hundred lookups.
+	 */
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	static char last_mod[DT_PROBE_FIELD_MAX], last_ev[DT_PROBE_FIELD_MAX];
+	static bool last_found;
+	const char *tfs = dt_linux_tracefs(), *ev = pdp->pd_name;
+	const char *mod = pdp->pd_module;
+	bool found;
+
+	(void) dtp;
+	(void) pvp;
+	if (!dt_probedesc_may(pdp, NULL, "", NULL))
+		return false;
+	if (tfs == NULL)
+		return false;	/* no tracefs: populating makes no probes */
+	if (ev[0] == '\0' || dt_strisglob(ev) || strchr(ev, '/') != NULL)
+		return true;
+	if (mod[0] != '\0' && !dt_strisglob(mod))
+		return dt_kevent_exists(mod, ev);
+	(void) pthread_mutex_lock(&lock);
+	if (strcmp(last_mod, mod) == 0 && strcmp(last_ev, ev) == 0 &&
+	    last_ev[0] != '\0') {
+		found = last_found;
+	} else {
+		found = last_found = dt_kevent_named(tfs, mod, ev);
+		snprintf(last_mod, sizeof (last_mod), "%s", mod);
+		snprintf(last_ev, sizeof (last_ev), "%s", ev);
+	}
+	(void) pthread_mutex_unlock(&lock);
+	return found;
 }
 
 static int

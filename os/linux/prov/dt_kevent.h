@@ -359,6 +359,16 @@ extern int dt_kevent_populate_all(dtrace_hdl_t *dtp, dt_provider_t *pvp,
     dt_kevent_kind_t kind);
 
 /*
+ * po_maymatch of the providers populated by dt_kevent_populate_all(): a
+ * probe <group>::<event> could match pdp unless pdp names an event (not
+ * a pattern) that no group of tracefs has, or a function (they have
+ * none).  A few stat() calls rather than listing every event.
+ */
+typedef struct dt_probedesc dt_probedesc_t;
+extern bool dt_kevent_maymatch(dtrace_hdl_t *dtp, dt_provider_t *pvp,
+    const dt_probedesc_t *pdp);
+
+/*
  * The C declaration of BTF type id with no name ("struct file *",
  * "const char *"), as D parses it, into buf; "uint64_t" when it cannot
  * be written out.  For providers typing arguments from kernel BTF.

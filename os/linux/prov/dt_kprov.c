@@ -211,8 +211,27 @@ dt_kprov_probe_args(dtrace_hdl_t *dtp, dt_probe_t *prp)
 	return 0;
 }
 
+/* A probe is vmlinux:<function>:<name> of a row of the table. */
+static bool
+dt_kprov_maymatch(dtrace_hdl_t *dtp, dt_provider_t *pvp,
+    const dt_probedesc_t *pdp)
+{
+	const dt_kprov_t *kv = pvp->pv_data;
+
+	(void) dtp;
+	for (int i = 0; i < kv->kv_nprobes; i++) {
+		const dt_kprov_probe_t *kp = &kv->kv_probes[i];
+
+		if (dt_probedesc_may(pdp, "vmlinux", kp->kp_func != NULL ?
+		    kp->kp_func : "", kp->kp_name))
+			return true;
+	}
+	return false;
+}
+
 static const dt_provops_t dt_kprov_ops = {
 	.po_populate = dt_kprov_populate,
+	.po_maymatch = dt_kprov_maymatch,
 	.po_probe_fini = dt_kevent_probe_fini,
 	.po_mech = DT_MECH_KEVENT,
 	.po_probe_args = dt_kprov_probe_args,

@@ -261,8 +261,25 @@ dt_ktab_fini(dtrace_hdl_t *dtp, dt_provider_t *pvp)
 	pvp->pv_data = NULL;
 }
 
+/* A probe is vmlinux:<event>:<name> of a row of the table. */
+static bool
+dt_ktab_maymatch(dtrace_hdl_t *dtp, dt_provider_t *pvp,
+    const dt_probedesc_t *pdp)
+{
+	const dt_ktab_t *kv = pvp->pv_data;
+
+	(void) dtp;
+	for (int i = 0; i < kv->kv_n; i++) {
+		if (dt_probedesc_may(pdp, "vmlinux", kv->kv_table[i].kp_event,
+		    kv->kv_table[i].kp_name))
+			return true;
+	}
+	return false;
+}
+
 static const dt_provops_t dt_ktab_ops = {
 	.po_populate = dt_ktab_populate,
+	.po_maymatch = dt_ktab_maymatch,
 	.po_probe_fini = dt_kevent_probe_fini,
 	.po_mech = DT_MECH_KEVENT,
 	.po_probe_args = dt_ktab_probe_args,

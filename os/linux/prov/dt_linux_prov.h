@@ -236,6 +236,28 @@ extern bool dt_pid_altmatch(const dt_probe_t *prp, const char *func);
 extern ssize_t dt_pid_modules_merge(dt_pid_module_t **modsp, size_t *nmodsp,
     int from, uint32_t gen, bool exec);
 
+/*
+ * How well module name names the file at path, whose basename (or
+ * soname) is base: 1 by its path or base itself, 2 by base up to a '.'
+ * (libc for libc.so.6), 0 not at all (dt_pid_lib.c).
+ */
+extern int dt_pid_name_rank(const char *path, const char *base,
+    const char *name);
+/*
+ * The file a module name of a pid* probe names, into path: a path as it
+ * is, else the library the dynamic linker's cache names so (libc,
+ * libc.so, libc.so.6), its symbolic links resolved.  0, or -1 with
+ * errno (ENOENT: no such file or library; ENOEXEC: not an ELF file).
+ */
+extern int dt_pid_lib_resolve(const char *name, char *path, size_t len);
+/*
+ * The path the dynamic linker's cache (cachefile, /etc/ld.so.cache) gives
+ * a library name of rank 1, else the first of rank 2, of the architecture
+ * dtrace runs on, into path: 0, or -1 when none.
+ */
+extern int dt_pid_ldcache(const char *cachefile, const char *name,
+    char *path, size_t len);
+
 /* The USDT providers (dt_prov_usdt.c). */
 extern int dt_prov_usdt_init(dtrace_hdl_t *dtp);
 /* Decode a note's argument string ("-4@%edi 8@-16(%rbp) 4@$1"). */

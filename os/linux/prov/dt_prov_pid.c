@@ -89,16 +89,37 @@ static const dt_provattr_t dt_pid_attr = {
 #define DT_PID_MADE_OFFSETS 0x4	/* every offset */
 #define DT_PID_MADE_SOME    0x8	/* some offsets */
 
-/* The provider pid<N>. */
+/* The provider pid<N>, or pid* (DT_PID_ANY) with pp_pid -1. */
 typedef struct dt_pid_prov {
 	char pp_name[24];
 	int pp_pid;
 	uint32_t pp_gen;	/* its image: one more at each exec */
 	dt_pid_module_t *pp_mods;
 	size_t pp_nmods;
+	/*
+	 * pid*: the last module name resolved to a file, and the file (""
+	 * when it names none), since every probe's match asks again.
+	 */
+	char *pp_lastname;
+	char pp_lastpath[PATH_MAX];
+	int pp_lasterr;		/* errno when it names none */
 } dt_pid_prov_t;
 
-static const dt_provops_t dt_pid_ops;
+/*
+ * The provider of system-wide probes: pid*:<file>:<function>:<name>
+ * traces the function in every process that maps the file, now or
+ * later, through uprobes on the file with no process filter.
+ */
+#define DT_PID_ANY "pid*"
+
+static const dt_provops_t dt_pid_ops, dt_pid_any_ops;
+
+/* Is pvp a pid<N> or the pid* provider? */
+static bool
+dt_pid_isprov(const dt_provider_t *pvp)
+{
+	return pvp->pv_ops == &dt_pid_ops || pvp->pv_ops == &dt_pid_any_ops;
+}
 
 void
 dt_pid_modules_free(dt_pid_module_t *mods, size_t nmods)
@@ -116,6 +137,7 @@ static void
 dt_pid_prov_free(dt_pid_prov_t *pp)
 {
 	dt_pid_modules_free(pp->pp_mods, pp->pp_nmods);
+	free(pp->pp_lastname);
 	free(pp);
 }
 
@@ -175,31 +197,59 @@ nomem:
 }
 
 /*
+ * pid*: the file a module name names (dt_pid_lib_resolve()), or NULL
+ * with errno.
+ */
+static const char *
+dt_pid_any_path(dt_pid_prov_t *pp, const char *name)
+{
+	if (pp->pp_lastname == NULL || strcmp(pp->pp_lastname, name) != 0) {
+		free(pp->pp_lastname);
+		if ((pp->pp_lastname = strdup(name)) == NULL) {
+			errno = ENOMEM;
+			return NULL;
+		}
+		if (dt_pid_lib_resolve(name, pp->pp_lastpath,
+		    sizeof (pp->pp_lastpath)) != 0) {
+			pp->pp_lastpath[0] = '\0';
+			pp->pp_lasterr = errno;
+		}
+	}
+	if (pp->pp_lastpath[0] == '\0') {
+		errno = pp->pp_lasterr;
+		return NULL;
+	}
+	return pp->pp_lastpath;
+}
+
+/*
  * The module of the current image a name that is not a pattern names, as
  * DTrace resolves a process's object by name: the file's path or basename
  * (libc.so.6), else its basename up to a '.' (libc.so, libc), else a.out
- * for the executable.  The first module in map order wins.
+ * for the executable.  The first module in map order wins.  pid*'s
+ * modules are the files names have resolved to.
  */
 static const dt_pid_module_t *
-dt_pid_module_named(const dt_pid_prov_t *pp, const char *name)
+dt_pid_module_named(dt_pid_prov_t *pp, const char *name)
 {
-	size_t len = strlen(name);
+	if (pp->pp_pid < 0) {
+		const char *path = dt_pid_any_path(pp, name);
 
-	for (size_t m = 0; m < pp->pp_nmods; m++) {
-		const dt_pid_module_t *pm = &pp->pp_mods[m];
-
-		if (pm->pm_gen == pp->pp_gen &&
-		    (strcmp(pm->pm_name, name) == 0 ||
-		    strcmp(pm->pm_path, name) == 0))
-			return pm;
+		for (size_t m = 0; path != NULL && m < pp->pp_nmods; m++) {
+			if (strcmp(pp->pp_mods[m].pm_path, path) == 0)
+				return &pp->pp_mods[m];
+		}
+		return NULL;
 	}
-	for (size_t m = 0; m < pp->pp_nmods; m++) {
-		const dt_pid_module_t *pm = &pp->pp_mods[m];
+	for (int rank = 1; rank <= 2; rank++) {
+		for (size_t m = 0; m < pp->pp_nmods; m++) {
+			const dt_pid_module_t *pm = &pp->pp_mods[m];
 
-		if (pm->pm_gen == pp->pp_gen &&
-		    strncmp(pm->pm_name, name, len) == 0 &&
-		    pm->pm_name[len] == '.')
-			return pm;
+			if (pm->pm_gen == pp->pp_gen &&
+			    dt_pid_name_rank(pm->pm_path, pm->pm_name, name) ==
+			    rank)
+				return pm;
+		}
 	}
 	for (size_t m = 0; m < pp->pp_nmods; m++) {
 		const dt_pid_module_t *pm = &pp->pp_mods[m];
@@ -215,9 +265,12 @@ dt_pid_module_named(const dt_pid_prov_t *pp, const char *name)
 static bool
 dt_pid_modmatch(const dt_probe_t *prp, const char *mod)
 {
-	const dt_pid_prov_t *pp = prp->pr_prov->pv_data;
+	dt_pid_prov_t *pp = prp->pr_prov->pv_data;
 	const dt_pid_module_t *pm = dt_pid_module_named(pp, mod);
+	const dt_pid_probe_t *pi = prp->pr_data;
 
+	if (pp->pp_pid < 0)	/* pid*: modules may share a basename */
+		return pm != NULL && pm->pm_path == pi->pi_path;
 	return pm != NULL && strcmp(pm->pm_name, prp->pr_mod) == 0;
 }
 
@@ -564,51 +617,15 @@ dt_pid_function(dtrace_hdl_t *dtp, dt_provider_t *pvp, dt_pid_prov_t *pp,
 	return rc;
 }
 
+/*
+ * Make the probes of pp's modules of the current image that pdp names:
+ * the module named (when not NULL), else those its module field matches.
+ */
 static int
-dt_pid_provide(dtrace_hdl_t *dtp, dt_provider_t *meta,
-    const dt_probedesc_t *pdp)
+dt_pid_provide_mods(dtrace_hdl_t *dtp, dt_provider_t *pvp, dt_pid_prov_t *pp,
+    const dt_pid_module_t *named, const dt_probedesc_t *pdp)
 {
-	const char *s = pdp->pd_provider;
-	const dt_pid_module_t *named;
-	bool funcnamed;
-	dt_pid_prov_t *pp;
-	dt_provider_t *pvp;
-	char *end;
-	long pid;
-
-	(void) meta;
-	/* Only pid<digits> names a process; a glob makes nothing. */
-	if (strncmp(s, "pid", 3) != 0 || !isdigit((unsigned char) s[3]))
-		return 0;
-	errno = 0;
-	pid = strtol(s + 3, &end, 10);
-	if (*end != '\0' || errno != 0 || pid <= 0 || pid > INT32_MAX)
-		return 0;
-
-	if ((pvp = dt_provider_lookup(dtp, s)) == NULL) {
-		if ((pp = calloc(1, sizeof (*pp))) == NULL)
-			return dt_set_errno(dtp, EDT_NOMEM);
-		(void) snprintf(pp->pp_name, sizeof (pp->pp_name), "pid%ld",
-		    pid);
-		pp->pp_pid = (int) pid;
-		if (dt_pid_read_maps(pp->pp_pid, &pp->pp_mods,
-		    &pp->pp_nmods) != 0) {
-			dt_pid_prov_free(pp);
-			/* No such process: its probes simply do not exist. */
-			return errno == ENOMEM ? dt_set_errno(dtp, EDT_NOMEM) :
-			    0;
-		}
-		if (dt_provider_register(dtp, pp->pp_name, &dt_pid_ops,
-		    &dt_pid_attr, DT_ENGINE_F_KERNEL | DT_ENGINE_F_USER, pp) != 0) {
-			dt_pid_prov_free(pp);
-			return -1;
-		}
-		pvp = dt_provider_lookup(dtp, pp->pp_name);
-	}
-	pp = pvp->pv_data;
-	named = pdp->pd_module[0] != '\0' && !dt_strisglob(pdp->pd_module) ?
-	    dt_pid_module_named(pp, pdp->pd_module) : NULL;
-	funcnamed = pdp->pd_function[0] != '\0' &&
+	bool funcnamed = pdp->pd_function[0] != '\0' &&
 	    !dt_strisglob(pdp->pd_function);
 
 	for (size_t m = 0; m < pp->pp_nmods; m++) {
@@ -649,6 +666,106 @@ dt_pid_provide(dtrace_hdl_t *dtp, dt_provider_t *meta,
 		}
 	}
 	return 0;
+}
+
+/*
+ * pid*:<module>:...: the provider pid*, made when first named, and its
+ * module for the file the module field names (a path or a library, not a
+ * pattern: there is no process to match one against), added when first
+ * named.  Its probes are those of the file at file offsets (base 0), in
+ * no process in particular.
+ */
+static int
+dt_pid_any_provide(dtrace_hdl_t *dtp, const dt_probedesc_t *pdp)
+{
+	dt_provider_t *pvp = dt_provider_lookup(dtp, DT_PID_ANY);
+	const dt_pid_module_t *named;
+	dt_pid_module_t *pm;
+	dt_pid_prov_t *pp;
+	const char *path;
+
+	if (pdp->pd_module[0] == '\0' || dt_strisglob(pdp->pd_module))
+		return 0;
+	if (pvp == NULL) {
+		if ((pp = calloc(1, sizeof (*pp))) == NULL)
+			return dt_set_errno(dtp, EDT_NOMEM);
+		(void) snprintf(pp->pp_name, sizeof (pp->pp_name), "%s",
+		    DT_PID_ANY);
+		pp->pp_pid = -1;
+		/* In-kernel only: breakpoints need a process to go in. */
+		if (dt_provider_register(dtp, pp->pp_name, &dt_pid_any_ops,
+		    &dt_pid_attr, DT_ENGINE_F_KERNEL, pp) != 0) {
+			dt_pid_prov_free(pp);
+			return -1;
+		}
+		pvp = dt_provider_lookup(dtp, DT_PID_ANY);
+	}
+	pp = pvp->pv_data;
+	if ((named = dt_pid_module_named(pp, pdp->pd_module)) == NULL) {
+		if ((path = dt_pid_any_path(pp, pdp->pd_module)) == NULL)
+			return errno == ENOMEM ? dt_set_errno(dtp, EDT_NOMEM) :
+			    0;	/* po_nomatch says why */
+		if ((pm = realloc(pp->pp_mods, (pp->pp_nmods + 1) *
+		    sizeof (*pm))) == NULL)
+			return dt_set_errno(dtp, EDT_NOMEM);
+		pp->pp_mods = pm;
+		pm += pp->pp_nmods;
+		memset(pm, 0, sizeof (*pm));
+		if ((pm->pm_path = strdup(path)) == NULL)
+			return dt_set_errno(dtp, EDT_NOMEM);
+		pm->pm_name = strrchr(pm->pm_path, '/') + 1;
+		pp->pp_nmods++;
+		named = pm;
+	}
+	return dt_pid_provide_mods(dtp, pvp, pp, named, pdp);
+}
+
+static int
+dt_pid_provide(dtrace_hdl_t *dtp, dt_provider_t *meta,
+    const dt_probedesc_t *pdp)
+{
+	const char *s = pdp->pd_provider;
+	const dt_pid_module_t *named;
+	dt_pid_prov_t *pp;
+	dt_provider_t *pvp;
+	char *end;
+	long pid;
+
+	(void) meta;
+	if (strcmp(s, DT_PID_ANY) == 0)
+		return dt_pid_any_provide(dtp, pdp);
+	/* Only pid<digits> names a process; a glob makes nothing. */
+	if (strncmp(s, "pid", 3) != 0 || !isdigit((unsigned char) s[3]))
+		return 0;
+	errno = 0;
+	pid = strtol(s + 3, &end, 10);
+	if (*end != '\0' || errno != 0 || pid <= 0 || pid > INT32_MAX)
+		return 0;
+
+	if ((pvp = dt_provider_lookup(dtp, s)) == NULL) {
+		if ((pp = calloc(1, sizeof (*pp))) == NULL)
+			return dt_set_errno(dtp, EDT_NOMEM);
+		(void) snprintf(pp->pp_name, sizeof (pp->pp_name), "pid%ld",
+		    pid);
+		pp->pp_pid = (int) pid;
+		if (dt_pid_read_maps(pp->pp_pid, &pp->pp_mods,
+		    &pp->pp_nmods) != 0) {
+			dt_pid_prov_free(pp);
+			/* No such process: its probes simply do not exist. */
+			return errno == ENOMEM ? dt_set_errno(dtp, EDT_NOMEM) :
+			    0;
+		}
+		if (dt_provider_register(dtp, pp->pp_name, &dt_pid_ops,
+		    &dt_pid_attr, DT_ENGINE_F_KERNEL | DT_ENGINE_F_USER, pp) != 0) {
+			dt_pid_prov_free(pp);
+			return -1;
+		}
+		pvp = dt_provider_lookup(dtp, pp->pp_name);
+	}
+	pp = pvp->pv_data;
+	named = pdp->pd_module[0] != '\0' && !dt_strisglob(pdp->pd_module) ?
+	    dt_pid_module_named(pp, pdp->pd_module) : NULL;
+	return dt_pid_provide_mods(dtp, pvp, pp, named, pdp);
 }
 
 int
@@ -784,13 +901,43 @@ dt_pid_fini(dtrace_hdl_t *dtp, dt_provider_t *pvp)
 		dt_pid_prov_free(pvp->pv_data);
 }
 
+/*
+ * pid*:<file>:... names the system-wide probes of the file only: a
+ * process's own probe of it would fire a second time in that process.
+ * pid* with no module or a module pattern is DTrace's pattern, every
+ * pid<N>.
+ */
+static bool
+dt_pid_descmatch(const dt_probe_t *prp, const dt_probedesc_t *pdp)
+{
+	(void) prp;
+	return strcmp(pdp->pd_provider, DT_PID_ANY) != 0 ||
+	    pdp->pd_module[0] == '\0' || dt_strisglob(pdp->pd_module);
+}
+
 /* pid<N> providers: their probes; made by the family's po_provide. */
 static const dt_provops_t dt_pid_ops = {
 	.po_probe_fini = dt_pid_probe_fini,
 	.po_fini = dt_pid_fini,
 	.po_modmatch = dt_pid_modmatch,
 	.po_funcmatch = dt_pid_funcmatch,
+	.po_descmatch = dt_pid_descmatch,
 	.po_mech = DT_MECH_USITE,
+};
+
+/*
+ * pid*: the same probes, of a file in every process; only the in-kernel
+ * engine can place them (po_engines_why).
+ */
+static const dt_provops_t dt_pid_any_ops = {
+	.po_probe_fini = dt_pid_probe_fini,
+	.po_fini = dt_pid_fini,
+	.po_modmatch = dt_pid_modmatch,
+	.po_funcmatch = dt_pid_funcmatch,
+	.po_mech = DT_MECH_USITE,
+	.po_engines_why = "pid* traces a file in every process, which only "
+	    "the in-kernel engine can (the ptrace engine needs a process "
+	    "ID: pid$target, -p PID)",
 };
 
 /* Is name no probe of function es: neither entry, return nor an offset? */
@@ -818,6 +965,43 @@ dt_pid_badname(const dt_elfsym_t *es, const char *name, char *msg,
 	return -1;
 }
 
+static int dt_pid_nomatch_func(dt_pid_prov_t *pp, const dt_probedesc_t *pdp,
+    char *msg, size_t len);
+
+/*
+ * Why a pid* description matched none: its module names no file (or is
+ * a pattern), or the file has no such function or probe.
+ */
+static int
+dt_pid_any_nomatch(dtrace_hdl_t *dtp, const dt_probedesc_t *pdp, char *msg,
+    size_t len)
+{
+	dt_provider_t *pvp = dt_provider_lookup(dtp, DT_PID_ANY);
+	const char *mod = pdp->pd_module;
+	dt_pid_prov_t *pp;
+
+	if (mod[0] == '\0' || dt_strisglob(mod)) {
+		(void) snprintf(msg, len, "pid* probes need a module that "
+		    "names one file, by path or library name "
+		    "(pid*:libc.so.6:malloc:entry)%s%s%s", mod[0] != '\0' ?
+		    ", not the pattern '" : "", mod, mod[0] != '\0' ? "'" : "");
+		return D_PROC_LIB;
+	}
+	if (pvp == NULL)
+		return -1;
+	pp = pvp->pv_data;
+	if (dt_pid_module_named(pp, mod) == NULL) {
+		(void) snprintf(msg, len, "pid* module '%s' names no file: %s",
+		    mod, errno == ENOEXEC ? "it is not an ELF file" :
+		    errno == EISDIR ? "it is not a regular file" :
+		    strchr(mod, '/') != NULL ? strerror(errno) :
+		    "no such library in the dynamic linker's cache "
+		    "(/etc/ld.so.cache; give a path)");
+		return D_PROC_LIB;
+	}
+	return dt_pid_nomatch_func(pp, pdp, msg, len);
+}
+
 /*
  * Why a description of a process's probes matched none, as DTrace tells
  * it when the description names them exactly: a provider without a
@@ -830,14 +1014,13 @@ dt_pid_nomatch(dtrace_hdl_t *dtp, dt_provider_t *fam,
     const dt_probedesc_t *pdp, char *msg, size_t len)
 {
 	const char *s = pdp->pd_provider, *name = pdp->pd_name;
-	const dt_pid_module_t *pm = NULL;
-	const dt_pid_prov_t *pp;
 	dt_provider_t *pvp;
-	bool named;
 	char *end;
 	long pid;
 
 	(void) fam;
+	if (strcmp(s, DT_PID_ANY) == 0)
+		return dt_pid_any_nomatch(dtp, pdp, msg, len);
 	if (strncmp(s, "pid", 3) != 0 || !isdigit((unsigned char) s[3]))
 		return -1;
 	errno = 0;
@@ -876,10 +1059,24 @@ dt_pid_nomatch(dtrace_hdl_t *dtp, dt_provider_t *fam,
 		    "permission denied", pid);
 		return D_PROC_GRAB;
 	}
-	if (pvp->pv_ops != &dt_pid_ops || pdp->pd_function[0] == '\0' ||
-	    dt_strisglob(pdp->pd_function))
+	if (pvp->pv_ops != &dt_pid_ops)
 		return -1;
-	pp = pvp->pv_data;
+	return dt_pid_nomatch_func(pvp->pv_data, pdp, msg, len);
+}
+
+/*
+ * Why a description of pp's probes that names a function matched none:
+ * the function is in no module it names, or has no such probe.
+ */
+static int
+dt_pid_nomatch_func(dt_pid_prov_t *pp, const dt_probedesc_t *pdp, char *msg,
+    size_t len)
+{
+	const dt_pid_module_t *pm = NULL;
+	bool named;
+
+	if (pdp->pd_function[0] == '\0' || dt_strisglob(pdp->pd_function))
+		return -1;
 	named = pdp->pd_module[0] != '\0' && !dt_strisglob(pdp->pd_module);
 	if (named && (pm = dt_pid_module_named(pp, pdp->pd_module)) == NULL)
 		return -1;
@@ -895,7 +1092,7 @@ dt_pid_nomatch(dtrace_hdl_t *dtp, dt_provider_t *fam,
 			if (dt_pid_symmatch(&mm->pm_syms.ess_syms[i],
 			    pdp->pd_function))
 				return dt_pid_badname(&mm->pm_syms.ess_syms[i],
-				    name, msg, len);
+				    pdp->pd_name, msg, len);
 		}
 	}
 	if (!named)
@@ -922,6 +1119,6 @@ dt_prov_pid_init(dtrace_hdl_t *dtp)
 const dt_pid_probe_t *
 dt_prov_pid_info(const dt_probe_t *prp)
 {
-	return prp->pr_prov->pv_ops == &dt_pid_ops ? prp->pr_data :
+	return dt_pid_isprov(prp->pr_prov) ? prp->pr_data :
 	    dt_prov_usdt_info(prp);
 }

@@ -164,6 +164,7 @@ static const dt_provops_t dt_prov_rawtp_ops = {
 	.po_populate = dt_prov_rawtp_populate,
 	.po_probe_fini = dt_kevent_probe_fini,
 	.po_mech = DT_MECH_KEVENT,
+	.po_maymatch = dt_kevent_maymatch,
 	.po_probe_args = dt_prov_rawtp_probe_args,
 	.po_fini = dt_prov_rawtp_fini,
 };

@@ -89,6 +89,7 @@ static const dt_provops_t dt_prov_sdt_ops = {
 	.po_populate = dt_prov_sdt_populate,
 	.po_probe_fini = dt_kevent_probe_fini,
 	.po_mech = DT_MECH_KEVENT,
+	.po_maymatch = dt_kevent_maymatch,
 	.po_probe_args = dt_prov_sdt_probe_args,
 };
 

@@ -282,8 +282,20 @@ dt_prov_syscall_probe_args(dtrace_hdl_t *dtp, dt_probe_t *prp)
 	return rc;
 }
 
+/* Every probe is vmlinux:<call>:entry or :return. */
+static bool
+dt_prov_syscall_maymatch(dtrace_hdl_t *dtp, dt_provider_t *pvp,
+    const dt_probedesc_t *pdp)
+{
+	(void) dtp;
+	(void) pvp;
+	return dt_probedesc_may(pdp, "vmlinux", NULL, "entry") ||
+	    dt_probedesc_may(pdp, "vmlinux", NULL, "return");
+}
+
 static const dt_provops_t dt_prov_syscall_ops = {
 	.po_populate = dt_prov_syscall_populate,
+	.po_maymatch = dt_prov_syscall_maymatch,
 	.po_probe_fini = dt_prov_syscall_probe_fini,
 	.po_probe_args = dt_prov_syscall_probe_args,
 	.po_mech = DT_MECH_SYSCALL,

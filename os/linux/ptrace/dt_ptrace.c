@@ -16,13 +16,15 @@
  *  - each probe site's instruction is decoded (isa/x86_64) and, when
  *    x86_strategy() says it runs out of line, its copy with the jump back
  *    (x86_ool_build()) written in the scratch area;
- *  - an int3 replaces the first byte of each site (/proc/<pid>/mem),
+ *  - a breakpoint (DT_PT_BRK, an invalid opcode) replaces the first
+ *    byte of each site (/proc/<pid>/mem), after a SIGILL handler that
+ *    mends it should we die is put in the process (dt_ptrace_trap.c),
  *    except at entry sites whose probes only count: a jump to a counting
  *    trampoline replaces their first 5 bytes (dt_ptrace_fast.c), and the
  *    counters are read and handed to the interpreter as the wait for
  *    stops returns, at snapshots, at thread exits and at the end.
  *
- * A hit is a SIGTRAP stop of one thread with %rip one past a site.  The
+ * A hit is a SIGILL stop of one thread with %rip at a site.  The
  * enabled clauses run at once (dt_interp_fire_ctx()) with arg0..arg5 from
  * the call registers (return probes: arg0 the site's offset in the
  * function, arg1 %rax), uregs[] from the thread's registers and user
@@ -46,14 +48,15 @@
  * those of the libraries it loads.
  *
  * Detaching (dtrace_stop: exit(), ^C, SIGTERM, or the end of the run):
- * every thread is stopped, a thread stopped on a breakpoint not yet
- * handled is set back to the site, the original bytes are written back
- * and every thread is detached; the scratch area stays mapped, since a
- * thread may be inside a copy and will jump back from it.  If dtrace is
- * killed with SIGKILL there is no chance to do so: a -c child is killed
- * with it (PTRACE_O_EXITKILL); a -p process keeps its int3 bytes and dies
- * of SIGTRAP at the next probe site it runs (its counting trampolines are
- * harmless: they stay valid and only count).
+ * every thread is stopped (one stopped on a breakpoint not yet handled
+ * stands at the site), the original bytes are written back, the
+ * process's own SIGILL action put back, and every thread is detached;
+ * the scratch area stays mapped, since a thread may be inside a copy and
+ * will jump back from it.  If dtrace is killed with SIGKILL there is no
+ * chance to do so: a -c child is killed with it (PTRACE_O_EXITKILL); a -p
+ * process runs on, each breakpoint put back to its original byte by the
+ * SIGILL handler the first time it is reached (dt_ptrace_trap.c), and its
+ * counting trampolines stay valid and only count.
  *
  * All ptrace requests come from the thread that called dtrace_go(), the
  * tracer.  The processes the engine keeps are noted in a small table of
@@ -254,7 +257,7 @@ dt_pt_thread_del(dt_ptrace_t *pt, dt_pt_thread_t *t)
 		pt->pt_cur = NULL;
 }
 
-/* Is a SIGTRAP pending for thread tid (/proc/<tid>/status SigPnd)? */
+/* Is a breakpoint's signal pending for thread tid (SigPnd)? */
 static bool
 dt_pt_trap_pending(int tid)
 {
@@ -272,7 +275,22 @@ dt_pt_trap_pending(int tid)
 		}
 	}
 	(void) fclose(fp);
-	return (pnd & (1ULL << (SIGTRAP - 1))) != 0;
+	return (pnd & (1ULL << (DT_PT_BRKSIG - 1))) != 0;
+}
+
+/*
+ * Is stop st of thread t (a signal stop) at one of our breakpoints?  Its
+ * signal is then ours to drop: the thread stands at the site.
+ */
+static bool
+dt_pt_brk_stop(const dt_pt_thread_t *t, int st)
+{
+	struct user_regs_struct r;
+	const dt_pt_site_t *s;
+
+	return WSTOPSIG(st) == DT_PT_BRKSIG &&
+	    ptrace(PTRACE_GETREGS, t->pt_tid, 0, &r) == 0 &&
+	    (s = dt_pt_site(t->pt_proc, r.rip)) != NULL && s->ps_armed;
 }
 
 dt_pt_proc_t *
@@ -348,7 +366,7 @@ dt_pt_ctx_read(void *arg, dif_as_t as, uint64_t addr, void *buf, size_t size)
 /*
  * The user stack of the firing thread, walked with its process's CFI
  * rows (os/linux/dt_cfi.h, the BPF engine's walk): from the probe site
- * (%rip is one past the int3 at a hit), reading the stack through
+ * (%rip is the site at a hit), reading the stack through
  * process_vm_readv().
  */
 #define DT_PT_MAXFRAMES 1024	/* ustackdepth counts this far */
@@ -370,7 +388,7 @@ dt_pt_ustack(void *arg, uint64_t *pcs, uint32_t max)
 		pp->pp_cfi_read = true;
 		(void) dt_cfi_proc(pp->pp_pid, &pp->pp_cfi);
 	}
-	return dt_cfi_unwind(&pp->pp_cfi, r->rip - 1, r->rsp, r->rbp,
+	return dt_cfi_unwind(&pp->pp_cfi, r->rip, r->rsp, r->rbp,
 	    dt_pt_stack_read, &pp->pp_pid, pcs, max);
 }
 
@@ -535,30 +553,41 @@ dt_pt_wait_tid(int tid, int *stp)
 }
 
 /*
- * Run system call nr in stopped thread t of pp: a "syscall; int3" written
- * over the program's entry point (every thread of pp is stopped, and the
- * entry point runs once, at the start: a -c child stopped there runs it
+ * Run system call nr in stopped thread t of pp: a "syscall" written over
+ * the program's entry point (every thread of pp is stopped, and the entry
+ * point runs once, at the start: a -c child stopped there runs it
  * afterwards, restored), registers set for the call with orig_rax = -1
- * so that an interrupted system call is not restarted into ours, then
- * everything restored.  Returns what the call returned (-errno on
- * failure), or -ENOEXEC if it could not be run.
+ * so that an interrupted system call is not restarted into ours, the
+ * thread run to the call's exit stop (PTRACE_SYSCALL), then everything
+ * restored.  What follows the syscall is never run while we live: with a
+ * guard it is a jump to itself, where the thread waits for the guard to
+ * undo what we were doing should we die (dt_ptrace_rescue.c); without
+ * one, an int3.  Returns what the call returned (-errno on failure), or
+ * -ENOEXEC if it could not be run.
  */
 int64_t
 dt_pt_inject_syscall(dt_pt_proc_t *pp, dt_pt_thread_t *t, long nr,
     const uint64_t *args)
 {
-	static const uint8_t code[8] = { 0x0f, 0x05, 0xcc, 0xcc, 0xcc, 0xcc,
-		0xcc, 0xcc };	/* syscall; int3 */
+	static const uint8_t spin[DT_PT_INJLEN] = { 0x0f, 0x05, 0xeb, 0xfe,
+		0xcc, 0xcc, 0xcc, 0xcc };	/* syscall; jmp . */
+	static const uint8_t trap[DT_PT_INJLEN] = { 0x0f, 0x05, 0xcc, 0xcc,
+		0xcc, 0xcc, 0xcc, 0xcc };	/* syscall; int3 */
 	struct user_regs_struct saved, r;
 	uint64_t entry = dt_linux_proc_entry(pp->pp_pid);
 	int64_t ret = -ENOEXEC;
-	uint8_t orig[8];
-	int st;
+	uint8_t orig[DT_PT_INJLEN];
+	int st, nsys = 0;
 
 	if (entry == 0 || ptrace(PTRACE_GETREGS, t->pt_tid, 0, &saved) != 0 ||
-	    dt_pt_text_read(pp, entry, orig, sizeof (orig)) != 0 ||
-	    dt_pt_text_write(pp, entry, code, sizeof (code)) != 0)
+	    dt_pt_text_read(pp, entry, orig, sizeof (orig)) != 0)
 		return ret;
+	dt_pt_rescue_note(t->pt_tid, entry, orig, &saved);
+	if (dt_pt_text_write(pp, entry, dt_pt_rescue_on() ? spin : trap,
+	    DT_PT_INJLEN) != 0) {
+		dt_pt_rescue_done();
+		return ret;
+	}
 	r = saved;
 	r.rip = entry;
 	r.rax = (unsigned long long) nr;
@@ -572,22 +601,34 @@ dt_pt_inject_syscall(dt_pt_proc_t *pp, dt_pt_thread_t *t, long nr,
 	if (ptrace(PTRACE_SETREGS, t->pt_tid, 0, &r) != 0)
 		goto out;
 	for (;;) {
-		if (ptrace(PTRACE_CONT, t->pt_tid, 0, 0) != 0 ||
+		struct __ptrace_syscall_info si;
+		long n;
+
+		if (ptrace(PTRACE_SYSCALL, t->pt_tid, 0, 0) != 0 ||
 		    dt_pt_wait_tid(t->pt_tid, &st) != 0)
 			goto out;
-		if ((st >> 16) == 0 && WSTOPSIG(st) == SIGTRAP)
-			break;
+		if ((st >> 16) == 0 && WSTOPSIG(st) == (SIGTRAP | 0x80)) {
+			/* The call's entry stop, then its exit stop. */
+			n = ptrace(PTRACE_GET_SYSCALL_INFO, t->pt_tid,
+			    (void *) sizeof (si), &si);
+			if (n > 0 ? si.op == PTRACE_SYSCALL_INFO_EXIT :
+			    ++nsys == 2)
+				break;
+			continue;
+		}
 		/* A signal on the way: deliver it once we are done. */
-		if ((st >> 16) == 0 && WSTOPSIG(st) != (SIGTRAP | 0x80))
+		if ((st >> 16) == 0)
 			t->pt_sig = WSTOPSIG(st);
 		/* Event stops (our own filter's, say) just go on. */
 	}
 	if (ptrace(PTRACE_GETREGS, t->pt_tid, 0, &r) == 0 &&
-	    r.rip == entry + 3)
+	    r.rip == entry + 2)
 		ret = (int64_t) r.rax;
 out:
-	(void) dt_pt_text_write(pp, entry, orig, sizeof (orig));
+	/* The thread first: with the text back, it must not be in ours. */
 	(void) ptrace(PTRACE_SETREGS, t->pt_tid, 0, &saved);
+	(void) dt_pt_text_write(pp, entry, orig, sizeof (orig));
+	dt_pt_rescue_done();
 	return ret;
 }
 
@@ -770,6 +811,7 @@ dt_pt_step_over(dt_pt_thread_t *t, dt_pt_site_t *s,
 		/* More threads than slots: nothing safe to do. */
 		sig = SIGSEGV;
 	}
+	dt_pt_trap_moved(t->pt_tid, r->rip);
 	(void) ptrace(PTRACE_SETREGS, t->pt_tid, 0, r);
 	dt_pt_cont(t, sig);
 }
@@ -1216,20 +1258,18 @@ dt_pt_event(dtrace_hdl_t *dtp, dt_ptrace_t *pt, int tid, int st)
 		dt_pt_sys_stop(dtp, pt, t, st);
 		return;
 	}
-	if (sig == SIGTRAP &&
+	if (sig == DT_PT_BRKSIG &&
 	    ptrace(PTRACE_GETREGS, tid, 0, &pt->pt_regs) == 0 &&
-	    (s = dt_pt_site(t->pt_proc, pt->pt_regs.rip - 1)) != NULL &&
+	    (s = dt_pt_site(t->pt_proc, pt->pt_regs.rip)) != NULL &&
 	    s->ps_armed) {
 		dt_pt_proc_t *pp = t->pt_proc;
 
 		if (s->ps_rtld) {
 			/* Libraries changed: the site table may move. */
 			dt_pt_dlopen(dtp, pt, t);
-			if ((s = dt_pt_site(pp, pt->pt_regs.rip - 1)) ==
-			    NULL || !s->ps_armed) {
-				pt->pt_regs.rip--;
-				(void) ptrace(PTRACE_SETREGS, tid, 0,
-				    &pt->pt_regs);
+			if ((s = dt_pt_site(pp, pt->pt_regs.rip)) == NULL ||
+			    !s->ps_armed) {
+				/* Gone: the original instruction runs. */
 				dt_pt_cont(t, 0);
 				return;
 			}
@@ -1319,8 +1359,6 @@ dt_pt_detach_all(dtrace_hdl_t *dtp, dt_ptrace_t *pt)
 	}
 	for (size_t i = 0; i < pt->pt_nthreads;) {
 		dt_pt_thread_t *t = &pt->pt_threads[i];
-		struct user_regs_struct r;
-		dt_pt_site_t *s;
 		unsigned long msg;
 		int st, ev;
 
@@ -1339,13 +1377,7 @@ dt_pt_detach_all(dtrace_hdl_t *dtp, dt_ptrace_t *pt)
 			t = dt_pt_thread_add(pt, pt->pt_threads[i].pt_proc,
 			    (int) msg);
 			t = &pt->pt_threads[i];
-		} else if (ev == 0 && WSTOPSIG(st) == SIGTRAP &&
-		    ptrace(PTRACE_GETREGS, t->pt_tid, 0, &r) == 0 &&
-		    (s = dt_pt_site(t->pt_proc, r.rip - 1)) != NULL &&
-		    s->ps_armed) {
-			r.rip = s->ps_addr;
-			(void) ptrace(PTRACE_SETREGS, t->pt_tid, 0, &r);
-		} else if (ev == 0) {
+		} else if (ev == 0 && !dt_pt_brk_stop(t, st)) {
 			t->pt_sig = WSTOPSIG(st);
 		}
 		t->pt_stopped = true;
@@ -1353,15 +1385,13 @@ dt_pt_detach_all(dtrace_hdl_t *dtp, dt_ptrace_t *pt)
 	}
 	/*
 	 * A thread stopped by the interrupt may have hit a breakpoint just
-	 * before: that SIGTRAP waits behind the stop, pending, and would kill
+	 * before: that signal waits behind the stop, pending, and would kill
 	 * the thread once we are gone.  Let it be reported now, and take it
-	 * back as any breakpoint stop (the thread runs the original
-	 * instruction when let go).
+	 * back as any breakpoint stop (the thread, at the site, runs the
+	 * original instruction when let go).
 	 */
 	for (size_t i = 0; i < pt->pt_nthreads;) {
 		dt_pt_thread_t *t = &pt->pt_threads[i];
-		struct user_regs_struct r;
-		dt_pt_site_t *s;
 		int st;
 
 		if (!dt_pt_trap_pending(t->pt_tid) ||
@@ -1373,15 +1403,8 @@ dt_pt_detach_all(dtrace_hdl_t *dtp, dt_ptrace_t *pt)
 			dt_pt_exited(pt, t->pt_tid, st);
 			continue;
 		}
-		if ((st >> 16) == 0 && WSTOPSIG(st) == SIGTRAP &&
-		    ptrace(PTRACE_GETREGS, t->pt_tid, 0, &r) == 0 &&
-		    (s = dt_pt_site(t->pt_proc, r.rip - 1)) != NULL &&
-		    s->ps_armed) {
-			r.rip = s->ps_addr;
-			(void) ptrace(PTRACE_SETREGS, t->pt_tid, 0, &r);
-		} else if ((st >> 16) == 0) {
+		if ((st >> 16) == 0 && !dt_pt_brk_stop(t, st))
 			t->pt_sig = WSTOPSIG(st);
-		}
 		i++;
 	}
 	dt_pt_fast_collect_all(dtp, pt);
@@ -1390,6 +1413,13 @@ dt_pt_detach_all(dtrace_hdl_t *dtp, dt_ptrace_t *pt)
 
 		if (!pp->pp_gone && pp->pp_memfd >= 0)
 			dt_pt_disarm(pp, pp->pp_memfd);
+		/* No breakpoint left: the program's own SIGILL action. */
+		for (size_t i = 0; i < pt->pt_nthreads && !pp->pp_gone &&
+		    pp->pp_mm == pp && pp->pp_trap != 0; i++) {
+			if (pt->pt_threads[i].pt_proc == pp &&
+			    pt->pt_threads[i].pt_stopped)
+				dt_pt_trap_remove(pp, &pt->pt_threads[i]);
+		}
 	}
 	while (pt->pt_nthreads > 0) {
 		dt_pt_thread_t *t = &pt->pt_threads[pt->pt_nthreads - 1];
@@ -1512,8 +1542,20 @@ dt_ptrace_go(dtrace_hdl_t *dtp)
 		dt_pt_thread_t *t = NULL;
 
 		/* Our -c child is attached already (dt_proc.c). */
-		pp->pp_created = dt_pt_status_field(pp->pp_pid, "TracerPid:") ==
-		    (long) getpid();
+		long tracer = dt_pt_status_field(pp->pp_pid, "TracerPid:");
+
+		pp->pp_created = tracer == (long) getpid();
+		/*
+		 * A process under a debugger (gdb) has its tracer: ours would
+		 * be a second, which the kernel refuses.  The bpf engine
+		 * needs none.
+		 */
+		if (tracer > 0 && !pp->pp_created)
+			return dt_set_errdetail(dtp, EDT_PROC, "failed to "
+			    "attach to pid %d: it is traced by pid %ld (a "
+			    "debugger), and the ptrace engine would be a "
+			    "second tracer (as root, the bpf engine traces it "
+			    "without ptrace)", pp->pp_pid, tracer);
 		if (dt_pt_keep(pp->pp_pid) != 0)
 			return dt_set_errno(dtp, EDT_NOMEM);
 		pt->pt_attached = true;

@@ -50,6 +50,14 @@ extern int dt_ptrace_providers_init(dtrace_hdl_t *dtp);
  */
 extern bool dt_ptrace_lingering(void);
 extern void dt_ptrace_linger(void);
+/*
+ * The guard's side of an injected system call cut short by the tracer's
+ * death (dt_ptrace_rescue.c): dt_ptrace_rescue_open() maps the page the
+ * tracer notes it in (before the guard forks: 0, or -1), and
+ * dt_ptrace_rescue(), in the guard once the tracer has died, undoes it.
+ */
+extern int dt_ptrace_rescue_open(void);
+extern void dt_ptrace_rescue(void);
 
 /* A field of /proc/<pid>/status ("PPid:", "TracerPid:"...), or -1. */
 extern long dt_pt_status_field(int pid, const char *field);

@@ -27,7 +27,7 @@
  * used, so the red zone is safe.
  *
  * A site is patched only when it can be done safely, and otherwise keeps
- * its int3:
+ * its breakpoint:
  *  - its probes are entry probes and counts only, -x followfork is not
  *    set (a fork child's copy of the counters would not be read);
  *  - the instructions covering the 5 bytes are ordinary ones (no branch,
@@ -37,8 +37,7 @@
  *    symbol's extent, every instruction decoded) lands inside them but at
  *    the start: the bytes after the jmp are never run again;
  *  - every thread of the process is stopped, and none has %rip inside
- *    them (a thread at a breakpoint being handled has %rip one past its
- *    site).
+ *    them (a thread at a breakpoint being handled has %rip at its site).
  *
  * dtrace reads the counters (through /proc/<pid>/mem) whenever the wait
  * for ptrace stops returns, at each aggregation snapshot, when a thread
@@ -48,9 +47,10 @@
  * with breakpoints.  At detach the 5 bytes are written back with every
  * thread stopped; the trampoline stays mapped, since a thread may be in
  * it and jumps back to the original code.  A fork child (without
- * followfork) gets its 5 bytes back as it would its int3.  If dtrace is
- * killed with SIGKILL, the patched process runs on unharmed: the
- * trampolines stay valid and only count.
+ * followfork) gets its 5 bytes back as it would its breakpoint.  If
+ * dtrace is killed with SIGKILL, the patched process runs on unharmed:
+ * the trampolines stay valid and only count, and the next dtrace to trace
+ * it writes the 5 bytes back (dt_pt_trap_mend()).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -321,6 +321,9 @@ dt_pt_fast_place(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_proc_t *pp,
 			continue;
 		jmp[0] = 0xe9;
 		memcpy(jmp + 1, &(int32_t) { (int32_t) d }, 4);
+		/* Noted, so that a tracer after us can undo it, should we die. */
+		(void) dt_pt_trap_note(pp, t, s->ps_addr, s->ps_insn,
+		    DT_PT_JMPLEN);
 		if (dt_pt_text_write(pp, s->ps_addr, jmp, sizeof (jmp)) != 0)
 			continue;
 		s->ps_fast = true;

@@ -65,6 +65,17 @@ typedef enum dt_pt_procprobe {
 #define DT_PT_OPTS                                                       \
 	(PTRACE_O_TRACECLONE | PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK | \
 	    PTRACE_O_TRACEEXEC | PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEEXIT)
+/*
+ * The breakpoint: 0xce (into), an invalid opcode in 64-bit mode, which
+ * faults (SIGILL, ILL_ILLOPN) with %rip at the site rather than trapping
+ * one past it as int3 does.  A thread stopped on it is always where it
+ * can go on from: should the tracer die during the stop, the kernel
+ * drops the stop's signal and resumes the thread where it stands -- at
+ * the site, which faults again (and the handler of dt_ptrace_trap.c
+ * mends it), not in the middle of the instruction an int3 displaced.
+ */
+#define DT_PT_BRK	  0xce
+#define DT_PT_BRKSIG	  SIGILL
 #define DT_PT_SLOT	  128	/* bytes of one out-of-line copy */
 #define DT_PT_NTSLOTS	  1024	/* per-thread copy slots in a process */
 #define DT_PT_JMPLEN	  5	/* a jmp rel32 over a counting site */
@@ -83,7 +94,7 @@ typedef struct dt_pt_site {
 	dt_isa_insn_t ps_in;
 	dt_isa_strategy_t ps_strategy;
 	uint64_t ps_ool;	/* its shared copy, or 0: per thread */
-	bool ps_armed;		/* the int3 is written */
+	bool ps_armed;		/* the breakpoint is written */
 	bool ps_decoded;	/* ps_insn, ps_in and ps_strategy are set */
 	bool ps_bad;		/* cannot be probed: never armed */
 	bool ps_rtld;		/* the dynamic linker's breakpoint, no fires */
@@ -144,6 +155,13 @@ struct dt_pt_proc {
 	uint64_t pp_tslots;	/* the per-thread slots, mapped at the first
 				   site, or 0 */
 	uint8_t pp_slotused[DT_PT_NTSLOTS];
+	/*
+	 * The SIGILL handler's first area (dt_ptrace_trap.c), or 0; the
+	 * area whose table is being filled, and its entries used.
+	 */
+	uint64_t pp_trap;
+	uint64_t pp_traplast;
+	uint64_t pp_trapn;
 	uint64_t pp_ppid, pp_uid, pp_gid;
 	char pp_execname[16];
 	dt_cfi_table_t pp_cfi;	/* unwind rows, read at the first ustack */
@@ -253,6 +271,63 @@ extern void dt_pt_exec(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_thread_t *t);
 /* Thread t is at the dynamic linker's breakpoint: libraries changed. */
 extern void dt_pt_dlopen(dtrace_hdl_t *dtp, dt_ptrace_t *pt,
     dt_pt_thread_t *t);
+
+/* dt_ptrace_rescue.c */
+#define DT_PT_INJLEN 8		/* the bytes of an injected system call */
+/* Is there a guard to undo an injection we die in? */
+extern bool dt_pt_rescue_on(void);
+/* An injection into thread tid begins: where, over what, and its regs. */
+extern void dt_pt_rescue_note(int tid, uint64_t entry, const uint8_t *orig,
+    const struct user_regs_struct *regs);
+/* ... and is over: the thread and the text are as they were. */
+extern void dt_pt_rescue_done(void);
+
+/* dt_ptrace_trap.c */
+/* Its area in a process: code, then fixed fields, then the table. */
+#define DT_TRAP_OLDACT	1024	/* the previous action (kernel layout) */
+#define DT_TRAP_NEWACT	1056	/* ours, and a scratch for queries */
+#define DT_TRAP_ZEROACT 1088	/* SIG_DFL, for the default action */
+#define DT_TRAP_PATH	1120	/* "/proc/self/mem" */
+#define DT_TRAP_NEXT	1136	/* the next area, or 0 */
+#define DT_TRAP_NSITES	1144	/* entries used in this area */
+#define DT_TRAP_TABLE	1152	/* 16 B: { u64 addr; u8 len; u8 orig[7]; } */
+#define DT_TRAP_ENTSZ	16
+#define DT_TRAP_AREASZ	65536	/* 4024 breakpoints an area */
+#define DT_TRAP_MAGIC	0x44547261 /* si_errno of a stop moved on */
+/* struct sigaction as rt_sigaction(2) takes it on x86-64. */
+typedef struct dt_ksigaction {
+	uint64_t ka_handler;
+	uint64_t ka_flags;
+	uint64_t ka_restorer;
+	uint64_t ka_mask;
+} dt_ksigaction_t;
+/* The handler's code, copied to the area's start, and its restorer. */
+extern const uint8_t dt_pt_trap_code[], dt_pt_trap_code_end[];
+extern const uint8_t dt_pt_trap_restorer[];
+/*
+ * Install the SIGILL handler that mends breakpoints a dead tracer left,
+ * in pp stopped in thread t (once per image): 0, or -1.
+ */
+extern int dt_pt_trap_install(dt_pt_proc_t *pp, dt_pt_thread_t *t);
+/*
+ * Note a patch about to be written at addr over the len bytes orig (a
+ * breakpoint, 1; a jump to a counting trampoline, DT_PT_JMPLEN): 0 or -1.
+ */
+extern int dt_pt_trap_note(dt_pt_proc_t *pp, dt_pt_thread_t *t,
+    uint64_t addr, const uint8_t *orig, size_t len);
+/*
+ * Before pp's text is read and patched (every thread stopped): put back
+ * what an earlier tracer killed left patched, from its areas' tables.
+ */
+extern void dt_pt_trap_mend(dt_pt_proc_t *pp);
+/*
+ * Thread tid, in the stop of a breakpoint, is about to be given %rip rip:
+ * should we die before resuming it and the kernel deliver the stop's
+ * signal, its handler lets it be.
+ */
+extern void dt_pt_trap_moved(int tid, uint64_t rip);
+/* The process's previous SIGILL action back, if still ours (at detach). */
+extern void dt_pt_trap_remove(dt_pt_proc_t *pp, dt_pt_thread_t *t);
 
 /* dt_ptrace_fast.c */
 /*

@@ -57,3 +57,15 @@ void
 dt_ptrace_linger(void)
 {
 }
+
+/* No engine, so nothing is ever injected. */
+int
+dt_ptrace_rescue_open(void)
+{
+	return 0;
+}
+
+void
+dt_ptrace_rescue(void)
+{
+}

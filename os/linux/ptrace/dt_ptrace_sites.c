@@ -13,7 +13,7 @@
  * a library mapped again, elsewhere, after a dlclose.  Placing a site:
  * its instruction is decoded (isa/x86_64), a copy that runs out of line
  * is written in a scratch area of the process (mapped by an injected
- * mmap(2)), then the int3; USDT semaphores are raised.
+ * mmap(2)), then the breakpoint; USDT semaphores are raised.
  *
  * Following a process.  The descriptions of the clauses are matched again
  * as on the BPF engine -- dt_prov_pid_refresh() and dt_prov_usdt_refresh()
@@ -503,7 +503,7 @@ dt_pt_site_bad(dtrace_hdl_t *dtp, const dt_pt_proc_t *pp, dt_pt_site_t *s,
 
 /*
  * Read and decode the instruction of site s.  Bytes of other sites placed
- * within its length are their original bytes, not our int3s.
+ * within its length are their original bytes, not our breakpoints.
  */
 static int
 dt_pt_decode(dt_pt_proc_t *pp, dt_pt_site_t *s)
@@ -546,6 +546,9 @@ dt_pt_place(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_proc_t *pp,
 
 	if (pp->pp_mm != pp)
 		return 0;	/* a vfork child: its parent's sites */
+	/* What a tracer killed before us left, first: its text is read. */
+	if (pp->pp_trap == 0)
+		dt_pt_trap_mend(pp);
 	/* Sites of files gone are forgotten: their counts first. */
 	dt_pt_fast_collect(dtp, pp);
 	if (dt_pt_maps_read(pp->pp_pid, &ms) != 0)
@@ -585,6 +588,12 @@ dt_pt_place(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_proc_t *pp,
 		nplace++;
 		nool += s->ps_strategy == X86_STRAT_OOL;
 	}
+	/*
+	 * The handler that mends these patches should we die: without it
+	 * tracing goes on as before, unprotected.
+	 */
+	if (nplace > 0 && pp->pp_trap == 0)
+		(void) dt_pt_trap_install(pp, t);
 	if (nplace > 0) {
 		/* Sites that only count need no breakpoint: patched. */
 		dt_pt_fast_place(dtp, pt, pp, t);
@@ -609,6 +618,7 @@ dt_pt_place(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_proc_t *pp,
 			area += DT_PT_NTSLOTS * DT_PT_SLOT;
 		}
 	}
+
 	for (size_t i = 0; i < pp->pp_nsites && nplace > 0; i++) {
 		dt_pt_site_t *s = &pp->pp_sites[i];
 		uint64_t at = area;
@@ -635,11 +645,12 @@ dt_pt_place(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_proc_t *pp,
 	}
 	for (size_t i = 0; i < pp->pp_nsites && nplace > 0; i++) {
 		dt_pt_site_t *s = &pp->pp_sites[i];
-		static const uint8_t int3 = 0xcc;
+		static const uint8_t brk = DT_PT_BRK;
 
 		if (!dt_pt_to_place(s))
 			continue;
-		if (dt_pt_text_write(pp, s->ps_addr, &int3, 1) != 0)
+		(void) dt_pt_trap_note(pp, t, s->ps_addr, s->ps_insn, 1);
+		if (dt_pt_text_write(pp, s->ps_addr, &brk, 1) != 0)
 			return dt_set_errdetail(dtp, EDT_PROC, "pid %d: failed "
 			    "to write a breakpoint at 0x%" PRIx64, pp->pp_pid,
 			    s->ps_addr);
@@ -680,6 +691,10 @@ dt_pt_sites_copy(dt_pt_proc_t *pp, const dt_pt_proc_t *parent)
 	pp->pp_nsemas = parent->pp_nsemas;
 	pp->pp_tslots = parent->pp_tslots;
 	pp->pp_rtld = parent->pp_rtld;
+	/* Its handler and table too, which fork copied. */
+	pp->pp_trap = parent->pp_trap;
+	pp->pp_traplast = parent->pp_traplast;
+	pp->pp_trapn = parent->pp_trapn;
 	return 0;
 }
 
@@ -741,6 +756,8 @@ dt_pt_exec(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_thread_t *t)
 		(void) close(pp->pp_memfd);
 	pp->pp_memfd = dt_pt_memfd(pp->pp_pid);
 	pp->pp_tslots = 0;
+	/* exec reset the handler, and the area went with the image. */
+	pp->pp_trap = pp->pp_traplast = pp->pp_trapn = 0;
 	pp->pp_rtld = false;
 	pp->pp_owner = pp->pp_pid;
 	pp->pp_image = ++pt->pt_nimages;

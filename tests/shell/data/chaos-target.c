@@ -7,7 +7,7 @@
  * Calls work() (a pid and USDT probe site) in a loop, checking every
  * result, until STOPFILE exists; then checks that the text of work() and
  * main() is what it was at the start (no breakpoint or jump left) and
- * prints two lines.  Any breakpoint left behind kills it with SIGTRAP
+ * prints two lines.  Any breakpoint left behind kills it with a signal
  * first.
  */
 #include <stdio.h>

@@ -7,7 +7,8 @@
  *	loop N		N calls of bench_a, N / 2 of bench_b, N / 4 of bench_c
  *	threads N	four threads, N calls of bench_a each
  *	peek		says how each bench_ function starts now: "jmp"
- *			(patched to count), "int3" (a breakpoint) or "orig"
+ *			(patched to count), "brk" (a breakpoint: the
+ *			ptrace engine's invalid opcode 0xce) or "orig"
  *	wait FILE N	calls bench_a every millisecond until FILE exists,
  *			then N more times
  *	fork N		a child calls bench_a N times and says how it
@@ -71,7 +72,7 @@ how(const void *fn)
 {
 	unsigned char c = *(const volatile unsigned char *) fn;
 
-	return c == 0xe9 ? "jmp" : c == 0xcc ? "int3" : "orig";
+	return c == 0xe9 ? "jmp" : c == 0xce ? "brk" : "orig";
 }
 
 int
