@@ -7,7 +7,8 @@
  *
  *  - the pid provider's probe sites in a function: entry, every
  *    instruction offset, return sites (dt_isa_sites_scan());
- *  - conditions on the flags register (dt_isa_cond_holds());
+ *  - the conditions of conditional tail calls: on the flags register
+ *    (dt_isa_cond_holds()) or on one register (dt_isa_cond_reg());
  *  - the uregs[] names D programs use (dt_isa_regnames[]), which the
  *    compiler's prelude declares;
  *  - the breakpoint instruction (dt_isa_trap) and the FPU type curcpu
@@ -55,19 +56,31 @@ typedef enum dt_isa_site_kind {
 	DT_ISA_SITE_RETURN
 } dt_isa_site_kind_t;
 
-/* dt_isa_site_t.cond of a return site: */
-#define DT_ISA_COND_ALWAYS   0	 /* always leaves the function */
-#define DT_ISA_COND_UNTESTED 255 /* leaves on a condition no engine tests */
-				 /* yet: no return probe there */
-/* otherwise cond - 1 is the condition code the engine tests */
-/* (dt_bpf_cg_ucond(), the ptrace engine): the ISA's own numbering */
+/*
+ * dt_isa_site_t.cond of a return site: DT_ISA_COND_ALWAYS when it always
+ * leaves the function; DT_ISA_COND_UNTESTED when it leaves on a condition
+ * no engine tests yet (no return probe there); otherwise cond - 1 is the
+ * condition the engine tests (dt_bpf_cg_ucond(), the ptrace engine), in
+ * the ISA's own numbering.
+ */
+#define DT_ISA_COND_ALWAYS   0
+#define DT_ISA_COND_UNTESTED 0xffff
 
 typedef struct dt_isa_site {
-	uint32_t off;	    /* of the instruction in the function */
-	uint8_t kind;	    /* dt_isa_site_kind_t */
-	uint8_t tailcall;   /* a return site by a branch out */
-	uint8_t cond;	    /* see above */
-	uint8_t probeable;  /* a probe may be placed here */
+	uint32_t off;	   /* of the instruction in the function */
+	uint8_t kind;	   /* dt_isa_site_kind_t */
+	uint8_t tailcall;  /* a return site by a branch out */
+	uint16_t cond;	   /* see above */
+	uint8_t probeable; /* a probe may be placed here */
+	/*
+	 * The caller's return address is still where the call left it (on
+	 * top of the stack, or in the link register) and the frame pointer
+	 * is the caller's: the function has no frame of its own here.  Set
+	 * at the entry, at offset 0, at return sites, and at every offset of
+	 * a function that never makes a frame (arm64: a leaf that leaves
+	 * x29 and x30 alone), so a walk by frame pointers can add the caller.
+	 */
+	uint8_t atcall;
 	const char *reason; /* why not, NULL if probeable */
 } dt_isa_site_t;
 
@@ -108,6 +121,21 @@ extern int dt_isa_uprobe_unsafe(const uint8_t *code, size_t avail);
  * turns it into a truth table over the flag bits il_condbits[] names.
  */
 extern int dt_isa_cond_holds(unsigned cond, uint64_t flags);
+
+/*
+ * A condition on one register rather than on the flags (arm64's
+ * cbz/cbnz, tbz/tbnz): it holds when uregs[dr_reg] & dr_mask is zero
+ * (dr_zero) or is not (!dr_zero).  dt_isa_cond_reg() gives 1 and fills
+ * *rc when condition cond (as for dt_isa_cond_holds()) is one, 0 when it
+ * is on the flags.
+ */
+typedef struct dt_isa_regcond {
+	unsigned dr_reg; /* uregs[] index, as dt_isa_layout.il_uregs[] */
+	uint64_t dr_mask;
+	int dr_zero;
+} dt_isa_regcond_t;
+
+extern int dt_isa_cond_reg(unsigned cond, dt_isa_regcond_t *rc);
 
 /*
  * uregs[] names for the D prelude: "R_PC" is uregs[ri_index].  Each ISA

@@ -59,6 +59,8 @@
 #        TEST_EXEC="qemu-aarch64 -L /usr/aarch64-linux-gnu"
 #                                  runs the unit tests through it (a cross
 #                                  build: `make check TESTS_FILTER=unit/`)
+#        TEST_TIMEOUT_SCALE=N      multiplies the cmd and D tests' timeouts
+#                                  (default 1): for an emulated machine
 
 set -u
 
@@ -69,6 +71,10 @@ set -u
 export top_srcdir top_builddir DTRACE DTRACE_OS
 
 filter=${1:-}
+tscale=${TEST_TIMEOUT_SCALE:-1}
+case $tscale in
+'' | *[!0-9]* | 0) echo "TEST_TIMEOUT_SCALE must be a positive integer" >&2; exit 2 ;;
+esac
 npass=0
 nfail=0
 nskip=0
@@ -220,7 +226,8 @@ run_cmd_tests() {
 			fail "$name" "no expected output ${sh%.sh}.out"
 			continue
 		fi
-		(cd "$work" && timeout 60 bash "$sh") >"$work/got" 2>&1
+		(cd "$work" && timeout $((60 * tscale)) bash "$sh") \
+		    >"$work/got" 2>&1
 		status=$?
 		echo "exit $status" >>"$work/got"
 		compare "$name" "output" "${sh%.sh}.out" "$work/got" &&
@@ -263,7 +270,7 @@ run_d_test_once() {
 	fi
 	# shellcheck disable=SC2086
 	(cd "$dir" && DTRACE_LINUX_NOFEATURE=$nofeature \
-	    timeout "${tmo:-60}" ${pin:+taskset -c "$pin"} \
+	    timeout $((${tmo:-60} * tscale)) ${pin:+taskset -c "$pin"} \
 	    "$DTRACE" $opts -s "$base.d" $args) \
 	    >"$work/stdout" 2>"$work/stderr" </dev/null
 	status=$?

@@ -22,24 +22,73 @@ const char dt_isa_name[] = "aarch64";
 
 /*
  * A conditional branch out of the function is a return only when taken.
- * b.cond's condition is on NZCV, which the engines test at the site
- * (dt_isa_cond_holds()); cbz/cbnz and tbz/tbnz test a register, which
- * no engine does yet, so they get no return probe.
+ * Its condition, cond - 1 of the site, numbered thus (dt_isa_cond_holds()
+ * and dt_isa_cond_reg() decode it):
+ *
+ *	0..15	b.cond: the condition code on NZCV
+ *	16 + (nz << 6 | wide << 5 | rt)
+ *		cbz (nz 0) / cbnz (nz 1) of wt (wide 0) or xt (wide 1)
+ *	144 + (nz << 11 | bit << 5 | rt)
+ *		tbz (nz 0) / tbnz (nz 1) of bit 0..63 of xt
  */
-static uint8_t
+#define A64_COND_CB  16
+#define A64_COND_TB  (A64_COND_CB + 128)
+#define A64_COND_END (A64_COND_TB + 4096)
+
+static uint16_t
 a64_isa_cond(const uint8_t *code, const a64_site_t *s, uint64_t addr)
 {
 	a64_insn_t in;
-	uint32_t w;
+	unsigned nz;
 
 	if (!s->cond)
 		return DT_ISA_COND_ALWAYS;
-	w = (uint32_t) code[s->off] | (uint32_t) code[s->off + 1] << 8 |
-	    (uint32_t) code[s->off + 2] << 16 |
-	    (uint32_t) code[s->off + 3] << 24;
-	a64_decode(w, addr + s->off, &in);
-	return in.cls == A64_C_BCOND ? (uint8_t) (in.cond + 1)
-				     : DT_ISA_COND_UNTESTED;
+	a64_decode(a64_word(code + s->off), addr + s->off, &in);
+	switch (in.cls) {
+	case A64_C_BCOND:
+		return (uint16_t) (in.cond + 1);
+	case A64_C_CBZ:
+	case A64_C_CBNZ:
+		nz = in.cls == A64_C_CBNZ;
+		return (uint16_t) (A64_COND_CB +
+		    (nz << 6 | (unsigned) (in.size == 8) << 5 | in.rt) + 1);
+	case A64_C_TBZ:
+	case A64_C_TBNZ:
+		nz = in.cls == A64_C_TBNZ;
+		return (uint16_t) (A64_COND_TB +
+		    (nz << 11 | (unsigned) in.bit << 5 | in.rt) + 1);
+	default:
+		return DT_ISA_COND_UNTESTED;
+	}
+}
+
+/*
+ * Whether the function never makes a frame: no call (bl, blr), no
+ * pointer-authentication hint (paciasp signs x30), and no instruction
+ * whose destination or transfer register -- bits 0-4, and bits 10-14 of
+ * a load/store pair -- is x29 or x30.  Conservative: a store of x30 also
+ * counts, and any doubt leaves the function with frames.  In such a
+ * function x30 holds the return address and x29 the caller's frame at
+ * every instruction.
+ */
+static int
+a64_frameless(const uint8_t *code, size_t size, uint64_t addr)
+{
+	for (size_t off = 0; off + 4 <= size; off += 4) {
+		uint32_t w = a64_word(code + off);
+		unsigned rt = w & 31, rt2 = (w >> 10) & 31;
+		a64_insn_t in;
+
+		a64_decode(w, addr + off, &in);
+		if (in.cls == A64_C_BL || in.cls == A64_C_BLR ||
+		    in.cls == A64_C_BLR_PAC || in.cls == A64_C_PAC_HINT)
+			return 0;
+		if (rt == 29 || rt == 30)
+			return 0;
+		if ((w & 0x3a000000) == 0x28000000 && (rt2 == 29 || rt2 == 30))
+			return 0;
+	}
+	return 1;
 }
 
 int
@@ -47,7 +96,7 @@ dt_isa_sites_scan(
     const uint8_t *code, size_t size, uint64_t addr, dt_isa_sites_t *out)
 {
 	a64_sites_t as;
-	int rc;
+	int rc, frameless = 0;
 
 	*out = (dt_isa_sites_t){.addr = addr, .size = size};
 	rc = a64_sites_scan(code, size, addr, &as);
@@ -56,6 +105,8 @@ dt_isa_sites_scan(
 	if (rc == A64_SITES_OK && as.nsites > 0 &&
 	    (out->sites = calloc(as.nsites, sizeof(dt_isa_site_t))) == NULL)
 		rc = A64_SITES_ENOMEM;
+	if (rc == A64_SITES_OK)
+		frameless = a64_frameless(code, size, addr);
 	for (size_t i = 0; rc == A64_SITES_OK && i < as.nsites; i++) {
 		const a64_site_t *s = &as.sites[i];
 		dt_isa_site_t *d = &out->sites[i];
@@ -68,6 +119,8 @@ dt_isa_sites_scan(
 		d->cond = a64_isa_cond(code, s, addr);
 		d->probeable = s->probeable;
 		d->reason = s->reason;
+		d->atcall =
+		    d->kind != DT_ISA_SITE_OFFSET || d->off == 0 || frameless;
 		out->nsites++;
 	}
 	a64_sites_free(&as);
@@ -97,11 +150,41 @@ dt_isa_uprobe_unsafe(const uint8_t *code, size_t avail)
 	return 0;
 }
 
-/* a64_cond()'s numbering: b.cond's condition field. */
+/* b.cond's: a64_cond()'s numbering, its condition field. */
 int
 dt_isa_cond_holds(unsigned cond, uint64_t flags)
 {
-	return a64_cond(cond, flags);
+	return cond < A64_COND_CB && a64_cond(cond, flags);
+}
+
+/*
+ * cbz/cbnz and tbz/tbnz.  Register 31 is xzr there (uregs[31] is sp): a
+ * mask of 0 tests a zero, so that cbz and tbz of it always branch and
+ * cbnz and tbnz never do, as on the processor.
+ */
+int
+dt_isa_cond_reg(unsigned cond, dt_isa_regcond_t *rc)
+{
+	unsigned v;
+
+	if (cond < A64_COND_CB || cond >= A64_COND_END)
+		return 0;
+	if (cond < A64_COND_TB) {
+		v = cond - A64_COND_CB;
+		rc->dr_reg = v & 31;
+		rc->dr_mask = (v & 32) ? UINT64_MAX : UINT32_MAX;
+		rc->dr_zero = !(v & 64);
+	} else {
+		v = cond - A64_COND_TB;
+		rc->dr_reg = v & 31;
+		rc->dr_mask = 1ULL << ((v >> 5) & 63);
+		rc->dr_zero = !(v & 2048);
+	}
+	if (rc->dr_reg == 31) {
+		rc->dr_reg = 0;
+		rc->dr_mask = 0;
+	}
+	return 1;
 }
 
 /*
@@ -159,7 +242,7 @@ const dt_isa_regname_t dt_isa_regnames[] = {
 /* Linux names no FPU type for arm64 (its /proc/cpuinfo lists features). */
 const char dt_isa_fputypes[] = "";
 
-const uint16_t dt_isa_elf_machine = 183;	/* EM_AARCH64 */
+const uint16_t dt_isa_elf_machine = 183; /* EM_AARCH64 */
 
 /* brk #0, little-endian; the trap leaves the pc at it. */
 const dt_isa_trap_t dt_isa_trap = {

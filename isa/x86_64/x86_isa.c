@@ -20,7 +20,7 @@ const char dt_isa_name[] = "x86_64";
  * its condition code (x86_cond()'s numbering) holds; loop and jrcxz
  * test %rcx, which no engine tests yet.
  */
-static uint8_t
+static uint16_t
 x86_isa_cond(
     const uint8_t *code, size_t size, uint64_t addr, const x86_site_t *s)
 {
@@ -32,7 +32,7 @@ x86_isa_cond(
 	    x86_decode(code + s->off, size - s->off, addr + s->off, 0, &in) !=
 		0)
 		return DT_ISA_COND_UNTESTED;
-	return (uint8_t) ((in.opcode & 0x0f) + 1);
+	return (uint16_t) ((in.opcode & 0x0f) + 1);
 }
 
 int
@@ -61,6 +61,8 @@ dt_isa_sites_scan(
 		d->cond = x86_isa_cond(code, size, addr, s);
 		d->probeable = s->probeable;
 		d->reason = s->reason;
+		/* (Which offsets come before a push is the CFI's to say.) */
+		d->atcall = d->kind != DT_ISA_SITE_OFFSET || d->off == 0;
 		out->nsites++;
 	}
 	x86_sites_free(&xs);
@@ -95,6 +97,15 @@ int
 dt_isa_cond_holds(unsigned cond, uint64_t flags)
 {
 	return x86_cond(cond, flags);
+}
+
+/* A jcc tests the flags only (loop and jrcxz get no return probe). */
+int
+dt_isa_cond_reg(unsigned cond, dt_isa_regcond_t *rc)
+{
+	(void) cond;
+	(void) rc;
+	return 0;
 }
 
 /*
@@ -154,7 +165,7 @@ const dt_isa_regname_t dt_isa_regnames[] = {
 
 const char dt_isa_fputypes[] = "i387 compatible";
 
-const uint16_t dt_isa_elf_machine = 62;	/* EM_X86_64 */
+const uint16_t dt_isa_elf_machine = 62; /* EM_X86_64 */
 
 /* int3; the trap leaves the pc past it. */
 const dt_isa_trap_t dt_isa_trap = {

@@ -8,7 +8,10 @@
 # and user providers (syscall, profile, tick, sdt/rawtp, proc, sched,
 # fbt, pid, USDT, user stacks, unprivileged users, the ptrace engine);
 # and the D tests of tests/d/run and tests/d/aggs on both engines (or
-# only the PARTs named: unit, shell, d-run, d-aggs, d-<any tests/d dir>).
+# only the PARTs named: unit, shell, shell-all (every shell test of
+# tests/shell, as make check runs them), shell-rest (those shell does
+# not run), cmd (tests/cmd), d (all of tests/d), d-run, d-aggs,
+# d-<any tests/d dir>).
 # Last comes one line per part, "arm64 <part>: N passed, M failed,
 # K skipped"; it exits 1 if any test failed.
 set -u
@@ -18,6 +21,8 @@ shift
 
 echo "kernel: $(uname -srm)"
 export top_srcdir=$top top_builddir=$build DTRACE=$build/cmd/dtrace
+# The guest is emulated (TCG): a dtrace there takes seconds to start.
+export TEST_TIMEOUT_SCALE=${TEST_TIMEOUT_SCALE:-5}
 "$DTRACE" -V
 echo "features:"
 "$DTRACE" -x engine=bpf -n 'BEGIN { exit(0); }' -q >/dev/null 2>&1 &&
@@ -31,8 +36,17 @@ units=$(cd "$build" && ls tests/unit/*_test 2>/dev/null | tr '\n' ' ')
 shells=
 for t in syscall-count syscall-builtins syscall-typed-args kevent \
     proc-provider sched-provider fbt pid-provider pid-args pid-tailcall \
-    usdt ustack tick-busy unprivileged engine-choice ptrace-engine; do
+    usdt ustack tick-busy unprivileged engine-choice ptrace-engine \
+    pid-refused pid-modname usdt-late uregs-engines; do
 	shells="$shells tests/shell/$t.sh"
+done
+
+all_shells= rest_shells=
+for t in "$top"/tests/shell/*.sh; do
+	t=tests/shell/${t##*/}
+	[ "$t" = tests/shell/lib.sh ] && continue
+	all_shells="$all_shells $t"
+	case " $shells " in *" $t "*) ;; *) rest_shells="$rest_shells $t" ;; esac
 done
 
 summary=()
@@ -47,8 +61,13 @@ for p in $parts; do
 	case $p in
 	unit) part unit unit/ UNIT_TESTS="$units" SHELL_TESTS= ;;
 	shell) part shell shell/ UNIT_TESTS= SHELL_TESTS="$shells" ;;
+	shell-all) part shell-all shell/ UNIT_TESTS= SHELL_TESTS="$all_shells" ;;
+	shell-rest) part shell-rest shell/ UNIT_TESTS= SHELL_TESTS="$rest_shells" ;;
+	cmd) part cmd cmd/ UNIT_TESTS= SHELL_TESTS= ;;
+	d) part d d/ UNIT_TESTS= SHELL_TESTS= ;;
 	d-*) part "$p" "d/${p#d-}/" UNIT_TESTS= SHELL_TESTS= ;;
-	*) echo "arm64-guest: no part $p (unit, shell, d-DIR)" >&2; exit 2 ;;
+	*) echo "arm64-guest: no part $p (unit, shell, shell-all, shell-rest, cmd, d, d-DIR)" >&2
+	   exit 2 ;;
 	esac
 done
 echo

@@ -97,6 +97,14 @@ for l in fd:/proc/self/fd stdin:/proc/self/fd/0 stdout:/proc/self/fd/1 \
 	[ -e "/dev/${l%%:*}" ] || ln -s "${l#*:}" "/dev/${l%%:*}"
 done
 hostname arm64-lab
+# The loopback interface, down until someone brings it up: the tests'
+# TCP, UDP and HTTP run over it.  The minimal root has no ip(8), so
+# python3 sets IFF_UP (SIOCGIFFLAGS, SIOCSIFFLAGS).
+python3 -c 'import fcntl, socket, struct
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+f = struct.unpack("16sh", fcntl.ioctl(s, 0x8913, struct.pack("16sh", b"lo", 0)))[1]
+fcntl.ioctl(s, 0x8914, struct.pack("16sh", b"lo", f | 1))' ||
+    echo "dt-lab-init: cannot bring up lo" >/dev/console
 for a in $(cat /proc/cmdline); do
 	case $a in dtlab.work=*) work=${a#dtlab.work=} ;; esac
 done

@@ -25,9 +25,10 @@ env --default-signal=INT true 2>/dev/null && dflint=(env --default-signal=INT)
 
 [ "$(id -u)" -eq 0 ] || { echo "needs root (the bpf engine)"; exit 77; }
 command -v cc >/dev/null || { echo "needs a C compiler (cc)"; exit 77; }
-[ "$(uname -m)" = x86_64 ] || { echo "breakpoints are x86-64 only"; exit 77; }
 [ -r /sys/bus/event_source/devices/uprobe/type ] ||
 	{ echo "needs uprobes (the bpf engine's pid probes)"; exit 77; }
+. "$top_srcdir/tests/shell/lib.sh"	# pid_engines(): bpf, and ptrace where
+pid_engines				# dtrace has it for this processor
 
 tmp=$(mktemp -d)
 trap 'touch "$tmp"/stop.*; pkill -KILL -f "chaos-$$-" 2>/dev/null;
@@ -193,7 +194,7 @@ cround() {
 
 before=$(orphans)
 r=0 cok=0
-for engine in ptrace bpf; do
+for engine in $engines; do
 	rm -f "$tmp/stop.$engine"
 	"$tmp/chaos-target" "$tmp/stop.$engine" >"$tmp/out.$engine" &
 	t=$!

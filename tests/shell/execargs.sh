@@ -9,6 +9,7 @@ set -u
 
 command -v cc >/dev/null || { echo "needs a C compiler (cc)"; exit 77; }
 
+. "$top_srcdir/tests/shell/lib.sh"	# check(), pid_engines()
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
@@ -29,20 +30,10 @@ main(int argc, char **argv)
 C
 cc -O1 -o "$tmp/eargs" "$tmp/eargs.c" || exit 1
 
-check() {
-	if [ "$2" != "$3" ]; then
-		printf 'FAIL: %s\n--- want\n%s\n--- got\n%s\n' "$1" "$2" "$3"
-		fail=1
-	else
-		echo "ok: $1"
-	fi
-}
-
 P='pid$target::eargs_marker:entry { printf("[%s]\n", execargs); }'
 cmd="$tmp/eargs one two three"
 want="[$tmp/eargs one two three]"
-engines="ptrace"
-[ "$(id -u)" -eq 0 ] && engines="ptrace bpf"
+pid_engines
 for e in $engines; do
 	got=$("$DTRACE" -q -x engine=$e -c "$cmd" -n "$P" 2>&1)
 	check "$e: the target's arguments" "$want" "$got"

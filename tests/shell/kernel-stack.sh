@@ -89,7 +89,8 @@ fi
 if $sysframes; then
 	bad=$(grep -Ev "$frame" <<<"$frames")
 	[ -z "$bad" ] || fail "frames not as module\`function+0xoffset: $bad"
-	grep -Eq 'do_syscall_64|entry_SYSCALL' <<<"$frames" ||
+	grep -Eq 'do_syscall_64|entry_SYSCALL|invoke_syscall|el0_svc' \
+	    <<<"$frames" ||
 		fail "the syscall entry path is missing"
 	if grep -Eq '`(perf_|__traceiter_|__bpf_trace|bpf_|trace_call_bpf)' \
 	    <<<"$frames"; then
@@ -140,19 +141,24 @@ m=$(sed -n 5p "$tmp/out3" | sed 's/^ *//; s/ *$//')
 [ "$s" = "${a%+0x*}" ] || fail "sym(arg0) ($s) is not ${a%+0x*}"
 [ "$m" = "${a%%\`*}" ] || fail "mod(arg0) ($m) is not ${a%%\`*}"
 
-# 4. %a and friends of a known function's address, from kallsyms.
-addr=$(awk '$3 == "do_syscall_64" && $2 ~ /^[Tt]$/ { print $1; exit }' \
+# 4. %a and friends of a known function's address, from kallsyms: the
+# system call path's (x86-64: do_syscall_64; arm64: invoke_syscall).
+case $(uname -m) in
+aarch64) fn=invoke_syscall ;;
+*) fn=do_syscall_64 ;;
+esac
+addr=$(awk -v fn="$fn" '$3 == fn && $2 ~ /^[Tt]$/ { print $1; exit }' \
     /proc/kallsyms)
 [ -n "$addr" ] && [ "$addr" != 0000000000000000 ] ||
-	{ echo "do_syscall_64 is not in /proc/kallsyms"; exit 77; }
+	{ echo "$fn is not in /proc/kallsyms"; exit 77; }
 "$DTRACE" -q -n "BEGIN {
 	printf(\"%a|%a|\", 0x$addr, 0x$addr + 0x10);
 	sym(0x$addr + 0x10); func(0x$addr); mod(0x$addr + 1);
 	exit(0);
     }" >"$tmp/out4" 2>"$tmp/err4" || fail "dtrace exited with $?"
-want=$(printf 'vmlinux`do_syscall_64|vmlinux`do_syscall_64+0x10|  %-50s  %-50s  %-50s' \
-    'vmlinux`do_syscall_64' 'vmlinux`do_syscall_64' vmlinux)
-[ "$(cat "$tmp/out4")" = "$want" ] || fail "symbols of do_syscall_64"
+want=$(printf "vmlinux\`$fn|vmlinux\`$fn+0x10|  %-50s  %-50s  %-50s" \
+    "vmlinux\`$fn" "vmlinux\`$fn" vmlinux)
+[ "$(cat "$tmp/out4")" = "$want" ] || fail "symbols of $fn"
 
 # 5. At a tracepoint (a raw one under proc:::exec, a perf one under an
 # sdt probe), the stack starts at the kernel function that fired the

@@ -39,14 +39,25 @@ check() {
 	fi
 }
 
-# The engines that fire pid probes here, in $engines: ptrace always, bpf
-# as root with uprobes.
+# The engines that fire pid probes here, in $engines: bpf as root with
+# uprobes, ptrace where dtrace has it for this processor (it says why
+# not); exit 77 (skip) when neither does.
 pid_engines() {
-	engines=ptrace
+	local why
+	engines=
 	if [ "$(id -u)" -eq 0 ] &&
 	    [ -r /sys/bus/event_source/devices/uprobe/type ]; then
-		engines="bpf ptrace"
+		engines=bpf
 	else
-		echo "note: the bpf engine needs root and uprobes; ptrace only"
+		echo "note: the bpf engine needs root and uprobes"
 	fi
+	why=$("$DTRACE" -q -x engine=ptrace -n 'BEGIN { exit(0); }' 2>&1 |
+	    sed -n 's/.*the ptrace engine is not available: //p')
+	if [ -z "$why" ]; then
+		engines="${engines:+$engines }ptrace"
+	else
+		echo "note: no ptrace engine here: $why"
+	fi
+	[ -n "$engines" ] ||
+		{ echo "no engine fires pid probes here"; exit 77; }
 }

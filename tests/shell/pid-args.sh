@@ -1,13 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# pid-args.sh: at a pid probe arg0..arg5 are the argument registers and
-# arg6..arg9, as DTrace reads them, the stack words above the return
-# address: a function of ten arguments shows all ten, on every engine.
-# (The BPF engine reads only the stack words some clause uses.)
+# pid-args.sh: at a pid entry probe argN are the function's arguments:
+# the argument registers (x86-64: six, arm64: eight, x0..x7) and then,
+# as DTrace reads them, the words the caller left on the stack (x86-64:
+# above the return address; arm64: from the stack pointer up).  A
+# function of ten arguments shows all ten, on every engine.  (The BPF
+# engine reads only the stack words some clause uses.)
 set -u
 
 command -v cc >/dev/null || { echo "needs a C compiler (cc)"; exit 77; }
-[ "$(uname -m)" = x86_64 ] || { echo "the argument registers are x86-64's"; exit 77; }
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

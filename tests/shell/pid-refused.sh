@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # pid-refused.sh: a site the kernel's uprobes refuse (here a lock-prefixed
-# instruction) is skipped while the other sites of the enabling are
-# traced: silently when a pattern made its probe (every instruction of a
+# instruction on x86-64, an svc on arm64) is skipped while the other
+# sites of the enabling are traced: silently when a pattern made its probe (every instruction of a
 # function is those that can be traced), with one line naming it when
 # the description names it; when no site can be placed, the enabling
 # fails with one line and exit status 1.
@@ -10,14 +10,19 @@ set -u
 
 . "$top_srcdir/tests/shell/lib.sh"	# check(), need_bpf_uprobes()
 need_bpf_uprobes
-[ "$(uname -m)" = x86_64 ] || { echo "the refused prefix is x86's"; exit 77; }
+case $(uname -m) in
+x86_64) refused=lock ;;
+aarch64) refused=svc ;;
+*) echo "no instruction known that uprobes refuse on $(uname -m)"; exit 77 ;;
+esac
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 
 
-# atomic_fn: mov, lock xadd (refused by x86 uprobes), add, ret.
+# atomic_fn: mov, lock xadd (refused by x86 uprobes), add, ret; on
+# arm64 a getppid(2) by svc (uprobes refuse exception instructions).
 cat >"$tmp/atom.c" <<'C'
 #include <stdlib.h>
 
@@ -26,7 +31,15 @@ int counter;
 __attribute__((noinline)) int
 atomic_fn(int x)
 {
+#if defined(__aarch64__)
+	register long nr __asm__("x8") = 173; /* getppid */
+	register long r __asm__("x0");
+
+	__asm__ volatile("svc #0" : "=r"(r) : "r"(nr) : "memory");
+	return (int) r + x + counter + 1;
+#else
 	return __atomic_fetch_add(&counter, x, __ATOMIC_SEQ_CST) + 1;
+#endif
 }
 
 int
@@ -41,14 +54,14 @@ main(int argc, char **argv)
 }
 C
 cc -O1 -fno-inline -o "$tmp/atom" "$tmp/atom.c" || exit 1
-# Every instruction of atomic_fn by its offset, and the lock one's.
+# Every instruction of atomic_fn by its offset, and the refused one's.
 objdump -d --no-show-raw-insn "$tmp/atom" 2>/dev/null |
     awk '/<atomic_fn>:/ { f = 1; next } f && /^$/ { exit }
 	f { sub(":", "", $1); print $1, $2 }' >"$tmp/insns"
 fn=$(objdump -d "$tmp/atom" 2>/dev/null | awk '/<atomic_fn>:/ { print $1 }')
-lock=$(awk '$2 == "lock" { print $1 }' "$tmp/insns")
+lock=$(awk -v r="$refused" '$2 == r { print $1 }' "$tmp/insns")
 [ -n "$lock" ] && [ -n "$fn" ] ||
-	{ echo "no lock-prefixed instruction in atomic_fn"; exit 77; }
+	{ echo "no $refused instruction in atomic_fn"; exit 77; }
 rel=$(printf '%x' $((0x$lock - 0x$fn)))
 want=$( { echo entry; echo return
 	while read -r addr _; do

@@ -27,7 +27,6 @@ cc -O2 -shared -fPIC -DLIB -o "$tmp/liblate.so" "$src" &&
 count() { tr -d ' ' | grep .; }
 
 pid_engines
-[ "$(uname -m)" = x86_64 ] || engines=${engines/ptrace/}
 for e in $engines; do
 	dt() { "$DTRACE" -x engine="$e" "$@"; }
 

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: MIT
 # ustack.sh: user stacks and symbols of a program built with frame
 # pointers, calling main -> a -> b -> c: ustack() at c's entry (the
-# caller's frame included although c has not pushed its own yet), stacks
-# as aggregation keys, usym/ufunc/umod/uaddr and %A of uregs[R_PC],
+# caller's frame included although c has not pushed its own yet), at
+# offset 0 and at every instruction of c, stacks as aggregation keys,
+# usym/ufunc/umod/uaddr and %A of uregs[R_PC],
 # ucaller, ustackdepth, and JSON.  Offsets depend on the compiler, so
 # frames are checked by shape; counts are exact.
 set -u
@@ -73,6 +74,20 @@ ustackprog`b+0x..
 ustackprog`a+0x..
 ustackprog`main+0x..'
 check "ustack() at c:entry" "$want" "$got"
+
+# Offset 0 is the entry: the same stack.
+got=$("$DTRACE" -q -c "$prog 1" \
+    -n 'pid$target::c:0 { ustack(); }' 2>&1 | shape | head -n 5)
+check "ustack() at c:0" "$want" "$got"
+
+# At every instruction of c, a leaf, b is its caller (through CFI, or on
+# arm64, where c never makes a frame, from the link register).
+got=$("$DTRACE" -q -c "$prog 1" -n 'pid$target::c:
+    /probename != "entry" && probename != "return"/
+    { printf("@%s\n", probename); ustack(4); }' 2>&1 | shape |
+    awk '/^@/ { n++; next } /^ustackprog`b\+/ { nb++ }
+	END { print (n > 1 && n == nb) ? "every" : n " offsets, " nb " with b" }')
+check "ustack() at every instruction of the leaf c names b" "every" "$got"
 
 # ustack(2): two frames only.
 got=$("$DTRACE" -q -c "$prog 1" \

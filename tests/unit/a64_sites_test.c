@@ -3,9 +3,9 @@
  * a64_sites_test.c: probe sites of AArch64 functions (isa/aarch64,
  * a64_sites_scan()) and the rest of AArch64's isa/dt_isa.h member:
  * the sites as the pid provider gets them, the register layout, the
- * uregs[] names, conditions on NZCV and USDT
- * operands.  The function below was assembled by GNU as for aarch64.
- * Pure functions: runs on any host.
+ * uregs[] names, conditions on NZCV and on one register (the
+ * conditional tail calls cbz/cbnz, tbz/tbnz) and USDT operands.  The function
+ * below was assembled by GNU as for aarch64. Pure functions: runs on any host.
  */
 
 #include <string.h>
@@ -136,20 +136,37 @@ test_isa_sites(void)
 	}
 	CHECK_INT(nret, 5);
 	CHECK_INT(nalways, 3);
-	/* b.eq: its condition (eq is 0), which the engines test; cbz: none */
+	/*
+	 * It makes a frame (stp x29, x30; bl): the caller is where the call
+	 * left it at the entry, at offset 0 and at return sites only.
+	 */
 	for (size_t i = 0; i < s.nsites; i++) {
 		q = &s.sites[i];
-		if (q->kind == DT_ISA_SITE_RETURN && q->off == 0x30)
+		CHECK_INT(
+		    q->atcall, q->kind != DT_ISA_SITE_OFFSET || q->off == 0);
+	}
+	/* b.eq: its condition (eq is 0) on the flags; cbz: on x1 */
+	for (size_t i = 0; i < s.nsites; i++) {
+		dt_isa_regcond_t rc;
+
+		q = &s.sites[i];
+		if (q->kind == DT_ISA_SITE_RETURN && q->off == 0x30) {
 			CHECK_INT(q->cond, 0 + 1);
-		if (q->kind == DT_ISA_SITE_RETURN && q->off == 0x24)
-			CHECK_INT(q->cond, DT_ISA_COND_UNTESTED);
+			CHECK(!dt_isa_cond_reg(q->cond - 1u, &rc));
+		}
+		if (q->kind == DT_ISA_SITE_RETURN && q->off == 0x24) {
+			CHECK(q->cond != DT_ISA_COND_ALWAYS &&
+			    q->cond != DT_ISA_COND_UNTESTED);
+			CHECK(dt_isa_cond_reg(q->cond - 1u, &rc));
+			CHECK_INT(rc.dr_reg, 1);
+		}
 	}
 	dt_isa_sites_free(&s);
 	CHECK_INT(dt_isa_sites_scan(code, 6, BASE, &s), DT_ISA_SITES_REFUSED);
 	CHECK(s.refused != NULL);
 	dt_isa_sites_free(&s);
 	CHECK_STR(dt_isa_name, "aarch64");
-	CHECK(!dt_isa_uprobe_unsafe(code, sizeof (code)));
+	CHECK(!dt_isa_uprobe_unsafe(code, sizeof(code)));
 }
 
 static void
@@ -240,6 +257,79 @@ test_cond(void)
 	}
 }
 
+/*
+ * Conditional tail calls on a register: each of these branches out of
+ * the function (to f+0x40) is a return site whose condition
+ * dt_isa_cond_reg() gives as the register, the bits it tests and
+ * whether they must be zero; no flags make it hold.  Assembled by GNU as.
+ */
+static const uint32_t regbr[] = {
+    0xb4000201, /* 0: cbz x1, 40 */
+    0x350001e2, /* 4: cbnz w2, 40 */
+    0xb64001c3, /* 8: tbz x3, #40, 40 */
+    0x370001a4, /* c: tbnz w4, #0, 40 */
+    0xb400019f, /* 10: cbz xzr, 40 */
+    0x3728017f, /* 14: tbnz wzr, #5, 40 */
+    0xd65f03c0, /* 18: ret */
+};
+
+/* Whether the branch of condition rc is taken with value v in its reg. */
+static int
+regcond_taken(const dt_isa_regcond_t *rc, uint64_t v)
+{
+	return ((v & rc->dr_mask) == 0) == (rc->dr_zero != 0);
+}
+
+static void
+test_regcond(void)
+{
+	static const struct {
+		unsigned reg;
+		uint64_t mask;
+		int zero;
+		uint64_t taken, not_taken;
+	} want[] = {
+	    {1, UINT64_MAX, 1, 0, 1ULL << 40},
+	    {2, UINT32_MAX, 0, 1, 1ULL << 32}, /* w2: low half */
+	    {3, 1ULL << 40, 1, ~(1ULL << 40), 1ULL << 40}, {4, 1, 0, 1, 2},
+	    {0, 0, 1, 0, 0}, /* xzr: always taken */
+	    {0, 0, 0, 0, 0}, /* never taken */
+	};
+	uint8_t b[sizeof(regbr)];
+	dt_isa_sites_t s;
+	size_t n = 0;
+
+	for (size_t i = 0; i < sizeof(regbr) / 4; i++)
+		for (int k = 0; k < 4; k++)
+			b[4 * i + k] = (uint8_t) (regbr[i] >> (8 * k));
+	CHECK_INT(dt_isa_sites_scan(b, sizeof(b), BASE, &s), DT_ISA_SITES_OK);
+	for (size_t i = 0; i < s.nsites; i++) {
+		const dt_isa_site_t *q = &s.sites[i];
+		dt_isa_regcond_t rc;
+		size_t k = q->off / 4;
+
+		/* A leaf that leaves x29 and x30 alone: no frame anywhere. */
+		CHECK(q->atcall);
+		if (q->kind != DT_ISA_SITE_RETURN || q->off == 0x18)
+			continue;
+		n++;
+		CHECK(q->cond != DT_ISA_COND_ALWAYS &&
+		    q->cond != DT_ISA_COND_UNTESTED);
+		CHECK(dt_isa_cond_reg(q->cond - 1u, &rc));
+		CHECK_INT(rc.dr_reg, want[k].reg);
+		CHECK(rc.dr_mask == want[k].mask);
+		CHECK_INT(rc.dr_zero, want[k].zero);
+		CHECK(!dt_isa_cond_holds(q->cond - 1u, 0));
+		CHECK(!dt_isa_cond_holds(q->cond - 1u, 0xfULL << 28));
+		if (k < 5)
+			CHECK(regcond_taken(&rc, want[k].taken));
+		if (k != 4)
+			CHECK(!regcond_taken(&rc, want[k].not_taken));
+	}
+	CHECK_INT(n, 6);
+	dt_isa_sites_free(&s);
+}
+
 static void
 op(const char *s, int kind, int reg, int size, long long val)
 {
@@ -296,6 +386,7 @@ main(void)
 	test_layout();
 	test_regnames();
 	test_cond();
+	test_regcond();
 	test_usdt();
 	return unit_done();
 }

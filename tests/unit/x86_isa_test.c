@@ -47,6 +47,10 @@ test_sites(void)
 	CHECK(p != NULL && p->tailcall && p->cond == DT_ISA_COND_ALWAYS);
 	p = find(&s, DT_ISA_SITE_RETURN, 8);
 	CHECK(p != NULL && p->cond == DT_ISA_COND_UNTESTED);
+	/* the return address on top of the stack: offset 0, returns */
+	CHECK(find(&s, DT_ISA_SITE_OFFSET, 0)->atcall);
+	CHECK(!find(&s, DT_ISA_SITE_OFFSET, 3)->atcall);
+	CHECK(find(&s, DT_ISA_SITE_RETURN, 3)->atcall);
 	dt_isa_sites_free(&s);
 
 	/* bytes that do not decode: refused, with a reason */

@@ -542,11 +542,13 @@ dt_bpf_prog_reads_args(const dt_bpf_progspec_t *ps)
 /*
  * A return probe at a conditional tail call (a conditional branch out of
  * the function) fires only when the branch is taken: at such a site, the
- * flags the uprobe saw (pt_regs' flags register) are tested as the
- * branch tests them, and the program goes to lexit when it falls
- * through.  The test is the ISA's truth table of the condition over the
- * flag bits it reads (dt_isa_cond_holds(), il_condbits[]): r1 gathers
- * those bits into an index, and the table's bit at that index decides.
+ * registers the uprobe saw are tested as the branch tests them, and the
+ * program goes to lexit when it falls through.  A condition on the flags
+ * is the ISA's truth table of it over the flag bits it reads
+ * (dt_isa_cond_holds(), il_condbits[]): r1 gathers those bits into an
+ * index, and the table's bit at that index decides.  A condition on one
+ * register (dt_isa_cond_reg(): arm64's cbz, tbnz, ...) masks it and
+ * compares with zero.
  */
 void
 dt_bpf_cg_ucond(dt_bpf_cg_t *cg, uint32_t lexit)
@@ -559,17 +561,8 @@ dt_bpf_cg_ucond(dt_bpf_cg_t *cg, uint32_t lexit)
 		uint32_t lnext = dt_bpf_label_new(cg->cg_b);
 		unsigned cc = (unsigned) ps->ps_uconds[i] - 1;
 		uint64_t table = 0;
+		dt_isa_regcond_t rc;
 
-		for (unsigned x = 0; x < (1U << il->il_ncondbits); x++) {
-			uint64_t flags = 0;
-
-			for (unsigned k = 0; k < il->il_ncondbits; k++) {
-				if (x & (1U << k))
-					flags |= 1ULL << il->il_condbits[k];
-			}
-			if (dt_isa_cond_holds(cc, flags))
-				table |= 1ULL << x;
-		}
 		if (ps->ps_ucookieoff) {
 			/* pid*: the site by its offset, from the cookie */
 			DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R6));
@@ -583,6 +576,27 @@ dt_bpf_cg_ucond(dt_bpf_cg_t *cg, uint32_t lexit)
 		dt_bpf_emit_imm64(cg->cg_b, DT_R2, ps->ps_ucondpc[i]);
 		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JNE, DT_R1,
 		    DT_R2, 0), lnext);
+		if (dt_isa_cond_reg(cc, &rc)) {
+			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R6,
+			    il->il_uregs[rc.dr_reg]));
+			dt_bpf_emit_imm64(cg->cg_b, DT_R2, rc.dr_mask);
+			DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_AND, DT_R1, DT_R2));
+			dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(
+			    rc.dr_zero ? BPF_JNE : BPF_JEQ, DT_R1, 0, 0), lexit);
+			dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), ldone);
+			dt_bpf_label_here(cg->cg_b, lnext);
+			continue;
+		}
+		for (unsigned x = 0; x < (1U << il->il_ncondbits); x++) {
+			uint64_t flags = 0;
+
+			for (unsigned k = 0; k < il->il_ncondbits; k++) {
+				if (x & (1U << k))
+					flags |= 1ULL << il->il_condbits[k];
+			}
+			if (dt_isa_cond_holds(cc, flags))
+				table |= 1ULL << x;
+		}
 		/* r3 = flags; r1 = the index of their combination */
 		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_R6, il->il_flags));
 		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 0));

@@ -734,7 +734,12 @@ dt_bpf_wants_ustack(const dt_bpf_engine_t *be, const dt_bpf_plan_t *pl)
 /*
  * A new array map of the unwind rows of process pid, at most max rows,
  * made with flags (BPF_F_MMAPABLE, and more): its fd and the row count,
- * or -1.
+ * or -1.  A table of the frame-pointer rule alone (no object the process
+ * maps has CFI this unwinder reads: stripped of it, or another
+ * processor's, as arm64's are) is no rows: the walk by frame pointers
+ * then takes over, and it knows, as the rule does not, where the caller
+ * is at a function's entry and return sites (the link register on
+ * arm64).
  */
 static int
 dt_bpf_rows(int pid, uint32_t flags, uint32_t max, uint32_t *np)
@@ -747,6 +752,10 @@ dt_bpf_rows(int pid, uint32_t flags, uint32_t max, uint32_t *np)
 
 	if (dt_cfi_proc(pid, &ct) != 0)
 		return -1;
+	if (ct.ct_nrows <= 1) {
+		dt_cfi_free(&ct);
+		return -1;
+	}
 	len = ct.ct_nrows * sizeof (dt_cfi_row_t);
 	if (ct.ct_nrows <= max)
 		fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "dt_ucfi", 4,

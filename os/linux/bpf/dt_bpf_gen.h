@@ -343,9 +343,12 @@ typedef struct dt_bpf_progspec {
 	int ps_procset_fd;
 	uint64_t ps_ufunc;
 	/*
-	 * pid probes: the return address is on top of the stack (ucaller):
-	 * at a function's first
-	 * instruction, or at a return site (ret, tail-call jmp)
+	 * pid probes where the caller's return address is still where the
+	 * call left it (on top of the stack, or in the link register),
+	 * not in a frame the walk by frame pointers finds: at a function's
+	 * first instruction (its entry probe, or offset 0), at a return
+	 * site (ret, tail-call branch), or anywhere in a function that makes
+	 * no frame (dt_isa_site_t.atcall)
 	 */
 	bool ps_uatret;
 	/*
@@ -384,12 +387,12 @@ typedef struct dt_bpf_progspec {
 	int ps_ucache_fd;
 	/*
 	 * pid return probes at conditional tail calls: the runtime address
-	 * of each such site and its condition (a jcc's cc + 1, as
+	 * of each such site and its condition (cc + 1, as
 	 * dt_pid_probe_t.pi_conds): the program ends there, without
 	 * firing, unless the branch is taken.
 	 */
 	const uint64_t *ps_ucondpc;
-	const uint8_t *ps_uconds;
+	const uint16_t *ps_uconds;
 	size_t ps_nuconds;
 	/*
 	 * USDT: the runtime address of each site (ps_ufunc + file offset)

@@ -89,7 +89,7 @@ static int
 dt_bpf_uconds(const dt_pid_probe_t *pi, dt_bpf_progspec_t *ps)
 {
 	uint64_t *pcs = calloc(pi->pi_nsites, sizeof (*pcs));
-	uint8_t *conds = calloc(pi->pi_nsites, 1);
+	uint16_t *conds = calloc(pi->pi_nsites, sizeof (*conds));
 	size_t n = 0;
 
 	if (pcs == NULL || conds == NULL) {
@@ -145,7 +145,8 @@ dt_bpf_uprobe_spec(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl,
 	ps->ps_ufollow = be->be_follow && pi->pi_pid > 0;
 	ps->ps_ufunc = pi->pi_func;
 	ps->ps_uatret = pi->pi_kind == DT_PID_ENTRY ||
-	    pi->pi_kind == DT_PID_RETURN;
+	    pi->pi_kind == DT_PID_RETURN ||
+	    (pi->pi_kind == DT_PID_OFFSET && pi->pi_atcall);
 	if (pi->pi_pid > 0 && dt_bpf_wants_ustack(be, pl))
 		dt_bpf_ucfi(dtp, be, pi->pi_pid, ps);
 	if (pi->pi_kind == DT_PID_RETURN && pi->pi_conds != NULL &&

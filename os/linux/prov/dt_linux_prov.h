@@ -131,17 +131,22 @@ typedef struct dt_pid_probe {
 	size_t pi_nsites;
 	/*
 	 * pid return probes, per site, or NULL when every site always
-	 * returns: 0 for a ret or jmp, cc + 1 for a jcc out of the function
-	 * (a conditional tail call), which returns only when condition cc
-	 * (x86_cond()) holds.
+	 * returns: 0 for a ret or jmp, cc + 1 for a conditional branch out
+	 * of the function (a conditional tail call), which returns only
+	 * when condition cc (dt_isa_cond_holds(), dt_isa_cond_reg()) holds.
 	 */
-	uint8_t *pi_conds;
+	uint16_t *pi_conds;
 	/*
 	 * Made for a pattern (pid123::f: is every instruction of f), not
 	 * named: a site the kernel refuses is skipped without a word, as
 	 * the pattern means the instructions that can be traced.
 	 */
 	bool pi_quiet;
+	/*
+	 * An offset probe where the function has no frame of its own
+	 * (dt_isa_site_t.atcall): stacks by frame pointers add the caller.
+	 */
+	bool pi_atcall;
 	/*
 	 * pid and USDT: a C++ or Rust function's other name -- the mangled
 	 * one when the probe carries the demangled one, the demangled one

@@ -443,7 +443,8 @@ dt_pid_addsite(dt_pid_probe_t *pi, uint64_t fileoff)
 	pi->pi_sites = p;
 	p[pi->pi_nsites++] = fileoff;
 	if (pi->pi_conds != NULL) {
-		uint8_t *c = realloc(pi->pi_conds, pi->pi_nsites);
+		uint16_t *c = realloc(pi->pi_conds, pi->pi_nsites *
+		    sizeof (*c));
 
 		if (c == NULL)
 			return -1;
@@ -458,9 +459,10 @@ static int
 dt_pid_sitecond(dt_pid_probe_t *pi, unsigned cc)
 {
 	if (pi->pi_conds == NULL &&
-	    (pi->pi_conds = calloc(pi->pi_nsites, 1)) == NULL)
+	    (pi->pi_conds = calloc(pi->pi_nsites, sizeof (uint16_t))) ==
+	    NULL)
 		return -1;
-	pi->pi_conds[pi->pi_nsites - 1] = (uint8_t) (cc + 1);
+	pi->pi_conds[pi->pi_nsites - 1] = (uint16_t) (cc + 1);
 	return 0;
 }
 
@@ -602,7 +604,7 @@ dt_pid_function(dtrace_hdl_t *dtp, dt_provider_t *pvp, dt_pid_prov_t *pp,
 		if ((pi = dt_pid_probe_new(pm, pp, es, DT_PID_OFFSET)) ==
 		    NULL || dt_pid_addsite(pi, (uint64_t) foff + s->off) != 0)
 			rc = -1;
-		else if ((pi->pi_quiet = quiet),
+		else if ((pi->pi_quiet = quiet), (pi->pi_atcall = s->atcall),
 		    dt_pid_create(dtp, pvp, pm, es, name, pi) != 0)
 			rc = -1;
 	}
