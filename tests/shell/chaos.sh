@@ -108,20 +108,6 @@ execd() {
 	return 1
 }
 
-# Wait up to 10 s for background process $1 to end: 0 if it did.
-ends() {
-	for _ in $(seq 100); do
-		if ! kill -0 "$1" 2>/dev/null; then
-			wait "$1" 2>/dev/null
-			return 0
-		fi
-		sleep 0.1
-	done
-	kill -KILL "$1"
-	wait "$1" 2>/dev/null
-	return 1
-}
-
 # One round against target $2 on engine $1 (round number $3).
 round() {
 	local engine=$1 t=$2 r=$3 tag="chaos-$$-$r" d sig delay

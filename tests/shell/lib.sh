@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 # lib.sh: helpers sourced by the shell tests of user-space tracing
-# (ustack*.sh, pid-*.sh, usdt-late.sh) and of stacks (kernel-stack.sh,
-# folded-stacks.sh); not a test itself.
+# (ustack*.sh, pid-*.sh, usdt-late.sh), of stacks (kernel-stack.sh,
+# folded-stacks.sh) and of killing dtrace (chaos.sh,
+# ptrace-tracer-killed.sh); not a test itself.
 
 fail=0
 
@@ -60,4 +61,19 @@ pid_engines() {
 	fi
 	[ -n "$engines" ] ||
 		{ echo "no engine fires pid probes here"; exit 77; }
+}
+
+# Wait up to 10 s for background process $1 (a child of the test) to
+# end: 0 if it did; else kill it and return 1.
+ends() {
+	for _ in $(seq 100); do
+		if ! kill -0 "$1" 2>/dev/null; then
+			wait "$1" 2>/dev/null
+			return 0
+		fi
+		sleep 0.1
+	done
+	kill -KILL "$1"
+	wait "$1" 2>/dev/null
+	return 1
 }

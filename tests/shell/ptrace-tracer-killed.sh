@@ -27,6 +27,7 @@ echo '#include <sys/sdt.h>' | cc -E - >/dev/null 2>&1 && sdt=-DHAVE_SDT
 cc -O1 -fno-inline $sdt -o "$tmp/target" \
     "$top_srcdir/tests/shell/data/chaos-target.c" || exit 1
 
+. "$top_srcdir/tests/shell/lib.sh"	# ends()
 fail=0
 failed() { echo "FAIL: $*"; fail=1; }
 
@@ -64,20 +65,6 @@ tracer_of() {
 		done
 		sleep 0.01
 	done
-	return 1
-}
-
-# Wait up to 10 s for background process $1 to end: 0 if it did.
-ends() {
-	for _ in $(seq 100); do
-		if ! kill -0 "$1" 2>/dev/null; then
-			wait "$1" 2>/dev/null
-			return 0
-		fi
-		sleep 0.1
-	done
-	kill -KILL "$1"
-	wait "$1" 2>/dev/null
 	return 1
 }
 
