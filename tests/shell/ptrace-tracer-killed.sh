@@ -39,12 +39,13 @@ probes=(
 )
 [ -n "$sdt" ] && probes+=('chaos$target:::tick { @ = count(); }')
 
-# The process running dtrace among $1 and its children (not the shell or
-# libtool's wrapper that starts it), waited for up to 5 s.
-dtrace_of() {
+# The process running dtrace among the children of $2, and $2 itself
+# when $1 is "self" (not the shell or libtool's wrapper that starts it),
+# waited for up to 5 s.
+dtrace_in() {
 	local p
 	for _ in $(seq 500); do
-		for p in "$1" $(pgrep -P "$1"); do
+		for p in ${1:+"$2"} $(pgrep -P "$2"); do
 			case $(readlink "/proc/$p/exe" 2>/dev/null) in
 			*/dtrace | */lt-dtrace) echo "$p"; return 0 ;;
 			esac
@@ -53,20 +54,9 @@ dtrace_of() {
 	done
 	return 1
 }
-
-# The child of guard $1 that traces, waited for up to 5 s.
-tracer_of() {
-	local p
-	for _ in $(seq 500); do
-		for p in $(pgrep -P "$1"); do
-			case $(readlink "/proc/$p/exe" 2>/dev/null) in
-			*/dtrace | */lt-dtrace) echo "$p"; return 0 ;;
-			esac
-		done
-		sleep 0.01
-	done
-	return 1
-}
+# dtrace among $1 and its children; the child of guard $1 that traces.
+dtrace_of() { dtrace_in self "$1"; }
+tracer_of() { dtrace_in "" "$1"; }
 
 "$tmp/target" "$tmp/stop" >"$tmp/out" &
 t=$!
