@@ -419,22 +419,144 @@ dt_bpf_cg_getstack(dt_bpf_cg_t *cg, uint32_t off, uint32_t size, bool user)
 #define DT_UV_PC  1	/* its PC (after BP: they are read together) */
 #define DT_UV_SP  2	/* its %rsp */
 #define DT_UV_GEN 3	/* run-time rows: owner | generation << 32 */
-#define DT_UV_X	  4	/* the address looked up (after GEN: the cache key) */
+#define DT_UV_X	  4	/* the address looked up */
 #define DT_UV_LO  5	/* the search's base row, then the CFA */
 #define DT_UV_RBP 6	/* the row's cr_rbp_off */
 #define DT_UV_OWN 7	/* run-time rows: their key in ps_ustk_fd */
 #define DT_UV_N	  8	/* frames written */
+/* 9 is DT_VAR_EXIT */
+#define DT_UV_WB  10	/* the window's user address */
+#define DT_UV_WL  11	/* its bytes read; 0: none */
+#define DT_UV_ROW 12	/* the row's rule: bytes 8-15 of a dt_cfi_row_t */
 
 /*
- * Run-time rows go through the cache of rows found (ps_ucache_fd), keyed
- * by the 16 bytes at DT_UV_GEN: the owner, the generation of its rows
- * (ps_ugen_fd; 0, no cache, when it has none) and the address.  A frame
- * seen before then costs one lookup, not the search's one a step.
+ * The stack memory the walk reads (a frame's return address and saved
+ * %rbp) comes through a window: one bpf_probe_read_user() of up to
+ * DT_BPF_UWIN bytes upwards from an address, kept in work buffers 0 and
+ * 1 (which only a subroutine uses, and none runs during a walk), so
+ * that the next frames, a few dozen bytes further up, are read from it
+ * with no helper call.  A read that fails (the window would pass the
+ * stack's end) is tried again up to the page's end.  Its size is a
+ * multiple of 16 no larger than both work buffers.
+ */
+#define DT_BPF_UWIN 512
+
+static uint32_t
+dt_bpf_uwin(const dt_bpf_cg_t *cg)
+{
+	uint32_t w = 2 * cg->cg_lay->bl_worksize;
+
+	return (w < DT_BPF_UWIN ? w : DT_BPF_UWIN) & ~15U;
+}
+
+/*
+ * size (8 or 16) bytes of user memory at the address in r3 into loop
+ * variable dst (and the next); jumps to lfail when it is unreadable
+ * (r0-r5 clobbered).
+ */
+static void
+dt_bpf_cg_uread(dt_bpf_cg_t *cg, int32_t size, int dst, uint32_t lfail)
+{
+	int32_t w = (int32_t) dt_bpf_uwin(cg);
+	int16_t win = (int16_t) DT_WORK(cg, 0);
+	uint32_t lrefill = dt_bpf_label_new(cg->cg_b);
+	uint32_t lfilled = dt_bpf_label_new(cg->cg_b);
+	uint32_t lhave = dt_bpf_label_new(cg->cg_b);
+
+	/* In the window: 0 <= address - base <= length - size */
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R3));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R7, DT_VAR(cg, DT_UV_WB)));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_SUB, DT_R1, DT_R2));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R7, DT_VAR(cg, DT_UV_WL)));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_SUB, DT_R2, size));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JSLT, DT_R1, 0, 0),
+	    lrefill);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JSGT, DT_R1, DT_R2, 0),
+	    lrefill);
+	/* Always false then, but it bounds the offset for the verifier. */
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JGT, DT_R1, w - size, 0),
+	    lrefill);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lhave);
+
+	dt_bpf_label_here(cg->cg_b, lrefill);
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R3, DT_VAR(cg, DT_UV_WB)));
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R7));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, win));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, w));
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_probe_read_user));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, w));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R0, 0, 0),
+	    lfilled);
+	/* Up to the end of the address's page, at least size, at most w */
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_R7, DT_VAR(cg, DT_UV_WB)));
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R3));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_AND, DT_R2, 4095));
+	DT_EMIT(cg, DT_BPF_NEG64(DT_R2));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2, 4096));
+	DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JGE, DT_R2, size, 1));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, size));
+	DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JLE, DT_R2, w, 1));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, w));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R2, DT_VAR(cg, DT_UV_WL)));
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R7));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, win));
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_probe_read_user));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R7, DT_VAR(cg, DT_UV_WL)));
+	DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JEQ, DT_R0, 0, 2));
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, DT_UV_WL), 0));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lfail);
+	dt_bpf_label_here(cg->cg_b, lfilled);
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R2, DT_VAR(cg, DT_UV_WL)));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 0));
+
+	dt_bpf_label_here(cg->cg_b, lhave);
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R1, DT_R7));
+	for (int16_t o = 0; o < size; o += 8) {
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R1,
+		    (int16_t) (win + o)));
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R2,
+		    (int16_t) (DT_VAR(cg, dst) + o)));
+	}
+}
+
+/*
+ * Run-time rows go through a cache of rows found (ps_ucache_fd): per
+ * CPU, DT_BPF_UCACHE_N entries of 32 bytes, direct-mapped by a hash of
+ * the address and the owner's generation -- the tag (DT_UV_GEN: the
+ * owner and the generation of its rows, from ps_ugen_fd; 0, no cache,
+ * when it has none), the address, the row's rule.  A frame seen before
+ * then costs a few instructions, not the search's map lookup a step.
+ * The generation changes whenever an owner's rows are made again
+ * (exec, dlopen), so a rule of an old image is never found.  An entry
+ * is written tag last, its tag cleared first, and read tag, address,
+ * rule, then tag and address again: a program that interrupts the walk
+ * on this CPU and rewrites the entry is seen.
  */
 static bool
 dt_bpf_cg_ucache(const dt_bpf_progspec_t *ps, bool dyn)
 {
 	return dyn && ps->ps_ucache_fd >= 0 && ps->ps_ugen_fd >= 0;
+}
+
+/*
+ * r0 = the cache entry of the address in r1 with the tag in r2: the
+ * cache from slot DT_FP_UCACHE (r3, r4 clobbered).
+ */
+static void
+dt_bpf_cg_ucache_entry(dt_bpf_cg_t *cg)
+{
+	int shift = 64;
+
+	for (uint32_t n = DT_BPF_UCACHE_N; n > 1; n /= 2)
+		shift--;
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R3, DT_R1));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R3, DT_R2));
+	dt_bpf_emit_imm64(cg->cg_b, DT_R4, 0x9e3779b97f4a7c15ULL);
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_MUL, DT_R3, DT_R4));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R3, shift));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_LSH, DT_R3, 5));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R0, DT_FP, DT_FP_UCACHE));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R0, DT_R3));
 }
 
 /*
@@ -479,6 +601,144 @@ dt_bpf_cg_task_regs(dt_bpf_cg_t *cg)
 	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_task_pt_regs));
 }
 
+/*
+ * The walk's set-up for run-time rows: the owner's rows (lnorows when it
+ * has none) and, with the cache, the tag and the cache's address in
+ * slot DT_FP_UCACHE.
+ */
+static void
+dt_bpf_cg_ustack_dyn(dt_bpf_cg_t *cg, bool cache, uint32_t lnorows)
+{
+	const dt_bpf_progspec_t *ps = cg->cg_ps;
+	uint32_t lnogen, lgen;
+
+	/* owner = (u32) procset[tgid]; the rows of owner, or none */
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_current_pid_tgid));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R0, 32));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R0,
+	    DT_VAR(cg, DT_UV_OWN)));
+	dt_bpf_cg_ucfi_lookup(cg, ps->ps_procset_fd, DT_UV_OWN, lnorows);
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_W, DT_R1, DT_R0, 0));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R1, 0, 0),
+	    lnorows);
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1,
+	    DT_VAR(cg, DT_UV_OWN)));
+	dt_bpf_cg_ucfi_lookup(cg, ps->ps_ustk_fd, DT_UV_OWN, lnorows);
+	if (!cache)
+		return;
+	lnogen = dt_bpf_label_new(cg->cg_b);
+	lgen = dt_bpf_label_new(cg->cg_b);
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_W, DT_FP, DT_FP_KEY, 0));
+	dt_bpf_emit_map_fd(cg->cg_b, DT_R1, ps->ps_ucache_fd);
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_FP));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2, DT_FP_KEY));
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_map_lookup_elem));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R0, 0, 0),
+	    lnorows);
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R0, DT_FP_UCACHE));
+	dt_bpf_cg_ucfi_lookup(cg, ps->ps_ugen_fd, DT_UV_OWN, lnogen);
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_W, DT_R1, DT_R0, 0));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_LSH, DT_R1, 32));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R7,
+	    DT_VAR(cg, DT_UV_OWN)));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_OR, DT_R1, DT_R2));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1,
+	    DT_VAR(cg, DT_UV_GEN)));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lgen);
+	dt_bpf_label_here(cg->cg_b, lnogen);
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, DT_UV_GEN), 0));
+	dt_bpf_label_here(cg->cg_b, lgen);
+}
+
+/*
+ * The frame's rule into DT_UV_ROW: from the cache when it has the
+ * address, else by the search (then kept in the cache).  Jumps to ldone
+ * when the address has no row.
+ */
+static void
+dt_bpf_cg_ustack_row(dt_bpf_cg_t *cg, bool dyn, bool cache, uint32_t ldone)
+{
+	const dt_bpf_progspec_t *ps = cg->cg_ps;
+	uint32_t nrows = dyn ? DT_CFI_MAXROWS : ps->ps_ucfi_n;
+	uint32_t lsearch = dt_bpf_label_new(cg->cg_b);
+	uint32_t lrow = dt_bpf_label_new(cg->cg_b);
+
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, DT_UV_LO), 0));
+	if (cache) {
+		/* A generation (the upper word): the entry, if it is ours */
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R7,
+		    DT_VAR(cg, DT_UV_GEN)));
+		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R2));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R1, 32));
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R1, 0, 0),
+		    lsearch);
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7,
+		    DT_VAR(cg, DT_UV_X)));
+		dt_bpf_cg_ucache_entry(cg);
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_R0, 0));
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JNE, DT_R3, DT_R2,
+		    0), lsearch);
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_R0, 8));
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JNE, DT_R3, DT_R1,
+		    0), lsearch);
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R4, DT_R0, 16));
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_R0, 0));
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JNE, DT_R3, DT_R2,
+		    0), lsearch);
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_R0, 8));
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JNE, DT_R3, DT_R1,
+		    0), lsearch);
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R4,
+		    DT_VAR(cg, DT_UV_ROW)));
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lrow);
+		dt_bpf_label_here(cg->cg_b, lsearch);
+	}
+	if (dyn) {
+		dt_bpf_cg_ucfi_lookup(cg, ps->ps_ustk_fd, DT_UV_OWN, ldone);
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R0, DT_FP_UCFI));
+	}
+	/*
+	 * The search: the same steps as dt_cfi_find(), whose halves
+	 * depend only on the row count.
+	 */
+	for (uint32_t len = nrows; len > 1; len -= len / 2) {
+		uint32_t lkeep = dt_bpf_label_new(cg->cg_b);
+
+		dt_bpf_cg_ucfi_row(cg, dyn, len / 2, dyn ? lkeep : ldone);
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R0, 0));
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R7,
+		    DT_VAR(cg, DT_UV_X)));
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JGT, DT_R1,
+		    DT_R2, 0), lkeep);
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_W, DT_R1, DT_FP, DT_FP_KEY));
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1,
+		    DT_VAR(cg, DT_UV_LO)));
+		dt_bpf_label_here(cg->cg_b, lkeep);
+	}
+	dt_bpf_cg_ucfi_row(cg, dyn, 0, ldone);
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R4, DT_R0, 8));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R4, DT_VAR(cg, DT_UV_ROW)));
+	if (cache) {
+		/* Kept for the next walk (a generation 0 tag is never read). */
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R7,
+		    DT_VAR(cg, DT_UV_GEN)));
+		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R2));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R1, 32));
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R1, 0, 0),
+		    lrow);
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7,
+		    DT_VAR(cg, DT_UV_X)));
+		dt_bpf_cg_ucache_entry(cg);
+		DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R0, 0, 0));
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R0, DT_R1, 8));
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R4, DT_R7,
+		    DT_VAR(cg, DT_UV_ROW)));
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R0, DT_R4, 16));
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R0, DT_R2, 0));
+	}
+	dt_bpf_label_here(cg->cg_b, lrow);
+}
+
 void
 dt_bpf_cg_ustack_cfi(dt_bpf_cg_t *cg, uint32_t off, uint32_t nframes,
     uint32_t lnorows)
@@ -486,47 +746,17 @@ dt_bpf_cg_ustack_cfi(dt_bpf_cg_t *cg, uint32_t off, uint32_t nframes,
 	const dt_bpf_progspec_t *ps = cg->cg_ps;
 	dt_bpf_ctxkind_t ctx = ps->ps_ctx;
 	bool dyn = lnorows != 0, cache = dt_bpf_cg_ucache(ps, dyn);
-	uint32_t nrows = dyn ? DT_CFI_MAXROWS : ps->ps_ucfi_n;
 	dt_bpf_loop_t lp;
-	uint32_t lkeep, lnorbp, lpair, lsearch = 0, lrow = 0;
+	uint32_t lnorbp, lpair;
+	/* The row's fields within DT_UV_ROW (dt_cfi_row_t less 8) */
+	int16_t row = DT_VAR(cg, DT_UV_ROW) - 8;
 
 	if (nframes == 0) {
 		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R0, 0));
 		return;
 	}
-	if (dyn) {
-		/* owner = (u32) procset[tgid]; the rows of owner, or none */
-		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_current_pid_tgid));
-		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R0, 32));
-		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R0,
-		    DT_VAR(cg, DT_UV_OWN)));
-		dt_bpf_cg_ucfi_lookup(cg, ps->ps_procset_fd, DT_UV_OWN,
-		    lnorows);
-		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_W, DT_R1, DT_R0, 0));
-		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R1, 0, 0),
-		    lnorows);
-		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1,
-		    DT_VAR(cg, DT_UV_OWN)));
-		dt_bpf_cg_ucfi_lookup(cg, ps->ps_ustk_fd, DT_UV_OWN, lnorows);
-	}
-	if (cache) {
-		uint32_t lnogen = dt_bpf_label_new(cg->cg_b);
-		uint32_t lgen = dt_bpf_label_new(cg->cg_b);
-
-		dt_bpf_cg_ucfi_lookup(cg, ps->ps_ugen_fd, DT_UV_OWN, lnogen);
-		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_W, DT_R1, DT_R0, 0));
-		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_LSH, DT_R1, 32));
-		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R7,
-		    DT_VAR(cg, DT_UV_OWN)));
-		DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_OR, DT_R1, DT_R2));
-		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1,
-		    DT_VAR(cg, DT_UV_GEN)));
-		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lgen);
-		dt_bpf_label_here(cg->cg_b, lnogen);
-		DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, DT_UV_GEN),
-		    0));
-		dt_bpf_label_here(cg->cg_b, lgen);
-	}
+	if (dyn)
+		dt_bpf_cg_ustack_dyn(cg, cache, lnorows);
 	/* pc, sp and the frame pointer, where the ISA's pt_regs has them */
 	if (ctx == DT_BPF_CTX_UPROBE || ctx == DT_BPF_CTX_URETURN ||
 	    ctx == DT_BPF_CTX_USDT) {
@@ -542,8 +772,17 @@ dt_bpf_cg_ustack_cfi(dt_bpf_cg_t *cg, uint32_t off, uint32_t nframes,
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R3, dt_isa_layout.il_fp));
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_VAR(cg, DT_UV_BP)));
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, DT_UV_N), 0));
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, DT_UV_WB), 0));
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, DT_UV_WL), 0));
 
 	dt_bpf_loop_begin(cg, &lp, DT_R9, nframes, 1);
+	/* The callback's own copy of the cache's address (r2: the ctx) */
+	if (cache && lp.lp_call) {
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R2,
+		    DT_FP_UCACHE - DT_FP_LOOP));
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R1,
+		    DT_FP_UCACHE));
+	}
 	/* pcs[n] = pc; n++ */
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, DT_UV_N)));
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JGE, DT_R1,
@@ -559,69 +798,15 @@ dt_bpf_cg_ustack_cfi(dt_bpf_cg_t *cg, uint32_t off, uint32_t nframes,
 	DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JLE, DT_R1, 1, 1));
 	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_SUB, DT_R3, 1));
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R3, DT_VAR(cg, DT_UV_X)));
-	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, DT_UV_LO), 0));
-	if (cache) {
-		/* A generation (the upper word): the row, if found before */
-		lsearch = dt_bpf_label_new(cg->cg_b);
-		lrow = dt_bpf_label_new(cg->cg_b);
-		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7,
-		    DT_VAR(cg, DT_UV_GEN)));
-		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R1, 32));
-		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R1, 0, 0),
-		    lsearch);
-		dt_bpf_emit_map_fd(cg->cg_b, DT_R1, ps->ps_ucache_fd);
-		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R7));
-		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2,
-		    DT_VAR(cg, DT_UV_GEN)));
-		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_map_lookup_elem));
-		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R0, 0, 0),
-		    lrow);
-		dt_bpf_label_here(cg->cg_b, lsearch);
-	}
-	if (dyn) {
-		dt_bpf_cg_ucfi_lookup(cg, ps->ps_ustk_fd, DT_UV_OWN,
-		    lp.lp_done);
-		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R0, DT_FP_UCFI));
-	}
-	/*
-	 * The search: the same steps as dt_cfi_find(), whose halves
-	 * depend only on the row count.
-	 */
-	for (uint32_t len = nrows; len > 1; len -= len / 2) {
-		lkeep = dt_bpf_label_new(cg->cg_b);
-		dt_bpf_cg_ucfi_row(cg, dyn, len / 2, dyn ? lkeep : lp.lp_done);
-		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R0, 0));
-		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R7,
-		    DT_VAR(cg, DT_UV_X)));
-		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JGT, DT_R1,
-		    DT_R2, 0), lkeep);
-		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_W, DT_R1, DT_FP, DT_FP_KEY));
-		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1,
-		    DT_VAR(cg, DT_UV_LO)));
-		dt_bpf_label_here(cg->cg_b, lkeep);
-	}
-	dt_bpf_cg_ucfi_row(cg, dyn, 0, lp.lp_done);
-	if (cache) {
-		/* Kept for the next walk (a generation 0 key is never read). */
-		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R0, DT_FP_UCFI));
-		dt_bpf_emit_map_fd(cg->cg_b, DT_R1, ps->ps_ucache_fd);
-		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R7));
-		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2,
-		    DT_VAR(cg, DT_UV_GEN)));
-		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R3, DT_R0));
-		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, BPF_ANY));
-		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_map_update_elem));
-		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R0, DT_FP, DT_FP_UCFI));
-		dt_bpf_label_here(cg->cg_b, lrow);
-	}
-	/* The row: cfa_off (s32) at 8, cfa_reg (u8) at 12, rbp_off at 14. */
-	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_B, DT_R3, DT_R0, 12));
+	dt_bpf_cg_ustack_row(cg, dyn, cache, lp.lp_done);
+	/* The rule: cfa_off (s32) at 8, cfa_reg (u8) at 12, rbp_off at 14. */
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_B, DT_R3, DT_R7, row + 12));
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R3, DT_CFI_STOP,
 	    0), lp.lp_done);
-	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_W, DT_R4, DT_R0, 8));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_W, DT_R4, DT_R7, row + 8));
 	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_LSH, DT_R4, 32));
 	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ARSH, DT_R4, 32));
-	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_H, DT_R5, DT_R0, 14));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_H, DT_R5, DT_R7, row + 14));
 	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_LSH, DT_R5, 48));
 	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ARSH, DT_R5, 48));
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R5, DT_VAR(cg, DT_UV_RBP)));
@@ -645,35 +830,20 @@ dt_bpf_cg_ustack_cfi(dt_bpf_cg_t *cg, uint32_t off, uint32_t nframes,
 	    lpair);
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R3, DT_R1));
 	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_SUB, DT_R3, 16));
-	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R7));
-	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, DT_VAR(cg, DT_UV_BP)));
-	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, 16));
-	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_probe_read_user));
-	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R0, 0, 0),
-	    lp.lp_done);
+	dt_bpf_cg_uread(cg, 16, DT_UV_BP, lp.lp_done);
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lnorbp);
 	dt_bpf_label_here(cg->cg_b, lpair);
 	/* pc = the word at cfa - 8 */
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R3, DT_R1));
 	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_SUB, DT_R3, 8));
-	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R7));
-	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, DT_VAR(cg, DT_UV_PC)));
-	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, 8));
-	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_probe_read_user));
-	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R0, 0, 0),
-	    lp.lp_done);
+	dt_bpf_cg_uread(cg, 8, DT_UV_PC, lp.lp_done);
 	/* bp = the word at cfa + rbp_off, when the row says it was saved */
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_R7, DT_VAR(cg, DT_UV_RBP)));
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R3, 0, 0),
 	    lnorbp);
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, DT_UV_LO)));
 	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R3, DT_R1));
-	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R7));
-	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, DT_VAR(cg, DT_UV_BP)));
-	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, 8));
-	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_probe_read_user));
-	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R0, 0, 0),
-	    lp.lp_done);
+	dt_bpf_cg_uread(cg, 8, DT_UV_BP, lp.lp_done);
 	dt_bpf_label_here(cg->cg_b, lnorbp);
 	/* sp = cfa; a zero return address ends the stack */
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, DT_UV_LO)));
