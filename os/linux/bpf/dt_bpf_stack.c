@@ -60,6 +60,8 @@ static const char *const dt_bpf_glue_event[] = {
 };
 #define DT_BPF_NGLUE_EVENT (sizeof (dt_bpf_glue_event) / sizeof (char *))
 #define DT_BPF_GLUE_FRAMES 6 /* leading frames that may be glue */
+/* Frames the kernel stack copies inline rather than by a helper call */
+#define DT_BPF_KSTACK_INLINE 32
 
 typedef struct dt_bpf_range {
 	uint64_t start, end;
@@ -121,7 +123,8 @@ dt_bpf_cg_has_kstack(const dt_bpf_cg_t *cg)
 
 /*
  * The top n kernel frames into the stack scratch (the rest of those
- * words zeroed), r5 = its address; r4 = 0 (r0-r3 clobbered).
+ * words zeroed), r5 = its address, slot T4 = the bytes written (as
+ * bpf_get_stack() answers); r4 = 0 (r0-r3 clobbered).
  */
 static void
 dt_bpf_cg_topframes(dt_bpf_cg_t *cg, int n)
@@ -134,6 +137,7 @@ dt_bpf_cg_topframes(dt_bpf_cg_t *cg, int n)
 	    (int32_t) lay->bl_kstack_off));
 	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R3, 8 * n));
 	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_stack));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R0, DT_FP_T4));
 	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, 0));
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R5, DT_R7));
 	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R5,
@@ -143,10 +147,13 @@ dt_bpf_cg_topframes(dt_bpf_cg_t *cg, int n)
 /*
  * r4 = the number of leading frames that are the tracing machinery's: up
  * to the deepest glue frame among the first few, event's being the
- * tracepoint's name when it has one (r0-r5 clobbered).
+ * tracepoint's name when it has one (r0-r5 clobbered).  The top nwalk
+ * frames (at least DT_BPF_GLUE_FRAMES) are walked into the stack scratch
+ * for it, as dt_bpf_cg_topframes() does; false when there was nothing to
+ * compare them with, and no walk.
  */
-static void
-dt_bpf_cg_glue_skip(dt_bpf_cg_t *cg, const char *event)
+static bool
+dt_bpf_cg_glue_skip(dt_bpf_cg_t *cg, const char *event, int nwalk)
 {
 	const dt_ksyms_t *ks = dt_linux_ksyms();
 	dt_bpf_range_t glue[DT_BPF_NGLUE + DT_BPF_NGLUE_EVENT];
@@ -168,8 +175,9 @@ dt_bpf_cg_glue_skip(dt_bpf_cg_t *cg, const char *event)
 	n = dt_bpf_ranges_join(glue, n);
 	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, 0));
 	if (n == 0)
-		return;
-	dt_bpf_cg_topframes(cg, DT_BPF_GLUE_FRAMES);
+		return false;
+	dt_bpf_cg_topframes(cg, nwalk > DT_BPF_GLUE_FRAMES ? nwalk :
+	    DT_BPF_GLUE_FRAMES);
 	for (int i = 0; i < DT_BPF_GLUE_FRAMES; i++) {
 		uint32_t lglue = dt_bpf_label_new(cg->cg_b);
 		uint32_t lnext = dt_bpf_label_new(cg->cg_b);
@@ -188,6 +196,7 @@ dt_bpf_cg_glue_skip(dt_bpf_cg_t *cg, const char *event)
 		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, i + 1));
 		dt_bpf_label_here(cg->cg_b, lnext);
 	}
+	return true;
 }
 
 /*
@@ -198,12 +207,12 @@ dt_bpf_cg_glue_skip(dt_bpf_cg_t *cg, const char *event)
  * the function's own address.  Either way the frames up to and including
  * the first one inside the function are skipped; a kretprobe has none
  * there (its first frame is already the caller).  r4 = how many (r0-r5
- * clobbered).
+ * clobbered); the walk and the answer as for dt_bpf_cg_glue_skip().
  */
 #define DT_BPF_FUNC_FRAMES 8 /* leading frames that may be ours */
 
-static void
-dt_bpf_cg_func_skip(dt_bpf_cg_t *cg)
+static bool
+dt_bpf_cg_func_skip(dt_bpf_cg_t *cg, int nwalk)
 {
 	const dt_ksyms_t *ks = dt_linux_ksyms();
 	uint32_t ldone = dt_bpf_label_new(cg->cg_b);
@@ -212,8 +221,9 @@ dt_bpf_cg_func_skip(dt_bpf_cg_t *cg)
 	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, 0));
 	if (ks == NULL || dt_ksyms_range(ks, cg->cg_ps->ps_kevent->ke_event,
 	    &start, &end) != 0)
-		return;
-	dt_bpf_cg_topframes(cg, DT_BPF_FUNC_FRAMES);
+		return false;
+	dt_bpf_cg_topframes(cg, nwalk > DT_BPF_FUNC_FRAMES ? nwalk :
+	    DT_BPF_FUNC_FRAMES);
 	for (int i = 0; i < DT_BPF_FUNC_FRAMES; i++) {
 		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R5,
 		    (int16_t) (8 * i)));
@@ -226,6 +236,7 @@ dt_bpf_cg_func_skip(dt_bpf_cg_t *cg)
 	}
 	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, 0));
 	dt_bpf_label_here(cg->cg_b, ldone);
+	return true;
 }
 
 /*
@@ -355,6 +366,51 @@ dt_bpf_cg_uregs(dt_bpf_cg_t *cg, unsigned r2, unsigned rd)
 }
 
 /*
+ * The kernel stack less the r4 leading frames that are ours, from the
+ * walk of dt_bpf_cg_topframes() (slot T4, r5) into size bytes at r7 +
+ * off: the walk went skip frames deeper than size asks, so nothing is
+ * walked twice.  r0 as for dt_bpf_cg_getstack().
+ */
+static void
+dt_bpf_cg_kstack_shift(dt_bpf_cg_t *cg, uint32_t off, uint32_t size,
+    int maxskip)
+{
+	const dt_bpf_layout_t *lay = cg->cg_lay;
+
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R4));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_LSH, DT_R1, 3));
+	DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JLE, DT_R1, 8 * maxskip, 1));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 0));
+	/* r0 = the bytes walked less those skipped, 0 to size */
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R0, DT_FP, DT_FP_T4));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_SUB, DT_R0, DT_R1));
+	DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JSGE, DT_R0, 0, 1));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R0, 0));
+	DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JLE, DT_R0, (int32_t) size, 1));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R0, (int32_t) size));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R1, DT_R7));
+	if (size > 8 * DT_BPF_KSTACK_INLINE) {
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R0, DT_FP_T4));
+		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R3, DT_R1));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R3,
+		    (int32_t) lay->bl_kstack_off));
+		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R7));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, (int32_t) off));
+		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, (int32_t) size));
+		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_probe_read_kernel));
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R0, DT_FP, DT_FP_T4));
+		return;
+	}
+	/* The walk zeroed the words past its frames: they are copied too. */
+	for (uint32_t i = 0; i < size; i += 8) {
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R1,
+		    (int16_t) (lay->bl_kstack_off + i)));
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R2,
+		    (int16_t) (off + i)));
+	}
+}
+
+/*
  * r0 = bytes of frames written to r7 + off (size bytes, the rest zeroed
  * by the kernel); a context without a kernel stack writes nothing and
  * gives 0.
@@ -363,6 +419,9 @@ void
 dt_bpf_cg_getstack(dt_bpf_cg_t *cg, uint32_t off, uint32_t size, bool user)
 {
 	dt_bpf_ctxkind_t ctx = cg->cg_ps->ps_ctx;
+	const char *event = NULL;
+	int maxskip = 0, nwalk = 0;
+	bool walked = false;
 
 	if (!user && !dt_bpf_cg_has_kstack(cg)) {
 		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R0, 0));
@@ -373,14 +432,30 @@ dt_bpf_cg_getstack(dt_bpf_cg_t *cg, uint32_t off, uint32_t size, bool user)
 		return;
 	}
 	if (ctx == DT_BPF_CTX_SYSCALL_ENTRY ||
-	    ctx == DT_BPF_CTX_SYSCALL_RETURN)
-		dt_bpf_cg_glue_skip(cg, NULL);
-	else if (ctx == DT_BPF_CTX_KTP || ctx == DT_BPF_CTX_KRAWTP)
-		dt_bpf_cg_glue_skip(cg, cg->cg_ps->ps_kevent->ke_event);
+	    ctx == DT_BPF_CTX_SYSCALL_RETURN || ctx == DT_BPF_CTX_KTP ||
+	    ctx == DT_BPF_CTX_KRAWTP)
+		maxskip = DT_BPF_GLUE_FRAMES;
 	else if (ctx == DT_BPF_CTX_FBT)
-		dt_bpf_cg_func_skip(cg);
+		maxskip = DT_BPF_FUNC_FRAMES;
+	if (ctx == DT_BPF_CTX_KTP || ctx == DT_BPF_CTX_KRAWTP)
+		event = cg->cg_ps->ps_kevent->ke_event;
+	/*
+	 * One walk, of the frames to skip and those wanted, where it fits
+	 * in the stack scratch and that is not where the frames go.
+	 */
+	if (maxskip > 0 && size % 8 == 0 && off != cg->cg_lay->bl_kstack_off &&
+	    size / 8 + (uint32_t) maxskip <= DT_BPF_KSTACK_MAX)
+		nwalk = (int) (size / 8) + maxskip;
+	if (maxskip == DT_BPF_GLUE_FRAMES)
+		walked = dt_bpf_cg_glue_skip(cg, event, nwalk);
+	else if (maxskip == DT_BPF_FUNC_FRAMES)
+		walked = dt_bpf_cg_func_skip(cg, nwalk);
 	else
 		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, 0));
+	if (walked && nwalk > 0) {
+		dt_bpf_cg_kstack_shift(cg, off, size, maxskip);
+		return;
+	}
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R6));
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R7));
 	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2, (int32_t) off));
