@@ -595,13 +595,14 @@ dt_bpf_cg_uread(dt_bpf_cg_t *cg, int32_t size, int dst, uint32_t lfail)
 }
 
 /*
- * Run-time rows go through a cache of rows found (ps_ucache_fd): per
- * CPU, DT_BPF_UCACHE_N entries of 32 bytes, direct-mapped by a hash of
- * the address and the owner's generation -- the tag (DT_UV_GEN: the
- * owner and the generation of its rows, from ps_ugen_fd; 0, no cache,
- * when it has none), the address, the row's rule.  A frame seen before
- * then costs a few instructions, not the search's map lookup a step.
- * The generation changes whenever an owner's rows are made again
+ * Run-time rows go through a cache of rows found (ps_ucache_fd): per CPU
+ * (an array map's entry for each, as a per-CPU array's value cannot be
+ * as large), DT_BPF_UCACHE_N entries of 32 bytes, direct-mapped by a
+ * hash of the address and the owner's generation -- the tag (DT_UV_GEN:
+ * the owner and the generation of its rows, from ps_ugen_fd; 0, no
+ * cache, when it has none), the address, the row's rule.  A frame seen
+ * before then costs a few instructions, not the search's map lookup a
+ * step.  The generation changes whenever an owner's rows are made again
  * (exec, dlopen), so a rule of an old image is never found.  An entry
  * is written tag last, its tag cleared first, and read tag, address,
  * rule, then tag and address again: a program that interrupts the walk
@@ -703,7 +704,8 @@ dt_bpf_cg_ustack_dyn(dt_bpf_cg_t *cg, bool cache, uint32_t lnorows)
 		return;
 	lnogen = dt_bpf_label_new(cg->cg_b);
 	lgen = dt_bpf_label_new(cg->cg_b);
-	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_W, DT_FP, DT_FP_KEY, 0));
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_smp_processor_id));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_W, DT_FP, DT_R0, DT_FP_KEY));
 	dt_bpf_emit_map_fd(cg->cg_b, DT_R1, ps->ps_ucache_fd);
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_FP));
 	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2, DT_FP_KEY));
