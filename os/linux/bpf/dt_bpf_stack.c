@@ -145,6 +145,36 @@ dt_bpf_cg_topframes(dt_bpf_cg_t *cg, int n)
 }
 
 /*
+ * Jumps to lin when r1 lies in one of the sorted, disjoint ranges r[lo,
+ * hi), else to lout: a binary search, a few compares whatever the
+ * number of ranges (r2 clobbered).
+ */
+static void
+dt_bpf_cg_in_ranges(dt_bpf_cg_t *cg, const dt_bpf_range_t *r, uint32_t lo,
+    uint32_t hi, uint32_t lin, uint32_t lout)
+{
+	uint32_t mid = lo + (hi - lo) / 2, lright;
+
+	if (hi - lo == 1) {
+		dt_bpf_emit_imm64(cg->cg_b, DT_R2, r[lo].start);
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JLT, DT_R1, DT_R2,
+		    0), lout);
+		dt_bpf_emit_imm64(cg->cg_b, DT_R2, r[lo].end);
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JLT, DT_R1, DT_R2,
+		    0), lin);
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lout);
+		return;
+	}
+	lright = dt_bpf_label_new(cg->cg_b);
+	dt_bpf_emit_imm64(cg->cg_b, DT_R2, r[mid].start);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JGE, DT_R1, DT_R2, 0),
+	    lright);
+	dt_bpf_cg_in_ranges(cg, r, lo, mid, lin, lout);
+	dt_bpf_label_here(cg->cg_b, lright);
+	dt_bpf_cg_in_ranges(cg, r, mid, hi, lin, lout);
+}
+
+/*
  * r4 = the number of leading frames that are the tracing machinery's: up
  * to the deepest glue frame among the first few, event's being the
  * tracepoint's name when it has one (r0-r5 clobbered).  The top nwalk
@@ -184,14 +214,7 @@ dt_bpf_cg_glue_skip(dt_bpf_cg_t *cg, const char *event, int nwalk)
 
 		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R5,
 		    (int16_t) (8 * i)));
-		for (uint32_t g = 0; g < n; g++) {
-			dt_bpf_emit_imm64(cg->cg_b, DT_R2, glue[g].start);
-			DT_EMIT(cg, DT_BPF_JMP_REG(BPF_JLT, DT_R1, DT_R2, 3));
-			dt_bpf_emit_imm64(cg->cg_b, DT_R2, glue[g].end);
-			dt_bpf_jmp_label(cg->cg_b,
-			    DT_BPF_JMP_REG(BPF_JLT, DT_R1, DT_R2, 0), lglue);
-		}
-		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lnext);
+		dt_bpf_cg_in_ranges(cg, glue, 0, n, lglue, lnext);
 		dt_bpf_label_here(cg->cg_b, lglue);
 		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, i + 1));
 		dt_bpf_label_here(cg->cg_b, lnext);
