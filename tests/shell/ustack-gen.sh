@@ -35,7 +35,7 @@ cc -shared -DFRAME=8 -o "$tmp/liba.so" "$data/ustack-gen.S" &&
     -ldl || exit 1
 
 fail=0
-out=$("$DTRACE" -x engine=bpf -q -c "$tmp/gen $tmp/liba.so $tmp/libb.so 100" \
+out=$("$DTRACE" -x engine=bpf -q -c "$tmp/gen $tmp/liba.so $tmp/libb.so 250" \
     -n 'syscall::getppid:entry /pid == $target/ { @[ustack(5)] = count(); }' \
     2>&1)
 addrs=$(printf '%s\n' "$out" | grep -E '^0x[0-9a-f]+$')
