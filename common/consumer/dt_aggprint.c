@@ -701,56 +701,68 @@ dt_print_entry(dt_consumer_t *dc, FILE *fp, const dt_aggdesc_t *agg,
 	return 0;
 }
 
+/*
+ * What has not been printed, at the end: aggregation by aggregation in
+ * program order (the other way with aggsortrev), as one sort of every
+ * entry orders them, each sorted on its own -- so an aggregation printa()
+ * printed already is not sorted again, and one printed before keeps its
+ * last order as a first guess.
+ */
 int
 dt_agg_print_all(dtrace_hdl_t *dtp, FILE *fp)
 {
 	dt_consumer_t *dc = dt_consumer(dtp);
 	dt_aggview_t vw = { .vw_aggid = UINT32_MAX };
-	const dt_aggdesc_t *fit = NULL;
 	dt_lines_t ln;
-	dt_aggent_t **v;
-	uint32_t n;
+	uint32_t naggs;
+	bool rev;
 	int rv = 0;
 
 	if (dc == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	if (dc->dc_pgp == NULL)
 		return 0;
-	if ((v = dt_agg_sorted(dc, UINT32_MAX, &n)) == NULL)
-		return dt_set_errno(dtp, EDT_NOMEM);
+	naggs = dc->dc_pgp->pg_naggs;
+	rev = dtp->dt_options[DT_OPT_AGGSORTREV] != DTRACEOPT_UNSET;
 	dt_lines_init(&ln, fp);
-	for (uint32_t i = 0; i < n && rv == 0; i++) {
-		const dt_aggdesc_t *agg = dt_agg_desc(dc, v[i]->ae_aggid);
-		const dt_aggstate_t *as = &dc->dc_aggstate[v[i]->ae_aggid];
-		int rc;
+	for (uint32_t k = 0; k < naggs && rv == 0; k++) {
+		uint32_t aggid = rev ? naggs - 1 - k : k;
+		const dt_aggdesc_t *agg = dt_agg_desc(dc, aggid);
+		const dt_aggstate_t *as = &dc->dc_aggstate[aggid];
+		bool fit;
+		dt_aggent_t **v;
+		uint32_t n;
 
-		if (as->as_printed)
+		if (agg == NULL || as->as_printed)
 			continue;
-		if (i + 8 < n) {
-			__builtin_prefetch(v[i + 8]);
-			__builtin_prefetch((const char *) v[i + 8] + 64);
+		if ((v = dt_agg_sorted(dc, aggid, &n)) == NULL) {
+			rv = dt_set_errno(dtp, EDT_NOMEM);
+			break;
 		}
-		if (agg != fit) {
-			fit = ln.ln_buf != NULL && dt_lines_fit(dc, agg) ? agg
-									 : NULL;
-			/* What stdio prints next comes after these lines. */
-			if (fit == NULL && ln.ln_buf != NULL &&
-			    dt_lines_flush(&ln) != 0) {
-				rv = dt_set_errno(dtp, EDT_FIO);
-				break;
-			}
-		}
-		if (fit != NULL)
-			rc = dt_lines_entry(&ln, agg, v[i], as->as_normal);
-		else
-			rc = dt_print_entry(dc, fp, agg, v[i], as->as_normal,
-			    &vw);
-		if (rc != 0)
+		fit = ln.ln_buf != NULL && dt_lines_fit(dc, agg);
+		/* What stdio prints next comes after the lines made. */
+		if (!fit && dt_lines_flush(&ln) != 0)
 			rv = dt_set_errno(dtp, EDT_FIO);
+		for (uint32_t i = 0; i < n && rv == 0; i++) {
+			int rc;
+
+			if (i + 8 < n) {
+				__builtin_prefetch(v[i + 8]);
+				__builtin_prefetch((const char *) v[i + 8] + 64);
+			}
+			if (fit)
+				rc = dt_lines_entry(
+				    &ln, agg, v[i], as->as_normal);
+			else
+				rc = dt_print_entry(
+				    dc, fp, agg, v[i], as->as_normal, &vw);
+			if (rc != 0)
+				rv = dt_set_errno(dtp, EDT_FIO);
+		}
+		free(v);
 	}
 	if (dt_lines_fini(&ln) != 0 && rv == 0)
 		rv = dt_set_errno(dtp, EDT_FIO);
-	free(v);
 	return rv;
 }
 
