@@ -262,7 +262,7 @@ dt_bpf_cg_aggregate(dt_bpf_cg_t *cg, const dt_action_t *ap)
 	ba = &lay->bl_aggs[ap->ac_aggid];
 	agg = ba->ba_agg;
 	flag = agg->ag_nvals * 8;
-	/* @[execname]'s key is all bpf_get_current_comm() writes. */
+	/* @[execname]'s key is all dt_bpf_cg_comm() writes. */
 	if (!(ap->ac_nkeys == 1 && agg->ag_nkeys == 1 &&
 	    ba->ba_keys[0].rd_offset == 0 && ba->ba_keysize <= 16 &&
 	    ba->ba_keys[0].rd_size == ba->ba_keysize &&
