@@ -1217,17 +1217,52 @@ dt_lf_btf_extra(const struct btf_type *t)
 	}
 }
 
+/*
+ * The start of BTF's string section, read once: the names of the first
+ * types, task_struct's members among them, are there, so that checking
+ * them costs no read each.
+ */
+typedef struct dt_lf_btfstrs {
+	int bs_fd;
+	const struct btf_header *bs_h;
+	char *bs_buf;
+	size_t bs_len;
+	bool bs_read;
+} dt_lf_btfstrs_t;
+
+#define DT_LF_BTFSTRS (64u << 10)
+
 /* Is the BTF string at name_off name? */
 static bool
-dt_lf_btf_named(int fd, const struct btf_header *h, uint32_t name_off,
-    const char *name)
+dt_lf_btf_named(dt_lf_btfstrs_t *bs, uint32_t name_off, const char *name)
 {
-	char buf[64];
+	const struct btf_header *h = bs->bs_h;
 	size_t len = strlen(name) + 1;
+	char buf[64];
 
-	return name_off != 0 && len <= sizeof (buf) &&
-	    name_off + len <= h->str_len &&
-	    pread(fd, buf, len, (off_t) (h->hdr_len + h->str_off +
+	if (name_off == 0 || len > sizeof (buf) || name_off + len > h->str_len)
+		return false;
+	if (!bs->bs_read) {
+		size_t want = h->str_len < DT_LF_BTFSTRS ? h->str_len :
+		    DT_LF_BTFSTRS;
+
+		bs->bs_read = true;
+		if ((bs->bs_buf = malloc(want)) != NULL) {
+			while (bs->bs_len < want) {
+				ssize_t r = pread(bs->bs_fd,
+				    bs->bs_buf + bs->bs_len, want - bs->bs_len,
+				    (off_t) (h->hdr_len + h->str_off +
+				    bs->bs_len));
+
+				if (r <= 0)
+					break;
+				bs->bs_len += (size_t) r;
+			}
+		}
+	}
+	if (name_off + len <= bs->bs_len)
+		return memcmp(bs->bs_buf + name_off, name, len) == 0;
+	return pread(bs->bs_fd, buf, len, (off_t) (h->hdr_len + h->str_off +
 	    name_off)) == (ssize_t) len && memcmp(buf, name, len) == 0;
 }
 
@@ -1235,13 +1270,14 @@ dt_lf_btf_named(int fd, const struct btf_header *h, uint32_t name_off,
  * The byte offset of task_struct.comm in the kernel's BTF, or -1.  BTF
  * is read piecewise, not whole (reading all of it takes 10 ms or more):
  * the type section in growing pieces from its start, where task_struct
- * is among the first few hundred types, and only the names of the
- * candidates.
+ * is among the first few hundred types, and the start of the string
+ * section, where their names are.
  */
 static int64_t
 dt_lf_btf_comm_off(void)
 {
 	struct btf_header h;
+	dt_lf_btfstrs_t bs = { .bs_h = &h };
 	unsigned char *buf = NULL;
 	size_t len = 64 << 10;
 	int64_t off = -1;
@@ -1249,6 +1285,7 @@ dt_lf_btf_comm_off(void)
 
 	if ((fd = open("/sys/kernel/btf/vmlinux", O_RDONLY | O_CLOEXEC)) < 0)
 		return -1;
+	bs.bs_fd = fd;
 	if (read(fd, &h, sizeof (h)) != (ssize_t) sizeof (h) ||
 	    h.magic != BTF_MAGIC)
 		goto out;
@@ -1280,16 +1317,15 @@ dt_lf_btf_comm_off(void)
 				break;		/* the rest is in the next piece */
 			pos += sizeof (*t) + (size_t) extra;
 			if (btf_kind(t) != BTF_KIND_STRUCT || t->size == 0 ||
-			    !dt_lf_btf_named(fd, &h, t->name_off,
-			    "task_struct"))
+			    !dt_lf_btf_named(&bs, t->name_off, "task_struct"))
 				continue;
 			for (int i = 0; i < btf_vlen(t); i++, m++) {
 				uint32_t bits = btf_kflag(t) ?
 				    BTF_MEMBER_BIT_OFFSET(m->offset) :
 				    m->offset;
 
-				if (dt_lf_btf_named(fd, &h, m->name_off,
-				    "comm") && bits % 8 == 0)
+				if (dt_lf_btf_named(&bs, m->name_off, "comm") &&
+				    bits % 8 == 0)
 					off = bits / 8;
 			}
 			goto out;
@@ -1300,6 +1336,7 @@ dt_lf_btf_comm_off(void)
 	}
 out:
 	free(buf);
+	free(bs.bs_buf);
 	(void) close(fd);
 	return off;
 }
