@@ -279,8 +279,8 @@ dt_print_quantize(dt_consumer_t *dc, FILE *fp, const dt_aggdesc_t *agg,
  * 0 for the distributions, which print a table.
  */
 static size_t
-dt_fmt_aggval(char *dst, const dt_aggdesc_t *agg, const int64_t *vals,
-    uint64_t normal)
+dt_fmt_aggval(
+    char *dst, const dt_aggdesc_t *agg, const int64_t *vals, uint64_t normal)
 {
 	if (normal == 0)
 		normal = 1;
@@ -308,7 +308,8 @@ dt_print_aggval(dt_consumer_t *dc, FILE *fp, const dt_aggdesc_t *agg,
 	size_t len = dt_fmt_aggval(buf, agg, vals, normal);
 
 	if (len == 0)
-		return dt_print_quantize(dc, fp, agg, vals, normal ? normal : 1);
+		return dt_print_quantize(
+		    dc, fp, agg, vals, normal ? normal : 1);
 	return fwrite(buf, 1, len, fp) == len ? 0 : -1;
 }
 
@@ -604,7 +605,7 @@ dt_view_entry(dt_consumer_t *dc, FILE *fp, const dt_aggdesc_t *agg,
  * call for each field.
  */
 #define DT_LINES_KEYS 32 /* keys a line made in memory may have */
-#define DT_LINES_BUF 65536
+#define DT_LINES_BUF  65536
 
 typedef struct dt_lines {
 	FILE *ln_fp;
@@ -628,7 +629,7 @@ dt_lines_flush(dt_lines_t *ln)
 
 	ln->ln_len = 0;
 	return len == 0 || fwrite(ln->ln_buf, 1, len, ln->ln_fp) == len ? 0
-									 : -1;
+									: -1;
 }
 
 static int
@@ -666,8 +667,8 @@ dt_lines_fit(const dt_consumer_t *dc, const dt_aggdesc_t *agg)
  * memory; -1 when a write failed.
  */
 static int
-dt_lines_entry(dt_lines_t *ln, const dt_aggdesc_t *agg,
-    const dt_aggent_t *ae, uint64_t normal)
+dt_lines_entry(dt_lines_t *ln, const dt_aggdesc_t *agg, const dt_aggent_t *ae,
+    uint64_t normal)
 {
 	char *p;
 
@@ -748,7 +749,8 @@ dt_agg_print_all(dtrace_hdl_t *dtp, FILE *fp)
 
 			if (i + 8 < n) {
 				__builtin_prefetch(v[i + 8]);
-				__builtin_prefetch((const char *) v[i + 8] + 64);
+				__builtin_prefetch(
+				    (const char *) v[i + 8] + 64);
 			}
 			if (fit)
 				rc = dt_lines_entry(

@@ -973,7 +973,7 @@ test_many_keys(void)
 static void
 test_fmt_int(void)
 {
-	static const int widths[] = { 0, 1, 3, 5, 8, 16, 20, 21, 47 };
+	static const int widths[] = {0, 1, 3, 5, 8, 16, 20, 21, 47};
 	uint64_t vals[64];
 	uint32_t n = 0;
 

@@ -97,8 +97,8 @@ dt_bpf_cg_comm_word(dt_bpf_cg_t *cg, int word, int next, uint32_t ldone)
 	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_XOR, DT_R0, -1));
 	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_AND, DT_R3, DT_R0));
 	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_AND, DT_R3, DT_R5));
-	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R3, 0, 0),
-	    lnonul);
+	dt_bpf_jmp_label(
+	    cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R3, 0, 0), lnonul);
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R0, DT_R3));
 	DT_EMIT(cg, DT_BPF_NEG64(DT_R0));
 	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_AND, DT_R3, DT_R0));
@@ -136,16 +136,15 @@ dt_bpf_cg_comm(dt_bpf_cg_t *cg, uint32_t off, uint32_t size)
 	if (comm < 0) {
 		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R7));
 		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, (int32_t) off));
-		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, size < 16 ? (int32_t) size :
-		    16));
+		DT_EMIT(cg,
+		    DT_BPF_MOV64_IMM(DT_R2, size < 16 ? (int32_t) size : 16));
 		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_current_comm));
 		return;
 	}
 	ldone = dt_bpf_label_new(cg->cg_b);
 	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_current_task_btf));
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R0, (int16_t) comm));
-	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R0, (int16_t) (comm +
-	    8)));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R0, (int16_t) (comm + 8)));
 	dt_bpf_emit_imm64(cg->cg_b, DT_R4, 0x0101010101010101ULL);
 	dt_bpf_emit_imm64(cg->cg_b, DT_R5, 0x8080808080808080ULL);
 	dt_bpf_cg_comm_word(cg, DT_R1, DT_R2, ldone);
