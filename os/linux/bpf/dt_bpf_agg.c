@@ -262,11 +262,17 @@ dt_bpf_cg_aggregate(dt_bpf_cg_t *cg, const dt_action_t *ap)
 	ba = &lay->bl_aggs[ap->ac_aggid];
 	agg = ba->ba_agg;
 	flag = agg->ag_nvals * 8;
-	/* @[execname]'s key is all dt_bpf_cg_comm() writes. */
+	/*
+	 * @[execname]'s key is all dt_bpf_cg_comm() writes when it loads
+	 * comm itself; bpf_get_current_comm() does not clear the bytes after
+	 * the NUL on every kernel (6.1), and a shorter name would leave a
+	 * longer one's tail in the key, making another.
+	 */
 	if (!(ap->ac_nkeys == 1 && agg->ag_nkeys == 1 &&
-	    ba->ba_keys[0].rd_offset == 0 && ba->ba_keysize <= 16 &&
+	    ba->ba_keys[0].rd_offset == 0 && ba->ba_keysize == 16 &&
 	    ba->ba_keys[0].rd_size == ba->ba_keysize &&
-	    dt_bpf_difo_rec_comm(ap->ac_keys[0], &ba->ba_keys[0])))
+	    dt_bpf_difo_rec_comm(ap->ac_keys[0], &ba->ba_keys[0]) &&
+	    dt_bpf_comm_direct(lay->bl_aggkey_off, ba->ba_keysize)))
 		dt_bpf_cg_zero(cg, lay->bl_aggkey_off, ba->ba_keysize);
 	for (uint32_t k = 0; k < ap->ac_nkeys && k < agg->ag_nkeys; k++)
 		dt_bpf_cg_difo_rec(cg, ap->ac_keys[k], &ba->ba_keys[k],

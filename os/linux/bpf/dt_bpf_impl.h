@@ -240,9 +240,11 @@ extern void dt_bpf_cg_difo(dt_bpf_cg_t *cg, const dif_object_t *difo);
 extern bool dt_bpf_difo_rec_comm(const dif_object_t *difo,
     const dt_recdesc_t *rd);
 /*
- * The current task's comm, NUL-padded, into the size bytes at r7 + off
- * (16 at most written); r0-r5 spent.
+ * The current task's comm into the size bytes at r7 + off (16 at most
+ * written), which the caller has zeroed unless dt_bpf_comm_direct(off,
+ * size) says all 16 are written, NUL-padded; r0-r5 spent.
  */
+extern bool dt_bpf_comm_direct(uint32_t off, uint32_t size);
 extern void dt_bpf_cg_comm(dt_bpf_cg_t *cg, uint32_t off, uint32_t size);
 /* Runs a DIF object and stores its value as record rd at r7 + base. */
 extern void dt_bpf_cg_difo_rec(dt_bpf_cg_t *cg, const dif_object_t *difo,

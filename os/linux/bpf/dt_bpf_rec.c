@@ -114,23 +114,30 @@ dt_bpf_cg_comm_word(dt_bpf_cg_t *cg, int word, int next, uint32_t ldone)
 }
 
 /*
- * The current task's comm into the size bytes at r7 + off, NUL-padded
- * as bpf_get_current_comm() pads it (at most 16 bytes are written).
+ * The current task's comm into the size bytes at r7 + off (at most 16
+ * are written), NUL-padded where dt_bpf_comm_direct() says so; the
+ * helper, bpf_get_current_comm(), pads only on some kernels (6.12 and
+ * 6.18 do, 6.1 leaves what was there after the NUL), so its caller must
+ * have zeroed the bytes.
  * Where a program may load task_struct.comm itself (dt_linux_task_comm)
  * and all 16 bytes are wanted, two 8-byte loads through
  * bpf_get_current_task_btf() replace the helper's copy -- about 30 ns
  * less a firing of @[execname] = count(), a fifth of it.  Every byte
- * after the first NUL is cleared as the helper's padding clears it: a
- * kernel that renames a task in place without padding leaves the old
- * name's tail there, which would make another key.
+ * after the first NUL is cleared: a kernel that renames a task in place
+ * without padding leaves the old name's tail there, which would make
+ * another key.
  */
+bool
+dt_bpf_comm_direct(uint32_t off, uint32_t size)
+{
+	return __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && size >= 16 &&
+	    off + 8 <= INT16_MAX && dt_linux_task_comm() >= 0;
+}
+
 void
 dt_bpf_cg_comm(dt_bpf_cg_t *cg, uint32_t off, uint32_t size)
 {
-	int comm = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && size >= 16 &&
-		off + 8 <= INT16_MAX
-	    ? dt_linux_task_comm()
-	    : -1;
+	int comm = dt_bpf_comm_direct(off, size) ? dt_linux_task_comm() : -1;
 	uint32_t ldone;
 
 	if (comm < 0) {
