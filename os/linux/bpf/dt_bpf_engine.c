@@ -1859,10 +1859,20 @@ dt_bpf_snap(dtrace_hdl_t *dtp, uint32_t aggid, bool take,
 	    snapsp, nsnapsp);
 }
 
+/*
+ * Snapshots back: their buffers are kept for the next reading while
+ * tracing runs; once it has stopped, the few readings left have no need
+ * of them, and the printing at the end (a sort of every key) should not
+ * find a million keys' worth of them still held.
+ */
 static void
 dt_bpf_aggsnap_free(dtrace_hdl_t *dtp, dt_aggsnap_t *snaps, uint32_t nsnaps)
 {
-	dt_bpf_aggread_done(&dt_bpf(dtp)->be_aggbufs, snaps, nsnaps);
+	dt_bpf_engine_t *be = dt_bpf(dtp);
+
+	dt_bpf_aggread_done(&be->be_aggbufs, snaps, nsnaps);
+	if ((be->be_stopped || !be->be_active) && !be->be_aggbufs.ab_lent)
+		dt_bpf_aggbufs_free(&be->be_aggbufs);
 }
 
 static int
