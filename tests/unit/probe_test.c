@@ -351,6 +351,64 @@ test_funcname_index(void)
 	dtrace_close(dtp);
 }
 
+/*
+ * A provider that, as fbt, makes its probes on demand and all of them
+ * when asked for everything (dtrace -l): an ID that listing gave one of
+ * them is found by a fresh handle too.
+ */
+static int
+od_provide(dtrace_hdl_t *dtp, dt_provider_t *pvp, const dt_probedesc_t *pdp)
+{
+	static const char *const fn[] = { "a", "b", "c" };
+	uintptr_t made = (uintptr_t) pvp->pv_data;	/* a bit a probe */
+
+	for (int i = 0; i < 3; i++) {
+		if ((pdp->pd_function[0] != '\0' &&
+		    strcmp(pdp->pd_function, fn[i]) != 0) ||
+		    (made & (1U << i)) != 0)
+			continue;
+		if (dt_probe_create(dtp, pvp, "m", fn[i], "entry", 0, NULL,
+		    NULL) == NULL)
+			return -1;
+		made |= 1U << i;
+	}
+	pvp->pv_data = (void *) made;
+	return 0;
+}
+
+static const dt_provops_t od_ops = {
+	.po_provide = od_provide,
+};
+
+static void
+test_ondemand_ids(void)
+{
+	dtrace_hdl_t *dtp;
+	dt_probedesc_t pd;
+	dt_probe_t *prp;
+	uint32_t id = 0;
+	int err;
+
+	for (int round = 0; round < 2; round++) {
+		if ((dtp = dtrace_open(DTRACE_VERSION, DTRACE_O_NODEV,
+		    &err)) == NULL)
+			return;
+		CHECK_INT(dt_provider_register(dtp, "od", &od_ops, NULL,
+		    DT_ENGINE_F_INTERP, NULL), 0);
+		if (round == 0) {
+			/* the listing: c is the last probe */
+			memset(&pd, 0, sizeof (pd));
+			CHECK(dt_probe_iter(dtp, &pd, NULL, NULL) > 3);
+			id = dt_probe_count(dtp);
+			prp = dt_probe_lookup_id(dtp, id);
+		} else {
+			prp = dt_probe_lookup_id(dtp, id);	/* -i */
+		}
+		CHECK(prp != NULL && strcmp(prp->pr_func, "c") == 0);
+		dtrace_close(dtp);
+	}
+}
+
 int
 main(void)
 {
@@ -359,5 +417,6 @@ main(void)
 	test_providers();
 	test_lazy();
 	test_funcname_index();
+	test_ondemand_ids();
 	return unit_done();
 }
