@@ -273,9 +273,14 @@ dt_print_quantize(dt_consumer_t *dc, FILE *fp, const dt_aggdesc_t *agg,
 	return 0;
 }
 
-int
-dt_print_aggval(dt_consumer_t *dc, FILE *fp, const dt_aggdesc_t *agg,
-    const int64_t *vals, uint64_t normal)
+/*
+ * The value of a count(), sum(), min(), max(), avg() or stddev() entry as
+ * the default layout prints it, into dst (room for DT_FMT_INT_MAX bytes);
+ * 0 for the distributions, which print a table.
+ */
+static size_t
+dt_fmt_aggval(
+    char *dst, const dt_aggdesc_t *agg, const int64_t *vals, uint64_t normal)
 {
 	if (normal == 0)
 		normal = 1;
@@ -283,16 +288,29 @@ dt_print_aggval(dt_consumer_t *dc, FILE *fp, const dt_aggdesc_t *agg,
 	case DT_AGG_QUANTIZE:
 	case DT_AGG_LQUANTIZE:
 	case DT_AGG_LLQUANTIZE:
-		return dt_print_quantize(dc, fp, agg, vals, normal);
+		return 0;
 	case DT_AGG_AVG:
-		return dt_print_int(
-		    fp, 16, (uint64_t) dt_agg_avg(vals, normal), true);
+		return dt_fmt_int(
+		    dst, 16, (uint64_t) dt_agg_avg(vals, normal), true);
 	case DT_AGG_STDDEV:
-		return dt_print_int(fp, 16, dt_agg_stddev(vals, normal), false);
+		return dt_fmt_int(dst, 16, dt_agg_stddev(vals, normal), false);
 	default:
-		return dt_print_int(
-		    fp, 16, (uint64_t) (vals[0] / (int64_t) normal), true);
+		return dt_fmt_int(
+		    dst, 16, (uint64_t) (vals[0] / (int64_t) normal), true);
 	}
+}
+
+int
+dt_print_aggval(dt_consumer_t *dc, FILE *fp, const dt_aggdesc_t *agg,
+    const int64_t *vals, uint64_t normal)
+{
+	char buf[DT_FMT_INT_MAX];
+	size_t len = dt_fmt_aggval(buf, agg, vals, normal);
+
+	if (len == 0)
+		return dt_print_quantize(
+		    dc, fp, agg, vals, normal ? normal : 1);
+	return fwrite(buf, 1, len, fp) == len ? 0 : -1;
 }
 
 static int
@@ -579,6 +597,97 @@ dt_view_entry(dt_consumer_t *dc, FILE *fp, const dt_aggdesc_t *agg,
 									 : 0;
 }
 
+/*
+ * The default layout's lines made in memory.  A big aggregation printed
+ * every second is nearly always integer keys and one number per entry;
+ * such a line is made here as dt_print_keys() and dt_print_aggval()
+ * print it, and many lines go out in one write, rather than a stdio
+ * call for each field.
+ */
+#define DT_LINES_KEYS 32 /* keys a line made in memory may have */
+#define DT_LINES_BUF  65536
+
+typedef struct dt_lines {
+	FILE *ln_fp;
+	char *ln_buf; /* NULL: out of memory, every line printed by stdio */
+	size_t ln_len;
+} dt_lines_t;
+
+static void
+dt_lines_init(dt_lines_t *ln, FILE *fp)
+{
+	ln->ln_fp = fp;
+	ln->ln_buf = malloc(DT_LINES_BUF);
+	ln->ln_len = 0;
+}
+
+/* Out with what is made; -1 when the write failed. */
+static int
+dt_lines_flush(dt_lines_t *ln)
+{
+	size_t len = ln->ln_len;
+
+	ln->ln_len = 0;
+	return len == 0 || fwrite(ln->ln_buf, 1, len, ln->ln_fp) == len ? 0
+									: -1;
+}
+
+static int
+dt_lines_fini(dt_lines_t *ln)
+{
+	int rc = ln->ln_buf != NULL ? dt_lines_flush(ln) : 0;
+
+	free(ln->ln_buf);
+	ln->ln_buf = NULL;
+	return rc;
+}
+
+/* Does every entry of agg print as a line made in memory? */
+static bool
+dt_lines_fit(const dt_consumer_t *dc, const dt_aggdesc_t *agg)
+{
+	char tmp[DT_FMT_INT_MAX];
+	uint64_t zero = 0;
+
+	if (agg->ag_nkeys > DT_LINES_KEYS || dt_agg_hist(dc, agg) ||
+	    dt_agg_pack(dc, agg) || agg->ag_kind == DT_AGG_QUANTIZE ||
+	    agg->ag_kind == DT_AGG_LQUANTIZE ||
+	    agg->ag_kind == DT_AGG_LLQUANTIZE)
+		return false;
+	for (uint32_t k = 0; k < agg->ag_nkeys; k++) {
+		if (agg->ag_keys[k].rd_size > sizeof(zero) ||
+		    dt_fmt_intrec(tmp, &agg->ag_keys[k], &zero) == 0)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * One entry's line, of an aggregation dt_lines_fit() accepted, made in
+ * memory; -1 when a write failed.
+ */
+static int
+dt_lines_entry(dt_lines_t *ln, const dt_aggdesc_t *agg, const dt_aggent_t *ae,
+    uint64_t normal)
+{
+	char *p;
+
+	if (ln->ln_len + (DT_LINES_KEYS + 1) * DT_FMT_INT_MAX + 1 >
+		DT_LINES_BUF &&
+	    dt_lines_flush(ln) != 0)
+		return -1;
+	p = ln->ln_buf + ln->ln_len;
+	for (uint32_t k = 0; k < agg->ag_nkeys; k++) {
+		const dt_recdesc_t *rd = &agg->ag_keys[k];
+
+		p += dt_fmt_intrec(p, rd, ae->ae_key + rd->rd_offset);
+	}
+	p += dt_fmt_aggval(p, agg, ae->ae_vals, normal);
+	*p++ = '\n';
+	ln->ln_len = (size_t) (p - ln->ln_buf);
+	return 0;
+}
+
 /* One entry in the default layout, or agghist's or aggpack's. */
 static int
 dt_print_entry(dt_consumer_t *dc, FILE *fp, const dt_aggdesc_t *agg,
@@ -593,31 +702,69 @@ dt_print_entry(dt_consumer_t *dc, FILE *fp, const dt_aggdesc_t *agg,
 	return 0;
 }
 
+/*
+ * What has not been printed, at the end: aggregation by aggregation in
+ * program order (the other way with aggsortrev), as one sort of every
+ * entry orders them, each sorted on its own -- so an aggregation printa()
+ * printed already is not sorted again, and one printed before keeps its
+ * last order as a first guess.
+ */
 int
 dt_agg_print_all(dtrace_hdl_t *dtp, FILE *fp)
 {
 	dt_consumer_t *dc = dt_consumer(dtp);
 	dt_aggview_t vw = { .vw_aggid = UINT32_MAX };
-	dt_aggent_t **v;
-	uint32_t n;
+	dt_lines_t ln;
+	uint32_t naggs;
+	bool rev;
 	int rv = 0;
 
 	if (dc == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
 	if (dc->dc_pgp == NULL)
 		return 0;
-	if ((v = dt_agg_sorted(dc, UINT32_MAX, &n)) == NULL)
-		return dt_set_errno(dtp, EDT_NOMEM);
-	for (uint32_t i = 0; i < n && rv == 0; i++) {
-		const dt_aggdesc_t *agg = dt_agg_desc(dc, v[i]->ae_aggid);
-		const dt_aggstate_t *as = &dc->dc_aggstate[v[i]->ae_aggid];
+	naggs = dc->dc_pgp->pg_naggs;
+	rev = dtp->dt_options[DT_OPT_AGGSORTREV] != DTRACEOPT_UNSET;
+	dt_lines_init(&ln, fp);
+	for (uint32_t k = 0; k < naggs && rv == 0; k++) {
+		uint32_t aggid = rev ? naggs - 1 - k : k;
+		const dt_aggdesc_t *agg = dt_agg_desc(dc, aggid);
+		const dt_aggstate_t *as = &dc->dc_aggstate[aggid];
+		bool fit;
+		dt_aggent_t **v;
+		uint32_t n;
 
-		if (as->as_printed)
+		if (agg == NULL || as->as_printed)
 			continue;
-		if (dt_print_entry(dc, fp, agg, v[i], as->as_normal, &vw) != 0)
+		if ((v = dt_agg_sorted(dc, aggid, &n)) == NULL) {
+			rv = dt_set_errno(dtp, EDT_NOMEM);
+			break;
+		}
+		fit = ln.ln_buf != NULL && dt_lines_fit(dc, agg);
+		/* What stdio prints next comes after the lines made. */
+		if (!fit && dt_lines_flush(&ln) != 0)
 			rv = dt_set_errno(dtp, EDT_FIO);
+		for (uint32_t i = 0; i < n && rv == 0; i++) {
+			int rc;
+
+			if (i + 8 < n) {
+				__builtin_prefetch(v[i + 8]);
+				__builtin_prefetch(
+				    (const char *) v[i + 8] + 64);
+			}
+			if (fit)
+				rc = dt_lines_entry(
+				    &ln, agg, v[i], as->as_normal);
+			else
+				rc = dt_print_entry(
+				    dc, fp, agg, v[i], as->as_normal, &vw);
+			if (rc != 0)
+				rv = dt_set_errno(dtp, EDT_FIO);
+		}
+		free(v);
 	}
-	free(v);
+	if (dt_lines_fini(&ln) != 0 && rv == 0)
+		rv = dt_set_errno(dtp, EDT_FIO);
 	return rv;
 }
 
@@ -732,12 +879,16 @@ dt_printa_single(
 {
 	const dt_aggdesc_t *agg = dt_agg_desc(dc, aggid);
 	dt_aggview_t vw = { .vw_aggid = UINT32_MAX };
+	dt_lines_t ln;
 	dt_aggent_t **v;
 	uint32_t n;
 	int rv = 0;
 
 	if ((v = dt_agg_sorted(dc, aggid, &n)) == NULL)
 		return dt_set_errno(dc->dc_dtp, EDT_NOMEM);
+	ln.ln_buf = NULL;
+	if (pfv == NULL && n > 0 && dt_lines_fit(dc, agg))
+		dt_lines_init(&ln, fp);
 	for (uint32_t i = 0; i < n && rv == 0; i++) {
 		dt_pfaggval_t av;
 
@@ -749,13 +900,17 @@ dt_printa_single(
 		av.pa_agg = agg;
 		av.pa_vals = v[i]->ae_vals;
 		av.pa_normal = dc->dc_aggstate[aggid].as_normal;
-		if (pfv == NULL)
+		if (ln.ln_buf != NULL)
+			rv = dt_lines_entry(&ln, agg, v[i], av.pa_normal);
+		else if (pfv == NULL)
 			rv = dt_print_entry(dc, fp, agg, v[i], av.pa_normal,
 			    &vw);
 		else
 			rv = dt_printa_one(
 			    dc, fp, pfv, agg, v[i]->ae_key, &av, 1);
 	}
+	if (dt_lines_fini(&ln) != 0)
+		rv = -1;
 	if (n > 0)
 		dc->dc_aggstate[aggid].as_printed = true;
 	free(v);

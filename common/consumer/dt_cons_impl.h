@@ -249,6 +249,14 @@ extern int dt_cons_nomem(dt_consumer_t *dc);
 extern int dt_print_bytes(dt_consumer_t *dc, FILE *fp, const void *addr,
     size_t n, int width, bool quiet, bool forceraw);
 extern int dt_print_int(FILE *fp, int width, uint64_t v, bool sign);
+/*
+ * What dt_print_int() prints, into dst (room for DT_FMT_INT_MAX bytes;
+ * width at most DT_FMT_INT_MAX - 1); returns the bytes written.
+ */
+#define DT_FMT_INT_MAX 48
+extern size_t dt_fmt_int(char *dst, int width, uint64_t v, bool sign);
+extern size_t dt_fmt_intrec(
+    char *dst, const dt_recdesc_t *rd, const void *addr);
 extern int dt_print_datum(dt_consumer_t *dc, FILE *fp, const dt_recdesc_t *rd,
     const void *addr, bool quiet, bool aggkey);
 /* dt_print_type.c: print(), the value with its CTF type. */

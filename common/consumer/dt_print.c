@@ -390,32 +390,94 @@ dt_print_ustack(dt_consumer_t *dc, FILE *fp, const char *format,
  * of a big aggregation writes for most of its fields, made without
  * parsing a format each time.
  */
+static const char dt_digits2[] =
+    "00010203040506070809101112131415161718192021222324252627282930313233"
+    "34353637383940414243444546474849505152535455565758596061626364656667"
+    "6869707172737475767778798081828384858687888990919293949596979899";
+
+size_t
+dt_fmt_int(char *dst, int width, uint64_t v, bool sign)
+{
+	char buf[DT_FMT_INT_MAX], *p = buf + sizeof(buf);
+	bool neg = sign && (int64_t) v < 0;
+	uint64_t u = neg ? -v : v;
+	size_t len;
+
+	/* Two digits a division: a printa() of 100k keys makes millions. */
+	while (u >= 100) {
+		const char *d = dt_digits2 + (u % 100) * 2;
+
+		u /= 100;
+		*--p = d[1];
+		*--p = d[0];
+	}
+	if (u >= 10) {
+		*--p = dt_digits2[u * 2 + 1];
+		*--p = dt_digits2[u * 2];
+	} else {
+		*--p = (char) ('0' + u);
+	}
+	if (neg)
+		*--p = '-';
+	while (buf + sizeof(buf) - p < width)
+		*--p = ' ';
+	*--p = ' ';
+	len = (size_t) (buf + sizeof(buf) - p);
+	memcpy(dst, p, len);
+	return len;
+}
+
 int
 dt_print_int(FILE *fp, int width, uint64_t v, bool sign)
 {
-	char buf[48], *p = buf + sizeof(buf);
-	bool neg = sign && (int64_t) v < 0;
-	uint64_t u = neg ? -v : v;
-	int len;
+	char buf[DT_FMT_INT_MAX];
+	size_t len;
 
-	do {
-		*--p = (char) ('0' + u % 10);
-		u /= 10;
-	} while (u != 0);
-	if (neg)
-		*--p = '-';
-	len = (int) (buf + sizeof(buf) - p);
-	if (width > (int) sizeof(buf) - 1)
+	if (width > DT_FMT_INT_MAX - 1)
 		return fprintf(fp, sign ? " %*lld" : " %*llu", width,
 			   (long long) v) < 0
 		    ? -1
 		    : 0;
-	while (len < width) {
-		*--p = ' ';
-		len++;
+	len = dt_fmt_int(buf, width, v, sign);
+	return fwrite(buf, 1, len, fp) == len ? 0 : -1;
+}
+
+/*
+ * An integer as the default layouts print it (trace() without -q, and
+ * aggregation keys): by size, as DTrace -- 1 and 2 byte values read
+ * unsigned, 4 byte values as int, 8 byte values as long long -- right-
+ * aligned in 3, 5, 8 or 16 columns after a space.  Into dst (room for
+ * DT_FMT_INT_MAX bytes); 0 when rd does not print as an integer.
+ */
+size_t
+dt_fmt_intrec(char *dst, const dt_recdesc_t *rd, const void *addr)
+{
+	switch (rd->rd_type) {
+	case DT_REC_NONE:
+	case DT_REC_STACK:
+	case DT_REC_USTACK:
+	case DT_REC_SYM:
+	case DT_REC_MOD:
+	case DT_REC_USYM:
+	case DT_REC_UMOD:
+	case DT_REC_UADDR:
+		return 0;
+	default:
+		break;
 	}
-	*--p = ' ';
-	return fwrite(p, 1, (size_t) len + 1, fp) == (size_t) len + 1 ? 0 : -1;
+	switch (rd->rd_size) {
+	case 8:
+		return dt_fmt_int(dst, 16, dt_rec_uint(rd, addr), true);
+	case 4:
+		return dt_fmt_int(dst, 8,
+		    (uint64_t) (int64_t) (int32_t) dt_rec_uint(rd, addr), true);
+	case 2:
+		return dt_fmt_int(dst, 5, dt_rec_uint(rd, addr), true);
+	case 1:
+		return dt_fmt_int(dst, 3, dt_rec_uint(rd, addr), true);
+	default:
+		return 0;
+	}
 }
 
 int
@@ -446,35 +508,23 @@ dt_print_datum(dt_consumer_t *dc, FILE *fp, const dt_recdesc_t *rd,
 		break;
 	}
 
-	/*
-	 * By size, as DTrace: 1 and 2 byte values are read unsigned, 4 byte
-	 * values as int, 8 byte values as long long.
-	 */
+	if (!(quiet && !aggkey)) {
+		char ibuf[DT_FMT_INT_MAX];
+		size_t len = dt_fmt_intrec(ibuf, rd, addr);
+
+		if (len > 0)
+			return fwrite(ibuf, 1, len, fp) == len ? 0 : -1;
+	}
 	switch (rd->rd_size) {
 	case 8:
 		memcpy(&u, addr, 8);
-		if (quiet && !aggkey)
-			n = fprintf(fp, "%lld", (long long) u);
-		else
-			return dt_print_int(fp, 16, u, true);
+		n = fprintf(fp, "%lld", (long long) u);
 		break;
-	case 4: {
-		int32_t v = (int32_t) dt_rec_uint(rd, addr);
-
-		if (!(quiet && !aggkey))
-			return dt_print_int(
-			    fp, 8, (uint64_t) (int64_t) v, true);
-		n = fprintf(fp, "%d", (int) v);
+	case 4:
+		n = fprintf(fp, "%d", (int) (int32_t) dt_rec_uint(rd, addr));
 		break;
-	}
 	case 2:
-		if (!(quiet && !aggkey))
-			return dt_print_int(fp, 5, dt_rec_uint(rd, addr), true);
-		n = fprintf(fp, "%d", (int) dt_rec_uint(rd, addr));
-		break;
 	case 1:
-		if (!(quiet && !aggkey))
-			return dt_print_int(fp, 3, dt_rec_uint(rd, addr), true);
 		n = fprintf(fp, "%d", (int) dt_rec_uint(rd, addr));
 		break;
 	default:

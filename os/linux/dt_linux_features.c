@@ -79,19 +79,25 @@ dt_linux_feature_name(dt_linux_feature_t f)
  * run and tested here: "bpf_loop", "ringbuf", ...
  */
 static bool
-dt_lf_disabled(dt_linux_feature_t f)
+dt_lf_disabled_name(const char *name)
 {
 	const char *env = getenv("DTRACE_LINUX_NOFEATURE");
-	size_t len = strlen(dt_lf_names[f]);
+	size_t len = strlen(name);
 
 	while (env != NULL && *env != '\0') {
 		size_t n = strcspn(env, ",");
 
-		if (n == len && strncmp(env, dt_lf_names[f], len) == 0)
+		if (n == len && strncmp(env, name, len) == 0)
 			return true;
 		env += n + (env[n] == ',');
 	}
 	return false;
+}
+
+static bool
+dt_lf_disabled(dt_linux_feature_t f)
+{
+	return dt_lf_disabled_name(dt_lf_names[f]);
 }
 
 static void
@@ -1170,6 +1176,210 @@ dt_linux_tps_declared(const char *const *names, bool *have, int n)
 	}
 	free(strs);
 	return 0;
+}
+
+/* The bytes after a BTF type's header, by its kind; -1 for a kind unknown. */
+static long
+dt_lf_btf_extra(const struct btf_type *t)
+{
+	long vlen = btf_vlen(t);
+
+	switch (btf_kind(t)) {
+	case BTF_KIND_INT:
+	case BTF_KIND_VAR:
+	case BTF_KIND_DECL_TAG:
+		return 4;
+	case BTF_KIND_ARRAY:
+		return (long) sizeof (struct btf_array);
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		return vlen * (long) sizeof (struct btf_member);
+	case BTF_KIND_ENUM:
+		return vlen * (long) sizeof (struct btf_enum);
+	case BTF_KIND_ENUM64:
+		return vlen * (long) sizeof (struct btf_enum64);
+	case BTF_KIND_FUNC_PROTO:
+		return vlen * (long) sizeof (struct btf_param);
+	case BTF_KIND_DATASEC:
+		return vlen * (long) sizeof (struct btf_var_secinfo);
+	case BTF_KIND_PTR:
+	case BTF_KIND_FWD:
+	case BTF_KIND_TYPEDEF:
+	case BTF_KIND_VOLATILE:
+	case BTF_KIND_CONST:
+	case BTF_KIND_RESTRICT:
+	case BTF_KIND_FUNC:
+	case BTF_KIND_FLOAT:
+	case BTF_KIND_TYPE_TAG:
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+/*
+ * The start of BTF's string section, read once: the names of the first
+ * types, task_struct's members among them, are there, so that checking
+ * them costs no read each.
+ */
+typedef struct dt_lf_btfstrs {
+	int bs_fd;
+	const struct btf_header *bs_h;
+	char *bs_buf;
+	size_t bs_len;
+	bool bs_read;
+} dt_lf_btfstrs_t;
+
+#define DT_LF_BTFSTRS (64u << 10)
+
+/* Is the BTF string at name_off name? */
+static bool
+dt_lf_btf_named(dt_lf_btfstrs_t *bs, uint32_t name_off, const char *name)
+{
+	const struct btf_header *h = bs->bs_h;
+	size_t len = strlen(name) + 1;
+	char buf[64];
+
+	if (name_off == 0 || len > sizeof (buf) || name_off + len > h->str_len)
+		return false;
+	if (!bs->bs_read) {
+		size_t want = h->str_len < DT_LF_BTFSTRS ? h->str_len :
+		    DT_LF_BTFSTRS;
+
+		bs->bs_read = true;
+		if ((bs->bs_buf = malloc(want)) != NULL) {
+			while (bs->bs_len < want) {
+				ssize_t r = pread(bs->bs_fd,
+				    bs->bs_buf + bs->bs_len, want - bs->bs_len,
+				    (off_t) (h->hdr_len + h->str_off +
+				    bs->bs_len));
+
+				if (r <= 0)
+					break;
+				bs->bs_len += (size_t) r;
+			}
+		}
+	}
+	if (name_off + len <= bs->bs_len)
+		return memcmp(bs->bs_buf + name_off, name, len) == 0;
+	return pread(bs->bs_fd, buf, len, (off_t) (h->hdr_len + h->str_off +
+	    name_off)) == (ssize_t) len && memcmp(buf, name, len) == 0;
+}
+
+/*
+ * The byte offset of task_struct.comm in the kernel's BTF, or -1.  BTF
+ * is read piecewise, not whole (reading all of it takes 10 ms or more):
+ * the type section in growing pieces from its start, where task_struct
+ * is among the first few hundred types, and the start of the string
+ * section, where their names are.
+ */
+static int64_t
+dt_lf_btf_comm_off(void)
+{
+	struct btf_header h;
+	dt_lf_btfstrs_t bs = { .bs_h = &h };
+	unsigned char *buf = NULL;
+	size_t len = 64 << 10;
+	int64_t off = -1;
+	int fd;
+
+	if ((fd = open("/sys/kernel/btf/vmlinux", O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	bs.bs_fd = fd;
+	if (read(fd, &h, sizeof (h)) != (ssize_t) sizeof (h) ||
+	    h.magic != BTF_MAGIC)
+		goto out;
+	for (;;) {
+		size_t want = len < h.type_len ? len : h.type_len;
+		size_t got = 0, pos = 0;
+		unsigned char *nb = realloc(buf, want ? want : 1);
+
+		if (nb == NULL)
+			goto out;
+		buf = nb;
+		while (got < want) {
+			ssize_t r = pread(fd, buf + got, want - got,
+			    (off_t) (h.hdr_len + h.type_off + got));
+
+			if (r <= 0)
+				goto out;
+			got += (size_t) r;
+		}
+		while (pos + sizeof (struct btf_type) <= got) {
+			const struct btf_type *t =
+			    (const struct btf_type *) (buf + pos);
+			long extra = dt_lf_btf_extra(t);
+			const struct btf_member *m = btf_members(t);
+
+			if (extra < 0)
+				goto out;	/* a kind we cannot step over */
+			if (pos + sizeof (*t) + (size_t) extra > got)
+				break;		/* the rest is in the next piece */
+			pos += sizeof (*t) + (size_t) extra;
+			if (btf_kind(t) != BTF_KIND_STRUCT || t->size == 0 ||
+			    !dt_lf_btf_named(&bs, t->name_off, "task_struct"))
+				continue;
+			for (int i = 0; i < btf_vlen(t); i++, m++) {
+				uint32_t bits = btf_kflag(t) ?
+				    BTF_MEMBER_BIT_OFFSET(m->offset) :
+				    m->offset;
+
+				if (dt_lf_btf_named(&bs, m->name_off, "comm") &&
+				    bits % 8 == 0)
+					off = bits / 8;
+			}
+			goto out;
+		}
+		if (want == h.type_len)
+			goto out;
+		len *= 4;
+	}
+out:
+	free(buf);
+	free(bs.bs_buf);
+	(void) close(fd);
+	return off;
+}
+
+static int dt_lf_comm = -1;
+static pthread_once_t dt_lf_conce = PTHREAD_ONCE_INIT;
+
+/* comm read straight from the task: tried once, in a tracepoint program. */
+static void
+dt_lf_comm_init(void)
+{
+	int64_t off;
+	int fd;
+
+	if (dt_lf_disabled_name("task_comm") ||
+	    !dt_linux_feature(DT_LF_TASK_PT_REGS) ||
+	    (off = dt_lf_btf_comm_off()) < 0 || off % 8 != 0 ||
+	    off + 16 > INT16_MAX)
+		return;
+	{
+		const struct bpf_insn p[] = {
+			DT_BPF_CALL(BPF_FUNC_get_current_task_btf),
+			DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R0, (int16_t) off),
+			DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R0,
+			    (int16_t) (off + 8)),
+			DT_BPF_MOV64_IMM(DT_R0, 0),
+			DT_BPF_EXIT(),
+		};
+
+		fd = dt_lf_load(BPF_PROG_TYPE_TRACEPOINT, p,
+		    sizeof (p) / sizeof (p[0]), 0);
+	}
+	if (fd >= 0) {
+		(void) close(fd);
+		dt_lf_comm = (int) off;
+	}
+}
+
+int
+dt_linux_task_comm(void)
+{
+	(void) pthread_once(&dt_lf_conce, dt_lf_comm_init);
+	return dt_lf_comm;
 }
 
 int

@@ -129,6 +129,14 @@ extern int dt_linux_btf_offsets(const char *const *paths, uint32_t *offs,
     int n);
 
 /*
+ * The offset of task_struct.comm when a program may load it straight
+ * through bpf_get_current_task_btf(), as two 8-byte words (found once in
+ * the kernel's BTF, and tried); -1 when not, or when the names
+ * "task_comm" in DTRACE_LINUX_NOFEATURE.
+ */
+extern int dt_linux_task_comm(void);
+
+/*
  * As dt_linux_task_offs(), for the walk from a task's working
  * directory up to the root (cwd): the dentries' parents and names, and
  * at the root of a mount, the mount it sits on (struct mount holds the

@@ -23,9 +23,16 @@
 #   2. printa() every second of a 100k-key aggregation: the same loop
 #      makes NP (100000) keys, then sleeps SECS (10) seconds while
 #        tick-1s { printa(@); }
-#      prints them all every second; the same run with tick-1s {} and no
-#      printa() is subtracted.  Reported: dtrace's CPU time (user + system)
-#      per printing of the map (lines printed / NP), in ms.
+#      prints them all every second.  The command itself reads the CPU
+#      time of the dtrace that started it (its parent: every thread's
+#      /proc/PID/task/*/schedstat, in ns) when the keys are all in and
+#      have been printed once, and again SECS - 2 seconds later; the same
+#      reading of a run with tick-1s {} and no printa() is subtracted.
+#      Reported: dtrace's CPU per interval in that steady window, in ms,
+#      and, as before, the whole run's CPU (user + system) less the run
+#      without printa(), per printing of the map (lines printed / NP) --
+#      a figure that start-up's variance (creating the map took 0.5 to
+#      1.6 s on a loaded machine) can swamp.
 #
 # The peer is bpftrace, which prints a map with the same number of keys;
 # where it is installed (BPFTRACE, default bpftrace on PATH), part 1 also
@@ -66,6 +73,9 @@ note() { echo "note: $*"; }
 [ -x "$DTRACE" ] || die "no dtrace at $DTRACE"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/agg-keys.XXXXXX") || die "mktemp"
 trap 'rm -rf "$tmp"' EXIT
+# No output here needs 1 GB (1M keys print in about 40 MB): a runaway
+# writer is stopped there rather than filling the file system.
+ulimit -f $((1 << 20))
 $CC -O2 -o "$tmp/getppid_loop" "$here/getppid_loop.c" ||
     die "cannot compile getppid_loop.c"
 # cpu FILE CMD...: run CMD, then write to FILE its CPU time (user +
@@ -102,7 +112,10 @@ run_bpftrace() {
 	command -v "$BPFTRACE" >/dev/null 2>&1 || return
 	t0=$(now)
 	# The key limit's variable was BPFTRACE_MAP_KEYS_MAX before 0.18.
-	BPFTRACE_MAX_MAP_KEYS=$((n + 1024)) BPFTRACE_MAP_KEYS_MAX=$((n + 1024)) \
+	# Killed if it outlives its command by far, as part 2's are: a
+	# bpftrace that did not exit once wrote gigabytes to $tmp.
+	timeout -s KILL 600 env BPFTRACE_MAX_MAP_KEYS=$((n + 1024)) \
+	    BPFTRACE_MAP_KEYS_MAX=$((n + 1024)) \
 	    "$BPFTRACE" -q -c \
 	    "$tmp/getppid_loop $n" -e \
 	    'tracepoint:syscalls:sys_enter_getppid /pid == cpid/ { @[nsecs] = count(); }' \
@@ -157,10 +170,25 @@ has_part 2 || exit 0
 echo
 echo "== 2. printa() every second of a $NP-key aggregation, $SECS s"
 P='syscall::getppid:entry /execname == "getppid_loop"/ { @[timestamp] = count(); }'
-printf '#!/bin/sh\n"%s" %d >/dev/null\nsleep %d\n' "$tmp/getppid_loop" \
-    "$NP" "$SECS" >"$tmp/work.sh"
+[ "$SECS" -ge 4 ] || die "SECS must be at least 4"
+# The steady window: from 1.5 s after the loop (its keys printed once) to
+# SECS - 2 seconds later; the CPU of the parent (the tracer) in it, in ns,
+# goes to $tmp/steady.
+cat >"$tmp/work.sh" <<EOF
+#!/bin/sh
+tcpu() { cat /proc/\$PPID/task/*/schedstat | awk '{ s += \$1 } END { print s }'; }
+"$tmp/getppid_loop" $NP >/dev/null
+sleep 1.5
+c0=\$(tcpu)
+sleep $((SECS - 2))
+echo \$((\$(tcpu) - c0)) >"$tmp/steady"
+sleep 0.5
+EOF
 chmod +x "$tmp/work.sh"
+# cpu CLAUSE: the whole run's CPU in ms; then steady: the window's, in ns
+steady() { cat "$tmp/steady" 2>/dev/null || echo 0; }
 cpu() {
+	rm -f "$tmp/steady"
 	"$tmp/cpu" "$tmp/time" "$DTRACE" -q -c "$tmp/work.sh" -n "$P $1" \
 	    >"$tmp/out" 2>"$tmp/err"
 	awk '{ printf("%d", $1 / 1000) }' "$tmp/time"
@@ -169,6 +197,7 @@ cpu() {
 # printed a map every second was seen to go on after its command ended
 # (writing gigabytes): it is killed once the command is long over.
 bcpu() {
+	rm -f "$tmp/steady"
 	"$tmp/cpu" "$tmp/time" timeout -s KILL $((SECS + 120)) \
 	    env BPFTRACE_MAX_MAP_KEYS=$((NP + 1024)) \
 	    BPFTRACE_MAP_KEYS_MAX=$((NP + 1024)) "$BPFTRACE" -q \
@@ -177,34 +206,50 @@ bcpu() {
 	    >"$tmp/bout" 2>"$tmp/berr"
 	awk '{ printf("%d", $1 / 1000) }' "$tmp/time"
 }
-declare -a pis bis
+pis=() bis=() sis=() sbis=()
+win=$((SECS - 2))
 for ((i = 0; i < RUNS; i++)); do
 	with=$(cpu 'tick-1s { printa(@); }')
+	swith=$(steady)
 	lines=$(grep -cE '^ +[0-9]+ +1$' "$tmp/out")
 	without=$(cpu 'tick-1s { }')
+	swithout=$(steady)
 	# per printing of the whole map, however many there were
 	np=$(((lines + NP / 2) / NP))
 	[ "$np" -gt 0 ] || np=1
 	pis+=($(((with - without) / np)))
-	printf 'dtrace CPU: %d ms with printa(), %d ms without; %d ms per interval (%d lines printed in all: %d times the map)\n' \
-	    "$with" "$without" $(((with - without) / np)) "$lines" "$np"
+	sis+=($(((swith - swithout) / win / 1000)))
+	printf 'dtrace CPU: steady %d.%03d ms per interval (%d ms in %d s with printa(), %d ms without); whole run %d ms with printa(), %d ms without: %d ms per printing (%d lines printed: %d times the map)\n' \
+	    $((sis[-1] / 1000)) $((sis[-1] % 1000)) $((swith / 1000000)) "$win" \
+	    $((swithout / 1000000)) "$with" "$without" \
+	    $(((with - without) / np)) "$lines" "$np"
 	if command -v "$BPFTRACE" >/dev/null 2>&1; then
 		bwith=$(bcpu 'interval:s:1 { print(@); }')
+		sbwith=$(steady)
 		blines=$(grep -cE '^@\[[0-9]+\]: 1$' "$tmp/bout")
 		bwithout=$(bcpu 'interval:s:1 { }')
+		sbwithout=$(steady)
 		bnp=$(((blines + NP / 2) / NP))
 		[ "$bnp" -gt 0 ] || bnp=1
 		bis+=($(((bwith - bwithout) / bnp)))
-		printf 'bpftrace CPU: %d ms with print(@), %d ms without; %d ms per interval (%d lines printed in all: %d times the map)\n' \
-		    "$bwith" "$bwithout" $(((bwith - bwithout) / bnp)) "$blines" "$bnp"
+		sbis+=($(((sbwith - sbwithout) / win / 1000)))
+		printf 'bpftrace CPU: steady %d.%03d ms per interval (%d ms in %d s with print(@), %d ms without); whole run %d ms with print(@), %d ms without: %d ms per printing (%d lines printed: %d times the map)\n' \
+		    $((sbis[-1] / 1000)) $((sbis[-1] % 1000)) \
+		    $((sbwith / 1000000)) "$win" $((sbwithout / 1000000)) \
+		    "$bwith" "$bwithout" $(((bwith - bwithout) / bnp)) \
+		    "$blines" "$bnp"
 	fi
 done
 pi=$(median "${pis[@]}")
-printf 'printa() of %d keys: %d ms of dtrace CPU per interval (median of %d)\n' \
-    "$NP" "$pi" "$RUNS"
+si=$(median "${sis[@]}")
+printf 'printa() of %d keys: %d.%03d ms of dtrace CPU per interval, steady (median of %d); %d ms per printing over the whole run\n' \
+    "$NP" $((si / 1000)) $((si % 1000)) "$RUNS" "$pi"
 if [ ${#bis[@]} -gt 0 ]; then
 	bi=$(median "${bis[@]}")
-	printf 'ratio printa/print(@) per interval, dtrace/bpftrace: %s (%d ms / %d ms)\n' \
+	sbi=$(median "${sbis[@]}")
+	printf 'ratio printa/print(@) per interval, dtrace/bpftrace: steady %s (%d.%03d ms / %d.%03d ms); whole run %s (%d ms / %d ms)\n' \
+	    "$(echo "$si $sbi" | awk '{ printf("%.2f", $2 > 0 ? $1 / $2 : 0) }')" \
+	    $((si / 1000)) $((si % 1000)) $((sbi / 1000)) $((sbi % 1000)) \
 	    "$(echo "$pi $bi" | awk '{ printf("%.2f", $2 > 0 ? $1 / $2 : 0) }')" \
 	    "$pi" "$bi"
 fi

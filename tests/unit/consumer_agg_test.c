@@ -13,6 +13,7 @@
 #include <stdarg.h>
 
 #include "tests/unit/consumer_test.h"
+#include "common/consumer/dt_cons_impl.h"
 #include "common/dt_aggfunc.h"
 
 static dtrace_hdl_t *g_dtp;
@@ -963,10 +964,59 @@ test_many_keys(void)
 	g_dtp = t_open();
 }
 
+/*
+ * dt_fmt_int(), which makes every integer of the default layouts two
+ * digits a division, against printf(): around each power of ten, the
+ * extremes, negatives, and widths the number fills, overflows or is
+ * padded to.
+ */
+static void
+test_fmt_int(void)
+{
+	static const int widths[] = {0, 1, 3, 5, 8, 16, 20, 21, 47};
+	uint64_t vals[64];
+	uint32_t n = 0;
+
+	for (uint64_t p = 1; n < 57; p *= 10) {
+		vals[n++] = p - 1;
+		vals[n++] = p;
+		vals[n++] = p + 1;
+		if (p > UINT64_MAX / 10)
+			break;
+	}
+	vals[n++] = UINT64_MAX;
+	vals[n++] = (uint64_t) INT64_MIN;
+	vals[n++] = (uint64_t) INT64_MAX;
+	vals[n++] = (uint64_t) -1;
+	vals[n++] = (uint64_t) -99;
+	vals[n++] = (uint64_t) -100;
+	for (uint32_t i = 0; i < n; i++) {
+		for (size_t w = 0; w < sizeof(widths) / sizeof(widths[0]);
+		     w++) {
+			for (int sign = 0; sign < 2; sign++) {
+				char got[DT_FMT_INT_MAX + 1], want[64];
+				size_t len = dt_fmt_int(
+				    got, widths[w], vals[i], sign != 0);
+
+				got[len] = '\0';
+				if (sign)
+					snprintf(want, sizeof(want), " %*lld",
+					    widths[w], (long long) vals[i]);
+				else
+					snprintf(want, sizeof(want), " %*llu",
+					    widths[w],
+					    (unsigned long long) vals[i]);
+				CHECK_STR(got, want);
+			}
+		}
+	}
+}
+
 int
 main(void)
 {
 	g_dtp = t_open();
+	test_fmt_int();
 	test_all_kinds();
 	test_quantize_signs();
 	test_keyed_quantize();

@@ -244,9 +244,12 @@ dt_bpf_cg_aggupdate(dt_bpf_cg_t *cg, const dt_aggdesc_t *agg)
 
 /*
  * Whether the key's one record writes every byte of it, so that it needs
- * no zeroing first: @[execname]'s key is all bpf_get_current_comm()
- * writes, and @[stack()]'s all the kernel stack's words (its frames,
- * then zeros) where the context has a kernel stack.
+ * no zeroing first: @[execname]'s key is all dt_bpf_cg_comm() writes
+ * when it loads comm itself (bpf_get_current_comm() does not clear the
+ * bytes after the NUL on every kernel -- 6.1 -- and a shorter name would
+ * keep a longer one's tail in the key, making another), and
+ * @[stack()]'s all the kernel stack's words (its frames, then zeros)
+ * where the context has a kernel stack.
  */
 static bool
 dt_bpf_key_whole(dt_bpf_cg_t *cg, const dt_action_t *ap,
@@ -259,8 +262,9 @@ dt_bpf_key_whole(dt_bpf_cg_t *cg, const dt_action_t *ap,
 		return false;
 	if (rd->rd_type == DT_REC_STACK)
 		return dt_bpf_cg_has_kstack(cg);
-	return ba->ba_keysize <= 16 &&
-	    dt_bpf_difo_rec_comm(ap->ac_keys[0], rd);
+	return ba->ba_keysize == 16 &&
+	    dt_bpf_difo_rec_comm(ap->ac_keys[0], rd) &&
+	    dt_bpf_comm_direct(cg->cg_lay->bl_aggkey_off, ba->ba_keysize);
 }
 
 void

@@ -8,6 +8,7 @@
  * thousands of keys), or for clear() and trunc() read and emptied the
  * same way (BPF_MAP_LOOKUP_AND_DELETE_BATCH), which gives the map's space
  * back to new keys.  A kernel without batch operations is read key by key.
+ * The buffers stay from one reading to the next (dt_bpf_aggbufs_t).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -115,13 +116,35 @@ dt_bpf_aggread_keys(dtrace_hdl_t *dtp, const dt_bpf_aggmap_t *ba, int ncpus,
 	return rc;
 }
 
+/* bufs' batch buffers grown for max keys; false on ENOMEM. */
+static bool
+dt_bpf_aggbufs_grow(dt_bpf_aggbufs_t *bufs, size_t keysz, size_t valsz)
+{
+	unsigned char *p;
+
+	if (keysz > bufs->ab_keyscap) {
+		if ((p = realloc(bufs->ab_keys, keysz)) == NULL)
+			return false;
+		bufs->ab_keys = p;
+		bufs->ab_keyscap = keysz;
+	}
+	if (valsz > bufs->ab_valscap) {
+		if ((p = realloc(bufs->ab_vals, valsz)) == NULL)
+			return false;
+		bufs->ab_vals = p;
+		bufs->ab_valscap = valsz;
+	}
+	return true;
+}
+
 int
-dt_bpf_aggread(dtrace_hdl_t *dtp, const dt_bpf_aggmap_t *ba, int ncpus,
-    bool take, dt_aggsnap_t *snaps, size_t *caps)
+dt_bpf_aggread(dtrace_hdl_t *dtp, dt_bpf_aggbufs_t *bufs,
+    const dt_bpf_aggmap_t *ba, int ncpus, bool take, dt_aggsnap_t *snaps,
+    size_t *caps)
 {
 	size_t per = (size_t) ncpus * ba->ba_valsize;
 	uint32_t max = DT_AGGREAD_BYTES / (per ? per : 1);
-	unsigned char *keys = NULL, *vals = NULL, *token;
+	unsigned char *keys, *vals, *token;
 	bool more = true, started = false;
 	int rc = 0;
 
@@ -138,12 +161,13 @@ dt_bpf_aggread(dtrace_hdl_t *dtp, const dt_bpf_aggmap_t *ba, int ncpus,
 		uint32_t count;
 		int err;
 
-		if (keys == NULL &&
-		    ((keys = malloc((size_t) max * ba->ba_keysize)) == NULL ||
-			(vals = malloc((size_t) max * per)) == NULL)) {
+		if (!dt_bpf_aggbufs_grow(bufs, (size_t) max * ba->ba_keysize,
+			(size_t) max * per)) {
 			rc = dt_set_errno(dtp, EDT_NOMEM);
 			break;
 		}
+		keys = bufs->ab_keys;
+		vals = bufs->ab_vals;
 		count = max;
 		err = take
 		    ? bpf_map_lookup_and_delete_batch(ba->ba_fd,
@@ -153,17 +177,12 @@ dt_bpf_aggread(dtrace_hdl_t *dtp, const dt_bpf_aggmap_t *ba, int ncpus,
 			  token, keys, vals, &count, &opts);
 		if (err != 0 && errno == ENOSPC && count == 0) {
 			/* A bucket holds more keys than a batch: grow it. */
-			free(keys);
-			free(vals);
-			keys = vals = NULL;
 			max *= 2;
 			continue;
 		}
 		if (err != 0 && errno != ENOENT) {
 			if (!started) {
 				/* No batch operations here: key by key. */
-				free(keys);
-				free(vals);
 				free(token);
 				return dt_bpf_aggread_keys(
 				    dtp, ba, ncpus, take, snaps, caps);
@@ -177,8 +196,91 @@ dt_bpf_aggread(dtrace_hdl_t *dtp, const dt_bpf_aggmap_t *ba, int ncpus,
 			    keys + (size_t) i * ba->ba_keysize,
 			    vals + (size_t) i * per, snaps, caps);
 	}
-	free(keys);
-	free(vals);
 	free(token);
 	return rc;
+}
+
+int
+dt_bpf_aggread_snap(dtrace_hdl_t *dtp, dt_bpf_aggbufs_t *bufs,
+    const dt_bpf_layout_t *lay, int ncpus, uint32_t aggid, bool take,
+    dt_aggsnap_t **snapsp, uint32_t *nsnapsp)
+{
+	bool own = !bufs->ab_lent;
+	dt_aggsnap_t *snaps;
+	size_t *caps;
+
+	*snapsp = NULL;
+	*nsnapsp = 0;
+	if (own && bufs->ab_snaps == NULL) {
+		bufs->ab_snaps = calloc((size_t) ncpus, sizeof(*snaps));
+		bufs->ab_caps = calloc((size_t) ncpus, sizeof(*caps));
+		if (bufs->ab_snaps == NULL || bufs->ab_caps == NULL) {
+			free(bufs->ab_snaps);
+			free(bufs->ab_caps);
+			bufs->ab_snaps = NULL;
+			bufs->ab_caps = NULL;
+		}
+		bufs->ab_ncpus = ncpus;
+	}
+	/* Lent out (a reading inside a reading), or none: new ones. */
+	own = own && bufs->ab_snaps != NULL && bufs->ab_ncpus == ncpus;
+	if (own) {
+		snaps = bufs->ab_snaps;
+		caps = bufs->ab_caps;
+	} else if ((snaps = calloc((size_t) ncpus, sizeof(*snaps))) == NULL ||
+	    (caps = calloc((size_t) ncpus, sizeof(*caps))) == NULL) {
+		free(snaps);
+		return dt_set_errno(dtp, EDT_NOMEM);
+	}
+	for (int c = 0; c < ncpus; c++) {
+		snaps[c].as_cpu = (uint32_t) c;
+		snaps[c].as_size = 0;
+		snaps[c].as_nentries = 0;
+	}
+	for (uint32_t a = 0; a < lay->bl_naggs; a++) {
+		if (aggid != UINT32_MAX && a != aggid)
+			continue;
+		if (dt_bpf_aggread(dtp, bufs, &lay->bl_aggs[a], ncpus, take,
+			snaps, caps) != 0) {
+			if (!own) {
+				for (int c = 0; c < ncpus; c++)
+					free(snaps[c].as_data);
+				free(snaps);
+				free(caps);
+			}
+			return -1;
+		}
+	}
+	if (own)
+		bufs->ab_lent = true;
+	else
+		free(caps);
+	*snapsp = snaps;
+	*nsnapsp = (uint32_t) ncpus;
+	return 0;
+}
+
+void
+dt_bpf_aggread_done(
+    dt_bpf_aggbufs_t *bufs, dt_aggsnap_t *snaps, uint32_t nsnaps)
+{
+	if (snaps != NULL && snaps == bufs->ab_snaps) {
+		bufs->ab_lent = false;
+		return;
+	}
+	for (uint32_t i = 0; snaps != NULL && i < nsnaps; i++)
+		free(snaps[i].as_data);
+	free(snaps);
+}
+
+void
+dt_bpf_aggbufs_free(dt_bpf_aggbufs_t *bufs)
+{
+	for (int c = 0; bufs->ab_snaps != NULL && c < bufs->ab_ncpus; c++)
+		free(bufs->ab_snaps[c].as_data);
+	free(bufs->ab_snaps);
+	free(bufs->ab_caps);
+	free(bufs->ab_keys);
+	free(bufs->ab_vals);
+	memset(bufs, 0, sizeof(*bufs));
 }

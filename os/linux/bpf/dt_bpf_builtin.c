@@ -163,12 +163,7 @@ dt_bpf_cg_builtin(dt_bpf_cg_t *cg, uint32_t id, unsigned rd)
 		break;
 	case DIF_VAR_EXECNAME:
 		/* comm, zero-padded to its 16 bytes, in the strbuf slot */
-		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R7));
-		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1,
-		    (int32_t) lay->bl_strbuf_off));
-		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, lay->bl_strsize < 16 ?
-		    (int32_t) lay->bl_strsize : 16));
-		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_current_comm));
+		dt_bpf_cg_comm(cg, lay->bl_strbuf_off, lay->bl_strsize);
 		dt_bpf_cg_saddr(cg, DT_R1, lay->bl_strbuf_off);
 		break;
 	case DIF_VAR_EXECARGS:

@@ -201,6 +201,7 @@ dt_bpf_close(dtrace_hdl_t *dtp)
 	for (int c = 0; c < be->be_ncpus; c++)
 		free(be->be_stage[c].sg_data);
 	free(be->be_stage);
+	dt_bpf_aggbufs_free(&be->be_aggbufs);
 	free(be->be_eps);
 	free(be->be_log);
 	free(be);
@@ -1848,36 +1849,27 @@ dt_bpf_snap(dtrace_hdl_t *dtp, uint32_t aggid, bool take,
     dt_aggsnap_t **snapsp, uint32_t *nsnapsp)
 {
 	dt_bpf_engine_t *be = dt_bpf(dtp);
-	dt_bpf_layout_t *lay = &be->be_lay;
-	int ncpus = be->be_ncpus;
-	dt_aggsnap_t *snaps;
-	size_t *caps;
+	static const dt_bpf_layout_t none;
 
-	*snapsp = NULL;
-	*nsnapsp = 0;
-	if ((snaps = calloc((size_t) ncpus, sizeof (*snaps))) == NULL ||
-	    (caps = calloc((size_t) ncpus, sizeof (*caps))) == NULL) {
-		free(snaps);
-		return dt_set_errno(dtp, EDT_NOMEM);
-	}
-	for (int c = 0; c < ncpus; c++)
-		snaps[c].as_cpu = (uint32_t) c;
-	for (uint32_t a = 0; be->be_active && a < lay->bl_naggs; a++) {
-		if (aggid != UINT32_MAX && a != aggid)
-			continue;
-		if (dt_bpf_aggread(dtp, &lay->bl_aggs[a], ncpus, take, snaps,
-		    caps) != 0) {
-			for (int c = 0; c < ncpus; c++)
-				free(snaps[c].as_data);
-			free(snaps);
-			free(caps);
-			return -1;
-		}
-	}
-	free(caps);
-	*snapsp = snaps;
-	*nsnapsp = (uint32_t) ncpus;
-	return 0;
+	return dt_bpf_aggread_snap(dtp, &be->be_aggbufs,
+	    be->be_active ? &be->be_lay : &none, be->be_ncpus, aggid, take,
+	    snapsp, nsnapsp);
+}
+
+/*
+ * Snapshots back: their buffers are kept for the next reading while
+ * tracing runs; once it has stopped, the few readings left have no need
+ * of them, and the printing at the end (a sort of every key) should not
+ * find a million keys' worth of them still held.
+ */
+static void
+dt_bpf_aggsnap_free(dtrace_hdl_t *dtp, dt_aggsnap_t *snaps, uint32_t nsnaps)
+{
+	dt_bpf_engine_t *be = dt_bpf(dtp);
+
+	dt_bpf_aggread_done(&be->be_aggbufs, snaps, nsnaps);
+	if ((be->be_stopped || !be->be_active) && !be->be_aggbufs.ab_lent)
+		dt_bpf_aggbufs_free(&be->be_aggbufs);
 }
 
 static int
@@ -1964,7 +1956,7 @@ const dt_engine_ops_t dt_bpf_engine_ops = {
 	.eo_poll = dt_bpf_poll,
 	.eo_drain = dt_bpf_drain,
 	.eo_aggsnap = dt_bpf_aggsnap,
-	.eo_aggsnap_free = dt_engine_aggsnap_free,
+	.eo_aggsnap_free = dt_bpf_aggsnap_free,
 	.eo_aggtake = dt_bpf_aggtake,
 	.eo_stop = dt_bpf_stop,
 	.eo_status = dt_bpf_status,

@@ -16,6 +16,7 @@
 #include "common/dt_impl.h"
 #include "common/engine/dt_engine.h"
 #include "common/probe/dt_probe.h"
+#include "os/linux/bpf/dt_bpf_aggread.h"
 #include "os/linux/bpf/dt_bpf_gen.h"
 #include "os/linux/bpf/dt_bpf_mech.h"
 
@@ -79,6 +80,7 @@ struct dt_bpf_engine {
 	struct ring_buffer *be_rb;
 	struct perf_buffer *be_pb;	/* instead, without a ring buffer */
 	dt_bpf_stage_t *be_stage;	/* per CPU */
+	dt_bpf_aggbufs_t be_aggbufs;	/* reading the aggregations */
 	int be_ncpus;
 	bool be_active;
 	bool be_stopped;

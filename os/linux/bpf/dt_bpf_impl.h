@@ -235,11 +235,18 @@ extern void dt_bpf_cg_store_rec(dt_bpf_cg_t *cg, const dt_recdesc_t *rd,
 extern void dt_bpf_cg_difo(dt_bpf_cg_t *cg, const dif_object_t *difo);
 /*
  * Whether the DIF object only returns execname, which a string record
- * rd then takes with one bpf_get_current_comm(): min(rd_size, 16)
- * bytes, NUL-padded.
+ * rd then takes straight from the task (dt_bpf_cg_comm): min(rd_size,
+ * 16) bytes, NUL-padded.
  */
 extern bool dt_bpf_difo_rec_comm(const dif_object_t *difo,
     const dt_recdesc_t *rd);
+/*
+ * The current task's comm into the size bytes at r7 + off (16 at most
+ * written), which the caller has zeroed unless dt_bpf_comm_direct(off,
+ * size) says all 16 are written, NUL-padded; r0-r5 spent.
+ */
+extern bool dt_bpf_comm_direct(uint32_t off, uint32_t size);
+extern void dt_bpf_cg_comm(dt_bpf_cg_t *cg, uint32_t off, uint32_t size);
 /* Runs a DIF object and stores its value as record rd at r7 + base. */
 extern void dt_bpf_cg_difo_rec(dt_bpf_cg_t *cg, const dif_object_t *difo,
     const dt_recdesc_t *rd, uint32_t base);
