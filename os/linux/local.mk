@@ -81,9 +81,8 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/prov/dt_prov_proc.c \
 	%reldir%/prov/dt_prov_sched.c \
 	%reldir%/ptrace/dt_ptrace.h
-# The ptrace engine places x86-64 breakpoints and reads x86-64 registers;
-# elsewhere dt_ptrace_none.c says there is no user-space engine.
-if ISA_X86_64
+# The ptrace engine: what it does that depends on the processor is the
+# ISA layer's (isa/dt_isa.h, "Linux, for the ptrace engine").
 libdtrace_core_la_SOURCES += \
 	%reldir%/ptrace/dt_ptrace_impl.h \
 	%reldir%/ptrace/dt_ptrace.c \
@@ -93,14 +92,6 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/ptrace/dt_ptrace_linger.c \
 	%reldir%/ptrace/dt_ptrace_trap.c \
 	%reldir%/ptrace/dt_ptrace_rescue.c
-# The SIGILL handler left in traced processes, run in the test's own.
-UNIT_TESTS += tests/unit/ptrace_trap_test
-tests_unit_ptrace_trap_test_SOURCES = tests/unit/ptrace_trap_test.c \
-	tests/unit/unit.h
-tests_unit_ptrace_trap_test_LDADD = libdtrace_core.la
-else
-libdtrace_core_la_SOURCES += %reldir%/ptrace/dt_ptrace_none.c
-endif
 EXTRA_DIST += %reldir%/README.md
 
 # D library files: compiled before every program (common/compiler/dt_lib.c).

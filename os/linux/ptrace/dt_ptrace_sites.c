@@ -11,7 +11,7 @@
  * file offset the probe names plus the address where the process maps
  * that file now (/proc/<pid>/maps): the same probes serve a fork child and
  * a library mapped again, elsewhere, after a dlclose.  Placing a site:
- * its instruction is decoded (isa/x86_64), a copy that runs out of line
+ * its instruction is decoded (dt_isa_ptrace_decode()), a copy that runs out of line
  * is written in a scratch area of the process (mapped by an injected
  * mmap(2)), then the breakpoint; USDT semaphores are raised.
  *
@@ -376,7 +376,8 @@ dt_pt_disarm(const dt_pt_proc_t *pp, int memfd)
 		const dt_pt_site_t *s = &pp->pp_sites[i];
 
 		if (s->ps_armed)
-			(void) pwrite(memfd, s->ps_insn, 1, (off_t) s->ps_addr);
+			(void) pwrite(memfd, s->ps_insn, DT_PT_BRKLEN,
+			    (off_t) s->ps_addr);
 		if (s->ps_fast)
 			(void) pwrite(memfd, s->ps_insn, DT_PT_JMPLEN,
 			    (off_t) s->ps_addr);
@@ -509,20 +510,25 @@ static int
 dt_pt_decode(dt_pt_proc_t *pp, dt_pt_site_t *s)
 {
 	/* Short near the end of the text: decoding says if it is enough. */
-	ssize_t n = pread(pp->pp_memfd, s->ps_insn, X86_MAX_INSN_LEN,
+	ssize_t n = pread(pp->pp_memfd, s->ps_insn, DT_ISA_MAX_INSN_LEN,
 	    (off_t) s->ps_addr);
 
 	if (n <= 0)
 		return -1;
-	memset(s->ps_insn + n, 0, X86_MAX_INSN_LEN - (size_t) n);
+	memset(s->ps_insn + n, 0, DT_ISA_MAX_INSN_LEN - (size_t) n);
 	for (const dt_pt_site_t *o = s + 1; o < pp->pp_sites +
-	    pp->pp_nsites && o->ps_addr < s->ps_addr + X86_MAX_INSN_LEN; o++) {
+	    pp->pp_nsites && o->ps_addr < s->ps_addr + DT_ISA_MAX_INSN_LEN;
+	    o++) {
+		size_t at = o->ps_addr - s->ps_addr, k = DT_PT_BRKLEN;
+
+		if (k > DT_ISA_MAX_INSN_LEN - at)
+			k = DT_ISA_MAX_INSN_LEN - at;
 		if (o->ps_armed)
-			s->ps_insn[o->ps_addr - s->ps_addr] = o->ps_insn[0];
+			memcpy(s->ps_insn + at, o->ps_insn, k);
 	}
-	if (x86_decode(s->ps_insn, (size_t) n, s->ps_addr, 0, &s->ps_in) != 0)
+	if (dt_isa_ptrace_decode(s->ps_insn, (size_t) n, s->ps_addr,
+	    &s->ps_in, &s->ps_strategy) != 0)
 		return -1;
-	s->ps_strategy = x86_strategy(&s->ps_in);
 	s->ps_decoded = true;
 	return 0;
 }
@@ -568,7 +574,7 @@ dt_pt_place(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_proc_t *pp,
 			why = "is displaced by a counting site's jump";
 		else if (!s->ps_decoded && dt_pt_decode(pp, s) != 0)
 			why = "cannot be decoded";
-		else if (s->ps_strategy == X86_STRAT_REFUSE)
+		else if (s->ps_strategy == DT_ISA_STRAT_REFUSE)
 			why = "cannot be probed";
 		/*
 		 * The dynamic linker's breakpoint is the engine's own: where
@@ -586,7 +592,7 @@ dt_pt_place(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_proc_t *pp,
 		if (!dt_pt_to_place(s))
 			continue;
 		nplace++;
-		nool += s->ps_strategy == X86_STRAT_OOL;
+		nool += s->ps_strategy == DT_ISA_STRAT_OOL;
 	}
 	/*
 	 * The handler that mends these patches should we die: without it
@@ -602,7 +608,7 @@ dt_pt_place(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_proc_t *pp,
 			if (!dt_pt_to_place(&pp->pp_sites[i]))
 				continue;
 			nplace++;
-			nool += pp->pp_sites[i].ps_strategy == X86_STRAT_OOL;
+			nool += pp->pp_sites[i].ps_strategy == DT_ISA_STRAT_OOL;
 		}
 	}
 	if (nplace > 0) {
@@ -622,13 +628,14 @@ dt_pt_place(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_proc_t *pp,
 	for (size_t i = 0; i < pp->pp_nsites && nplace > 0; i++) {
 		dt_pt_site_t *s = &pp->pp_sites[i];
 		uint64_t at = area;
-		x86_ool_t ool;
+		size_t len;
+		int priv;
 
-		if (!dt_pt_to_place(s) || s->ps_strategy != X86_STRAT_OOL)
+		if (!dt_pt_to_place(s) || s->ps_strategy != DT_ISA_STRAT_OOL)
 			continue;
 		area += DT_PT_SLOT;
-		if (x86_ool_build(&s->ps_in, s->ps_insn, at, buf, sizeof (buf),
-		    &ool) != 0) {
+		if (dt_isa_ptrace_ool(&s->ps_in, s->ps_insn, at, buf,
+		    sizeof (buf), &len, &priv) != 0) {
 			rc = dt_pt_site_bad(dtp, pp, s,
 			    "cannot run out of line");
 			if (!late)
@@ -636,21 +643,21 @@ dt_pt_place(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_proc_t *pp,
 			continue;
 		}
 		/* A borrowed register's slot must be private to a thread. */
-		if (ool.scratch_reg != X86_REG_NONE)
+		if (priv)
 			continue;
-		if (dt_pt_text_write(pp, at, buf, ool.len) != 0)
+		if (dt_pt_text_write(pp, at, buf, len) != 0)
 			return dt_set_errdetail(dtp, EDT_PROC, "pid %d: failed "
 			    "to write the scratch area", pp->pp_pid);
 		s->ps_ool = at;
 	}
 	for (size_t i = 0; i < pp->pp_nsites && nplace > 0; i++) {
 		dt_pt_site_t *s = &pp->pp_sites[i];
-		static const uint8_t brk = DT_PT_BRK;
-
 		if (!dt_pt_to_place(s))
 			continue;
-		(void) dt_pt_trap_note(pp, t, s->ps_addr, s->ps_insn, 1);
-		if (dt_pt_text_write(pp, s->ps_addr, &brk, 1) != 0)
+		(void) dt_pt_trap_note(pp, t, s->ps_addr, s->ps_insn,
+		    DT_PT_BRKLEN);
+		if (dt_pt_text_write(pp, s->ps_addr, dt_isa_ptrace.ip_brk,
+		    DT_PT_BRKLEN) != 0)
 			return dt_set_errdetail(dtp, EDT_PROC, "pid %d: failed "
 			    "to write a breakpoint at 0x%" PRIx64, pp->pp_pid,
 			    s->ps_addr);
