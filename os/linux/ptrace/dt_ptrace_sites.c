@@ -45,6 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "common/dt_impl.h"
@@ -487,7 +488,7 @@ dt_pt_inject_mmap(dt_pt_proc_t *pp, dt_pt_thread_t *t, size_t len)
 {
 	uint64_t a[6] = { 0, len, PROT_READ | PROT_WRITE | PROT_EXEC,
 		MAP_PRIVATE | MAP_ANONYMOUS, (uint64_t) -1, 0 };
-	int64_t ret = dt_pt_inject_syscall(pp, t, 9 /* mmap */, a);
+	int64_t ret = dt_pt_inject_syscall(pp, t, SYS_mmap, a);
 
 	return ret > 0 ? (uint64_t) ret : 0;
 }
