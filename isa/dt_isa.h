@@ -363,12 +363,14 @@ extern int dt_isa_ptrace_emulate(
  * The out-of-line copy of instruction in (DT_ISA_STRAT_OOL; its bytes at
  * insn) to be placed at at: the code in buf (size bytes, DT_PT_SLOT),
  * its length in *lenp, and in *privatep whether it must be private to a
- * thread (it borrows a register it saves in the copy).  0, or -1.
+ * thread and written at each hit (it borrows a register it saves in the
+ * copy, or holds data read through mem that may change).  0, or -1.
  * Where the copy ends: a jump back to the next instruction, or a trap
  * that dt_isa_ptrace_ool_return() recognizes.
  */
 extern int dt_isa_ptrace_ool(const dt_isa_insn_t *in, const uint8_t *insn,
-    uint64_t at, uint8_t *buf, size_t size, size_t *lenp, int *privatep);
+    uint64_t at, const dt_isa_memops_t *mem, uint8_t *buf, size_t size,
+    size_t *lenp, int *privatep);
 
 /*
  * A thread stopped by a breakpoint at pc, where the bytes code (n of

@@ -22,6 +22,8 @@
  *	+8	A64_OOL_MAGIC			(so a stray brk is not taken
  *	+12	A64_OOL_MAGIC2			 for one)
  *	+16	the address to go on at (the site + 4)
+ *	+24	a literal load's data, if it is one into a vector
+ *		register (the load at +0 rewritten to read it here)
  *
  * and the engine, stopped at that trap, sends the thread on
  * (dt_isa_ptrace_ool_return()); so does the handler when the tracer has
@@ -81,12 +83,9 @@ dt_isa_ptrace_decode(const uint8_t *code, size_t n, uint64_t addr,
 		return -1;
 	a64_decode(a64_word(code), addr, in);
 	*strat = a64_strategy(in);
-	/*
-	 * A literal load into a vector register would need the thread's
-	 * vector registers written back (NT_PRFPREG): not done yet.
-	 */
+	/* Its register is a vector one: see dt_isa_ptrace_ool(). */
 	if (in->cls == A64_C_LDR_LIT && in->simd)
-		*strat = A64_STRAT_REFUSE;
+		*strat = A64_STRAT_OOL;
 	return 0;
 }
 
@@ -143,21 +142,40 @@ a64_get64(const uint8_t *p)
 	return v;
 }
 
-/* Only what runs the same anywhere is copied; the rest is emulated. */
+/*
+ * Only what runs the same anywhere is copied; the rest is emulated --
+ * but for a literal load into a vector register, whose register the
+ * emulator cannot hand back through the general registers: it is
+ * copied as a literal load of a copy of its data, placed after the
+ * return trap, read at each hit (the copy is the thread's own).
+ */
 int
 dt_isa_ptrace_ool(const dt_isa_insn_t *in, const uint8_t *insn, uint64_t at,
-    uint8_t *buf, size_t size, size_t *lenp, int *privatep)
+    const dt_isa_memops_t *mem, uint8_t *buf, size_t size, size_t *lenp,
+    int *privatep)
 {
+	int lit = in->cls == A64_C_LDR_LIT && in->simd;
+	uint32_t w = a64_word(insn);
+
 	(void) at;
-	if (a64_strategy(in) != A64_STRAT_OOL || size < A64_OOL_LEN)
+	if ((!lit && a64_strategy(in) != A64_STRAT_OOL) ||
+	    size < A64_OOL_LEN + 16)
 		return -1;
-	memcpy(buf, insn, 4);
+	if (lit) {
+		if (mem == NULL || mem->read == NULL || in->size > 16 ||
+		    mem->read(mem->arg, in->target, buf + A64_OOL_LEN,
+			in->size) != 0)
+			return -1;
+		/* imm19: the data's distance from the load, in words */
+		w = (w & ~(0x7ffffu << 5)) | ((A64_OOL_LEN / 4) << 5);
+	}
+	a64_put32(buf, w);
 	a64_put32(buf + 4, A64_BRK(A64_OOL_BRK));
 	a64_put32(buf + 8, A64_OOL_MAGIC);
 	a64_put32(buf + 12, A64_OOL_MAGIC2);
 	a64_put64(buf + 16, in->pc + 4);
-	*lenp = A64_OOL_LEN;
-	*privatep = 0;
+	*lenp = A64_OOL_LEN + (lit ? in->size : 0);
+	*privatep = lit;
 	return 0;
 }
 

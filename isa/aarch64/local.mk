@@ -15,6 +15,10 @@ libdtrace_core_la_LIBADD += libisa_aarch64.la
 # uses isa/dt_isa.h's instruction-level types, which are arm64's there.
 libdtrace_core_la_SOURCES += %reldir%/a64_ucontext.c %reldir%/a64_ptrace.c \
 	%reldir%/a64_ptrace_ops.c
+UNIT_TESTS += tests/unit/a64_ptrace_test
+tests_unit_a64_ptrace_test_SOURCES = tests/unit/a64_ptrace_test.c \
+	tests/unit/unit.h
+tests_unit_a64_ptrace_test_LDADD = libdtrace_core.la
 endif
 
 UNIT_TESTS += tests/unit/a64_decode_test tests/unit/a64_sites_test

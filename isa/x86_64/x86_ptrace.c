@@ -135,10 +135,12 @@ dt_isa_ptrace_emulate(
 
 int
 dt_isa_ptrace_ool(const dt_isa_insn_t *in, const uint8_t *insn, uint64_t at,
-    uint8_t *buf, size_t size, size_t *lenp, int *privatep)
+    const dt_isa_memops_t *mem, uint8_t *buf, size_t size, size_t *lenp,
+    int *privatep)
 {
 	x86_ool_t ool;
 
+	(void) mem;
 	if (x86_ool_build(in, insn, at, buf, size, &ool) != 0)
 		return -1;
 	*lenp = ool.len;

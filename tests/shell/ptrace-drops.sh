@@ -50,7 +50,11 @@ drops() {
     >"$tmp/out" 2>"$tmp/err"
 printed=$(grep -c . "$tmp/out")
 dropped=$(drops "$tmp/err" drops) || fail=1
-[ "$dropped" -gt 0 ] || check "records dropped with -b 4k" "some" "$dropped"
+# Whether the consumer falls behind is the machine's speed (on an
+# emulated arm64 guest each stop is slow and it keeps up): what must hold
+# either way is that every firing is printed or counted.
+[ "$dropped" -gt 0 ] ||
+	echo "note: the consumer kept up with -b 4k: no drops to count here"
 check "records printed + dropped" "$n" "$((printed + dropped))"
 
 # Aggregations: a key per firing.

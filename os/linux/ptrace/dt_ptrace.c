@@ -222,6 +222,14 @@ dt_pt_emu_write(void *arg, uint64_t addr, const void *buf, size_t len)
 	return dt_pt_vm_write(((dt_pt_proc_t *) arg)->pp_pid, addr, buf, len);
 }
 
+void
+dt_pt_memops(dt_pt_proc_t *pp, dt_isa_memops_t *mem)
+{
+	mem->read = dt_pt_emu_read;
+	mem->write = dt_pt_emu_write;
+	mem->arg = pp;
+}
+
 /* Threads. */
 dt_pt_thread_t *
 dt_pt_thread(dt_ptrace_t *pt, int tid)
@@ -733,12 +741,13 @@ static void
 dt_pt_step_over(dt_pt_thread_t *t, dt_pt_site_t *s, dt_isa_ptregs_t *r)
 {
 	dt_pt_proc_t *pp = t->pt_proc->pp_mm;
-	dt_isa_memops_t mem = { dt_pt_emu_read, dt_pt_emu_write, t->pt_proc };
+	dt_isa_memops_t mem;
 	uint8_t buf[DT_PT_SLOT];
 	uint64_t at;
 	size_t len;
 	int sig = 0, slot, priv;
 
+	dt_pt_memops(t->pt_proc, &mem);
 	DT_PT_PC(r) = s->ps_addr;
 	if (s->ps_strategy == DT_ISA_STRAT_EMULATE) {
 		/* As the processor would have: a fault here. */
@@ -748,7 +757,7 @@ dt_pt_step_over(dt_pt_thread_t *t, dt_pt_site_t *s, dt_isa_ptregs_t *r)
 		DT_PT_PC(r) = s->ps_ool;
 	} else if ((slot = dt_pt_thread_slot(t)) >= 0) {
 		at = pp->pp_tslots + (uint64_t) slot * DT_PT_SLOT;
-		if (dt_isa_ptrace_ool(&s->ps_in, s->ps_insn, at, buf,
+		if (dt_isa_ptrace_ool(&s->ps_in, s->ps_insn, at, &mem, buf,
 		    sizeof (buf), &len, &priv) == 0 &&
 		    dt_pt_text_write(pp, at, buf, len) == 0)
 			DT_PT_PC(r) = at;

@@ -229,6 +229,8 @@ extern dt_pt_proc_t *dt_pt_proc(dt_ptrace_t *pt, int pid);
 extern dt_pt_proc_t *dt_pt_proc_add(dtrace_hdl_t *dtp, dt_ptrace_t *pt,
     int pid);
 extern int dt_pt_vm_read(int pid, uint64_t addr, void *buf, size_t len);
+/* The ISA's memory callbacks for pp's user memory. */
+extern void dt_pt_memops(dt_pt_proc_t *pp, dt_isa_memops_t *mem);
 /* The memory of process pid, opened for writing: -1 on failure. */
 extern int dt_pt_memfd(int pid);
 /* Text and the scratch area through pp's memory file: 0, or -1. */

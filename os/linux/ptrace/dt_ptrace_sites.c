@@ -548,11 +548,13 @@ dt_pt_place(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_proc_t *pp,
 	size_t nool = 0, nplace = 0, sz;
 	uint8_t buf[DT_PT_SLOT];
 	dt_pt_maps_t ms;
+	dt_isa_memops_t mem;
 	uint64_t area = 0;
 	int rc = 0;
 
 	if (pp->pp_mm != pp)
 		return 0;	/* a vfork child: its parent's sites */
+	dt_pt_memops(pp, &mem);
 	/* What a tracer killed before us left, first: its text is read. */
 	if (pp->pp_trap == 0)
 		dt_pt_trap_mend(pp);
@@ -635,7 +637,7 @@ dt_pt_place(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_proc_t *pp,
 		if (!dt_pt_to_place(s) || s->ps_strategy != DT_ISA_STRAT_OOL)
 			continue;
 		area += DT_PT_SLOT;
-		if (dt_isa_ptrace_ool(&s->ps_in, s->ps_insn, at, buf,
+		if (dt_isa_ptrace_ool(&s->ps_in, s->ps_insn, at, &mem, buf,
 		    sizeof (buf), &len, &priv) != 0) {
 			rc = dt_pt_site_bad(dtp, pp, s,
 			    "cannot run out of line");
