@@ -116,6 +116,16 @@ extern void dt_isa_sites_free(dt_isa_sites_t *s);
 extern int dt_isa_uprobe_unsafe(const uint8_t *code, size_t avail);
 
 /*
+ * Whether the kernel is expected to refuse a uprobe on the instruction at
+ * code (avail bytes) when it places one: a guess by the kernel's rules,
+ * which the BPF engine uses to try such sites alone, so that one refusal
+ * does not fail, and split again and again, a link of thousands of sites.
+ * What the kernel then says is what counts, so a wrong guess costs time,
+ * never a probe.
+ */
+extern int dt_isa_uprobe_doubtful(const uint8_t *code, size_t avail);
+
+/*
  * Whether condition cond (a return site's cond - 1, in the ISA's own
  * numbering) holds with the flags register at flags.  The BPF engine
  * turns it into a truth table over the flag bits il_condbits[] names.

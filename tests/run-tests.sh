@@ -175,11 +175,17 @@ directive() {
 	    "$2" | head -n 1
 }
 
-# Compare a file with the expected one; on a difference, show it.
+# Compare a file with the expected one; on a difference, show it, and
+# the unchecked stderr ($5) if any: a drop or error message there is
+# often the cause of a difference that happens once.
 compare() {
-	local name=$1 what=$2 want=$3 got=$4
+	local name=$1 what=$2 want=$3 got=$4 also=${5:-}
 	if ! cmp -s "$want" "$got"; then
 		diff -u "$want" "$got" >"$work/diff" 2>&1
+		if [ -n "$also" ] && [ -s "$also" ]; then
+			echo "stderr (not compared):" >>"$work/diff"
+			cat "$also" >>"$work/diff"
+		fi
 		fail "$name" "$what differs from ${want#"$top_srcdir"/}" \
 		    "$work/diff"
 		return 1
@@ -285,7 +291,8 @@ run_d_test_once() {
 		return
 	fi
 	if [ -f "$dir/$base.out" ]; then
-		compare "$name" "stdout" "$dir/$base.out" "$work/stdout" ||
+		compare "$name" "stdout" "$dir/$base.out" "$work/stdout" \
+		    "$([ -f "$dir/$base.err" ] || echo "$work/stderr")" ||
 		    return
 	fi
 	if [ -f "$dir/$base.err" ]; then

@@ -150,6 +150,24 @@ dt_isa_uprobe_unsafe(const uint8_t *code, size_t avail)
 	return 0;
 }
 
+/*
+ * What arm64's uprobes refuse for certain: exception generation (svc,
+ * hvc, smc, brk, hlt) and the exclusive loads and stores, which must not
+ * be stepped apart from their pair.
+ */
+int
+dt_isa_uprobe_doubtful(const uint8_t *code, size_t avail)
+{
+	uint32_t insn;
+
+	if (avail < 4)
+		return 1;
+	insn = (uint32_t) code[0] | (uint32_t) code[1] << 8 |
+	    (uint32_t) code[2] << 16 | (uint32_t) code[3] << 24;
+	return (insn & 0xff000000U) == 0xd4000000U ||
+	    (insn & 0x3f000000U) == 0x08000000U;
+}
+
 /* b.cond's: a64_cond()'s numbering, its condition field. */
 int
 dt_isa_cond_holds(unsigned cond, uint64_t flags)

@@ -92,6 +92,67 @@ dt_isa_uprobe_unsafe(const uint8_t *code, size_t avail)
 	    in.vex == X86_VEX_EVEX;
 }
 
+/*
+ * The one-byte opcodes Linux's x86-64 uprobes refuse (arch/x86/kernel/
+ * uprobes.c): those invalid in 64-bit mode, port I/O, interrupts, hlt,
+ * cli/sti, and the 0F escape itself, whose second byte decides.  A VEX
+ * instruction's opcode byte is looked up here too, as the kernel's
+ * decoder gives it, so that vmovd (6E) and vpxor (EF) are refused.
+ */
+static const uint8_t x86_uprobe_bad1[] = {0x06, 0x07, 0x0e, 0x0f, 0x16,
+    0x17, 0x1e, 0x1f, 0x27, 0x2f, 0x37, 0x3f, 0x60, 0x61, 0x62, 0x6c,
+    0x6d, 0x6e, 0x6f, 0x82, 0x9a, 0xc4, 0xc5, 0xcc, 0xcd, 0xce, 0xcf,
+    0xd4, 0xd5, 0xd6, 0xe4, 0xe5, 0xe6, 0xe7, 0xea, 0xec, 0xed, 0xee,
+    0xef, 0xf1, 0xf4, 0xfa, 0xfb};
+
+/*
+ * Its two-byte (0F xx) ones: system calls and returns, ud0-2, wrmsr,
+ * sysenter and the like.  (The three-byte maps, 0F 38 and 0F 3A, it
+ * takes: pshufb, palignr and crc32 were seen probed.)
+ */
+static const uint8_t x86_uprobe_bad2[] = {0x04, 0x05, 0x07, 0x0a, 0x0b,
+    0x0c, 0x0e, 0x25, 0x27, 0x30, 0x34, 0x35, 0x37, 0xa6, 0xa7, 0xff};
+
+static int
+x86_in(const uint8_t *set, size_t n, uint8_t op)
+{
+	return memchr(set, op, n) != NULL;
+}
+
+int
+dt_isa_uprobe_doubtful(const uint8_t *code, size_t avail)
+{
+	x86_insn_t in;
+
+	if (x86_decode(code, avail, 0, 0, &in) != 0)
+		return 1;	/* the kernel says ENOEXEC */
+	/* lock and the ES/CS/SS/DS overrides (notrack is DS's byte) */
+	if ((in.prefixes & X86_PFX_LOCK) != 0 ||
+	    ((in.prefixes & X86_PFX_SEG) != 0 && in.seg != X86_SEG_FS &&
+		in.seg != X86_SEG_GS))
+		return 1;
+	switch (in.vex) {
+	case X86_VEX_VEX2:
+	case X86_VEX_VEX3:
+		return x86_in(x86_uprobe_bad1, sizeof(x86_uprobe_bad1),
+		    in.opcode);
+	case X86_VEX_NONE:
+		break;
+	default:
+		return 0;	/* EVEX is unsafe instead; XOP: no rule */
+	}
+	switch (in.map) {
+	case X86_MAP_1B:
+		return x86_in(x86_uprobe_bad1, sizeof(x86_uprobe_bad1),
+		    in.opcode);
+	case X86_MAP_0F:
+		return x86_in(x86_uprobe_bad2, sizeof(x86_uprobe_bad2),
+		    in.opcode);
+	default:
+		return 0;
+	}
+}
+
 /* x86_cond()'s numbering, as return sites give it. */
 int
 dt_isa_cond_holds(unsigned cond, uint64_t flags)

@@ -93,4 +93,44 @@ check "no site placed: the reason" \
     "dtrace: could not enable tracing: the kernel cannot place a uprobe at any site of the enabling" \
     "$(tail -n 1 "$tmp/err")"
 
+# Many refused sites in one enabling: every function of a program, four
+# of which begin with instructions x86-64 uprobes refuse, and two with
+# ones a guess by opcode alone might doubt but the kernel takes.  The
+# doubtful sites are tried alone, beside the one link of the others:
+# each refused one is named once, every other function counts its call.
+if [ "$(uname -m)" = x86_64 ]; then
+	cat >"$tmp/many.c" <<'C'
+#define F(name, insn) __asm__(".text\n.globl " #name "\n.type " #name \
+    ",@function\n" #name ":\n" insn "\nret\n.size " #name ", .-" #name);\
+    void name(void);
+F(f_lock, "lock incl -8(%rsp)")
+F(f_vmovd, "vmovd %esi,%xmm0")
+F(f_vpxor, "vpxor %xmm1,%xmm1,%xmm1")
+F(f_notrack, ".byte 0x3e; nop")
+F(f_pshufb, "pshufb %xmm1,%xmm0")
+F(f_popcnt, "popcnt %eax,%eax")
+F(f_plain, "mov %rdi,%rax")
+
+int
+main(void)
+{
+	f_lock(); f_vmovd(); f_vpxor(); f_notrack();
+	f_pshufb(); f_popcnt(); f_plain();
+	return 0;
+}
+C
+	cc -O1 -mavx -msse4.2 -mpopcnt -o "$tmp/many" "$tmp/many.c" || exit 1
+	"$DTRACE" -q -c "$tmp/many" -n 'pid$target:a.out:f_*:entry
+	    { @[probefunc] = count(); } END { printa("%s %@d\n", @); }' \
+	    >"$tmp/out" 2>"$tmp/err"
+	check "many refused: exit 0" 0 "$?"
+	check "many refused: the others count their call" \
+	    "$(printf '%s 1\n' f_plain f_popcnt f_pshufb)" \
+	    "$(grep . "$tmp/out" | sort)"
+	check "many refused: each named once" \
+	    "$(printf '%s\n' f_lock f_notrack f_vmovd f_vpxor)" \
+	    "$(sed -n 's/^dtrace: skipped [^:]*:[^:]*:\([^:]*\):entry .*/\1/p' \
+		"$tmp/err" | sort)"
+fi
+
 exit $fail

@@ -167,6 +167,12 @@ test_isa_sites(void)
 	dt_isa_sites_free(&s);
 	CHECK_STR(dt_isa_name, "aarch64");
 	CHECK(!dt_isa_uprobe_unsafe(code, sizeof(code)));
+	/* svc #0 and ldxr x1, [x0] are refused; nop and ret are not */
+	CHECK(dt_isa_uprobe_doubtful((const uint8_t *) "\x01\x00\x00\xd4", 4));
+	CHECK(dt_isa_uprobe_doubtful((const uint8_t *) "\x01\x7c\x5f\xc8", 4));
+	CHECK(!dt_isa_uprobe_doubtful((const uint8_t *) "\x1f\x20\x03\xd5", 4));
+	CHECK(!dt_isa_uprobe_doubtful((const uint8_t *) "\xc0\x03\x5f\xd6", 4));
+	CHECK(dt_isa_uprobe_doubtful((const uint8_t *) "\x1f", 1));
 }
 
 static void

@@ -338,6 +338,7 @@ main(void)
 	dif_state_t *ist;
 	dif_mstate_t *ims;
 	dtrace_hdl_t *dtp;
+	dt_engine_status_t es;
 	char err[256];
 	int e, mismatches = 0;
 	size_t ncases = NCASES, sel = 0;
@@ -512,6 +513,9 @@ main(void)
 	printf("%zu cases x %zu argument sets: %d differences\n", ncases,
 	    nsets, mismatches);
 	CHECK_INT(mismatches, 0);
+	/* No store was dropped: every case's variables fit. */
+	eo->eo_status(dtp, &es);
+	CHECK_INT(es.es_dyndrops, 0);
 	CHECK(eo->eo_stop(dtp) == 0);
 	eo->eo_close(dtp);
 	dtrace_close(dtp);

@@ -194,10 +194,50 @@ test_uprobe_unsafe(void)
 	CHECK(!dt_isa_uprobe_unsafe((const uint8_t *) "\x62", 1)); /* cut */
 }
 
+/*
+ * What the kernel's uprobes are expected to refuse: each refused case was
+ * seen refused (ENOTSUPP) by Linux 6.18, each accepted one seen traced.
+ */
+static void
+test_uprobe_doubtful(void)
+{
+	static const struct {
+		const char *bytes;
+		size_t len;
+		int doubtful;
+	} c[] = {
+	    {"\xf0\xff\x0f", 3, 1},		 /* lock decl (%rdi) */
+	    {"\xf0\x0f\xba\xaf\x08\x03\x00\x00\x05", 9, 1}, /* lock bts */
+	    {"\xc5\xf9\x6e\xc6", 4, 1},	 /* vmovd %esi,%xmm0 */
+	    {"\xc4\x41\x01\xef\xff", 5, 1},	 /* vpxor: EF is out */
+	    {"\xc5\xfe\x6f\x04\x24", 5, 1},	 /* vmovdqu (%rsp),%ymm0 */
+	    {"\x3e\xff\xe0", 3, 1},		 /* notrack jmp *%rax */
+	    {"\x0f\x05", 2, 1},		 /* syscall */
+	    {"\xcc", 1, 1},			 /* int3 */
+	    {"\xf4", 1, 1},			 /* hlt */
+	    {"\x0f", 1, 1},			 /* cut: not decodable */
+	    {"\xf3\x0f\x1e\xfa", 4, 0},	 /* endbr64 */
+	    {"\x55", 1, 0},			 /* push %rbp */
+	    {"\x64\x48\x8b\x04\x25\x28\x00\x00\x00", 9, 0}, /* fs: mov */
+	    {"\x66\x0f\x38\x00\xc1", 5, 0},	 /* pshufb */
+	    {"\x66\x0f\x3a\x0f\xc1\x01", 6, 0}, /* palignr */
+	    {"\xf3\x0f\xb8\xc0", 4, 0},	 /* popcnt */
+	    {"\xc5\xf8\x77", 3, 0},		 /* vzeroupper */
+	    {"\x0f\x31", 2, 0},		 /* rdtsc */
+	    {"\xe8\x00\x00\x00\x00", 5, 0},	 /* call */
+	};
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+		CHECK_INT(dt_isa_uprobe_doubtful(
+			      (const uint8_t *) c[i].bytes, c[i].len),
+		    c[i].doubtful);
+}
+
 int
 main(void)
 {
 	test_uprobe_unsafe();
+	test_uprobe_doubtful();
 	test_sites();
 	test_layout();
 	test_regnames();

@@ -67,6 +67,9 @@
 	DT_BPF_INSN(BPF_JMP | BPF_OP(op) | BPF_X, d, s, off, 0)
 #define DT_BPF_JMP_IMM(op, d, imm, off)                                      \
 	DT_BPF_INSN(BPF_JMP | BPF_OP(op) | BPF_K, d, 0, off, imm)
+/* The same on the low 32 bits of d (an int a helper returned). */
+#define DT_BPF_JMP32_IMM(op, d, imm, off)                                    \
+	DT_BPF_INSN(BPF_JMP32 | BPF_OP(op) | BPF_K, d, 0, off, imm)
 #define DT_BPF_JA(off)	     DT_BPF_INSN(BPF_JMP | BPF_JA, 0, 0, off, 0)
 /* A jump with a 32-bit offset (Linux 6.4: DT_LF_GOTOL). */
 #define DT_BPF_GOTOL(off)    DT_BPF_INSN(BPF_JMP32 | BPF_JA, 0, 0, 0, off)

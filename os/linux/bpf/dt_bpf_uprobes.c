@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,21 +49,35 @@ dt_bpf_urefused(const dt_probe_t *prp, const dt_pid_probe_t *pi, size_t i)
 	return true;
 }
 
-bool
-dt_bpf_usite_unsafe(const char *path, uint64_t off, int *fdp)
+/* What a site's instruction is to a uprobe. */
+typedef enum dt_bpf_usite {
+	DT_BPF_USITE_OK,	/* as far as can be told, fine */
+	DT_BPF_USITE_UNSAFE,	/* dt_bpf_usite_unsafe() */
+	DT_BPF_USITE_DOUBTFUL	/* dt_isa_uprobe_doubtful(): try it alone */
+} dt_bpf_usite_t;
+
+static dt_bpf_usite_t
+dt_bpf_usite_check(const char *path, uint64_t off, int *fdp)
 {
 	uint8_t b[16];
 	ssize_t n;
 
 	if (*fdp < 0 && (*fdp = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return false;	/* the kernel will say what it thinks */
+		return DT_BPF_USITE_OK;	/* the kernel will say what it thinks */
 	if ((n = pread(*fdp, b, sizeof (b), (off_t) off)) <= 0)
-		return false;
+		return DT_BPF_USITE_OK;
 	if (dt_isa_uprobe_unsafe(b, (size_t) n)) {
 		errno = DT_BPF_ENOTSUPP;
-		return true;
+		return DT_BPF_USITE_UNSAFE;
 	}
-	return false;
+	return dt_isa_uprobe_doubtful(b, (size_t) n) ? DT_BPF_USITE_DOUBTFUL
+						     : DT_BPF_USITE_OK;
+}
+
+bool
+dt_bpf_usite_unsafe(const char *path, uint64_t off, int *fdp)
+{
+	return dt_bpf_usite_check(path, off, fdp) == DT_BPF_USITE_UNSAFE;
 }
 
 static int
@@ -81,6 +96,25 @@ dt_bpf_ug_addlink(dt_bpf_ugroup_t *ug, int fd)
 }
 
 /*
+ * A site with cookie the kernel just refused (errno says why): skipped
+ * and counted if dt_bpf_urefused() says so, else -1.
+ */
+static int
+dt_bpf_ug_refused(dt_bpf_ugroup_t *ug, uint64_t off, uint64_t cookie)
+{
+	const dt_probe_t *prp = ug->ug_probes[(uint32_t) cookie];
+	const dt_pid_probe_t *pi = dt_prov_pid_info(prp);
+	size_t i = 0;
+
+	while (i + 1 < pi->pi_nsites && pi->pi_sites[i] != off)
+		i++;
+	if (!dt_bpf_urefused(prp, pi, i))
+		return -1;
+	ug->ug_refused++;
+	return 0;
+}
+
+/*
  * Links sites [0, n) of file path (file offsets offs, cookies the probes'
  * indexes): one link, or where the kernel refuses a site, the halves
  * apart, down to the refused sites, which are skipped as
@@ -92,9 +126,6 @@ dt_bpf_ug_link(dt_bpf_ugroup_t *ug, const char *path, const uint64_t *offs,
 {
 	int fd = dt_bpf_attach_uprobe_multi(ug->ug_prog_fd, path, offs,
 	    cookies, n, ug->ug_pid);
-	const dt_probe_t *prp;
-	const dt_pid_probe_t *pi;
-	size_t i = 0;
 
 	if (fd >= 0) {
 		ug->ug_placed += n;
@@ -107,25 +138,86 @@ dt_bpf_ug_link(dt_bpf_ugroup_t *ug, const char *path, const uint64_t *offs,
 		return dt_bpf_ug_link(ug, path, offs, cookies, n / 2) == 0 &&
 		    dt_bpf_ug_link(ug, path, offs + n / 2, cookies + n / 2,
 			n - n / 2) == 0 ? 0 : -1;
-	prp = ug->ug_probes[(uint32_t) cookies[0]];
-	pi = dt_prov_pid_info(prp);
-	while (i + 1 < pi->pi_nsites && pi->pi_sites[i] != offs[0])
-		i++;
-	if (!dt_bpf_urefused(prp, pi, i))
-		return -1;
-	ug->ug_refused++;
-	return 0;
+	return dt_bpf_ug_refused(ug, offs[0], cookies[0]);
+}
+
+/* One doubtful site's link, made in a thread of its own. */
+typedef struct dt_bpf_utry {
+	const dt_bpf_ugroup_t *ut_ug;
+	const char *ut_path;
+	const uint64_t *ut_off, *ut_cookie;
+	pthread_t ut_thread;
+	int ut_fd, ut_errno;
+} dt_bpf_utry_t;
+
+static void *
+dt_bpf_utry_run(void *arg)
+{
+	dt_bpf_utry_t *t = arg;
+
+	t->ut_fd = dt_bpf_attach_uprobe_multi(t->ut_ug->ug_prog_fd,
+	    t->ut_path, t->ut_off, t->ut_cookie, 1, t->ut_ug->ug_pid);
+	t->ut_errno = errno;
+	return NULL;
 }
 
 /*
- * The sites in file path of probes [first, n): offsets and cookies;
- * those that would break the program are skipped as refused.
+ * Links the n doubtful sites of path, each alone.  Each refusal costs
+ * the kernel a grace period or two as it takes the link apart (tens of
+ * milliseconds; more on a busy machine), so they are tried at once, in
+ * threads whose waits overlap: libc's 23 refusals then cost one wait,
+ * not 23.
+ */
+static int
+dt_bpf_ug_link_each(dt_bpf_ugroup_t *ug, const char *path,
+    const uint64_t *offs, const uint64_t *cookies, size_t n)
+{
+	enum { DT_BPF_UTRY_MAX = 64 };	/* threads at once */
+	dt_bpf_utry_t t[DT_BPF_UTRY_MAX];
+	int rc = 0;
+
+	for (size_t at = 0; at < n && rc == 0; at += DT_BPF_UTRY_MAX) {
+		size_t k = n - at < DT_BPF_UTRY_MAX ? n - at : DT_BPF_UTRY_MAX;
+
+		for (size_t j = 0; j < k; j++) {
+			t[j] = (dt_bpf_utry_t){.ut_ug = ug, .ut_path = path,
+			    .ut_off = &offs[at + j],
+			    .ut_cookie = &cookies[at + j], .ut_fd = -1};
+			if (pthread_create(&t[j].ut_thread, NULL,
+			    dt_bpf_utry_run, &t[j]) != 0)
+				(void) dt_bpf_utry_run(&t[j]), t[j].ut_thread = 0;
+		}
+		for (size_t j = 0; j < k; j++) {
+			if (t[j].ut_thread != 0)
+				(void) pthread_join(t[j].ut_thread, NULL);
+			if (t[j].ut_fd >= 0) {
+				ug->ug_placed++;
+				if (dt_bpf_ug_addlink(ug, t[j].ut_fd) != 0)
+					rc = -1;
+				continue;
+			}
+			errno = t[j].ut_errno;
+			if (rc == 0 && (errno == DT_BPF_ENOTSUPP ||
+			    errno == EINVAL || errno == ENOEXEC))
+				rc = dt_bpf_ug_refused(ug, *t[j].ut_off,
+				    *t[j].ut_cookie);
+			else
+				rc = -1;
+		}
+	}
+	return rc;
+}
+
+/*
+ * The sites in file path of probes [first, n): offsets and cookies,
+ * those the kernel is likely to refuse (*ndoubtp of them) last; those
+ * that would break the program are skipped as refused.
  */
 static size_t
 dt_bpf_ug_sites(dt_bpf_ugroup_t *ug, uint32_t first, const char *path,
-    uint64_t *offs, uint64_t *cookies)
+    uint64_t *offs, uint64_t *cookies, size_t max, size_t *ndoubtp)
 {
-	size_t n = 0;
+	size_t n = 0, ndoubt = 0;
 	int fd = -1;
 
 	for (uint32_t q = first; q < ug->ug_nprobes; q++) {
@@ -134,20 +226,32 @@ dt_bpf_ug_sites(dt_bpf_ugroup_t *ug, uint32_t first, const char *path,
 		if (strcmp(pi->pi_path, path) != 0)
 			continue;
 		for (size_t i = 0; i < pi->pi_nsites; i++) {
-			if (dt_bpf_usite_unsafe(path, pi->pi_sites[i], &fd)) {
-				if (!dt_bpf_urefused(ug->ug_probes[q], pi, i))
-					continue;	/* (cannot be) */
-				ug->ug_refused++;
-				continue;
-			}
-			offs[n] = pi->pi_sites[i];
-			cookies[n++] = q | (ug->ug_siteoff ?
+			uint64_t cookie = q | (ug->ug_siteoff ?
 			    (pi->pi_sites[i] - (pi->pi_func - pi->pi_base)) <<
 			    32 : 0);
+			size_t at;
+
+			switch (dt_bpf_usite_check(path, pi->pi_sites[i],
+			    &fd)) {
+			case DT_BPF_USITE_UNSAFE:
+				if (dt_bpf_urefused(ug->ug_probes[q], pi, i))
+					ug->ug_refused++;
+				continue;
+			case DT_BPF_USITE_DOUBTFUL:
+				/* (from the end of the arrays, down) */
+				at = max - ++ndoubt;
+				break;
+			default:
+				at = n++;
+				break;
+			}
+			offs[at] = pi->pi_sites[i];
+			cookies[at] = cookie;
 		}
 	}
 	if (fd >= 0)
 		(void) close(fd);
+	*ndoubtp = ndoubt;
 	return n;
 }
 
@@ -155,43 +259,54 @@ int
 dt_bpf_uattach_group(dt_bpf_ugroup_t *ug)
 {
 	uint64_t *offs, *cookies;
-	size_t max = 0;
+	const char **files;
+	size_t max = 0, nfiles = 0, f;
+	int rc = 0;
 
 	for (uint32_t p = 0; p < ug->ug_nprobes; p++)
 		max += dt_prov_pid_info(ug->ug_probes[p])->pi_nsites;
 	offs = calloc(max + 1, sizeof (*offs));
 	cookies = calloc(max + 1, sizeof (*cookies));
-	if (offs == NULL || cookies == NULL) {
+	files = calloc(ug->ug_nprobes + 1, sizeof (*files));
+	if (offs == NULL || cookies == NULL || files == NULL) {
 		free(offs);
 		free(cookies);
+		free(files);
 		(void) snprintf(ug->ug_err, sizeof (ug->ug_err), "attaching "
 		    "pid probes: out of memory");
 		return -1;
 	}
 	for (uint32_t p = 0; p < ug->ug_nprobes; p++) {
 		const char *path = dt_prov_pid_info(ug->ug_probes[p])->pi_path;
-		bool seen = false;
-		size_t n;
+		size_t n, ndoubt;
 
-		/* Each file once, with every site in it. */
-		for (uint32_t q = 0; q < p && !seen; q++)
-			seen = strcmp(dt_prov_pid_info(ug->ug_probes[q])->
-			    pi_path, path) == 0;
-		if (seen)
+		/*
+		 * Each file once, with every site in it: the files met so
+		 * far are few, where the probes before this one can be
+		 * tens of thousands.
+		 */
+		for (f = 0; f < nfiles && strcmp(files[f], path) != 0; f++)
 			continue;
-		n = dt_bpf_ug_sites(ug, p, path, offs, cookies);
-		if (n > 0 && dt_bpf_ug_link(ug, path, offs, cookies,
-		    (uint32_t) n) != 0) {
+		if (f < nfiles)
+			continue;
+		files[nfiles++] = path;
+		n = dt_bpf_ug_sites(ug, p, path, offs, cookies, max, &ndoubt);
+		rc = n > 0 ? dt_bpf_ug_link(ug, path, offs, cookies,
+				 (uint32_t) n)
+			   : 0;
+		if (rc == 0 && ndoubt > 0)
+			rc = dt_bpf_ug_link_each(ug, path, &offs[max - ndoubt],
+			    &cookies[max - ndoubt], ndoubt);
+		if (rc != 0) {
 			(void) snprintf(ug->ug_err, sizeof (ug->ug_err),
 			    "attaching the pid probes of %s: %s", path,
 			    errno == DT_BPF_ENOTSUPP ? "the kernel does not "
 			    "support it here" : strerror(errno));
-			free(offs);
-			free(cookies);
-			return -1;
+			break;
 		}
 	}
 	free(offs);
 	free(cookies);
-	return 0;
+	free(files);
+	return rc != 0 ? -1 : 0;
 }

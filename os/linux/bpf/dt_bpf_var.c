@@ -230,13 +230,20 @@ dt_bpf_cg_stdvar(dt_bpf_cg_t *cg, uint8_t scope, uint32_t id, bool array,
 	}
 	dt_bpf_cg_map_update(cg, bv->bv_fd, lay->bl_dynkey_off,
 	    lay->bl_dynval_off, BPF_NOEXIST);
-	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R0, 0, 0), lnew);
-	/* A full map drops the store, counted as DTrace's dynvar drops. */
-	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R0, -EEXIST, 0),
-	    ldrop);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP32_IMM(BPF_JEQ, DT_R0, 0, 0), lnew);
+	/*
+	 * A full map drops the store, counted as DTrace's dynvar drops.  The
+	 * results of map calls are compared as ints: before Linux 6.4 a
+	 * map's update and delete returned one, which can reach R0 without
+	 * its sign (-EEXIST as 0xffffffef), so that a 64-bit compare took
+	 * a replaced value for a drop.
+	 */
+	dt_bpf_jmp_label(cg->cg_b,
+	    DT_BPF_JMP32_IMM(BPF_JNE, DT_R0, -EEXIST, 0), ldrop);
 	dt_bpf_cg_map_update(cg, bv->bv_fd, lay->bl_dynkey_off,
 	    lay->bl_dynval_off, BPF_EXIST);
-	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R0, 0, 0), ldone);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP32_IMM(BPF_JEQ, DT_R0, 0, 0),
+	    ldone);
 	dt_bpf_label_here(cg->cg_b, ldrop);
 	dt_bpf_cg_counter(cg, DT_BPF_CNT_DYNDROPS);
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), ldone);
@@ -259,7 +266,8 @@ dt_bpf_cg_stdvar(dt_bpf_cg_t *cg, uint8_t scope, uint32_t id, bool array,
 	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2,
 	    (int32_t) lay->bl_dynkey_off));
 	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_map_delete_elem));
-	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R0, 0, 0), ldone);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP32_IMM(BPF_JNE, DT_R0, 0, 0),
+	    ldone);
 	dt_bpf_cg_dynused_add(cg, -cost);
 	dt_bpf_label_here(cg->cg_b, ldone);
 }
