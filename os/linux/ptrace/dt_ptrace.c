@@ -397,14 +397,35 @@ dt_pt_ustack(void *arg, uint64_t *pcs, uint32_t max)
 	dt_pt_proc_t *pp = pt->pt_cur->pt_proc;
 	const dt_isa_ptregs_t *r = &pt->pt_regs;
 	const dt_isa_layout_t *il = &dt_isa_layout;
+	uint64_t sp = DT_ISA_PTREG(r, il->il_sp), ra = 0;
+	uint32_t n;
 
 	if (!pp->pp_cfi_read) {
 		pp->pp_cfi_read = true;
 		(void) dt_cfi_proc(pp->pp_pid, &pp->pp_cfi);
 	}
-	return dt_cfi_unwind(&pp->pp_cfi, DT_ISA_PTREG(r, il->il_pc),
-	    DT_ISA_PTREG(r, il->il_sp), DT_ISA_PTREG(r, il->il_fp),
-	    dt_pt_stack_read, &pp->pp_pid, pcs, max);
+	n = dt_cfi_unwind(&pp->pp_cfi, DT_ISA_PTREG(r, il->il_pc), sp,
+	    DT_ISA_PTREG(r, il->il_fp), dt_pt_stack_read, &pp->pp_pid, pcs,
+	    max);
+	/*
+	 * Without unwind rows (arm64's objects: os/linux/dt_cfi.c has none
+	 * yet) the walk follows frame pointers, and where the function has
+	 * no frame of its own (entry, return sites) the chain starts at the
+	 * caller's frame: the caller's return address is still in the link
+	 * register or on top of the stack, and comes second, as the BPF
+	 * engine's walk puts it.
+	 */
+	if (!pt->pt_atcall || pp->pp_cfi.ct_nrows != 0 || n == 0 || max < 2)
+		return n;
+	if (il->il_lr >= 0)
+		ra = DT_ISA_PTREG(r, il->il_lr);
+	else if (dt_pt_vm_read(pp->pp_pid, sp, &ra, sizeof (ra)) != 0)
+		return n;
+	if (n == max)
+		n--;
+	memmove(pcs + 2, pcs + 1, (n - 1) * sizeof (pcs[0]));
+	pcs[1] = ra;
+	return n + 1;
 }
 
 static int
@@ -810,6 +831,7 @@ dt_pt_fire_probe(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_thread_t *t,
 	pt->pt_cur = t;
 	dt_interp_fire_ctx(dtp, id, args, nargs, &ctx);
 	pt->pt_cur = NULL;
+	pt->pt_atcall = false;
 }
 
 /*
@@ -867,6 +889,7 @@ dt_pt_fire(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_thread_t *t,
 
 		for (int k = 0; k < na; k++)
 			args[k] = DT_ISA_PTREG(r, il->il_args[k]);
+		pt->pt_atcall = f->pf_atcall;
 		if (f->pf_kind == DT_PID_RETURN) {
 			/* A conditional branch out returns when taken. */
 			if (!dt_isa_ptrace_taken(&s->ps_in, r))

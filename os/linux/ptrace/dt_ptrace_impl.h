@@ -90,6 +90,8 @@ typedef struct dt_pt_fire {
 	dt_pid_kind_t pf_kind;
 	uint64_t pf_func;	/* the function's address, for return arg0 */
 	const dt_usdt_args_t *pf_args; /* USDT: how the site passes them */
+	/* The function has no frame of its own there (dt_isa_site_t). */
+	bool pf_atcall;
 } dt_pt_fire_t;
 
 typedef struct dt_pt_site {
@@ -209,6 +211,7 @@ typedef struct dt_ptrace {
 	/* The firing in progress, for the context callbacks. */
 	dt_pt_thread_t *pt_cur;
 	dt_isa_ptregs_t pt_regs;
+	bool pt_atcall;		/* its site's function has no frame yet */
 	uint64_t pt_errno;	/* errno of a syscall return firing */
 	/* The syscall and proc providers (dt_ptrace_sys.c). */
 	bool pt_follow;		/* -x followfork */

@@ -448,7 +448,10 @@ dt_pt_collect(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_proc_t *pp,
 				.ca_fire = { pd->pd_probe->pr_id, pi->pi_kind,
 				    pi->pi_func - obase + base,
 				    pi->pi_args != NULL ? &pi->pi_args[k] :
-				    NULL },
+				    NULL, pi->pi_kind == DT_PID_ENTRY ||
+				    pi->pi_kind == DT_PID_RETURN ||
+				    (pi->pi_kind == DT_PID_OFFSET &&
+				    pi->pi_atcall) },
 			};
 
 			rc = dt_pt_cand_add(&cs, &c);
