@@ -106,7 +106,7 @@ dist_dtracelib_DATA += %reldir%/lib/io.d %reldir%/lib/net.d
 # start of its processor-specific range are no calls.
 BUILT_SOURCES += %reldir%/prov/dt_syscall_nr.h
 CLEANFILES += %reldir%/prov/dt_syscall_nr.h
-%reldir%/prov/dt_syscall_nr.h:
+%reldir%/prov/dt_syscall_nr.h: Makefile
 	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
 	echo '#include <sys/syscall.h>' | $(CPP) -dM - | \
 	  $(AWK) '$$1 == "#define" && NF == 3 { v[$$2] = $$3; k[n++] = $$2 } \
