@@ -75,6 +75,7 @@ _Static_assert(offsetof(ucontext_t, uc_mcontext.pc) == A64_UC_PC,
 #define DT_STR(x)  #x
 #define DT_XSTR(x) DT_STR(x)
 
+/* clang-format off */
 __asm__(".pushsection .rodata\n"
 	".globl dt_isa_trap_code\n"
 	".globl dt_isa_trap_code_end\n"
@@ -197,3 +198,4 @@ __asm__(".pushsection .rodata\n"
 	"	svc #0\n"
 	"dt_isa_trap_code_end:\n"
 	".popsection\n");
+/* clang-format on */

@@ -51,8 +51,8 @@
 
 /* The bytes of a little-endian word. */
 #define A64_LE(w)                                                              \
-	(uint8_t)((w) &0xff), (uint8_t)(((w) >> 8) & 0xff),                   \
-	    (uint8_t)(((w) >> 16) & 0xff), (uint8_t)(((w) >> 24) & 0xff)
+	(uint8_t)((w) &0xff), (uint8_t) (((w) >> 8) & 0xff),                   \
+	    (uint8_t) (((w) >> 16) & 0xff), (uint8_t) (((w) >> 24) & 0xff)
 
 const dt_isa_ptrace_t dt_isa_ptrace = {
     .ip_brk = {A64_LE(A64_BRK(0))},
@@ -64,8 +64,7 @@ const dt_isa_ptrace_t dt_isa_ptrace = {
     .ip_injtrap = {A64_LE(0xd4000001u), A64_LE(A64_BRK(0))},
     .ip_sysdone = 4,
     .ip_sysnr = A64_W(8),
-    .ip_sysargs = {A64_W(0), A64_W(1), A64_W(2), A64_W(3), A64_W(4),
-	A64_W(5)},
+    .ip_sysargs = {A64_W(0), A64_W(1), A64_W(2), A64_W(3), A64_W(4), A64_W(5)},
     .ip_sysret = A64_W(0),
     /* NT_ARM_SYSTEM_CALL: -1 is no system call, nothing to restart */
     .ip_norestart = A64_W(A64_SYSCALLNO),
@@ -163,8 +162,8 @@ dt_isa_ptrace_ool(const dt_isa_insn_t *in, const uint8_t *insn, uint64_t at,
 		return -1;
 	if (lit) {
 		if (mem == NULL || mem->read == NULL || in->size > 16 ||
-		    mem->read(mem->arg, in->target, buf + A64_OOL_LEN,
-			in->size) != 0)
+		    mem->read(
+			mem->arg, in->target, buf + A64_OOL_LEN, in->size) != 0)
 			return -1;
 		/* imm19: the data's distance from the load, in words */
 		w = (w & ~(0x7ffffu << 5)) | ((A64_OOL_LEN / 4) << 5);

@@ -228,8 +228,8 @@ dt_isa_ptrace_tramp(uint64_t addr, const uint8_t *code, size_t avail,
 			d = (int64_t) (in.target - (tramp + n + in.len));
 			if (!x86_fits32(d))
 				return 0;
-			memcpy(buf + n + in.disp_off, &(int32_t){(int32_t) d},
-			    4);
+			memcpy(
+			    buf + n + in.disp_off, &(int32_t){(int32_t) d}, 4);
 		}
 		n += in.len;
 		len += in.len;
@@ -264,6 +264,7 @@ dt_isa_ptrace_jmp(uint64_t from, uint64_t to, uint8_t *buf)
 #define DT_STR(x)  #x
 #define DT_XSTR(x) DT_STR(x)
 
+/* clang-format off */
 __asm__(".pushsection .rodata\n"
 	".globl dt_isa_trap_code\n"
 	".globl dt_isa_trap_code_end\n"
@@ -368,3 +369,4 @@ __asm__(".pushsection .rodata\n"
 	"	syscall\n"
 	"dt_isa_trap_code_end:\n"
 	".popsection\n");
+/* clang-format on */

@@ -18,8 +18,8 @@
 
 #define PC 0x400100ULL
 
-static uint8_t lit[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
-    16};
+static uint8_t lit[16] = {
+    1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
 
 /* Memory: the 16 bytes of lit[] at PC + 0x40, nothing else. */
 static int
@@ -68,7 +68,7 @@ test_constants(void)
 	CHECK_INT(word(ip->ip_brk), 0xd4200000); /* brk #0 */
 	CHECK_INT(ip->ip_brklen, 4);
 	CHECK_INT(ip->ip_brksig, SIGTRAP);
-	CHECK_INT(word(ip->ip_injspin), 0xd4000001); /* svc #0 */
+	CHECK_INT(word(ip->ip_injspin), 0xd4000001);	 /* svc #0 */
 	CHECK_INT(word(ip->ip_injspin + 4), 0x14000000); /* b . */
 	CHECK_INT(word(ip->ip_injtrap + 4), 0xd4200000);
 	CHECK_INT(ip->ip_sysdone, 4);
@@ -117,7 +117,7 @@ test_emulate(void)
 
 	memset(&r, 0, sizeof(r));
 	r.pr_w[32] = PC;
-	r.pr_w[34] = 0x5a; /* the syscall number: left alone */
+	r.pr_w[34] = 0x5a;	 /* the syscall number: left alone */
 	decode(0x94000010, &in); /* bl PC + 0x40 */
 	CHECK(dt_isa_ptrace_emulate(&in, &r, &mem) == 0);
 	CHECK(r.pr_w[32] == PC + 0x40 && r.pr_w[30] == PC + 4);
@@ -158,8 +158,8 @@ test_ool(void)
 
 	le(code, 0x91000400); /* add x0, x0, #1 */
 	decode(0x91000400, &in);
-	CHECK(dt_isa_ptrace_ool(&in, code, 0x7000, &mem, buf, sizeof(buf),
-	    &len, &priv) == 0);
+	CHECK(dt_isa_ptrace_ool(
+		  &in, code, 0x7000, &mem, buf, sizeof(buf), &len, &priv) == 0);
 	CHECK(len == 24 && priv == 0);
 	CHECK_INT(word(buf), 0x91000400);
 	CHECK_INT(word(buf + 4), 0xd420fae0); /* brk #0x7d7 */
@@ -172,19 +172,19 @@ test_ool(void)
 	/* ldr q0, PC + 0x40: the load reads its data after the trap. */
 	le(code, 0x9c000200);
 	decode(0x9c000200, &in);
-	CHECK(dt_isa_ptrace_ool(&in, code, 0x7000, &mem, buf, sizeof(buf),
-	    &len, &priv) == 0);
+	CHECK(dt_isa_ptrace_ool(
+		  &in, code, 0x7000, &mem, buf, sizeof(buf), &len, &priv) == 0);
 	CHECK(len == 40 && priv == 1);
 	CHECK_INT(word(buf), 0x9c0000c0); /* ldr q0, .+24 */
 	CHECK(memcmp(buf + 24, lit, 16) == 0);
-	CHECK(dt_isa_ptrace_ool_return(buf + 4, 36, &resume) &&
-	    resume == PC + 4);
+	CHECK(
+	    dt_isa_ptrace_ool_return(buf + 4, 36, &resume) && resume == PC + 4);
 
 	/* What is emulated is not copied. */
 	le(code, 0x94000010);
 	decode(0x94000010, &in);
-	CHECK(dt_isa_ptrace_ool(&in, code, 0x7000, &mem, buf, sizeof(buf),
-	    &len, &priv) != 0);
+	CHECK(dt_isa_ptrace_ool(
+		  &in, code, 0x7000, &mem, buf, sizeof(buf), &len, &priv) != 0);
 }
 
 static void
@@ -194,7 +194,7 @@ test_taken(void)
 	dt_isa_insn_t in;
 
 	memset(&r, 0, sizeof(r));
-	r.pr_w[32] = PC + 0x20; /* not where the branch is: no matter */
+	r.pr_w[32] = PC + 0x20;	 /* not where the branch is: no matter */
 	decode(0x54000200, &in); /* b.eq PC + 0x40 */
 	r.pr_w[33] = 1ULL << 30; /* Z */
 	CHECK(dt_isa_ptrace_taken(&in, &r));
