@@ -37,6 +37,8 @@ struct dtrace_hdl {
 	struct dt_probe **dt_probes;	/* indexed by probe ID; [0] unused */
 	uint32_t dt_nprobes;		/* highest probe ID */
 	uint32_t dt_probes_cap;		/* allocated slots in dt_probes */
+	struct dt_probe_index *dt_probeidx; /* by function name */
+	bool dt_provided_all;		/* every provider asked for all */
 
 	/* Enabled probes and the engine running them (common/dt_work.c). */
 	struct dt_program **dt_queued;	/* programs for dtrace_go to enable */

@@ -28,6 +28,7 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/engine/dt_spec.c \
 	%reldir%/probe/dt_probe.h \
 	%reldir%/probe/dt_probe.c \
+	%reldir%/probe/dt_probe_index.c \
 	%reldir%/prov/dt_prov.h \
 	%reldir%/prov/dt_prov_dtrace.c \
 	%reldir%/prov/dt_prov_profile.c

@@ -372,7 +372,10 @@ dt_probe_create(dtrace_hdl_t *dtp, dt_provider_t *pvp, const char *mod,
 	prp->pr_prov = pvp;
 	prp->pr_nargs = nargs;
 	prp->pr_data = data;
-	prp->pr_id = ++dtp->dt_nprobes;
+	prp->pr_id = dtp->dt_nprobes + 1;
+	if (dt_probe_funcname_add(dtp, prp, func) != 0)
+		goto nomem;
+	dtp->dt_nprobes++;
 	dtp->dt_probes[prp->pr_id] = prp;
 	return prp;
 
@@ -387,11 +390,50 @@ nomem:
 	return NULL;
 }
 
+static bool dt_provider_named(const dt_provider_t *pvp,
+    const dt_probedesc_t *pdp);
+
+/* Each provider named by pdp makes the probes it asks for. */
+static int
+dt_probes_provide(dtrace_hdl_t *dtp, const dt_probedesc_t *pdp)
+{
+	for (dt_provider_t *pvp = dtp->dt_provs; pvp != NULL;
+	    pvp = pvp->pv_next) {
+		if (pvp->pv_ops->po_provide != NULL &&
+		    dt_provider_named(pvp, pdp) &&
+		    pvp->pv_ops->po_provide(dtp, pvp, pdp) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * An ID past the probes the providers list may be one that `dtrace -l`
+ * made on demand (fbt makes the kernel's functions' probes so): every
+ * provider is asked for everything, as that listing asks, so that the
+ * IDs are the same.  Once: a second time would make nothing new.
+ */
+static int
+dt_probes_provide_all(dtrace_hdl_t *dtp)
+{
+	dt_probedesc_t all;
+
+	if (dtp->dt_provided_all)
+		return 0;
+	dtp->dt_provided_all = true;
+	memset(&all, 0, sizeof (all));
+	if (dt_providers_pending(dtp) && dt_providers_populate(dtp) != 0)
+		return -1;
+	return dt_probes_provide(dtp, &all);
+}
+
 dt_probe_t *
 dt_probe_lookup_id(dtrace_hdl_t *dtp, uint32_t id)
 {
 	if (id > dtp->dt_nprobes && dt_providers_pending(dtp) &&
 	    dt_providers_populate(dtp) != 0)
+		return NULL;
+	if (id > dtp->dt_nprobes && dt_probes_provide_all(dtp) != 0)
 		return NULL;
 	if (id == 0 || id > dtp->dt_nprobes)
 		return NULL;
@@ -446,6 +488,32 @@ dt_probe_populate_for(dtrace_hdl_t *dtp, const dt_probedesc_t *pdp)
 	return last != NULL ? dt_providers_populate_upto(dtp, last) : 0;
 }
 
+/* dt_probe_iter() of a description whose function is not a pattern. */
+static int
+dt_probe_iter_named(dtrace_hdl_t *dtp, const dt_probedesc_t *pdp,
+    dt_probe_f *fn, void *arg)
+{
+	size_t nids;
+	uint32_t *ids = dt_probe_funcname_ids(dtp, pdp->pd_function, &nids);
+	int n = 0;
+
+	if (ids == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	for (size_t i = 0; i < nids; i++) {
+		dt_probe_t *prp = dtp->dt_probes[ids[i]];
+
+		if (!dt_probe_match(prp, pdp))
+			continue;
+		n++;
+		if (fn != NULL && fn(dtp, prp, arg) != 0) {
+			free(ids);
+			return -1;
+		}
+	}
+	free(ids);
+	return n;
+}
+
 int
 dt_probe_iter(dtrace_hdl_t *dtp, const dt_probedesc_t *pdp, dt_probe_f *fn,
     void *arg)
@@ -455,16 +523,13 @@ dt_probe_iter(dtrace_hdl_t *dtp, const dt_probedesc_t *pdp, dt_probe_f *fn,
 	if (dt_probe_populate_for(dtp, pdp) != 0)
 		return -1;
 	/* Let providers create the probes this description asks for. */
-	if (pdp->pd_id == 0) {
-		for (dt_provider_t *pvp = dtp->dt_provs; pvp != NULL;
-		    pvp = pvp->pv_next) {
-			if (pvp->pv_ops->po_provide == NULL ||
-			    !dt_provider_named(pvp, pdp))
-				continue;
-			if (pvp->pv_ops->po_provide(dtp, pvp, pdp) < 0)
-				return -1;
-		}
-	}
+	if (pdp->pd_id == 0 && dt_probes_provide(dtp, pdp) != 0)
+		return -1;
+	if (pdp->pd_id > dtp->dt_nprobes && dt_probes_provide_all(dtp) != 0)
+		return -1;
+	/* One function named: only the probes indexed under that name. */
+	if (pdp->pd_id == 0 && dt_field_named(pdp->pd_function))
+		return dt_probe_iter_named(dtp, pdp, fn, arg);
 	for (uint32_t id = 1; id <= dtp->dt_nprobes; id++) {
 		dt_probe_t *prp = dtp->dt_probes[id];
 
@@ -494,6 +559,7 @@ dt_probes_fini(dtrace_hdl_t *dtp)
 	}
 	free(dtp->dt_probes);
 	dtp->dt_probes = NULL;
+	dt_probe_index_free(dtp);
 	dtp->dt_nprobes = dtp->dt_probes_cap = 0;
 	while (dtp->dt_provs != NULL) {
 		dt_provider_t *next = dtp->dt_provs->pv_next;

@@ -126,7 +126,10 @@ typedef struct dt_provops {
 	/*
 	 * Does a function name or pattern name this probe other than by
 	 * its pr_func (another symbol at its address; the mangled name of a
-	 * probe named by its demangled one)?  May be NULL.
+	 * probe named by its demangled one)?  May be NULL.  For a name that
+	 * is not a pattern it may say yes only to the names the provider
+	 * gave dt_probe_funcname_add() for the probe: descriptions naming
+	 * one function find their probes through that index.
 	 */
 	bool (*po_funcmatch)(const dt_probe_t *prp, const char *func);
 	/*
@@ -261,6 +264,19 @@ extern int dt_class_lookup(const char *name);
 
 /* True if a probe description field is a glob pattern (*, ?, [, \). */
 extern bool dt_strisglob(const char *s);
+
+/*
+ * The function-name index (dt_probe_index.c): dt_probe_create() enters
+ * each probe under its pr_func; a provider adds the other names its
+ * po_funcmatch accepts.  dt_probe_funcname_ids() gives the IDs of the
+ * probes entered under name, in ascending order, once each (malloc'ed;
+ * NULL when out of memory).
+ */
+extern int dt_probe_funcname_add(dtrace_hdl_t *dtp, const dt_probe_t *prp,
+    const char *name);
+extern uint32_t *dt_probe_funcname_ids(dtrace_hdl_t *dtp, const char *name,
+    size_t *np);
+extern void dt_probe_index_free(dtrace_hdl_t *dtp);
 extern uint32_t dt_probe_count(dtrace_hdl_t *dtp);
 
 /*

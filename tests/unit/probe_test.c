@@ -277,6 +277,138 @@ test_lazy(void)
 	dtrace_close(dtp);
 }
 
+/*
+ * The function-name index: a provider whose probes f0..f999 (every third
+ * one also known as "alias") accept their other name by po_funcmatch
+ * only where dt_probe_funcname_add() was told.  A description naming one
+ * function finds exactly what a walk of every probe finds, in ID order,
+ * once each.
+ */
+static bool
+ix_funcmatch(const dt_probe_t *prp, const char *func)
+{
+	return strcmp(func, "alias") == 0 && (prp->pr_id % 3) == 0;
+}
+
+static const dt_provops_t ix_ops = {
+	.po_funcmatch = ix_funcmatch,
+};
+
+static int
+ids_cb(dtrace_hdl_t *dtp, dt_probe_t *prp, void *arg)
+{
+	uint32_t *last = arg;
+
+	(void) dtp;
+	CHECK(prp->pr_id > *last);	/* ascending, once each */
+	*last = prp->pr_id;
+	return 0;
+}
+
+static void
+test_funcname_index(void)
+{
+	dtrace_hdl_t *dtp;
+	dt_provider_t *pvp;
+	dt_probedesc_t pd;
+	uint32_t last = 0;
+	int err, n3 = 0;
+	char f[16];
+
+	if ((dtp = dtrace_open(DTRACE_VERSION, DTRACE_O_NODEV, &err)) == NULL)
+		return;
+	CHECK_INT(dt_provider_register(dtp, "ix", &ix_ops, NULL,
+	    DT_ENGINE_F_INTERP, NULL), 0);
+	CHECK((pvp = dt_provider_lookup(dtp, "ix")) != NULL);
+	for (int i = 0; pvp != NULL && i < 1000; i++) {
+		dt_probe_t *prp;
+
+		snprintf(f, sizeof (f), "f%d", i % 500);
+		prp = dt_probe_create(dtp, pvp, "m", f, i < 500 ? "entry" :
+		    "return", 0, NULL, NULL);
+		CHECK(prp != NULL);
+		if (prp != NULL && prp->pr_id % 3 == 0) {
+			n3++;
+			/* twice: still found once */
+			CHECK_INT(dt_probe_funcname_add(dtp, prp, "alias"), 0);
+			CHECK_INT(dt_probe_funcname_add(dtp, prp, "alias"), 0);
+		}
+		/* a name po_funcmatch refuses: not found by it */
+		if (prp != NULL && prp->pr_id % 3 == 1)
+			CHECK_INT(dt_probe_funcname_add(dtp, prp, "alias"), 0);
+	}
+	dt_probedesc_parse("ix::f7:", &pd);
+	CHECK_INT(dt_probe_iter(dtp, &pd, ids_cb, &last), 2);
+	dt_probedesc_parse("ix::f7:return", &pd);
+	CHECK_INT(dt_probe_iter(dtp, &pd, NULL, NULL), 1);
+	dt_probedesc_parse("ix::f7*:", &pd);	/* a pattern: every probe */
+	CHECK_INT(dt_probe_iter(dtp, &pd, NULL, NULL), 2 * 11);
+	last = 0;
+	dt_probedesc_parse("ix::alias:", &pd);
+	CHECK_INT(dt_probe_iter(dtp, &pd, ids_cb, &last), n3);
+	dt_probedesc_parse("ix::nothing:", &pd);
+	CHECK_INT(dt_probe_iter(dtp, &pd, NULL, NULL), 0);
+	dtrace_close(dtp);
+}
+
+/*
+ * A provider that, as fbt, makes its probes on demand and all of them
+ * when asked for everything (dtrace -l): an ID that listing gave one of
+ * them is found by a fresh handle too.
+ */
+static int
+od_provide(dtrace_hdl_t *dtp, dt_provider_t *pvp, const dt_probedesc_t *pdp)
+{
+	static const char *const fn[] = { "a", "b", "c" };
+	uintptr_t made = (uintptr_t) pvp->pv_data;	/* a bit a probe */
+
+	for (int i = 0; i < 3; i++) {
+		if ((pdp->pd_function[0] != '\0' &&
+		    strcmp(pdp->pd_function, fn[i]) != 0) ||
+		    (made & (1U << i)) != 0)
+			continue;
+		if (dt_probe_create(dtp, pvp, "m", fn[i], "entry", 0, NULL,
+		    NULL) == NULL)
+			return -1;
+		made |= 1U << i;
+	}
+	pvp->pv_data = (void *) made;
+	return 0;
+}
+
+static const dt_provops_t od_ops = {
+	.po_provide = od_provide,
+};
+
+static void
+test_ondemand_ids(void)
+{
+	dtrace_hdl_t *dtp;
+	dt_probedesc_t pd;
+	dt_probe_t *prp;
+	uint32_t id = 0;
+	int err;
+
+	for (int round = 0; round < 2; round++) {
+		if ((dtp = dtrace_open(DTRACE_VERSION, DTRACE_O_NODEV,
+		    &err)) == NULL)
+			return;
+		CHECK_INT(dt_provider_register(dtp, "od", &od_ops, NULL,
+		    DT_ENGINE_F_INTERP, NULL), 0);
+		if (round == 0) {
+			/* the listing: c is the last probe */
+			memset(&pd, 0, sizeof (pd));
+			CHECK(dt_probe_iter(dtp, &pd, NULL, NULL) > 3);
+			id = dt_probe_count(dtp);
+			prp = dt_probe_lookup_id(dtp, id);
+		} else {
+			prp = dt_probe_lookup_id(dtp, id);	/* -i */
+		}
+		CHECK(prp != NULL && strcmp(prp->pr_func, "c") == 0);
+		dtrace_close(dtp);
+	}
+}
+
 int
 main(void)
 {
@@ -284,5 +416,7 @@ main(void)
 	test_desc_parse();
 	test_providers();
 	test_lazy();
+	test_funcname_index();
+	test_ondemand_ids();
 	return unit_done();
 }

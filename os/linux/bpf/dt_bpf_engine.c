@@ -379,7 +379,10 @@ dt_bpf_plan_one(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_probe_t *prp,
 	dt_bpf_plan_t *pl;
 
 	if (f != DT_LF_NFEATURES && !dt_linux_feature(f))
-		return dt_bpf_fail(dtp, EDT_NOTSUP, "%s",
+		return dt_bpf_fail(dtp, EDT_NOTSUP, "probe %s:%s:%s:%s needs "
+		    "the kernel's %s, which this kernel does not offer (%s)",
+		    prp->pr_prov->pv_name, prp->pr_mod, prp->pr_func,
+		    prp->pr_name, dt_linux_feature_name(f),
 		    dt_linux_feature_why(f));
 	pl = mech->bm_plan != NULL ? mech->bm_plan(dtp, be, prp) :
 	    dt_bpf_plan_new(be, mech);

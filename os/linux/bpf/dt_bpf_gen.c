@@ -987,10 +987,16 @@ dt_bpf_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 		for (int i = 0; i < DT_BPF_NARGS; i++) {
 			int16_t o = (int16_t) (DT_SC_ARGS + 8 * i);
 
+			/*
+			 * An argument no clause reads is neither read nor
+			 * zeroed: a pid probe counting calls copies no
+			 * register (a return's arg0 and arg1 are set below).
+			 */
+			if (i >= (int) cg->cg_lay->bl_nargs)
+				continue;
 			if (ret || i >= il->il_nargs) {
 				DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, o, 0));
-				/* Not read by any clause: left 0, unread. */
-				if (ret || i >= (int) cg->cg_lay->bl_nargs)
+				if (ret)
 					continue;
 				/*
 				 * Past the argument registers, as DTrace

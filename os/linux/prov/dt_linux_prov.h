@@ -148,6 +148,11 @@ typedef struct dt_pid_probe {
 	 */
 	bool pi_atcall;
 	/*
+	 * pid: another symbol has the function's address (a weak alias),
+	 * by whose name a description may find the probe too.
+	 */
+	bool pi_aliased;
+	/*
 	 * pid and USDT: a C++ or Rust function's other name -- the mangled
 	 * one when the probe carries the demangled one, the demangled one
 	 * under -x nodemangle -- so that descriptions match either.

@@ -331,7 +331,12 @@ dt_pid_funcmatch(const dt_probe_t *prp, const char *func)
 	/* A C++ or Rust function is matched by its other name too. */
 	if (dt_pid_altmatch(prp, func))
 		return true;
-	if (dt_strisglob(func))
+	/*
+	 * Without an alias, only its name names it: with ten thousand
+	 * descriptions, each met against every probe made so far, the
+	 * search below was most of the time spent.
+	 */
+	if (!pi->pi_aliased || dt_strisglob(func))
 		return false;
 	for (size_t m = 0; m < pp->pp_nmods; m++) {
 		dt_pid_module_t *pm = &pp->pp_mods[m];
@@ -429,6 +434,11 @@ dt_pid_probe_new(const dt_pid_module_t *pm, const dt_pid_prov_t *pp,
 	pi->pi_base = pm->pm_base;
 	pi->pi_func = pm->pm_base + (uint64_t) dt_elfsym_fileoff(&pm->pm_syms,
 	    es->es_addr);
+	/* (The symbols are sorted by address: aliases are neighbours.) */
+	pi->pi_aliased = (es > pm->pm_syms.ess_syms &&
+			     es[-1].es_addr == es->es_addr) ||
+	    (es + 1 < pm->pm_syms.ess_syms + pm->pm_syms.ess_nsyms &&
+		es[1].es_addr == es->es_addr);
 	return pi;
 }
 
@@ -466,6 +476,33 @@ dt_pid_sitecond(dt_pid_probe_t *pi, unsigned cc)
 	return 0;
 }
 
+/*
+ * Enters probe prp, of symbol es, under the other names dt_pid_funcmatch()
+ * accepts for it: its other name (mangled or demangled) and those of the
+ * symbols at its address.
+ */
+static int
+dt_pid_index_names(dtrace_hdl_t *dtp, const dt_probe_t *prp,
+    const dt_pid_module_t *pm, const dt_elfsym_t *es)
+{
+	const dt_pid_probe_t *pi = prp->pr_data;
+	const dt_elfsym_t *first = pm->pm_syms.ess_syms;
+	const dt_elfsym_t *end = first + pm->pm_syms.ess_nsyms, *a = es;
+
+	if (pi->pi_altname != NULL &&
+	    dt_probe_funcname_add(dtp, prp, pi->pi_altname) != 0)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	if (!pi->pi_aliased)
+		return 0;
+	while (a > first && a[-1].es_addr == es->es_addr)
+		a--;
+	for (; a < end && a->es_addr == es->es_addr; a++) {
+		if (a != es && dt_probe_funcname_add(dtp, prp, a->es_name) != 0)
+			return dt_set_errno(dtp, EDT_NOMEM);
+	}
+	return 0;
+}
+
 static int
 dt_pid_create(dtrace_hdl_t *dtp, dt_provider_t *pvp, const dt_pid_module_t *pm,
     const dt_elfsym_t *es, const char *name, dt_pid_probe_t *pi)
@@ -485,7 +522,7 @@ dt_pid_create(dtrace_hdl_t *dtp, dt_provider_t *pvp, const dt_pid_module_t *pm,
 	}
 	if (pm->pm_aout)
 		prp->pr_modalias = "a.out";
-	return 0;
+	return dt_pid_index_names(dtp, prp, pm, es);
 }
 
 /* The probe pid<N>:mod:func:name of the current image, if made already. */

@@ -517,6 +517,10 @@ dt_usdt_make(dtrace_hdl_t *dtp, dt_usdt_proc_t *up, const char *prov)
 		}
 		if (pm->pm_aout)
 			prp->pr_modalias = "a.out";
+		/* Its other name finds it too (dt_pid_altmatch()). */
+		if (pi->pi_altname != NULL &&
+		    dt_probe_funcname_add(dtp, prp, pi->pi_altname) != 0)
+			return dt_set_errno(dtp, EDT_NOMEM);
 	}
 	return 0;
 }
