@@ -30,7 +30,7 @@ SHELL_TESTS += tests/shell/portable-core.sh tests/shell/licence.sh
 if OS_LINUX
 SHELL_TESTS += tests/shell/unprivileged.sh tests/shell/syscall-count.sh \
 	tests/shell/pid-provider.sh tests/shell/pid-any.sh tests/shell/pid-debugged.sh tests/shell/progress-line.sh tests/shell/pid-many.sh tests/shell/ustack.sh \
-	tests/shell/ustack-cfi.sh tests/shell/ustack-every.sh \
+	tests/shell/ustack-cfi.sh tests/shell/ustack-every.sh tests/shell/ustack-gen.sh \
 	tests/shell/ustackdepth-deep.sh tests/shell/bpf-far-jumps.sh \
 	tests/shell/pid-tailcall.sh tests/shell/pid-modname.sh tests/shell/pid-args.sh \
 	tests/shell/usdt-late.sh tests/shell/lazy-start.sh \

@@ -16,7 +16,7 @@
  * (_start, clone's child) says where to stop.
  *
  * The same rows are walked by C here (the ptrace engine, reading the
- * target's memory) and by generated BPF (os/linux/bpf/dt_bpf_ustack.c,
+ * target's memory) and by generated BPF (os/linux/bpf/dt_bpf_stack.c,
  * the rows in an array map), so both engines see the same frames.
  */
 #ifndef DT_CFI_H

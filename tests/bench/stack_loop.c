@@ -8,8 +8,11 @@
  *
  * The workload of tests/bench/stacks.sh.  Built with frame pointers and
  * no sibling calls, so that every frame is there for either tracer's
- * unwinder.
+ * unwinder.  With STACK_LOOP_HOLD=PATH in the environment it then
+ * creates PATH and waits (up to a minute) until it is removed, while
+ * the tracer's programs, and their statistics, are still loaded.
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
@@ -54,6 +57,19 @@ step(unsigned long v, int d)
 		b(v >> 1, d - 1);
 }
 
+static void
+hold(const char *path)
+{
+	struct timespec ts = { 0, 10000000 };
+	int fd;
+
+	if (path == NULL || (fd = open(path, O_WRONLY | O_CREAT, 0600)) < 0)
+		return;
+	(void) close(fd);
+	for (int i = 0; i < 6000 && access(path, F_OK) == 0; i++)
+		(void) nanosleep(&ts, NULL);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -72,5 +88,7 @@ main(int argc, char **argv)
 		step((unsigned long) i, depth);
 	printf("%lld %lld\n", ns(CLOCK_MONOTONIC) - w0,
 	    ns(CLOCK_PROCESS_CPUTIME_ID) - c0);
+	(void) fflush(stdout);
+	hold(getenv("STACK_LOOP_HOLD"));
 	return 0;
 }

@@ -27,6 +27,14 @@
 #                stack, printing
 #   stacks       distinct stacks printed (a tracer that loses some shows
 #                fewer: bpftrace's stack map drops colliding ones)
+#   BPF ns/run   the tracer's BPF program alone, from the kernel's
+#                statistics (kernel.bpf_stats_enabled, on for these
+#                runs only, which are separate, as the statistics add
+#                two clock reads a run): run_time_ns / run_cnt of its
+#                program that ran N times (or a few more: other
+#                processes' getppid()), read while the loop, done, waits
+#                (STACK_LOOP_HOLD); the most direct comparison, without
+#                the tracepoint's own cost that both tools share
 #
 # Run as root, from anywhere:
 #
@@ -52,7 +60,9 @@ die() { echo "stacks: $*" >&2; exit 2; }
 [ "$(id -u)" -eq 0 ] || die "needs root (the BPF engine)"
 [ -x "$DTRACE" ] || die "no dtrace at $DTRACE"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/stacks.XXXXXX") || die "mktemp"
-trap 'rm -rf "$tmp"' EXIT
+old_stats=$(cat /proc/sys/kernel/bpf_stats_enabled 2>/dev/null || echo 0)
+trap 'echo "$old_stats" >/proc/sys/kernel/bpf_stats_enabled 2>/dev/null
+    rm -rf "$tmp"' EXIT
 $CC -O2 -fno-omit-frame-pointer -fno-optimize-sibling-calls \
     -o "$tmp/stack_loop" "$here/stack_loop.c" || die "cannot compile stack_loop.c"
 # cpu FILE CMD...: CMD's CPU time (user + system, with the children it
@@ -88,6 +98,63 @@ run() {
 	tc=$(($(awk '{ print $1 }' "$tmp/time") - lc / 1000))
 }
 
+# tracer CMD...: start the tracer CMD (its workload held at the end: the
+# file $tmp/held appears then) in the background, its pid in tpid
+tracer() {
+	rm -f "$tmp/held"
+	STACK_LOOP_HOLD=$tmp/held "$@" >"$tmp/out" 2>"$tmp/err" &
+	tpid=$!
+}
+
+# prog_ns: wait for the workload to be held, then print run_time_ns /
+# run_cnt of the BPF program of the tracer $tpid or its children (a
+# libtool wrapper runs dtrace as its child) that ran at least N times,
+# the fewest (the tracer's other programs, for process events, run on
+# more system calls), and let the workload end
+prog_ns() {
+	local i p f
+	for ((i = 0; i < 3000; i++)); do
+		[ -e "$tmp/held" ] && break
+		kill -0 "$tpid" 2>/dev/null || break
+		sleep 0.05
+	done
+	for p in $tpid $(pgrep -P "$tpid"); do
+		for f in /proc/"$p"/fdinfo/*; do
+			awk '/^prog_type:/ { p = 1 } /^run_time_ns:/ { t = $2 }
+			    /^run_cnt:/ { c = $2 }
+			    END { if (p && c > 0) print t, c }' "$f" 2>/dev/null
+		done
+	done | sort -k2,2n | awk -v n="$N" '$2 >= n { printf("%d\n", $1 / $2); exit }'
+	rm -f "$tmp/held"
+	wait "$tpid"
+}
+
+# bpf_ns TOOL KIND: the BPF run time per firing of TOOL's program, median
+# of RUNS runs, in bn (0 when the kernel's statistics cannot be had)
+stats=/proc/sys/kernel/bpf_stats_enabled
+bpf_ns() {
+	local tool=$1 kind=$2 b=ustack r v=()
+	[ "$kind" = stack ] && b=kstack
+	bn=0
+	[ -w "$stats" ] || return
+	for ((r = 0; r < RUNS; r++)); do
+		echo 1 >"$stats"
+		if [ "$tool" = dtrace ]; then
+			tracer "$DTRACE" -q -x aggsize=512m \
+			    -c "$tmp/stack_loop $N $DEPTH" -n \
+			    "syscall::getppid:entry /pid == \$target/ { @[$kind()] = count(); }"
+		else
+			tracer env BPFTRACE_MAX_MAP_KEYS=$((N + 1024)) \
+			    BPFTRACE_MAP_KEYS_MAX=$((N + 1024)) "$BPFTRACE" -q \
+			    -c "$tmp/stack_loop $N $DEPTH" -e \
+			    "tracepoint:syscalls:sys_enter_getppid /pid == cpid/ { @[$b] = count(); }"
+		fi
+		v+=($(prog_ns))
+		echo "$old_stats" >"$stats"
+	done
+	[ ${#v[@]} -gt 0 ] && bn=$(median "${v[@]}")
+}
+
 tools=dtrace
 command -v "$BPFTRACE" >/dev/null 2>&1 && tools="dtrace bpftrace" ||
     echo "note: no bpftrace: no peer (apt-get install bpftrace)"
@@ -101,7 +168,8 @@ for ((i = 0; i < RUNS; i++)); do
 done
 b=$(median "${base[@]}")
 printf 'untraced loop: %d ms CPU\n\n' $((b / 1000000))
-printf '%-9s %-8s %12s %12s %12s %8s\n' tool key "ns/firing" "exit ms CPU" "fixed ms" stacks
+printf '%-9s %-8s %12s %12s %12s %8s %12s\n' tool key "ns/firing" "exit ms CPU" \
+    "fixed ms" stacks "BPF ns/run"
 for kind in ustack stack; do
 	for tool in $tools; do
 		fx=() per=() ex=()
@@ -116,9 +184,10 @@ for kind in ustack stack; do
 			ex+=($(((tc - f) / 1000)))
 		done
 		p=$(median "${per[@]}") e=$(median "${ex[@]}")
-		printf '%-9s %-8s %12d %12d %12d %8d\n' "$tool" "$kind" "$p" "$e" \
-		    $((f / 1000)) "$stacks"
-		eval "p_${tool}_$kind=$p e_${tool}_$kind=$e"
+		bpf_ns "$tool" "$kind"
+		printf '%-9s %-8s %12d %12d %12d %8d %12d\n' "$tool" "$kind" \
+		    "$p" "$e" $((f / 1000)) "$stacks" "$bn"
+		eval "p_${tool}_$kind=$p e_${tool}_$kind=$e b_${tool}_$kind=$bn"
 	done
 done
 if [ "$tools" != dtrace ]; then
@@ -126,4 +195,6 @@ if [ "$tools" != dtrace ]; then
 	echo "ratio per firing @[ustack()] dtrace/bpftrace: $(ratio "$p_dtrace_ustack" "$p_bpftrace_ustack")"
 	echo "ratio per firing @[stack()] dtrace/bpftrace: $(ratio "$p_dtrace_stack" "$p_bpftrace_stack")"
 	echo "ratio at exit, $N user stacks, dtrace/bpftrace: $(ratio "$e_dtrace_ustack" "$e_bpftrace_ustack")"
+	echo "ratio BPF run time per firing @[ustack()] dtrace/bpftrace: $(ratio "$b_dtrace_ustack" "$b_bpftrace_ustack")"
+	echo "ratio BPF run time per firing @[stack()] dtrace/bpftrace: $(ratio "$b_dtrace_stack" "$b_bpftrace_stack")"
 fi

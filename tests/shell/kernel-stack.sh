@@ -6,7 +6,8 @@
 #   - stack() at syscall::getppid:entry: every frame "vmlinux`func+0xoff"
 #     indented 14 columns, the syscall entry path present, none of the
 #     tracepoint's own glue; stackdepth counts those frames and caller is
-#     the second one;
+#     the second one; stack(2), stack(40) and stack(125) the same frames
+#     (the first two), each copied its own way past the glue;
 #   - @[stack()] = count(): the frames, then the count of calls made;
 #   - profile-N: arg0 is the interrupted kernel PC, so %a of it is the
 #     first frame of stack(), and sym()/mod() name the same function;
@@ -66,6 +67,12 @@ start "$tmp/out1" -q -n 'BEGIN { printf("ready\n"); }
     syscall::getppid:entry /execname == "gpstack"/ {
 	printf("<");
 	stack();
+	printf(">\n<2");
+	stack(2);
+	printf(">\n<40");
+	stack(40);
+	printf(">\n<125");
+	stack(125);
 	printf(">\ndepth %d\ncaller %a\n", stackdepth, caller);
 	exit(0);
     }'
@@ -101,6 +108,14 @@ if $sysframes; then
 	second=$(sed -n 2p <<<"$frames" | sed 's/^ *//')
 	grep -qxF "caller $second" "$tmp/out1" ||
 		fail "caller is not $second"
+	# stack(N): with the glue, up to 32 frames are copied inline from
+	# one walk, more by a helper, and past 121 walked again
+	for k in 2 40 125; do
+		want=$frames
+		[ "$k" = 2 ] && want=$(head -2 <<<"$frames")
+		got=$(sed -n "/^<$k\$/,/^>\$/p" "$tmp/out1" | sed '1d;$d')
+		[ "$got" = "$want" ] || fail "stack($k) is not stack()'s frames"
+	done
 fi
 
 # 2. Stacks as aggregation keys: the frames, then the count.

@@ -242,6 +242,27 @@ dt_bpf_cg_aggupdate(dt_bpf_cg_t *cg, const dt_aggdesc_t *agg)
 	}
 }
 
+/*
+ * Whether the key's one record writes every byte of it, so that it needs
+ * no zeroing first: @[execname]'s key is all bpf_get_current_comm()
+ * writes, and @[stack()]'s all the kernel stack's words (its frames,
+ * then zeros) where the context has a kernel stack.
+ */
+static bool
+dt_bpf_key_whole(dt_bpf_cg_t *cg, const dt_action_t *ap,
+    const dt_bpf_aggmap_t *ba)
+{
+	const dt_recdesc_t *rd = &ba->ba_keys[0];
+
+	if (ap->ac_nkeys != 1 || ba->ba_agg->ag_nkeys != 1 ||
+	    rd->rd_offset != 0 || rd->rd_size != ba->ba_keysize)
+		return false;
+	if (rd->rd_type == DT_REC_STACK)
+		return dt_bpf_cg_has_kstack(cg);
+	return ba->ba_keysize <= 16 &&
+	    dt_bpf_difo_rec_comm(ap->ac_keys[0], rd);
+}
+
 void
 dt_bpf_cg_aggregate(dt_bpf_cg_t *cg, const dt_action_t *ap)
 {
@@ -262,11 +283,7 @@ dt_bpf_cg_aggregate(dt_bpf_cg_t *cg, const dt_action_t *ap)
 	ba = &lay->bl_aggs[ap->ac_aggid];
 	agg = ba->ba_agg;
 	flag = agg->ag_nvals * 8;
-	/* @[execname]'s key is all bpf_get_current_comm() writes. */
-	if (!(ap->ac_nkeys == 1 && agg->ag_nkeys == 1 &&
-	    ba->ba_keys[0].rd_offset == 0 && ba->ba_keysize <= 16 &&
-	    ba->ba_keys[0].rd_size == ba->ba_keysize &&
-	    dt_bpf_difo_rec_comm(ap->ac_keys[0], &ba->ba_keys[0])))
+	if (!dt_bpf_key_whole(cg, ap, ba))
 		dt_bpf_cg_zero(cg, lay->bl_aggkey_off, ba->ba_keysize);
 	for (uint32_t k = 0; k < ap->ac_nkeys && k < agg->ag_nkeys; k++)
 		dt_bpf_cg_difo_rec(cg, ap->ac_keys[k], &ba->ba_keys[k],

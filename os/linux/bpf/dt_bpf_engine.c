@@ -68,8 +68,6 @@
 #define DT_BPF_LATE_CONSTS 16384
 /* Processes followed, at most. */
 #define DT_BPF_PROCSET_MAX 65536
-/* Rows the user stack walks keep found (ps_ucache_fd): 1.5 MB of them. */
-#define DT_BPF_UCACHE_MAX 49152
 
 static dt_bpf_engine_t *
 dt_bpf(dtrace_hdl_t *dtp)
@@ -902,9 +900,8 @@ dt_bpf_ustk_start(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
 	/* The cache of rows found (ps_ucache_fd); without it, no cache. */
 	fd = bpf_map_create(BPF_MAP_TYPE_HASH, "dt_ugen", 4, 8,
 	    DT_BPF_PROCSET_MAX, NULL);
-	if (fd >= 0 && (ifd = bpf_map_create(BPF_MAP_TYPE_LRU_HASH,
-	    "dt_ucache", 16, sizeof (dt_cfi_row_t), DT_BPF_UCACHE_MAX,
-	    NULL)) >= 0) {
+	if (fd >= 0 && (ifd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "dt_ucache",
+	    4, 32 * DT_BPF_UCACHE_N, (uint32_t) be->be_ncpus, NULL)) >= 0) {
 		be->be_ugen_fd = dt_bpf_mapfd(dtp, be, fd, "user stack");
 		be->be_ucache_fd = dt_bpf_mapfd(dtp, be, ifd, "user stack");
 	} else if (fd >= 0) {

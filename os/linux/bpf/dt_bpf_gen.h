@@ -256,6 +256,12 @@ enum {
  */
 #define DT_BPF_USTACK_MAX 1024
 
+/*
+ * Slots of the user stack walk's cache of rows, per CPU (a power of 2):
+ * 128 KB each, room for the return addresses of a large program.
+ */
+#define DT_BPF_UCACHE_N 4096
+
 extern void dt_bpf_layout_init(dt_bpf_layout_t *lay, const dt_program_t *pgp,
     uint32_t strsize, uint64_t dynvarsize, uint64_t aggsize);
 /* Scan one statement's DIF: variables, constants, buffer sizes. */
@@ -376,12 +382,13 @@ typedef struct dt_bpf_progspec {
 	bool ps_ustk;
 	int ps_ustk_fd;
 	/*
-	 * The rows those walks found: an LRU hash from (owner, generation,
-	 * address) to the row, so that a frame at an address seen before
-	 * costs one lookup instead of a binary search over the rows (a map
-	 * lookup a step).  ps_ugen_fd maps the owner to the generation of
-	 * its rows, which changes whenever they are made again, so a row of
-	 * an old image is never found.  -1: no cache.
+	 * The rows those walks found, so that a frame at an address seen
+	 * before costs no binary search over the rows (a map lookup a
+	 * step): an array of an entry per CPU, each DT_BPF_UCACHE_N slots
+	 * of 32 bytes, direct-mapped (dt_bpf_stack.c).  ps_ugen_fd maps the owner
+	 * to the generation of its rows, which changes whenever they are
+	 * made again, so a row of an old image is never found.  -1: no
+	 * cache.
 	 */
 	int ps_ugen_fd;
 	int ps_ucache_fd;

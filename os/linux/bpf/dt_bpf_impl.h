@@ -41,6 +41,7 @@
 #define DT_FP_ERET	(-136)	/* clause to return to after ERROR */
 #define DT_FP_LOOP	(-144)	/* r7 for a bpf_loop() callback (its ctx) */
 #define DT_FP_UCFI	(-152)	/* the user stack walk's rows map */
+#define DT_FP_UCACHE	(-160)	/* and its cache of rows found */
 
 /* The firing context in scratch. */
 #define DT_SC_LEAK	0	/* where pointers become numbers */

@@ -60,6 +60,8 @@ static const char *const dt_bpf_glue_event[] = {
 };
 #define DT_BPF_NGLUE_EVENT (sizeof (dt_bpf_glue_event) / sizeof (char *))
 #define DT_BPF_GLUE_FRAMES 6 /* leading frames that may be glue */
+/* Frames the kernel stack copies inline rather than by a helper call */
+#define DT_BPF_KSTACK_INLINE 32
 
 typedef struct dt_bpf_range {
 	uint64_t start, end;
@@ -121,7 +123,8 @@ dt_bpf_cg_has_kstack(const dt_bpf_cg_t *cg)
 
 /*
  * The top n kernel frames into the stack scratch (the rest of those
- * words zeroed), r5 = its address; r4 = 0 (r0-r3 clobbered).
+ * words zeroed), r5 = its address, slot T4 = the bytes written (as
+ * bpf_get_stack() answers); r4 = 0 (r0-r3 clobbered).
  */
 static void
 dt_bpf_cg_topframes(dt_bpf_cg_t *cg, int n)
@@ -134,6 +137,7 @@ dt_bpf_cg_topframes(dt_bpf_cg_t *cg, int n)
 	    (int32_t) lay->bl_kstack_off));
 	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R3, 8 * n));
 	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_stack));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R0, DT_FP_T4));
 	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, 0));
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R5, DT_R7));
 	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R5,
@@ -141,12 +145,45 @@ dt_bpf_cg_topframes(dt_bpf_cg_t *cg, int n)
 }
 
 /*
- * r4 = the number of leading frames that are the tracing machinery's: up
- * to the deepest glue frame among the first few, event's being the
- * tracepoint's name when it has one (r0-r5 clobbered).
+ * Jumps to lin when r1 lies in one of the sorted, disjoint ranges r[lo,
+ * hi), else to lout: a binary search, a few compares whatever the
+ * number of ranges (r2 clobbered).
  */
 static void
-dt_bpf_cg_glue_skip(dt_bpf_cg_t *cg, const char *event)
+dt_bpf_cg_in_ranges(dt_bpf_cg_t *cg, const dt_bpf_range_t *r, uint32_t lo,
+    uint32_t hi, uint32_t lin, uint32_t lout)
+{
+	uint32_t mid = lo + (hi - lo) / 2, lright;
+
+	if (hi - lo == 1) {
+		dt_bpf_emit_imm64(cg->cg_b, DT_R2, r[lo].start);
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JLT, DT_R1, DT_R2,
+		    0), lout);
+		dt_bpf_emit_imm64(cg->cg_b, DT_R2, r[lo].end);
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JLT, DT_R1, DT_R2,
+		    0), lin);
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lout);
+		return;
+	}
+	lright = dt_bpf_label_new(cg->cg_b);
+	dt_bpf_emit_imm64(cg->cg_b, DT_R2, r[mid].start);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JGE, DT_R1, DT_R2, 0),
+	    lright);
+	dt_bpf_cg_in_ranges(cg, r, lo, mid, lin, lout);
+	dt_bpf_label_here(cg->cg_b, lright);
+	dt_bpf_cg_in_ranges(cg, r, mid, hi, lin, lout);
+}
+
+/*
+ * r4 = the number of leading frames that are the tracing machinery's: up
+ * to the deepest glue frame among the first few, event's being the
+ * tracepoint's name when it has one (r0-r5 clobbered).  The top nwalk
+ * frames (at least DT_BPF_GLUE_FRAMES) are walked into the stack scratch
+ * for it, as dt_bpf_cg_topframes() does; false when there was nothing to
+ * compare them with, and no walk.
+ */
+static bool
+dt_bpf_cg_glue_skip(dt_bpf_cg_t *cg, const char *event, int nwalk)
 {
 	const dt_ksyms_t *ks = dt_linux_ksyms();
 	dt_bpf_range_t glue[DT_BPF_NGLUE + DT_BPF_NGLUE_EVENT];
@@ -168,26 +205,21 @@ dt_bpf_cg_glue_skip(dt_bpf_cg_t *cg, const char *event)
 	n = dt_bpf_ranges_join(glue, n);
 	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, 0));
 	if (n == 0)
-		return;
-	dt_bpf_cg_topframes(cg, DT_BPF_GLUE_FRAMES);
+		return false;
+	dt_bpf_cg_topframes(cg, nwalk > DT_BPF_GLUE_FRAMES ? nwalk :
+	    DT_BPF_GLUE_FRAMES);
 	for (int i = 0; i < DT_BPF_GLUE_FRAMES; i++) {
 		uint32_t lglue = dt_bpf_label_new(cg->cg_b);
 		uint32_t lnext = dt_bpf_label_new(cg->cg_b);
 
 		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R5,
 		    (int16_t) (8 * i)));
-		for (uint32_t g = 0; g < n; g++) {
-			dt_bpf_emit_imm64(cg->cg_b, DT_R2, glue[g].start);
-			DT_EMIT(cg, DT_BPF_JMP_REG(BPF_JLT, DT_R1, DT_R2, 3));
-			dt_bpf_emit_imm64(cg->cg_b, DT_R2, glue[g].end);
-			dt_bpf_jmp_label(cg->cg_b,
-			    DT_BPF_JMP_REG(BPF_JLT, DT_R1, DT_R2, 0), lglue);
-		}
-		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lnext);
+		dt_bpf_cg_in_ranges(cg, glue, 0, n, lglue, lnext);
 		dt_bpf_label_here(cg->cg_b, lglue);
 		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, i + 1));
 		dt_bpf_label_here(cg->cg_b, lnext);
 	}
+	return true;
 }
 
 /*
@@ -198,12 +230,12 @@ dt_bpf_cg_glue_skip(dt_bpf_cg_t *cg, const char *event)
  * the function's own address.  Either way the frames up to and including
  * the first one inside the function are skipped; a kretprobe has none
  * there (its first frame is already the caller).  r4 = how many (r0-r5
- * clobbered).
+ * clobbered); the walk and the answer as for dt_bpf_cg_glue_skip().
  */
 #define DT_BPF_FUNC_FRAMES 8 /* leading frames that may be ours */
 
-static void
-dt_bpf_cg_func_skip(dt_bpf_cg_t *cg)
+static bool
+dt_bpf_cg_func_skip(dt_bpf_cg_t *cg, int nwalk)
 {
 	const dt_ksyms_t *ks = dt_linux_ksyms();
 	uint32_t ldone = dt_bpf_label_new(cg->cg_b);
@@ -212,8 +244,9 @@ dt_bpf_cg_func_skip(dt_bpf_cg_t *cg)
 	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, 0));
 	if (ks == NULL || dt_ksyms_range(ks, cg->cg_ps->ps_kevent->ke_event,
 	    &start, &end) != 0)
-		return;
-	dt_bpf_cg_topframes(cg, DT_BPF_FUNC_FRAMES);
+		return false;
+	dt_bpf_cg_topframes(cg, nwalk > DT_BPF_FUNC_FRAMES ? nwalk :
+	    DT_BPF_FUNC_FRAMES);
 	for (int i = 0; i < DT_BPF_FUNC_FRAMES; i++) {
 		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R5,
 		    (int16_t) (8 * i)));
@@ -226,6 +259,7 @@ dt_bpf_cg_func_skip(dt_bpf_cg_t *cg)
 	}
 	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, 0));
 	dt_bpf_label_here(cg->cg_b, ldone);
+	return true;
 }
 
 /*
@@ -355,6 +389,51 @@ dt_bpf_cg_uregs(dt_bpf_cg_t *cg, unsigned r2, unsigned rd)
 }
 
 /*
+ * The kernel stack less the r4 leading frames that are ours, from the
+ * walk of dt_bpf_cg_topframes() (slot T4, r5) into size bytes at r7 +
+ * off: the walk went skip frames deeper than size asks, so nothing is
+ * walked twice.  r0 as for dt_bpf_cg_getstack().
+ */
+static void
+dt_bpf_cg_kstack_shift(dt_bpf_cg_t *cg, uint32_t off, uint32_t size,
+    int maxskip)
+{
+	const dt_bpf_layout_t *lay = cg->cg_lay;
+
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R4));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_LSH, DT_R1, 3));
+	DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JLE, DT_R1, 8 * maxskip, 1));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 0));
+	/* r0 = the bytes walked less those skipped, 0 to size */
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R0, DT_FP, DT_FP_T4));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_SUB, DT_R0, DT_R1));
+	DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JSGE, DT_R0, 0, 1));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R0, 0));
+	DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JLE, DT_R0, (int32_t) size, 1));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R0, (int32_t) size));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R1, DT_R7));
+	if (size > 8 * DT_BPF_KSTACK_INLINE) {
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R0, DT_FP_T4));
+		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R3, DT_R1));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R3,
+		    (int32_t) lay->bl_kstack_off));
+		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R7));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, (int32_t) off));
+		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, (int32_t) size));
+		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_probe_read_kernel));
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R0, DT_FP, DT_FP_T4));
+		return;
+	}
+	/* The walk zeroed the words past its frames: they are copied too. */
+	for (uint32_t i = 0; i < size; i += 8) {
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R1,
+		    (int16_t) (lay->bl_kstack_off + i)));
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R2,
+		    (int16_t) (off + i)));
+	}
+}
+
+/*
  * r0 = bytes of frames written to r7 + off (size bytes, the rest zeroed
  * by the kernel); a context without a kernel stack writes nothing and
  * gives 0.
@@ -363,6 +442,9 @@ void
 dt_bpf_cg_getstack(dt_bpf_cg_t *cg, uint32_t off, uint32_t size, bool user)
 {
 	dt_bpf_ctxkind_t ctx = cg->cg_ps->ps_ctx;
+	const char *event = NULL;
+	int maxskip = 0, nwalk = 0;
+	bool walked = false;
 
 	if (!user && !dt_bpf_cg_has_kstack(cg)) {
 		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R0, 0));
@@ -373,14 +455,30 @@ dt_bpf_cg_getstack(dt_bpf_cg_t *cg, uint32_t off, uint32_t size, bool user)
 		return;
 	}
 	if (ctx == DT_BPF_CTX_SYSCALL_ENTRY ||
-	    ctx == DT_BPF_CTX_SYSCALL_RETURN)
-		dt_bpf_cg_glue_skip(cg, NULL);
-	else if (ctx == DT_BPF_CTX_KTP || ctx == DT_BPF_CTX_KRAWTP)
-		dt_bpf_cg_glue_skip(cg, cg->cg_ps->ps_kevent->ke_event);
+	    ctx == DT_BPF_CTX_SYSCALL_RETURN || ctx == DT_BPF_CTX_KTP ||
+	    ctx == DT_BPF_CTX_KRAWTP)
+		maxskip = DT_BPF_GLUE_FRAMES;
 	else if (ctx == DT_BPF_CTX_FBT)
-		dt_bpf_cg_func_skip(cg);
+		maxskip = DT_BPF_FUNC_FRAMES;
+	if (ctx == DT_BPF_CTX_KTP || ctx == DT_BPF_CTX_KRAWTP)
+		event = cg->cg_ps->ps_kevent->ke_event;
+	/*
+	 * One walk, of the frames to skip and those wanted, where it fits
+	 * in the stack scratch and that is not where the frames go.
+	 */
+	if (maxskip > 0 && size % 8 == 0 && off != cg->cg_lay->bl_kstack_off &&
+	    size / 8 + (uint32_t) maxskip <= DT_BPF_KSTACK_MAX)
+		nwalk = (int) (size / 8) + maxskip;
+	if (maxskip == DT_BPF_GLUE_FRAMES)
+		walked = dt_bpf_cg_glue_skip(cg, event, nwalk);
+	else if (maxskip == DT_BPF_FUNC_FRAMES)
+		walked = dt_bpf_cg_func_skip(cg, nwalk);
 	else
 		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, 0));
+	if (walked && nwalk > 0) {
+		dt_bpf_cg_kstack_shift(cg, off, size, maxskip);
+		return;
+	}
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R6));
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R7));
 	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2, (int32_t) off));
@@ -419,22 +517,145 @@ dt_bpf_cg_getstack(dt_bpf_cg_t *cg, uint32_t off, uint32_t size, bool user)
 #define DT_UV_PC  1	/* its PC (after BP: they are read together) */
 #define DT_UV_SP  2	/* its %rsp */
 #define DT_UV_GEN 3	/* run-time rows: owner | generation << 32 */
-#define DT_UV_X	  4	/* the address looked up (after GEN: the cache key) */
+#define DT_UV_X	  4	/* the address looked up */
 #define DT_UV_LO  5	/* the search's base row, then the CFA */
 #define DT_UV_RBP 6	/* the row's cr_rbp_off */
 #define DT_UV_OWN 7	/* run-time rows: their key in ps_ustk_fd */
 #define DT_UV_N	  8	/* frames written */
+/* 9 is DT_VAR_EXIT */
+#define DT_UV_WB  10	/* the window's user address */
+#define DT_UV_WL  11	/* its bytes read; 0: none */
+#define DT_UV_ROW 12	/* the row's rule: bytes 8-15 of a dt_cfi_row_t */
 
 /*
- * Run-time rows go through the cache of rows found (ps_ucache_fd), keyed
- * by the 16 bytes at DT_UV_GEN: the owner, the generation of its rows
- * (ps_ugen_fd; 0, no cache, when it has none) and the address.  A frame
- * seen before then costs one lookup, not the search's one a step.
+ * The stack memory the walk reads (a frame's return address and saved
+ * %rbp) comes through a window: one bpf_probe_read_user() of up to
+ * DT_BPF_UWIN bytes upwards from an address, kept in work buffers 0 and
+ * 1 (which only a subroutine uses, and none runs during a walk), so
+ * that the next frames, a few dozen bytes further up, are read from it
+ * with no helper call.  A read that fails (the window would pass the
+ * stack's end) is tried again up to the page's end.  Its size is a
+ * multiple of 16 no larger than both work buffers.
+ */
+#define DT_BPF_UWIN 512
+
+static uint32_t
+dt_bpf_uwin(const dt_bpf_cg_t *cg)
+{
+	uint32_t w = 2 * cg->cg_lay->bl_worksize;
+
+	return (w < DT_BPF_UWIN ? w : DT_BPF_UWIN) & ~15U;
+}
+
+/*
+ * size (8 or 16) bytes of user memory at the address in r3 into loop
+ * variable dst (and the next); jumps to lfail when it is unreadable
+ * (r0-r5 clobbered).
+ */
+static void
+dt_bpf_cg_uread(dt_bpf_cg_t *cg, int32_t size, int dst, uint32_t lfail)
+{
+	int32_t w = (int32_t) dt_bpf_uwin(cg);
+	int16_t win = (int16_t) DT_WORK(cg, 0);
+	uint32_t lrefill = dt_bpf_label_new(cg->cg_b);
+	uint32_t lfilled = dt_bpf_label_new(cg->cg_b);
+	uint32_t lhave = dt_bpf_label_new(cg->cg_b);
+
+	/* In the window: 0 <= address - base <= length - size */
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R3));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R7, DT_VAR(cg, DT_UV_WB)));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_SUB, DT_R1, DT_R2));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R7, DT_VAR(cg, DT_UV_WL)));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_SUB, DT_R2, size));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JSLT, DT_R1, 0, 0),
+	    lrefill);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JSGT, DT_R1, DT_R2, 0),
+	    lrefill);
+	/* Always false then, but it bounds the offset for the verifier. */
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JGT, DT_R1, w - size, 0),
+	    lrefill);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lhave);
+
+	dt_bpf_label_here(cg->cg_b, lrefill);
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R3, DT_VAR(cg, DT_UV_WB)));
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R7));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, win));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, w));
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_probe_read_user));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, w));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R0, 0, 0),
+	    lfilled);
+	/* Up to the end of the address's page, at least size, at most w */
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_R7, DT_VAR(cg, DT_UV_WB)));
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R3));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_AND, DT_R2, 4095));
+	DT_EMIT(cg, DT_BPF_NEG64(DT_R2));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2, 4096));
+	DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JGE, DT_R2, size, 1));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, size));
+	DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JLE, DT_R2, w, 1));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, w));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R2, DT_VAR(cg, DT_UV_WL)));
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R7));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, win));
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_probe_read_user));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R7, DT_VAR(cg, DT_UV_WL)));
+	DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JEQ, DT_R0, 0, 2));
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, DT_UV_WL), 0));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lfail);
+	dt_bpf_label_here(cg->cg_b, lfilled);
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R2, DT_VAR(cg, DT_UV_WL)));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 0));
+
+	dt_bpf_label_here(cg->cg_b, lhave);
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R1, DT_R7));
+	for (int16_t o = 0; o < size; o += 8) {
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R1,
+		    (int16_t) (win + o)));
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R2,
+		    (int16_t) (DT_VAR(cg, dst) + o)));
+	}
+}
+
+/*
+ * Run-time rows go through a cache of rows found (ps_ucache_fd): per CPU
+ * (an array map's entry for each, as a per-CPU array's value cannot be
+ * as large), DT_BPF_UCACHE_N entries of 32 bytes, direct-mapped by a
+ * hash of the address and the owner's generation -- the tag (DT_UV_GEN:
+ * the owner and the generation of its rows, from ps_ugen_fd; 0, no
+ * cache, when it has none), the address, the row's rule.  A frame seen
+ * before then costs a few instructions, not the search's map lookup a
+ * step.  The generation changes whenever an owner's rows are made again
+ * (exec, dlopen), so a rule of an old image is never found.  An entry
+ * is written tag last, its tag cleared first, and read tag, address,
+ * rule, then tag and address again: a program that interrupts the walk
+ * on this CPU and rewrites the entry is seen.
  */
 static bool
 dt_bpf_cg_ucache(const dt_bpf_progspec_t *ps, bool dyn)
 {
 	return dyn && ps->ps_ucache_fd >= 0 && ps->ps_ugen_fd >= 0;
+}
+
+/*
+ * r0 = the cache entry of the address in r1 with the tag in r2: the
+ * cache from slot DT_FP_UCACHE (r3, r4 clobbered).
+ */
+static void
+dt_bpf_cg_ucache_entry(dt_bpf_cg_t *cg)
+{
+	int shift = 64;
+
+	for (uint32_t n = DT_BPF_UCACHE_N; n > 1; n /= 2)
+		shift--;
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R3, DT_R1));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R3, DT_R2));
+	dt_bpf_emit_imm64(cg->cg_b, DT_R4, 0x9e3779b97f4a7c15ULL);
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_MUL, DT_R3, DT_R4));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R3, shift));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_LSH, DT_R3, 5));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R0, DT_FP, DT_FP_UCACHE));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R0, DT_R3));
 }
 
 /*
@@ -479,6 +700,145 @@ dt_bpf_cg_task_regs(dt_bpf_cg_t *cg)
 	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_task_pt_regs));
 }
 
+/*
+ * The walk's set-up for run-time rows: the owner's rows (lnorows when it
+ * has none) and, with the cache, the tag and the cache's address in
+ * slot DT_FP_UCACHE.
+ */
+static void
+dt_bpf_cg_ustack_dyn(dt_bpf_cg_t *cg, bool cache, uint32_t lnorows)
+{
+	const dt_bpf_progspec_t *ps = cg->cg_ps;
+	uint32_t lnogen, lgen;
+
+	/* owner = (u32) procset[tgid]; the rows of owner, or none */
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_current_pid_tgid));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R0, 32));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R0,
+	    DT_VAR(cg, DT_UV_OWN)));
+	dt_bpf_cg_ucfi_lookup(cg, ps->ps_procset_fd, DT_UV_OWN, lnorows);
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_W, DT_R1, DT_R0, 0));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R1, 0, 0),
+	    lnorows);
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1,
+	    DT_VAR(cg, DT_UV_OWN)));
+	dt_bpf_cg_ucfi_lookup(cg, ps->ps_ustk_fd, DT_UV_OWN, lnorows);
+	if (!cache)
+		return;
+	lnogen = dt_bpf_label_new(cg->cg_b);
+	lgen = dt_bpf_label_new(cg->cg_b);
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_smp_processor_id));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_W, DT_FP, DT_R0, DT_FP_KEY));
+	dt_bpf_emit_map_fd(cg->cg_b, DT_R1, ps->ps_ucache_fd);
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_FP));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2, DT_FP_KEY));
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_map_lookup_elem));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R0, 0, 0),
+	    lnorows);
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R0, DT_FP_UCACHE));
+	dt_bpf_cg_ucfi_lookup(cg, ps->ps_ugen_fd, DT_UV_OWN, lnogen);
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_W, DT_R1, DT_R0, 0));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_LSH, DT_R1, 32));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R7,
+	    DT_VAR(cg, DT_UV_OWN)));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_OR, DT_R1, DT_R2));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1,
+	    DT_VAR(cg, DT_UV_GEN)));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lgen);
+	dt_bpf_label_here(cg->cg_b, lnogen);
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, DT_UV_GEN), 0));
+	dt_bpf_label_here(cg->cg_b, lgen);
+}
+
+/*
+ * The frame's rule into DT_UV_ROW: from the cache when it has the
+ * address, else by the search (then kept in the cache).  Jumps to ldone
+ * when the address has no row.
+ */
+static void
+dt_bpf_cg_ustack_row(dt_bpf_cg_t *cg, bool dyn, bool cache, uint32_t ldone)
+{
+	const dt_bpf_progspec_t *ps = cg->cg_ps;
+	uint32_t nrows = dyn ? DT_CFI_MAXROWS : ps->ps_ucfi_n;
+	uint32_t lsearch = dt_bpf_label_new(cg->cg_b);
+	uint32_t lrow = dt_bpf_label_new(cg->cg_b);
+
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, DT_UV_LO), 0));
+	if (cache) {
+		/* A generation (the upper word): the entry, if it is ours */
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R7,
+		    DT_VAR(cg, DT_UV_GEN)));
+		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R2));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R1, 32));
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R1, 0, 0),
+		    lsearch);
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7,
+		    DT_VAR(cg, DT_UV_X)));
+		dt_bpf_cg_ucache_entry(cg);
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_R0, 0));
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JNE, DT_R3, DT_R2,
+		    0), lsearch);
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_R0, 8));
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JNE, DT_R3, DT_R1,
+		    0), lsearch);
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R4, DT_R0, 16));
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_R0, 0));
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JNE, DT_R3, DT_R2,
+		    0), lsearch);
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_R0, 8));
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JNE, DT_R3, DT_R1,
+		    0), lsearch);
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R4,
+		    DT_VAR(cg, DT_UV_ROW)));
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lrow);
+		dt_bpf_label_here(cg->cg_b, lsearch);
+	}
+	if (dyn) {
+		dt_bpf_cg_ucfi_lookup(cg, ps->ps_ustk_fd, DT_UV_OWN, ldone);
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R0, DT_FP_UCFI));
+	}
+	/*
+	 * The search: the same steps as dt_cfi_find(), whose halves
+	 * depend only on the row count.
+	 */
+	for (uint32_t len = nrows; len > 1; len -= len / 2) {
+		uint32_t lkeep = dt_bpf_label_new(cg->cg_b);
+
+		dt_bpf_cg_ucfi_row(cg, dyn, len / 2, dyn ? lkeep : ldone);
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R0, 0));
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R7,
+		    DT_VAR(cg, DT_UV_X)));
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JGT, DT_R1,
+		    DT_R2, 0), lkeep);
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_W, DT_R1, DT_FP, DT_FP_KEY));
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1,
+		    DT_VAR(cg, DT_UV_LO)));
+		dt_bpf_label_here(cg->cg_b, lkeep);
+	}
+	dt_bpf_cg_ucfi_row(cg, dyn, 0, ldone);
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R4, DT_R0, 8));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R4, DT_VAR(cg, DT_UV_ROW)));
+	if (cache) {
+		/* Kept for the next walk (a generation 0 tag is never read). */
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R7,
+		    DT_VAR(cg, DT_UV_GEN)));
+		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R2));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R1, 32));
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R1, 0, 0),
+		    lrow);
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7,
+		    DT_VAR(cg, DT_UV_X)));
+		dt_bpf_cg_ucache_entry(cg);
+		DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R0, 0, 0));
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R0, DT_R1, 8));
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R4, DT_R7,
+		    DT_VAR(cg, DT_UV_ROW)));
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R0, DT_R4, 16));
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R0, DT_R2, 0));
+	}
+	dt_bpf_label_here(cg->cg_b, lrow);
+}
+
 void
 dt_bpf_cg_ustack_cfi(dt_bpf_cg_t *cg, uint32_t off, uint32_t nframes,
     uint32_t lnorows)
@@ -486,47 +846,17 @@ dt_bpf_cg_ustack_cfi(dt_bpf_cg_t *cg, uint32_t off, uint32_t nframes,
 	const dt_bpf_progspec_t *ps = cg->cg_ps;
 	dt_bpf_ctxkind_t ctx = ps->ps_ctx;
 	bool dyn = lnorows != 0, cache = dt_bpf_cg_ucache(ps, dyn);
-	uint32_t nrows = dyn ? DT_CFI_MAXROWS : ps->ps_ucfi_n;
 	dt_bpf_loop_t lp;
-	uint32_t lkeep, lnorbp, lpair, lsearch = 0, lrow = 0;
+	uint32_t lnorbp, lpair;
+	/* The row's fields within DT_UV_ROW (dt_cfi_row_t less 8) */
+	int16_t row = DT_VAR(cg, DT_UV_ROW) - 8;
 
 	if (nframes == 0) {
 		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R0, 0));
 		return;
 	}
-	if (dyn) {
-		/* owner = (u32) procset[tgid]; the rows of owner, or none */
-		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_current_pid_tgid));
-		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R0, 32));
-		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R0,
-		    DT_VAR(cg, DT_UV_OWN)));
-		dt_bpf_cg_ucfi_lookup(cg, ps->ps_procset_fd, DT_UV_OWN,
-		    lnorows);
-		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_W, DT_R1, DT_R0, 0));
-		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R1, 0, 0),
-		    lnorows);
-		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1,
-		    DT_VAR(cg, DT_UV_OWN)));
-		dt_bpf_cg_ucfi_lookup(cg, ps->ps_ustk_fd, DT_UV_OWN, lnorows);
-	}
-	if (cache) {
-		uint32_t lnogen = dt_bpf_label_new(cg->cg_b);
-		uint32_t lgen = dt_bpf_label_new(cg->cg_b);
-
-		dt_bpf_cg_ucfi_lookup(cg, ps->ps_ugen_fd, DT_UV_OWN, lnogen);
-		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_W, DT_R1, DT_R0, 0));
-		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_LSH, DT_R1, 32));
-		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R7,
-		    DT_VAR(cg, DT_UV_OWN)));
-		DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_OR, DT_R1, DT_R2));
-		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1,
-		    DT_VAR(cg, DT_UV_GEN)));
-		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lgen);
-		dt_bpf_label_here(cg->cg_b, lnogen);
-		DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, DT_UV_GEN),
-		    0));
-		dt_bpf_label_here(cg->cg_b, lgen);
-	}
+	if (dyn)
+		dt_bpf_cg_ustack_dyn(cg, cache, lnorows);
 	/* pc, sp and the frame pointer, where the ISA's pt_regs has them */
 	if (ctx == DT_BPF_CTX_UPROBE || ctx == DT_BPF_CTX_URETURN ||
 	    ctx == DT_BPF_CTX_USDT) {
@@ -542,8 +872,17 @@ dt_bpf_cg_ustack_cfi(dt_bpf_cg_t *cg, uint32_t off, uint32_t nframes,
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R3, dt_isa_layout.il_fp));
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_VAR(cg, DT_UV_BP)));
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, DT_UV_N), 0));
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, DT_UV_WB), 0));
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, DT_UV_WL), 0));
 
 	dt_bpf_loop_begin(cg, &lp, DT_R9, nframes, 1);
+	/* The callback's own copy of the cache's address (r2: the ctx) */
+	if (cache && lp.lp_call) {
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R2,
+		    DT_FP_UCACHE - DT_FP_LOOP));
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R1,
+		    DT_FP_UCACHE));
+	}
 	/* pcs[n] = pc; n++ */
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, DT_UV_N)));
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JGE, DT_R1,
@@ -559,69 +898,15 @@ dt_bpf_cg_ustack_cfi(dt_bpf_cg_t *cg, uint32_t off, uint32_t nframes,
 	DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JLE, DT_R1, 1, 1));
 	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_SUB, DT_R3, 1));
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R3, DT_VAR(cg, DT_UV_X)));
-	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, DT_UV_LO), 0));
-	if (cache) {
-		/* A generation (the upper word): the row, if found before */
-		lsearch = dt_bpf_label_new(cg->cg_b);
-		lrow = dt_bpf_label_new(cg->cg_b);
-		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7,
-		    DT_VAR(cg, DT_UV_GEN)));
-		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R1, 32));
-		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R1, 0, 0),
-		    lsearch);
-		dt_bpf_emit_map_fd(cg->cg_b, DT_R1, ps->ps_ucache_fd);
-		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R7));
-		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2,
-		    DT_VAR(cg, DT_UV_GEN)));
-		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_map_lookup_elem));
-		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R0, 0, 0),
-		    lrow);
-		dt_bpf_label_here(cg->cg_b, lsearch);
-	}
-	if (dyn) {
-		dt_bpf_cg_ucfi_lookup(cg, ps->ps_ustk_fd, DT_UV_OWN,
-		    lp.lp_done);
-		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R0, DT_FP_UCFI));
-	}
-	/*
-	 * The search: the same steps as dt_cfi_find(), whose halves
-	 * depend only on the row count.
-	 */
-	for (uint32_t len = nrows; len > 1; len -= len / 2) {
-		lkeep = dt_bpf_label_new(cg->cg_b);
-		dt_bpf_cg_ucfi_row(cg, dyn, len / 2, dyn ? lkeep : lp.lp_done);
-		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R0, 0));
-		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R7,
-		    DT_VAR(cg, DT_UV_X)));
-		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JGT, DT_R1,
-		    DT_R2, 0), lkeep);
-		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_W, DT_R1, DT_FP, DT_FP_KEY));
-		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1,
-		    DT_VAR(cg, DT_UV_LO)));
-		dt_bpf_label_here(cg->cg_b, lkeep);
-	}
-	dt_bpf_cg_ucfi_row(cg, dyn, 0, lp.lp_done);
-	if (cache) {
-		/* Kept for the next walk (a generation 0 key is never read). */
-		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R0, DT_FP_UCFI));
-		dt_bpf_emit_map_fd(cg->cg_b, DT_R1, ps->ps_ucache_fd);
-		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R7));
-		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2,
-		    DT_VAR(cg, DT_UV_GEN)));
-		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R3, DT_R0));
-		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, BPF_ANY));
-		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_map_update_elem));
-		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R0, DT_FP, DT_FP_UCFI));
-		dt_bpf_label_here(cg->cg_b, lrow);
-	}
-	/* The row: cfa_off (s32) at 8, cfa_reg (u8) at 12, rbp_off at 14. */
-	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_B, DT_R3, DT_R0, 12));
+	dt_bpf_cg_ustack_row(cg, dyn, cache, lp.lp_done);
+	/* The rule: cfa_off (s32) at 8, cfa_reg (u8) at 12, rbp_off at 14. */
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_B, DT_R3, DT_R7, row + 12));
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R3, DT_CFI_STOP,
 	    0), lp.lp_done);
-	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_W, DT_R4, DT_R0, 8));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_W, DT_R4, DT_R7, row + 8));
 	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_LSH, DT_R4, 32));
 	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ARSH, DT_R4, 32));
-	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_H, DT_R5, DT_R0, 14));
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_H, DT_R5, DT_R7, row + 14));
 	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_LSH, DT_R5, 48));
 	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ARSH, DT_R5, 48));
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R5, DT_VAR(cg, DT_UV_RBP)));
@@ -645,35 +930,20 @@ dt_bpf_cg_ustack_cfi(dt_bpf_cg_t *cg, uint32_t off, uint32_t nframes,
 	    lpair);
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R3, DT_R1));
 	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_SUB, DT_R3, 16));
-	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R7));
-	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, DT_VAR(cg, DT_UV_BP)));
-	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, 16));
-	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_probe_read_user));
-	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R0, 0, 0),
-	    lp.lp_done);
+	dt_bpf_cg_uread(cg, 16, DT_UV_BP, lp.lp_done);
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lnorbp);
 	dt_bpf_label_here(cg->cg_b, lpair);
 	/* pc = the word at cfa - 8 */
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R3, DT_R1));
 	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_SUB, DT_R3, 8));
-	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R7));
-	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, DT_VAR(cg, DT_UV_PC)));
-	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, 8));
-	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_probe_read_user));
-	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R0, 0, 0),
-	    lp.lp_done);
+	dt_bpf_cg_uread(cg, 8, DT_UV_PC, lp.lp_done);
 	/* bp = the word at cfa + rbp_off, when the row says it was saved */
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_R7, DT_VAR(cg, DT_UV_RBP)));
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R3, 0, 0),
 	    lnorbp);
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, DT_UV_LO)));
 	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R3, DT_R1));
-	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R7));
-	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, DT_VAR(cg, DT_UV_BP)));
-	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, 8));
-	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_probe_read_user));
-	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R0, 0, 0),
-	    lp.lp_done);
+	dt_bpf_cg_uread(cg, 8, DT_UV_BP, lp.lp_done);
 	dt_bpf_label_here(cg->cg_b, lnorbp);
 	/* sp = cfa; a zero return address ends the stack */
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, DT_UV_LO)));
