@@ -290,4 +290,158 @@ extern void dt_isa_usdt_operand(const char *s, dt_isa_operand_t *op);
 #error "no isa/ directory for this processor"
 #endif
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * Linux, for the ptrace engine (os/linux/ptrace/): what it does to a
+ * traced thread that depends on the processor.  Defined in the ISA
+ * directory's *_ptrace.c (ptrace(2), the injected signal handler's code)
+ * and *_linux.c (the rest, pure C).
+ *
+ * The registers: the ptrace NT_PRSTATUS register set, which starts in
+ * struct pt_regs order (so dt_isa_layout's offsets index it), and what
+ * else the ISA keeps for a thread (arm64: the system call number, its own
+ * register set), as DT_ISA_PTREGS_WORDS words.
+ */
+typedef struct dt_isa_ptregs {
+	uint64_t pr_w[DT_ISA_PTREGS_WORDS];
+} dt_isa_ptregs_t;
+
+/* A register of r by its pt_regs offset (dt_isa_layout, below). */
+#define DT_ISA_PTREG(r, off) ((r)->pr_w[(off) / 8])
+
+/* Thread tid's registers, stopped: 0, or -1 with errno set. */
+extern int dt_isa_ptrace_getregs(int tid, dt_isa_ptregs_t *r);
+extern int dt_isa_ptrace_setregs(int tid, const dt_isa_ptregs_t *r);
+
+#define DT_ISA_INJLEN 8 /* bytes of an injected system call */
+
+typedef struct dt_isa_ptrace {
+	/*
+	 * The breakpoint the engine writes: an instruction that faults with
+	 * the pc left at it (x86-64: 0xce, invalid in 64-bit mode; arm64:
+	 * brk #0), the signal and si_code it stops the thread with.
+	 */
+	uint8_t ip_brk[4];
+	uint8_t ip_brklen;
+	uint8_t ip_brksig;
+	int16_t ip_brkcode;
+	/*
+	 * An injected system call: the call, then a jump to itself (while a
+	 * guard may have to undo it) or a breakpoint; the pc once the call
+	 * has returned is the start + ip_sysdone.
+	 */
+	uint8_t ip_injspin[DT_ISA_INJLEN];
+	uint8_t ip_injtrap[DT_ISA_INJLEN];
+	uint8_t ip_sysdone;
+	int16_t ip_sysnr;      /* the register the number is put in */
+	int16_t ip_sysargs[6]; /* and the arguments */
+	int16_t ip_sysret;     /* the register the result comes in */
+	/* The word whose -1 keeps an interrupted call from restarting. */
+	int16_t ip_norestart;
+	/* The word with the number at a system call stop. */
+	int16_t ip_stopnr;
+	/* seccomp_data.arch of the ISA's native calls (AUDIT_ARCH_*). */
+	uint32_t ip_auditarch;
+	/*
+	 * The jump a counting site is patched with (dt_ptrace_fast.c): its
+	 * length and first byte; 0 where sites are never patched so.
+	 */
+	uint8_t ip_jmplen;
+	uint8_t ip_jmpop;
+} dt_isa_ptrace_t;
+
+extern const dt_isa_ptrace_t dt_isa_ptrace;
+
+/*
+ * Decode the instruction at addr (n bytes of it at code, zeros past them)
+ * and say how a probe there runs it: 0, or -1 if it is not understood.
+ */
+extern int dt_isa_ptrace_decode(const uint8_t *code, size_t n, uint64_t addr,
+    dt_isa_insn_t *in, dt_isa_strategy_t *strat);
+
+/*
+ * Run instruction in (DT_ISA_STRAT_EMULATE) on r, whose pc is at it.
+ * 0, or -1 with r unchanged (a memory read failed: the thread faults).
+ */
+extern int dt_isa_ptrace_emulate(
+    const dt_isa_insn_t *in, dt_isa_ptregs_t *r, const dt_isa_memops_t *mem);
+
+/*
+ * The out-of-line copy of instruction in (DT_ISA_STRAT_OOL; its bytes at
+ * insn) to be placed at at: the code in buf (size bytes, DT_PT_SLOT),
+ * its length in *lenp, and in *privatep whether it must be private to a
+ * thread and written at each hit (it borrows a register it saves in the
+ * copy, or holds data read through mem that may change).  0, or -1.
+ * Where the copy ends: a jump back to the next instruction, or a trap
+ * that dt_isa_ptrace_ool_return() recognizes.
+ */
+extern int dt_isa_ptrace_ool(const dt_isa_insn_t *in, const uint8_t *insn,
+    uint64_t at, const dt_isa_memops_t *mem, uint8_t *buf, size_t size,
+    size_t *lenp, int *privatep);
+
+/*
+ * A thread stopped by a breakpoint at pc, where the bytes code (n of
+ * them) are: if it is the trap ending an out-of-line copy, 1 with the
+ * address it goes on at in *resumep; else 0.
+ */
+extern int dt_isa_ptrace_ool_return(
+    const uint8_t *code, size_t n, uint64_t *resumep);
+
+/*
+ * A return site's instruction in (a branch out of the function) with
+ * the registers r at it: whether it leaves (a conditional one, when
+ * taken).
+ */
+extern int dt_isa_ptrace_taken(
+    const dt_isa_insn_t *in, const dt_isa_ptregs_t *r);
+
+/*
+ * Counting sites (dt_ptrace_fast.c): whether a branch or a pc-relative
+ * address of the function [addr, addr + size) (code: its bytes) lands in
+ * (addr, addr + len); and the trampoline of the site at addr (code: avail
+ * bytes from it) placed at tramp with its counter at ctr, in buf: its
+ * length with the bytes displaced in *lenp, or 0 if it cannot be built
+ * (always, where ip_jmplen is 0).
+ */
+extern int dt_isa_ptrace_lands(
+    const uint8_t *code, uint64_t addr, uint64_t size, size_t len);
+extern size_t dt_isa_ptrace_tramp(uint64_t addr, const uint8_t *code,
+    size_t avail, uint64_t tramp, uint64_t ctr, uint8_t *buf, size_t bufsz,
+    size_t *lenp);
+/* The jump at from to to, ip_jmplen bytes in buf: 0, or -1 out of reach. */
+extern int dt_isa_ptrace_jmp(uint64_t from, uint64_t to, uint8_t *buf);
+
+/*
+ * The signal handler dt_ptrace_trap.c maps into a traced process, which
+ * mends the breakpoints a dead tracer left: position-independent code
+ * copied to the start of an area laid out as below, and its restorer
+ * (rt_sigreturn).  For a breakpoint signal whose pc is an entry of the
+ * area's table it writes the original bytes back through
+ * /proc/self/mem; at the trap ending an out-of-line copy it goes on where
+ * the copy says; for a stop the tracer marked as moved on (si_errno
+ * DT_TRAP_MAGIC, si_addr the pc) it returns; anything else goes to the
+ * previous action (called, ignored, or the default one restored and the
+ * signal raised again).
+ */
+#define DT_TRAP_OLDACT	1024 /* the previous action (kernel layout) */
+#define DT_TRAP_NEWACT	1056 /* ours, and a scratch for queries */
+#define DT_TRAP_ZEROACT 1088 /* SIG_DFL, for the default action */
+#define DT_TRAP_PATH	1120 /* "/proc/self/mem" */
+#define DT_TRAP_NEXT	1136 /* the next area, or 0 */
+#define DT_TRAP_NSITES	1144 /* entries used in this area */
+#define DT_TRAP_TABLE	1152 /* 16 B: { u64 addr; u8 len; u8 orig[7]; } */
+#define DT_TRAP_ENTSZ	16
+#define DT_TRAP_AREASZ	65536	   /* 4024 breakpoints an area */
+#define DT_TRAP_MAGIC	0x44547261 /* si_errno of a stop moved on */
+
+extern const uint8_t dt_isa_trap_code[], dt_isa_trap_code_end[];
+extern const uint8_t dt_isa_trap_restorer[];
+
+#ifdef __cplusplus
+}
+#endif
+
 #endif /* ISA_DT_ISA_H */

@@ -58,7 +58,8 @@ SHELL_TESTS += tests/shell/unprivileged.sh tests/shell/syscall-count.sh \
 	tests/shell/syscall-linger.sh tests/shell/ptrace-drops.sh \
 	tests/shell/compile-deep.sh tests/shell/drops-ratelimit.sh \
 	tests/shell/bpf-option-limits.sh tests/shell/tick-busy.sh \
-	tests/shell/isa-seam.sh tests/shell/uregs-engines.sh
+	tests/shell/isa-seam.sh tests/shell/uregs-engines.sh \
+	tests/shell/ptrace-ustack.sh tests/shell/ptrace-vs-bpf.sh
 endif
 
 EXTRA_DIST += %reldir%/run-tests.sh %reldir%/shell %reldir%/d %reldir%/cmd

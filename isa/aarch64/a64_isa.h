@@ -21,4 +21,8 @@ typedef a64_strategy_t dt_isa_strategy_t;
 #define DT_ISA_STRAT_OOL     A64_STRAT_OOL
 #define DT_ISA_STRAT_REFUSE  A64_STRAT_REFUSE
 
+/* struct user_pt_regs (NT_PRSTATUS) and the system call number
+ * (NT_ARM_SYSTEM_CALL), in words */
+#define DT_ISA_PTREGS_WORDS 35
+
 #endif /* ISA_AARCH64_A64_ISA_H */

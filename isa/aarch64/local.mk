@@ -10,8 +10,15 @@ libisa_aarch64_la_SOURCES = %reldir%/a64_decode.c %reldir%/a64_decode.h \
 	%reldir%/a64_isa.c %reldir%/a64_isa.h %reldir%/a64_linux.c isa/dt_isa.h
 if ISA_AARCH64
 libdtrace_core_la_LIBADD += libisa_aarch64.la
-# The calling thread's registers need an arm64 C library.
-libdtrace_core_la_SOURCES += %reldir%/a64_ucontext.c
+# The calling thread's registers, ptrace(2) and the breakpoint handler's
+# code need an arm64 C library and assembler; the ptrace engine's part
+# uses isa/dt_isa.h's instruction-level types, which are arm64's there.
+libdtrace_core_la_SOURCES += %reldir%/a64_ucontext.c %reldir%/a64_ptrace.c \
+	%reldir%/a64_ptrace_ops.c
+UNIT_TESTS += tests/unit/a64_ptrace_test
+tests_unit_a64_ptrace_test_SOURCES = tests/unit/a64_ptrace_test.c \
+	tests/unit/unit.h
+tests_unit_a64_ptrace_test_LDADD = libdtrace_core.la
 endif
 
 UNIT_TESTS += tests/unit/a64_decode_test tests/unit/a64_sites_test

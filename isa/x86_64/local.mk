@@ -2,7 +2,7 @@
 # isa/x86_64/local.mk: the x86-64 decoder, emulator and probe sites, and
 # x86-64's Linux facts (x86_linux.c)
 libdtrace_core_la_SOURCES += isa/dt_isa.h %reldir%/x86_isa.c %reldir%/x86_isa.h \
-	%reldir%/x86_linux.c \
+	%reldir%/x86_linux.c %reldir%/x86_ptrace.c \
 	%reldir%/x86_decode.c %reldir%/x86_decode.h \
 	%reldir%/x86_emulate.c %reldir%/x86_emulate.h \
 	%reldir%/x86_sites.c %reldir%/x86_sites.h
@@ -28,3 +28,10 @@ EXTRA_DIST += %reldir%/README.md tests/isa/decode-real-binaries.sh \
 UNIT_TESTS += tests/unit/x86_isa_test
 tests_unit_x86_isa_test_SOURCES = tests/unit/x86_isa_test.c
 tests_unit_x86_isa_test_LDADD = libdtrace_core.la
+
+# The breakpoint handler left in traced processes (x86_ptrace.c), run in
+# the test's own.
+UNIT_TESTS += tests/unit/ptrace_trap_test
+tests_unit_ptrace_trap_test_SOURCES = tests/unit/ptrace_trap_test.c \
+	tests/unit/unit.h
+tests_unit_ptrace_trap_test_LDADD = libdtrace_core.la

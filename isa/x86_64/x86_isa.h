@@ -22,4 +22,7 @@ typedef x86_strategy_t dt_isa_strategy_t;
 #define DT_ISA_STRAT_OOL     X86_STRAT_OOL
 #define DT_ISA_STRAT_REFUSE  X86_STRAT_REFUSE
 
+/* struct user_regs_struct, PTRACE_GETREGS's, in words */
+#define DT_ISA_PTREGS_WORDS 27
+
 #endif /* ISA_X86_64_X86_ISA_H */

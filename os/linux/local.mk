@@ -81,9 +81,8 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/prov/dt_prov_proc.c \
 	%reldir%/prov/dt_prov_sched.c \
 	%reldir%/ptrace/dt_ptrace.h
-# The ptrace engine places x86-64 breakpoints and reads x86-64 registers;
-# elsewhere dt_ptrace_none.c says there is no user-space engine.
-if ISA_X86_64
+# The ptrace engine: what it does that depends on the processor is the
+# ISA layer's (isa/dt_isa.h, "Linux, for the ptrace engine").
 libdtrace_core_la_SOURCES += \
 	%reldir%/ptrace/dt_ptrace_impl.h \
 	%reldir%/ptrace/dt_ptrace.c \
@@ -93,14 +92,6 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/ptrace/dt_ptrace_linger.c \
 	%reldir%/ptrace/dt_ptrace_trap.c \
 	%reldir%/ptrace/dt_ptrace_rescue.c
-# The SIGILL handler left in traced processes, run in the test's own.
-UNIT_TESTS += tests/unit/ptrace_trap_test
-tests_unit_ptrace_trap_test_SOURCES = tests/unit/ptrace_trap_test.c \
-	tests/unit/unit.h
-tests_unit_ptrace_trap_test_LDADD = libdtrace_core.la
-else
-libdtrace_core_la_SOURCES += %reldir%/ptrace/dt_ptrace_none.c
-endif
 EXTRA_DIST += %reldir%/README.md
 
 # D library files: compiled before every program (common/compiler/dt_lib.c).
@@ -109,13 +100,23 @@ dist_dtracelib_DATA += %reldir%/lib/errno.d
 dist_dtracelib_DATA += %reldir%/lib/io.d %reldir%/lib/net.d
 
 # System call numbers by name, from the C library's headers:
-# { "read", 0 }, ...  (dt_prov_syscall.c includes it).
+# { "read", 0 }, ...  (dt_prov_syscall.c includes it), in the headers'
+# order.  A number may be another macro's: arm64's (asm-generic's)
+# __NR_mmap is __NR3264_mmap, 222; asm-generic's count of calls and the
+# start of its processor-specific range are no calls.
 BUILT_SOURCES += %reldir%/prov/dt_syscall_nr.h
 CLEANFILES += %reldir%/prov/dt_syscall_nr.h
-%reldir%/prov/dt_syscall_nr.h:
+%reldir%/prov/dt_syscall_nr.h: Makefile
 	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
 	echo '#include <sys/syscall.h>' | $(CPP) -dM - | \
-	  sed -n 's/^#define __NR_\([a-z0-9_]*\) \([0-9][0-9]*\)$$/{ "\1", \2 },/p' \
+	  $(AWK) '$$1 == "#define" && NF == 3 { v[$$2] = $$3; k[n++] = $$2 } \
+	    END { for (i = 0; i < n; i++) { m = k[i]; x = v[m]; \
+	      if (m !~ /^__NR_[a-z0-9_]*$$/ || m == "__NR_syscalls" || \
+	        m == "__NR_arch_specific_syscall") continue; \
+	      for (j = 0; j < 4 && x !~ /^[0-9]+$$/ && (x in v); j++) \
+	        x = v[x]; \
+	      if (x ~ /^[0-9]+$$/) \
+	        printf("{ \"%s\", %s },\n", substr(m, 6), x) } }' \
 	  > $@.tmp && mv $@.tmp $@
 
 # Kernel types from BTF (dt_btf.c) converted for the compiler.

@@ -10,8 +10,9 @@
 # and the D tests of tests/d/run and tests/d/aggs on both engines (or
 # only the PARTs named: unit, shell, shell-all (every shell test of
 # tests/shell, as make check runs them), shell-rest (those shell does
-# not run), cmd (tests/cmd), d (all of tests/d), d-run, d-aggs,
-# d-<any tests/d dir>).
+# not run), ptrace (the shell tests of the ptrace engine and of the pid
+# and USDT providers, which run on both engines), cmd (tests/cmd), d
+# (all of tests/d), d-run, d-aggs, d-<any tests/d dir>).
 # Last comes one line per part, "arm64 <part>: N passed, M failed,
 # K skipped"; it exits 1 if any test failed.
 set -u
@@ -49,6 +50,15 @@ for t in "$top"/tests/shell/*.sh; do
 	case " $shells " in *" $t "*) ;; *) rest_shells="$rest_shells $t" ;; esac
 done
 
+ptrace_shells=
+for t in "$top"/tests/shell/ptrace-*.sh "$top"/tests/shell/pid-*.sh \
+    "$top"/tests/shell/usdt*.sh; do
+	ptrace_shells="$ptrace_shells tests/shell/${t##*/}"
+done
+for t in grab-refused syscall-linger uregs-engines engine-choice; do
+	ptrace_shells="$ptrace_shells tests/shell/$t.sh"
+done
+
 summary=()
 part() {
 	local name=$1 filter=$2 log=/tmp/arm64-$1.log
@@ -63,10 +73,11 @@ for p in $parts; do
 	shell) part shell shell/ UNIT_TESTS= SHELL_TESTS="$shells" ;;
 	shell-all) part shell-all shell/ UNIT_TESTS= SHELL_TESTS="$all_shells" ;;
 	shell-rest) part shell-rest shell/ UNIT_TESTS= SHELL_TESTS="$rest_shells" ;;
+	ptrace) part ptrace shell/ UNIT_TESTS= SHELL_TESTS="$ptrace_shells" ;;
 	cmd) part cmd cmd/ UNIT_TESTS= SHELL_TESTS= ;;
 	d) part d d/ UNIT_TESTS= SHELL_TESTS= ;;
 	d-*) part "$p" "d/${p#d-}/" UNIT_TESTS= SHELL_TESTS= ;;
-	*) echo "arm64-guest: no part $p (unit, shell, shell-all, shell-rest, cmd, d, d-DIR)" >&2
+	*) echo "arm64-guest: no part $p (unit, shell, shell-all, shell-rest, ptrace, cmd, d, d-DIR)" >&2
 	   exit 2 ;;
 	esac
 done

@@ -41,11 +41,22 @@ fi
 for m in dt_isa_name dt_isa_sites_scan dt_isa_uprobe_unsafe \
     dt_isa_usdt_operand dt_isa_cond_holds dt_isa_regnames dt_isa_fputypes \
     dt_isa_trap dt_isa_layout dt_isa_linux_uregs_self dt_isa_linux_syscalls \
-    dt_isa_linux_sysnr_member dt_isa_linux_sysarg0_member dt_isa_linux_ptregs; do
+    dt_isa_linux_sysnr_member dt_isa_linux_sysarg0_member dt_isa_linux_ptregs \
+    dt_isa_ptrace dt_isa_ptrace_getregs dt_isa_ptrace_setregs \
+    dt_isa_ptrace_decode dt_isa_ptrace_emulate dt_isa_ptrace_ool \
+    dt_isa_ptrace_ool_return dt_isa_ptrace_taken dt_isa_ptrace_lands \
+    dt_isa_ptrace_tramp dt_isa_ptrace_jmp; do
 	grep -q "$m" isa/dt_isa.h ||
 		{ echo "FAIL: isa/dt_isa.h does not declare $m"; fail=1; }
 	for d in isa/x86_64 isa/aarch64; do
 		grep -qE "^(const .*[ *])?$m(\[\])?( =|\()|^$m\(" "$d"/*.c ||
+			{ echo "FAIL: $d does not define $m"; fail=1; }
+	done
+done
+# The breakpoint handler's code is each ISA's own assembly.
+for m in dt_isa_trap_code dt_isa_trap_code_end dt_isa_trap_restorer; do
+	for d in isa/x86_64 isa/aarch64; do
+		grep -q "\.globl $m\\\\n" "$d"/*.c ||
 			{ echo "FAIL: $d does not define $m"; fail=1; }
 	done
 done

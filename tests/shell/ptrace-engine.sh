@@ -17,7 +17,6 @@
 set -u
 
 command -v cc >/dev/null || { echo "needs a C compiler (cc)"; exit 77; }
-[ "$(uname -m)" = x86_64 ] || { echo "breakpoints are x86-64 only"; exit 77; }
 
 tmp=$(mktemp -d)
 trap 'touch "$tmp/stop" "$tmp/stop2"; rm -rf "$tmp"' EXIT
@@ -29,8 +28,14 @@ cc -O1 -fno-inline -pthread -o "$tmp/t" \
 run() { user "${dt[@]}" "$@"; }
 bpf() { (cd "$tmp" && "$top_builddir/cmd/dtrace" -x engine=bpf "$@"); }
 
+# Where entry sites have no counting trampolines (arm64), every call is
+# a ptrace stop: the exact counts are checked over fewer calls.
+few=false
+[ "$(uname -m)" = x86_64 ] || few=true
+
 # Exact counts, and the one line saying which engine runs and why.
 n=20000
+! $few || n=2000
 got=$(run -q -c "./t loop $n" -n 'pid$target::bench_fn:entry { @ = count(); }
     END { printa("%@d\n", @); }' 2>"$tmp/err")
 check "entry counts $n calls" "$(printf '%d\n%d' $((n * n)) $n)" "$got"
@@ -116,6 +121,7 @@ fi
 
 # Four threads, all counted; their sum printed as untraced.
 n=5000
+! $few || n=200
 got=$(run -q -x engine=ptrace -c "./t threads $n" \
     -n 'pid$target::bench_fn: { @[probename] = count(); }
     END { printa("%s %@d\n", @); }' 2>&1 | grep -v '^$')
@@ -126,7 +132,7 @@ entry $((4 * n))
 return $((4 * n))" "$got"
 
 # -p, then SIGTERM: the process runs on with its original code (a
-# breakpoint left behind would kill it with SIGILL) and ends normally.
+# breakpoint left behind would kill it) and ends normally.
 (cd "$tmp" && exec "${as_user[@]}" ./t wait "$tmp/stop") &
 tpid=$!
 sleep 0.2
@@ -147,7 +153,7 @@ check "-p process after detach" 0 "$?"
 
 # SIGKILL leaves no chance to remove the breakpoints: a -c child is
 # killed with dtrace (PTRACE_O_EXITKILL) rather than left to die of
-# SIGILL at its next probe site.
+# its breakpoint at its next probe site.
 exitkill_check 'pid$target::bench_fn:entry { @ = count(); }'
 
 exit $fail

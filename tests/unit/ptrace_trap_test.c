@@ -42,18 +42,18 @@ ksigaction(int sig, const dt_ksigaction_t *act, dt_ksigaction_t *old)
 static void
 install(void)
 {
-	size_t len = (size_t) (dt_pt_trap_code_end - dt_pt_trap_code);
+	size_t len = (size_t) (dt_isa_trap_code_end - dt_isa_trap_code);
 	dt_ksigaction_t act;
 
 	memset(area, 0, DT_TRAP_AREASZ);
-	memcpy(area, dt_pt_trap_code, len);
+	memcpy(area, dt_isa_trap_code, len);
 	strcpy((char *) area + DT_TRAP_PATH, "/proc/self/mem");
 	CHECK(ksigaction(SIGILL, NULL,
 	    (dt_ksigaction_t *) (area + DT_TRAP_OLDACT)) == 0);
 	act.ka_handler = (uint64_t) (uintptr_t) area;
 	act.ka_flags = 0x04000000 | 0x10000000 | 0x4; /* RESTORER RESTART INFO */
 	act.ka_restorer = (uint64_t) (uintptr_t) area +
-	    (uint64_t) (dt_pt_trap_restorer - dt_pt_trap_code);
+	    (uint64_t) (dt_isa_trap_restorer - dt_isa_trap_code);
 	act.ka_mask = 0;
 	CHECK(ksigaction(SIGILL, &act, NULL) == 0);
 }
@@ -69,7 +69,7 @@ note(uint8_t *a, uint8_t *site)
 	a[DT_TRAP_TABLE + n * DT_TRAP_ENTSZ + 9] = *site;
 	n++;
 	memcpy(a + DT_TRAP_NSITES, &n, sizeof (n));
-	*site = DT_PT_BRK;
+	*site = dt_isa_ptrace.ip_brk[0];
 }
 
 /*
@@ -126,7 +126,7 @@ main(void)
 	CHECK(text != MAP_FAILED && area != MAP_FAILED && area2 != MAP_FAILED);
 	if (text == MAP_FAILED || area == MAP_FAILED || area2 == MAP_FAILED)
 		return unit_done();
-	CHECK((size_t) (dt_pt_trap_code_end - dt_pt_trap_code) <
+	CHECK((size_t) (dt_isa_trap_code_end - dt_isa_trap_code) <
 	    DT_TRAP_OLDACT);
 	memcpy(text, fcode, sizeof (fcode));
 	memcpy(text + 64, gcode, sizeof (gcode));

@@ -13,29 +13,34 @@
  *  - a scratch area is mapped in it by an injected mmap(2) system call
  *    (the syscall instruction written over the program's entry point,
  *    which has run already), readable, writable and executable;
- *  - each probe site's instruction is decoded (isa/x86_64) and, when
- *    x86_strategy() says it runs out of line, its copy with the jump back
- *    (x86_ool_build()) written in the scratch area;
- *  - a breakpoint (DT_PT_BRK, an invalid opcode) replaces the first
- *    byte of each site (/proc/<pid>/mem), after a SIGILL handler that
- *    mends it should we die is put in the process (dt_ptrace_trap.c),
- *    except at entry sites whose probes only count: a jump to a counting
+ *  - each probe site's instruction is decoded (the ISA's
+ *    dt_isa_ptrace_decode()) and, when it runs out of line, its copy
+ *    (dt_isa_ptrace_ool()) written in the scratch area;
+ *  - a breakpoint (dt_isa_ptrace.ip_brk: x86-64's 0xce, an invalid
+ *    opcode; arm64's brk #0) replaces the start of each site
+ *    (/proc/<pid>/mem), after a handler of its signal that mends it
+ *    should we die is put in the process (dt_ptrace_trap.c), except, on
+ *    x86-64, at entry sites whose probes only count: a jump to a counting
  *    trampoline replaces their first 5 bytes (dt_ptrace_fast.c), and the
  *    counters are read and handed to the interpreter as the wait for
  *    stops returns, at snapshots, at thread exits and at the end.
  *
- * A hit is a SIGILL stop of one thread with %rip at a site.  The
- * enabled clauses run at once (dt_interp_fire_ctx()) with arg0..arg5 from
- * the call registers (return probes: arg0 the site's offset in the
- * function, arg1 %rax), uregs[] from the thread's registers and user
+ * A hit is a stop of one thread by the breakpoint's signal (SIGILL,
+ * SIGTRAP) with the pc at a site.  The enabled clauses run at once
+ * (dt_interp_fire_ctx()) with arg0.. from the argument registers
+ * (dt_isa_layout; return probes: arg0 the site's offset in the function,
+ * arg1 the return register), uregs[] from the thread's registers and user
  * memory read with process_vm_readv().  Then the displaced instruction
  * takes effect without the breakpoint ever being removed, so no thread can
  * run past a site unseen: it is emulated on the registers when it depends
- * on its own address (call, jmp, jcc, ret, push, pop...), otherwise the
- * thread continues in the out-of-line copy, which jumps back after it.  A
- * copy that borrows a register keeps the register's value in a slot of its
- * own, so it is written per thread, at the hit, in that thread's slot;
- * every other copy is shared by all threads.
+ * on its own address (x86-64: call, jmp, jcc, ret, push, pop...; arm64:
+ * adr, adrp, literal loads, every branch), otherwise the thread continues
+ * in the out-of-line copy, which jumps back after it (x86-64) or ends in
+ * a breakpoint whose stop sends the thread on past the site (arm64: a
+ * branch back may not reach).  A copy that borrows a register keeps the
+ * register's value in a slot of its own, so it is written per thread, at
+ * the hit, in that thread's slot; every other copy is shared by all
+ * threads.
  *
  * Threads: PTRACE_O_TRACECLONE attaches each new thread before it runs.
  * fork(2): the child gets a copy of the breakpoints but no tracer, so it
@@ -50,12 +55,12 @@
  * Detaching (dtrace_stop: exit(), ^C, SIGTERM, or the end of the run):
  * every thread is stopped (one stopped on a breakpoint not yet handled
  * stands at the site), the original bytes are written back, the
- * process's own SIGILL action put back, and every thread is detached;
- * the scratch area stays mapped, since a thread may be inside a copy and
+ * process's own action for the breakpoint's signal put back, and every
+ * thread is detached; the scratch area stays mapped, since a thread may be inside a copy and
  * will jump back from it.  If dtrace is killed with SIGKILL there is no
  * chance to do so: a -c child is killed with it (PTRACE_O_EXITKILL); a -p
- * process runs on, each breakpoint put back to its original byte by the
- * SIGILL handler the first time it is reached (dt_ptrace_trap.c), and its
+ * process runs on, each breakpoint put back to its original bytes by the
+ * signal handler the first time it is reached (dt_ptrace_trap.c), and its
  * counting trampolines stay valid and only count.
  *
  * All ptrace requests come from the thread that called dtrace_go(), the
@@ -217,6 +222,14 @@ dt_pt_emu_write(void *arg, uint64_t addr, const void *buf, size_t len)
 	return dt_pt_vm_write(((dt_pt_proc_t *) arg)->pp_pid, addr, buf, len);
 }
 
+void
+dt_pt_memops(dt_pt_proc_t *pp, dt_isa_memops_t *mem)
+{
+	mem->read = dt_pt_emu_read;
+	mem->write = dt_pt_emu_write;
+	mem->arg = pp;
+}
+
 /* Threads. */
 dt_pt_thread_t *
 dt_pt_thread(dt_ptrace_t *pt, int tid)
@@ -285,12 +298,12 @@ dt_pt_trap_pending(int tid)
 static bool
 dt_pt_brk_stop(const dt_pt_thread_t *t, int st)
 {
-	struct user_regs_struct r;
+	dt_isa_ptregs_t r;
 	const dt_pt_site_t *s;
 
 	return WSTOPSIG(st) == DT_PT_BRKSIG &&
-	    ptrace(PTRACE_GETREGS, t->pt_tid, 0, &r) == 0 &&
-	    (s = dt_pt_site(t->pt_proc, r.rip)) != NULL && s->ps_armed;
+	    dt_isa_ptrace_getregs(t->pt_tid, &r) == 0 &&
+	    (s = dt_pt_site(t->pt_proc, DT_PT_PC(&r))) != NULL && s->ps_armed;
 }
 
 dt_pt_proc_t *
@@ -366,7 +379,7 @@ dt_pt_ctx_read(void *arg, dif_as_t as, uint64_t addr, void *buf, size_t size)
 /*
  * The user stack of the firing thread, walked with its process's CFI
  * rows (os/linux/dt_cfi.h, the BPF engine's walk): from the probe site
- * (%rip is the site at a hit), reading the stack through
+ * (the pc is the site at a hit), reading the stack through
  * process_vm_readv().
  */
 #define DT_PT_MAXFRAMES 1024	/* ustackdepth counts this far */
@@ -382,14 +395,41 @@ dt_pt_ustack(void *arg, uint64_t *pcs, uint32_t max)
 {
 	dt_ptrace_t *pt = arg;
 	dt_pt_proc_t *pp = pt->pt_cur->pt_proc;
-	const struct user_regs_struct *r = &pt->pt_regs;
+	const dt_isa_ptregs_t *r = &pt->pt_regs;
+	const dt_isa_layout_t *il = &dt_isa_layout;
+	uint64_t sp = DT_ISA_PTREG(r, il->il_sp), ra = 0;
+	const dt_cfi_row_t *row;
+	uint32_t n;
 
 	if (!pp->pp_cfi_read) {
 		pp->pp_cfi_read = true;
 		(void) dt_cfi_proc(pp->pp_pid, &pp->pp_cfi);
 	}
-	return dt_cfi_unwind(&pp->pp_cfi, r->rip, r->rsp, r->rbp,
-	    dt_pt_stack_read, &pp->pp_pid, pcs, max);
+	n = dt_cfi_unwind(&pp->pp_cfi, DT_ISA_PTREG(r, il->il_pc), sp,
+	    DT_ISA_PTREG(r, il->il_fp), dt_pt_stack_read, &pp->pp_pid, pcs,
+	    max);
+	/*
+	 * Where no unwind row describes the site (arm64's objects:
+	 * os/linux/dt_cfi.c reads none yet) the walk follows frame pointers
+	 * (the row is the frame-pointer rule: the CFA 16 above the frame
+	 * pointer), and where the function has no frame of its own (entry,
+	 * return sites) the chain starts at the caller's frame: the caller's
+	 * return address is still in the link register or on top of the
+	 * stack, and comes second, as the BPF engine's walk puts it.
+	 */
+	row = dt_cfi_find(&pp->pp_cfi, DT_ISA_PTREG(r, il->il_pc));
+	if (!pt->pt_atcall || row->cr_cfa_reg != DT_CFI_RBP ||
+	    row->cr_cfa_off != 16 || n == 0 || max < 2)
+		return n;
+	if (il->il_lr >= 0)
+		ra = DT_ISA_PTREG(r, il->il_lr);
+	else if (dt_pt_vm_read(pp->pp_pid, sp, &ra, sizeof (ra)) != 0)
+		return n;
+	if (n == max)
+		n--;
+	memmove(pcs + 2, pcs + 1, (n - 1) * sizeof (pcs[0]));
+	pcs[1] = ra;
+	return n + 1;
 }
 
 static int
@@ -553,52 +593,46 @@ dt_pt_wait_tid(int tid, int *stp)
 }
 
 /*
- * Run system call nr in stopped thread t of pp: a "syscall" written over
- * the program's entry point (every thread of pp is stopped, and the entry
- * point runs once, at the start: a -c child stopped there runs it
- * afterwards, restored), registers set for the call with orig_rax = -1
- * so that an interrupted system call is not restarted into ours, the
- * thread run to the call's exit stop (PTRACE_SYSCALL), then everything
- * restored.  What follows the syscall is never run while we live: with a
- * guard it is a jump to itself, where the thread waits for the guard to
- * undo what we were doing should we die (dt_ptrace_rescue.c); without
- * one, an int3.  Returns what the call returned (-errno on failure), or
- * -ENOEXEC if it could not be run.
+ * Run system call nr in stopped thread t of pp: the ISA's system call
+ * instruction written over the program's entry point (every thread of pp
+ * is stopped, and the entry point runs once, at the start: a -c child
+ * stopped there runs it afterwards, restored), registers set for the
+ * call with the word that would restart an interrupted system call
+ * (x86-64's orig_rax, arm64's syscallno) at -1, so that it is not
+ * restarted into ours, the thread run to the call's exit stop
+ * (PTRACE_SYSCALL), then everything restored.  What follows the call is
+ * never run while we live: with a guard it is a jump to itself, where
+ * the thread waits for the guard to undo what we were doing should we die
+ * (dt_ptrace_rescue.c); without one, a breakpoint.  Returns what the call
+ * returned (-errno on failure), or -ENOEXEC if it could not be run.
  */
 int64_t
 dt_pt_inject_syscall(dt_pt_proc_t *pp, dt_pt_thread_t *t, long nr,
     const uint64_t *args)
 {
-	static const uint8_t spin[DT_PT_INJLEN] = { 0x0f, 0x05, 0xeb, 0xfe,
-		0xcc, 0xcc, 0xcc, 0xcc };	/* syscall; jmp . */
-	static const uint8_t trap[DT_PT_INJLEN] = { 0x0f, 0x05, 0xcc, 0xcc,
-		0xcc, 0xcc, 0xcc, 0xcc };	/* syscall; int3 */
-	struct user_regs_struct saved, r;
+	const dt_isa_ptrace_t *ip = &dt_isa_ptrace;
+	dt_isa_ptregs_t saved, r;
 	uint64_t entry = dt_linux_proc_entry(pp->pp_pid);
 	int64_t ret = -ENOEXEC;
 	uint8_t orig[DT_PT_INJLEN];
 	int st, nsys = 0;
 
-	if (entry == 0 || ptrace(PTRACE_GETREGS, t->pt_tid, 0, &saved) != 0 ||
+	if (entry == 0 || dt_isa_ptrace_getregs(t->pt_tid, &saved) != 0 ||
 	    dt_pt_text_read(pp, entry, orig, sizeof (orig)) != 0)
 		return ret;
 	dt_pt_rescue_note(t->pt_tid, entry, orig, &saved);
-	if (dt_pt_text_write(pp, entry, dt_pt_rescue_on() ? spin : trap,
-	    DT_PT_INJLEN) != 0) {
+	if (dt_pt_text_write(pp, entry, dt_pt_rescue_on() ? ip->ip_injspin :
+	    ip->ip_injtrap, DT_PT_INJLEN) != 0) {
 		dt_pt_rescue_done();
 		return ret;
 	}
 	r = saved;
-	r.rip = entry;
-	r.rax = (unsigned long long) nr;
-	r.orig_rax = (unsigned long long) -1; /* no syscall restart */
-	r.rdi = args[0];
-	r.rsi = args[1];
-	r.rdx = args[2];
-	r.r10 = args[3];
-	r.r8 = args[4];
-	r.r9 = args[5];
-	if (ptrace(PTRACE_SETREGS, t->pt_tid, 0, &r) != 0)
+	DT_PT_PC(&r) = entry;
+	DT_ISA_PTREG(&r, ip->ip_sysnr) = (uint64_t) nr;
+	DT_ISA_PTREG(&r, ip->ip_norestart) = (uint64_t) -1;
+	for (int i = 0; i < 6; i++)
+		DT_ISA_PTREG(&r, ip->ip_sysargs[i]) = args[i];
+	if (dt_isa_ptrace_setregs(t->pt_tid, &r) != 0)
 		goto out;
 	for (;;) {
 		struct __ptrace_syscall_info si;
@@ -621,12 +655,12 @@ dt_pt_inject_syscall(dt_pt_proc_t *pp, dt_pt_thread_t *t, long nr,
 			t->pt_sig = WSTOPSIG(st);
 		/* Event stops (our own filter's, say) just go on. */
 	}
-	if (ptrace(PTRACE_GETREGS, t->pt_tid, 0, &r) == 0 &&
-	    r.rip == entry + 2)
-		ret = (int64_t) r.rax;
+	if (dt_isa_ptrace_getregs(t->pt_tid, &r) == 0 &&
+	    DT_PT_PC(&r) == entry + ip->ip_sysdone)
+		ret = (int64_t) DT_ISA_PTREG(&r, ip->ip_sysret);
 out:
 	/* The thread first: with the text back, it must not be in ours. */
-	(void) ptrace(PTRACE_SETREGS, t->pt_tid, 0, &saved);
+	(void) dt_isa_ptrace_setregs(t->pt_tid, &saved);
 	(void) dt_pt_text_write(pp, entry, orig, sizeof (orig));
 	dt_pt_rescue_done();
 	return ret;
@@ -693,54 +727,6 @@ dt_pt_seize_all(dt_ptrace_t *pt, dt_pt_proc_t *pp)
 	return 0;
 }
 
-static void
-dt_pt_regs_to_x86(const struct user_regs_struct *r, x86_regs_t *x)
-{
-	x->r[X86_RAX] = r->rax;
-	x->r[X86_RCX] = r->rcx;
-	x->r[X86_RDX] = r->rdx;
-	x->r[X86_RBX] = r->rbx;
-	x->r[X86_RSP] = r->rsp;
-	x->r[X86_RBP] = r->rbp;
-	x->r[X86_RSI] = r->rsi;
-	x->r[X86_RDI] = r->rdi;
-	x->r[X86_R8] = r->r8;
-	x->r[X86_R9] = r->r9;
-	x->r[X86_R10] = r->r10;
-	x->r[X86_R11] = r->r11;
-	x->r[X86_R12] = r->r12;
-	x->r[X86_R13] = r->r13;
-	x->r[X86_R14] = r->r14;
-	x->r[X86_R15] = r->r15;
-	x->rip = r->rip;
-	x->rflags = r->eflags;
-	x->fs_base = r->fs_base;
-	x->gs_base = r->gs_base;
-}
-
-static void
-dt_pt_regs_from_x86(const x86_regs_t *x, struct user_regs_struct *r)
-{
-	r->rax = x->r[X86_RAX];
-	r->rcx = x->r[X86_RCX];
-	r->rdx = x->r[X86_RDX];
-	r->rbx = x->r[X86_RBX];
-	r->rsp = x->r[X86_RSP];
-	r->rbp = x->r[X86_RBP];
-	r->rsi = x->r[X86_RSI];
-	r->rdi = x->r[X86_RDI];
-	r->r8 = x->r[X86_R8];
-	r->r9 = x->r[X86_R9];
-	r->r10 = x->r[X86_R10];
-	r->r11 = x->r[X86_R11];
-	r->r12 = x->r[X86_R12];
-	r->r13 = x->r[X86_R13];
-	r->r14 = x->r[X86_R14];
-	r->r15 = x->r[X86_R15];
-	r->rip = x->rip;
-	r->eflags = x->rflags;
-}
-
 void
 dt_pt_cont(dt_pt_thread_t *t, int sig)
 {
@@ -772,48 +758,65 @@ dt_pt_thread_slot(dt_pt_thread_t *t)
 
 /*
  * Make the displaced instruction of site s take effect for thread t,
- * stopped on its breakpoint with registers r, and let t run on.
+ * stopped on its breakpoint with registers r, and let t run on: emulated
+ * on r, or run from its shared out-of-line copy, or from a copy in the
+ * thread's own slot.
  */
 static void
-dt_pt_step_over(dt_pt_thread_t *t, dt_pt_site_t *s,
-    struct user_regs_struct *r)
+dt_pt_step_over(dt_pt_thread_t *t, dt_pt_site_t *s, dt_isa_ptregs_t *r)
 {
 	dt_pt_proc_t *pp = t->pt_proc->pp_mm;
-	x86_memops_t mem = { dt_pt_emu_read, dt_pt_emu_write, t->pt_proc };
+	dt_isa_memops_t mem;
 	uint8_t buf[DT_PT_SLOT];
-	uint64_t fault, at;
-	x86_regs_t x;
-	x86_ool_t ool;
-	int sig = 0, slot;
+	uint64_t at;
+	size_t len;
+	int sig = 0, slot, priv;
 
-	r->rip = s->ps_addr;
-	if (s->ps_strategy == X86_STRAT_EMULATE) {
-		dt_pt_regs_to_x86(r, &x);
-		switch (x86_emulate(&s->ps_in, &x, &mem, &fault)) {
-		case X86_EMU_OK:
-			dt_pt_regs_from_x86(&x, r);
-			break;
-		default:
-			/* As the processor would have: a fault here. */
+	dt_pt_memops(t->pt_proc, &mem);
+	DT_PT_PC(r) = s->ps_addr;
+	if (s->ps_strategy == DT_ISA_STRAT_EMULATE) {
+		/* As the processor would have: a fault here. */
+		if (dt_isa_ptrace_emulate(&s->ps_in, r, &mem) != 0)
 			sig = SIGSEGV;
-			break;
-		}
 	} else if (s->ps_ool != 0) {
-		r->rip = s->ps_ool;
+		DT_PT_PC(r) = s->ps_ool;
 	} else if ((slot = dt_pt_thread_slot(t)) >= 0) {
 		at = pp->pp_tslots + (uint64_t) slot * DT_PT_SLOT;
-		if (x86_ool_build(&s->ps_in, s->ps_insn, at, buf, sizeof (buf),
-		    &ool) == 0 && dt_pt_text_write(pp, at, buf, ool.len) == 0)
-			r->rip = at;
+		if (dt_isa_ptrace_ool(&s->ps_in, s->ps_insn, at, &mem, buf,
+		    sizeof (buf), &len, &priv) == 0 &&
+		    dt_pt_text_write(pp, at, buf, len) == 0)
+			DT_PT_PC(r) = at;
 		else
 			sig = SIGSEGV;
 	} else {
 		/* More threads than slots: nothing safe to do. */
 		sig = SIGSEGV;
 	}
-	dt_pt_trap_moved(t->pt_tid, r->rip);
-	(void) ptrace(PTRACE_SETREGS, t->pt_tid, 0, r);
+	dt_pt_trap_moved(t->pt_tid, DT_PT_PC(r));
+	(void) dt_isa_ptrace_setregs(t->pt_tid, r);
 	dt_pt_cont(t, sig);
+}
+
+/*
+ * Is thread t, stopped by a breakpoint at pc (no site of ours), at the
+ * trap that ends an out-of-line copy (where the ISA's copies end so)?
+ * Then it goes on where the copy says: 1; else 0.
+ */
+static bool
+dt_pt_ool_return(dt_pt_thread_t *t, dt_isa_ptregs_t *r)
+{
+	uint8_t code[32];
+	uint64_t resume;
+
+	if (dt_pt_text_read(t->pt_proc->pp_mm, DT_PT_PC(r), code,
+	    sizeof (code)) != 0 ||
+	    !dt_isa_ptrace_ool_return(code, sizeof (code), &resume))
+		return false;
+	DT_PT_PC(r) = resume;
+	dt_pt_trap_moved(t->pt_tid, resume);
+	(void) dt_isa_ptrace_setregs(t->pt_tid, r);
+	dt_pt_cont(t, 0);
+	return true;
 }
 
 void
@@ -832,15 +835,16 @@ dt_pt_fire_probe(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_thread_t *t,
 	pt->pt_cur = t;
 	dt_interp_fire_ctx(dtp, id, args, nargs, &ctx);
 	pt->pt_cur = NULL;
+	pt->pt_atcall = false;
 }
 
 /*
  * A USDT argument as the site's note says it is passed: a constant, a
- * register (struct pt_regs offsets are those of user_regs_struct), or
+ * register (struct pt_regs offsets index the ptrace register set), or
  * memory at a register plus a displacement.
  */
 static uint64_t
-dt_pt_usdt_arg(const dt_pt_proc_t *pp, const struct user_regs_struct *r,
+dt_pt_usdt_arg(const dt_pt_proc_t *pp, const dt_isa_ptregs_t *r,
     const dt_usdt_arg_t *ua)
 {
 	uint64_t v = 0, reg = 0;
@@ -879,20 +883,23 @@ static void
 dt_pt_fire(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_thread_t *t,
     const dt_pt_site_t *s)
 {
-	const struct user_regs_struct *r = &pt->pt_regs;
+	const dt_isa_ptregs_t *r = &pt->pt_regs;
+	const dt_isa_layout_t *il = &dt_isa_layout;
 
 	for (uint32_t i = 0; i < s->ps_nfires; i++) {
 		const dt_pt_fire_t *f = &s->ps_fires[i];
-		uint64_t args[DT_USDT_MAXARGS] = { r->rdi, r->rsi, r->rdx,
-			r->rcx, r->r8, r->r9 };
+		uint64_t args[DT_USDT_MAXARGS] = { 0 };
+		int na = il->il_nargs < 10 ? il->il_nargs : 10;
 
+		for (int k = 0; k < na; k++)
+			args[k] = DT_ISA_PTREG(r, il->il_args[k]);
+		pt->pt_atcall = f->pf_atcall;
 		if (f->pf_kind == DT_PID_RETURN) {
-			/* A jcc out of the function returns when taken. */
-			if (s->ps_in.cf == X86_CF_JCC &&
-			    !x86_cond(s->ps_in.opcode & 0x0f, r->eflags))
+			/* A conditional branch out returns when taken. */
+			if (!dt_isa_ptrace_taken(&s->ps_in, r))
 				continue;
 			args[0] = s->ps_addr - f->pf_func;
-			args[1] = r->rax;
+			args[1] = DT_ISA_PTREG(r, il->il_ret);
 			dt_pt_fire_probe(dtp, pt, t, f->pf_id, args, 2);
 		} else if (f->pf_kind == DT_PID_USDT && f->pf_args != NULL) {
 			int n = f->pf_args->ua_nargs;
@@ -904,13 +911,17 @@ dt_pt_fire(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_thread_t *t,
 			    n < DIF_NARGS ? n : DIF_NARGS);
 		} else {
 			/*
-			 * Past the sixth, as DTrace reads them: the stack
-			 * words above the return address at the stack
-			 * pointer (0 if unreadable).
+			 * Past those in registers, as DTrace reads them: the
+			 * stack words at the stack pointer, above the return
+			 * address where the call pushed one (0 if
+			 * unreadable).
 			 */
-			for (int k = 6; k < 10; k++) {
-				if (dt_pt_vm_read(t->pt_proc->pp_pid, r->rsp +
-				    8 * (uint64_t) (k - 5), &args[k], 8) != 0)
+			uint64_t sp = DT_ISA_PTREG(r, il->il_sp) +
+			    il->il_stackargs;
+
+			for (int k = na; k < 10; k++) {
+				if (dt_pt_vm_read(t->pt_proc->pp_pid, sp +
+				    8 * (uint64_t) (k - na), &args[k], 8) != 0)
 					args[k] = 0;
 			}
 			dt_pt_fire_probe(dtp, pt, t, f->pf_id, args, 10);
@@ -1075,7 +1086,7 @@ static void dt_pt_event(dtrace_hdl_t *, dt_ptrace_t *, int, int);
 /*
  * PTRACE_EVENT_EXEC of thread t: its process runs a new image, and its
  * probes are placed at execve's exit stop, waited for here -- the event
- * stop comes before execve returns, which would overwrite %rax of a
+ * stop comes before execve returns, which would overwrite the result of a
  * system call injected now.  That exit stop is then handled as any
  * other (syscall::execve:return); any other stop instead (the thread
  * killed) as well, with nothing placed.
@@ -1259,15 +1270,16 @@ dt_pt_event(dtrace_hdl_t *dtp, dt_ptrace_t *pt, int tid, int st)
 		return;
 	}
 	if (sig == DT_PT_BRKSIG &&
-	    ptrace(PTRACE_GETREGS, tid, 0, &pt->pt_regs) == 0 &&
-	    (s = dt_pt_site(t->pt_proc, pt->pt_regs.rip)) != NULL &&
+	    dt_isa_ptrace_getregs(tid, &pt->pt_regs) == 0 &&
+	    (s = dt_pt_site(t->pt_proc, DT_PT_PC(&pt->pt_regs))) != NULL &&
 	    s->ps_armed) {
 		dt_pt_proc_t *pp = t->pt_proc;
 
 		if (s->ps_rtld) {
 			/* Libraries changed: the site table may move. */
 			dt_pt_dlopen(dtp, pt, t);
-			if ((s = dt_pt_site(pp, pt->pt_regs.rip)) == NULL ||
+			if ((s = dt_pt_site(pp, DT_PT_PC(&pt->pt_regs))) ==
+			    NULL ||
 			    !s->ps_armed) {
 				/* Gone: the original instruction runs. */
 				dt_pt_cont(t, 0);
@@ -1280,6 +1292,8 @@ dt_pt_event(dtrace_hdl_t *dtp, dt_ptrace_t *pt, int tid, int st)
 		dt_pt_step_over(t, s, &pt->pt_regs);
 		return;
 	}
+	if (sig == DT_PT_BRKSIG && dt_pt_ool_return(t, &pt->pt_regs))
+		return;
 	/* Any other signal is the program's. */
 	if (pt->pt_procp[DT_PT_SIGNAL_HANDLE] != 0 ||
 	    pt->pt_procp[DT_PT_SIGNAL_DISCARD] != 0) {
@@ -1413,7 +1427,7 @@ dt_pt_detach_all(dtrace_hdl_t *dtp, dt_ptrace_t *pt)
 
 		if (!pp->pp_gone && pp->pp_memfd >= 0)
 			dt_pt_disarm(pp, pp->pp_memfd);
-		/* No breakpoint left: the program's own SIGILL action. */
+		/* No breakpoint left: the program's own action. */
 		for (size_t i = 0; i < pt->pt_nthreads && !pp->pp_gone &&
 		    pp->pp_mm == pp && pp->pp_trap != 0; i++) {
 			if (pt->pt_threads[i].pt_proc == pp &&

@@ -23,7 +23,7 @@ extern const struct dt_engine_ops dt_ptrace_engine_ops;
 
 /*
  * The user-space engine of dt_os_user_engine(): this one, or NULL with
- * *whyp saying why where it is not built (dt_ptrace_none.c).
+ * *whyp saying why.
  */
 extern const struct dt_engine_ops *dt_ptrace_engine(const char **whyp);
 

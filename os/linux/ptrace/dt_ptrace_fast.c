@@ -6,9 +6,12 @@
  * A breakpoint costs a ptrace stop per hit (about 10 µs).  When every
  * clause of every probe at a pid entry site is a plain count (@ = count()
  * or @[probefunc] = count(), no predicate: dt_interp_countonly()), the
- * firing needs no clause run in dtrace at all, only a number.  Such a site
- * is patched with a 5-byte jmp rel32 into a trampoline of its own in a
- * page mapped near it in the target:
+ * firing needs no clause run in dtrace at all, only a number.  Where the
+ * ISA has such a jump (dt_isa_ptrace.ip_jmplen; x86-64, whose
+ * trampolines dt_isa_ptrace_tramp() builds as below; not arm64, where
+ * every site keeps its breakpoint), such a site is patched with a 5-byte
+ * jmp rel32 into a trampoline of its own in a page mapped near it in the
+ * target:
  *
  *	site:	jmp tramp			(5 bytes over the first
  *						 instructions; the rest of
@@ -57,6 +60,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "common/dt_impl.h"
@@ -66,12 +70,6 @@
 
 #define DT_PT_TRAMP	 64	/* bytes of one trampoline */
 #define DT_PT_FUNC_MAX	 (1 << 20) /* bytes of a function decoded */
-
-static bool
-dt_pt_fits32(int64_t d)
-{
-	return d >= INT32_MIN && d <= INT32_MAX;
-}
 
 /* Could the probes at site s be counted in the process? */
 static bool
@@ -116,84 +114,6 @@ dt_pt_func_size(const dt_pt_site_t *s, uint64_t base, dt_elfsyms_t *cache,
 }
 
 /*
- * Does a branch of the function [addr, addr + size) land inside the
- * displaced bytes (addr, addr + len), or an address computed RIP-relative
- * (lea of a jump's target) point there?  Also true when the function
- * cannot be decoded whole.  code holds its original bytes.
- */
-static bool
-dt_pt_func_lands(const uint8_t *code, uint64_t addr, uint64_t size,
-    size_t len)
-{
-	for (uint64_t off = 0; off < size;) {
-		x86_insn_t in;
-
-		if (x86_decode(code + off, (size_t) (size - off), addr + off, 0,
-		    &in) != 0 || in.len == 0)
-			return true;
-		if ((in.is_rel || in.rip_rel) && in.target > addr &&
-		    in.target < addr + len)
-			return true;
-		off += in.len;
-	}
-	return false;
-}
-
-/*
- * Build the trampoline of site s at tramp (counter at ctr) in buf: its
- * length, with the number of bytes displaced in *lenp, or 0 when the site
- * cannot be patched.  code: the function's original bytes.
- */
-static size_t
-dt_pt_tramp_build(const dt_pt_site_t *s, const uint8_t *code, size_t avail,
-    uint64_t tramp, uint64_t ctr, uint8_t *buf, size_t *lenp)
-{
-	size_t n = 0, len = 0;
-	int64_t d;
-
-	/* lock incq ctr(%rip) */
-	buf[n++] = 0xf0;
-	buf[n++] = 0x48;
-	buf[n++] = 0xff;
-	buf[n++] = 0x05;
-	d = (int64_t) (ctr - (tramp + n + 4));
-	if (!dt_pt_fits32(d))
-		return 0;
-	memcpy(buf + n, &(int32_t) { (int32_t) d }, 4);
-	n += 4;
-	while (len < DT_PT_JMPLEN) {
-		x86_insn_t in;
-
-		if (x86_decode(code + len, avail - len, s->ps_addr + len, 0,
-		    &in) != 0 || in.len == 0 || in.cf != X86_CF_NONE ||
-		    x86_strategy(&in) == X86_STRAT_REFUSE ||
-		    n + in.len + DT_PT_JMPLEN > DT_PT_TRAMP)
-			return 0;
-		memcpy(buf + n, code + len, in.len);
-		if (in.rip_rel) {
-			if (in.disp_size != 4 || (in.prefixes & X86_PFX_ADSIZE))
-				return 0;
-			d = (int64_t) (in.target - (tramp + n + in.len));
-			if (!dt_pt_fits32(d))
-				return 0;
-			memcpy(buf + n + in.disp_off,
-			    &(int32_t) { (int32_t) d }, 4);
-		}
-		n += in.len;
-		len += in.len;
-	}
-	/* jmp site + len */
-	d = (int64_t) (s->ps_addr + len - (tramp + n + DT_PT_JMPLEN));
-	if (!dt_pt_fits32(d))
-		return 0;
-	buf[n++] = 0xe9;
-	memcpy(buf + n, &(int32_t) { (int32_t) d }, 4);
-	n += 4;
-	*lenp = len;
-	return n;
-}
-
-/*
  * Is every thread of pp stopped (t is, being handled), with none inside
  * [addr + 1, addr + len)?
  */
@@ -203,14 +123,16 @@ dt_pt_threads_clear(const dt_ptrace_t *pt, const dt_pt_proc_t *pp,
 {
 	for (size_t i = 0; i < pt->pt_nthreads; i++) {
 		const dt_pt_thread_t *t = &pt->pt_threads[i];
-		struct user_regs_struct r;
+		dt_isa_ptregs_t r;
+		uint64_t pc;
 
 		if (t->pt_proc->pp_mm != pp)
 			continue;
 		if ((t != cur && !t->pt_stopped) ||
-		    ptrace(PTRACE_GETREGS, t->pt_tid, 0, &r) != 0)
+		    dt_isa_ptrace_getregs(t->pt_tid, &r) != 0)
 			return false;
-		if (r.rip > addr && r.rip < addr + len)
+		pc = DT_ISA_PTREG(&r, dt_isa_layout.il_pc);
+		if (pc > addr && pc < addr + len)
 			return false;
 	}
 	return true;
@@ -223,7 +145,7 @@ dt_pt_inject_map(dt_pt_proc_t *pp, dt_pt_thread_t *t, uint64_t hint,
 {
 	uint64_t a[6] = { hint, len, (uint64_t) prot,
 		MAP_PRIVATE | MAP_ANONYMOUS, (uint64_t) -1, 0 };
-	int64_t ret = dt_pt_inject_syscall(pp, t, 9 /* mmap */, a);
+	int64_t ret = dt_pt_inject_syscall(pp, t, SYS_mmap, a);
 
 	return ret > 0 ? (uint64_t) ret : 0;
 }
@@ -253,6 +175,9 @@ dt_pt_fast_place(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_proc_t *pp,
 	const char *spath = NULL;
 	uint8_t *code = NULL, *p;
 
+	/* The ISA has no such jump: every site keeps its breakpoint. */
+	if (DT_PT_JMPLEN == 0)
+		return;
 	for (size_t i = 0; i < pp->pp_nsites; i++) {
 		dt_pt_site_t *s = &pp->pp_sites[i];
 
@@ -275,56 +200,55 @@ dt_pt_fast_place(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_proc_t *pp,
 	{
 		uint64_t a[6] = { area, ncode, PROT_READ | PROT_EXEC };
 
-		if (dt_pt_inject_syscall(pp, t, 10 /* mprotect */, a) != 0)
+		if (dt_pt_inject_syscall(pp, t, SYS_mprotect, a) != 0)
 			return;	/* left unused */
 	}
 	for (size_t i = 0; i < pp->pp_nsites && k < ncand; i++) {
 		dt_pt_site_t *s = &pp->pp_sites[i];
 		uint64_t base, size, tramp = area + k * DT_PT_TRAMP;
 		uint64_t ctr = ctrs + k * 8;
-		uint8_t buf[DT_PT_TRAMP], jmp[DT_PT_JMPLEN];
+		uint8_t buf[DT_PT_TRAMP], jmp[DT_PT_JMPMAX];
 		size_t n, len;
-		int64_t d = (int64_t) (tramp - (s->ps_addr + DT_PT_JMPLEN));
 
 		if (!dt_pt_fast_candidate(dtp, pt, pp, s))
 			continue;
 		k++;
-		if (!dt_pt_fits32(d) ||
+		if (dt_isa_ptrace_jmp(s->ps_addr, tramp, jmp) != 0 ||
 		    (base = s->ps_base) == 0 ||
 		    (size = dt_pt_func_size(s, base, &syms, &spath)) <
 		    DT_PT_JMPLEN || size > DT_PT_FUNC_MAX ||
-		    (p = realloc(code, size + X86_MAX_INSN_LEN)) == NULL)
+		    (p = realloc(code, size + DT_ISA_MAX_INSN_LEN)) == NULL)
 			continue;
 		code = p;
 		if (dt_pt_text_read(pp, s->ps_addr, code, size) != 0)
 			continue;
 		/* Our own breakpoints in it read as what they replaced. */
-		memset(code + size, 0, X86_MAX_INSN_LEN);
+		memset(code + size, 0, DT_ISA_MAX_INSN_LEN);
 		for (size_t j = 0; j < pp->pp_nsites; j++) {
 			const dt_pt_site_t *o = &pp->pp_sites[j];
 
 			if (o->ps_armed && o->ps_addr >= s->ps_addr &&
 			    o->ps_addr < s->ps_addr + size)
-				code[o->ps_addr - s->ps_addr] = o->ps_insn[0];
+				memcpy(code + (o->ps_addr - s->ps_addr),
+				    o->ps_insn, DT_PT_BRKLEN);
 			if (o->ps_fast && o->ps_addr >= s->ps_addr &&
 			    o->ps_addr + DT_PT_JMPLEN <= s->ps_addr + size)
 				memcpy(code + (o->ps_addr - s->ps_addr),
 				    o->ps_insn, DT_PT_JMPLEN);
 		}
-		if ((n = dt_pt_tramp_build(s, code, (size_t) size +
-		    X86_MAX_INSN_LEN, tramp, ctr, buf, &len)) == 0 ||
+		if ((n = dt_isa_ptrace_tramp(s->ps_addr, code, (size_t) size +
+		    DT_ISA_MAX_INSN_LEN, tramp, ctr, buf, sizeof (buf),
+		    &len)) == 0 ||
 		    len > size || (s + 1 < pp->pp_sites + pp->pp_nsites &&
 		    s[1].ps_addr < s->ps_addr + len) ||
-		    dt_pt_func_lands(code, s->ps_addr, size, len) ||
+		    dt_isa_ptrace_lands(code, s->ps_addr, size, len) ||
 		    !dt_pt_threads_clear(pt, pp, t, s->ps_addr, len) ||
 		    dt_pt_text_write(pp, tramp, buf, n) != 0)
 			continue;
-		jmp[0] = 0xe9;
-		memcpy(jmp + 1, &(int32_t) { (int32_t) d }, 4);
 		/* Noted, so that a tracer after us can undo it, should we die. */
 		(void) dt_pt_trap_note(pp, t, s->ps_addr, s->ps_insn,
 		    DT_PT_JMPLEN);
-		if (dt_pt_text_write(pp, s->ps_addr, jmp, sizeof (jmp)) != 0)
+		if (dt_pt_text_write(pp, s->ps_addr, jmp, DT_PT_JMPLEN) != 0)
 			continue;
 		s->ps_fast = true;
 		s->ps_flen = (uint8_t) len;
@@ -342,7 +266,7 @@ dt_pt_fast_covers(const dt_pt_proc_t *pp, const dt_pt_site_t *s)
 	for (size_t i = (size_t) (s - pp->pp_sites); i > 0; i--) {
 		const dt_pt_site_t *o = &pp->pp_sites[i - 1];
 
-		if (o->ps_addr + X86_MAX_INSN_LEN <= s->ps_addr)
+		if (o->ps_addr + DT_ISA_MAX_INSN_LEN <= s->ps_addr)
 			break;
 		if (o->ps_fast && s->ps_addr < o->ps_addr + o->ps_flen)
 			return true;

@@ -31,7 +31,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/ptrace.h>
-#include <sys/user.h>
 
 #include "common/engine/dt_interp.h"
 #include "isa/dt_isa.h"
@@ -66,19 +65,24 @@ typedef enum dt_pt_procprobe {
 	(PTRACE_O_TRACECLONE | PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK | \
 	    PTRACE_O_TRACEEXEC | PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEEXIT)
 /*
- * The breakpoint: 0xce (into), an invalid opcode in 64-bit mode, which
- * faults (SIGILL, ILL_ILLOPN) with %rip at the site rather than trapping
- * one past it as int3 does.  A thread stopped on it is always where it
- * can go on from: should the tracer die during the stop, the kernel
- * drops the stop's signal and resumes the thread where it stands -- at
- * the site, which faults again (and the handler of dt_ptrace_trap.c
- * mends it), not in the middle of the instruction an int3 displaced.
+ * The breakpoint (dt_isa_ptrace.ip_brk: x86-64's 0xce, arm64's brk #0),
+ * an instruction that faults with the pc at the site rather than past it
+ * as x86-64's int3 does.  A thread stopped on it is always where it can
+ * go on from: should the tracer die during the stop, the kernel drops the
+ * stop's signal and resumes the thread where it stands -- at the site,
+ * which faults again (and the handler of dt_ptrace_trap.c mends it), not
+ * in the middle of the instruction it displaced.
  */
-#define DT_PT_BRK	  0xce
-#define DT_PT_BRKSIG	  SIGILL
+#define DT_PT_BRKSIG	  ((int) dt_isa_ptrace.ip_brksig)
+#define DT_PT_BRKLEN	  ((size_t) dt_isa_ptrace.ip_brklen)
 #define DT_PT_SLOT	  128	/* bytes of one out-of-line copy */
 #define DT_PT_NTSLOTS	  1024	/* per-thread copy slots in a process */
-#define DT_PT_JMPLEN	  5	/* a jmp rel32 over a counting site */
+/* The jump over a counting site (0: the ISA has none), and room for it. */
+#define DT_PT_JMPLEN	  ((size_t) dt_isa_ptrace.ip_jmplen)
+#define DT_PT_JMPMAX	  16
+
+/* A register of the ptrace register set r by its pt_regs offset. */
+#define DT_PT_PC(r)	  DT_ISA_PTREG(r, dt_isa_layout.il_pc)
 
 /* One probe firing at a site. */
 typedef struct dt_pt_fire {
@@ -86,6 +90,8 @@ typedef struct dt_pt_fire {
 	dt_pid_kind_t pf_kind;
 	uint64_t pf_func;	/* the function's address, for return arg0 */
 	const dt_usdt_args_t *pf_args; /* USDT: how the site passes them */
+	/* The function has no frame of its own there (dt_isa_site_t). */
+	bool pf_atcall;
 } dt_pt_fire_t;
 
 typedef struct dt_pt_site {
@@ -156,7 +162,7 @@ struct dt_pt_proc {
 				   site, or 0 */
 	uint8_t pp_slotused[DT_PT_NTSLOTS];
 	/*
-	 * The SIGILL handler's first area (dt_ptrace_trap.c), or 0; the
+	 * The breakpoint signal handler's first area (dt_ptrace_trap.c), or 0; the
 	 * area whose table is being filled, and its entries used.
 	 */
 	uint64_t pp_trap;
@@ -204,7 +210,8 @@ typedef struct dt_ptrace {
 	bool pt_attached;
 	/* The firing in progress, for the context callbacks. */
 	dt_pt_thread_t *pt_cur;
-	struct user_regs_struct pt_regs;
+	dt_isa_ptregs_t pt_regs;
+	bool pt_atcall;		/* its site's function has no frame yet */
 	uint64_t pt_errno;	/* errno of a syscall return firing */
 	/* The syscall and proc providers (dt_ptrace_sys.c). */
 	bool pt_follow;		/* -x followfork */
@@ -225,6 +232,8 @@ extern dt_pt_proc_t *dt_pt_proc(dt_ptrace_t *pt, int pid);
 extern dt_pt_proc_t *dt_pt_proc_add(dtrace_hdl_t *dtp, dt_ptrace_t *pt,
     int pid);
 extern int dt_pt_vm_read(int pid, uint64_t addr, void *buf, size_t len);
+/* The ISA's memory callbacks for pp's user memory. */
+extern void dt_pt_memops(dt_pt_proc_t *pp, dt_isa_memops_t *mem);
 /* The memory of process pid, opened for writing: -1 on failure. */
 extern int dt_pt_memfd(int pid);
 /* Text and the scratch area through pp's memory file: 0, or -1. */
@@ -273,45 +282,35 @@ extern void dt_pt_dlopen(dtrace_hdl_t *dtp, dt_ptrace_t *pt,
     dt_pt_thread_t *t);
 
 /* dt_ptrace_rescue.c */
-#define DT_PT_INJLEN 8		/* the bytes of an injected system call */
+#define DT_PT_INJLEN DT_ISA_INJLEN /* the bytes of an injected system call */
 /* Is there a guard to undo an injection we die in? */
 extern bool dt_pt_rescue_on(void);
 /* An injection into thread tid begins: where, over what, and its regs. */
 extern void dt_pt_rescue_note(int tid, uint64_t entry, const uint8_t *orig,
-    const struct user_regs_struct *regs);
+    const dt_isa_ptregs_t *regs);
 /* ... and is over: the thread and the text are as they were. */
 extern void dt_pt_rescue_done(void);
 
 /* dt_ptrace_trap.c */
-/* Its area in a process: code, then fixed fields, then the table. */
-#define DT_TRAP_OLDACT	1024	/* the previous action (kernel layout) */
-#define DT_TRAP_NEWACT	1056	/* ours, and a scratch for queries */
-#define DT_TRAP_ZEROACT 1088	/* SIG_DFL, for the default action */
-#define DT_TRAP_PATH	1120	/* "/proc/self/mem" */
-#define DT_TRAP_NEXT	1136	/* the next area, or 0 */
-#define DT_TRAP_NSITES	1144	/* entries used in this area */
-#define DT_TRAP_TABLE	1152	/* 16 B: { u64 addr; u8 len; u8 orig[7]; } */
-#define DT_TRAP_ENTSZ	16
-#define DT_TRAP_AREASZ	65536	/* 4024 breakpoints an area */
-#define DT_TRAP_MAGIC	0x44547261 /* si_errno of a stop moved on */
-/* struct sigaction as rt_sigaction(2) takes it on x86-64. */
+/* Its area in a process (isa/dt_isa.h: DT_TRAP_*): code, fixed fields, */
+/* then the table. */
+/* struct sigaction as rt_sigaction(2) takes it (x86-64 and arm64 alike). */
 typedef struct dt_ksigaction {
 	uint64_t ka_handler;
 	uint64_t ka_flags;
 	uint64_t ka_restorer;
 	uint64_t ka_mask;
 } dt_ksigaction_t;
-/* The handler's code, copied to the area's start, and its restorer. */
-extern const uint8_t dt_pt_trap_code[], dt_pt_trap_code_end[];
-extern const uint8_t dt_pt_trap_restorer[];
+/* The handler's code (dt_isa_trap_code) is copied to the area's start. */
 /*
- * Install the SIGILL handler that mends breakpoints a dead tracer left,
+ * Install the breakpoint signal's handler that mends breakpoints a dead tracer left,
  * in pp stopped in thread t (once per image): 0, or -1.
  */
 extern int dt_pt_trap_install(dt_pt_proc_t *pp, dt_pt_thread_t *t);
 /*
  * Note a patch about to be written at addr over the len bytes orig (a
- * breakpoint, 1; a jump to a counting trampoline, DT_PT_JMPLEN): 0 or -1.
+ * breakpoint, DT_PT_BRKLEN; a jump to a counting trampoline,
+ * DT_PT_JMPLEN): 0 or -1.
  */
 extern int dt_pt_trap_note(dt_pt_proc_t *pp, dt_pt_thread_t *t,
     uint64_t addr, const uint8_t *orig, size_t len);
@@ -321,12 +320,12 @@ extern int dt_pt_trap_note(dt_pt_proc_t *pp, dt_pt_thread_t *t,
  */
 extern void dt_pt_trap_mend(dt_pt_proc_t *pp);
 /*
- * Thread tid, in the stop of a breakpoint, is about to be given %rip rip:
+ * Thread tid, in the stop of a breakpoint, is about to be given pc pc:
  * should we die before resuming it and the kernel deliver the stop's
  * signal, its handler lets it be.
  */
-extern void dt_pt_trap_moved(int tid, uint64_t rip);
-/* The process's previous SIGILL action back, if still ours (at detach). */
+extern void dt_pt_trap_moved(int tid, uint64_t pc);
+/* The process's previous action back, if still ours (at detach). */
 extern void dt_pt_trap_remove(dt_pt_proc_t *pp, dt_pt_thread_t *t);
 
 /* dt_ptrace_fast.c */

@@ -6,7 +6,7 @@
  *
  * The engine runs system calls in its tracees (a scratch area, the
  * breakpoint handler of dt_ptrace_trap.c, counting pages) by writing a
- * "syscall" over the program's entry point and setting the registers for
+ * system call instruction over the program's entry point and setting the registers for
  * it (dt_pt_inject_syscall()).  Killed in the middle, the tracer leaves a
  * thread with borrowed registers in borrowed code, which no handler in
  * the process can mend: its own registers are only in the tracer.  So
@@ -21,7 +21,7 @@
  * borrowed code), writes the original bytes back and lets it go.
  *
  * Without a guard (a library user that traces itself) the code after the
- * syscall is an int3, as it was: such a thread dies with its tracer.
+ * syscall is a breakpoint, as it was: such a thread dies with its tracer.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -39,7 +39,7 @@ typedef struct dt_pt_journal {
 	int pj_tid;		/* the thread under way, or 0 */
 	uint64_t pj_entry;	/* where the borrowed code is */
 	uint8_t pj_orig[DT_PT_INJLEN]; /* the bytes it replaced */
-	struct user_regs_struct pj_regs; /* the thread's registers before */
+	dt_isa_ptregs_t pj_regs; /* the thread's registers before */
 } dt_pt_journal_t;
 
 static dt_pt_journal_t *dt_pt_journal;
@@ -67,7 +67,7 @@ dt_pt_rescue_on(void)
 
 void
 dt_pt_rescue_note(int tid, uint64_t entry, const uint8_t *orig,
-    const struct user_regs_struct *regs)
+    const dt_isa_ptregs_t *regs)
 {
 	if (dt_pt_journal == NULL)
 		return;
@@ -88,7 +88,7 @@ void
 dt_ptrace_rescue(void)
 {
 	dt_pt_journal_t *j = dt_pt_journal;
-	struct user_regs_struct r;
+	dt_isa_ptregs_t r;
 	char path[64];
 	int tid, st, sig = 0, fd;
 
@@ -116,9 +116,10 @@ dt_ptrace_rescue(void)
 		}
 		(void) ptrace(PTRACE_CONT, tid, 0, 0);
 	}
-	if (ptrace(PTRACE_GETREGS, tid, 0, &r) == 0 &&
-	    r.rip >= j->pj_entry && r.rip <= j->pj_entry + DT_PT_INJLEN)
-		(void) ptrace(PTRACE_SETREGS, tid, 0, &j->pj_regs);
+	if (dt_isa_ptrace_getregs(tid, &r) == 0 &&
+	    DT_PT_PC(&r) >= j->pj_entry &&
+	    DT_PT_PC(&r) <= j->pj_entry + DT_PT_INJLEN)
+		(void) dt_isa_ptrace_setregs(tid, &j->pj_regs);
 	(void) snprintf(path, sizeof (path), "/proc/%d/mem", tid);
 	if ((fd = open(path, O_RDWR | O_CLOEXEC)) >= 0) {
 		(void) !pwrite(fd, j->pj_orig, DT_PT_INJLEN,

@@ -11,7 +11,7 @@
  * file offset the probe names plus the address where the process maps
  * that file now (/proc/<pid>/maps): the same probes serve a fork child and
  * a library mapped again, elsewhere, after a dlclose.  Placing a site:
- * its instruction is decoded (isa/x86_64), a copy that runs out of line
+ * its instruction is decoded (dt_isa_ptrace_decode()), a copy that runs out of line
  * is written in a scratch area of the process (mapped by an injected
  * mmap(2)), then the breakpoint; USDT semaphores are raised.
  *
@@ -45,6 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "common/dt_impl.h"
@@ -376,7 +377,8 @@ dt_pt_disarm(const dt_pt_proc_t *pp, int memfd)
 		const dt_pt_site_t *s = &pp->pp_sites[i];
 
 		if (s->ps_armed)
-			(void) pwrite(memfd, s->ps_insn, 1, (off_t) s->ps_addr);
+			(void) pwrite(memfd, s->ps_insn, DT_PT_BRKLEN,
+			    (off_t) s->ps_addr);
 		if (s->ps_fast)
 			(void) pwrite(memfd, s->ps_insn, DT_PT_JMPLEN,
 			    (off_t) s->ps_addr);
@@ -446,7 +448,10 @@ dt_pt_collect(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_proc_t *pp,
 				.ca_fire = { pd->pd_probe->pr_id, pi->pi_kind,
 				    pi->pi_func - obase + base,
 				    pi->pi_args != NULL ? &pi->pi_args[k] :
-				    NULL },
+				    NULL, pi->pi_kind == DT_PID_ENTRY ||
+				    pi->pi_kind == DT_PID_RETURN ||
+				    (pi->pi_kind == DT_PID_OFFSET &&
+				    pi->pi_atcall) },
 			};
 
 			rc = dt_pt_cand_add(&cs, &c);
@@ -486,7 +491,7 @@ dt_pt_inject_mmap(dt_pt_proc_t *pp, dt_pt_thread_t *t, size_t len)
 {
 	uint64_t a[6] = { 0, len, PROT_READ | PROT_WRITE | PROT_EXEC,
 		MAP_PRIVATE | MAP_ANONYMOUS, (uint64_t) -1, 0 };
-	int64_t ret = dt_pt_inject_syscall(pp, t, 9 /* mmap */, a);
+	int64_t ret = dt_pt_inject_syscall(pp, t, SYS_mmap, a);
 
 	return ret > 0 ? (uint64_t) ret : 0;
 }
@@ -509,20 +514,25 @@ static int
 dt_pt_decode(dt_pt_proc_t *pp, dt_pt_site_t *s)
 {
 	/* Short near the end of the text: decoding says if it is enough. */
-	ssize_t n = pread(pp->pp_memfd, s->ps_insn, X86_MAX_INSN_LEN,
+	ssize_t n = pread(pp->pp_memfd, s->ps_insn, DT_ISA_MAX_INSN_LEN,
 	    (off_t) s->ps_addr);
 
 	if (n <= 0)
 		return -1;
-	memset(s->ps_insn + n, 0, X86_MAX_INSN_LEN - (size_t) n);
+	memset(s->ps_insn + n, 0, DT_ISA_MAX_INSN_LEN - (size_t) n);
 	for (const dt_pt_site_t *o = s + 1; o < pp->pp_sites +
-	    pp->pp_nsites && o->ps_addr < s->ps_addr + X86_MAX_INSN_LEN; o++) {
+	    pp->pp_nsites && o->ps_addr < s->ps_addr + DT_ISA_MAX_INSN_LEN;
+	    o++) {
+		size_t at = o->ps_addr - s->ps_addr, k = DT_PT_BRKLEN;
+
+		if (k > DT_ISA_MAX_INSN_LEN - at)
+			k = DT_ISA_MAX_INSN_LEN - at;
 		if (o->ps_armed)
-			s->ps_insn[o->ps_addr - s->ps_addr] = o->ps_insn[0];
+			memcpy(s->ps_insn + at, o->ps_insn, k);
 	}
-	if (x86_decode(s->ps_insn, (size_t) n, s->ps_addr, 0, &s->ps_in) != 0)
+	if (dt_isa_ptrace_decode(s->ps_insn, (size_t) n, s->ps_addr,
+	    &s->ps_in, &s->ps_strategy) != 0)
 		return -1;
-	s->ps_strategy = x86_strategy(&s->ps_in);
 	s->ps_decoded = true;
 	return 0;
 }
@@ -541,11 +551,13 @@ dt_pt_place(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_proc_t *pp,
 	size_t nool = 0, nplace = 0, sz;
 	uint8_t buf[DT_PT_SLOT];
 	dt_pt_maps_t ms;
+	dt_isa_memops_t mem;
 	uint64_t area = 0;
 	int rc = 0;
 
 	if (pp->pp_mm != pp)
 		return 0;	/* a vfork child: its parent's sites */
+	dt_pt_memops(pp, &mem);
 	/* What a tracer killed before us left, first: its text is read. */
 	if (pp->pp_trap == 0)
 		dt_pt_trap_mend(pp);
@@ -568,7 +580,7 @@ dt_pt_place(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_proc_t *pp,
 			why = "is displaced by a counting site's jump";
 		else if (!s->ps_decoded && dt_pt_decode(pp, s) != 0)
 			why = "cannot be decoded";
-		else if (s->ps_strategy == X86_STRAT_REFUSE)
+		else if (s->ps_strategy == DT_ISA_STRAT_REFUSE)
 			why = "cannot be probed";
 		/*
 		 * The dynamic linker's breakpoint is the engine's own: where
@@ -586,7 +598,7 @@ dt_pt_place(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_proc_t *pp,
 		if (!dt_pt_to_place(s))
 			continue;
 		nplace++;
-		nool += s->ps_strategy == X86_STRAT_OOL;
+		nool += s->ps_strategy == DT_ISA_STRAT_OOL;
 	}
 	/*
 	 * The handler that mends these patches should we die: without it
@@ -602,7 +614,7 @@ dt_pt_place(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_proc_t *pp,
 			if (!dt_pt_to_place(&pp->pp_sites[i]))
 				continue;
 			nplace++;
-			nool += pp->pp_sites[i].ps_strategy == X86_STRAT_OOL;
+			nool += pp->pp_sites[i].ps_strategy == DT_ISA_STRAT_OOL;
 		}
 	}
 	if (nplace > 0) {
@@ -622,13 +634,14 @@ dt_pt_place(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_proc_t *pp,
 	for (size_t i = 0; i < pp->pp_nsites && nplace > 0; i++) {
 		dt_pt_site_t *s = &pp->pp_sites[i];
 		uint64_t at = area;
-		x86_ool_t ool;
+		size_t len;
+		int priv;
 
-		if (!dt_pt_to_place(s) || s->ps_strategy != X86_STRAT_OOL)
+		if (!dt_pt_to_place(s) || s->ps_strategy != DT_ISA_STRAT_OOL)
 			continue;
 		area += DT_PT_SLOT;
-		if (x86_ool_build(&s->ps_in, s->ps_insn, at, buf, sizeof (buf),
-		    &ool) != 0) {
+		if (dt_isa_ptrace_ool(&s->ps_in, s->ps_insn, at, &mem, buf,
+		    sizeof (buf), &len, &priv) != 0) {
 			rc = dt_pt_site_bad(dtp, pp, s,
 			    "cannot run out of line");
 			if (!late)
@@ -636,21 +649,21 @@ dt_pt_place(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_proc_t *pp,
 			continue;
 		}
 		/* A borrowed register's slot must be private to a thread. */
-		if (ool.scratch_reg != X86_REG_NONE)
+		if (priv)
 			continue;
-		if (dt_pt_text_write(pp, at, buf, ool.len) != 0)
+		if (dt_pt_text_write(pp, at, buf, len) != 0)
 			return dt_set_errdetail(dtp, EDT_PROC, "pid %d: failed "
 			    "to write the scratch area", pp->pp_pid);
 		s->ps_ool = at;
 	}
 	for (size_t i = 0; i < pp->pp_nsites && nplace > 0; i++) {
 		dt_pt_site_t *s = &pp->pp_sites[i];
-		static const uint8_t brk = DT_PT_BRK;
-
 		if (!dt_pt_to_place(s))
 			continue;
-		(void) dt_pt_trap_note(pp, t, s->ps_addr, s->ps_insn, 1);
-		if (dt_pt_text_write(pp, s->ps_addr, &brk, 1) != 0)
+		(void) dt_pt_trap_note(pp, t, s->ps_addr, s->ps_insn,
+		    DT_PT_BRKLEN);
+		if (dt_pt_text_write(pp, s->ps_addr, dt_isa_ptrace.ip_brk,
+		    DT_PT_BRKLEN) != 0)
 			return dt_set_errdetail(dtp, EDT_PROC, "pid %d: failed "
 			    "to write a breakpoint at 0x%" PRIx64, pp->pp_pid,
 			    s->ps_addr);

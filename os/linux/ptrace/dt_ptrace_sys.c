@@ -6,9 +6,12 @@
  *
  *	syscall::<name>:entry	the call's entry stop: a seccomp stop
  *				(PTRACE_EVENT_SECCOMP) or a syscall-enter
- *				stop; arg0..arg5 = rdi, rsi, rdx, r10, r8, r9
- *	syscall::<name>:return	its syscall-exit stop; arg0 = arg1 = rax,
- *				errno = -rax when in [-4095, -1]
+ *				stop; arg0..arg5 from the ISA's system
+ *				call registers (x86-64: rdi, rsi, rdx, r10,
+ *				r8, r9; arm64: x0..x5)
+ *	syscall::<name>:return	its syscall-exit stop; arg0 = arg1 = the
+ *				result (rax, x0), errno = -result when in
+ *				[-4095, -1]
  *	proc:::create		PTRACE_EVENT_FORK/VFORK of the parent
  *				(args[0]: the child's psinfo_t)
  *	proc:::start		the child's first stop, in the child
@@ -77,7 +80,6 @@
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
-#include <linux/audit.h>
 
 #include "common/compiler/dt_cc.h"
 #include "common/dt_impl.h"
@@ -111,12 +113,12 @@ static const struct {
 };
 
 /* System calls proc probes need. */
-#define DT_PT_NR_EXECVE	  59
-#define DT_PT_NR_EXECVEAT 322
-#define DT_PT_NR_KILL	  62
-#define DT_PT_NR_TKILL	  200
-#define DT_PT_NR_TGKILL	  234
-#define DT_PT_NR_SIGTIMEDWAIT 128	/* rt_sigtimedwait */
+#define DT_PT_NR_EXECVE	  SYS_execve
+#define DT_PT_NR_EXECVEAT SYS_execveat
+#define DT_PT_NR_KILL	  SYS_kill
+#define DT_PT_NR_TKILL	  SYS_tkill
+#define DT_PT_NR_TGKILL	  SYS_tgkill
+#define DT_PT_NR_SIGTIMEDWAIT SYS_rt_sigtimedwait
 
 static const dt_provattr_t dt_pt_proc_attr = {
 	{ DT_STAB_EVOLVING, DT_STAB_EVOLVING, DT_CLASS_ISA },
@@ -221,7 +223,8 @@ dt_pt_sys_enable(dtrace_hdl_t *dtp, dt_ptrace_t *pt, const dt_probe_t *prp)
 }
 
 /*
- * The filter: SECCOMP_RET_TRACE for the x86-64 calls whose stops are
+ * The filter: SECCOMP_RET_TRACE for the ISA's native calls (its audit
+ * architecture, dt_isa_ptrace.ip_auditarch) whose stops are
  * needed, SECCOMP_RET_ALLOW for everything else.  Each call is a jeq to
  * its own return, so that no jump is longer than a jeq can encode.
  */
@@ -233,7 +236,7 @@ dt_pt_filter(const dt_ptrace_t *pt, struct sock_filter *f)
 	f[n++] = (struct sock_filter) BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
 	    offsetof(struct seccomp_data, arch));
 	f[n++] = (struct sock_filter) BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
-	    AUDIT_ARCH_X86_64, 1, 0);
+	    dt_isa_ptrace.ip_auditarch, 1, 0);
 	f[n++] = (struct sock_filter) BPF_STMT(BPF_RET | BPF_K,
 	    SECCOMP_RET_ALLOW);
 	f[n++] = (struct sock_filter) BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
@@ -321,9 +324,13 @@ static void
 dt_pt_sys_fire(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_thread_t *t,
     int nr, bool exit)
 {
-	const struct user_regs_struct *r = &pt->pt_regs;
-	uint64_t args[6] = { r->rdi, r->rsi, r->rdx, r->r10, r->r8, r->r9 };
-	int64_t rv = (int64_t) r->rax;
+	const dt_isa_ptregs_t *r = &pt->pt_regs;
+	const int16_t *ra = dt_isa_ptrace.ip_sysargs;
+	uint64_t args[6];
+	int64_t rv = (int64_t) DT_ISA_PTREG(r, dt_isa_ptrace.ip_sysret);
+
+	for (int i = 0; i < 6; i++)
+		args[i] = DT_ISA_PTREG(r, ra[i]);
 
 	if (t->pt_proc->pp_gone)
 		return;
@@ -334,13 +341,13 @@ dt_pt_sys_fire(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_thread_t *t,
 		if ((nr == DT_PT_NR_EXECVE || nr == DT_PT_NR_EXECVEAT) &&
 		    pt->pt_procp[DT_PT_EXEC] != 0)
 			dt_pt_proc_fire(dtp, pt, t, DT_PT_EXEC, 0, (int64_t)
-			    (nr == DT_PT_NR_EXECVE ? r->rdi : r->rsi));
+			    (nr == DT_PT_NR_EXECVE ? args[0] : args[1]));
 		if (nr == DT_PT_NR_KILL || nr == DT_PT_NR_TKILL ||
 		    nr == DT_PT_NR_TGKILL) {
-			int target = (int) (nr == DT_PT_NR_TGKILL ? r->rsi :
-			    r->rdi);
-			int sig = (int) (nr == DT_PT_NR_TGKILL ? r->rdx :
-			    r->rsi);
+			int target = (int) (nr == DT_PT_NR_TGKILL ? args[1] :
+			    args[0]);
+			int sig = (int) (nr == DT_PT_NR_TGKILL ? args[2] :
+			    args[1]);
 
 			if (pt->pt_procp[DT_PT_SIGNAL_SEND] != 0 && sig > 0 &&
 			    target > 0)
@@ -351,7 +358,7 @@ dt_pt_sys_fire(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_thread_t *t,
 	}
 	pt->pt_errno = rv < 0 && rv >= -4095 ? (uint64_t) -rv : 0;
 	if (pt->pt_sysret[nr] != 0) {
-		args[0] = args[1] = r->rax;
+		args[0] = args[1] = (uint64_t) rv;
 		dt_pt_fire_probe(dtp, pt, t, pt->pt_sysret[nr], args, 2);
 	}
 	if ((nr == DT_PT_NR_EXECVE || nr == DT_PT_NR_EXECVEAT) &&
@@ -372,11 +379,11 @@ dt_pt_sys_stop(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_thread_t *t, int st)
 	int nr;
 	bool exit;
 
-	if (ptrace(PTRACE_GETREGS, t->pt_tid, 0, &pt->pt_regs) != 0) {
+	if (dt_isa_ptrace_getregs(t->pt_tid, &pt->pt_regs) != 0) {
 		dt_pt_cont(t, 0);
 		return;
 	}
-	nr = (int) pt->pt_regs.orig_rax;
+	nr = (int) DT_ISA_PTREG(&pt->pt_regs, dt_isa_ptrace.ip_stopnr);
 	if ((st >> 16) == PTRACE_EVENT_SECCOMP) {
 		exit = false;
 	} else if (t->pt_proc->pp_sysmode == DT_PT_SYS_STEP) {

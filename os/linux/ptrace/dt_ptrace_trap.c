@@ -1,43 +1,47 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * dt_ptrace_trap.c: a SIGILL handler in each traced process, so that a
- * breakpoint left behind by a tracer that died (SIGKILL, the OOM killer)
- * puts the original instruction back and runs it instead of killing the
- * process.
+ * dt_ptrace_trap.c: a handler of the breakpoint's signal (SIGILL on
+ * x86-64, SIGTRAP on arm64: dt_isa_ptrace.ip_brksig) in each traced
+ * process, so that a breakpoint left behind by a tracer that died
+ * (SIGKILL, the OOM killer) puts the original instruction back and runs
+ * it instead of killing the process.
  *
  * Why in the process: when the tracer dies, the kernel lets its tracees
  * go as they are, and the next breakpoint any thread reaches is a signal
  * whose default action ends the process; no other process can take the
  * breakpoints out before some thread reaches one.  A handler runs in the
- * thread itself, at that very moment.  The breakpoint is an invalid
- * opcode (DT_PT_BRK), which faults with %rip at the site: a thread
- * stopped on it when the tracer dies has the stop's signal dropped (Linux
- * 6.18) and faults there again, into the handler; with an int3 it would
- * go on one byte past the site, inside the instruction the int3 replaced.
+ * thread itself, at that very moment.  The breakpoint faults with the pc
+ * at the site: a thread stopped on it when the tracer dies has the stop's
+ * signal dropped (Linux 6.18) and faults there again, into the handler;
+ * with x86-64's int3 it would go on one byte past the site, inside the
+ * instruction the int3 replaced.
  *
  * At the first placement of breakpoints in a process (and again after
  * exec, which resets handlers and replaces the text), an area is mapped
- * in it by an injected mmap(2): the handler's code, the process's previous
- * SIGILL action, and a table of every breakpoint placed (address,
- * original byte), appended to before each breakpoint is written; a full
- * table links a further area.  The handler is installed by an injected
- * rt_sigaction(2) whose old action is kept in the area.
+ * in it by an injected mmap(2): the handler's code (the ISA's,
+ * dt_isa_trap_code), the process's previous action, and a table of every
+ * breakpoint placed (address, original bytes), appended to before each
+ * breakpoint is written; a full table links a further area.  The handler
+ * is installed by an injected rt_sigaction(2) whose old action is kept in
+ * the area.
  *
- * While the tracer lives, a breakpoint's SIGILL is a ptrace stop and never
+ * While the tracer lives, a breakpoint's signal is a ptrace stop and never
  * reaches the handler: the tracer drops it.  With the tracer gone, the
- * handler, for a SIGILL whose %rip is a breakpoint of the table, writes
- * the original byte back through /proc/self/mem (which writes past the
+ * handler, for a signal whose pc is a breakpoint of the table, writes
+ * the original bytes back through /proc/self/mem (which writes past the
  * text's protection, as the tracer does) and returns, so the original
  * instruction runs; each site is mended the first time it is reached.
- * Should a kernel deliver the stop's signal to a thread the tracer had
- * moved on already (emulated, or sent to an out-of-line copy) but not
- * resumed, the tracer marks each such stop first (PTRACE_SETSIGINFO:
- * si_errno a magic number, si_addr the %rip it sets), and the handler
- * returns at once for a SIGILL so marked whose %rip is that one.  Any
- * other SIGILL is the program's: it goes to the action the program had
- * (its handler called with the same arguments, ignored, or the default
- * action restored and the signal raised again, which ends the process as
- * it would have).
+ * Where an out-of-line copy ends in a trap rather than a jump back
+ * (arm64), the handler sends a thread that reaches it on to the address
+ * the copy holds.  Should a kernel deliver the stop's signal to a thread
+ * the tracer had moved on already (emulated, or sent to an out-of-line
+ * copy) but not resumed, the tracer marks each such stop first
+ * (PTRACE_SETSIGINFO: si_errno a magic number, si_addr the pc it sets),
+ * and the handler returns at once for a signal so marked whose pc is
+ * that one.  Any other such signal is the program's: it goes to the
+ * action the program had (its handler called with the same arguments,
+ * ignored, or the default action restored and the signal raised again,
+ * which ends the process as it would have).
  *
  * When tracing ends normally the breakpoints are gone and the previous
  * action is put back (if the program has not changed it since); the area
@@ -47,8 +51,8 @@
  * undo (dt_ptrace_rescue.c).
  *
  * Limits: the handler needs /proc mounted in the process's namespace; a
- * program that installs a SIGILL handler of its own while traced
- * replaces this one (tracing goes on; only the protection is lost).
+ * program that installs a handler of its own for that signal while
+ * traced replaces this one (tracing goes on; only the protection is lost).
  */
 #include <errno.h>
 #include <signal.h>
@@ -65,122 +69,6 @@
 #define DT_SA_RESTART  0x10000000ULL
 #define DT_SA_RESTORER 0x04000000ULL
 
-/*
- * The handler, position-independent: it finds the area by its own
- * address (the code is at the area's start).  handler(sig, info, uctx);
- * %rip is uctx->uc_mcontext.gregs[REG_RIP], at offset 168; si_errno is at
- * 4 in the siginfo, si_addr at 16.  Only raw system calls: no errno, no
- * library.  The restorer returns from the handler (rt_sigreturn).  The
- * signal's number is SIGILL's on x86-64, 4.
- */
-#define DT_STR(x)     #x
-#define DT_XSTR(x)    DT_STR(x)
-
-__asm__(".pushsection .rodata\n"
-	".globl dt_pt_trap_code\n"
-	".globl dt_pt_trap_code_end\n"
-	".globl dt_pt_trap_restorer\n"
-	"dt_pt_trap_code:\n"
-	"	push %rbx\n"
-	"	push %r12\n"
-	"	push %r13\n"
-	"	push %r14\n"
-	"	push %r15\n"
-	"	mov %edi, %r12d\n"
-	"	mov %rsi, %r13\n"
-	"	mov %rdx, %r14\n"
-	"	lea dt_pt_trap_code(%rip), %rbx\n"
-	"	mov 168(%r14), %r15\n"
-	/* Moved on by the tracer already: nothing to do. */
-	"	cmpl $" DT_XSTR(DT_TRAP_MAGIC) ", 4(%r13)\n"
-	"	jne 1f\n"
-	"	cmp 16(%r13), %r15\n"
-	"	je 9f\n"
-	/* The site is where the fault is.  Look it up, area after area. */
-	"1:	mov %r15, %rdi\n"
-	"	mov %rbx, %rcx\n"
-	"2:	mov " DT_XSTR(DT_TRAP_NSITES) "(%rcx), %rdx\n"
-	"	lea " DT_XSTR(DT_TRAP_TABLE) "(%rcx), %rsi\n"
-	"3:	test %rdx, %rdx\n"
-	"	jz 4f\n"
-	"	cmp (%rsi), %rdi\n"
-	"	je 5f\n"
-	"	add $" DT_XSTR(DT_TRAP_ENTSZ) ", %rsi\n"
-	"	dec %rdx\n"
-	"	jmp 3b\n"
-	"4:	mov " DT_XSTR(DT_TRAP_NEXT) "(%rcx), %rcx\n"
-	"	test %rcx, %rcx\n"
-	"	jnz 2b\n"
-	"	jmp 6f\n"
-	/* Ours: the original byte back, and the site runs again. */
-	"5:	mov %rdi, %r15\n"
-	"	lea 9(%rsi), %r13\n"
-	"	mov $2, %eax\n"				/* open */
-	"	lea " DT_XSTR(DT_TRAP_PATH) "(%rbx), %rdi\n"
-	"	mov $2, %esi\n"				/* O_RDWR */
-	"	xor %edx, %edx\n"
-	"	syscall\n"
-	"	test %rax, %rax\n"
-	"	js 8f\n"
-	"	mov %rax, %r12\n"
-	"	mov %rax, %rdi\n"
-	"	mov %r13, %rsi\n"
-	"	mov $1, %edx\n"
-	"	mov %r15, %r10\n"
-	"	mov $18, %eax\n"			/* pwrite64 */
-	"	syscall\n"
-	"	mov %rax, %r13\n"
-	"	mov %r12, %rdi\n"
-	"	mov $3, %eax\n"				/* close */
-	"	syscall\n"
-	"	cmp $1, %r13\n"
-	"	jne 8f\n"
-	"	jmp 9f\n"
-	/* Not ours: the program's action. */
-	"6:	mov " DT_XSTR(DT_TRAP_OLDACT) "(%rbx), %rax\n"
-	"	cmp $1, %rax\n"				/* SIG_IGN */
-	"	je 9f\n"
-	"	test %rax, %rax\n"			/* SIG_DFL */
-	"	jz 7f\n"
-	"	mov %r12d, %edi\n"
-	"	mov %r13, %rsi\n"
-	"	mov %r14, %rdx\n"
-	"	call *%rax\n"
-	"	jmp 9f\n"
-	/*
-	 * Ours but not mended (no /proc), or the program's with the default
-	 * action: that action back, and the signal again once we return,
-	 * which ends the process as the trap would have.
-	 */
-	"8:\n"
-	"7:	mov $13, %eax\n"			/* rt_sigaction */
-	"	mov $4, %edi\n"				/* SIGILL */
-	"	lea " DT_XSTR(DT_TRAP_ZEROACT) "(%rbx), %rsi\n"
-	"	xor %edx, %edx\n"
-	"	mov $8, %r10d\n"
-	"	syscall\n"
-	"	mov $39, %eax\n"			/* getpid */
-	"	syscall\n"
-	"	mov %rax, %r15\n"
-	"	mov $186, %eax\n"			/* gettid */
-	"	syscall\n"
-	"	mov %r15, %rdi\n"
-	"	mov %rax, %rsi\n"
-	"	mov $4, %edx\n"
-	"	mov $234, %eax\n"			/* tgkill */
-	"	syscall\n"
-	"9:	pop %r15\n"
-	"	pop %r14\n"
-	"	pop %r13\n"
-	"	pop %r12\n"
-	"	pop %rbx\n"
-	"	ret\n"
-	"dt_pt_trap_restorer:\n"
-	"	mov $15, %eax\n"			/* rt_sigreturn */
-	"	syscall\n"
-	"dt_pt_trap_code_end:\n"
-	".popsection\n");
-
 /* Map an area for pp: its address, or 0. */
 static uint64_t
 dt_pt_trap_map(dt_pt_proc_t *pp, dt_pt_thread_t *t)
@@ -195,7 +83,7 @@ dt_pt_trap_map(dt_pt_proc_t *pp, dt_pt_thread_t *t)
 int
 dt_pt_trap_install(dt_pt_proc_t *pp, dt_pt_thread_t *t)
 {
-	size_t len = (size_t) (dt_pt_trap_code_end - dt_pt_trap_code);
+	size_t len = (size_t) (dt_isa_trap_code_end - dt_isa_trap_code);
 	uint64_t area, args[6];
 	dt_ksigaction_t act, old;
 	static const char path[16] = "/proc/self/mem";
@@ -204,7 +92,7 @@ dt_pt_trap_install(dt_pt_proc_t *pp, dt_pt_thread_t *t)
 		return 0;
 	if (len > DT_TRAP_OLDACT || (area = dt_pt_trap_map(pp, t)) == 0)
 		return -1;
-	if (dt_pt_text_write(pp, area, dt_pt_trap_code, len) != 0 ||
+	if (dt_pt_text_write(pp, area, dt_isa_trap_code, len) != 0 ||
 	    dt_pt_text_write(pp, area + DT_TRAP_PATH, path, sizeof (path)) !=
 	    0)
 		return -1;
@@ -221,8 +109,8 @@ dt_pt_trap_install(dt_pt_proc_t *pp, dt_pt_thread_t *t)
 	act.ka_handler = area;
 	act.ka_flags = DT_SA_SIGINFO | DT_SA_RESTART | DT_SA_RESTORER |
 	    (old.ka_flags & DT_SA_ONSTACK);
-	act.ka_restorer = area + (uint64_t) (dt_pt_trap_restorer -
-	    dt_pt_trap_code);
+	act.ka_restorer = area + (uint64_t) (dt_isa_trap_restorer -
+	    dt_isa_trap_code);
 	act.ka_mask = old.ka_mask;
 	if (dt_pt_text_write(pp, area + DT_TRAP_NEWACT, &act, sizeof (act)) !=
 	    0)
@@ -303,8 +191,10 @@ dt_pt_trap_mend_area(dt_pt_proc_t *pp, uint64_t area)
 			    dt_pt_text_read(pp, addr, cur, len) != 0 ||
 			    memcmp(cur, ent + 9, len) == 0)
 				continue;
-			if ((len == 1 && cur[0] == DT_PT_BRK) ||
-			    (len == DT_PT_JMPLEN && cur[0] == 0xe9))
+			if ((len == DT_PT_BRKLEN && memcmp(cur,
+			    dt_isa_ptrace.ip_brk, len) == 0) ||
+			    (len == DT_PT_JMPLEN && cur[0] ==
+			    dt_isa_ptrace.ip_jmpop))
 				(void) dt_pt_text_write(pp, addr, ent + 9, len);
 		}
 		area = next;
@@ -314,7 +204,7 @@ dt_pt_trap_mend_area(dt_pt_proc_t *pp, uint64_t area)
 void
 dt_pt_trap_mend(dt_pt_proc_t *pp)
 {
-	size_t len = (size_t) (dt_pt_trap_code_end - dt_pt_trap_code);
+	size_t len = (size_t) (dt_isa_trap_code_end - dt_isa_trap_code);
 	char path[64], line[512];
 	uint8_t head[64];
 	FILE *fp;
@@ -333,7 +223,7 @@ dt_pt_trap_mend(dt_pt_proc_t *pp)
 			continue;
 		for (uint64_t a = lo; a + DT_TRAP_AREASZ <= hi; a += 4096) {
 			if (dt_pt_text_read(pp, a, head, len) == 0 &&
-			    memcmp(head, dt_pt_trap_code, len) == 0)
+			    memcmp(head, dt_isa_trap_code, len) == 0)
 				dt_pt_trap_mend_area(pp, a);
 		}
 	}
@@ -341,15 +231,15 @@ dt_pt_trap_mend(dt_pt_proc_t *pp)
 }
 
 void
-dt_pt_trap_moved(int tid, uint64_t rip)
+dt_pt_trap_moved(int tid, uint64_t pc)
 {
 	siginfo_t si;
 
 	memset(&si, 0, sizeof (si));
 	si.si_signo = DT_PT_BRKSIG;
-	si.si_code = ILL_ILLOPN;
+	si.si_code = dt_isa_ptrace.ip_brkcode;
 	si.si_errno = DT_TRAP_MAGIC;
-	si.si_addr = (void *) (uintptr_t) rip;
+	si.si_addr = (void *) (uintptr_t) pc;
 	(void) ptrace(PTRACE_SETSIGINFO, tid, 0, &si);
 }
 

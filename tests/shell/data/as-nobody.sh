@@ -57,7 +57,7 @@ exitkill_check() {
 exitkill_one() {
 	(cd "$tmp" && exec "${as_user[@]}" "${dt[@]}" -q -x engine=ptrace \
 	    -c "./t wait $tmp/stop2" -n "$1" >/dev/null 2>&1) &
-	local dpid=$! tpid cpid
+	local dpid=$! tpid cpid st
 	sleep 1
 	tpid=$(cat /proc/"$dpid"/task/*/children 2>/dev/null | tr -d ' ')
 	cpid=$(cat /proc/"$tpid"/task/*/children 2>/dev/null | tr -d ' ')
@@ -68,10 +68,11 @@ exitkill_one() {
 	fi
 	wait "$dpid" 2>/dev/null
 	sleep 0.5
+	# Its state, or none once it is gone (it may go as it is read).
+	st=$(awk '/^State:/ { print $2 }' "/proc/$cpid/status" 2>/dev/null)
 	if [ -z "$cpid" ]; then
 		check "the -c child of dtrace" "a pid" "none"
-	elif [ -d "/proc/$cpid" ] &&
-	    ! grep -q '^State:.*Z' "/proc/$cpid/status"; then
+	elif [ -n "$st" ] && [ "$st" != Z ]; then
 		kill -KILL "$cpid"
 		check "-c child killed with $2" "gone" "running"
 	else
