@@ -14,6 +14,9 @@ set -u
 [ "$(id -u)" -eq 0 ] || { echo "needs root to install packages"; exit 77; }
 command -v apt-get >/dev/null || { echo "needs apt-get (Debian)"; exit 77; }
 command -v cc >/dev/null || { echo "needs a C compiler (cc)"; exit 77; }
+# (The kernel lab's guests see this machine's root read-only.)
+[ -w /var/lib/dpkg ] ||
+	{ echo "the package database (/var/lib/dpkg) is read-only here"; exit 77; }
 for p in dtrace libdtrace0 libdtrace-dev; do
 	if dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q ' installed$'; then
 		echo "package $p is installed on this machine; not replacing it"
