@@ -113,7 +113,6 @@ dt_btf_str(const dt_btf_mod_t *bm, uint32_t off)
 	return off < bm->bm_strlen ? bm->bm_strs + off : "";
 }
 
-static size_t dt_btf_extra(const struct btf_type *t);
 static bool dt_btf_load(struct dt_btf *bt, dt_btf_mod_t *bm);
 
 /* The index class of a BTF type: what D's namespaces tell apart. */
@@ -674,11 +673,14 @@ dt_os_kvar_lookup(dtrace_hdl_t *dtp, const char *module, const char *name,
 	return dt_btf_kvar(dtp, module, name, ctfpp, typep, whyp);
 }
 
-/* Bytes of a BTF type record after struct btf_type, by kind. */
-static size_t
+/*
+ * Bytes of a BTF type record after struct btf_type, by kind; -1 for a
+ * kind this reader does not know, which cannot be stepped over.
+ */
+long
 dt_btf_extra(const struct btf_type *t)
 {
-	unsigned vlen = btf_vlen(t);
+	long vlen = btf_vlen(t);
 
 	switch (btf_kind(t)) {
 	case BTF_KIND_INT:
@@ -686,20 +688,30 @@ dt_btf_extra(const struct btf_type *t)
 	case BTF_KIND_DECL_TAG:
 		return 4;
 	case BTF_KIND_ARRAY:
-		return sizeof (struct btf_array);
+		return (long) sizeof (struct btf_array);
 	case BTF_KIND_STRUCT:
 	case BTF_KIND_UNION:
-		return vlen * sizeof (struct btf_member);
+		return vlen * (long) sizeof (struct btf_member);
 	case BTF_KIND_ENUM:
-		return vlen * sizeof (struct btf_enum);
+		return vlen * (long) sizeof (struct btf_enum);
 	case BTF_KIND_ENUM64:
-		return vlen * 12;
+		return vlen * 12;	/* struct btf_enum64 */
 	case BTF_KIND_FUNC_PROTO:
-		return vlen * sizeof (struct btf_param);
+		return vlen * (long) sizeof (struct btf_param);
 	case BTF_KIND_DATASEC:
-		return vlen * sizeof (struct btf_var_secinfo);
-	default:
+		return vlen * (long) sizeof (struct btf_var_secinfo);
+	case BTF_KIND_PTR:
+	case BTF_KIND_FWD:
+	case BTF_KIND_TYPEDEF:
+	case BTF_KIND_VOLATILE:
+	case BTF_KIND_CONST:
+	case BTF_KIND_RESTRICT:
+	case BTF_KIND_FUNC:
+	case BTF_KIND_FLOAT:
+	case BTF_KIND_TYPE_TAG:
 		return 0;
+	default:
+		return -1;
 	}
 }
 
@@ -785,7 +797,11 @@ dt_btf_parse(dt_btf_mod_t *bm)
 	while (p + sizeof (struct btf_type) <= end) {
 		const struct btf_type *t = (const void *) p;
 
-		p += sizeof (*t) + dt_btf_extra(t);
+		long extra = dt_btf_extra(t);
+
+		if (extra < 0)
+			return false;	/* a kind we cannot step over */
+		p += sizeof (*t) + (size_t) extra;
 		if (p > end)
 			return false;
 		if (n == cap) {

@@ -20,4 +20,11 @@
 extern int dt_btf_kvar(dtrace_hdl_t *dtp, const char *module,
     const char *name, ctf_dict_t **ctfpp, ctf_id_t *typep, const char **whyp);
 
+/*
+ * Bytes of a BTF type record after its struct btf_type, by its kind; -1
+ * for a kind not known here, which cannot be stepped over.
+ */
+struct btf_type;
+extern long dt_btf_extra(const struct btf_type *t);
+
 #endif /* DT_BTF_H */

@@ -37,6 +37,7 @@
 
 #include "os/linux/bpf/dt_bpf_attach.h"
 #include "os/linux/bpf/dt_bpf_insn.h"
+#include "os/linux/dt_btf.h"
 #include "os/linux/dt_linux_features.h"
 
 #define TRACEFS_MAGIC_NR 0x74726163
@@ -1178,45 +1179,6 @@ dt_linux_tps_declared(const char *const *names, bool *have, int n)
 	return 0;
 }
 
-/* The bytes after a BTF type's header, by its kind; -1 for a kind unknown. */
-static long
-dt_lf_btf_extra(const struct btf_type *t)
-{
-	long vlen = btf_vlen(t);
-
-	switch (btf_kind(t)) {
-	case BTF_KIND_INT:
-	case BTF_KIND_VAR:
-	case BTF_KIND_DECL_TAG:
-		return 4;
-	case BTF_KIND_ARRAY:
-		return (long) sizeof (struct btf_array);
-	case BTF_KIND_STRUCT:
-	case BTF_KIND_UNION:
-		return vlen * (long) sizeof (struct btf_member);
-	case BTF_KIND_ENUM:
-		return vlen * (long) sizeof (struct btf_enum);
-	case BTF_KIND_ENUM64:
-		return vlen * (long) sizeof (struct btf_enum64);
-	case BTF_KIND_FUNC_PROTO:
-		return vlen * (long) sizeof (struct btf_param);
-	case BTF_KIND_DATASEC:
-		return vlen * (long) sizeof (struct btf_var_secinfo);
-	case BTF_KIND_PTR:
-	case BTF_KIND_FWD:
-	case BTF_KIND_TYPEDEF:
-	case BTF_KIND_VOLATILE:
-	case BTF_KIND_CONST:
-	case BTF_KIND_RESTRICT:
-	case BTF_KIND_FUNC:
-	case BTF_KIND_FLOAT:
-	case BTF_KIND_TYPE_TAG:
-		return 0;
-	default:
-		return -1;
-	}
-}
-
 /*
  * The start of BTF's string section, read once: the names of the first
  * types, task_struct's members among them, are there, so that checking
@@ -1308,7 +1270,7 @@ dt_lf_btf_comm_off(void)
 		while (pos + sizeof (struct btf_type) <= got) {
 			const struct btf_type *t =
 			    (const struct btf_type *) (buf + pos);
-			long extra = dt_lf_btf_extra(t);
+			long extra = dt_btf_extra(t);
 			const struct btf_member *m = btf_members(t);
 
 			if (extra < 0)
