@@ -10,9 +10,12 @@
  * the CIE's and then the FDE's instructions from the start of the range
  * gives the rule at each address where it changes; each such address
  * becomes a row, and the end of the range a row with the frame-pointer
- * rule (the gap to the next range).  Only what an x86-64 unwinder needs
- * is kept: the CFA rule, the caller's %rbp and the return address column
- * (16), which must be the word at CFA - 8.
+ * rule (the gap to the next range).  Only what the unwinders need is
+ * kept: the CFA rule, the caller's frame pointer and the return address
+ * column, in the DWARF numbers of the ELF file's machine (dt_cfi_abis[]):
+ * x86-64's return address must be the word at CFA - 8; arm64's is in the
+ * link register until saved, in a word below the CFA after, and is
+ * signed between paciasp and autiasp (DW_CFA_AARCH64_negate_ra_state).
  *
  * The differences between the two sections: .eh_frame's CIE ID is 0 and
  * an FDE's CIE pointer is relative to itself, its addresses encoded as
@@ -46,15 +49,39 @@ enum {
 	CFA_expression = 0x10, CFA_offset_extended_sf = 0x11,
 	CFA_def_cfa_sf = 0x12, CFA_def_cfa_offset_sf = 0x13,
 	CFA_val_offset = 0x14, CFA_val_offset_sf = 0x15,
-	CFA_val_expression = 0x16, CFA_GNU_args_size = 0x2e,
+	CFA_val_expression = 0x16, CFA_AARCH64_negate_ra_state = 0x2d,
+	CFA_GNU_args_size = 0x2e,
 	CFA_GNU_negative_offset_extended = 0x2f,
 	/* high two bits */
 	CFA_advance_loc = 0x40, CFA_offset = 0x80, CFA_restore = 0xc0,
 };
 
-#define DW_REG_RBP 6
-#define DW_REG_RSP 7
-#define DW_REG_RA 16
+/*
+ * What a processor's CFI names: the DWARF numbers of its stack pointer,
+ * frame pointer and return address column, and where its return address
+ * may be.  The ELF file's machine picks one, not the machine dtrace runs
+ * on: the tables describe the traced code.
+ */
+typedef struct dt_cfi_abi {
+	uint16_t ca_machine;	/* ELF e_machine */
+	uint8_t ca_sp, ca_fp, ca_ra;
+	uint8_t ca_ra_slots;	/* the largest DT_CFI_RA_SLOT of a row */
+	bool ca_lr;		/* the return address starts in a register */
+} dt_cfi_abi_t;
+
+static const dt_cfi_abi_t dt_cfi_abis[] = {
+	/* The call pushes the return address: always at CFA - 8. */
+	{ EM_X86_64, 7, 6, 16, 0, false },
+	/*
+	 * bl leaves it in x30, which a function that calls saves in its
+	 * frame: stp x29, x30, [sp, #-N]! puts it at CFA - N + 8, N at
+	 * most 512.
+	 */
+	{ EM_AARCH64, 31, 29, 30, DT_CFI_RA_SLOT, true },
+};
+
+/* cr_cfa_reg of a gap's row while the rows are sorted (dt_cfi_sort()) */
+#define DT_CFI_GAP 0xff
 
 /* How a register is recovered. */
 enum { R_SAME, R_UNDEF, R_OFFSET, R_OTHER };
@@ -67,7 +94,8 @@ typedef struct dt_cfi_reg {
 typedef struct dt_cfi_state {
 	int cfa_reg;	/* -1: an expression */
 	int64_t cfa_off;
-	dt_cfi_reg_t rbp, ra;
+	dt_cfi_reg_t fp, ra;
+	bool ra_signed;	/* arm64: the return address is signed */
 } dt_cfi_state_t;
 
 #define DT_CFI_STACK 16	/* remember_state depth */
@@ -83,6 +111,7 @@ typedef struct dt_cfi_sec {
 	size_t size;
 	uint64_t addr;	/* sh_addr: for pc-relative pointers */
 	bool eh;	/* .eh_frame, not .debug_frame */
+	const dt_cfi_abi_t *abi;
 } dt_cfi_sec_t;
 
 typedef struct dt_cfi_cie {
@@ -203,51 +232,75 @@ vec_add(dt_cfi_vec_t *vec, uint64_t pc, const dt_cfi_row_t *rule)
 }
 
 static const dt_cfi_row_t dt_cfi_fprule = {
-	0, 16, DT_CFI_RBP, 0, -16
+	0, 16, DT_CFI_FP, 0, -16
 };
 
 /*
  * The end of a range with CFI: the frame-pointer rule, unless a range
- * starts at the same address (cr_pad marks it until dt_cfi_sort()).
+ * starts at the same address (DT_CFI_GAP marks it until dt_cfi_sort()).
  */
 static void
 dt_cfi_gap(dt_cfi_vec_t *vec, uint64_t pc)
 {
 	vec_add(vec, pc, &dt_cfi_fprule);
 	if (!vec->nomem)
-		vec->v[vec->n - 1].cr_pad = 1;
+		vec->v[vec->n - 1].cr_cfa_reg = DT_CFI_GAP;
+}
+
+/*
+ * The return address's place in a row (cr_ra): -1 when a row cannot say
+ * it.
+ */
+static int
+dt_cfi_ra(const dt_cfi_state_t *st, const dt_cfi_abi_t *abi)
+{
+	int64_t slot;
+
+	if (st->ra.kind == R_SAME && abi->ca_lr)
+		return DT_CFI_RA_LR;
+	if (st->ra.kind != R_OFFSET || st->ra.off > -8 || st->ra.off % 8 != 0)
+		return -1;
+	slot = (-8 - st->ra.off) / 8;
+	return slot <= abi->ca_ra_slots ? (int) slot : -1;
 }
 
 /* The row a state gives. */
 static dt_cfi_row_t
-dt_cfi_rule(const dt_cfi_state_t *st)
+dt_cfi_rule(const dt_cfi_state_t *st, const dt_cfi_abi_t *abi)
 {
 	dt_cfi_row_t row = dt_cfi_fprule;
+	int ra = dt_cfi_ra(st, abi);
 
 	if (st->ra.kind == R_UNDEF) {
 		memset(&row, 0, sizeof (row));
 		row.cr_cfa_reg = DT_CFI_STOP;
 		return row;
 	}
-	if ((st->cfa_reg != DW_REG_RSP && st->cfa_reg != DW_REG_RBP) ||
-	    st->cfa_off < INT32_MIN || st->cfa_off > INT32_MAX ||
-	    st->ra.kind != R_OFFSET || st->ra.off != -8)
+	/*
+	 * The frame-pointer rule reads the return address from a frame
+	 * record, which a signing function has signed too.
+	 */
+	if (st->ra_signed)
+		row.cr_ra = DT_CFI_RA_PAC;
+	if ((st->cfa_reg != abi->ca_sp && st->cfa_reg != abi->ca_fp) ||
+	    st->cfa_off < INT32_MIN || st->cfa_off > INT32_MAX || ra < 0)
 		return row;
-	row.cr_cfa_reg = (uint8_t) st->cfa_reg;
+	row.cr_cfa_reg = st->cfa_reg == abi->ca_sp ? DT_CFI_SP : DT_CFI_FP;
 	row.cr_cfa_off = (int32_t) st->cfa_off;
-	row.cr_rbp_off = 0;
-	if (st->rbp.kind == R_OFFSET && st->rbp.off != 0 &&
-	    st->rbp.off >= INT16_MIN && st->rbp.off <= INT16_MAX)
-		row.cr_rbp_off = (int16_t) st->rbp.off;
+	row.cr_ra |= (uint8_t) ra;
+	row.cr_fp_off = 0;
+	if (st->fp.kind == R_OFFSET && st->fp.off != 0 &&
+	    st->fp.off >= INT16_MIN && st->fp.off <= INT16_MAX)
+		row.cr_fp_off = (int16_t) st->fp.off;
 	return row;
 }
 
 static dt_cfi_reg_t *
-dt_cfi_regp(dt_cfi_state_t *st, uint64_t reg)
+dt_cfi_regp(dt_cfi_state_t *st, const dt_cfi_abi_t *abi, uint64_t reg)
 {
-	if (reg == DW_REG_RBP)
-		return &st->rbp;
-	if (reg == DW_REG_RA)
+	if (reg == abi->ca_fp)
+		return &st->fp;
+	if (reg == abi->ca_ra)
 		return &st->ra;
 	return NULL;	/* a register the unwinder does not follow */
 }
@@ -279,13 +332,13 @@ dt_cfi_run(const dt_cfi_cie_t *cie, const dt_cfi_sec_t *s, const uint8_t *p,
 			break;
 		case CFA_offset:
 			off = (int64_t) rd_uleb(&r) * cie->data_align;
-			if ((rp = dt_cfi_regp(st, op & 0x3f)) != NULL)
+			if ((rp = dt_cfi_regp(st, s->abi, op & 0x3f)) != NULL)
 				*rp = (dt_cfi_reg_t) { R_OFFSET, off };
 			continue;
 		case CFA_restore:
-			if ((rp = dt_cfi_regp(st, op & 0x3f)) != NULL)
+			if ((rp = dt_cfi_regp(st, s->abi, op & 0x3f)) != NULL)
 				*rp = *dt_cfi_regp((dt_cfi_state_t *) init,
-				    op & 0x3f);
+				    s->abi, op & 0x3f);
 			continue;
 		default:
 			break;
@@ -316,38 +369,38 @@ dt_cfi_run(const dt_cfi_cie_t *cie, const dt_cfi_sec_t *s, const uint8_t *p,
 		case CFA_offset_extended:
 			reg = rd_uleb(&r);
 			off = (int64_t) rd_uleb(&r) * cie->data_align;
-			if ((rp = dt_cfi_regp(st, reg)) != NULL)
+			if ((rp = dt_cfi_regp(st, s->abi, reg)) != NULL)
 				*rp = (dt_cfi_reg_t) { R_OFFSET, off };
 			continue;
 		case CFA_offset_extended_sf:
 			reg = rd_uleb(&r);
 			off = rd_sleb(&r) * cie->data_align;
-			if ((rp = dt_cfi_regp(st, reg)) != NULL)
+			if ((rp = dt_cfi_regp(st, s->abi, reg)) != NULL)
 				*rp = (dt_cfi_reg_t) { R_OFFSET, off };
 			continue;
 		case CFA_GNU_negative_offset_extended:
 			reg = rd_uleb(&r);
 			off = -(int64_t) rd_uleb(&r) * cie->data_align;
-			if ((rp = dt_cfi_regp(st, reg)) != NULL)
+			if ((rp = dt_cfi_regp(st, s->abi, reg)) != NULL)
 				*rp = (dt_cfi_reg_t) { R_OFFSET, off };
 			continue;
 		case CFA_restore_extended:
 			reg = rd_uleb(&r);
-			if ((rp = dt_cfi_regp(st, reg)) != NULL)
+			if ((rp = dt_cfi_regp(st, s->abi, reg)) != NULL)
 				*rp = *dt_cfi_regp((dt_cfi_state_t *) init,
-				    reg);
+				    s->abi, reg);
 			continue;
 		case CFA_undefined:
 		case CFA_same_value:
 			reg = rd_uleb(&r);
-			if ((rp = dt_cfi_regp(st, reg)) != NULL)
+			if ((rp = dt_cfi_regp(st, s->abi, reg)) != NULL)
 				rp->kind = op == CFA_undefined ? R_UNDEF :
 				    R_SAME;
 			continue;
 		case CFA_register:
 			reg = rd_uleb(&r);
 			(void) rd_uleb(&r);
-			if ((rp = dt_cfi_regp(st, reg)) != NULL)
+			if ((rp = dt_cfi_regp(st, s->abi, reg)) != NULL)
 				rp->kind = R_OTHER;
 			continue;
 		case CFA_val_offset:
@@ -357,7 +410,7 @@ dt_cfi_run(const dt_cfi_cie_t *cie, const dt_cfi_sec_t *s, const uint8_t *p,
 				(void) rd_uleb(&r);
 			else
 				(void) rd_sleb(&r);
-			if ((rp = dt_cfi_regp(st, reg)) != NULL)
+			if ((rp = dt_cfi_regp(st, s->abi, reg)) != NULL)
 				rp->kind = R_OTHER;
 			continue;
 		case CFA_expression:
@@ -369,7 +422,7 @@ dt_cfi_run(const dt_cfi_cie_t *cie, const dt_cfi_sec_t *s, const uint8_t *p,
 				continue;
 			}
 			r.p += off;
-			if ((rp = dt_cfi_regp(st, reg)) != NULL)
+			if ((rp = dt_cfi_regp(st, s->abi, reg)) != NULL)
 				rp->kind = R_OTHER;
 			continue;
 		case CFA_remember_state:
@@ -409,12 +462,18 @@ dt_cfi_run(const dt_cfi_cie_t *cie, const dt_cfi_sec_t *s, const uint8_t *p,
 			r.p += off;
 			st->cfa_reg = -1;
 			continue;
+		case CFA_AARCH64_negate_ra_state:
+			/* On other processors, another opcode (SPARC's). */
+			if (s->abi->ca_machine != EM_AARCH64)
+				return -1;
+			st->ra_signed = !st->ra_signed;
+			continue;
 		default:
 			return -1;	/* vendor opcodes we cannot skip */
 		}
 		/* An advance: the rule so far covers [*locp, *locp + adv). */
 		if (vec != NULL && adv > 0) {
-			dt_cfi_row_t row = dt_cfi_rule(st);
+			dt_cfi_row_t row = dt_cfi_rule(st, s->abi);
 
 			vec_add(vec, *locp, &row);
 		}
@@ -534,7 +593,7 @@ dt_cfi_section(const dt_cfi_sec_t *s, dt_cfi_vec_t *vec)
 		if (id == (s->eh ? 0 : (dwarf64 ? UINT64_MAX : 0xffffffff)))
 			continue;	/* a CIE: read with its FDEs */
 		if (dt_cfi_cie(s, s->eh ? idpos - id : id, &cie) != 0 ||
-		    cie.signal || cie.ra_reg != DW_REG_RA)
+		    cie.signal || cie.ra_reg != s->abi->ca_ra)
 			continue;
 		start = rd_ptr(&r, s, cie.fde_enc);
 		range = rd_ptr(&r, s, cie.fde_enc & 0x0f);
@@ -549,8 +608,9 @@ dt_cfi_section(const dt_cfi_sec_t *s, dt_cfi_vec_t *vec)
 			continue;
 		memset(&init, 0, sizeof (init));
 		init.cfa_reg = -1;
-		init.rbp.kind = R_SAME;
-		init.ra.kind = R_OTHER;
+		init.fp.kind = R_SAME;
+		/* arm64's CIE leaves x30 to the ABI: it holds the address */
+		init.ra.kind = s->abi->ca_lr ? R_SAME : R_OTHER;
 		loc = start;
 		if (dt_cfi_run(&cie, s, cie.insns, cie.insns_end, &init,
 		    &init, &loc, NULL) != 0)
@@ -562,7 +622,7 @@ dt_cfi_section(const dt_cfi_sec_t *s, dt_cfi_vec_t *vec)
 			continue;
 		}
 		if (loc < start + range) {
-			dt_cfi_row_t row = dt_cfi_rule(&st);
+			dt_cfi_row_t row = dt_cfi_rule(&st, s->abi);
 
 			vec_add(vec, loc, &row);
 		}
@@ -573,7 +633,7 @@ dt_cfi_section(const dt_cfi_sec_t *s, dt_cfi_vec_t *vec)
 
 /*
  * Sort rows by address; of two at one address, a range's own rule wins
- * over the gap after the range before it (cr_pad 1 while sorting).
+ * over the gap after the range before it (DT_CFI_GAP while sorting).
  */
 static int
 dt_cfi_cmp(const void *a, const void *b)
@@ -582,14 +642,15 @@ dt_cfi_cmp(const void *a, const void *b)
 
 	if (l->cr_pc != r->cr_pc)
 		return l->cr_pc < r->cr_pc ? -1 : 1;
-	return (int) r->cr_pad - (int) l->cr_pad;
+	return (r->cr_cfa_reg == DT_CFI_GAP) - (l->cr_cfa_reg == DT_CFI_GAP);
 }
 
 static bool
 dt_cfi_same(const dt_cfi_row_t *a, const dt_cfi_row_t *b)
 {
 	return a->cr_cfa_reg == b->cr_cfa_reg &&
-	    a->cr_cfa_off == b->cr_cfa_off && a->cr_rbp_off == b->cr_rbp_off;
+	    a->cr_cfa_off == b->cr_cfa_off && a->cr_ra == b->cr_ra &&
+	    a->cr_fp_off == b->cr_fp_off;
 }
 
 /* Sort, keep the last row of each address, drop rows that change nothing. */
@@ -602,7 +663,8 @@ dt_cfi_sort(dt_cfi_vec_t *vec)
 	for (size_t i = 0; i < vec->n; i++) {
 		dt_cfi_row_t row = vec->v[i];
 
-		row.cr_pad = 0;
+		if (row.cr_cfa_reg == DT_CFI_GAP)
+			row.cr_cfa_reg = DT_CFI_FP;
 		if (i + 1 < vec->n && vec->v[i + 1].cr_pc == row.cr_pc)
 			continue;
 		if (k > 0 && dt_cfi_same(&vec->v[k - 1], &row))
@@ -635,7 +697,7 @@ dt_cfi_scn(Elf *elf, const char *name, GElf_Shdr *shdr)
 
 /* Rows of an open ELF file at link-time addresses, unsorted, into vec. */
 static int
-dt_cfi_elf(Elf *elf, dt_cfi_vec_t *vec)
+dt_cfi_elf(Elf *elf, const dt_cfi_abi_t *abi, dt_cfi_vec_t *vec)
 {
 	static const char *const names[] = { ".eh_frame", ".debug_frame" };
 
@@ -653,6 +715,7 @@ dt_cfi_elf(Elf *elf, dt_cfi_vec_t *vec)
 		s.size = d->d_size;
 		s.addr = shdr.sh_addr;
 		s.eh = i == 0;
+		s.abi = abi;
 		if (dt_cfi_section(&s, vec) != 0)
 			return -1;
 		if (vec->n > n0)
@@ -665,6 +728,7 @@ int
 dt_cfi_load(const char *path, dt_cfi_table_t *out)
 {
 	dt_cfi_vec_t vec = { NULL, 0, 0, false };
+	const dt_cfi_abi_t *abi = NULL;
 	GElf_Ehdr eh;
 	Elf *elf;
 	int fd, rc;
@@ -674,21 +738,27 @@ dt_cfi_load(const char *path, dt_cfi_table_t *out)
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 		return -1;
 	/*
-	 * The rules read here are x86-64's (its DWARF register numbers, the
-	 * return address below the CFA): another processor's objects (arm64,
-	 * whose return address starts in the link register) get no rows, and
-	 * their stacks follow frame pointers.
+	 * The file's machine says what its CFI's register numbers are; a
+	 * processor the unwinder does not know gets no rows, and its stacks
+	 * follow frame pointers.
 	 */
-	if ((elf = elf_begin(fd, ELF_C_READ_MMAP, NULL)) == NULL ||
-	    elf_kind(elf) != ELF_K_ELF || gelf_getclass(elf) != ELFCLASS64 ||
-	    gelf_getehdr(elf, &eh) == NULL || eh.e_machine != EM_X86_64) {
+	if ((elf = elf_begin(fd, ELF_C_READ_MMAP, NULL)) != NULL &&
+	    elf_kind(elf) == ELF_K_ELF && gelf_getclass(elf) == ELFCLASS64 &&
+	    gelf_getehdr(elf, &eh) != NULL) {
+		for (size_t i = 0; i < sizeof (dt_cfi_abis) /
+		    sizeof (dt_cfi_abis[0]); i++) {
+			if (dt_cfi_abis[i].ca_machine == eh.e_machine)
+				abi = &dt_cfi_abis[i];
+		}
+	}
+	if (abi == NULL) {
 		if (elf != NULL)
 			(void) elf_end(elf);
 		(void) close(fd);
 		errno = ENOEXEC;
 		return -1;
 	}
-	rc = dt_cfi_elf(elf, &vec);
+	rc = dt_cfi_elf(elf, abi, &vec);
 	(void) elf_end(elf);
 	(void) close(fd);
 	if (rc != 0) {
@@ -884,11 +954,11 @@ dt_cfi_find(const dt_cfi_table_t *ct, uint64_t pc)
 }
 
 uint32_t
-dt_cfi_unwind(const dt_cfi_table_t *ct, uint64_t ip, uint64_t sp,
-    uint64_t bp, dt_cfi_read_f *rd, void *arg, uint64_t *pcs, uint32_t max)
+dt_cfi_unwind(const dt_cfi_table_t *ct, const dt_cfi_regs_t *regs,
+    dt_cfi_read_f *rd, void *arg, uint64_t *pcs, uint32_t max)
 {
+	uint64_t pc = regs->cx_pc, sp = regs->cx_sp, fp = regs->cx_fp;
 	uint32_t n = 0;
-	uint64_t pc = ip;
 
 	while (n < max) {
 		const dt_cfi_row_t *row;
@@ -898,14 +968,22 @@ dt_cfi_unwind(const dt_cfi_table_t *ct, uint64_t ip, uint64_t sp,
 		row = dt_cfi_find(ct, n == 1 ? pc : pc - 1);
 		if (row->cr_cfa_reg == DT_CFI_STOP)
 			break;
-		cfa = (row->cr_cfa_reg == DT_CFI_RSP ? sp : bp) +
+		cfa = (row->cr_cfa_reg == DT_CFI_SP ? sp : fp) +
 		    (uint64_t) (int64_t) row->cr_cfa_off;
-		if (cfa <= sp || rd(arg, cfa - 8, &ra) != 0)
+		if (row->cr_ra & DT_CFI_RA_LR) {
+			if (n != 1 || cfa < sp)
+				break;
+			ra = regs->cx_lr;
+		} else if (cfa <= sp || rd(arg, cfa - 8 - 8 *
+		    (uint64_t) (row->cr_ra & DT_CFI_RA_SLOT), &ra) != 0) {
 			break;
-		if (row->cr_rbp_off != 0 &&
-		    rd(arg, cfa + (uint64_t) (int64_t) row->cr_rbp_off,
-		    &bp) != 0)
+		}
+		if (row->cr_fp_off != 0 &&
+		    rd(arg, cfa + (uint64_t) (int64_t) row->cr_fp_off,
+		    &fp) != 0)
 			break;
+		if (row->cr_ra & DT_CFI_RA_PAC)
+			ra = DT_CFI_PAC_STRIP(ra);
 		sp = cfa;
 		if ((pc = ra) == 0)
 			break;

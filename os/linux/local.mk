@@ -150,6 +150,22 @@ UNIT_TESTS += tests/unit/cfi_test
 tests_unit_cfi_test_SOURCES = tests/unit/cfi_test.c tests/unit/unit.h
 tests_unit_cfi_test_LDADD = libdtrace_core.la
 
+# arm64's rows, from a shared object assembled for aarch64 (by the build's
+# compiler when it builds for aarch64, else by a cross compiler), and the
+# walk of synthetic arm64 stacks, on any host.
+UNIT_TESTS += tests/unit/a64_cfi_test
+tests_unit_a64_cfi_test_SOURCES = tests/unit/a64_cfi_test.c tests/unit/unit.h
+tests_unit_a64_cfi_test_LDADD = libdtrace_core.la -lelf
+EXTRA_DIST += tests/unit/a64_cfi_frames.S
+if HAVE_A64_CC
+tests_unit_a64_cfi_test_CPPFLAGS = $(AM_CPPFLAGS) -DA64_CFI_FRAMES
+check_DATA += tests/unit/a64_cfi_frames.so
+CLEANFILES += tests/unit/a64_cfi_frames.so
+tests/unit/a64_cfi_frames.so: tests/unit/a64_cfi_frames.S
+	$(AM_V_GEN)$(MKDIR_P) tests/unit && \
+	  $(A64_CC) -shared -nostdlib -o $@ $<
+endif
+
 UNIT_TESTS += tests/unit/bpf_features_test tests/unit/bpf_engine_test \
 	tests/unit/bpf_translate_test tests/unit/bpf_layout_test \
 	tests/unit/usdt_args_test tests/unit/bpf_relax_test

@@ -31,6 +31,16 @@ t_read(void *arg, uint64_t addr, uint64_t *valp)
 	return 0;
 }
 
+/* The walk from pc, sp and %rbp (x86-64 has no link register). */
+static uint32_t
+t_walk(const dt_cfi_table_t *ct, uint64_t pc, uint64_t sp, uint64_t bp,
+    uint64_t *pcs, uint32_t max)
+{
+	dt_cfi_regs_t regs = { pc, sp, bp, 0 };
+
+	return dt_cfi_unwind(ct, &regs, t_read, NULL, pcs, max);
+}
+
 static void
 t_synthetic(void)
 {
@@ -41,10 +51,10 @@ t_synthetic(void)
 	 * 0x400300 _start: the outermost frame
 	 */
 	dt_cfi_row_t rows[] = {
-		{ 0, 16, DT_CFI_RBP, 0, -16 },
-		{ 0x400000, 24, DT_CFI_RSP, 0, 0 },
-		{ 0x400100, 16, DT_CFI_RBP, 0, -16 },
-		{ 0x400200, 16, DT_CFI_RBP, 0, -16 },
+		{ 0, 16, DT_CFI_FP, 0, -16 },
+		{ 0x400000, 24, DT_CFI_SP, 0, 0 },
+		{ 0x400100, 16, DT_CFI_FP, 0, -16 },
+		{ 0x400200, 16, DT_CFI_FP, 0, -16 },
 		{ 0x400300, 0, DT_CFI_STOP, 0, 0 },
 	};
 	dt_cfi_table_t ct = { rows, 5 };
@@ -70,8 +80,7 @@ t_synthetic(void)
 	t_stack[9] = 0x400210;			/* g -> no CFI */
 	t_stack[16] = 0x10c0;
 	t_stack[17] = 0x400301;			/* -> _start */
-	n = dt_cfi_unwind(&ct, 0x400010, 0x1000, 0x1040, t_read, NULL, pcs,
-	    8);
+	n = t_walk(&ct, 0x400010, 0x1000, 0x1040, pcs, 8);
 	CHECK_INT(n, 4);
 	CHECK_INT(pcs[0], 0x400010);
 	CHECK_INT(pcs[1], 0x400120);
@@ -79,8 +88,7 @@ t_synthetic(void)
 	CHECK_INT(pcs[3], 0x400301);
 
 	/* ustack(2): two frames. */
-	CHECK_INT(dt_cfi_unwind(&ct, 0x400010, 0x1000, 0x1040, t_read, NULL,
-	    pcs, 2), 2);
+	CHECK_INT(t_walk(&ct, 0x400010, 0x1000, 0x1040, pcs, 2), 2);
 
 	/*
 	 * A return address one past a call that ends its function is
@@ -90,17 +98,15 @@ t_synthetic(void)
 	memset(t_stack, 0, sizeof (t_stack));
 	t_stack[2] = 0x400100;
 	t_stack[5] = 0x400301;
-	n = dt_cfi_unwind(&ct, 0x400010, 0x1000, 0, t_read, NULL, pcs, 8);
+	n = t_walk(&ct, 0x400010, 0x1000, 0, pcs, 8);
 	CHECK_INT(n, 3);
 	CHECK_INT(pcs[2], 0x400301);
 
 	/* A CFA that does not move up the stack ends the walk. */
-	n = dt_cfi_unwind(&ct, 0x400150, 0x1000, 0x0ff0, t_read, NULL, pcs,
-	    8);
+	n = t_walk(&ct, 0x400150, 0x1000, 0x0ff0, pcs, 8);
 	CHECK_INT(n, 1);
 	/* So does an unreadable word. */
-	n = dt_cfi_unwind(&ct, 0x400150, 0x1000, 0x9000, t_read, NULL, pcs,
-	    8);
+	n = t_walk(&ct, 0x400150, 0x1000, 0x9000, pcs, 8);
 	CHECK_INT(n, 1);
 }
 
@@ -131,7 +137,8 @@ t_c(void)
 	t_ra_c = (uint64_t) (uintptr_t) __builtin_return_address(0);
 	if (dt_cfi_proc(getpid(), &ct) != 0)
 		return;
-	t_ngot = dt_cfi_unwind(&ct, ip, sp, bp, t_mem, NULL, t_got, 8);
+	t_ngot = dt_cfi_unwind(&ct, &(dt_cfi_regs_t) { ip, sp, bp, 0 }, t_mem,
+	    NULL, t_got, 8);
 	dt_cfi_free(&ct);
 }
 

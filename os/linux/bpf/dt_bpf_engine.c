@@ -733,15 +733,28 @@ dt_bpf_wants_ustack(const dt_bpf_engine_t *be, const dt_bpf_plan_t *pl)
 	return false;
 }
 
+/* Rows the generated walk reads: every return address at CFA - 8. */
+static bool
+dt_bpf_rows_walkable(const dt_cfi_table_t *ct)
+{
+	for (size_t i = 0; i < ct->ct_nrows; i++) {
+		if (ct->ct_rows[i].cr_ra != 0)
+			return false;
+	}
+	return true;
+}
+
 /*
  * A new array map of the unwind rows of process pid, at most max rows,
  * made with flags (BPF_F_MMAPABLE, and more): its fd and the row count,
  * or -1.  A table of the frame-pointer rule alone (no object the process
- * maps has CFI this unwinder reads: stripped of it, or another
- * processor's, as arm64's are) is no rows: the walk by frame pointers
- * then takes over, and it knows, as the rule does not, where the caller
- * is at a function's entry and return sites (the link register on
- * arm64).
+ * maps has CFI this unwinder reads: stripped of it) is no rows: the walk
+ * by frame pointers then takes over, and it knows, as the rule does not,
+ * where the caller is at a function's entry and return sites.  So is a
+ * table with a return address anywhere but the word below the CFA
+ * (arm64's: in the link register, deeper in the frame, signed), which
+ * the generated walk does not read yet: arm64's stacks there follow
+ * frame pointers and the link register, as before its rows were read.
  */
 static int
 dt_bpf_rows(int pid, uint32_t flags, uint32_t max, uint32_t *np)
@@ -754,7 +767,7 @@ dt_bpf_rows(int pid, uint32_t flags, uint32_t max, uint32_t *np)
 
 	if (dt_cfi_proc(pid, &ct) != 0)
 		return -1;
-	if (ct.ct_nrows <= 1) {
+	if (ct.ct_nrows <= 1 || !dt_bpf_rows_walkable(&ct)) {
 		dt_cfi_free(&ct);
 		return -1;
 	}

@@ -519,7 +519,7 @@ dt_bpf_cg_getstack(dt_bpf_cg_t *cg, uint32_t off, uint32_t size, bool user)
 #define DT_UV_GEN 3	/* run-time rows: owner | generation << 32 */
 #define DT_UV_X	  4	/* the address looked up */
 #define DT_UV_LO  5	/* the search's base row, then the CFA */
-#define DT_UV_RBP 6	/* the row's cr_rbp_off */
+#define DT_UV_RBP 6	/* the row's cr_fp_off */
 #define DT_UV_OWN 7	/* run-time rows: their key in ps_ustk_fd */
 #define DT_UV_N	  8	/* frames written */
 /* 9 is DT_VAR_EXIT */
@@ -899,7 +899,7 @@ dt_bpf_cg_ustack_cfi(dt_bpf_cg_t *cg, uint32_t off, uint32_t nframes,
 	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_SUB, DT_R3, 1));
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R3, DT_VAR(cg, DT_UV_X)));
 	dt_bpf_cg_ustack_row(cg, dyn, cache, lp.lp_done);
-	/* The rule: cfa_off (s32) at 8, cfa_reg (u8) at 12, rbp_off at 14. */
+	/* The rule: cfa_off (s32) at 8, cfa_reg (u8) at 12, fp_off at 14. */
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_B, DT_R3, DT_R7, row + 12));
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R3, DT_CFI_STOP,
 	    0), lp.lp_done);
@@ -912,7 +912,7 @@ dt_bpf_cg_ustack_cfi(dt_bpf_cg_t *cg, uint32_t off, uint32_t nframes,
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R5, DT_VAR(cg, DT_UV_RBP)));
 	/* cfa = (reg == rbp ? bp : sp) + off; it must move up the stack */
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, DT_UV_SP)));
-	DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JNE, DT_R3, DT_CFI_RBP, 1));
+	DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JNE, DT_R3, DT_CFI_FP, 1));
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, DT_UV_BP)));
 	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R1, DT_R4));
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R7, DT_VAR(cg, DT_UV_SP)));

@@ -398,6 +398,9 @@ dt_pt_ustack(void *arg, uint64_t *pcs, uint32_t max)
 	const dt_isa_ptregs_t *r = &pt->pt_regs;
 	const dt_isa_layout_t *il = &dt_isa_layout;
 	uint64_t sp = DT_ISA_PTREG(r, il->il_sp), ra = 0;
+	dt_cfi_regs_t regs = { DT_ISA_PTREG(r, il->il_pc), sp,
+		DT_ISA_PTREG(r, il->il_fp),
+		il->il_lr >= 0 ? DT_ISA_PTREG(r, il->il_lr) : 0 };
 	const dt_cfi_row_t *row;
 	uint32_t n;
 
@@ -405,20 +408,20 @@ dt_pt_ustack(void *arg, uint64_t *pcs, uint32_t max)
 		pp->pp_cfi_read = true;
 		(void) dt_cfi_proc(pp->pp_pid, &pp->pp_cfi);
 	}
-	n = dt_cfi_unwind(&pp->pp_cfi, DT_ISA_PTREG(r, il->il_pc), sp,
-	    DT_ISA_PTREG(r, il->il_fp), dt_pt_stack_read, &pp->pp_pid, pcs,
-	    max);
+	n = dt_cfi_unwind(&pp->pp_cfi, &regs, dt_pt_stack_read, &pp->pp_pid,
+	    pcs, max);
 	/*
-	 * Where no unwind row describes the site (arm64's objects:
-	 * os/linux/dt_cfi.c reads none yet) the walk follows frame pointers
-	 * (the row is the frame-pointer rule: the CFA 16 above the frame
-	 * pointer), and where the function has no frame of its own (entry,
-	 * return sites) the chain starts at the caller's frame: the caller's
-	 * return address is still in the link register or on top of the
-	 * stack, and comes second, as the BPF engine's walk puts it.
+	 * Where no unwind row describes the site (code without CFI) the
+	 * walk follows frame pointers (the row is the frame-pointer rule:
+	 * the CFA 16 above the frame pointer), and where the function has
+	 * no frame of its own (entry, return sites) the chain starts at the
+	 * caller's frame: the caller's return address is still in the link
+	 * register or on top of the stack, and comes second, as the BPF
+	 * engine's walk puts it.  A row of the function's own says where
+	 * the return address is, and the walk has found it.
 	 */
 	row = dt_cfi_find(&pp->pp_cfi, DT_ISA_PTREG(r, il->il_pc));
-	if (!pt->pt_atcall || row->cr_cfa_reg != DT_CFI_RBP ||
+	if (!pt->pt_atcall || row->cr_cfa_reg != DT_CFI_FP ||
 	    row->cr_cfa_off != 16 || n == 0 || max < 2)
 		return n;
 	if (il->il_lr >= 0)
