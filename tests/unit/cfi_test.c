@@ -4,7 +4,8 @@
  * -- the walk over a synthetic table and stack (rules through %rsp and
  * %rbp, a saved %rbp, the frame-pointer rule where there is no CFI, the
  * outermost frame), and this test's own stack, a -> b -> c, walked from
- * its registers with the rows of its own mappings.
+ * its registers with the rows of its own mappings (on x86-64 and arm64;
+ * arm64's rows themselves: a64_cfi_test.c).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -110,10 +111,12 @@ t_synthetic(void)
 	CHECK_INT(n, 1);
 }
 
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__aarch64__)
 /*
- * This test's own stack, without frame pointers (x86-64's: dt_cfi.c takes
- * the return address from the word below the CFA, as x86-64 keeps it).
+ * This test's own stack, without frame pointers: x86-64's (the return
+ * address in the word below the CFA) or arm64's (x30 saved wherever the
+ * compiler put it; x29 is not a frame pointer here, so a walk by frame
+ * pointers would not find these callers).
  */
 static int
 t_mem(void *arg, uint64_t addr, uint64_t *valp)
@@ -130,15 +133,20 @@ __attribute__((noinline, optimize("omit-frame-pointer"))) static void
 t_c(void)
 {
 	dt_cfi_table_t ct;
-	uint64_t ip, sp, bp;
+	dt_cfi_regs_t regs = { 0, 0, 0, 0 };
 
+#if defined(__x86_64__)
 	__asm__ volatile("lea 0(%%rip), %0\n\tmov %%rsp, %1\n\tmov %%rbp, %2"
-	    : "=r"(ip), "=r"(sp), "=r"(bp));
+	    : "=r"(regs.cx_pc), "=r"(regs.cx_sp), "=r"(regs.cx_fp));
+#else
+	__asm__ volatile("adr %0, .\n\tmov %1, sp\n\tmov %2, x29\n\t"
+	    "mov %3, x30" : "=r"(regs.cx_pc), "=r"(regs.cx_sp),
+	    "=r"(regs.cx_fp), "=r"(regs.cx_lr));
+#endif
 	t_ra_c = (uint64_t) (uintptr_t) __builtin_return_address(0);
 	if (dt_cfi_proc(getpid(), &ct) != 0)
 		return;
-	t_ngot = dt_cfi_unwind(&ct, &(dt_cfi_regs_t) { ip, sp, bp, 0 }, t_mem,
-	    NULL, t_got, 8);
+	t_ngot = dt_cfi_unwind(&ct, &regs, t_mem, NULL, t_got, 8);
 	dt_cfi_free(&ct);
 }
 
@@ -184,7 +192,7 @@ main(void)
 	dt_cfi_table_t ct;
 
 	t_synthetic();
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__aarch64__)
 	t_live();
 #endif
 	CHECK(dt_cfi_load("/nonexistent/file", &ct) == -1);
