@@ -56,7 +56,8 @@
  * bits above the user address space's, which arm64 Linux makes 48 bits
  * wide unless a process asks mmap() for higher addresses.
  */
-#define DT_CFI_PAC_STRIP(ra) ((ra) & ((UINT64_C(1) << 48) - 1))
+#define DT_CFI_VA_BITS 48
+#define DT_CFI_PAC_STRIP(ra) ((ra) & ((UINT64_C(1) << DT_CFI_VA_BITS) - 1))
 
 /* One row, as the BPF unwinder reads it from its map: 16 bytes. */
 typedef struct dt_cfi_row {

@@ -14,12 +14,19 @@ set -u
 
 [ "$(id -u)" -eq 0 ] || { echo "needs root to load BPF programs"; exit 77; }
 command -v cc >/dev/null || { echo "needs a C compiler (cc)"; exit 77; }
-[ "$(uname -m)" = x86_64 ] || { echo "the unwinder is x86-64 only"; exit 77; }
 feats=$("$top_builddir/tests/unit/bpf_features_test" 2>/dev/null)
 for f in task_pt_regs map_in_map bpf_loop cpu_clock; do
 	printf '%s\n' "$feats" | grep -q "^$f  *yes" ||
 	    { echo "the kernel lacks $f"; exit 77; }
 done
+
+# getppid's system call number, which raw_syscalls' probes see
+case $(uname -m) in
+x86_64) nr=110 ;;
+aarch64) nr=173 ;;
+*) echo "getppid's system call number on $(uname -m) is not known here"
+	exit 77 ;;
+esac
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -46,9 +53,9 @@ out=$("${dt[@]}" -c "$tmp/nofp 1 s" -n '
     syscall::getppid:entry /pid == $target/ {
 	printf("syscall\n"); ustack(5);
 	printf("%d %A\n", ustackdepth, ucaller); ustack(); }
-    sdt:raw_syscalls::sys_enter /pid == $target && arg0 == 110/ {
+    sdt:raw_syscalls::sys_enter /pid == $target && arg0 == '$nr'/ {
 	printf("sdt\n"); ustack(5); }
-    rawtp:raw_syscalls::sys_enter /pid == $target && arg1 == 110/ {
+    rawtp:raw_syscalls::sys_enter /pid == $target && arg1 == '$nr'/ {
 	printf("rawtp\n"); ustack(5); }' 2>&1)
 # The lines after the line $1 up to the next probe's name.
 after() {

@@ -52,6 +52,7 @@
 #include "common/engine/dt_spec.h"
 #include "common/probe/dt_probe.h"
 #include "common/prov/dt_prov.h"
+#include "isa/dt_isa.h"
 #include "os/linux/bpf/dt_bpf_attach.h"
 #include "os/linux/bpf/dt_bpf_engine.h"
 #include "os/linux/bpf/dt_bpf_engine_impl.h"
@@ -733,10 +734,17 @@ dt_bpf_wants_ustack(const dt_bpf_engine_t *be, const dt_bpf_plan_t *pl)
 	return false;
 }
 
-/* Rows the generated walk reads: every return address at CFA - 8. */
+/*
+ * Rows the generated walk reads: any, where the processor has a link
+ * register (arm64's walk reads every DT_CFI_RA_* rule); elsewhere every
+ * return address at CFA - 8 (an arm64 program that qemu-user runs on
+ * x86-64 maps arm64 objects, whose rows x86-64's walk would misread).
+ */
 static bool
 dt_bpf_rows_walkable(const dt_cfi_table_t *ct)
 {
+	if (dt_isa_layout.il_lr >= 0)
+		return true;
 	for (size_t i = 0; i < ct->ct_nrows; i++) {
 		if (ct->ct_rows[i].cr_ra != 0)
 			return false;
@@ -751,10 +759,7 @@ dt_bpf_rows_walkable(const dt_cfi_table_t *ct)
  * maps has CFI this unwinder reads: stripped of it) is no rows: the walk
  * by frame pointers then takes over, and it knows, as the rule does not,
  * where the caller is at a function's entry and return sites.  So is a
- * table with a return address anywhere but the word below the CFA
- * (arm64's: in the link register, deeper in the frame, signed), which
- * the generated walk does not read yet: arm64's stacks there follow
- * frame pointers and the link register, as before its rows were read.
+ * table the walk of this processor cannot read (dt_bpf_rows_walkable()).
  */
 static int
 dt_bpf_rows(int pid, uint32_t flags, uint32_t max, uint32_t *np)

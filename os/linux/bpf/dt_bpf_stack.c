@@ -509,11 +509,14 @@ dt_bpf_cg_getstack(dt_bpf_cg_t *cg, uint32_t off, uint32_t size, bool user)
  * a row past the end reading as above every address; the last row at or
  * below the PC; below the first frame at the return address minus one,
  * the call), compute the CFA, read the return address below it and the
- * saved %rbp if the row says where it is.  The walk is dt_cfi_unwind()'s,
- * step for step, so the ptrace engine's stacks are the same.  Everything
- * that lasts between iterations is a loop variable in scratch:
+ * saved frame pointer if the row says where it is.  On arm64 the row may
+ * put the return address deeper in the frame, or still in x30 (the first
+ * frame's link register, kept from the registers), and say that it is
+ * signed.  The walk is dt_cfi_unwind()'s, step for step, so the ptrace
+ * engine's stacks are the same.  Everything that lasts between
+ * iterations is a loop variable in scratch:
  */
-#define DT_UV_BP  0	/* the frame's %rbp */
+#define DT_UV_BP  0	/* the frame's frame pointer (%rbp, x29) */
 #define DT_UV_PC  1	/* its PC (after BP: they are read together) */
 #define DT_UV_SP  2	/* its %rsp */
 #define DT_UV_GEN 3	/* run-time rows: owner | generation << 32 */
@@ -526,6 +529,7 @@ dt_bpf_cg_getstack(dt_bpf_cg_t *cg, uint32_t off, uint32_t size, bool user)
 #define DT_UV_WB  10	/* the window's user address */
 #define DT_UV_WL  11	/* its bytes read; 0: none */
 #define DT_UV_ROW 12	/* the row's rule: bytes 8-15 of a dt_cfi_row_t */
+#define DT_UV_LR  13	/* the first frame's link register (arm64) */
 
 /*
  * The stack memory the walk reads (a frame's return address and saved
@@ -847,9 +851,15 @@ dt_bpf_cg_ustack_cfi(dt_bpf_cg_t *cg, uint32_t off, uint32_t nframes,
 	dt_bpf_ctxkind_t ctx = ps->ps_ctx;
 	bool dyn = lnorows != 0, cache = dt_bpf_cg_ucache(ps, dyn);
 	dt_bpf_loop_t lp;
-	uint32_t lnorbp, lpair;
+	uint32_t lnorbp, lpair, lfp = 0;
 	/* The row's fields within DT_UV_ROW (dt_cfi_row_t less 8) */
 	int16_t row = DT_VAR(cg, DT_UV_ROW) - 8;
+	/*
+	 * A processor with a link register (arm64) has rows with the return
+	 * address elsewhere than x86-64's CFA - 8 (cr_ra): only its walk
+	 * reads that byte, so x86-64's program is what it was.
+	 */
+	bool lr = dt_isa_layout.il_lr >= 0;
 
 	if (nframes == 0) {
 		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R0, 0));
@@ -871,6 +881,12 @@ dt_bpf_cg_ustack_cfi(dt_bpf_cg_t *cg, uint32_t off, uint32_t nframes,
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_VAR(cg, DT_UV_SP)));
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R3, dt_isa_layout.il_fp));
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_VAR(cg, DT_UV_BP)));
+	if (lr) {
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R3,
+		    dt_isa_layout.il_lr));
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1,
+		    DT_VAR(cg, DT_UV_LR)));
+	}
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, DT_UV_N), 0));
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, DT_UV_WB), 0));
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, DT_UV_WL), 0));
@@ -899,7 +915,10 @@ dt_bpf_cg_ustack_cfi(dt_bpf_cg_t *cg, uint32_t off, uint32_t nframes,
 	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_SUB, DT_R3, 1));
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R3, DT_VAR(cg, DT_UV_X)));
 	dt_bpf_cg_ustack_row(cg, dyn, cache, lp.lp_done);
-	/* The rule: cfa_off (s32) at 8, cfa_reg (u8) at 12, fp_off at 14. */
+	/*
+	 * The rule: cfa_off (s32) at 8, cfa_reg (u8) at 12, ra (u8) at 13,
+	 * fp_off (s16) at 14.
+	 */
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_B, DT_R3, DT_R7, row + 12));
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R3, DT_CFI_STOP,
 	    0), lp.lp_done);
@@ -916,28 +935,76 @@ dt_bpf_cg_ustack_cfi(dt_bpf_cg_t *cg, uint32_t off, uint32_t nframes,
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, DT_UV_BP)));
 	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R1, DT_R4));
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R7, DT_VAR(cg, DT_UV_SP)));
+	lnorbp = dt_bpf_label_new(cg->cg_b);
+	lpair = dt_bpf_label_new(cg->cg_b);
+	if (lr) {
+		uint32_t lmem = dt_bpf_label_new(cg->cg_b);
+
+		/*
+		 * The return address still in x30: the first frame's alone
+		 * (a caller made a call, so saved it), whose CFA may be its
+		 * sp (a function that has not touched the stack).
+		 */
+		lfp = dt_bpf_label_new(cg->cg_b);
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_B, DT_R3, DT_R7, row + 13));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_AND, DT_R3, DT_CFI_RA_LR));
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R3, 0, 0),
+		    lmem);
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_R7,
+		    DT_VAR(cg, DT_UV_N)));
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R3, 1, 0),
+		    lp.lp_done);
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JLT, DT_R1, DT_R2,
+		    0), lp.lp_done);
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1,
+		    DT_VAR(cg, DT_UV_LO)));
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_R7,
+		    DT_VAR(cg, DT_UV_LR)));
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R3,
+		    DT_VAR(cg, DT_UV_PC)));
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lfp);
+		dt_bpf_label_here(cg->cg_b, lmem);
+	}
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JLE, DT_R1, DT_R2, 0),
 	    lp.lp_done);
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_VAR(cg, DT_UV_LO)));
 	/*
-	 * A frame that saved %rbp just below the return address (every
-	 * frame of code with frame pointers): both words in one read.
+	 * A frame that saved the frame pointer just below the return
+	 * address (every frame of code with frame pointers: x86-64's
+	 * fp_off -16, arm64's frame record -16 - 8 * slot): both words in
+	 * one read.
 	 */
-	lnorbp = dt_bpf_label_new(cg->cg_b);
-	lpair = dt_bpf_label_new(cg->cg_b);
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_R7, DT_VAR(cg, DT_UV_RBP)));
-	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R3, -16, 0),
-	    lpair);
-	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R3, DT_R1));
-	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_SUB, DT_R3, 16));
+	if (lr) {
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_B, DT_R4, DT_R7, row + 13));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_AND, DT_R4, DT_CFI_RA_SLOT));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_MUL, DT_R4, -8));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R4, -16));
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JNE, DT_R3, DT_R4,
+		    0), lpair);
+		DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R3, DT_R1));
+	} else {
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R3, -16,
+		    0), lpair);
+		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R3, DT_R1));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_SUB, DT_R3, 16));
+	}
 	dt_bpf_cg_uread(cg, 16, DT_UV_BP, lp.lp_done);
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lnorbp);
 	dt_bpf_label_here(cg->cg_b, lpair);
-	/* pc = the word at cfa - 8 */
+	/* pc = the word at cfa - 8 (- 8 * slot) */
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R3, DT_R1));
 	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_SUB, DT_R3, 8));
+	if (lr) {
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_B, DT_R4, DT_R7, row + 13));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_AND, DT_R4, DT_CFI_RA_SLOT));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_LSH, DT_R4, 3));
+		DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_SUB, DT_R3, DT_R4));
+	}
 	dt_bpf_cg_uread(cg, 8, DT_UV_PC, lp.lp_done);
-	/* bp = the word at cfa + rbp_off, when the row says it was saved */
+	if (lr)
+		dt_bpf_label_here(cg->cg_b, lfp);
+	/* bp = the word at cfa + fp_off, when the row says it was saved */
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_R7, DT_VAR(cg, DT_UV_RBP)));
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R3, 0, 0),
 	    lnorbp);
@@ -945,6 +1012,20 @@ dt_bpf_cg_ustack_cfi(dt_bpf_cg_t *cg, uint32_t off, uint32_t nframes,
 	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R3, DT_R1));
 	dt_bpf_cg_uread(cg, 8, DT_UV_BP, lp.lp_done);
 	dt_bpf_label_here(cg->cg_b, lnorbp);
+	if (lr) {
+		/* A signed return address: its code stripped (dt_cfi.h) */
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_B, DT_R3, DT_R7, row + 13));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_AND, DT_R3, DT_CFI_RA_PAC));
+		DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JEQ, DT_R3, 0, 4));
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7,
+		    DT_VAR(cg, DT_UV_PC)));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_LSH, DT_R1,
+		    64 - DT_CFI_VA_BITS));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R1,
+		    64 - DT_CFI_VA_BITS));
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1,
+		    DT_VAR(cg, DT_UV_PC)));
+	}
 	/* sp = cfa; a zero return address ends the stack */
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, DT_UV_LO)));
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_VAR(cg, DT_UV_SP)));
