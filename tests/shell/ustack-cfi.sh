@@ -92,10 +92,12 @@ nofp`main+0x..
 nofp`c+0x..
 nofp`b+0x..'
 	check "$e: jstack() with jstackframes=3" "$want" "$got"
+	# (A frame of a function that no symbol table names is its address,
+	# which differs from run to run: arm64 libc's __libc_start_call_main.)
 	a=$("${dt[@]}" -c "$prog 1" -n 'pid$target::probe_here:entry {
-	    jstack(); }' 2>&1)
+	    jstack(); }' 2>&1 | sed 's/`0x[0-9a-f]*$/`0x.../')
 	b=$("${dt[@]}" -c "$prog 1" -n 'pid$target::probe_here:entry {
-	    ustack(); }' 2>&1)
+	    ustack(); }' 2>&1 | sed 's/`0x[0-9a-f]*$/`0x.../')
 	check "$e: jstack() = ustack()" "$b" "$a"
 done
 
