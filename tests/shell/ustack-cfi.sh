@@ -4,7 +4,8 @@
 # frame pointers (-O2 -fomit-frame-pointer, with the default asynchronous
 # unwind tables), walked through its CFI on both engines that fire pid
 # probes (bpf as root, ptrace): every frame of main -> a -> b -> c ->
-# probe_here in order, at the entry and at the return site; libc's frames
+# probe_here in order, at the entry and at the return site, and at every
+# instruction of c() (prologue, body, epilogue); libc's frames
 # between a qsort() callback and main; ustack(N), ustackdepth and ucaller
 # agreeing with ustack(); stacks as aggregation keys, counted exactly; and
 # jstack(), which without a Java helper is ustack() with jstackframes.
@@ -45,6 +46,21 @@ nofp`c+0x..
 nofp`b+0x..
 nofp`a+0x..'
 	check "$e: ustack(4) at the return site" "$want" "$got"
+
+	# Every instruction of c(): prologue, body, epilogue and return
+	# site alike, each stack is c, b, a, main (the return address in the
+	# link register, saved, or restored to it, as the CFI says).
+	got=$("${dt[@]}" -c "$prog 1" -n 'pid$target::c: { ustack(4); }' \
+	    2>&1 | shape | grep .)
+	n=$(printf '%s\n' "$got" | grep -c '^nofp`c')
+	bad=$(printf '%s\n' "$got" | awk '
+	    NR % 4 == 1 && $0 !~ /^nofp`c(\+0x..)?$/ ||
+	    NR % 4 == 2 && $0 != "nofp`b+0x.." ||
+	    NR % 4 == 3 && $0 != "nofp`a+0x.." ||
+	    NR % 4 == 0 && $0 != "nofp`main+0x.." { print NR ": " $0 }' |
+	    head -3)
+	check "$e: ustack(4) at every instruction of c()" "yes " \
+	    "$([ "$n" -ge 6 ] && echo yes) $bad"
 
 	# A callback of libc's qsort(): libc's frames, then main.
 	got=$("${dt[@]}" -c "$prog 0 q" -n 'pid$target::probe_here:entry {
