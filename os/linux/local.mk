@@ -168,7 +168,8 @@ endif
 
 UNIT_TESTS += tests/unit/bpf_features_test tests/unit/bpf_engine_test \
 	tests/unit/bpf_translate_test tests/unit/bpf_layout_test \
-	tests/unit/usdt_args_test tests/unit/bpf_relax_test
+	tests/unit/usdt_args_test tests/unit/bpf_relax_test \
+	tests/unit/bpf_aggread_test
 tests_unit_bpf_features_test_SOURCES = tests/unit/bpf_features_test.c \
 	tests/unit/unit.h
 tests_unit_bpf_features_test_LDADD = libdtrace_core.la
@@ -181,6 +182,9 @@ tests_unit_bpf_translate_test_LDADD = libdtrace_core.la
 tests_unit_bpf_layout_test_SOURCES = tests/unit/bpf_layout_test.c \
 	tests/unit/unit.h
 tests_unit_bpf_layout_test_LDADD = libdtrace_core.la
+tests_unit_bpf_aggread_test_SOURCES = tests/unit/bpf_aggread_test.c \
+	tests/unit/unit.h
+tests_unit_bpf_aggread_test_LDADD = libdtrace_core.la
 tests_unit_bpf_relax_test_SOURCES = tests/unit/bpf_relax_test.c \
 	tests/unit/unit.h
 tests_unit_bpf_relax_test_LDADD = libdtrace_core.la

@@ -229,16 +229,8 @@ echo
 # share; the statistics add a clock read on each side of every run, so
 # these runs are separate from (1).
 
-stats=/proc/sys/kernel/bpf_stats_enabled
-# prog_stat PID: "RUN_TIME_NS RUN_CNT" of PID's most-run BPF program.
-prog_stat() {
-	local f
-	for f in /proc/"$1"/fdinfo/*; do
-		awk '/^prog_type:/ { p = 1 } /^run_time_ns:/ { t = $2 }
-		    /^run_cnt:/ { c = $2 }
-		    END { if (p && c > 0) print t, c }' "$f" 2>/dev/null
-	done | sort -k2,2n | tail -1
-}
+. "$here/progstat.sh"
+stats=$bpf_stats
 
 if [ -w "$stats" ]; then
 	echo "== 1b. BPF program run time per event (kernel.bpf_stats_enabled), median of $RUNS runs"

@@ -18,7 +18,11 @@
 #   dtrace    -c './w usdt N' -n 'bench$target:::tick { @ = count(); }'
 #   bpftrace  -c './w usdt N' -e 'usdt:./w:bench:tick { @ = count(); }'
 #
-# Each tracer's count is checked against N (OK / MISMATCH).  Run as root:
+# Each tracer's count is checked against N (OK / MISMATCH).  Then one more
+# run of each with kernel.bpf_stats_enabled gives the BPF program's own
+# time per firing (run_time_ns / run_cnt, see progstat.sh): the part of
+# the cost that is the tracer's program, apart from the uprobe's trap and
+# single step, which are the kernel's and the same for both.  Run as root:
 #
 #   tests/bench/pid-vs-bpftrace.sh [path/to/dtrace]
 #
@@ -48,6 +52,7 @@ trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 2
 
 . "$here/cost.sh"
+. "$here/progstat.sh"
 
 bcount() { awk '$1 == "@:" { print $2 }'; }
 
@@ -81,6 +86,46 @@ selfcost() {
 	eval "cost_$name=$(median "${d[@]}")"
 }
 
+# bpfcost NAME CMD... (with @N@): one more run with the kernel's program
+# statistics on, sampling the tracer's most-run program while it runs
+# (its descriptors close when it exits): the BPF program's own time per
+# firing, without the trap and single step both tracers share.  Sets
+# bpf_NAME.
+bpfcost() {
+	local name=$1 x pid st= old t c
+	shift
+	local full=()
+	for x in "$@"; do
+		full+=("${x//@N@/$N}")
+	done
+	if [ ! -w "$bpf_stats" ]; then
+		printf '%-14s %8s\n' "$name" "n/a (no $bpf_stats)"
+		return
+	fi
+	old=$(cat "$bpf_stats")
+	echo 1 >"$bpf_stats"
+	"${full[@]}" >/dev/null 2>&1 &
+	pid=$!
+	# dtrace(1) runs the tracer in a child of its guard process.
+	while kill -0 "$pid" 2>/dev/null; do
+		x=$(for p in "$pid" $(pgrep -P "$pid"); do
+			prog_stat "$p"
+		done | sort -k2,2n | tail -1)
+		[ -n "$x" ] && st=$x
+		sleep 0.05
+	done
+	wait "$pid"
+	echo "$old" >"$bpf_stats"
+	read -r t c <<<"${st:-0 0}"
+	if [ "${c:-0}" -eq 0 ]; then
+		printf '%-14s %8s\n' "$name" "n/a (no program statistics)"
+		return
+	fi
+	eval "bpf_$name=$((t / c))"
+	printf '%-14s %8d ns/firing in the BPF program (%d runs seen)\n' \
+	    "$name" "$((t / c))" "$c"
+}
+
 ratio() {
 	awk -v d="$2" -v b="$3" -v w="$1" 'BEGIN {
 	    if (b > 0) printf("dtrace/bpftrace per %s firing: %.2f\n", w,
@@ -99,6 +144,14 @@ if $have_bpftrace; then
 	    -e "uprobe:$tmp/w:bench_fn { @ = count(); }"
 	ratio pid "$cost_pid_dtrace" "$cost_pid_bpftrace"
 fi
+bpfcost pid_dtrace "$DTRACE" -q -c "./w fn @N@" \
+    -n 'pid$target::bench_fn:entry { @ = count(); }'
+if $have_bpftrace; then
+	bpfcost pid_bpftrace "$BPFTRACE" -c "./w fn @N@" \
+	    -e "uprobe:$tmp/w:bench_fn { @ = count(); }"
+	ratio "pid (BPF program alone)" "${bpf_pid_dtrace:-0}" \
+	    "${bpf_pid_bpftrace:-0}"
+fi
 
 echo "workload: $N passes over the USDT probe bench:tick"
 selfcost usdt_dtrace dcount "$DTRACE" -q -c "./w usdt @N@" \
@@ -107,5 +160,13 @@ if $have_bpftrace; then
 	selfcost usdt_bpftrace bcount "$BPFTRACE" -c "./w usdt @N@" \
 	    -e "usdt:$tmp/w:bench:tick { @ = count(); }"
 	ratio USDT "$cost_usdt_dtrace" "$cost_usdt_bpftrace"
+fi
+bpfcost usdt_dtrace "$DTRACE" -q -c "./w usdt @N@" \
+    -n 'bench$target:::tick { @ = count(); }'
+if $have_bpftrace; then
+	bpfcost usdt_bpftrace "$BPFTRACE" -c "./w usdt @N@" \
+	    -e "usdt:$tmp/w:bench:tick { @ = count(); }"
+	ratio "USDT (BPF program alone)" "${bpf_usdt_dtrace:-0}" \
+	    "${bpf_usdt_bpftrace:-0}"
 fi
 exit 0

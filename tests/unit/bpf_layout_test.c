@@ -116,6 +116,7 @@ main(void)
 	CHECK_INT(ba->ba_keys[2].rd_size, 4);
 	CHECK_INT(ba->ba_keys[2].rd_offset, 24);
 	CHECK_INT(ba->ba_keysize, 32);
+	CHECK(!ba->ba_array);
 	/* A map for as many keys as aggsize holds. */
 	CHECK(ba->ba_maxent >= 16);
 	dt_bpf_layout_fini(&lay);
@@ -179,7 +180,10 @@ main(void)
 	CHECK_INT(ba->ba_keysize, 24);
 	dt_bpf_layout_fini(&lay);
 
-	/* An aggregation without keys has one entry and a map of one. */
+	/*
+	 * An aggregation without keys has one entry, in a per-CPU array
+	 * (its key the array's 4-byte index); one with keys a hash.
+	 */
 	agg.ag_nkeys = 0;
 	agg.ag_keys = NULL;
 	agg.ag_keysize = 0;
@@ -187,6 +191,8 @@ main(void)
 	act[0].ac_keys = NULL;
 	layout(&lay, 256, &pg, &agg, st, act, 1);
 	CHECK_INT(lay.bl_aggs[0].ba_maxent, 1);
+	CHECK(lay.bl_aggs[0].ba_array);
+	CHECK_INT(lay.bl_aggs[0].ba_keysize, 4);
 	dt_bpf_layout_fini(&lay);
 
 	dif_object_free(exec);

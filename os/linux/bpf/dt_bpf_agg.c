@@ -287,7 +287,10 @@ dt_bpf_cg_aggregate(dt_bpf_cg_t *cg, const dt_action_t *ap)
 	ba = &lay->bl_aggs[ap->ac_aggid];
 	agg = ba->ba_agg;
 	flag = agg->ag_nvals * 8;
-	if (!dt_bpf_key_whole(cg, ap, ba))
+	if (ba->ba_array)
+		DT_EMIT(cg, DT_BPF_ST_MEM(BPF_W, DT_R7,
+		    (int16_t) lay->bl_aggkey_off, 0));
+	else if (!dt_bpf_key_whole(cg, ap, ba))
 		dt_bpf_cg_zero(cg, lay->bl_aggkey_off, ba->ba_keysize);
 	for (uint32_t k = 0; k < ap->ac_nkeys && k < agg->ag_nkeys; k++)
 		dt_bpf_cg_difo_rec(cg, ap->ac_keys[k], &ba->ba_keys[k],
@@ -306,7 +309,10 @@ dt_bpf_cg_aggregate(dt_bpf_cg_t *cg, const dt_action_t *ap)
 		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R0, DT_FP_T2));
 	}
 
-	/* r9 = lookup, or insert this CPU's initial value and look up. */
+	/*
+	 * r9 = lookup, or insert this CPU's initial value and look up.  An
+	 * array's entry exists from the start, zero with its flag clear.
+	 */
 	for (int pass = 0; pass < 2; pass++) {
 		dt_bpf_emit_map_fd(cg->cg_b, DT_R1, ba->ba_fd);
 		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R7));
@@ -315,7 +321,8 @@ dt_bpf_cg_aggregate(dt_bpf_cg_t *cg, const dt_action_t *ap)
 		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_map_lookup_elem));
 		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R0, 0, 0),
 		    lfound);
-		if (pass == 1)
+		/* An array's one entry is always there. */
+		if (pass == 1 || ba->ba_array)
 			break;
 		dt_bpf_cg_zero(cg, lay->bl_aggval_off, ba->ba_valsize);
 		DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7,

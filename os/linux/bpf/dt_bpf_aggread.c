@@ -2,9 +2,9 @@
 /*
  * dt_bpf_aggread.c: the aggregation maps as the consumer's snapshots.
  *
- * Each aggregation is a per-CPU hash map; the consumer wants, per CPU, the
- * keys that CPU updated (its flag word set) with their value words.  The
- * map is read in batches (BPF_MAP_LOOKUP_BATCH, one system call for
+ * Each aggregation is a per-CPU hash map (one without keys a per-CPU
+ * array of one entry); the consumer wants, per CPU, the keys that CPU
+ * updated (its flag word set) with their value words.  The map is read in batches (BPF_MAP_LOOKUP_BATCH, one system call for
  * thousands of keys), or for clear() and trunc() read and emptied the
  * same way (BPF_MAP_LOOKUP_AND_DELETE_BATCH), which gives the map's space
  * back to new keys.  A kernel without batch operations is read key by key.
@@ -116,6 +116,34 @@ dt_bpf_aggread_keys(dtrace_hdl_t *dtp, const dt_bpf_aggmap_t *ba, int ncpus,
 	return rc;
 }
 
+/*
+ * An aggregation without keys: the one entry of its per-CPU array, and
+ * for clear() and trunc() its words and flags zeroed (an array's entry
+ * cannot be deleted; a CPU whose flag is clear has no value).
+ */
+static int
+dt_bpf_aggread_array(dtrace_hdl_t *dtp, const dt_bpf_aggmap_t *ba,
+    int ncpus, bool take, dt_aggsnap_t *snaps, size_t *caps)
+{
+	unsigned char *vals = calloc((size_t) ncpus, ba->ba_valsize);
+	uint32_t zero = 0;
+	int rc = 0;
+
+	if (vals == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	if (bpf_map_lookup_elem(ba->ba_fd, &zero, vals) == 0) {
+		rc = dt_bpf_aggread_one(dtp, ba, ncpus,
+		    (const unsigned char *) &zero, vals, snaps, caps);
+		if (take) {
+			memset(vals, 0, (size_t) ncpus * ba->ba_valsize);
+			(void) bpf_map_update_elem(ba->ba_fd, &zero, vals,
+			    BPF_ANY);
+		}
+	}
+	free(vals);
+	return rc;
+}
+
 /* bufs' batch buffers grown for max keys; false on ENOMEM. */
 static bool
 dt_bpf_aggbufs_grow(dt_bpf_aggbufs_t *bufs, size_t keysz, size_t valsz)
@@ -148,6 +176,8 @@ dt_bpf_aggread(dtrace_hdl_t *dtp, dt_bpf_aggbufs_t *bufs,
 	bool more = true, started = false;
 	int rc = 0;
 
+	if (ba->ba_array)
+		return dt_bpf_aggread_array(dtp, ba, ncpus, take, snaps, caps);
 	if (max < 16)
 		max = 16;
 	if (max > ba->ba_maxent)

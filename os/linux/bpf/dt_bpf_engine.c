@@ -539,7 +539,8 @@ dt_bpf_maps(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
 	for (uint32_t i = 0; i < lay->bl_naggs; i++) {
 		dt_bpf_aggmap_t *ba = &lay->bl_aggs[i];
 
-		fd = bpf_map_create(BPF_MAP_TYPE_PERCPU_HASH, "dt_agg",
+		fd = bpf_map_create(ba->ba_array ? BPF_MAP_TYPE_PERCPU_ARRAY :
+		    BPF_MAP_TYPE_PERCPU_HASH, "dt_agg",
 		    ba->ba_keysize, ba->ba_valsize, ba->ba_maxent, NULL);
 		if ((ba->ba_fd = dt_bpf_mapfd(dtp, be, fd, "aggregation")) < 0)
 			return -1;

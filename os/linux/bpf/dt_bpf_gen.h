@@ -91,12 +91,17 @@ typedef struct dt_bpf_var {
  * 16-byte key instead of a strsize one is most of a keyed aggregation's
  * cost.  ba_keys then gives the map's layout, and the engine puts each
  * key back at its ag_keys offset, zero-padded, when it reads the map.
+ * An aggregation without keys is a one-entry per-CPU array instead: the
+ * kernel inlines its lookup into the program (no hashing, no call), and
+ * its entry is never deleted, only zeroed, its flag words saying which
+ * CPUs have a value.
  */
 typedef struct dt_bpf_aggmap {
 	const dt_aggdesc_t *ba_agg;
 	dt_recdesc_t *ba_keys;	/* ag_nkeys: the map key's layout */
 	bool ba_compact;	/* ba_keys differs from ag_keys */
-	uint32_t ba_keysize;	/* map key bytes (8 for no keys) */
+	bool ba_array;		/* no keys: a per-CPU array, key 0 */
+	uint32_t ba_keysize;	/* map key bytes (4 for an array) */
 	uint32_t ba_valsize;	/* ag_nvals words + the flag word */
 	uint32_t ba_maxent;
 	int ba_fd;

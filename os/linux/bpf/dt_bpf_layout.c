@@ -661,13 +661,17 @@ dt_bpf_layout_finish(dt_bpf_layout_t *lay, char *errbuf, size_t errlen)
 		if (ba->ba_maxent > (1U << 20))
 			ba->ba_maxent = 1U << 20;
 		/*
-		 * An aggregation without keys has one entry: a map sized for
-		 * aggsize would be preallocated for nothing (a quarter of a
-		 * million per-CPU entries at the default aggsize, hundreds of
-		 * milliseconds of start-up).
+		 * An aggregation without keys has one entry, in a per-CPU
+		 * array (dt_bpf_gen.h): a map sized for aggsize would be
+		 * preallocated for nothing (a quarter of a million per-CPU
+		 * entries at the default aggsize, hundreds of milliseconds of
+		 * start-up).
 		 */
-		if (agg->ag_nkeys == 0)
+		if (agg->ag_nkeys == 0) {
+			ba->ba_array = true;
+			ba->ba_keysize = 4;
 			ba->ba_maxent = 1;
+		}
 		if (ba->ba_keysize > lay->bl_maxaggkey)
 			lay->bl_maxaggkey = ba->ba_keysize;
 		if (ba->ba_valsize > lay->bl_maxaggval)

@@ -1,13 +1,13 @@
 /*
  * trunc() gives an aggregation's space back, so a monitor that truncates
- * keeps recording new keys for ever.  aggsize holds 16 keys of
+ * keeps recording new keys for ever.  aggsize holds 24 keys of
  * @[int, int] = count() (24 bytes each) on either engine; each of six
  * ticks adds 6 new keys and the first five truncate.  Without the space
- * back, the third tick's keys would already not all fit and the last
- * tick's none; with it, the last tick's 6 keys are printed at the end and
- * nothing is dropped (an empty stderr).  A trunc() processed a tick late
- * still leaves room.
- * @options: -q -x aggsize=384 -x switchrate=10ms -x aggrate=10ms
+ * back, the fifth tick's keys would not fit, nor the last tick's; with
+ * it, the last tick's 6 keys are printed at the end and nothing is
+ * dropped (an empty stderr).  A trunc() the consumer processes up to
+ * three ticks late (a loaded machine) still leaves room.
+ * @options: -q -x aggsize=576 -x switchrate=10ms -x aggrate=10ms
  * @status: 0
  * @serial: timing
  */
