@@ -5,7 +5,8 @@
 # unwind tables), walked through its CFI on both engines that fire pid
 # probes (bpf as root, ptrace): every frame of main -> a -> b -> c ->
 # probe_here in order, at the entry and at the return site, and at every
-# instruction of c() (prologue, body, epilogue); libc's frames
+# instruction of c() (prologue, body, epilogue; on arm64 also with
+# return addresses signed); libc's frames
 # between a qsort() callback and main; ustack(N), ustackdepth and ucaller
 # agreeing with ustack(); stacks as aggregation keys, counted exactly; and
 # jstack(), which without a Java helper is ustack() with jstackframes.
@@ -25,6 +26,26 @@ pid_engines
 # Frame lines with offsets blanked and indentation dropped.
 shape() {
 	sed -e 's/+0x[0-9a-f]*$/+0x../' -e 's/^ *//'
+}
+
+# Every instruction of c() of program $2 on engine $1: prologue, body,
+# epilogue and return site alike, each stack is c, b, a, main (the return
+# address in the link register, saved, or restored to it, as the CFI
+# says).
+every_insn() {
+	local got n bad
+
+	got=$("$DTRACE" -x engine="$1" -q -c "$2 1" \
+	    -n 'pid$target::c: { ustack(4); }' 2>&1 | shape | grep .)
+	n=$(printf '%s\n' "$got" | grep -c '^nofp`c')
+	bad=$(printf '%s\n' "$got" | awk '
+	    NR % 4 == 1 && $0 !~ /^nofp`c(\+0x..)?$/ ||
+	    NR % 4 == 2 && $0 != "nofp`b+0x.." ||
+	    NR % 4 == 3 && $0 != "nofp`a+0x.." ||
+	    NR % 4 == 0 && $0 != "nofp`main+0x.." { print NR ": " $0 }' |
+	    head -3)
+	check "$1: ustack(4) at every instruction of c()$3" "yes " \
+	    "$([ "$n" -ge 6 ] && echo yes) $bad"
 }
 
 for e in $engines; do
@@ -47,20 +68,7 @@ nofp`b+0x..
 nofp`a+0x..'
 	check "$e: ustack(4) at the return site" "$want" "$got"
 
-	# Every instruction of c(): prologue, body, epilogue and return
-	# site alike, each stack is c, b, a, main (the return address in the
-	# link register, saved, or restored to it, as the CFI says).
-	got=$("${dt[@]}" -c "$prog 1" -n 'pid$target::c: { ustack(4); }' \
-	    2>&1 | shape | grep .)
-	n=$(printf '%s\n' "$got" | grep -c '^nofp`c')
-	bad=$(printf '%s\n' "$got" | awk '
-	    NR % 4 == 1 && $0 !~ /^nofp`c(\+0x..)?$/ ||
-	    NR % 4 == 2 && $0 != "nofp`b+0x.." ||
-	    NR % 4 == 3 && $0 != "nofp`a+0x.." ||
-	    NR % 4 == 0 && $0 != "nofp`main+0x.." { print NR ": " $0 }' |
-	    head -3)
-	check "$e: ustack(4) at every instruction of c()" "yes " \
-	    "$([ "$n" -ge 6 ] && echo yes) $bad"
+	every_insn "$e" "$prog" ""
 
 	# A callback of libc's qsort(): libc's frames, then main.
 	got=$("${dt[@]}" -c "$prog 0 q" -n 'pid$target::probe_here:entry {
@@ -116,5 +124,18 @@ nofp`b+0x..'
 	    ustack(); }' 2>&1 | sed 's/`0x[0-9a-f]*$/`0x.../')
 	check "$e: jstack() = ustack()" "$b" "$a"
 done
+
+# arm64 with return addresses signed (pointer authentication, which the
+# processor of the arm64 lab has): the walk strips what it reads, from
+# the stack or from x30.
+if [ "$(uname -m)" = aarch64 ]; then
+	mkdir "$tmp/pac"
+	cc -O2 -fomit-frame-pointer -fasynchronous-unwind-tables \
+	    -mbranch-protection=pac-ret -o "$tmp/pac/nofp" \
+	    "$top_srcdir/tests/shell/data/ustack-nofp.c" || exit 1
+	for e in $engines; do
+		every_insn "$e" "$tmp/pac/nofp" ", return addresses signed"
+	done
+fi
 
 exit $fail
