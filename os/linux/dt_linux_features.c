@@ -95,6 +95,12 @@ dt_lf_disabled_name(const char *name)
 	return false;
 }
 
+bool
+dt_linux_nofeature(const char *name)
+{
+	return dt_lf_disabled_name(name);
+}
+
 static bool
 dt_lf_disabled(dt_linux_feature_t f)
 {

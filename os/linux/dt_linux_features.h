@@ -129,6 +129,13 @@ extern int dt_linux_btf_offsets(const char *const *paths, uint32_t *offs,
     int n);
 
 /*
+ * Whether DTRACE_LINUX_NOFEATURE names this way of doing a thing that is
+ * not a kernel feature of its own (e.g. "agg_slots"), so that the other
+ * way can be run and tested here too.
+ */
+extern bool dt_linux_nofeature(const char *name);
+
+/*
  * The offset of task_struct.comm when a program may load it straight
  * through bpf_get_current_task_btf(), as two 8-byte words (found once in
  * the kernel's BTF, and tried); -1 when not, or when the names

@@ -9,9 +9,13 @@
  * gives an entry for each CPU whose flag is set and none for the others,
  * and taking it (clear(), trunc()) zeroes the entry, as an array's cannot
  * be deleted, so that the next reading has nothing until a CPU updates
- * it again.  An aggregation with keys is a per-CPU hash: reading gives
- * each key once per updating CPU, taking deletes the keys.  Needs root
- * and BPF; skips without.
+ * it again.  An aggregation with keys is in slots read in place: a
+ * live slot gives its key once per updating CPU, a slot not yet live
+ * (its key not yet in the hash) nothing, and taking deletes the keys
+ * from the key -> slot hash, zeroes the slots and queues them for new
+ * keys.  Where slots cannot be made, a keyed aggregation is a per-CPU
+ * hash: reading gives each key once per updating CPU, taking deletes the
+ * keys.  Needs root and BPF; skips without.
  */
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -73,6 +77,116 @@ first_value(const dt_aggsnap_t *s, uint32_t keysize)
 	return v;
 }
 
+/*
+ * Slots, filled as the program fills them: slot 0's count of slots
+ * used, then per slot its state word, key and each CPU's value words
+ * and flag.
+ */
+static void
+test_slots(dtrace_hdl_t *dtp, int ncpus, dt_aggsnap_t *snaps, size_t *caps)
+{
+	dt_recdesc_t krec = { .rd_type = DT_REC_SINT, .rd_size = 8,
+		.rd_align = 8 };
+	dt_aggdesc_t keyed = { .ag_id = 5, .ag_kind = DT_AGG_COUNT,
+		.ag_nvals = 1, .ag_nkeys = 1, .ag_keys = &krec,
+		.ag_keysize = 8 };
+	dt_bpf_aggmap_t ba = { .ba_agg = &keyed, .ba_keysize = 8,
+		.ba_valsize = VALSIZE, .ba_maxent = 8, .ba_fd = -1 };
+	uint32_t slot, queued[8], nq = 0;
+	unsigned char *base;
+	uint64_t key, k;
+
+	CHECK(dt_bpf_aggslots_make(&ba, ncpus) == 0);
+	CHECK(ba.ba_kind == DT_AGGMAP_SLOTS);
+	CHECK_INT(ba.ba_valoff, 16);
+	CHECK_INT(ba.ba_slotsize, 16 + ncpus * VALSIZE);
+	CHECK_INT(readall(dtp, &ba, ncpus, false, snaps, caps), 0);
+
+	/* Keys 100, 200, 300 in slots 1-3; 300's not yet live. */
+	base = dt_bpf_aggslots_reach(&ba, 3);
+	CHECK(base != NULL);
+	*(uint64_t *) (void *) base = 3;
+	for (slot = 1; slot <= 3; slot++) {
+		unsigned char *p = base + (size_t) slot * ba.ba_slotsize;
+		uint64_t *v = (uint64_t *) (void *) (p + ba.ba_valoff);
+
+		key = 100 * slot;
+		memcpy(p + 8, &key, 8);
+		v[0] = 10 + slot;	/* CPU 0's count, */
+		v[1] = 1;		/* and its flag */
+		*(uint64_t *) (void *) p = slot < 3 ? DT_AGGSLOT_LIVE : 0;
+		if (slot < 3)
+			CHECK(bpf_map_update_elem(ba.ba_fd, &key, &slot,
+			    BPF_NOEXIST) == 0);
+	}
+	CHECK_INT(readall(dtp, &ba, ncpus, false, snaps, caps), 2);
+	CHECK_INT(snaps[0].as_nentries, 2);
+	/* An entry: the ID, the key, the value. */
+	CHECK_INT(*(uint64_t *) (void *) snaps[0].as_data, 5);
+	memcpy(&k, snaps[0].as_data + 8, 8);
+	CHECK_INT(k, 100);
+	CHECK_INT(first_value(&snaps[0], 8), 11);
+
+	/* Taking: both read, their keys gone, zeroed, queued. */
+	CHECK_INT(readall(dtp, &ba, ncpus, true, snaps, caps), 2);
+	CHECK_INT(readall(dtp, &ba, ncpus, false, snaps, caps), 0);
+	CHECK(bpf_map_get_next_key(ba.ba_fd, NULL, &k) != 0);
+	for (slot = 1; slot <= 2; slot++) {
+		unsigned char *p = base + (size_t) slot * ba.ba_slotsize;
+
+		for (uint32_t b = 0; b < ba.ba_slotsize; b++)
+			CHECK(p[b] == 0);
+	}
+	while (nq < 8 && bpf_map_lookup_and_delete_elem(ba.ba_free_fd, NULL,
+	    &queued[nq]) == 0)
+		nq++;
+	CHECK_INT(nq, 2);
+	CHECK_INT(queued[0], 1);
+	CHECK_INT(queued[1], 2);
+	/* The slot that was not live is left as it was. */
+	base = dt_bpf_aggslots_reach(&ba, 3);
+	CHECK_INT(*(uint64_t *) (void *) (base + 3 * ba.ba_slotsize + 8), 300);
+
+	dt_bpf_aggslots_unmap(&ba);
+	CHECK(ba.ba_map == NULL);
+	close(ba.ba_fd);
+	close(ba.ba_slots_fd);
+	close(ba.ba_free_fd);
+
+	/*
+	 * A big array is mapped only as far as slots are used: a page at
+	 * first, then grown, the slots' contents kept.
+	 */
+	ba.ba_kind = DT_AGGMAP_HASH;
+	ba.ba_maxent = 100000;
+	CHECK(dt_bpf_aggslots_make(&ba, ncpus) == 0);
+	CHECK_INT(ba.ba_map->sm_len, (size_t) sysconf(_SC_PAGESIZE));
+	CHECK(ba.ba_map->sm_max >= 100001 * (size_t) ba.ba_slotsize);
+	base = dt_bpf_aggslots_reach(&ba, 10);
+	CHECK(base != NULL);
+	*(uint64_t *) (void *) (base + 10 * ba.ba_slotsize + 8) = 77;
+	base = dt_bpf_aggslots_reach(&ba, 50000);
+	CHECK(base != NULL);
+	CHECK(ba.ba_map->sm_len >= 50001 * (size_t) ba.ba_slotsize);
+	CHECK(ba.ba_map->sm_len <= ba.ba_map->sm_max);
+	CHECK_INT(*(uint64_t *) (void *) (base + 10 * ba.ba_slotsize + 8), 77);
+	CHECK(dt_bpf_aggslots_reach(&ba, 100000) != NULL);
+	CHECK_INT(ba.ba_map->sm_len, ba.ba_map->sm_max);
+	dt_bpf_aggslots_unmap(&ba);
+	close(ba.ba_fd);
+	close(ba.ba_slots_fd);
+	close(ba.ba_free_fd);
+
+	/* Told not to, slots are not made, and ba is left a hash. */
+	setenv("DTRACE_LINUX_NOFEATURE", "agg_slots", 1);
+	ba.ba_kind = DT_AGGMAP_HASH;
+	ba.ba_fd = -1;
+	CHECK(dt_bpf_aggslots_make(&ba, ncpus) != 0);
+	CHECK(ba.ba_kind == DT_AGGMAP_HASH);
+	CHECK_INT(ba.ba_fd, -1);
+	unsetenv("DTRACE_LINUX_NOFEATURE");
+}
+
 int
 main(void)
 {
@@ -84,7 +198,7 @@ main(void)
 	dt_aggdesc_t keyed = { .ag_id = 4, .ag_kind = DT_AGG_COUNT,
 		.ag_nvals = 1, .ag_nkeys = 1, .ag_keys = &krec,
 		.ag_keysize = 8 };
-	dt_bpf_aggmap_t arr = { .ba_agg = &keyless, .ba_array = true,
+	dt_bpf_aggmap_t arr = { .ba_agg = &keyless, .ba_kind = DT_AGGMAP_ARRAY,
 		.ba_keysize = 4, .ba_valsize = VALSIZE, .ba_maxent = 1 };
 	dt_bpf_aggmap_t hash = { .ba_agg = &keyed, .ba_keysize = 8,
 		.ba_valsize = VALSIZE, .ba_maxent = 16 };
@@ -161,6 +275,8 @@ main(void)
 	CHECK_INT(readall(dtp, &hash, ncpus, true, snaps, caps), 2);
 	CHECK_INT(readall(dtp, &hash, ncpus, false, snaps, caps), 0);
 	CHECK(bpf_map_get_next_key(hash.ba_fd, NULL, &key) != 0);
+
+	test_slots(dtp, ncpus, snaps, caps);
 
 	close(arr.ba_fd);
 	close(hash.ba_fd);

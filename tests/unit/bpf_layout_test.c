@@ -116,7 +116,7 @@ main(void)
 	CHECK_INT(ba->ba_keys[2].rd_size, 4);
 	CHECK_INT(ba->ba_keys[2].rd_offset, 24);
 	CHECK_INT(ba->ba_keysize, 32);
-	CHECK(!ba->ba_array);
+	CHECK(ba->ba_kind == DT_AGGMAP_HASH);
 	/* A map for as many keys as aggsize holds. */
 	CHECK(ba->ba_maxent >= 16);
 	dt_bpf_layout_fini(&lay);
@@ -191,7 +191,7 @@ main(void)
 	act[0].ac_keys = NULL;
 	layout(&lay, 256, &pg, &agg, st, act, 1);
 	CHECK_INT(lay.bl_aggs[0].ba_maxent, 1);
-	CHECK(lay.bl_aggs[0].ba_array);
+	CHECK(lay.bl_aggs[0].ba_kind == DT_AGGMAP_ARRAY);
 	CHECK_INT(lay.bl_aggs[0].ba_keysize, 4);
 	dt_bpf_layout_fini(&lay);
 

@@ -267,6 +267,110 @@ dt_bpf_key_whole(dt_bpf_cg_t *cg, const dt_action_t *ap,
 	    dt_bpf_comm_direct(cg->cg_lay->bl_aggkey_off, ba->ba_keysize);
 }
 
+/* r0 = map_fd's element at the key r7 + keyoff (a call: r1-r5 lost). */
+static void
+dt_bpf_cg_agglookup(dt_bpf_cg_t *cg, int map_fd, uint32_t keyoff)
+{
+	dt_bpf_emit_map_fd(cg->cg_b, DT_R1, map_fd);
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R7));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2, (int32_t) keyoff));
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_map_lookup_elem));
+}
+
+/*
+ * A keyed aggregation in slots (dt_bpf_gen.h): r9 = this CPU's values in
+ * the key's slot, then on to lvals; to ldrop where there is no slot for
+ * a new key.  The key is at r7 + aggkey_off; the slot number goes
+ * through the first word at r7 + aggval_off.
+ *
+ * A new key takes a slot given back (the queue) or, failing that, the
+ * next never used (the header's count, by an atomic add), copies the key
+ * in and enters key -> slot in the hash.  A CPU that another beat to the
+ * same new key gives its slot back and uses the winner's.  The slot is
+ * marked live last, by an atomic exchange, which orders the key's bytes
+ * before it for the consumer reading the slots in place.
+ */
+static void
+dt_bpf_cg_aggslot(dt_bpf_cg_t *cg, const dt_bpf_aggmap_t *ba, uint32_t lvals,
+    uint32_t ldrop)
+{
+	const dt_bpf_layout_t *lay = cg->cg_lay;
+	uint32_t slotoff = lay->bl_aggval_off;
+	uint32_t lhave = dt_bpf_label_new(cg->cg_b);
+	uint32_t lgot = dt_bpf_label_new(cg->cg_b);
+	uint32_t lpub = dt_bpf_label_new(cg->cg_b);
+	uint32_t lcpu = dt_bpf_label_new(cg->cg_b);
+
+	dt_bpf_cg_agglookup(cg, ba->ba_fd, lay->bl_aggkey_off);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R0, 0, 0), lhave);
+
+	/* A new key: a slot given back, or the next never used. */
+	dt_bpf_emit_map_fd(cg->cg_b, DT_R1, ba->ba_free_fd);
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R7));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2, (int32_t) slotoff));
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_map_pop_elem));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP32_IMM(BPF_JEQ, DT_R0, 0, 0),
+	    lgot);
+	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_W, DT_R7, (int16_t) slotoff, 0));
+	dt_bpf_cg_agglookup(cg, ba->ba_slots_fd, slotoff);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R0, 0, 0), ldrop);
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, 1));
+	DT_EMIT(cg, DT_BPF_INSN(BPF_STX | BPF_DW | DT_BPF_ATOMIC, DT_R0, DT_R1,
+	    0, BPF_ADD | 0x01 /* BPF_FETCH */));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JGE, DT_R1,
+	    (int32_t) ba->ba_maxent, 0), ldrop);
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, 1));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_W, DT_R7, DT_R1, (int16_t) slotoff));
+	dt_bpf_label_here(cg->cg_b, lgot);
+	dt_bpf_cg_agglookup(cg, ba->ba_slots_fd, slotoff);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R0, 0, 0), ldrop);
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R9, DT_R0));
+	/* The key into the slot, then key -> slot into the hash. */
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R9));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, 8));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R2, (int32_t) ba->ba_keysize));
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R3, DT_R7));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R3,
+	    (int32_t) lay->bl_aggkey_off));
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_probe_read_kernel));
+	dt_bpf_cg_map_update(cg, ba->ba_fd, lay->bl_aggkey_off, slotoff,
+	    BPF_NOEXIST);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP32_IMM(BPF_JEQ, DT_R0, 0, 0),
+	    lpub);
+	/* Beaten to it (or the hash is full): the slot back, the winner's. */
+	dt_bpf_emit_map_fd(cg->cg_b, DT_R1, ba->ba_free_fd);
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R7));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2, (int32_t) slotoff));
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R3, 0));
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_map_push_elem));
+	dt_bpf_cg_agglookup(cg, ba->ba_fd, lay->bl_aggkey_off);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R0, 0, 0), lhave);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), ldrop);
+	dt_bpf_label_here(cg->cg_b, lpub);
+	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, DT_AGGSLOT_LIVE));
+	DT_EMIT(cg, DT_BPF_INSN(BPF_STX | BPF_DW | DT_BPF_ATOMIC, DT_R9, DT_R1,
+	    0, 0xe0 | 0x01 /* BPF_XCHG */));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lcpu);
+
+	/* A known key: its slot. */
+	dt_bpf_label_here(cg->cg_b, lhave);
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_W, DT_R1, DT_R0, 0));
+	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_W, DT_R7, DT_R1, (int16_t) slotoff));
+	dt_bpf_cg_agglookup(cg, ba->ba_slots_fd, slotoff);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R0, 0, 0), ldrop);
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R9, DT_R0));
+
+	/* This CPU's values in it. */
+	dt_bpf_label_here(cg->cg_b, lcpu);
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_get_smp_processor_id));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JGE, DT_R0,
+	    (int32_t) ba->ba_ncpus, 0), ldrop);
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_MUL, DT_R0, (int32_t) ba->ba_valsize));
+	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R9, DT_R0));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R9, (int32_t) ba->ba_valoff));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lvals);
+}
+
 void
 dt_bpf_cg_aggregate(dt_bpf_cg_t *cg, const dt_action_t *ap)
 {
@@ -277,6 +381,8 @@ dt_bpf_cg_aggregate(dt_bpf_cg_t *cg, const dt_action_t *ap)
 	uint32_t linit = dt_bpf_label_new(cg->cg_b);
 	uint32_t lskip = dt_bpf_label_new(cg->cg_b);
 	uint32_t ldone = dt_bpf_label_new(cg->cg_b);
+	uint32_t lvals = dt_bpf_label_new(cg->cg_b);
+	uint32_t ldrop = dt_bpf_label_new(cg->cg_b);
 	uint32_t flag;
 
 	if (ap->ac_aggid >= lay->bl_naggs) {
@@ -287,7 +393,7 @@ dt_bpf_cg_aggregate(dt_bpf_cg_t *cg, const dt_action_t *ap)
 	ba = &lay->bl_aggs[ap->ac_aggid];
 	agg = ba->ba_agg;
 	flag = agg->ag_nvals * 8;
-	if (ba->ba_array)
+	if (ba->ba_kind == DT_AGGMAP_ARRAY)
 		DT_EMIT(cg, DT_BPF_ST_MEM(BPF_W, DT_R7,
 		    (int16_t) lay->bl_aggkey_off, 0));
 	else if (!dt_bpf_key_whole(cg, ap, ba))
@@ -309,11 +415,14 @@ dt_bpf_cg_aggregate(dt_bpf_cg_t *cg, const dt_action_t *ap)
 		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R0, DT_FP_T2));
 	}
 
+	if (ba->ba_kind == DT_AGGMAP_SLOTS)
+		dt_bpf_cg_aggslot(cg, ba, lvals, ldrop);
 	/*
 	 * r9 = lookup, or insert this CPU's initial value and look up.  An
 	 * array's entry exists from the start, zero with its flag clear.
 	 */
-	for (int pass = 0; pass < 2; pass++) {
+	for (int pass = 0; ba->ba_kind != DT_AGGMAP_SLOTS && pass < 2;
+	    pass++) {
 		dt_bpf_emit_map_fd(cg->cg_b, DT_R1, ba->ba_fd);
 		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R7));
 		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2,
@@ -322,7 +431,7 @@ dt_bpf_cg_aggregate(dt_bpf_cg_t *cg, const dt_action_t *ap)
 		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R0, 0, 0),
 		    lfound);
 		/* An array's one entry is always there. */
-		if (pass == 1 || ba->ba_array)
+		if (pass == 1 || ba->ba_kind == DT_AGGMAP_ARRAY)
 			break;
 		dt_bpf_cg_zero(cg, lay->bl_aggval_off, ba->ba_valsize);
 		DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7,
@@ -337,10 +446,14 @@ dt_bpf_cg_aggregate(dt_bpf_cg_t *cg, const dt_action_t *ap)
 		dt_bpf_cg_map_update(cg, ba->ba_fd, lay->bl_aggkey_off,
 		    lay->bl_aggval_off, BPF_NOEXIST);
 	}
+	dt_bpf_label_here(cg->cg_b, ldrop);
 	dt_bpf_cg_cpudrop(cg, DT_BPF_CNT_AGGDROPS);
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), lskip);
+	/* (Nothing else comes to lfound from the slots: no dead code.) */
 	dt_bpf_label_here(cg->cg_b, lfound);
-	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R9, DT_R0));
+	if (ba->ba_kind != DT_AGGMAP_SLOTS)
+		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R9, DT_R0));
+	dt_bpf_label_here(cg->cg_b, lvals);
 	/*
 	 * Another CPU inserted the key: this CPU's words are zero and its
 	 * flag clear, so give them their initial value first.

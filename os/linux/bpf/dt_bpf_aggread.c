@@ -1,10 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * dt_bpf_aggread.c: the aggregation maps as the consumer's snapshots.
+ * dt_bpf_aggread.c: the aggregation maps, made, and read as the
+ * consumer's snapshots.
  *
- * Each aggregation is a per-CPU hash map (one without keys a per-CPU
- * array of one entry); the consumer wants, per CPU, the keys that CPU
- * updated (its flag word set) with their value words.  The map is read in batches (BPF_MAP_LOOKUP_BATCH, one system call for
+ * A keyed aggregation's values are in slots the consumer maps and reads
+ * in place (dt_bpf_gen.h); taking them (clear(), trunc()) deletes their
+ * keys from the key -> slot hash in one system call, zeroes them and
+ * queues them for new keys.  Where slots cannot be made, an aggregation
+ * is a per-CPU hash map (one without keys is a per-CPU array of one
+ * entry); the consumer wants, per CPU, the keys that CPU updated (its
+ * flag word set) with their value words.  The hash is read in batches (BPF_MAP_LOOKUP_BATCH, one system call for
  * thousands of keys), or for clear() and trunc() read and emptied the
  * same way (BPF_MAP_LOOKUP_AND_DELETE_BATCH), which gives the map's space
  * back to new keys.  A kernel without batch operations is read key by key.
@@ -13,11 +18,14 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <bpf/bpf.h>
 
 #include "common/dt_aggfunc.h"
 #include "os/linux/bpf/dt_bpf_aggread.h"
+#include "os/linux/dt_linux_features.h"
 
 /* Bytes of values one batch may bring in, whatever the CPU count. */
 #define DT_AGGREAD_BYTES (4u << 20)
@@ -165,6 +173,183 @@ dt_bpf_aggbufs_grow(dt_bpf_aggbufs_t *bufs, size_t keysz, size_t valsz)
 	return true;
 }
 
+/*
+ * Slots.
+ */
+
+/* Largest slot array made: beyond it, the per-CPU hash. */
+#define DT_AGGSLOTS_MAX (1ULL << 32)
+
+static unsigned char *
+dt_bpf_aggslot(const dt_bpf_aggmap_t *ba, uint32_t slot)
+{
+	return ba->ba_map->sm_base + (size_t) slot * ba->ba_slotsize;
+}
+
+unsigned char *
+dt_bpf_aggslots_reach(const dt_bpf_aggmap_t *ba, uint32_t n)
+{
+	dt_bpf_slotmap_t *sm = ba->ba_map;
+	size_t need = ((size_t) n + 1) * ba->ba_slotsize, len;
+	long pg = sysconf(_SC_PAGESIZE);
+	void *m;
+
+	if (need <= sm->sm_len)
+		return sm->sm_base;
+	len = sm->sm_len * 2 > need ? sm->sm_len * 2 : need;
+	len = (len + (size_t) pg - 1) / (size_t) pg * (size_t) pg;
+	if (len > sm->sm_max)
+		len = sm->sm_max;
+	if ((m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED,
+	    ba->ba_slots_fd, 0)) == MAP_FAILED)
+		return NULL;
+	if (sm->sm_base != NULL)
+		(void) munmap(sm->sm_base, sm->sm_len);
+	sm->sm_base = m;
+	sm->sm_len = len;
+	return m;
+}
+
+int
+dt_bpf_aggslots_make(dt_bpf_aggmap_t *ba, int ncpus)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, mmopts,
+	    .map_flags = BPF_F_MMAPABLE);
+	uint64_t slotsize = 8 + (uint64_t) ba->ba_keysize +
+	    (uint64_t) ncpus * ba->ba_valsize;
+	uint64_t len = slotsize * ((uint64_t) ba->ba_maxent + 1);
+	long pg = sysconf(_SC_PAGESIZE);
+	int fds[3] = { -1, -1, -1 };
+	dt_bpf_slotmap_t *sm = NULL;
+
+	if (ba->ba_kind != DT_AGGMAP_HASH || ncpus <= 0 || pg <= 0 ||
+	    dt_linux_nofeature("agg_slots") ||
+	    slotsize > (1U << 22) || len > DT_AGGSLOTS_MAX)
+		return -1;
+	len = (len + (uint64_t) pg - 1) / (uint64_t) pg * (uint64_t) pg;
+	fds[0] = bpf_map_create(BPF_MAP_TYPE_HASH, "dt_aggkey",
+	    ba->ba_keysize, 4, ba->ba_maxent, NULL);
+	fds[1] = bpf_map_create(BPF_MAP_TYPE_ARRAY, "dt_aggslot", 4,
+	    (uint32_t) slotsize, ba->ba_maxent + 1, &mmopts);
+	fds[2] = bpf_map_create(BPF_MAP_TYPE_QUEUE, "dt_aggfree", 0, 4,
+	    ba->ba_maxent, NULL);
+	if (fds[0] >= 0 && fds[1] >= 0 && fds[2] >= 0 &&
+	    (sm = calloc(1, sizeof (*sm))) != NULL) {
+		ba->ba_slots_fd = fds[1];
+		ba->ba_slotsize = (uint32_t) slotsize;
+		ba->ba_map = sm;
+		sm->sm_max = (size_t) len;
+		if (dt_bpf_aggslots_reach(ba, 0) != NULL) {
+			ba->ba_kind = DT_AGGMAP_SLOTS;
+			ba->ba_fd = fds[0];
+			ba->ba_free_fd = fds[2];
+			ba->ba_ncpus = (uint32_t) ncpus;
+			ba->ba_valoff = 8 + ba->ba_keysize;
+			return 0;
+		}
+		ba->ba_slots_fd = -1;
+		ba->ba_map = NULL;
+	}
+	free(sm);
+	for (int i = 0; i < 3; i++) {
+		if (fds[i] >= 0)
+			(void) close(fds[i]);
+	}
+	return -1;
+}
+
+void
+dt_bpf_aggslots_unmap(dt_bpf_aggmap_t *ba)
+{
+	if (ba->ba_map == NULL)
+		return;
+	if (ba->ba_map->sm_base != NULL)
+		(void) munmap(ba->ba_map->sm_base, ba->ba_map->sm_len);
+	free(ba->ba_map);
+	ba->ba_map = NULL;
+}
+
+/*
+ * Every live slot of ba into snaps; with take set, their keys deleted
+ * from the hash (in batches of up to 4,096, or one by one where the
+ * kernel has no batch delete), then the slots zeroed and queued.  A slot
+ * is live once the program has put its key in the hash; the header's
+ * count bounds the slots ever used.
+ */
+static int
+dt_bpf_aggread_slots(dtrace_hdl_t *dtp, dt_bpf_aggbufs_t *bufs,
+    const dt_bpf_aggmap_t *ba, int ncpus, bool take, dt_aggsnap_t *snaps,
+    size_t *caps)
+{
+	uint64_t used = __atomic_load_n(
+	    (uint64_t *) (void *) ba->ba_map->sm_base, __ATOMIC_ACQUIRE);
+	uint32_t n = used > ba->ba_maxent ? ba->ba_maxent : (uint32_t) used;
+	uint32_t *taken = NULL, ntaken = 0;
+	int rc = 0;
+
+	if (dt_bpf_aggslots_reach(ba, n) == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+
+	if (ncpus > (int) ba->ba_ncpus)
+		ncpus = (int) ba->ba_ncpus;
+	if (take && n > 0 &&
+	    (taken = malloc((size_t) n * sizeof (*taken))) == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	for (uint32_t slot = 1; slot <= n && rc == 0; slot++) {
+		unsigned char *p = dt_bpf_aggslot(ba, slot);
+
+		if (__atomic_load_n((uint64_t *) (void *) p,
+		    __ATOMIC_ACQUIRE) != DT_AGGSLOT_LIVE)
+			continue;
+		rc = dt_bpf_aggread_one(dtp, ba, ncpus, p + 8,
+		    p + ba->ba_valoff, snaps, caps);
+		if (take)
+			taken[ntaken++] = slot;
+	}
+	if (rc == 0 && ntaken > 0)
+		dt_bpf_aggslots_free(bufs, ba, taken, ntaken);
+	free(taken);
+	return rc;
+}
+
+void
+dt_bpf_aggslots_free(dt_bpf_aggbufs_t *bufs, const dt_bpf_aggmap_t *ba,
+    const uint32_t *slots, uint32_t n)
+{
+	const uint32_t batch = 4096;
+	unsigned char *keys;
+	bool onebyone = false;
+
+	/* The keys first, so that no firing finds a slot being freed. */
+	if (!dt_bpf_aggbufs_grow(bufs, (size_t) batch * ba->ba_keysize, 0))
+		onebyone = true;
+	keys = bufs->ab_keys;
+	for (uint32_t i = 0; i < n; i += batch) {
+		uint32_t count = n - i < batch ? n - i : batch;
+		LIBBPF_OPTS(bpf_map_batch_opts, opts);
+
+		for (uint32_t j = 0; !onebyone && j < count; j++)
+			memcpy(keys + (size_t) j * ba->ba_keysize,
+			    dt_bpf_aggslot(ba, slots[i + j]) + 8,
+			    ba->ba_keysize);
+		if (!onebyone && bpf_map_delete_batch(ba->ba_fd, keys, &count,
+		    &opts) == 0)
+			continue;
+		/* No batch delete here (before 5.6), or no buffer. */
+		onebyone = true;
+		for (uint32_t j = 0; j < n - i && j < batch; j++)
+			(void) bpf_map_delete_elem(ba->ba_fd,
+			    dt_bpf_aggslot(ba, slots[i + j]) + 8);
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		unsigned char *p = dt_bpf_aggslot(ba, slots[i]);
+
+		__atomic_store_n((uint64_t *) (void *) p, 0, __ATOMIC_RELEASE);
+		memset(p + 8, 0, ba->ba_slotsize - 8);
+		(void) bpf_map_update_elem(ba->ba_free_fd, NULL, &slots[i], 0);
+	}
+}
+
 int
 dt_bpf_aggread(dtrace_hdl_t *dtp, dt_bpf_aggbufs_t *bufs,
     const dt_bpf_aggmap_t *ba, int ncpus, bool take, dt_aggsnap_t *snaps,
@@ -176,8 +361,11 @@ dt_bpf_aggread(dtrace_hdl_t *dtp, dt_bpf_aggbufs_t *bufs,
 	bool more = true, started = false;
 	int rc = 0;
 
-	if (ba->ba_array)
+	if (ba->ba_kind == DT_AGGMAP_ARRAY)
 		return dt_bpf_aggread_array(dtp, ba, ncpus, take, snaps, caps);
+	if (ba->ba_kind == DT_AGGMAP_SLOTS)
+		return dt_bpf_aggread_slots(dtp, bufs, ba, ncpus, take, snaps,
+		    caps);
 	if (max < 16)
 		max = 16;
 	if (max > ba->ba_maxent)

@@ -53,4 +53,27 @@ extern int dt_bpf_aggread(dtrace_hdl_t *dtp, dt_bpf_aggbufs_t *bufs,
     const dt_bpf_aggmap_t *ba, int ncpus, bool take, dt_aggsnap_t *snaps,
     size_t *caps);
 
+/*
+ * Makes a keyed aggregation's slots (dt_bpf_gen.h): the key -> slot hash,
+ * the slot array, mapped, and the queue of free slots, into ba, which
+ * becomes DT_AGGMAP_SLOTS and owns the three descriptors.  -1, with ba
+ * as it was, where the kernel cannot make them (the caller makes the
+ * per-CPU hash instead).
+ */
+extern int dt_bpf_aggslots_make(dt_bpf_aggmap_t *ba, int ncpus);
+/*
+ * The mapping of ba's slots grown to reach slot n (a new mapping, so
+ * earlier pointers into it are void); NULL where it cannot be.
+ */
+extern unsigned char *dt_bpf_aggslots_reach(const dt_bpf_aggmap_t *ba,
+    uint32_t n);
+/* The mapping of the slots undone (the descriptors are closed apart). */
+extern void dt_bpf_aggslots_unmap(dt_bpf_aggmap_t *ba);
+/*
+ * Slots given back for new keys: their keys deleted from the hash, then
+ * each zeroed and queued.  bufs' key buffer is used for the deletion.
+ */
+extern void dt_bpf_aggslots_free(dt_bpf_aggbufs_t *bufs,
+    const dt_bpf_aggmap_t *ba, const uint32_t *slots, uint32_t n);
+
 #endif /* DT_BPF_AGGREAD_H */

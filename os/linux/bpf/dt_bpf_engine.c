@@ -192,6 +192,8 @@ dt_bpf_close(dtrace_hdl_t *dtp)
 		perf_buffer__free(be->be_pb);
 	if (be->be_state != NULL)
 		(void) munmap(be->be_state, be->be_statelen);
+	for (uint32_t i = 0; be->be_laid && i < be->be_lay.bl_naggs; i++)
+		dt_bpf_aggslots_unmap(&be->be_lay.bl_aggs[i]);
 	for (uint32_t i = 0; i < be->be_nmapfds; i++)
 		(void) close(be->be_mapfds[i]);
 	free(be->be_mapfds);
@@ -539,8 +541,18 @@ dt_bpf_maps(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
 	for (uint32_t i = 0; i < lay->bl_naggs; i++) {
 		dt_bpf_aggmap_t *ba = &lay->bl_aggs[i];
 
-		fd = bpf_map_create(ba->ba_array ? BPF_MAP_TYPE_PERCPU_ARRAY :
-		    BPF_MAP_TYPE_PERCPU_HASH, "dt_agg",
+		if (dt_bpf_aggslots_make(ba, be->be_ncpus) == 0) {
+			/* Registered to be closed with the others. */
+			if (dt_bpf_mapfd(dtp, be, ba->ba_fd, "aggregation") <
+			    0 || dt_bpf_mapfd(dtp, be, ba->ba_slots_fd,
+			    "aggregation") < 0 || dt_bpf_mapfd(dtp, be,
+			    ba->ba_free_fd, "aggregation") < 0)
+				return -1;
+			continue;
+		}
+		fd = bpf_map_create(ba->ba_kind == DT_AGGMAP_ARRAY ?
+		    BPF_MAP_TYPE_PERCPU_ARRAY : BPF_MAP_TYPE_PERCPU_HASH,
+		    "dt_agg",
 		    ba->ba_keysize, ba->ba_valsize, ba->ba_maxent, NULL);
 		if ((ba->ba_fd = dt_bpf_mapfd(dtp, be, fd, "aggregation")) < 0)
 			return -1;

@@ -95,17 +95,51 @@ typedef struct dt_bpf_var {
  * kernel inlines its lookup into the program (no hashing, no call), and
  * its entry is never deleted, only zeroed, its flag words saying which
  * CPUs have a value.
+ *
+ * A keyed aggregation's values live in slots, which the consumer reads
+ * in place without a system call (docs/bpf-engine.md, "Reading
+ * aggregations"): ba_fd is a hash from the key to its slot number,
+ * ba_slots_fd an mmap-able array of slots -- slot 0 the header (the next
+ * never-used slot), then each slot a state word (DT_AGGSLOT_LIVE once
+ * its key is in the hash), the key, and each CPU's ba_valsize bytes from
+ * ba_valoff -- and ba_free_fd a queue of the slots given back.  Where the
+ * slots cannot be made (an old kernel, or too large a slot), the values
+ * are a per-CPU hash (ba_fd, keyed as the hash above) as before.
  */
+typedef enum dt_bpf_aggkind {
+	DT_AGGMAP_HASH,		/* a per-CPU hash of key -> values */
+	DT_AGGMAP_ARRAY,	/* no keys: a per-CPU array, key 0 */
+	DT_AGGMAP_SLOTS		/* key -> slot hash, slot array, free queue */
+} dt_bpf_aggkind_t;
+
+#define DT_AGGSLOT_LIVE 1	/* a slot's state word: its key is in use */
+
 typedef struct dt_bpf_aggmap {
 	const dt_aggdesc_t *ba_agg;
 	dt_recdesc_t *ba_keys;	/* ag_nkeys: the map key's layout */
 	bool ba_compact;	/* ba_keys differs from ag_keys */
-	bool ba_array;		/* no keys: a per-CPU array, key 0 */
+	dt_bpf_aggkind_t ba_kind;
 	uint32_t ba_keysize;	/* map key bytes (4 for an array) */
 	uint32_t ba_valsize;	/* ag_nvals words + the flag word */
-	uint32_t ba_maxent;
+	uint32_t ba_maxent;	/* keys (slots 1 to ba_maxent) */
 	int ba_fd;
+	int ba_slots_fd, ba_free_fd;	/* DT_AGGMAP_SLOTS */
+	uint32_t ba_ncpus;	/* CPUs with values in a slot */
+	uint32_t ba_valoff;	/* CPU 0's values in a slot */
+	uint32_t ba_slotsize;	/* bytes of a slot, a multiple of 8 */
+	struct dt_bpf_slotmap *ba_map;	/* the consumer's mapping of them */
 } dt_bpf_aggmap_t;
+
+/*
+ * The consumer's mapping of a slot array: only as far as slots have been
+ * used (grown as they are, by doubling), as every page of a mapping of
+ * BPF map memory counts in the process's resident size from the start.
+ */
+typedef struct dt_bpf_slotmap {
+	unsigned char *sm_base;
+	size_t sm_len;	/* bytes mapped */
+	size_t sm_max;	/* the whole array's, in whole pages */
+} dt_bpf_slotmap_t;
 
 typedef struct dt_bpf_difconst {
 	const dif_object_t *dc_difo;

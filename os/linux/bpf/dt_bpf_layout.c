@@ -643,6 +643,8 @@ dt_bpf_layout_finish(dt_bpf_layout_t *lay, char *errbuf, size_t errlen)
 
 		ba->ba_agg = agg;
 		ba->ba_fd = -1;
+		ba->ba_slots_fd = -1;
+		ba->ba_free_fd = -1;
 		if (dt_bpf_layout_aggkeys(lay, i, ba) != 0)
 			return dt_lay_error(errbuf, errlen, "out of memory");
 		ba->ba_keysize = (ba->ba_keysize + 7) & ~7U;
@@ -668,7 +670,7 @@ dt_bpf_layout_finish(dt_bpf_layout_t *lay, char *errbuf, size_t errlen)
 		 * start-up).
 		 */
 		if (agg->ag_nkeys == 0) {
-			ba->ba_array = true;
+			ba->ba_kind = DT_AGGMAP_ARRAY;
 			ba->ba_keysize = 4;
 			ba->ba_maxent = 1;
 		}
