@@ -147,14 +147,16 @@ tests_unit_perfmap_test_LDADD = libdtrace_core.la
 
 # Unwind tables from CFI, over a synthetic stack and the test's own.
 UNIT_TESTS += tests/unit/cfi_test
-tests_unit_cfi_test_SOURCES = tests/unit/cfi_test.c tests/unit/unit.h
+tests_unit_cfi_test_SOURCES = tests/unit/cfi_test.c tests/unit/unit.h \
+	tests/unit/fake_stack.h
 tests_unit_cfi_test_LDADD = libdtrace_core.la
 
 # arm64's rows, from a shared object assembled for aarch64 (by the build's
 # compiler when it builds for aarch64, else by a cross compiler), and the
 # walk of synthetic arm64 stacks, on any host.
 UNIT_TESTS += tests/unit/a64_cfi_test
-tests_unit_a64_cfi_test_SOURCES = tests/unit/a64_cfi_test.c tests/unit/unit.h
+tests_unit_a64_cfi_test_SOURCES = tests/unit/a64_cfi_test.c tests/unit/unit.h \
+	tests/unit/fake_stack.h
 tests_unit_a64_cfi_test_LDADD = libdtrace_core.la -lelf
 EXTRA_DIST += tests/unit/a64_cfi_frames.S
 if HAVE_A64_CC

@@ -136,37 +136,29 @@ have_bpftrace=false
 command -v "$BPFTRACE" >/dev/null && have_bpftrace=true
 $have_bpftrace || echo "bpftrace: not installed (apt-get install bpftrace)"
 
-echo "workload: $N calls of bench_fn, median of $RUNS runs"
-selfcost pid_dtrace dcount "$DTRACE" -q -c "./w fn @N@" \
-    -n 'pid$target::bench_fn:entry { @ = count(); }'
-if $have_bpftrace; then
-	selfcost pid_bpftrace bcount "$BPFTRACE" -c "./w fn @N@" \
-	    -e "uprobe:$tmp/w:bench_fn { @ = count(); }"
-	ratio pid "$cost_pid_dtrace" "$cost_pid_bpftrace"
-fi
-bpfcost pid_dtrace "$DTRACE" -q -c "./w fn @N@" \
-    -n 'pid$target::bench_fn:entry { @ = count(); }'
-if $have_bpftrace; then
-	bpfcost pid_bpftrace "$BPFTRACE" -c "./w fn @N@" \
-	    -e "uprobe:$tmp/w:bench_fn { @ = count(); }"
-	ratio "pid (BPF program alone)" "${bpf_pid_dtrace:-0}" \
-	    "${bpf_pid_bpftrace:-0}"
-fi
+# compare WHAT WORKLOAD DSCRIPT BSCRIPT: both tracers' cost per firing,
+# whole and of the BPF program alone, and their ratios.
+compare() {
+	local what=$1 wl=$2 d=$3 b=$4 n
+	n=$(echo "$what" | tr 'A-Z' 'a-z')
+	selfcost "${n}_dtrace" dcount "$DTRACE" -q -c "./w $wl @N@" -n "$d"
+	if $have_bpftrace; then
+		selfcost "${n}_bpftrace" bcount "$BPFTRACE" -c "./w $wl @N@" \
+		    -e "$b"
+		eval ratio "$what" "\$cost_${n}_dtrace" "\$cost_${n}_bpftrace"
+	fi
+	bpfcost "${n}_dtrace" "$DTRACE" -q -c "./w $wl @N@" -n "$d"
+	if $have_bpftrace; then
+		bpfcost "${n}_bpftrace" "$BPFTRACE" -c "./w $wl @N@" -e "$b"
+		eval ratio "'$what (BPF program alone)'" \
+		    "\${bpf_${n}_dtrace:-0}" "\${bpf_${n}_bpftrace:-0}"
+	fi
+}
 
+echo "workload: $N calls of bench_fn, median of $RUNS runs"
+compare pid fn 'pid$target::bench_fn:entry { @ = count(); }' \
+    "uprobe:$tmp/w:bench_fn { @ = count(); }"
 echo "workload: $N passes over the USDT probe bench:tick"
-selfcost usdt_dtrace dcount "$DTRACE" -q -c "./w usdt @N@" \
-    -n 'bench$target:::tick { @ = count(); }'
-if $have_bpftrace; then
-	selfcost usdt_bpftrace bcount "$BPFTRACE" -c "./w usdt @N@" \
-	    -e "usdt:$tmp/w:bench:tick { @ = count(); }"
-	ratio USDT "$cost_usdt_dtrace" "$cost_usdt_bpftrace"
-fi
-bpfcost usdt_dtrace "$DTRACE" -q -c "./w usdt @N@" \
-    -n 'bench$target:::tick { @ = count(); }'
-if $have_bpftrace; then
-	bpfcost usdt_bpftrace "$BPFTRACE" -c "./w usdt @N@" \
-	    -e "usdt:$tmp/w:bench:tick { @ = count(); }"
-	ratio "USDT (BPF program alone)" "${bpf_usdt_dtrace:-0}" \
-	    "${bpf_usdt_bpftrace:-0}"
-fi
+compare USDT usdt 'bench$target:::tick { @ = count(); }' \
+    "usdt:$tmp/w:bench:tick { @ = count(); }"
 exit 0

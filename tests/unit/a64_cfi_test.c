@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -133,24 +134,7 @@ t_table(dt_cfi_table_t *ct, const t_funcs_t f)
 
 /* A fake stack: words at T_BASE + 8 * i. */
 #define T_BASE 0x7ff000
-static uint64_t t_stack[64];
-
-static int
-t_read(void *arg, uint64_t addr, uint64_t *valp)
-{
-	(void) arg;
-	if (addr < T_BASE || addr + 8 > T_BASE + sizeof (t_stack) ||
-	    (addr - T_BASE) % 8 != 0)
-		return -1;
-	*valp = t_stack[(addr - T_BASE) / 8];
-	return 0;
-}
-
-static void
-t_poke(uint64_t addr, uint64_t val)
-{
-	t_stack[(addr - T_BASE) / 8] = val;
-}
+#include "tests/unit/fake_stack.h"
 
 /* A pointer-authentication code in the bits above a user address. */
 #define T_SIGN(a) ((a) | UINT64_C(0x7f2a000000000000))
@@ -331,7 +315,7 @@ main(void)
 	const char *top = getenv("top_builddir");
 	dt_cfi_table_t ct;
 	t_funcs_t f;
-	char path[4096];
+	char path[4096], abs[PATH_MAX];
 
 	/* The walks over rows made by hand, on any host */
 	t_layout(f, 0x10390);
@@ -341,6 +325,9 @@ main(void)
 
 	(void) snprintf(path, sizeof (path), "%s/tests/unit/a64_cfi_frames.so",
 	    top != NULL ? top : ".");
+	/* A process's maps name files by absolute paths (run by hand). */
+	if (path[0] != '/' && realpath(path, abs) != NULL)
+		(void) snprintf(path, sizeof (path), "%s", abs);
 #ifdef A64_CFI_FRAMES
 	t_object(path);
 #else

@@ -18,19 +18,8 @@
 #include "tests/unit/unit.h"
 
 /* A fake stack: words at 0x1000 + 8 * i. */
-static uint64_t t_stack[64];
 #define T_BASE 0x1000
-
-static int
-t_read(void *arg, uint64_t addr, uint64_t *valp)
-{
-	(void) arg;
-	if (addr < T_BASE || addr + 8 > T_BASE + sizeof (t_stack) ||
-	    (addr - T_BASE) % 8 != 0)
-		return -1;
-	*valp = t_stack[(addr - T_BASE) / 8];
-	return 0;
-}
+#include "tests/unit/fake_stack.h"
 
 /* The walk from pc, sp and %rbp (x86-64 has no link register). */
 static uint32_t
