@@ -24,7 +24,8 @@ tests_unit_interp_engine_test_LDADD = libdtrace_core.la
 
 # Every build: common/ keeps to its seam (no OS, engine or processor);
 # every source file names its licence.
-SHELL_TESTS += tests/shell/portable-core.sh tests/shell/licence.sh
+SHELL_TESTS += tests/shell/portable-core.sh tests/shell/licence.sh \
+	tests/shell/tests-registered.sh
 
 # The Linux backend's, through dtrace(1).
 if OS_LINUX
@@ -53,6 +54,7 @@ SHELL_TESTS += tests/shell/unprivileged.sh tests/shell/syscall-count.sh \
 	tests/shell/package.sh tests/shell/folded-stacks.sh \
 	tests/shell/metrics-endpoint.sh tests/shell/metrics-prometheus.sh \
 	tests/shell/bash-completion.sh tests/shell/agg-space-full.sh \
+	tests/shell/agg-slots.sh \
 	tests/shell/chaos.sh tests/shell/ptrace-tracer-killed.sh \
 	tests/shell/grab-refused.sh \
 	tests/shell/syscall-linger.sh tests/shell/ptrace-drops.sh \
