@@ -101,6 +101,14 @@ extern const dt_os_engine_t dt_os_engines[];
 extern const char *const dt_os_cpp_defines[];
 
 /*
+ * Typedefs of D's whose base type the system's C ABI decides, as {name,
+ * base} pairs ended by a NULL name: each replaces D's default base, so
+ * that the system's own headers, included with -C, declare the same
+ * type again (glibc's nlink_t is 64 bits on x86-64, 32 on arm64).
+ */
+extern const char *const dt_os_typedefs[][2];
+
+/*
  * The uregs[] names D programs use (R_PC, R_SP, ...) and the index of
  * each, as the processor the OS runs on numbers its registers: the i-th
  * name, from 0 up, and NULL past the last.  The compiler's prelude

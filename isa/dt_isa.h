@@ -239,6 +239,9 @@ extern const dt_isa_syscall_t dt_isa_linux_syscalls[];
  * are the kernel's to say (BTF).
  */
 extern const char dt_isa_linux_sysnr_member[];
+
+/* Linux: the C library's nlink_t on this ISA, as a D base type name. */
+extern const char dt_isa_linux_nlink_t[];
 extern const char dt_isa_linux_sysarg0_member[];
 
 /*

@@ -117,7 +117,14 @@ dt_type_init(dt_cc_t *cc)
 	(void) t;
 
 	for (int i = 0; dt_typedefs[i][0] != NULL; i++) {
-		if ((base = dt_type_need(cc, dt_typedefs[i][1])) == CTF_ERR ||
+		const char *bname = dt_typedefs[i][1];
+
+		/* The system's C ABI decides some (dt_os.h). */
+		for (int j = 0; dt_os_typedefs[j][0] != NULL; j++) {
+			if (strcmp(dt_os_typedefs[j][0], dt_typedefs[i][0]) == 0)
+				bname = dt_os_typedefs[j][1];
+		}
+		if ((base = dt_type_need(cc, bname)) == CTF_ERR ||
 		    ctf_add_typedef(fp, CTF_ADD_ROOT, dt_typedefs[i][0],
 		    base) == CTF_ERR)
 			return -1;

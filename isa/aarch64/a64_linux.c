@@ -80,6 +80,8 @@ const dt_isa_syscall_t dt_isa_linux_syscalls[] = {
 
 /* x0 takes the return value; orig_x0 keeps the first argument. */
 const char dt_isa_linux_sysnr_member[] = "pt_regs.syscallno";
+/* glibc's generic ABI: a 32-bit nlink_t. */
+const char dt_isa_linux_nlink_t[] = "unsigned int";
 const char dt_isa_linux_sysarg0_member[] = "pt_regs.orig_x0";
 
 /*

@@ -186,6 +186,8 @@ const dt_isa_syscall_t dt_isa_linux_syscalls[] = {
 
 /* orig_ax keeps the number once ax holds the return value. */
 const char dt_isa_linux_sysnr_member[] = "pt_regs.orig_ax";
+/* glibc's x86-64 ABI: a 64-bit nlink_t. */
+const char dt_isa_linux_nlink_t[] = "unsigned long";
 const char dt_isa_linux_sysarg0_member[] = "pt_regs.di";
 
 /* The kernel's names for the words of struct pt_regs. */

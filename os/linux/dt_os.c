@@ -219,6 +219,12 @@ const unsigned dt_os_usdt_maxargs = DT_USDT_MAXARGS;
 /* What GCC predefines on Linux, for D programs' #ifdef. */
 const char *const dt_os_cpp_defines[] = { "-D__linux", "-D__unix", NULL };
 
+/* The C library's types that differ by processor. */
+const char *const dt_os_typedefs[][2] = {
+	{ "nlink_t", dt_isa_linux_nlink_t },
+	{ NULL, NULL }
+};
+
 /* The ISA's names (dt_isa_regnames[], ended by a NULL name). */
 const char *
 dt_os_regname(unsigned i, int *indexp)

@@ -107,6 +107,9 @@ const unsigned dt_os_usdt_maxargs = 255;
 /* No OS names itself here; any POSIX system is a Unix. */
 const char *const dt_os_cpp_defines[] = {"-D__unix", NULL};
 
+/* No system headers to agree with: D's own typedefs as they are. */
+const char *const dt_os_typedefs[][2] = {{NULL, NULL}};
+
 /* No processor's registers are known here: uregs[] has no names. */
 const char *
 dt_os_regname(unsigned i, int *indexp)

@@ -2,7 +2,9 @@
  * D has no floating-point arithmetic, but float, double and long double
  * data can be declared, traced and formatted by printf(): a global is
  * zero, and values read through pointers print as the C library does.
- * @options: -q
+ * A long double's bits are the processor's: x87's 80-bit format on
+ * x86-64, IEEE binary128 on arm64 (chosen here by the preprocessor).
+ * @options: -q -C
  */
 float f;
 double d;
@@ -24,8 +26,13 @@ BEGIN
 	this->l = (long *)&this->p->d;
 	*this->l = 0xc00921fb54442d18;
 	this->w = (long *)&this->p->ld;
-	this->w[0] = 0x8000000000000000;
-	this->w[1] = 0x4000;
+#if defined(__aarch64__)
+	this->w[0] = 0;				/* 2.0: mantissa 0, */
+	this->w[1] = 0x4000000000000000;	/* exponent 0x4000 */
+#else
+	this->w[0] = 0x8000000000000000;	/* 2.0: the integer bit, */
+	this->w[1] = 0x4000;			/* exponent 0x4000 */
+#endif
 	printf("%f %.2e %g\n", this->p->f, this->p->f, this->p->f);
 	printf("%f %.3E %G\n", this->p->d, this->p->d, this->p->d);
 	printf("%Lf %Lg\n", this->p->ld, this->p->ld);
