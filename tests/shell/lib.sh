@@ -18,6 +18,18 @@ need_bpf_uprobes() {
 		{ echo "the kernel has no uprobe PMU"; exit 77; }
 }
 
+# need_features NAME...: exit 77 (skip) naming the first kernel feature,
+# as the feature probe names it (tests/unit/bpf_features_test), that the
+# kernel lacks.
+need_features() {
+	local feats f
+	feats=$("$top_builddir/tests/unit/bpf_features_test" 2>/dev/null)
+	for f in "$@"; do
+		printf '%s\n' "$feats" | grep -q "^$f  *yes" ||
+			{ echo "the kernel lacks $f"; exit 77; }
+	done
+}
+
 # Whether the kernel is older than 6.12, the oldest seen to give a kernel
 # stack at syscall tracepoints: older ones (6.1) hand them the user
 # registers, from which no kernel frame is walked.

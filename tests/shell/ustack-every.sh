@@ -14,11 +14,8 @@ set -u
 
 [ "$(id -u)" -eq 0 ] || { echo "needs root to load BPF programs"; exit 77; }
 command -v cc >/dev/null || { echo "needs a C compiler (cc)"; exit 77; }
-feats=$("$top_builddir/tests/unit/bpf_features_test" 2>/dev/null)
-for f in task_pt_regs map_in_map bpf_loop cpu_clock; do
-	printf '%s\n' "$feats" | grep -q "^$f  *yes" ||
-	    { echo "the kernel lacks $f"; exit 77; }
-done
+. "$top_srcdir/tests/shell/lib.sh"
+need_features task_pt_regs map_in_map bpf_loop cpu_clock
 
 # getppid's system call number, which raw_syscalls' probes see
 case $(uname -m) in
@@ -30,7 +27,6 @@ esac
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-. "$top_srcdir/tests/shell/lib.sh"
 cflags=(-O2 -fomit-frame-pointer -fasynchronous-unwind-tables)
 cc "${cflags[@]}" -o "$tmp/nofp" "$top_srcdir/tests/shell/data/ustack-nofp.c" &&
     cc "${cflags[@]}" -shared -fPIC -o "$tmp/libhop.so" \

@@ -19,15 +19,11 @@ set -u
 command -v cc >/dev/null || { echo "needs a C compiler (cc)"; exit 77; }
 [ "$(uname -m)" = x86_64 ] ||
     { echo "the unwinder and the test's libraries are x86-64 only"; exit 77; }
-feats=$("$top_builddir/tests/unit/bpf_features_test" 2>/dev/null)
-for f in task_pt_regs map_in_map bpf_loop; do
-	printf '%s\n' "$feats" | grep -q "^$f  *yes" ||
-	    { echo "the kernel lacks $f"; exit 77; }
-done
+. "$top_srcdir/tests/shell/lib.sh"
+need_features task_pt_regs map_in_map bpf_loop
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-. "$top_srcdir/tests/shell/lib.sh"
 data=$top_srcdir/tests/shell/data
 cc -shared -DFRAME=8 -o "$tmp/liba.so" "$data/ustack-gen.S" &&
     cc -shared -DFRAME=72 -o "$tmp/libb.so" "$data/ustack-gen.S" &&

@@ -8,15 +8,11 @@ set -u
 
 [ "$(id -u)" -eq 0 ] || { echo "needs root to load BPF programs"; exit 77; }
 command -v cc >/dev/null || { echo "needs a C compiler (cc)"; exit 77; }
-feats=$("$top_builddir/tests/unit/bpf_features_test" 2>/dev/null)
-for f in task_pt_regs map_in_map bpf_loop; do
-	printf '%s\n' "$feats" | grep -q "^$f  *yes" ||
-	    { echo "the kernel lacks $f"; exit 77; }
-done
+. "$top_srcdir/tests/shell/lib.sh"
+need_features task_pt_regs map_in_map bpf_loop
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-. "$top_srcdir/tests/shell/lib.sh"
 cc -O1 -fno-optimize-sibling-calls -fasynchronous-unwind-tables \
     -o "$tmp/deep" "$top_srcdir/tests/shell/data/ustack-deep.c" || exit 1
 

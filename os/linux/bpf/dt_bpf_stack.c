@@ -755,6 +755,23 @@ dt_bpf_cg_ustack_dyn(dt_bpf_cg_t *cg, bool cache, uint32_t lnorows)
 }
 
 /*
+ * The cache entry of the address in DT_UV_X, with the tag it must carry:
+ * r0 = the entry, r2 = the owner's generation word (DT_UV_GEN), r1 = the
+ * address; to lnone when the owner has no generation (rows not cached).
+ */
+static void
+dt_bpf_cg_ucache_tagged(dt_bpf_cg_t *cg, uint32_t lnone)
+{
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R7,
+	    DT_VAR(cg, DT_UV_GEN)));
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R2));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R1, 32));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R1, 0, 0), lnone);
+	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7, DT_VAR(cg, DT_UV_X)));
+	dt_bpf_cg_ucache_entry(cg);
+}
+
+/*
  * The frame's rule into DT_UV_ROW: from the cache when it has the
  * address, else by the search (then kept in the cache).  Jumps to ldone
  * when the address has no row.
@@ -770,15 +787,7 @@ dt_bpf_cg_ustack_row(dt_bpf_cg_t *cg, bool dyn, bool cache, uint32_t ldone)
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, DT_UV_LO), 0));
 	if (cache) {
 		/* A generation (the upper word): the entry, if it is ours */
-		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R7,
-		    DT_VAR(cg, DT_UV_GEN)));
-		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R2));
-		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R1, 32));
-		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R1, 0, 0),
-		    lsearch);
-		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7,
-		    DT_VAR(cg, DT_UV_X)));
-		dt_bpf_cg_ucache_entry(cg);
+		dt_bpf_cg_ucache_tagged(cg, lsearch);
 		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R3, DT_R0, 0));
 		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JNE, DT_R3, DT_R2,
 		    0), lsearch);
@@ -824,15 +833,7 @@ dt_bpf_cg_ustack_row(dt_bpf_cg_t *cg, bool dyn, bool cache, uint32_t ldone)
 	DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R4, DT_VAR(cg, DT_UV_ROW)));
 	if (cache) {
 		/* Kept for the next walk (a generation 0 tag is never read). */
-		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R2, DT_R7,
-		    DT_VAR(cg, DT_UV_GEN)));
-		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R1, DT_R2));
-		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_RSH, DT_R1, 32));
-		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R1, 0, 0),
-		    lrow);
-		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R7,
-		    DT_VAR(cg, DT_UV_X)));
-		dt_bpf_cg_ucache_entry(cg);
+		dt_bpf_cg_ucache_tagged(cg, lrow);
 		DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R0, 0, 0));
 		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R0, DT_R1, 8));
 		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R4, DT_R7,
