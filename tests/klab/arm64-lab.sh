@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# arm64-lab.sh [-t SECS] [-w DIR] COMMAND [ARG...]: run a command as root
+# arm64-lab.sh [-t SECS] [-c CPUS] [-w DIR] COMMAND [ARG...]: run a command as root
 # on a real arm64 Linux kernel -- Debian 12's linux-image-arm64 (6.1),
 # booted under qemu-system-aarch64's emulation (TCG) -- with an arm64 root
 # file system that this script builds with debootstrap the first time and
@@ -13,6 +13,8 @@
 # runs COMMAND from the work directory (its output, merged, on our
 # stdout) and powers off; we exit with COMMAND's status, 124 when the
 # guest ran past SECS (default 1800), 125 when the lab itself failed.
+# The guest has CPUS processors (-c; default this machine's, at most 4):
+# one leaves the host a processor for other work while a long run goes.
 #
 # Needs root (debootstrap, binfmt_misc for the second stage), and the
 # Debian packages debootstrap, qemu-system-arm, qemu-user-static and
@@ -22,15 +24,17 @@ set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 lab=${DT_ARM64_LAB:-/var/cache/dt-arm64lab}
 secs=1800
+ncpu=
 work=$root
 while [ $# -gt 0 ]; do
 	case $1 in
 	-t) secs=$2; shift 2 ;;
+	-c) ncpu=$2; shift 2 ;;
 	-w) work=$(cd "$2" && pwd); shift 2 ;;
 	*) break ;;
 	esac
 done
-[ $# -ge 1 ] || { echo "usage: $0 [-t SECS] [-w DIR] COMMAND [ARG...]" >&2; exit 2; }
+[ $# -ge 1 ] || { echo "usage: $0 [-t SECS] [-c CPUS] [-w DIR] COMMAND [ARG...]" >&2; exit 2; }
 die() { echo "arm64-lab: $*" >&2; exit 125; }
 [ "$(id -u)" -eq 0 ] || die "needs root (debootstrap, loop-free image build)"
 for t in debootstrap qemu-system-aarch64 mkfs.ext4; do
@@ -141,8 +145,10 @@ mkdir -p "$work/.arm64-lab"
 	printf '\n'
 } >"$work/.arm64-lab/cmd"
 out=$work/.arm64-lab/console
-ncpu=$(nproc)
-[ "$ncpu" -gt 4 ] && ncpu=4
+if [ -z "$ncpu" ]; then
+	ncpu=$(nproc)
+	[ "$ncpu" -gt 4 ] && ncpu=4
+fi
 timeout "$secs" qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on \
     -smp "$ncpu" -m 2048 -nographic -no-reboot \
     -kernel "$kernel" -initrd "$initrd" \
