@@ -58,6 +58,7 @@ SHELL_TESTS += tests/shell/unprivileged.sh tests/shell/syscall-count.sh \
 	tests/shell/chaos.sh tests/shell/ptrace-tracer-killed.sh \
 	tests/shell/grab-refused.sh \
 	tests/shell/syscall-linger.sh tests/shell/ptrace-drops.sh \
+	tests/shell/ptrace-stop-calls.sh \
 	tests/shell/compile-deep.sh tests/shell/drops-ratelimit.sh \
 	tests/shell/bpf-option-limits.sh tests/shell/tick-busy.sh \
 	tests/shell/isa-seam.sh tests/shell/uregs-engines.sh \

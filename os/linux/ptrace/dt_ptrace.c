@@ -1317,8 +1317,122 @@ dt_pt_event(dtrace_hdl_t *dtp, dt_ptrace_t *pt, int tid, int st)
 }
 
 /*
- * Wait for ptrace stops until the deadline, handling each; SIGCHLD, which
- * every stop sends, wakes the wait.
+ * The deadline of a wait for stops.  A stop costs the tracer a wake, the
+ * tracee's stop and its resumption: the fewer system calls around them
+ * the better (a system call probe stops once per call where strace stops
+ * twice).  So we sleep in waitpid() itself, which returns with the stop,
+ * rather than in a timed wait for SIGCHLD followed by waitpid() -- and a
+ * timed sleep arms and cancels a kernel timer each time, in a virtual
+ * machine two writes to the timer device and two exits to the hypervisor.
+ * What ends that sleep at the deadline is one timer per wait, sending
+ * this thread a signal whose handler does nothing: waitpid() fails with
+ * EINTR.  The timer repeats every DT_PT_WAKE_REPEAT_NS after the deadline
+ * until disarmed, for a signal taken between our check of the clock and
+ * the sleep.  Where the signal has a handler already, the engine leaves
+ * it alone and waits for SIGCHLD as before (dt_pt_wait()).
+ */
+#define DT_PT_WAKESIG (SIGRTMAX - 1)
+#define DT_PT_WAKE_REPEAT_NS 1000000
+
+static void
+dt_pt_wake_handler(int sig)
+{
+	(void) sig;
+}
+
+/* The handler and timer, at engine open, in the thread that will wait. */
+static void
+dt_pt_wake_init(dt_ptrace_t *pt)
+{
+	struct sigaction sa = { 0 };
+	struct sigevent sev = { 0 };
+
+	if (sigaction(DT_PT_WAKESIG, NULL, &pt->pt_wake_old) != 0 ||
+	    pt->pt_wake_old.sa_handler != SIG_DFL ||
+	    (pt->pt_wake_old.sa_flags & SA_SIGINFO))
+		return;
+	sev.sigev_notify = SIGEV_THREAD_ID;
+	sev.sigev_signo = DT_PT_WAKESIG;
+	sev._sigev_un._tid = (pid_t) syscall(SYS_gettid);
+	if (timer_create(CLOCK_MONOTONIC, &sev, &pt->pt_wake_timer) != 0)
+		return;
+	sa.sa_handler = dt_pt_wake_handler;	/* no SA_RESTART: EINTR */
+	(void) sigemptyset(&sa.sa_mask);
+	if (sigaction(DT_PT_WAKESIG, &sa, NULL) != 0) {
+		(void) timer_delete(pt->pt_wake_timer);
+		return;
+	}
+	pt->pt_wake_thread = pthread_self();
+	pt->pt_wake_ok = true;
+}
+
+static void
+dt_pt_wake_fini(dt_ptrace_t *pt)
+{
+	if (!pt->pt_wake_ok)
+		return;
+	(void) timer_delete(pt->pt_wake_timer);
+	(void) sigaction(DT_PT_WAKESIG, &pt->pt_wake_old, NULL);
+	pt->pt_wake_ok = false;
+}
+
+/* Arm (deadline, dt_os_timestamp()'s clock) or disarm (0) the timer. */
+static int
+dt_pt_wake_at(dt_ptrace_t *pt, uint64_t deadline)
+{
+	struct itimerspec its = { 0 };
+
+	if (deadline != 0) {
+		its.it_value.tv_sec = (time_t) (deadline / 1000000000ULL);
+		its.it_value.tv_nsec = (long) (deadline % 1000000000ULL);
+		its.it_interval.tv_nsec = DT_PT_WAKE_REPEAT_NS;
+	}
+	return timer_settime(pt->pt_wake_timer, TIMER_ABSTIME, &its, NULL);
+}
+
+/*
+ * Handle stops until the deadline, asleep in waitpid(): 0, or -1 when
+ * there is nothing to wait for (no child: the caller sleeps instead).
+ * SIGCHLD stays blocked, as in dt_pt_wait(), for a handler of the
+ * program's.
+ */
+static int
+dt_pt_wait_stops(dtrace_hdl_t *dtp, dt_ptrace_t *pt, uint64_t deadline)
+{
+	sigset_t mask, old;
+	int rc = 0;
+
+	(void) pthread_sigmask(SIG_SETMASK, NULL, &mask);
+	(void) sigaddset(&mask, SIGCHLD);
+	(void) sigdelset(&mask, DT_PT_WAKESIG);
+	(void) pthread_sigmask(SIG_SETMASK, &mask, &old);
+	if (dt_pt_wake_at(pt, deadline) != 0) {
+		(void) pthread_sigmask(SIG_SETMASK, &old, NULL);
+		return -1;
+	}
+	while (pt->pt_attached) {
+		int st;
+		pid_t tid = waitpid(-1, &st, __WALL);
+
+		if (tid < 0) {
+			/* The deadline, or a signal the caller handles. */
+			if (errno != EINTR)
+				rc = -1;
+			break;
+		}
+		dt_pt_event(dtp, pt, tid, st);
+		if (dt_interp_exited(dtp) || dt_os_timestamp() >= deadline)
+			break;
+	}
+	(void) dt_pt_wake_at(pt, 0);
+	(void) pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}
+
+/*
+ * Wait for ptrace stops until the deadline, handling each: asleep in
+ * waitpid() where we can (above), else in a timed wait for the SIGCHLD
+ * that every stop sends.
  */
 static void
 dt_pt_wait(dtrace_hdl_t *dtp, uint64_t deadline)
@@ -1326,6 +1440,11 @@ dt_pt_wait(dtrace_hdl_t *dtp, uint64_t deadline)
 	dt_ptrace_t *pt = dt_pt();
 	sigset_t set, old;
 
+	if (pt->pt_attached && pt->pt_wake_ok &&
+	    pthread_equal(pt->pt_wake_thread, pthread_self()) &&
+	    dt_os_timestamp() < deadline &&
+	    dt_pt_wait_stops(dtp, pt, deadline) == 0)
+		goto out;
 	(void) sigemptyset(&set);
 	(void) sigaddset(&set, SIGCHLD);
 	(void) sigprocmask(SIG_BLOCK, &set, &old);
@@ -1356,6 +1475,7 @@ dt_pt_wait(dtrace_hdl_t *dtp, uint64_t deadline)
 			break;
 	}
 	(void) sigprocmask(SIG_SETMASK, &old, NULL);
+out:
 	/* The counts of patched sites, before the timers due now fire. */
 	dt_pt_fast_collect_all(dtp, pt);
 }
@@ -1493,6 +1613,7 @@ dt_ptrace_open(dtrace_hdl_t *dtp)
 		return -1;
 	}
 	dt_pt_state = pt;
+	dt_pt_wake_init(pt);
 	dt_interp_set_wait(dtp, dt_pt_wait);
 	return 0;
 }
@@ -1647,6 +1768,7 @@ dt_ptrace_close(dtrace_hdl_t *dtp)
 	free(pt->pt_pidps);
 	free(pt->pt_threads);
 	free(pt->pt_children);
+	dt_pt_wake_fini(pt);
 	free(pt);
 	dt_pt_state = NULL;
 	dt_interp_engine_ops.eo_close(dtp);

@@ -30,7 +30,10 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/ptrace.h>
+#include <time.h>
 
 #include "common/engine/dt_interp.h"
 #include "isa/dt_isa.h"
@@ -208,6 +211,15 @@ typedef struct dt_ptrace {
 	dt_pt_child_t *pt_children;
 	size_t pt_nchildren;
 	bool pt_attached;
+	/*
+	 * dt_pt_wait()'s deadline: a timer that sends the thread that opened
+	 * the engine (pt_wake_thread) DT_PT_WAKESIG, whose handler we set
+	 * (pt_wake_ok; pt_wake_old is the disposition to put back).
+	 */
+	bool pt_wake_ok;
+	timer_t pt_wake_timer;
+	pthread_t pt_wake_thread;
+	struct sigaction pt_wake_old;
 	/* The firing in progress, for the context callbacks. */
 	dt_pt_thread_t *pt_cur;
 	dt_isa_ptregs_t pt_regs;
