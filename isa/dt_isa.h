@@ -350,10 +350,13 @@ typedef struct dt_isa_ptrace {
 	uint32_t ip_auditarch;
 	/*
 	 * The jump a counting site is patched with (dt_ptrace_fast.c): its
-	 * length and first byte; 0 where sites are never patched so.
+	 * length, 0 where sites are never patched so; and how it is known:
+	 * its byte ip_jmpop_at, masked with ip_jmpop_mask, is ip_jmpop.
 	 */
 	uint8_t ip_jmplen;
 	uint8_t ip_jmpop;
+	uint8_t ip_jmpop_at;
+	uint8_t ip_jmpop_mask;
 } dt_isa_ptrace_t;
 
 extern const dt_isa_ptrace_t dt_isa_ptrace;

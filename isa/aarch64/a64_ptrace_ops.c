@@ -70,8 +70,10 @@ const dt_isa_ptrace_t dt_isa_ptrace = {
     .ip_norestart = A64_W(A64_SYSCALLNO),
     .ip_stopnr = A64_W(A64_SYSCALLNO),
     .ip_auditarch = AUDIT_ARCH_AARCH64,
-    .ip_jmplen = 0, /* no counting trampolines: breakpoints everywhere */
-    .ip_jmpop = 0,
+    .ip_jmplen = 4, /* b imm26: the top six bits 000101 */
+    .ip_jmpop = 0x14,
+    .ip_jmpop_at = 3,
+    .ip_jmpop_mask = 0xfc,
 };
 
 int
@@ -210,7 +212,50 @@ dt_isa_ptrace_taken(const dt_isa_insn_t *in, const dt_isa_ptregs_t *r)
 	}
 }
 
-/* No counting trampolines on arm64 (ip_jmplen is 0). */
+/*
+ * Counting sites (os/linux/ptrace/dt_ptrace_fast.c): the site's first
+ * instruction becomes a b to a trampoline of its own, which counts with
+ * an exclusive load/store pair on three registers it saves on the stack
+ * (the AAPCS64 has no red zone, and sp is 16-byte aligned at a function's
+ * entry), runs the displaced instruction and branches back:
+ *
+ *	+0	stp x15, x16, [sp, #-32]!
+ *	+4	str x17, [sp, #16]
+ *	+8	ldr x16, +48			(the counter's address)
+ *	+12	ldxr x17, [x16]
+ *	+16	add x17, x17, #1
+ *	+20	stxr w15, x17, [x16]
+ *	+24	cbnz w15, +12
+ *	+28	ldr x17, [sp, #16]
+ *	+32	ldp x15, x16, [sp], #32
+ *	+36	<the displaced instruction>
+ *	+40	b site + 4
+ *	+44	nop
+ *	+48	the counter's address
+ *
+ * Only an instruction that runs the same anywhere is displaced (class
+ * OTHER: no pc-relative operand, no branch, no exclusive access, no
+ * system call or trap) -- and not a landing pad: bti and the pointer
+ * authentication hints (paciasp) stay where an indirect call lands, or a
+ * page guarded by BTI would fault at the b; such sites keep their
+ * breakpoint.  One instruction is displaced, so no other instruction
+ * starts inside it and no thread can be stopped within it.
+ */
+#define A64_TRAMP_LEN 56
+#define A64_NOP	      0xd503201fu
+
+static const uint32_t a64_tramp_count[] = {
+    0xa9be43efu, /* stp x15, x16, [sp, #-32]! */
+    0xf9000bf1u, /* str x17, [sp, #16] */
+    0x58000150u, /* ldr x16, +40 (to +48) */
+    0xc85f7e11u, /* ldxr x17, [x16] */
+    0x91000631u, /* add x17, x17, #1 */
+    0xc80f7e11u, /* stxr w15, x17, [x16] */
+    0x35ffffafu, /* cbnz w15, -12 */
+    0xf9400bf1u, /* ldr x17, [sp, #16] */
+    0xa8c243efu, /* ldp x15, x16, [sp], #32 */
+};
+
 int
 dt_isa_ptrace_lands(
     const uint8_t *code, uint64_t addr, uint64_t size, size_t len)
@@ -218,30 +263,46 @@ dt_isa_ptrace_lands(
 	(void) code;
 	(void) addr;
 	(void) size;
-	(void) len;
-	return 1;
+	/* Nothing starts inside one instruction. */
+	return len > 4;
 }
 
 size_t
 dt_isa_ptrace_tramp(uint64_t addr, const uint8_t *code, size_t avail,
     uint64_t tramp, uint64_t ctr, uint8_t *buf, size_t bufsz, size_t *lenp)
 {
-	(void) addr;
-	(void) code;
-	(void) avail;
-	(void) tramp;
-	(void) ctr;
-	(void) buf;
-	(void) bufsz;
-	(void) lenp;
-	return 0;
+	size_t n = 0;
+	a64_insn_t in;
+
+	if (avail < 4 || bufsz < A64_TRAMP_LEN || (addr & 3) != 0 ||
+	    (tramp & 7) != 0)
+		return 0;
+	a64_decode(a64_word(code), addr, &in);
+	if (in.cls != A64_C_OTHER || a64_strategy(&in) != A64_STRAT_OOL)
+		return 0;
+	for (size_t i = 0; i < sizeof(a64_tramp_count) / 4; i++, n += 4)
+		a64_put32(buf + n, a64_tramp_count[i]);
+	memcpy(buf + n, code, 4);
+	n += 4;
+	if (dt_isa_ptrace_jmp(tramp + n, addr + 4, buf + n) != 0)
+		return 0;
+	n += 4;
+	a64_put32(buf + n, A64_NOP);
+	n += 4;
+	a64_put64(buf + n, ctr);
+	n += 8;
+	*lenp = 4;
+	return n;
 }
 
+/* b to: imm26, words from the b itself, within 128 MiB either way. */
 int
 dt_isa_ptrace_jmp(uint64_t from, uint64_t to, uint8_t *buf)
 {
-	(void) from;
-	(void) to;
-	(void) buf;
-	return -1;
+	int64_t d = (int64_t) (to - from);
+
+	if ((d & 3) != 0 || d < -(1LL << 27) || d >= (1LL << 27))
+		return -1;
+	a64_put32(buf, 0x14000000u | ((uint32_t) (d >> 2) & 0x3ffffffu));
+	return 0;
 }

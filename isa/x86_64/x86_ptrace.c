@@ -74,6 +74,8 @@ const dt_isa_ptrace_t dt_isa_ptrace = {
     .ip_auditarch = AUDIT_ARCH_X86_64,
     .ip_jmplen = 5, /* jmp rel32 */
     .ip_jmpop = 0xe9,
+    .ip_jmpop_at = 0,
+    .ip_jmpop_mask = 0xff,
 };
 
 int

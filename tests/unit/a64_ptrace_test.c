@@ -6,12 +6,15 @@
  * (emulated on the ptrace register set, copied out of line, refused),
  * the emulation on that register set, the out-of-line copies and their
  * return trap, and whether a conditional branch out of a function is
- * taken.  Encodings by GNU as for aarch64.  Built for an arm64 host (run
+ * taken; and the counting trampoline, built and run here on a function
+ * of our own.  Encodings by GNU as for aarch64.  Built for an arm64 host (run
  * under qemu-aarch64 in a cross build).
  */
 
 #include <signal.h>
+#include <stdint.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "isa/dt_isa.h"
 #include "tests/unit/unit.h"
@@ -75,7 +78,7 @@ test_constants(void)
 	CHECK_INT(ip->ip_sysnr, 8 * 8); /* x8 */
 	CHECK_INT(ip->ip_sysret, 0);
 	CHECK_INT(ip->ip_auditarch, 0xc00000b7); /* AUDIT_ARCH_AARCH64 */
-	CHECK_INT(ip->ip_jmplen, 0);
+	CHECK_INT(ip->ip_jmplen, 4);
 	CHECK(ip->ip_norestart / 8 < DT_ISA_PTREGS_WORDS &&
 	    ip->ip_norestart / 8 >= 34);
 	/* The pc of the register set is the layout's. */
@@ -212,6 +215,76 @@ test_taken(void)
 	CHECK(r.pr_w[32] == PC + 0x20); /* r itself untouched */
 }
 
+/*
+ * The counting trampoline: what is displaced, the b's reach, and one run
+ * on a copy of "add w0, w0, #1; ret" patched as a traced process's
+ * function is, called from two threads' worth of calls in turn.
+ */
+static void
+test_tramp(void)
+{
+	static const uint32_t refused[] = {
+	    0xd503233fu, /* paciasp: a landing pad */
+	    0xd503245fu, /* bti c */
+	    0x90000000u, /* adrp x0, . */
+	    0x14000010u, /* b .+64 */
+	    0xc85f7c20u, /* ldxr x0, [x1] */
+	    0xd4000001u, /* svc #0 */
+	    0xd65f03c0u, /* ret */
+	};
+	uint8_t code[8], buf[64], b[4];
+	size_t len = 0, n;
+	uint8_t *page;
+	uint64_t *ctr;
+	int (*f)(int);
+	int ok = 1;
+
+	for (size_t i = 0; i < sizeof(refused) / 4; i++) {
+		le(code, refused[i]);
+		CHECK(dt_isa_ptrace_tramp(PC, code, 4, PC + 0x1000, PC + 0x2000,
+			  buf, sizeof(buf), &len) == 0);
+	}
+	/* b: 26 bits of words either way. */
+	CHECK(dt_isa_ptrace_jmp(PC, PC + 0x7fffffc, b) == 0 &&
+	    word(b) == 0x15ffffffu);
+	/* How a tracer after us knows the site as patched. */
+	CHECK((b[dt_isa_ptrace.ip_jmpop_at] & dt_isa_ptrace.ip_jmpop_mask) ==
+	    dt_isa_ptrace.ip_jmpop);
+	CHECK(dt_isa_ptrace_jmp(PC + 0x8000000, PC, b) == 0 &&
+	    word(b) == 0x16000000u);
+	CHECK(dt_isa_ptrace_jmp(PC, PC + 0x8000000, b) != 0);
+	CHECK(dt_isa_ptrace_jmp(PC + 0x8000004, PC, b) != 0);
+	CHECK(dt_isa_ptrace_lands(code, PC, 64, 4) == 0);
+
+	page = mmap(NULL, 8192, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	CHECK(page != MAP_FAILED);
+	if (page == MAP_FAILED)
+		return;
+	ctr = (uint64_t *) (void *) (page + 4096);
+	le(page, 0x11000400u);	   /* add w0, w0, #1 */
+	le(page + 4, 0xd65f03c0u); /* ret */
+	memcpy(code, page, 8);
+	n = dt_isa_ptrace_tramp((uint64_t) (uintptr_t) page, code, 8,
+	    (uint64_t) (uintptr_t) (page + 64),
+	    (uint64_t) (uintptr_t) ctr, buf, sizeof(buf), &len);
+	CHECK(n > 0 && n <= 64 && len == 4);
+	CHECK(dt_isa_ptrace_jmp((uint64_t) (uintptr_t) page,
+		  (uint64_t) (uintptr_t) (page + 64), b) == 0);
+	if (n == 0 || n > 64)
+		return;
+	memcpy(page + 64, buf, n);
+	memcpy(page, b, 4);
+	CHECK(mprotect(page, 4096, PROT_READ | PROT_EXEC) == 0);
+	__builtin___clear_cache((char *) page, (char *) page + 4096);
+	f = (int (*)(int)) (uintptr_t) page;
+	for (int i = 0; i < 1000; i++)
+		ok &= f(i) == i + 1;
+	CHECK(ok);
+	CHECK(*ctr == 1000);
+	(void) munmap(page, 8192);
+}
+
 int
 main(void)
 {
@@ -220,5 +293,6 @@ main(void)
 	test_emulate();
 	test_ool();
 	test_taken();
+	test_tramp();
 	return unit_done();
 }

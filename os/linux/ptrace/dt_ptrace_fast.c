@@ -7,11 +7,12 @@
  * clause of every probe at a pid entry site is a plain count (@ = count()
  * or @[probefunc] = count(), no predicate: dt_interp_countonly()), the
  * firing needs no clause run in dtrace at all, only a number.  Where the
- * ISA has such a jump (dt_isa_ptrace.ip_jmplen; x86-64, whose
- * trampolines dt_isa_ptrace_tramp() builds as below; not arm64, where
- * every site keeps its breakpoint), such a site is patched with a 5-byte
- * jmp rel32 into a trampoline of its own in a page mapped near it in the
- * target:
+ * ISA has such a jump (dt_isa_ptrace.ip_jmplen; dt_isa_ptrace_tramp()
+ * builds the trampolines: on x86-64 as below, on arm64 a b over one
+ * instruction to a trampoline that counts with registers it saves on
+ * the stack, isa/aarch64/a64_ptrace_ops.c), such a site is patched with
+ * a jump (on x86-64 a 5-byte jmp rel32) into a trampoline of its own in
+ * a page mapped near it in the target:
  *
  *	site:	jmp tramp			(5 bytes over the first
  *						 instructions; the rest of

@@ -193,7 +193,9 @@ dt_pt_trap_mend_area(dt_pt_proc_t *pp, uint64_t area)
 				continue;
 			if ((len == DT_PT_BRKLEN && memcmp(cur,
 			    dt_isa_ptrace.ip_brk, len) == 0) ||
-			    (len == DT_PT_JMPLEN && cur[0] ==
+			    (len == DT_PT_JMPLEN &&
+			    (cur[dt_isa_ptrace.ip_jmpop_at] &
+			    dt_isa_ptrace.ip_jmpop_mask) ==
 			    dt_isa_ptrace.ip_jmpop))
 				(void) dt_pt_text_write(pp, addr, ent + 9, len);
 		}

@@ -8,16 +8,20 @@
  *	threads N	four threads, N calls of bench_a each
  *	peek		says how each bench_ function starts now: "jmp"
  *			(patched to count), "brk" (a breakpoint: the
- *			ptrace engine's invalid opcode 0xce) or "orig"
+ *			ptrace engine's invalid opcode 0xce, or brk #0)
+ *			or "orig"
  *	wait FILE N	calls bench_a every millisecond until FILE exists,
  *			then N more times
  *	fork N		a child calls bench_a N times and says how it
  *			starts, then the parent does
  *
- * bench_a is plain C.  bench_b starts with a loop whose head is 2 bytes
- * in: a branch lands inside its first 5 bytes, which may then not be
- * replaced by a jump.  bench_c starts with RIP-relative instructions,
- * which run from elsewhere only with their displacements fixed up.
+ * bench_a is plain C.  On x86-64, bench_b starts with a loop whose head
+ * is 2 bytes in: a branch lands inside its first 5 bytes, which may then
+ * not be replaced by a jump; bench_c starts with RIP-relative
+ * instructions, which run from elsewhere only with their displacements
+ * fixed up.  On arm64, where one instruction is displaced, bench_b starts
+ * with a pc-relative one and bench_c with a landing pad (bti c): both
+ * keep their breakpoints.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -31,6 +35,7 @@ long bench_c_calls;
 int bench_b(int n);
 long bench_c(void);
 
+#if defined(__x86_64__)
 __asm__(".text\n"
 	".globl bench_b\n"
 	".type bench_b, @function\n"
@@ -48,6 +53,32 @@ __asm__(".text\n"
 	"	movq bench_c_calls(%rip), %rax\n"
 	"	ret\n"
 	".size bench_c, . - bench_c\n");
+#elif defined(__aarch64__)
+__asm__(".text\n"
+	".globl bench_b\n"
+	".type bench_b, %function\n"
+	"bench_b:\n"
+	"	adr x1, .\n"		/* pc-relative: not displaced */
+	"	mov w1, #0\n"
+	"1:	add w1, w1, #1\n"
+	"	cmp w1, w0\n"
+	"	b.lt 1b\n"
+	"	mov w0, w1\n"
+	"	ret\n"
+	".size bench_b, . - bench_b\n"
+	".globl bench_c\n"
+	".type bench_c, %function\n"
+	"bench_c:\n"
+	"	hint #34\n"		/* bti c: a landing pad */
+	"	adrp x1, bench_c_calls\n"
+	"	ldr x0, [x1, :lo12:bench_c_calls]\n"
+	"	add x0, x0, #1\n"
+	"	str x0, [x1, :lo12:bench_c_calls]\n"
+	"	ret\n"
+	".size bench_c, . - bench_c\n");
+#else
+#error "bench_b and bench_c are written for x86-64 and arm64"
+#endif
 
 __attribute__((noinline)) int
 bench_a(int x)
@@ -67,12 +98,19 @@ worker(void *arg)
 	return (void *) s;
 }
 
+/* The ptrace engine's jump (jmp rel32; b) and breakpoint (0xce; brk #0). */
 static const char *
 how(const void *fn)
 {
+#if defined(__aarch64__)
+	unsigned int w = *(const volatile unsigned int *) fn;
+
+	return (w >> 26) == 0x05 ? "jmp" : w == 0xd4200000u ? "brk" : "orig";
+#else
 	unsigned char c = *(const volatile unsigned char *) fn;
 
 	return c == 0xe9 ? "jmp" : c == 0xce ? "brk" : "orig";
+#endif
 }
 
 int
