@@ -95,12 +95,16 @@ script='pid$target::work_fn:entry { @[probefunc] = count(); }
 want="lib_a $n
 lib_b $n
 work_fn $n"
+# arm64's crti.o puts call_weak_fn in every shared object, and the
+# library's _init calls it once as it is loaded: a function of the
+# library like the others, but not one this test counts.
+crt() { grep -v '^call_weak_fn '; }
 
 pid_engines
 for e in $engines; do
 	touch "$tmp/go"
 	got=$("$DTRACE" -x engine="$e" -q -Z -c "$tmp/dbg $tmp/go $tmp/$lib.so $n" \
-	    -n "$script" 2>&1 | grep . | sort)
+	    -n "$script" 2>&1 | grep . | crt | sort)
 	check "$e -c: $lib::entry after the dlopen, every call" "$want" "$got"
 
 	# -p: dtrace traces before the program is told to go.
@@ -119,7 +123,7 @@ for e in $engines; do
 	dpid=
 	wait $ppid
 	check "$e -p: $lib::entry after the dlopen, every call" "$want" \
-	    "$(grep -v -e tracing -e '^$' "$tmp/out" | sort)"
+	    "$(grep -v -e tracing -e '^$' "$tmp/out" | crt | sort)"
 done
 
 # Under gdb.
