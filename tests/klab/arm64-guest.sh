@@ -12,7 +12,8 @@
 # tests/shell, as make check runs them), shell-rest (those shell does
 # not run), ptrace (the shell tests of the ptrace engine and of the pid
 # and USDT providers, which run on both engines), cmd (tests/cmd), d
-# (all of tests/d), d-run, d-aggs, d-<any tests/d dir>).
+# (all of tests/d), d-run, d-aggs, d-<any tests/d dir>, shell:A,B (the
+# shell tests A.sh and B.sh)).
 # Last comes one line per part, "arm64 <part>: N passed, M failed,
 # K skipped"; it exits 1 if any test failed.
 set -u
@@ -77,7 +78,13 @@ for p in $parts; do
 	cmd) part cmd cmd/ UNIT_TESTS= SHELL_TESTS= ;;
 	d) part d d/ UNIT_TESTS= SHELL_TESTS= ;;
 	d-*) part "$p" "d/${p#d-}/" UNIT_TESTS= SHELL_TESTS= ;;
-	*) echo "arm64-guest: no part $p (unit, shell, shell-all, shell-rest, ptrace, cmd, d, d-DIR)" >&2
+	shell:*)
+		named=
+		for t in $(echo "${p#shell:}" | tr , " "); do
+			named="$named tests/shell/$t.sh"
+		done
+		part "$p" shell/ UNIT_TESTS= SHELL_TESTS="$named" ;;
+	*) echo "arm64-guest: no part $p (unit, shell, shell-all, shell-rest, ptrace, cmd, d, d-DIR, shell:NAME,...)" >&2
 	   exit 2 ;;
 	esac
 done
