@@ -1353,7 +1353,11 @@ dt_pt_wake_init(dt_ptrace_t *pt)
 		return;
 	sev.sigev_notify = SIGEV_THREAD_ID;
 	sev.sigev_signo = DT_PT_WAKESIG;
+#ifdef sigev_notify_thread_id
+	sev.sigev_notify_thread_id = (pid_t) syscall(SYS_gettid);
+#else
 	sev._sigev_un._tid = (pid_t) syscall(SYS_gettid);
+#endif
 	if (timer_create(CLOCK_MONOTONIC, &sev, &pt->pt_wake_timer) != 0)
 		return;
 	sa.sa_handler = dt_pt_wake_handler;	/* no SA_RESTART: EINTR */
