@@ -315,8 +315,16 @@ typedef struct dt_isa_ptregs {
 /* A register of r by its pt_regs offset (dt_isa_layout, below). */
 #define DT_ISA_PTREG(r, off) ((r)->pr_w[(off) / 8])
 
-/* Thread tid's registers, stopped: 0, or -1 with errno set. */
+/*
+ * Thread tid's registers, stopped: 0, or -1 with errno set.  getregs
+ * reads what a stop's handling needs, in one system call where it can
+ * (arm64: not the system call number's own register set, whose word
+ * it marks unread); getregs_all reads everything, for a thread whose
+ * registers are saved to be put back whole (an injected system call).
+ * setregs writes what was read.
+ */
 extern int dt_isa_ptrace_getregs(int tid, dt_isa_ptregs_t *r);
+extern int dt_isa_ptrace_getregs_all(int tid, dt_isa_ptregs_t *r);
 extern int dt_isa_ptrace_setregs(int tid, const dt_isa_ptregs_t *r);
 
 #define DT_ISA_INJLEN 8 /* bytes of an injected system call */

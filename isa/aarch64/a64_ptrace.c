@@ -26,14 +26,33 @@ _Static_assert(sizeof(struct user_regs_struct) == 8 * A64_PRSTATUS_WORDS,
 _Static_assert(A64_PRSTATUS_WORDS < DT_ISA_PTREGS_WORDS,
     "the system call number follows user_pt_regs");
 
+/*
+ * The system call number is a register set of its own (NT_ARM_SYSTEM_
+ * CALL): a second system call to read and to write, which a stop's
+ * handling does without -- the number of a system call stop is in x8,
+ * which the kernel leaves as the caller set it (ip_stopnr) -- so getregs
+ * marks its word unread and setregs leaves the thread's alone then.
+ */
+#define A64_SYSNR_UNREAD 0x8000000000000000ULL /* no int32 sign-extends so */
+
 int
 dt_isa_ptrace_getregs(int tid, dt_isa_ptregs_t *r)
 {
 	struct iovec iov = {r->pr_w, 8 * A64_PRSTATUS_WORDS};
+
+	if (ptrace(PTRACE_GETREGSET, tid, (void *) NT_PRSTATUS, &iov) != 0)
+		return -1;
+	r->pr_w[A64_PRSTATUS_WORDS] = A64_SYSNR_UNREAD;
+	return 0;
+}
+
+int
+dt_isa_ptrace_getregs_all(int tid, dt_isa_ptregs_t *r)
+{
 	int32_t nr = -1;
 	struct iovec sys = {&nr, sizeof(nr)};
 
-	if (ptrace(PTRACE_GETREGSET, tid, (void *) NT_PRSTATUS, &iov) != 0 ||
+	if (dt_isa_ptrace_getregs(tid, r) != 0 ||
 	    ptrace(PTRACE_GETREGSET, tid, (void *) NT_ARM_SYSTEM_CALL, &sys) !=
 		0)
 		return -1;
@@ -48,7 +67,9 @@ dt_isa_ptrace_setregs(int tid, const dt_isa_ptregs_t *r)
 	int32_t nr = (int32_t) r->pr_w[A64_PRSTATUS_WORDS];
 	struct iovec sys = {&nr, sizeof(nr)};
 
-	if (ptrace(PTRACE_SETREGSET, tid, (void *) NT_PRSTATUS, &iov) != 0 ||
+	if (ptrace(PTRACE_SETREGSET, tid, (void *) NT_PRSTATUS, &iov) != 0)
+		return -1;
+	if (r->pr_w[A64_PRSTATUS_WORDS] != A64_SYSNR_UNREAD &&
 	    ptrace(PTRACE_SETREGSET, tid, (void *) NT_ARM_SYSTEM_CALL, &sys) !=
 		0)
 		return -1;

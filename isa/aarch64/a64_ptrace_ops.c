@@ -68,7 +68,8 @@ const dt_isa_ptrace_t dt_isa_ptrace = {
     .ip_sysret = A64_W(0),
     /* NT_ARM_SYSTEM_CALL: -1 is no system call, nothing to restart */
     .ip_norestart = A64_W(A64_SYSCALLNO),
-    .ip_stopnr = A64_W(A64_SYSCALLNO),
+    /* x8: the number as the caller put it, at entry and exit stops */
+    .ip_stopnr = A64_W(8),
     .ip_auditarch = AUDIT_ARCH_AARCH64,
     .ip_jmplen = 4, /* b imm26: the top six bits 000101 */
     .ip_jmpop = 0x14,

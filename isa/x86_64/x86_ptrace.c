@@ -27,6 +27,13 @@ dt_isa_ptrace_getregs(int tid, dt_isa_ptregs_t *r)
 	return ptrace(PTRACE_GETREGS, tid, 0, r) == 0 ? 0 : -1;
 }
 
+/* One register set holds them all, orig_rax (the call's number) too. */
+int
+dt_isa_ptrace_getregs_all(int tid, dt_isa_ptregs_t *r)
+{
+	return dt_isa_ptrace_getregs(tid, r);
+}
+
 int
 dt_isa_ptrace_setregs(int tid, const dt_isa_ptregs_t *r)
 {

@@ -620,7 +620,7 @@ dt_pt_inject_syscall(dt_pt_proc_t *pp, dt_pt_thread_t *t, long nr,
 	uint8_t orig[DT_PT_INJLEN];
 	int st, nsys = 0;
 
-	if (entry == 0 || dt_isa_ptrace_getregs(t->pt_tid, &saved) != 0 ||
+	if (entry == 0 || dt_isa_ptrace_getregs_all(t->pt_tid, &saved) != 0 ||
 	    dt_pt_text_read(pp, entry, orig, sizeof (orig)) != 0)
 		return ret;
 	dt_pt_rescue_note(t->pt_tid, entry, orig, &saved);
