@@ -64,9 +64,13 @@ extern void dt_interp_set_wait(dtrace_hdl_t *dtp, dt_interp_wait_f *fn);
  * are n added to each of its counts, whatever the context: an engine may
  * then count its firings itself and hand them over with
  * dt_interp_count(), which leaves the aggregations as n firings would.
+ * After exit(), firings count no more -- but for those the engine says
+ * came before it (before_exit: counted before the firing that called
+ * exit(), and handed over just after it).
  */
 extern bool dt_interp_countonly(dtrace_hdl_t *dtp, uint32_t id);
-extern void dt_interp_count(dtrace_hdl_t *dtp, uint32_t id, uint64_t n);
+extern void dt_interp_count(
+    dtrace_hdl_t *dtp, uint32_t id, uint64_t n, bool before_exit);
 
 /* exit() has run: no probe but END fires any more. */
 extern bool dt_interp_exited(dtrace_hdl_t *dtp);

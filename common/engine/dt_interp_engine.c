@@ -970,15 +970,20 @@ dt_interp_countonly(dtrace_hdl_t *dtp, uint32_t id)
 }
 
 void
-dt_interp_count(dtrace_hdl_t *dtp, uint32_t id, uint64_t n)
+dt_interp_count(dtrace_hdl_t *dtp, uint32_t id, uint64_t n, bool before_exit)
 {
 	dt_interp_t *ip = dt_interp(dtp);
+	bool exited = ip->ip_exited;
 
 	if (n == 0)
 		return;
+	/* Plain counts (dt_interp_countonly()): no exit() among them. */
+	if (before_exit)
+		ip->ip_exited = false;
 	ip->ip_nfired = (int64_t) n;
 	dt_interp_fire(dtp, id, NULL, 0);
 	ip->ip_nfired = 1;
+	ip->ip_exited = exited;
 }
 
 void

@@ -82,7 +82,7 @@ traced() {	# name, descriptions: the program's output and status, checked
 }
 traced aout 'pid$target:a.out::'
 nprobes=$(grep -c . "$tmp/aout.counts")
-[ "$nprobes" -gt 200 ] || check "probes fired in a.out" "> 200" "$nprobes"
+[ "$nprobes" -gt 150 ] || check "probes fired in a.out" "> 150" "$nprobes"
 
 # libc's string functions: the variants this CPU runs, found first.
 fns=$(run -q -x engine=ptrace -c "./t mix 10" -n '
@@ -90,6 +90,17 @@ fns=$(run -q -x engine=ptrace -c "./t mix 10" -n '
     pid$target:libc.so.6:__strchr_*:entry,
     pid$target:libc.so.6:__strcmp_*:entry { @[probefunc] = count(); }
     END { printa("%s\n", @); }' 2>/dev/null | grep '^__str' | sort)
+if [ "$(echo "$fns" | wc -w)" -lt 3 ]; then
+	# The variants have no symbols where libc's full symbol table is
+	# missing (Debian's libc6-dbg not installed), and arm64's strchr,
+	# strcmp and strcat have no variants: these, where they are plain
+	# functions rather than ifuncs.
+	fns=$(run -q -x engine=ptrace -c "./t mix 10" -n '
+	    pid$target:libc.so.6:strchr:entry,
+	    pid$target:libc.so.6:strcmp:entry,
+	    pid$target:libc.so.6:strcat:entry { @[probefunc] = count(); }
+	    END { printa("%s\n", @); }' 2>/dev/null | grep '^str' | sort)
+fi
 check "libc functions found" 3 "$(echo "$fns" | wc -w)"
 descs=$(for f in $fns; do printf 'pid$target:libc.so.6:%s:,' "$f"; done)
 traced libc "${descs%,}"
@@ -124,12 +135,15 @@ n=5000
 ! $few || n=200
 got=$(run -q -x engine=ptrace -c "./t threads $n" \
     -n 'pid$target::bench_fn: { @[probename] = count(); }
-    END { printa("%s %@d\n", @); }' 2>&1 | grep -v '^$')
-check "four threads" "$((4 * n * (n - 1) + 4 * n))
-0 $((4 * n))
-4 $((4 * n))
-entry $((4 * n))
-return $((4 * n))" "$got"
+    END { printa("%s %@d\n", @); }' 2>&1 | grep -v '^$' | sort)
+# Each of bench_fn's probes (entry, return, an offset per instruction:
+# the compiler's) fires once a call.
+names=$(run -l -x engine=ptrace -c "./t threads 1" -n 'pid$target::bench_fn:' |
+    awk 'NR > 1 { print $NF }' | sort)
+check "four threads" "$( (echo $((4 * n * (n - 1) + 4 * n))
+    for p in $names; do echo "$p $((4 * n))"; done) | sort)" "$got"
+[ "$(echo "$names" | wc -l)" -ge 3 ] ||
+	check "bench_fn's probes" "entry, return and offsets" "$names"
 
 # -p, then SIGTERM: the process runs on with its original code (a
 # breakpoint left behind would kill it) and ends normally.

@@ -17,6 +17,7 @@
 #    instruction and one with a landing pad (both keep breakpoints);
 #  - every entry of a program and of libc: the same as breakpoints;
 #  - a fork child (no followfork) gets its original bytes back;
+#  - exit() at another probe: the calls counted before it all printed;
 #  - a clause with a predicate keeps the breakpoint and counts exactly;
 #  - -p, then the tracing dtrace SIGKILLed (the child of the dtrace
 #    started, cmd/dtrace_guard.c, as the OOM killer would pick it): the
@@ -115,6 +116,12 @@ check "fork: the parent's calls counted" "@ $n" "$(echo "$got" | grep '^@ ')"
 # The child's bench_a starts as it did ("orig"), no jmp left in it.
 check "fork: the output, the child's code restored" "$(user ./f fork $n)" \
     "$(echo "$got" | grep -v -e '^@ ' -e '^$')"
+
+# exit() at a breakpoint: every call counted before it is in the count
+# (bench_b, on a breakpoint, is first called after every bench_a call).
+got=$(run -q -c "./f loop $n" -n 'pid$target::bench_a:entry { @ = count(); }
+    pid$target::bench_b:entry { exit(0); } END { printa("@ %@d\n", @); }')
+check "the calls counted before an exit()" "@ $n" "$(echo "$got" | grep '^@ ')"
 
 # A predicate: the breakpoint, exact still.
 got=$(run -q -c "./f loop $n" -n 'pid$target::bench_a:entry /arg0 % 2 == 0/

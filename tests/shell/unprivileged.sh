@@ -52,18 +52,8 @@ check "line count" 2 "$(echo "$got" | wc -l)"
 got=$(run -n 'syscall:::entry { @[execname] = count(); }' 2>&1)
 check "exit status for syscall probes without a process" 1 "$?"
 matched="dtrace: description 'syscall:::entry ' matched $(run -l -n 'syscall:::entry' 2>/dev/null | tail -n +2 | wc -l) probes"
-if [ "$(uname -m)" = x86_64 ]; then
-	check "syscall probes without a process" "$matched
+check "syscall probes without a process" "$matched
 dtrace: could not enable tracing: syscall probes on the ptrace engine see only the processes of -c and -p, and none is given" "$got"
-else
-	# No ptrace engine on this processor (its breakpoints are x86-64's).
-	case $got in
-	"$matched
-dtrace: could not enable tracing: probe syscall:"*" needs the in-kernel engine, which is not available: "?*) ;;
-	*) check "syscall probes without a process" "$matched
-dtrace: could not enable tracing: probe syscall:...:entry needs the in-kernel engine, which is not available: ..." "$got" ;;
-	esac
-fi
 
 got=$(run -q -n 'BEGIN { printf("%d\n", 6 * 7); exit(0); }' 2>&1)
 check "interpreter exit status" 0 "$?"

@@ -835,10 +835,19 @@ dt_pt_fire_probe(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_thread_t *t,
 		.ic_signal = dt_pt_signal,
 	};
 
+	bool exited = dt_interp_exited(dtp);
+
 	pt->pt_cur = t;
 	dt_interp_fire_ctx(dtp, id, args, nargs, &ctx);
 	pt->pt_cur = NULL;
 	pt->pt_atcall = false;
+	/*
+	 * exit() in this firing: what the counting sites counted before it
+	 * is read now, while this thread is still stopped, as firings before
+	 * the exit; what they count after it is not counted.
+	 */
+	if (!exited && dt_interp_exited(dtp))
+		dt_pt_fast_collect_all(dtp, pt, true);
 }
 
 /*
@@ -1065,7 +1074,7 @@ dt_pt_exiting(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_thread_t *t)
 
 	t->pt_exiting = true;
 	/* Its process's memory, and its counters, may go with it. */
-	dt_pt_fast_collect(dtp, t->pt_proc);
+	dt_pt_fast_collect(dtp, t->pt_proc, false);
 	for (size_t i = 0; i < pt->pt_nthreads; i++)
 		live += pt->pt_threads[i].pt_proc == t->pt_proc &&
 		    !pt->pt_threads[i].pt_exiting;
@@ -1481,7 +1490,7 @@ dt_pt_wait(dtrace_hdl_t *dtp, uint64_t deadline)
 	(void) sigprocmask(SIG_SETMASK, &old, NULL);
 out:
 	/* The counts of patched sites, before the timers due now fire. */
-	dt_pt_fast_collect_all(dtp, pt);
+	dt_pt_fast_collect_all(dtp, pt, false);
 }
 
 /*
@@ -1548,7 +1557,7 @@ dt_pt_detach_all(dtrace_hdl_t *dtp, dt_ptrace_t *pt)
 			t->pt_sig = WSTOPSIG(st);
 		i++;
 	}
-	dt_pt_fast_collect_all(dtp, pt);
+	dt_pt_fast_collect_all(dtp, pt, false);
 	for (size_t p = 0; p < pt->pt_nprocs; p++) {
 		dt_pt_proc_t *pp = pt->pt_procs[p];
 
@@ -1742,7 +1751,7 @@ dt_ptrace_stop(dtrace_hdl_t *dtp)
 	dt_ptrace_t *pt = dt_pt();
 	int rc;
 
-	dt_pt_fast_collect_all(dtp, pt);
+	dt_pt_fast_collect_all(dtp, pt, false);
 	rc = dt_interp_engine_ops.eo_stop(dtp);
 
 	if (pt->pt_attached)
@@ -1794,7 +1803,7 @@ static int
 dt_ptrace_aggsnap(dtrace_hdl_t *dtp, dt_aggsnap_t **snapsp,
     uint32_t *nsnapsp)
 {
-	dt_pt_fast_collect_all(dtp, dt_pt());
+	dt_pt_fast_collect_all(dtp, dt_pt(), false);
 	return dt_interp_engine_ops.eo_aggsnap(dtp, snapsp, nsnapsp);
 }
 
@@ -1803,7 +1812,7 @@ dt_ptrace_aggtake(dtrace_hdl_t *dtp, uint32_t aggid, dt_aggsnap_t **snapsp,
     uint32_t *nsnapsp)
 {
 	/* The counting sites' increases first, so that they are taken too. */
-	dt_pt_fast_collect_all(dtp, dt_pt());
+	dt_pt_fast_collect_all(dtp, dt_pt(), false);
 	return dt_interp_engine_ops.eo_aggtake(dtp, aggid, snapsp, nsnapsp);
 }
 

@@ -45,7 +45,9 @@
  *
  * dtrace reads the counters (through /proc/<pid>/mem) whenever the wait
  * for ptrace stops returns, at each aggregation snapshot, when a thread
- * of the process exits (its memory is still there) and at the end, and
+ * of the process exits (its memory is still there), just after a firing
+ * that called exit() (as counted before it: the thread is still stopped
+ * there) and at the end, and
  * hands the increase to the interpreter (dt_interp_count()), which adds it
  * to the counts as that many firings would: the output is the same as
  * with breakpoints.  At detach the 5 bytes are written back with every
@@ -276,7 +278,7 @@ dt_pt_fast_covers(const dt_pt_proc_t *pp, const dt_pt_site_t *s)
 }
 
 void
-dt_pt_fast_collect(dtrace_hdl_t *dtp, dt_pt_proc_t *pp)
+dt_pt_fast_collect(dtrace_hdl_t *dtp, dt_pt_proc_t *pp, bool before_exit)
 {
 	if (pp->pp_gone || pp->pp_mm != pp || pp->pp_memfd < 0)
 		return;
@@ -290,14 +292,14 @@ dt_pt_fast_collect(dtrace_hdl_t *dtp, dt_pt_proc_t *pp)
 			continue;
 		for (uint32_t f = 0; f < s->ps_nfires; f++)
 			dt_interp_count(dtp, s->ps_fires[f].pf_id,
-			    v - s->ps_seen);
+			    v - s->ps_seen, before_exit);
 		s->ps_seen = v;
 	}
 }
 
 void
-dt_pt_fast_collect_all(dtrace_hdl_t *dtp, dt_ptrace_t *pt)
+dt_pt_fast_collect_all(dtrace_hdl_t *dtp, dt_ptrace_t *pt, bool before_exit)
 {
 	for (size_t p = 0; p < pt->pt_nprocs; p++)
-		dt_pt_fast_collect(dtp, pt->pt_procs[p]);
+		dt_pt_fast_collect(dtp, pt->pt_procs[p], before_exit);
 }

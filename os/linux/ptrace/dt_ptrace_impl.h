@@ -354,8 +354,10 @@ extern void dt_pt_fast_place(dtrace_hdl_t *dtp, dt_ptrace_t *pt,
  */
 extern bool dt_pt_fast_covers(const dt_pt_proc_t *pp, const dt_pt_site_t *s);
 /* Hand the counts of pp's patched sites since the last call over. */
-extern void dt_pt_fast_collect(dtrace_hdl_t *dtp, dt_pt_proc_t *pp);
-extern void dt_pt_fast_collect_all(dtrace_hdl_t *dtp, dt_ptrace_t *pt);
+extern void dt_pt_fast_collect(
+    dtrace_hdl_t *dtp, dt_pt_proc_t *pp, bool before_exit);
+extern void dt_pt_fast_collect_all(
+    dtrace_hdl_t *dtp, dt_ptrace_t *pt, bool before_exit);
 
 /* dt_ptrace_linger.c */
 /*

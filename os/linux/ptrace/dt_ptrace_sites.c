@@ -562,7 +562,7 @@ dt_pt_place(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_proc_t *pp,
 	if (pp->pp_trap == 0)
 		dt_pt_trap_mend(pp);
 	/* Sites of files gone are forgotten: their counts first. */
-	dt_pt_fast_collect(dtp, pp);
+	dt_pt_fast_collect(dtp, pp, false);
 	if (dt_pt_maps_read(pp->pp_pid, &ms) != 0)
 		return errno == ENOMEM ? dt_set_errno(dtp, EDT_NOMEM) : 0;
 	dt_pt_sites_unmapped(pp, &ms);
