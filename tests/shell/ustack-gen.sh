@@ -17,8 +17,10 @@ set -u
 
 [ "$(id -u)" -eq 0 ] || { echo "needs root to load BPF programs"; exit 77; }
 command -v cc >/dev/null || { echo "needs a C compiler (cc)"; exit 77; }
-[ "$(uname -m)" = x86_64 ] ||
-    { echo "the unwinder and the test's libraries are x86-64 only"; exit 77; }
+case $(uname -m) in
+x86_64 | aarch64) ;;
+*) echo "the test's libraries are x86-64's and arm64's"; exit 77 ;;
+esac
 . "$top_srcdir/tests/shell/lib.sh"
 need_features task_pt_regs map_in_map bpf_loop
 
