@@ -405,6 +405,16 @@ extern int dt_isa_ptrace_ool_return(
     const uint8_t *code, size_t n, uint64_t *resumep);
 
 /*
+ * A thread stopped at pc (code: n bytes there) as tracing ends: if it is
+ * inside an out-of-line copy that ends in a trap, which nothing will
+ * handle once we are gone, 1 with where it goes on instead in *pcp (at
+ * the trap: the address after the site; at the copied instruction, not
+ * run yet: the site, whose original instruction is put back); else 0.
+ */
+extern int dt_isa_ptrace_ool_leave(
+    const uint8_t *code, size_t n, uint64_t *pcp);
+
+/*
  * A return site's instruction in (a branch out of the function) with
  * the registers r at it: whether it leaves (a conditional one, when
  * taken).

@@ -192,6 +192,22 @@ dt_isa_ptrace_ool_return(const uint8_t *code, size_t n, uint64_t *resumep)
 	return 1;
 }
 
+int
+dt_isa_ptrace_ool_leave(const uint8_t *code, size_t n, uint64_t *pcp)
+{
+	uint64_t resume;
+
+	if (dt_isa_ptrace_ool_return(code, n, &resume)) {
+		*pcp = resume;
+		return 1;
+	}
+	if (n >= 4 && dt_isa_ptrace_ool_return(code + 4, n - 4, &resume)) {
+		*pcp = resume - 4;
+		return 1;
+	}
+	return 0;
+}
+
 /* A conditional branch leaves when it is taken; the others always do. */
 int
 dt_isa_ptrace_taken(const dt_isa_insn_t *in, const dt_isa_ptregs_t *r)

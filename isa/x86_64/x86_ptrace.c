@@ -167,6 +167,16 @@ dt_isa_ptrace_ool_return(const uint8_t *code, size_t n, uint64_t *resumep)
 	return 0;
 }
 
+/* A thread in a copy jumps back by itself, tracer or not. */
+int
+dt_isa_ptrace_ool_leave(const uint8_t *code, size_t n, uint64_t *pcp)
+{
+	(void) code;
+	(void) n;
+	(void) pcp;
+	return 0;
+}
+
 /* A jcc out of the function returns when taken. */
 int
 dt_isa_ptrace_taken(const dt_isa_insn_t *in, const dt_isa_ptregs_t *r)

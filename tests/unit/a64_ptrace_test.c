@@ -168,6 +168,17 @@ test_ool(void)
 	CHECK_INT(word(buf + 4), 0xd420fae0); /* brk #0x7d7 */
 	CHECK(dt_isa_ptrace_ool_return(buf + 4, sizeof(buf) - 4, &resume));
 	CHECK(resume == PC + 4);
+	/*
+	 * Left inside the copy as tracing ends: from its trap on past the
+	 * site, from its instruction back to the site; elsewhere, nothing.
+	 */
+	resume = 0;
+	CHECK(dt_isa_ptrace_ool_leave(buf + 4, 28, &resume) &&
+	    resume == PC + 4);
+	resume = 0;
+	CHECK(dt_isa_ptrace_ool_leave(buf, 32, &resume) && resume == PC);
+	CHECK(!dt_isa_ptrace_ool_leave(buf + 8, 24, &resume));
+	CHECK(!dt_isa_ptrace_ool_leave(code, 4, &resume));
 	/* A brk of the program's is not a copy's return trap. */
 	le(buf + 4, 0xd4200000);
 	CHECK(!dt_isa_ptrace_ool_return(buf + 4, sizeof(buf) - 4, &resume));

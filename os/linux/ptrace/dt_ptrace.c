@@ -1494,6 +1494,32 @@ out:
 }
 
 /*
+ * Thread t, stopped as tracing ends, inside an out-of-line copy that ends
+ * in a trap (arm64): out of it, since neither we nor the handler (its
+ * action is put back) will be there for the trap; the trap's signal, if
+ * it was reported, is ours.
+ */
+static void
+dt_pt_ool_leave(dt_pt_thread_t *t)
+{
+	dt_isa_ptregs_t r;
+	uint8_t code[32];
+	uint64_t pc;
+
+	if (!t->pt_stopped || t->pt_proc->pp_gone ||
+	    dt_isa_ptrace_getregs(t->pt_tid, &r) != 0 ||
+	    dt_pt_text_read(t->pt_proc->pp_mm, DT_PT_PC(&r), code,
+	    sizeof (code)) != 0 ||
+	    !dt_isa_ptrace_ool_leave(code, sizeof (code), &pc))
+		return;
+	DT_PT_PC(&r) = pc;
+	dt_pt_trap_moved(t->pt_tid, pc);
+	if (dt_isa_ptrace_setregs(t->pt_tid, &r) == 0 &&
+	    t->pt_sig == DT_PT_BRKSIG)
+		t->pt_sig = 0;
+}
+
+/*
  * Stop every thread of every process, put back the original bytes and
  * detach.  A thread caught on a breakpoint is set back to the site, where
  * the original instruction now is.
@@ -1557,6 +1583,8 @@ dt_pt_detach_all(dtrace_hdl_t *dtp, dt_ptrace_t *pt)
 			t->pt_sig = WSTOPSIG(st);
 		i++;
 	}
+	for (size_t i = 0; i < pt->pt_nthreads; i++)
+		dt_pt_ool_leave(&pt->pt_threads[i]);
 	dt_pt_fast_collect_all(dtp, pt, false);
 	for (size_t p = 0; p < pt->pt_nprocs; p++) {
 		dt_pt_proc_t *pp = pt->pt_procs[p];
