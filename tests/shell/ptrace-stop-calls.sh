@@ -67,11 +67,13 @@ kill -INT $watch
 wait $watch
 watch=
 cat "$tmp/calls"
-# The start-up's and exit's own calls are a few hundred, whatever n is.
+# The start-up's and exit's own calls are a few hundred, whatever n is;
+# each wait's deadline adds a few more, some sixty times a second: 3.5
+# leaves room for a slow machine, and the old way's 4 or 5 still fails.
 total=$(awk 'NF == 2 && $2 ~ /^[0-9]+$/ { s += $2 } END { print s + 0 }' \
     "$tmp/calls")
 perstop=$(awk -v t="$total" -v n="$n" 'BEGIN { printf("%.2f", t / n) }')
 echo "tracer's system calls per stop: $perstop ($total for $n stops)"
-check "at most 3.2 system calls per stop" yes \
-    "$(awk -v t="$total" -v n="$n" 'BEGIN { print t <= 3.2 * n ? "yes" : "no" }')"
+check "at most 3.5 system calls per stop" yes \
+    "$(awk -v t="$total" -v n="$n" 'BEGIN { print t <= 3.5 * n ? "yes" : "no" }')"
 exit ${fail:-0}
