@@ -279,3 +279,41 @@ dt_agg_merge(dt_aggkind_t kind, int64_t *dst, const int64_t *src,
 		break;
 	}
 }
+
+bool
+dt_agg_since(dt_aggkind_t kind, int64_t *taken, const int64_t *seen,
+    uint32_t nvals)
+{
+	bool any = false;
+
+	switch (kind) {
+	case DT_AGG_MIN:
+		return taken[0] < seen[0];
+	case DT_AGG_MAX:
+		return taken[0] > seen[0];
+	case DT_AGG_STDDEV: {
+		unsigned __int128 a = ((unsigned __int128) (uint64_t) taken[3]
+					  << 64) |
+		    (uint64_t) taken[2];
+		unsigned __int128 b = ((unsigned __int128) (uint64_t) seen[3]
+					  << 64) |
+		    (uint64_t) seen[2];
+
+		dt_agg_wrapadd(&taken[0], (int64_t) (0 - (uint64_t) seen[0]));
+		dt_agg_wrapadd(&taken[1], (int64_t) (0 - (uint64_t) seen[1]));
+		a -= b;
+		taken[2] = (int64_t) (uint64_t) a;
+		taken[3] = (int64_t) (uint64_t) (a >> 64);
+		/* The count says whether any value came. */
+		return taken[0] != 0;
+	}
+	default:
+		for (uint32_t i = 0; i < nvals; i++) {
+			dt_agg_wrapadd(&taken[i],
+			    (int64_t) (0 - (uint64_t) seen[i]));
+			any = any || taken[i] != 0;
+		}
+		return any;
+	}
+}
+

@@ -10,6 +10,7 @@
 #ifndef DT_AGGFUNC_H
 #define DT_AGGFUNC_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "common/dt_program.h"
@@ -64,5 +65,14 @@ extern void dt_agg_update(const dt_aggdesc_t *agg, int64_t *vals, int64_t v,
 /* Merge src into dst (per-CPU values into one). */
 extern void dt_agg_merge(dt_aggkind_t kind, int64_t *dst, const int64_t *src,
     uint32_t nvals);
+/*
+ * What of taken, the values an engine gave back for clear() or trunc(),
+ * came after seen, the part of them the consumer had already seen (its
+ * last snapshot): taken becomes taken - seen, and the result says whether
+ * anything came at all.  min() and max() cannot be taken apart: taken
+ * came later only if it is beyond seen, and then it is kept whole.
+ */
+extern bool dt_agg_since(dt_aggkind_t kind, int64_t *taken,
+    const int64_t *seen, uint32_t nvals);
 
 #endif /* DT_AGGFUNC_H */

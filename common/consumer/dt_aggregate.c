@@ -16,8 +16,9 @@
  * keys fit however long tracing runs -- as in DTrace, whose kernel buffer
  * of aggregations holds only what changed since the last snapshot.  An
  * entry that stays then holds its value in ae_held and the engine's
- * cumulative values count from there; trunc()'s entries go altogether,
- * here and in the engine.
+ * cumulative values count from there.  What the engine counted after the
+ * consumer's last snapshot belongs to the next interval, cleared or not
+ * (dt_agg_take()): so every count is printed once.
  *
  * Sorting follows DTrace: by aggregation (in program order), then by value,
  * then by key; with aggsortkey by key before value; aggsortkeypos picks the
@@ -135,6 +136,7 @@ dt_agg_remove(dt_consumer_t *dc, dt_aggent_t *ae)
 	dc->dc_aggents[ae->ae_index] = last;
 	last->ae_index = ae->ae_index;
 	free(ae->ae_held);
+	free(ae->ae_taken);
 	free(ae);
 	dc->dc_agggen++;
 	dc->dc_aggdelgen++;
@@ -145,6 +147,7 @@ dt_agg_destroy(dt_consumer_t *dc)
 {
 	for (uint32_t i = 0; i < dc->dc_naggents; i++) {
 		free(dc->dc_aggents[i]->ae_held);
+		free(dc->dc_aggents[i]->ae_taken);
 		free(dc->dc_aggents[i]);
 	}
 	free(dc->dc_aggents);
@@ -476,15 +479,20 @@ dt_agg_fresh(dt_consumer_t *dc)
 }
 
 /*
- * A key taken back from the engine: what it had joins what the consumer
- * holds, unless the entry is going (trunc()) or cleared.
+ * A key taken back from the engine, one CPU's part of it at a time: the
+ * parts merged in ae_taken, which dt_agg_take() then shares out.
  */
 static void
 dt_agg_visit_take(const dt_aggdesc_t *agg, dt_aggent_t *ae, const int64_t *vals)
 {
-	if (ae == NULL || ae->ae_drop || dt_agg_held(agg, ae) == NULL)
+	if (ae == NULL)
 		return;
-	dt_agg_merge(agg->ag_kind, ae->ae_held, vals, agg->ag_nvals);
+	if (ae->ae_taken == NULL) {
+		if ((ae->ae_taken = malloc(agg->ag_nvals * 8 + 8)) == NULL)
+			return;
+		dt_agg_init(agg->ag_kind, ae->ae_taken, agg->ag_nvals);
+	}
+	dt_agg_merge(agg->ag_kind, ae->ae_taken, vals, agg->ag_nvals);
 }
 
 int
@@ -497,62 +505,87 @@ dt_consume_aggtaken(
 		return dt_set_errno(dtp, EDT_NOMEM);
 	if (dc->dc_pgp == NULL)
 		return 0;
-	return dt_agg_walksnaps(dtp, dc, snaps, nsnaps, dc->dc_aggfold_create,
-	    false, dt_agg_visit_take);
+	/* Keys the consumer has not seen yet came after its last look. */
+	return dt_agg_walksnaps(
+	    dtp, dc, snaps, nsnaps, true, false, dt_agg_visit_take);
 }
 
 /*
  * clear() and trunc(): the engine gives back every key of the aggregation
- * and the space they took, which new keys need.  Each entry that stays
- * holds its value from now on (the engine's part of it merged into what
- * the consumer held already), and the engine counts again from nothing;
- * the entries marked ae_drop go (trunc()) or restart from nothing
- * (clear).  What the engine added between the last snapshot and now comes
- * back too: kept, or cleared along with the rest.  With create set, keys
- * the consumer had not seen yet are kept (trunc()); clear() drops them
- * with the other values.
+ * and the space they took, which new keys need, and counts again from
+ * nothing.  An entry that stays (trunc()'s largest) holds all of it from
+ * now on.  The entries cleared, or marked ae_drop by trunc(), lose what
+ * the consumer last saw of them -- what printa() printed -- but not what
+ * the engine added since: that is the start of the next interval, as in
+ * DTrace, where it waits in the kernel's buffer for the next snapshot.
+ * So no count is lost or counted twice however fast the probes fire.  A
+ * cleared entry stays, at nothing if nothing came; trunc()'s go unless
+ * something came.
  */
 static int
 dt_agg_take(dtrace_hdl_t *dtp, dt_consumer_t *dc, const dt_aggdesc_t *agg,
-    bool create, bool clear)
+    bool clear)
 {
+	size_t vsz = agg->ag_nvals * 8;
 	int rc = 0;
 
-	for (uint32_t i = 0; i < dc->dc_naggents; i++) {
-		dt_aggent_t *ae = dc->dc_aggents[i];
-
-		if (ae->ae_aggid != agg->ag_id)
-			continue;
-		if (dt_agg_held(agg, ae) == NULL)
-			return dt_set_errno(dtp, EDT_NOMEM);
-		if (clear)
-			ae->ae_drop = true;
-		if (ae->ae_drop)
-			dt_agg_init(agg->ag_kind, ae->ae_held, agg->ag_nvals);
-		else if (dc->dc_aggtake == NULL)
-			/* No engine: the consumer's values are all there is. */
-			memcpy(ae->ae_held, ae->ae_vals, agg->ag_nvals * 8);
-	}
-	if (dc->dc_aggtake != NULL) {
-		dc->dc_aggfold_create = create;
+	if (dc->dc_aggtake != NULL)
 		rc = dc->dc_aggtake(dtp, agg->ag_id, dc->dc_aggtake_arg);
-		dc->dc_aggfold_create = false;
-	}
 	for (uint32_t i = 0; i < dc->dc_naggents;) {
 		dt_aggent_t *ae = dc->dc_aggents[i];
+		int64_t *t = ae->ae_taken, *held;
+		bool going = clear || ae->ae_drop, came = false;
 
 		if (ae->ae_aggid != agg->ag_id) {
 			i++;
 			continue;
 		}
-		if (ae->ae_drop && !clear) {
-			dt_agg_remove(
-			    dc, ae); /* dc_aggents[i] is another now */
+		ae->ae_taken = NULL;
+		ae->ae_drop = false;
+		if ((held = dt_agg_held(agg, ae)) == NULL) {
+			free(t);
+			rc = dt_set_errno(dtp, EDT_NOMEM);
+			i++;
 			continue;
 		}
-		ae->ae_drop = false;
-		if (dt_agg_held(agg, ae) != NULL)
-			memcpy(ae->ae_vals, ae->ae_held, agg->ag_nvals * 8);
+		if (dc->dc_aggtake == NULL) {
+			/* No engine: the consumer's values are all there is. */
+			memcpy(held, ae->ae_vals, vsz);
+		} else if (!going) {
+			if (t != NULL)
+				dt_agg_merge(agg->ag_kind, held, t,
+				    agg->ag_nvals);
+		} else if (t != NULL && rc == 0) {
+			/*
+			 * What the consumer saw of the engine's part is its
+			 * values less what it held before.
+			 */
+			int64_t *seen = malloc(vsz + 8);
+
+			if (seen == NULL) {
+				rc = dt_set_errno(dtp, EDT_NOMEM);
+			} else {
+				memcpy(seen, ae->ae_vals, vsz);
+				if (agg->ag_kind != DT_AGG_MIN &&
+				    agg->ag_kind != DT_AGG_MAX)
+					(void) dt_agg_since(agg->ag_kind, seen,
+					    held, agg->ag_nvals);
+				came = dt_agg_since(
+				    agg->ag_kind, t, seen, agg->ag_nvals);
+				free(seen);
+			}
+		}
+		if (going) {
+			dt_agg_init(agg->ag_kind, held, agg->ag_nvals);
+			if (came)
+				memcpy(held, t, vsz);
+		}
+		free(t);
+		if (going && !clear && !came) {
+			dt_agg_remove(dc, ae); /* dc_aggents[i] is another now */
+			continue;
+		}
+		memcpy(ae->ae_vals, held, vsz);
 		i++;
 	}
 	return rc;
@@ -1069,7 +1102,7 @@ dt_agg_clear(dtrace_hdl_t *dtp, uint32_t aggid)
 	if (dt_agg_fresh(dc) != 0)
 		return -1;
 	/* The keys stay; their values start again from nothing. */
-	return dt_agg_take(dtp, dc, agg, false, true);
+	return dt_agg_take(dtp, dc, agg, true);
 }
 
 int
@@ -1107,7 +1140,7 @@ dt_agg_trunc(dtrace_hdl_t *dtp, uint32_t aggid, bool all, int64_t n)
 	for (uint32_t i = keep; i < nv; i++)
 		v[i]->ae_drop = true;
 	free(v);
-	return dt_agg_take(dtp, dc, agg, true, false);
+	return dt_agg_take(dtp, dc, agg, false);
 }
 
 int

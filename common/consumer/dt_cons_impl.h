@@ -43,6 +43,7 @@ typedef struct dt_aggent {
 	bool ae_drop;	       /* trunc() is removing it */
 	int64_t *ae_vals;      /* ag_nvals words, merged */
 	int64_t *ae_held;      /* taken back from the engine, or NULL */
+	int64_t *ae_taken;     /* during a take: what the engine gave */
 	unsigned char *ae_key; /* ag_keysize bytes */
 } dt_aggent_t;
 
@@ -154,7 +155,6 @@ struct dt_consumer {
 	/* Aggregations. */
 	dt_aggent_t **dc_agghash; /* dc_nagghash chains, a power of 2 */
 	uint32_t dc_nagghash;
-	bool dc_aggfold_create;	  /* taken keys unknown here are added */
 	dt_aggent_t **dc_aggents;
 	uint32_t dc_naggents;
 	uint32_t dc_aggents_cap;

@@ -5,11 +5,13 @@
  * program fills them: per CPU, value words then a flag word set by the
  * CPUs that updated the key.
  *
- * An aggregation without keys is a one-entry per-CPU array: reading it
- * gives an entry for each CPU whose flag is set and none for the others,
- * and taking it (clear(), trunc()) zeroes the entry, as an array's cannot
- * be deleted, so that the next reading has nothing until a CPU updates
- * it again.  An aggregation with keys is in slots read in place: a
+ * An aggregation without keys is a one-entry per-CPU array, its flag
+ * word a count of each CPU's updates: reading it gives an entry for each
+ * CPU whose flag is set and none for the others, and taking it (clear(),
+ * trunc()) leaves the map as it is but keeps what it took as a baseline,
+ * so that the next reading has nothing until a CPU updates it again, and
+ * then only what came since; a min() or max() word is set back to its
+ * start instead.  An aggregation with keys is in slots read in place: a
  * live slot gives its key once per updating CPU, a slot not yet live
  * (its key not yet in the hash) nothing, and taking deletes the keys
  * from the key -> slot hash, zeroes the slots and queues them for new
@@ -33,7 +35,7 @@
 /* The values of all CPUs: CPU c holds value[c] with flag[c]. */
 static void
 fill(int fd, const void *key, int ncpus, const uint64_t *value,
-    const bool *flag)
+    const uint64_t *flag)
 {
 	uint64_t *v = calloc((size_t) ncpus, VALSIZE);
 
@@ -127,7 +129,10 @@ test_slots(dtrace_hdl_t *dtp, int ncpus, dt_aggsnap_t *snaps, size_t *caps)
 	CHECK_INT(k, 100);
 	CHECK_INT(first_value(&snaps[0], 8), 11);
 
-	/* Taking: both read, their keys gone, zeroed, queued. */
+	/*
+	 * Taking: both keys gone from the hash, the firings that found them
+	 * waited out, then both read, zeroed, queued.
+	 */
 	CHECK_INT(readall(dtp, &ba, ncpus, true, snaps, caps), 2);
 	CHECK_INT(readall(dtp, &ba, ncpus, false, snaps, caps), 0);
 	CHECK(bpf_map_get_next_key(ba.ba_fd, NULL, &k) != 0);
@@ -147,7 +152,7 @@ test_slots(dtrace_hdl_t *dtp, int ncpus, dt_aggsnap_t *snaps, size_t *caps)
 	base = dt_bpf_aggslots_reach(&ba, 3);
 	CHECK_INT(*(uint64_t *) (void *) (base + 3 * ba.ba_slotsize + 8), 300);
 
-	dt_bpf_aggslots_unmap(&ba);
+	dt_bpf_aggmap_release(&ba);
 	CHECK(ba.ba_map == NULL);
 	close(ba.ba_fd);
 	close(ba.ba_slots_fd);
@@ -172,7 +177,7 @@ test_slots(dtrace_hdl_t *dtp, int ncpus, dt_aggsnap_t *snaps, size_t *caps)
 	CHECK_INT(*(uint64_t *) (void *) (base + 10 * ba.ba_slotsize + 8), 77);
 	CHECK(dt_bpf_aggslots_reach(&ba, 100000) != NULL);
 	CHECK_INT(ba.ba_map->sm_len, ba.ba_map->sm_max);
-	dt_bpf_aggslots_unmap(&ba);
+	dt_bpf_aggmap_release(&ba);
 	close(ba.ba_fd);
 	close(ba.ba_slots_fd);
 	close(ba.ba_free_fd);
@@ -204,8 +209,7 @@ main(void)
 		.ba_valsize = VALSIZE, .ba_maxent = 16 };
 	dt_aggsnap_t *snaps;
 	size_t *caps;
-	uint64_t *value;
-	bool *flag;
+	uint64_t *value, *flag;
 	dtrace_hdl_t *dtp;
 	uint32_t zero = 0;
 	uint64_t key;
@@ -228,11 +232,12 @@ main(void)
 	arr.ba_fd = bpf_map_create(BPF_MAP_TYPE_PERCPU_ARRAY, "t_arr", 4,
 	    VALSIZE, 1, NULL);
 	CHECK(arr.ba_fd >= 0);
+	CHECK(dt_bpf_aggarray_make(&arr, ncpus) == 0);
 	CHECK_INT(readall(dtp, &arr, ncpus, false, snaps, caps), 0);
 
 	/* CPU 0 counted 5; the last CPU (if another) has a zero flag. */
 	value[0] = 5;
-	flag[0] = true;
+	flag[0] = 1;
 	value[ncpus - 1] += 9; /* ignored without its flag when ncpus > 1 */
 	fill(arr.ba_fd, &zero, ncpus, value, flag);
 	CHECK_INT(readall(dtp, &arr, ncpus, false, snaps, caps), 1);
@@ -246,17 +251,63 @@ main(void)
 	CHECK_INT(readall(dtp, &arr, ncpus, true, snaps, caps), 1);
 	CHECK_INT(readall(dtp, &arr, ncpus, false, snaps, caps), 0);
 	CHECK_INT(readall(dtp, &arr, ncpus, true, snaps, caps), 0);
+	/* The map itself is as it was: firings may be adding to it. */
+	{
+		uint64_t *v = calloc((size_t) ncpus, VALSIZE);
 
-	/* Updated again after the take: from nothing, on every CPU. */
+		CHECK(v != NULL);
+		CHECK(bpf_map_lookup_elem(arr.ba_fd, &zero, v) == 0);
+		CHECK_INT(v[0], 5);
+		CHECK_INT(v[1], 1);
+		free(v);
+	}
+
+	/* Updated again after the take: only what came since, each CPU. */
 	for (int c = 0; c < ncpus; c++) {
-		value[c] = (uint64_t) c + 1;
-		flag[c] = true;
+		value[c] += (uint64_t) c + 1;
+		flag[c]++;
 	}
 	fill(arr.ba_fd, &zero, ncpus, value, flag);
 	CHECK_INT(readall(dtp, &arr, ncpus, false, snaps, caps),
 	    (uint32_t) ncpus);
 	for (int c = 0; c < ncpus; c++)
 		CHECK_INT(first_value(&snaps[c], 0), c + 1);
+
+	/* min(): taking sets its word back to the start in the map. */
+	{
+		dt_aggdesc_t mindesc = { .ag_id = 6, .ag_kind = DT_AGG_MIN,
+			.ag_nvals = 1 };
+		dt_bpf_aggmap_t amin = arr;
+		uint64_t *v = calloc((size_t) ncpus, VALSIZE);
+
+		CHECK(v != NULL);
+		amin.ba_agg = &mindesc;
+		amin.ba_base = NULL;
+		CHECK(dt_bpf_aggarray_make(&amin, ncpus) == 0);
+		amin.ba_fd = bpf_map_create(BPF_MAP_TYPE_PERCPU_ARRAY, "t_min",
+		    4, VALSIZE, 1, NULL);
+		CHECK(amin.ba_fd >= 0);
+		memset(value, 0, (size_t) ncpus * sizeof(*value));
+		memset(flag, 0, (size_t) ncpus * sizeof(*flag));
+		value[0] = 42;
+		flag[0] = 3;
+		fill(amin.ba_fd, &zero, ncpus, value, flag);
+		CHECK_INT(readall(dtp, &amin, ncpus, true, snaps, caps), 1);
+		CHECK_INT(first_value(&snaps[0], 0), 42);
+		CHECK(bpf_map_lookup_elem(amin.ba_fd, &zero, v) == 0);
+		CHECK_INT((int64_t) v[0], INT64_MAX);
+		CHECK_INT(v[1], 3);
+		CHECK_INT(readall(dtp, &amin, ncpus, false, snaps, caps), 0);
+		/* One more update, of 50: the new interval's minimum. */
+		value[0] = 50;
+		flag[0] = 4;
+		fill(amin.ba_fd, &zero, ncpus, value, flag);
+		CHECK_INT(readall(dtp, &amin, ncpus, false, snaps, caps), 1);
+		CHECK_INT(first_value(&snaps[0], 0), 50);
+		close(amin.ba_fd);
+		dt_bpf_aggmap_release(&amin);
+		free(v);
+	}
 
 	/* The hash: two keys, one on CPU 0 only; taking deletes them. */
 	hash.ba_fd = bpf_map_create(BPF_MAP_TYPE_PERCPU_HASH, "t_hash", 8,
@@ -265,7 +316,7 @@ main(void)
 	memset(flag, 0, (size_t) ncpus * sizeof(*flag));
 	memset(value, 0, (size_t) ncpus * sizeof(*value));
 	value[0] = 7;
-	flag[0] = true;
+	flag[0] = 1;
 	key = 100;
 	fill(hash.ba_fd, &key, ncpus, value, flag);
 	key = 200;
@@ -279,6 +330,7 @@ main(void)
 	test_slots(dtp, ncpus, snaps, caps);
 
 	close(arr.ba_fd);
+	dt_bpf_aggmap_release(&arr);
 	close(hash.ba_fd);
 	for (int c = 0; c < ncpus; c++)
 		free(snaps[c].as_data);

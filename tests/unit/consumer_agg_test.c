@@ -661,6 +661,49 @@ test_normalize_trunc_clear(void)
 	w("  %-50s %16d\n", "k", 0);
 	w(" 9223372036854775807\n");
 	CHECK_OUT(end_output(), g_want);
+
+	/*
+	 * What the engine counted after the last snapshot -- not seen, not
+	 * printed -- outlives clear() and trunc(): it starts the next
+	 * interval, so that every count is printed once.
+	 */
+	prog_reset();
+	c = agg_add("c", DT_AGG_COUNT, 0, 0, 0, 0, k_str, 1, 16);
+	mn = agg_add("mn", DT_AGG_MIN, 0, 0, 0, 0, NULL, 0, 0);
+	prog_setup();
+	dt_consume_setaggtake(g_dtp, eng_take, NULL);
+	eng_reset();
+	for (int i = 0; i < 3; i++)
+		eng_update(c, key_s("k"), 0, 1);
+	eng_update(c, key_s("m"), 0, 1);
+	eng_update(mn, "", 42, 1);
+	eng_snap();
+	/* Not yet seen: */
+	eng_update(c, key_s("k"), 0, 1);
+	eng_update(c, key_s("k"), 0, 1);
+	eng_update(c, key_s("n"), 0, 1);
+	eng_update(mn, "", 7, 1);
+	CHECK_INT(dt_agg_clear(g_dtp, c), 0);
+	CHECK_INT(dt_agg_clear(g_dtp, mn), 0);
+	eng_snap();
+	w_reset();
+	w("\n");
+	w("  %-50s %16d\n", "m", 0);
+	w("  %-50s %16d\n", "n", 1);
+	w("  %-50s %16d\n", "k", 2);
+	w("                7\n");
+	CHECK_OUT(end_output(), g_want);
+	/* trunc(): the entries go, but for what came after the snapshot. */
+	eng_update(c, key_s("m"), 0, 1);
+	eng_snap();
+	eng_update(c, key_s("k"), 0, 1);
+	CHECK_INT(dt_agg_trunc(g_dtp, c, true, 0), 0);
+	eng_snap();
+	w_reset();
+	w("\n");
+	w("  %-50s %16d\n", "k", 1);
+	w("                7\n");
+	CHECK_OUT(end_output(), g_want);
 	dt_consume_setaggtake(g_dtp, NULL, NULL);
 }
 

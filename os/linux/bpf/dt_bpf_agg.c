@@ -456,18 +456,26 @@ dt_bpf_cg_aggregate(dt_bpf_cg_t *cg, const dt_action_t *ap)
 	dt_bpf_label_here(cg->cg_b, lvals);
 	/*
 	 * Another CPU inserted the key: this CPU's words are zero and its
-	 * flag clear, so give them their initial value first.
+	 * flag clear, so give them their initial value first.  An array's
+	 * flag word counts the updates instead: its entry is never taken
+	 * away, and the consumer tells what came since its last clear() or
+	 * trunc() by the difference (dt_bpf_aggread.c).
 	 */
 	DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R9, (int16_t) flag));
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R1, 0, 0),
 	    linit);
-	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R9, (int16_t) flag, 1));
+	if (ba->ba_kind != DT_AGGMAP_ARRAY)
+		DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R9, (int16_t) flag, 1));
 	if (agg->ag_kind == DT_AGG_MIN || agg->ag_kind == DT_AGG_MAX) {
-		dt_bpf_emit_imm64(cg->cg_b, DT_R1, agg->ag_kind == DT_AGG_MIN ?
+		dt_bpf_emit_imm64(cg->cg_b, DT_R2, agg->ag_kind == DT_AGG_MIN ?
 		    (uint64_t) INT64_MAX : (uint64_t) INT64_MIN);
-		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R9, DT_R1, 0));
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R9, DT_R2, 0));
 	}
 	dt_bpf_label_here(cg->cg_b, linit);
+	if (ba->ba_kind == DT_AGGMAP_ARRAY) {
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, 1));
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R9, DT_R1, (int16_t) flag));
+	}
 	dt_bpf_cg_aggupdate(cg, agg);
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), ldone);
 	dt_bpf_label_here(cg->cg_b, lskip);

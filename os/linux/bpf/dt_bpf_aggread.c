@@ -5,8 +5,8 @@
  *
  * A keyed aggregation's values are in slots the consumer maps and reads
  * in place (dt_bpf_gen.h); taking them (clear(), trunc()) deletes their
- * keys from the key -> slot hash in one system call, zeroes them and
- * queues them for new keys.  Where slots cannot be made, an aggregation
+ * keys from the key -> slot hash in one system call, waits out the
+ * firings that found them, reads, zeroes and queues them for new keys.  Where slots cannot be made, an aggregation
  * is a per-CPU hash map (one without keys is a per-CPU array of one
  * entry); the consumer wants, per CPU, the keys that CPU updated (its
  * flag word set) with their value words.  The hash is read in batches (BPF_MAP_LOOKUP_BATCH, one system call for
@@ -18,7 +18,10 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/membarrier.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -125,31 +128,67 @@ dt_bpf_aggread_keys(dtrace_hdl_t *dtp, const dt_bpf_aggmap_t *ba, int ncpus,
 }
 
 /*
- * An aggregation without keys: the one entry of its per-CPU array, and
- * for clear() and trunc() its words and flags zeroed (an array's entry
- * cannot be deleted; a CPU whose flag is clear has no value).
+ * An aggregation without keys: the one entry of its per-CPU array.  Its
+ * entry cannot be deleted, and zeroing it under firings would lose the
+ * updates made between the reading and the zeroing, or count them twice
+ * (a firing's add that read the old count writes it back).  So it is
+ * never zeroed: clear() and trunc() keep what they took as a baseline
+ * (ba_base), and a reading gives the values less the baseline, the flag
+ * word (a count of updates, dt_bpf_agg.c) saying whether a CPU updated
+ * it since.  min() and max() cannot be taken apart so: their word is
+ * set back to its start in the map, and an update in the instant
+ * between the reading and that store may be missed (docs/bpf-engine.md).
  */
 static int
 dt_bpf_aggread_array(dtrace_hdl_t *dtp, const dt_bpf_aggmap_t *ba,
     int ncpus, bool take, dt_aggsnap_t *snaps, size_t *caps)
 {
-	unsigned char *vals = calloc((size_t) ncpus, ba->ba_valsize);
+	const dt_aggdesc_t *agg = ba->ba_agg;
+	size_t len = (size_t) ncpus * ba->ba_valsize;
+	unsigned char *vals = calloc(2, len), *since = vals + len;
+	bool minmax = agg->ag_kind == DT_AGG_MIN || agg->ag_kind == DT_AGG_MAX;
+	uint32_t flag = agg->ag_nvals;
 	uint32_t zero = 0;
 	int rc = 0;
 
 	if (vals == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
-	if (bpf_map_lookup_elem(ba->ba_fd, &zero, vals) == 0) {
-		rc = dt_bpf_aggread_one(dtp, ba, ncpus,
-		    (const unsigned char *) &zero, vals, snaps, caps);
-		if (take) {
-			memset(vals, 0, (size_t) ncpus * ba->ba_valsize);
+	if (bpf_map_lookup_elem(ba->ba_fd, &zero, vals) != 0) {
+		free(vals);
+		return 0;
+	}
+	memcpy(since, vals, len);
+	for (int c = 0; ba->ba_base != NULL && c < ncpus; c++) {
+		int64_t *v = (int64_t *) (void *) (since +
+		    (size_t) c * ba->ba_valsize);
+		const int64_t *b = (const int64_t *) (const void *) (
+		    (const unsigned char *) ba->ba_base +
+		    (size_t) c * ba->ba_valsize);
+
+		v[flag] = (int64_t) ((uint64_t) v[flag] - (uint64_t) b[flag]);
+		if (v[flag] != 0 && !minmax)
+			(void) dt_agg_since(agg->ag_kind, v, b, agg->ag_nvals);
+	}
+	rc = dt_bpf_aggread_one(dtp, ba, ncpus, (const unsigned char *) &zero,
+	    since, snaps, caps);
+	if (take && ba->ba_base != NULL) {
+		memcpy(ba->ba_base, vals, len);
+		for (int c = 0; minmax && c < ncpus; c++)
+			dt_agg_init(agg->ag_kind, (int64_t *) (void *) (vals +
+			    (size_t) c * ba->ba_valsize), 1);
+		if (minmax)
 			(void) bpf_map_update_elem(ba->ba_fd, &zero, vals,
 			    BPF_ANY);
-		}
 	}
 	free(vals);
 	return rc;
+}
+
+int
+dt_bpf_aggarray_make(dt_bpf_aggmap_t *ba, int ncpus)
+{
+	ba->ba_base = calloc((size_t) ncpus, ba->ba_valsize);
+	return ba->ba_base != NULL ? 0 : -1;
 }
 
 /* bufs' batch buffers grown for max keys; false on ENOMEM. */
@@ -259,8 +298,10 @@ dt_bpf_aggslots_make(dt_bpf_aggmap_t *ba, int ncpus)
 }
 
 void
-dt_bpf_aggslots_unmap(dt_bpf_aggmap_t *ba)
+dt_bpf_aggmap_release(dt_bpf_aggmap_t *ba)
 {
+	free(ba->ba_base);
+	ba->ba_base = NULL;
 	if (ba->ba_map == NULL)
 		return;
 	if (ba->ba_map->sm_base != NULL)
@@ -270,11 +311,64 @@ dt_bpf_aggslots_unmap(dt_bpf_aggmap_t *ba)
 }
 
 /*
- * Every live slot of ba into snaps; with take set, their keys deleted
- * from the hash (in batches of up to 4,096, or one by one where the
- * kernel has no batch delete), then the slots zeroed and queued.  A slot
- * is live once the program has put its key in the hash; the header's
- * count bounds the slots ever used.
+ * Until every BPF program running now has returned: each runs inside an
+ * RCU read-side section, and membarrier(MEMBARRIER_CMD_GLOBAL) is
+ * synchronize_rcu() (about 10-20 ms here).  A kernel that refuses it
+ * (nohz_full CPUs) gets a pause many times the longest a program runs.
+ */
+static void
+dt_bpf_aggslots_quiesce(void)
+{
+	struct timespec ts = { 0, 20 * 1000 * 1000 };
+
+	if (syscall(SYS_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0) == 0)
+		return;
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		continue;
+}
+
+/* The keys of slots[0..n-1] out of the hash, in batches where it can. */
+static void
+dt_bpf_aggslots_unkey(dt_bpf_aggbufs_t *bufs, const dt_bpf_aggmap_t *ba,
+    const uint32_t *slots, uint32_t n)
+{
+	const uint32_t batch = 4096;
+	unsigned char *keys;
+	bool onebyone = false;
+
+	if (!dt_bpf_aggbufs_grow(bufs, (size_t) batch * ba->ba_keysize, 0))
+		onebyone = true;
+	keys = bufs->ab_keys;
+	for (uint32_t i = 0; i < n; i += batch) {
+		uint32_t count = n - i < batch ? n - i : batch;
+		LIBBPF_OPTS(bpf_map_batch_opts, opts);
+
+		for (uint32_t j = 0; !onebyone && j < count; j++)
+			memcpy(keys + (size_t) j * ba->ba_keysize,
+			    dt_bpf_aggslot(ba, slots[i + j]) + 8,
+			    ba->ba_keysize);
+		if (!onebyone && bpf_map_delete_batch(ba->ba_fd, keys, &count,
+		    &opts) == 0)
+			continue;
+		/* No batch delete here (before 5.6), or no buffer. */
+		onebyone = true;
+		for (uint32_t j = 0; j < n - i && j < batch; j++)
+			(void) bpf_map_delete_elem(ba->ba_fd,
+			    dt_bpf_aggslot(ba, slots[i + j]) + 8);
+	}
+}
+
+/*
+ * Every live slot of ba into snaps.  With take set, the slots are given
+ * back, and exactly: their keys are deleted from the hash first, so that
+ * no firing from then on finds them (a new firing of the key makes a new
+ * slot, which counts for the next reading); then every firing that found
+ * them before is waited out; only then are they read -- nothing can
+ * change them any more -- zeroed and queued for new keys.  Read first
+ * and zeroed after, the updates made in between would be lost, or
+ * counted twice where an update read before the zeroing wrote after it.
+ * A slot is live once the program has put its key in the hash; the
+ * header's count bounds the slots ever used.
  */
 static int
 dt_bpf_aggread_slots(dtrace_hdl_t *dtp, dt_bpf_aggbufs_t *bufs,
@@ -301,53 +395,35 @@ dt_bpf_aggread_slots(dtrace_hdl_t *dtp, dt_bpf_aggbufs_t *bufs,
 		if (__atomic_load_n((uint64_t *) (void *) p,
 		    __ATOMIC_ACQUIRE) != DT_AGGSLOT_LIVE)
 			continue;
-		rc = dt_bpf_aggread_one(dtp, ba, ncpus, p + 8,
-		    p + ba->ba_valoff, snaps, caps);
 		if (take)
 			taken[ntaken++] = slot;
+		else
+			rc = dt_bpf_aggread_one(dtp, ba, ncpus, p + 8,
+			    p + ba->ba_valoff, snaps, caps);
 	}
-	if (rc == 0 && ntaken > 0)
-		dt_bpf_aggslots_free(bufs, ba, taken, ntaken);
+	if (ntaken > 0) {
+		dt_bpf_aggslots_unkey(bufs, ba, taken, ntaken);
+		dt_bpf_aggslots_quiesce();
+		for (uint32_t i = 0; i < ntaken && rc == 0; i++) {
+			unsigned char *p = dt_bpf_aggslot(ba, taken[i]);
+
+			rc = dt_bpf_aggread_one(dtp, ba, ncpus, p + 8,
+			    p + ba->ba_valoff, snaps, caps);
+		}
+		/* Given back even when the reading failed: no key finds
+		 * them any more. */
+		for (uint32_t i = 0; i < ntaken; i++) {
+			unsigned char *p = dt_bpf_aggslot(ba, taken[i]);
+
+			__atomic_store_n((uint64_t *) (void *) p, 0,
+			    __ATOMIC_RELEASE);
+			memset(p + 8, 0, ba->ba_slotsize - 8);
+			(void) bpf_map_update_elem(ba->ba_free_fd, NULL,
+			    &taken[i], 0);
+		}
+	}
 	free(taken);
 	return rc;
-}
-
-void
-dt_bpf_aggslots_free(dt_bpf_aggbufs_t *bufs, const dt_bpf_aggmap_t *ba,
-    const uint32_t *slots, uint32_t n)
-{
-	const uint32_t batch = 4096;
-	unsigned char *keys;
-	bool onebyone = false;
-
-	/* The keys first, so that no firing finds a slot being freed. */
-	if (!dt_bpf_aggbufs_grow(bufs, (size_t) batch * ba->ba_keysize, 0))
-		onebyone = true;
-	keys = bufs->ab_keys;
-	for (uint32_t i = 0; i < n; i += batch) {
-		uint32_t count = n - i < batch ? n - i : batch;
-		LIBBPF_OPTS(bpf_map_batch_opts, opts);
-
-		for (uint32_t j = 0; !onebyone && j < count; j++)
-			memcpy(keys + (size_t) j * ba->ba_keysize,
-			    dt_bpf_aggslot(ba, slots[i + j]) + 8,
-			    ba->ba_keysize);
-		if (!onebyone && bpf_map_delete_batch(ba->ba_fd, keys, &count,
-		    &opts) == 0)
-			continue;
-		/* No batch delete here (before 5.6), or no buffer. */
-		onebyone = true;
-		for (uint32_t j = 0; j < n - i && j < batch; j++)
-			(void) bpf_map_delete_elem(ba->ba_fd,
-			    dt_bpf_aggslot(ba, slots[i + j]) + 8);
-	}
-	for (uint32_t i = 0; i < n; i++) {
-		unsigned char *p = dt_bpf_aggslot(ba, slots[i]);
-
-		__atomic_store_n((uint64_t *) (void *) p, 0, __ATOMIC_RELEASE);
-		memset(p + 8, 0, ba->ba_slotsize - 8);
-		(void) bpf_map_update_elem(ba->ba_free_fd, NULL, &slots[i], 0);
-	}
 }
 
 int

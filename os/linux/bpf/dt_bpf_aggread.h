@@ -67,13 +67,15 @@ extern int dt_bpf_aggslots_make(dt_bpf_aggmap_t *ba, int ncpus);
  */
 extern unsigned char *dt_bpf_aggslots_reach(const dt_bpf_aggmap_t *ba,
     uint32_t n);
-/* The mapping of the slots undone (the descriptors are closed apart). */
-extern void dt_bpf_aggslots_unmap(dt_bpf_aggmap_t *ba);
 /*
- * Slots given back for new keys: their keys deleted from the hash, then
- * each zeroed and queued.  bufs' key buffer is used for the deletion.
+ * An aggregation without keys gets the baseline its clear() and trunc()
+ * count from (dt_bpf_aggread.c); -1 on ENOMEM.
  */
-extern void dt_bpf_aggslots_free(dt_bpf_aggbufs_t *bufs,
-    const dt_bpf_aggmap_t *ba, const uint32_t *slots, uint32_t n);
+extern int dt_bpf_aggarray_make(dt_bpf_aggmap_t *ba, int ncpus);
+/*
+ * What reading ba holds undone: the mapping of its slots, its baseline
+ * (the descriptors are closed apart).
+ */
+extern void dt_bpf_aggmap_release(dt_bpf_aggmap_t *ba);
 
 #endif /* DT_BPF_AGGREAD_H */

@@ -193,7 +193,7 @@ dt_bpf_close(dtrace_hdl_t *dtp)
 	if (be->be_state != NULL)
 		(void) munmap(be->be_state, be->be_statelen);
 	for (uint32_t i = 0; be->be_laid && i < be->be_lay.bl_naggs; i++)
-		dt_bpf_aggslots_unmap(&be->be_lay.bl_aggs[i]);
+		dt_bpf_aggmap_release(&be->be_lay.bl_aggs[i]);
 	for (uint32_t i = 0; i < be->be_nmapfds; i++)
 		(void) close(be->be_mapfds[i]);
 	free(be->be_mapfds);
@@ -556,6 +556,9 @@ dt_bpf_maps(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
 		    ba->ba_keysize, ba->ba_valsize, ba->ba_maxent, NULL);
 		if ((ba->ba_fd = dt_bpf_mapfd(dtp, be, fd, "aggregation")) < 0)
 			return -1;
+		if (ba->ba_kind == DT_AGGMAP_ARRAY &&
+		    dt_bpf_aggarray_make(ba, be->be_ncpus) != 0)
+			return dt_set_errno(dtp, EDT_NOMEM);
 	}
 	return 0;
 }

@@ -93,8 +93,8 @@ typedef struct dt_bpf_var {
  * key back at its ag_keys offset, zero-padded, when it reads the map.
  * An aggregation without keys is a one-entry per-CPU array instead: the
  * kernel inlines its lookup into the program (no hashing, no call), and
- * its entry is never deleted, only zeroed, its flag words saying which
- * CPUs have a value.
+ * its entry is never deleted nor zeroed, its flag words counting each
+ * CPU's updates, the consumer counting from a baseline (ba_base).
  *
  * A keyed aggregation's values live in slots, which the consumer reads
  * in place without a system call (docs/bpf-engine.md, "Reading
@@ -128,6 +128,8 @@ typedef struct dt_bpf_aggmap {
 	uint32_t ba_valoff;	/* CPU 0's values in a slot */
 	uint32_t ba_slotsize;	/* bytes of a slot, a multiple of 8 */
 	struct dt_bpf_slotmap *ba_map;	/* the consumer's mapping of them */
+	void *ba_base;	/* DT_AGGMAP_ARRAY: per CPU, the values at the last
+			 * clear() or trunc(), which readings count from */
 } dt_bpf_aggmap_t;
 
 /*
