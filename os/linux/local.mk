@@ -43,6 +43,7 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/bpf/dt_bpf_stack.c \
 	%reldir%/bpf/dt_bpf_uprobes.c \
 	%reldir%/bpf/dt_bpf_progress.c \
+	%reldir%/bpf/dt_bpf_detach.c \
 	%reldir%/bpf/dt_bpf_uprobes.h \
 	%reldir%/bpf/dt_bpf_subr.c \
 	%reldir%/bpf/dt_bpf_proc.c \

@@ -163,7 +163,11 @@ extern void dt_bpf_progress(dt_bpf_progress_t *pg, const char *what,
     uint32_t done);
 /* ok: the work is done (the last line says in how long). */
 extern void dt_bpf_progress_end(dt_bpf_progress_t *pg, bool ok);
-/* Close n links, with the progress line: each close may wait. */
+/*
+ * Close n links, with the progress line: each may wait.  The kernel's
+ * release of each is in a helper process's exit, which no signal stops
+ * halfway (dt_bpf_detach.c).
+ */
 extern void dt_bpf_close_links(const int *fds, uint32_t n);
 
 #endif /* DT_BPF_ENGINE_IMPL_H */

@@ -86,16 +86,3 @@ dt_bpf_progress_end(dt_bpf_progress_t *pg, bool ok)
 	    (unsigned long long) (ms % 1000 / 100));
 	(void) fflush(stderr);
 }
-
-void
-dt_bpf_close_links(const int *fds, uint32_t n)
-{
-	dt_bpf_progress_t pg;
-
-	dt_bpf_progress_start(&pg, n, "links detached");
-	for (uint32_t i = 0; i < n; i++) {
-		(void) close(fds[i]);
-		dt_bpf_progress(&pg, "detaching", i + 1);
-	}
-	dt_bpf_progress_end(&pg, true);
-}
