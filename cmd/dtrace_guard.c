@@ -23,6 +23,12 @@
  * left in place, the process mends itself
  * (os/linux/ptrace/dt_ptrace_trap.c).
  *
+ * The BPF engine's uprobes are taken out of a traced process by a helper
+ * process's exit, which no signal interrupts (os/linux/bpf/dt_bpf_detach.c);
+ * the child waits for it, and so, once the child is killed, does the guard,
+ * which is a subreaper for that: the helpers the child leaves become its
+ * children, and dtrace ends when its probes are gone.
+ *
  * The child may have to outlive its output: a process under the ptrace
  * engine's seccomp filter that outlives tracing needs its tracer until it
  * ends (os/linux/ptrace/dt_ptrace_linger.c).  Then the child hands its
@@ -30,6 +36,7 @@
  * it would have, and serves those processes on its own, detached from
  * the terminal and from every file dtrace had open.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -64,6 +71,56 @@ guard_pass(int sig)
 	errno = e;
 }
 
+/*
+ * The BPF engine's detaching helpers (os/linux/bpf/dt_bpf_detach.c,
+ * DT_BPF_DETACH_COMM) the killed child left: once it is dead they are
+ * ours (PR_SET_CHILD_SUBREAPER), and dtrace ends once they have, that is
+ * once the child's uprobes are out of the traced processes.  Other
+ * processes the child left (what a -c command started) are not waited
+ * for.
+ */
+static void
+guard_wait_helpers(void)
+{
+	static const char comm[] = "dtrace-detach";
+	pid_t self = getpid();
+	struct dirent *de;
+	DIR *dir;
+
+	if ((dir = opendir("/proc")) == NULL)
+		return;
+	while ((de = readdir(dir)) != NULL) {
+		char path[64], buf[256], *name, *end;
+		pid_t pid = (pid_t) atoi(de->d_name);
+		long ppid;
+		ssize_t n;
+		int fd;
+
+		if (pid <= 0)
+			continue;
+		(void) snprintf(path, sizeof (path), "/proc/%d/stat",
+		    (int) pid);
+		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+			continue;
+		n = read(fd, buf, sizeof (buf) - 1);
+		(void) close(fd);
+		if (n <= 0)
+			continue;
+		buf[n] = '\0';
+		/* "pid (comm) state ppid ...": comm may hold anything. */
+		if ((name = strchr(buf, '(')) == NULL ||
+		    (end = strrchr(buf, ')')) == NULL || end < name)
+			continue;
+		*end = '\0';
+		if (strcmp(name + 1, comm) != 0 ||
+		    sscanf(end + 1, " %*c %ld", &ppid) != 1 || ppid != self)
+			continue;
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			continue;
+	}
+	(void) closedir(dir);
+}
+
 int
 guard_pid(void)
 {
@@ -90,7 +147,10 @@ guard_fork(void)
 	 */
 	sigfillset(&all);
 	(void) sigprocmask(SIG_BLOCK, &all, &old);
+	/* What the child leaves is ours to wait for (guard_wait_helpers). */
+	(void) prctl(PR_SET_CHILD_SUBREAPER, 1);
 	if ((pid = fork()) < 0) {
+		(void) prctl(PR_SET_CHILD_SUBREAPER, 0);
 		(void) sigprocmask(SIG_SETMASK, &old, NULL);
 		(void) close(pfd[0]);
 		(void) close(pfd[1]);
@@ -139,6 +199,7 @@ guard_fork(void)
 	}
 	/* Killed in the middle of changing a process: undone. */
 	dtrace_proc_rescue();
+	guard_wait_helpers();
 	/* _exit: the output buffers are the child's to flush, not ours. */
 	if (WIFEXITED(st))
 		_exit(WEXITSTATUS(st));
