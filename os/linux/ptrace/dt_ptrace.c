@@ -596,6 +596,66 @@ dt_pt_wait_tid(int tid, int *stp)
 }
 
 /*
+ * Do registers r show a system call interrupted by the stop they were read
+ * at, which the kernel restarts when the thread goes on: the call's number
+ * still in the restart word (x86-64's orig_rax) and one of the kernel's
+ * restart codes as its result (ERESTARTSYS 512, ERESTARTNOINTR 513,
+ * ERESTARTNOHAND 514, ERESTART_RESTARTBLOCK 516)?  That is how a thread
+ * sleeping in a call (nanosleep, read of a pipe, select, a futex wait) is
+ * found when PTRACE_INTERRUPT stops it on x86-64: the kernel decides to
+ * restart the call after the stop (arch_do_signal_or_restart(), once
+ * get_signal() returns), from the registers as they are then.  On arm64
+ * the kernel has rewound the call before the stop (do_signal()): the pc is
+ * at its svc again with x0 as it was and the number word is -1, so
+ * putting the registers back is all it needs.
+ */
+static bool
+dt_pt_restarting(const dt_isa_ptregs_t *r)
+{
+	int64_t rv = (int64_t) DT_ISA_PTREG(r, dt_isa_ptrace.ip_sysret);
+
+	return (int64_t) DT_ISA_PTREG(r, dt_isa_ptrace.ip_norestart) >= 0 &&
+	    (rv == -512 || rv == -513 || rv == -514 || rv == -516);
+}
+
+/*
+ * Thread t, whose registers were just put back to those of a system call
+ * interrupted by our stop (dt_pt_restarting()), is in the exit stop of a
+ * call we injected.  Resumed from there it would return to its program at
+ * once, with the kernel's restart code (-512...) as the result of its
+ * call: the restart is decided only on the way out of a signal's handling
+ * (get_signal()), which a system call's exit stop does not go through.  So
+ * it is stopped once more the way it was stopped at the start: a
+ * PTRACE_INTERRUPT, which makes it handle signals before it returns, and
+ * stops it inside that handling; when it is resumed from that stop, the
+ * kernel restarts its call exactly as it would have with no injected call
+ * (ERESTART_RESTARTBLOCK through restart_syscall, its remaining time
+ * kept), or, with a signal to deliver by then, runs the handler and
+ * restarts or fails the call with EINTR as the handler's flags say.  A
+ * signal already waiting to be delivered to t (t->pt_sig) is delivered
+ * from this exit stop instead, which queues it: the same path.
+ */
+static void
+dt_pt_restart_stop(dt_pt_thread_t *t)
+{
+	int st;
+
+	if (t->pt_sig != 0 || ptrace(PTRACE_INTERRUPT, t->pt_tid, 0, 0) != 0 ||
+	    ptrace(PTRACE_CONT, t->pt_tid, 0, 0) != 0)
+		return;
+	while (dt_pt_wait_tid(t->pt_tid, &st) == 0) {
+		/* The interrupt's stop, or a group stop: in get_signal(). */
+		if ((st >> 16) == PTRACE_EVENT_STOP)
+			return;
+		/* A signal first: delivered when t goes on, as at attach. */
+		if ((st >> 16) == 0)
+			t->pt_sig = WSTOPSIG(st);
+		if (ptrace(PTRACE_CONT, t->pt_tid, 0, 0) != 0)
+			return;
+	}
+}
+
+/*
  * Run system call nr in stopped thread t of pp: the ISA's system call
  * instruction written over the program's entry point (every thread of pp
  * is stopped, and the entry point runs once, at the start: a -c child
@@ -603,7 +663,9 @@ dt_pt_wait_tid(int tid, int *stp)
  * call with the word that would restart an interrupted system call
  * (x86-64's orig_rax, arm64's syscallno) at -1, so that it is not
  * restarted into ours, the thread run to the call's exit stop
- * (PTRACE_SYSCALL), then everything restored.  What follows the call is
+ * (PTRACE_SYSCALL), then everything restored, and a call of the
+ * program's own that our stop interrupted restarts when the thread goes
+ * on (dt_pt_restart_stop()).  What follows the call is
  * never run while we live: with a guard it is a jump to itself, where
  * the thread waits for the guard to undo what we were doing should we die
  * (dt_ptrace_rescue.c); without one, a breakpoint.  Returns what the call
@@ -666,6 +728,8 @@ out:
 	(void) dt_isa_ptrace_setregs(t->pt_tid, &saved);
 	(void) dt_pt_text_write(pp, entry, orig, sizeof (orig));
 	dt_pt_rescue_done();
+	if (dt_pt_restarting(&saved))
+		dt_pt_restart_stop(t);
 	return ret;
 }
 
