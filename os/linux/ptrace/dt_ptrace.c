@@ -58,7 +58,10 @@
  * process's own action for the breakpoint's signal put back, and every
  * thread is detached; the scratch area stays mapped, since a thread may be inside a copy and
  * will jump back from it.  If dtrace is killed with SIGKILL there is no
- * chance to do so: a -c child is killed with it (PTRACE_O_EXITKILL); a -p
+ * chance to do so: a -c child is killed with it (by its parent-death
+ * signal, dt_proc.c: not PTRACE_O_EXITKILL, which the processes it forks
+ * while traced would inherit, and a daemon of the command must outlive
+ * dtrace as it would untraced); a -p
  * process runs on, each breakpoint put back to its original bytes by the
  * signal handler the first time it is reached (dt_ptrace_trap.c), and its
  * counting trampolines stay valid and only count.
@@ -746,8 +749,14 @@ dt_pt_seize_all(dt_ptrace_t *pt, dt_pt_proc_t *pp)
 	if (pp->pp_created) {
 		dt_pt_thread_t *t = dt_pt_thread_add(pt, pp, pp->pp_pid);
 
+		/*
+		 * Without PTRACE_O_EXITKILL, which dt_proc.c seized it with:
+		 * the children it forks while traced inherit their tracer's
+		 * options, and a daemon it leaves must not die with us.  It
+		 * dies with us all the same, by its parent-death signal.
+		 */
 		if (t == NULL || ptrace(PTRACE_SETOPTIONS, pp->pp_pid, 0,
-		    (void *) (long) (DT_PT_OPTS | PTRACE_O_EXITKILL)) != 0)
+		    (void *) (long) DT_PT_OPTS) != 0)
 			return -1;
 		t->pt_stopped = true;
 		t->pt_started = true;
