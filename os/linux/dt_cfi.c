@@ -173,6 +173,17 @@ rd_leb(dt_cfi_rd_t *r, bool sgn)
 #define rd_sleb(r) ((int64_t) rd_leb((r), true))
 
 /*
+ * An operand times the CIE's alignment factor.  The file says what both
+ * are, so the product may not fit: it wraps (in unsigned arithmetic,
+ * where that is defined) to an offset no row accepts.
+ */
+static int64_t
+dt_cfi_scale(uint64_t v, int64_t factor)
+{
+	return (int64_t) (v * (uint64_t) factor);
+}
+
+/*
  * A pointer in DW_EH_PE encoding enc; pc-relative ones are relative to
  * their own address in the section.  Encodings x86-64 toolchains do not
  * emit (text-, data-, function-relative, indirect) mark the reader bad.
@@ -331,7 +342,7 @@ dt_cfi_run(const dt_cfi_cie_t *cie, const dt_cfi_sec_t *s, const uint8_t *p,
 			adv = (op & 0x3f) * cie->code_align;
 			break;
 		case CFA_offset:
-			off = (int64_t) rd_uleb(&r) * cie->data_align;
+			off = dt_cfi_scale(rd_uleb(&r), cie->data_align);
 			if ((rp = dt_cfi_regp(st, s->abi, op & 0x3f)) != NULL)
 				*rp = (dt_cfi_reg_t) { R_OFFSET, off };
 			continue;
@@ -368,19 +379,19 @@ dt_cfi_run(const dt_cfi_cie_t *cie, const dt_cfi_sec_t *s, const uint8_t *p,
 			break;
 		case CFA_offset_extended:
 			reg = rd_uleb(&r);
-			off = (int64_t) rd_uleb(&r) * cie->data_align;
+			off = dt_cfi_scale(rd_uleb(&r), cie->data_align);
 			if ((rp = dt_cfi_regp(st, s->abi, reg)) != NULL)
 				*rp = (dt_cfi_reg_t) { R_OFFSET, off };
 			continue;
 		case CFA_offset_extended_sf:
 			reg = rd_uleb(&r);
-			off = rd_sleb(&r) * cie->data_align;
+			off = dt_cfi_scale(rd_leb(&r, true), cie->data_align);
 			if ((rp = dt_cfi_regp(st, s->abi, reg)) != NULL)
 				*rp = (dt_cfi_reg_t) { R_OFFSET, off };
 			continue;
 		case CFA_GNU_negative_offset_extended:
 			reg = rd_uleb(&r);
-			off = -(int64_t) rd_uleb(&r) * cie->data_align;
+			off = dt_cfi_scale(-rd_uleb(&r), cie->data_align);
 			if ((rp = dt_cfi_regp(st, s->abi, reg)) != NULL)
 				*rp = (dt_cfi_reg_t) { R_OFFSET, off };
 			continue;
@@ -442,7 +453,8 @@ dt_cfi_run(const dt_cfi_cie_t *cie, const dt_cfi_sec_t *s, const uint8_t *p,
 			continue;
 		case CFA_def_cfa_sf:
 			st->cfa_reg = (int) rd_uleb(&r);
-			st->cfa_off = rd_sleb(&r) * cie->data_align;
+			st->cfa_off = dt_cfi_scale(rd_leb(&r, true),
+			    cie->data_align);
 			continue;
 		case CFA_def_cfa_register:
 			st->cfa_reg = (int) rd_uleb(&r);
@@ -451,7 +463,8 @@ dt_cfi_run(const dt_cfi_cie_t *cie, const dt_cfi_sec_t *s, const uint8_t *p,
 			st->cfa_off = (int64_t) rd_uleb(&r);
 			continue;
 		case CFA_def_cfa_offset_sf:
-			st->cfa_off = rd_sleb(&r) * cie->data_align;
+			st->cfa_off = dt_cfi_scale(rd_leb(&r, true),
+			    cie->data_align);
 			continue;
 		case CFA_def_cfa_expression:
 			off = (int64_t) rd_uleb(&r);
@@ -486,14 +499,16 @@ dt_cfi_run(const dt_cfi_cie_t *cie, const dt_cfi_sec_t *s, const uint8_t *p,
 static int
 dt_cfi_cie(const dt_cfi_sec_t *s, uint64_t off, dt_cfi_cie_t *cie)
 {
-	dt_cfi_rd_t r = { s->data + off, s->data + s->size, false };
+	dt_cfi_rd_t r = { s->data, s->data + s->size, false };
 	const char *aug;
 	uint64_t len, id;
 	uint8_t version;
 	const uint8_t *end;
 
+	/* An FDE's CIE pointer may point anywhere: check before moving. */
 	if (off >= s->size)
 		return -1;
+	r.p += off;
 	memset(cie, 0, sizeof (*cie));
 	len = rd_u(&r, 4);
 	if (len == 0xffffffff)
@@ -520,11 +535,12 @@ dt_cfi_cie(const dt_cfi_sec_t *s, uint64_t off, dt_cfi_cie_t *cie)
 	cie->fde_enc = s->eh ? 0 : 0x04;	/* absptr: 8 bytes */
 	if (aug[0] == 'z') {
 		uint64_t alen = rd_uleb(&r);
-		const uint8_t *aend = r.p + alen;
+		const uint8_t *aend;
 
 		cie->aug_z = true;
-		if (alen > (uint64_t) (r.end - r.p))
+		if (r.bad || alen > (uint64_t) (r.end - r.p))
 			return -1;
+		aend = r.p + alen;
 		for (const char *a = aug + 1; *a != '\0' && !r.bad; a++) {
 			uint8_t enc;
 
@@ -653,13 +669,18 @@ dt_cfi_same(const dt_cfi_row_t *a, const dt_cfi_row_t *b)
 	    a->cr_fp_off == b->cr_fp_off;
 }
 
-/* Sort, keep the last row of each address, drop rows that change nothing. */
+/*
+ * Sort, keep the last row of each address, drop rows that change nothing.
+ * A file without CFI has no rows, and no array at all: qsort() may not
+ * be given a null one, even to sort nothing.
+ */
 static void
 dt_cfi_sort(dt_cfi_vec_t *vec)
 {
 	size_t k = 0;
 
-	qsort(vec->v, vec->n, sizeof (vec->v[0]), dt_cfi_cmp);
+	if (vec->n > 1)
+		qsort(vec->v, vec->n, sizeof (vec->v[0]), dt_cfi_cmp);
 	for (size_t i = 0; i < vec->n; i++) {
 		dt_cfi_row_t row = vec->v[i];
 

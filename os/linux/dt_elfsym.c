@@ -181,8 +181,10 @@ dt_elfsym_read_table(Elf *elf, Elf_Scn *scn, const GElf_Shdr *shdr,
 		es->es_rank = bind == STB_GLOBAL ? 0 : bind == STB_WEAK ? 1 : 2;
 		out->ess_nsyms++;
 	}
-	qsort(out->ess_syms, out->ess_nsyms, sizeof (dt_elfsym_t),
-	    dt_elfsym_cmp);
+	/* Never a null array, even to sort nothing (see dt_cfi_sort()). */
+	if (out->ess_nsyms > 1)
+		qsort(out->ess_syms, out->ess_nsyms, sizeof (dt_elfsym_t),
+		    dt_elfsym_cmp);
 	/* The same symbol in two tables (or twice in one) counts once. */
 	k = 0;
 	for (size_t i = 0; i < out->ess_nsyms; i++) {

@@ -149,7 +149,7 @@ tests_unit_perfmap_test_LDADD = libdtrace_core.la
 # Unwind tables from CFI, over a synthetic stack and the test's own.
 UNIT_TESTS += tests/unit/cfi_test
 tests_unit_cfi_test_SOURCES = tests/unit/cfi_test.c tests/unit/unit.h \
-	tests/unit/fake_stack.h
+	tests/unit/fake_stack.h tests/fuzz/fuzz_elf.h
 tests_unit_cfi_test_LDADD = libdtrace_core.la
 
 # arm64's rows, from a shared object assembled for aarch64 (by the build's

@@ -5,7 +5,8 @@
  * %rbp, a saved %rbp, the frame-pointer rule where there is no CFI, the
  * outermost frame), and this test's own stack, a -> b -> c, walked from
  * its registers with the rows of its own mappings (on x86-64 and arm64;
- * arm64's rows themselves: a64_cfi_test.c).
+ * arm64's rows themselves: a64_cfi_test.c); and libraries without a
+ * row: no .eh_frame or .debug_frame, or sections with no entry.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "os/linux/dt_cfi.h"
+#include "tests/fuzz/fuzz_elf.h"
 #include "tests/unit/unit.h"
 
 /* A fake stack: words at 0x1000 + 8 * i. */
@@ -175,12 +177,69 @@ t_live(void)
 }
 #endif
 
+/*
+ * A library whose CFI gives no row: read as a file and as a process's
+ * mapping, it has the frame-pointer rule alone (and nothing is sorted
+ * or copied from an empty table: the sanitizer build checks that).
+ */
+static void
+t_norows(const fz_sec_t *secs, size_t n)
+{
+	char path[64], maps[160];
+	dt_cfi_table_t ct;
+	int fd = fz_elf(EM_X86_64, ET_DYN, secs, n);
+
+	CHECK(fd >= 0);
+	if (fd < 0)
+		return;
+	fz_path(fd, path, sizeof (path));
+	CHECK(dt_cfi_load(path, &ct) == 0);
+	CHECK_INT(ct.ct_nrows, 0);
+	dt_cfi_free(&ct);
+	(void) snprintf(maps, sizeof (maps),
+	    "7f0000000000-7f0000010000 r-xp 00000000 08:01 42 %s\n", path);
+	CHECK(dt_cfi_maps(maps, &ct) == 0);
+	CHECK_INT(ct.ct_nrows, 1);
+	if (ct.ct_nrows > 0)
+		CHECK(ct.ct_rows[0].cr_pc == 0 &&
+		    ct.ct_rows[0].cr_cfa_reg == DT_CFI_FP);
+	dt_cfi_free(&ct);
+	(void) close(fd);
+}
+
+static void
+t_nocfi(void)
+{
+	static const uint8_t text[16] = { 0xc3 };
+	static const uint8_t term[4] = { 0 };	/* .eh_frame's terminator */
+	/* A CIE alone: version 1, no augmentation, no FDE. */
+	static const uint8_t cie[16] = { 12, 0, 0, 0, 0xff, 0xff, 0xff, 0xff,
+		1, 0, 1, 0x78, 16, 0, 0, 0 };
+	fz_sec_t none[] = {
+		{ ".text", SHT_PROGBITS, 0x1000, text, sizeof (text), 0, 0 },
+	};
+	fz_sec_t empty[] = {
+		{ ".text", SHT_PROGBITS, 0x1000, text, sizeof (text), 0, 0 },
+		{ ".eh_frame", SHT_PROGBITS, 0x2000, term, sizeof (term), 0,
+		    0 },
+		{ ".debug_frame", SHT_PROGBITS, 0, cie, sizeof (cie), 0, 0 },
+	};
+	fz_sec_t zero[] = {
+		{ ".eh_frame", SHT_PROGBITS, 0x2000, NULL, 0, 0, 0 },
+	};
+
+	t_norows(none, 1);
+	t_norows(empty, 3);
+	t_norows(zero, 1);
+}
+
 int
 main(void)
 {
 	dt_cfi_table_t ct;
 
 	t_synthetic();
+	t_nocfi();
 #if defined(__x86_64__) || defined(__aarch64__)
 	t_live();
 #endif
