@@ -703,9 +703,15 @@ static void
 dt_cc_unexpand_errno(char *text)
 {
 	static const char expansion[] = "(*__errno_location ())";
-	char *p = text;
+	char *p = text, *end = text + strlen(text);
 
-	while ((p = strstr(p, expansion)) != NULL) {
+	/*
+	 * memmem() over the rest, not strstr(): AddressSanitizer's strstr()
+	 * measures the whole rest of the text at each call, quadratic in
+	 * the number of matches.
+	 */
+	while ((p = memmem(p, (size_t) (end - p), expansion,
+	    sizeof (expansion) - 1)) != NULL) {
 		memcpy(p, "errno", 5);
 		memset(p + 5, ' ', sizeof (expansion) - 1 - 5);
 		p += sizeof (expansion) - 1;

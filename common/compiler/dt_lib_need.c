@@ -113,9 +113,16 @@ dt_lib_token(const char **pp, const char **startp, char *cp, bool pragmas)
 		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
 			p++;
 		if (p[0] == '/' && p[1] == '*') {
-			const char *e = strstr(p + 2, "*/");
-
-			p = e != NULL ? e + 2 : p + strlen(p);
+			/*
+			 * Not strstr(): AddressSanitizer's checks the whole
+			 * rest of the text at each call, which made a script
+			 * of many comments quadratic.
+			 */
+			for (p += 2; *p != '\0' && (p[0] != '*' || p[1] != '/');
+			    p++)
+				continue;
+			if (*p != '\0')
+				p += 2;
 		} else if (p[0] == '/' && p[1] == '/') {
 			p += strcspn(p, "\n");
 		} else if (*p == '#' && (p == *pp || p[-1] == '\n' ||
