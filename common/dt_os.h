@@ -173,6 +173,12 @@ extern const char *dt_os_ksym_why(void);
 extern int dt_os_usym(int pid, uint64_t addr, const char **modp,
     const char **namep, uint64_t *valuep, uint64_t *basep);
 extern void dt_os_usym_hold(int pid);
+/*
+ * Why symbols of a process were left unread by the lookups since the
+ * last call (a JIT's map refused as unsafe, or read only in part), as
+ * one line for the caller to print, each once; or NULL.
+ */
+extern const char *dt_os_usym_warning(void);
 
 /*
  * Why this OS refuses an action (a dt_actkind_t) on every engine, as one

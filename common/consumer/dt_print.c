@@ -127,11 +127,18 @@ dt_ksym(dt_consumer_t *dc, uint64_t addr, dt_syminfo_t *si)
 int
 dt_cons_os_usym(void *arg, uint64_t pid, uint64_t addr, dt_syminfo_t *sip)
 {
-	(void) arg;
+	dt_consumer_t *dc = arg;
+	const char *why;
+	int rc;
+
 	if (pid == 0 || pid > INT32_MAX)
 		return -1;
-	return dt_os_usym((int) pid, addr, &sip->si_object, &sip->si_name,
+	rc = dt_os_usym((int) pid, addr, &sip->si_object, &sip->si_name,
 	    &sip->si_value, &sip->si_base);
+	/* A JIT's symbols left unread (an unsafe perf map): say so, once. */
+	if ((why = dt_os_usym_warning()) != NULL)
+		(void) fprintf(dc->dc_errfp, "dtrace: %s\n", why);
+	return rc;
 }
 
 /*

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * dt_perfmap.c: reading /tmp/perf-<pid>.map files (see dt_perfmap.h).
+ * dt_perfmap.c: reading /tmp/perf-<pid>.map files (see dt_perfmap.h):
+ * safely, as they are anyone's to make, and within a bound.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,18 +75,102 @@ dt_perfmap_line(dt_perfmap_t *pm, const char *line, size_t len)
 	return 0;
 }
 
+/* Read a chunk at a time, so that a big append is no one allocation. */
+#define DT_PERFMAP_CHUNK (1UL << 20)
+/* No symbol's line is longer: a longer one is dropped, not kept whole. */
+#define DT_PERFMAP_LINE (64UL << 10)
+
+static void
+dt_perfmap_why(dt_perfmap_t *pm, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (pm->pm_said || pm->pm_why[0] != '\0')
+		return;
+	va_start(ap, fmt);
+	(void) vsnprintf(pm->pm_why, sizeof(pm->pm_why), fmt, ap);
+	va_end(ap);
+}
+
+const char *
+dt_perfmap_warning(dt_perfmap_t *pm)
+{
+	if (pm->pm_said || pm->pm_why[0] == '\0')
+		return NULL;
+	pm->pm_said = true;
+	return pm->pm_why;
+}
+
+/*
+ * The lines of buf (len bytes and a NUL), after pm_tail: 0, or -1
+ * (ENOMEM).  A last line not yet ended is kept in pm_tail; *skipp says
+ * that what comes first is the rest of a line not to be read.
+ */
+static int
+dt_perfmap_parse(dt_perfmap_t *pm, char *buf, size_t len, bool *skipp)
+{
+	char *p = buf, *nl;
+	int rc = 0;
+
+	if (*skipp) {
+		if ((nl = memchr(buf, '\n', len)) == NULL)
+			return 0;
+		*skipp = false;
+		p = nl + 1;
+	}
+	for (; rc == 0 &&
+	     (nl = memchr(p, '\n', len - (size_t) (p - buf))) != NULL;
+	     p = nl + 1)
+		rc = dt_perfmap_line(pm, p, (size_t) (nl - p));
+	free(pm->pm_tail);
+	pm->pm_tail = NULL;
+	if (rc != 0 || *p == '\0')
+		return rc;
+	if (strlen(p) > DT_PERFMAP_LINE) {
+		*skipp = true;
+		return 0;
+	}
+	return (pm->pm_tail = strdup(p)) == NULL ? -1 : 0;
+}
+
 int
-dt_perfmap_update(dt_perfmap_t *pm, const char *path)
+dt_perfmap_update(dt_perfmap_t *pm, const char *path, uid_t owner)
 {
 	struct stat st;
-	char *buf, *p, *nl;
-	size_t have, tail;
-	ssize_t n;
+	off_t from, to, budget;
+	bool skip = false;
 	int fd, rc = 0;
 
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+	/*
+	 * Opening a FIFO for reading waits for a writer, for ever and
+	 * deaf to signals; a link planted in /tmp names whatever file its
+	 * maker likes.  Neither is followed: the file is checked by what
+	 * was opened, not by its name.
+	 */
+	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)) <
+	    0) {
+		if (errno == ELOOP)
+			dt_perfmap_why(
+			    pm, "%s not read: a symbolic link", path);
 		return 0;
-	if (fstat(fd, &st) != 0 || st.st_size == pm->pm_read) {
+	}
+	if (fstat(fd, &st) != 0) {
+		(void) close(fd);
+		return 0;
+	}
+	if (!S_ISREG(st.st_mode) || (st.st_uid != owner && st.st_uid != 0)) {
+		if (!S_ISREG(st.st_mode))
+			dt_perfmap_why(
+			    pm, "%s not read: not a regular file", path);
+		else
+			dt_perfmap_why(pm,
+			    "%s not read: owned by uid %u, not by the "
+			    "process's user (uid %u) or root",
+			    path, (unsigned) st.st_uid, (unsigned) owner);
+		(void) close(fd);
+		return 0;
+	}
+	if (st.st_size == pm->pm_read) {
 		(void) close(fd);
 		return 0;
 	}
@@ -94,33 +181,50 @@ dt_perfmap_update(dt_perfmap_t *pm, const char *path)
 		free(pm->pm_tail);
 		pm->pm_tail = NULL;
 	}
-	tail = pm->pm_tail != NULL ? strlen(pm->pm_tail) : 0;
-	have = (size_t) (st.st_size - pm->pm_read);
-	if ((buf = malloc(tail + have + 1)) == NULL) {
-		(void) close(fd);
-		return -1;
+	from = pm->pm_read;
+	to = st.st_size;
+	budget = (off_t) DT_PERFMAP_MAX - pm->pm_parsed;
+	if (to - from > budget) {
+		dt_perfmap_why(pm,
+		    "%s read in part: %lld MB, of which %lu MB are read at "
+		    "most",
+		    path, (long long) (st.st_size >> 20),
+		    (unsigned long) (DT_PERFMAP_MAX >> 20));
+		if (from == 0 && budget > 0) {
+			/* The newest code, from a line's start. */
+			from = to - budget;
+			skip = true;
+		} else {
+			to = from + budget;
+		}
 	}
-	if (tail > 0)
-		memcpy(buf, pm->pm_tail, tail);
-	n = pread(fd, buf + tail, have, pm->pm_read);
-	(void) close(fd);
-	if (n <= 0) {
+	while (rc == 0 && from < to) {
+		size_t tail = pm->pm_tail != NULL ? strlen(pm->pm_tail) : 0;
+		size_t want = (size_t) (to - from) < DT_PERFMAP_CHUNK
+		    ? (size_t) (to - from)
+		    : DT_PERFMAP_CHUNK;
+		char *buf;
+		ssize_t n;
+
+		if ((buf = malloc(tail + want + 1)) == NULL) {
+			rc = -1;
+			break;
+		}
+		if (tail > 0)
+			memcpy(buf, pm->pm_tail, tail);
+		if ((n = pread(fd, buf + tail, want, from)) <= 0) {
+			/* Cut short while being read: what was read stands. */
+			free(buf);
+			break;
+		}
+		from += n;
+		pm->pm_read = from;
+		pm->pm_parsed += n;
+		buf[tail + (size_t) n] = '\0';
+		rc = dt_perfmap_parse(pm, buf, tail + (size_t) n, &skip);
 		free(buf);
-		return 0;
 	}
-	pm->pm_read += n;
-	have = tail + (size_t) n;
-	buf[have] = '\0';
-	for (p = buf; rc == 0 &&
-	     (nl = memchr(p, '\n', have - (size_t) (p - buf))) != NULL;
-	     p = nl + 1)
-		rc = dt_perfmap_line(pm, p, (size_t) (nl - p));
-	/* A line the runtime is still writing: kept for the next read. */
-	free(pm->pm_tail);
-	pm->pm_tail = NULL;
-	if (rc == 0 && *p != '\0' && (pm->pm_tail = strdup(p)) == NULL)
-		rc = -1;
-	free(buf);
+	(void) close(fd);
 	if (pm->pm_nsyms > 1)
 		qsort(pm->pm_syms, pm->pm_nsyms, sizeof(*pm->pm_syms),
 		    dt_perfsym_cmp);

@@ -22,7 +22,10 @@
  * on the first such address and again, for what was appended, when
  * DT_USYMS_REREAD_NS has passed since it was last looked at; such a
  * function's module is the process's executable (node, java), as the
- * runtime is what made it.
+ * runtime is what made it.  The map is read only when it is owned by
+ * the process's user (its effective uid, read with its maps so that it
+ * is known after the process has gone) or root: anyone may make a file
+ * of that name in /tmp.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -63,6 +66,7 @@ typedef struct dt_uproc {
 	dt_umap_t *up_maps;	/* sorted by address */
 	size_t up_nmaps;
 	char *up_exe;		/* basename of its executable, once known */
+	uid_t up_uid;		/* its effective uid, (uid_t) -1 unknown */
 	char *up_perfpath;	/* its JIT's perf map */
 	uint64_t up_perfat;	/* when that was last looked at (ns) */
 	dt_perfmap_t up_perf;
@@ -71,6 +75,7 @@ typedef struct dt_uproc {
 struct dt_usyms {
 	dt_ufile_t *us_files;
 	dt_uproc_t *us_procs;
+	const char *us_warning;	/* a perf map's, not yet handed out */
 };
 
 dt_usyms_t *
@@ -139,6 +144,7 @@ dt_usyms_proc(dt_usyms_t *us, int pid, bool create)
 	if (!create || (up = calloc(1, sizeof (*up))) == NULL)
 		return NULL;
 	up->up_pid = pid;
+	up->up_uid = (uid_t) -1;
 	up->up_next = us->us_procs;
 	us->us_procs = up;
 	return up;
@@ -259,6 +265,29 @@ dt_usyms_exe(dt_uproc_t *up)
 	up->up_exe = name;
 }
 
+/*
+ * The effective uid of pid, the owner its perf map must have: read with
+ * its maps, so that it is known after the process has gone.
+ */
+static void
+dt_usyms_uid(dt_uproc_t *up)
+{
+	char path[64], line[256];
+	unsigned real, eff;
+	FILE *fp;
+
+	(void) snprintf(path, sizeof (path), "/proc/%d/status", up->up_pid);
+	if ((fp = fopen(path, "re")) == NULL)
+		return;
+	while (fgets(line, sizeof (line), fp) != NULL) {
+		if (sscanf(line, "Uid: %u %u", &real, &eff) == 2) {
+			up->up_uid = (uid_t) eff;
+			break;
+		}
+	}
+	(void) fclose(fp);
+}
+
 /* A fresh snapshot of pid's maps: 0, or -1 (its old one is kept). */
 static int
 dt_usyms_read(dt_usyms_t *us, dt_uproc_t *up)
@@ -270,6 +299,7 @@ dt_usyms_read(dt_usyms_t *us, dt_uproc_t *up)
 
 	up->up_readat = dt_os_timestamp();
 	dt_usyms_exe(up);
+	dt_usyms_uid(up);
 	(void) snprintf(path, sizeof (path), "/proc/%d/maps", up->up_pid);
 	if ((fp = fopen(path, "re")) == NULL) {
 		up->up_gone = true;
@@ -394,9 +424,10 @@ dt_usyms_reread(const dt_uproc_t *up, uint64_t addr)
  * the runtime appended) at most every DT_USYMS_REREAD_NS.
  */
 static int
-dt_usyms_jit(dt_uproc_t *up, uint64_t addr, dt_usym_info_t *uip)
+dt_usyms_jit(dt_usyms_t *us, dt_uproc_t *up, uint64_t addr,
+    dt_usym_info_t *uip)
 {
-	const char *name;
+	const char *name, *why;
 	uint64_t start, now;
 
 	if (addr < DT_USYMS_USER_MIN || addr >= DT_USYMS_USER_MAX)
@@ -413,7 +444,13 @@ dt_usyms_jit(dt_uproc_t *up, uint64_t addr, dt_usym_info_t *uip)
 	now = dt_os_timestamp();
 	if (up->up_perfat == 0 || now - up->up_perfat >= DT_USYMS_REREAD_NS) {
 		up->up_perfat = now;
-		(void) dt_perfmap_update(&up->up_perf, up->up_perfpath);
+		/* Its uid if it lives; never seen alive, only root's map. */
+		if (up->up_uid == (uid_t) -1 && !up->up_fixed)
+			dt_usyms_uid(up);
+		(void) dt_perfmap_update(&up->up_perf, up->up_perfpath,
+		    up->up_uid == (uid_t) -1 ? 0 : up->up_uid);
+		if ((why = dt_perfmap_warning(&up->up_perf)) != NULL)
+			us->us_warning = why;
 	}
 	if ((name = dt_perfmap_lookup(&up->up_perf, addr, &start)) == NULL)
 		return -1;
@@ -437,8 +474,18 @@ dt_usyms_setperfmap(dt_usyms_t *us, int pid, const char *path)
 	free(up->up_perfpath);
 	up->up_perfpath = copy;
 	up->up_perfat = 0;
+	up->up_uid = geteuid();
 	dt_perfmap_free(&up->up_perf);
 	return 0;
+}
+
+const char *
+dt_usyms_warning(dt_usyms_t *us)
+{
+	const char *why = us->us_warning;
+
+	us->us_warning = NULL;
+	return why;
 }
 
 int
@@ -458,7 +505,7 @@ dt_usyms_lookup(dt_usyms_t *us, int pid, uint64_t addr, dt_usym_info_t *uip)
 	    dt_usyms_read(us, up) == 0)
 		um = dt_usyms_find(up, addr);
 	if (um == NULL || um->um_file == NULL)
-		return dt_usyms_jit(up, addr, uip);
+		return dt_usyms_jit(us, up, addr, uip);
 	memset(uip, 0, sizeof (*uip));
 	uip->ui_module = um->um_file->uf_name;
 	uip->ui_base = um->um_lo - um->um_pgoff;
@@ -543,4 +590,16 @@ dt_os_usym(int pid, uint64_t addr, const char **modp, const char **namep,
 	}
 	(void) pthread_mutex_unlock(&dt_usyms_lock);
 	return rc;
+}
+
+const char *
+dt_os_usym_warning(void)
+{
+	const char *why = NULL;
+
+	(void) pthread_mutex_lock(&dt_usyms_lock);
+	if (dt_usyms_global != NULL)
+		why = dt_usyms_warning(dt_usyms_global);
+	(void) pthread_mutex_unlock(&dt_usyms_lock);
+	return why;
 }

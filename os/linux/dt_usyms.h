@@ -57,7 +57,8 @@ extern void dt_linux_usym_refresh(int pid);
 extern int dt_usyms_setmaps(dt_usyms_t *us, int pid, const char *text);
 
 /*
- * Read pid's JIT symbols from path rather than /tmp/perf-<pid>.map: for
+ * Read pid's JIT symbols from path rather than /tmp/perf-<pid>.map, a
+ * file that must be the caller's (its effective uid's) or root's: for
  * tests.  0, or -1 (ENOMEM).
  */
 extern int dt_usyms_setperfmap(dt_usyms_t *us, int pid, const char *path);
@@ -71,5 +72,11 @@ extern int dt_usyms_setperfmap(dt_usyms_t *us, int pid, const char *path);
  */
 extern int dt_usyms_lookup(dt_usyms_t *us, int pid, uint64_t addr,
     dt_usym_info_t *uip);
+
+/*
+ * Why a lookup since the last call left a perf map unread, in whole or
+ * in part (dt_perfmap_warning()), or NULL: each map's once.
+ */
+extern const char *dt_usyms_warning(dt_usyms_t *us);
 
 #endif /* DT_USYMS_H */

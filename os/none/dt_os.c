@@ -161,6 +161,12 @@ dt_os_usym_hold(int pid)
 }
 
 const char *
+dt_os_usym_warning(void)
+{
+	return NULL;
+}
+
+const char *
 dt_os_action_refused(int kind)
 {
 	switch (kind) {

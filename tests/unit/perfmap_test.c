@@ -7,9 +7,13 @@
  * A map is written the way runtimes write them, then appended to, ended
  * mid-line, and rewritten shorter, checking after each step what a
  * lookup answers and that names handed out earlier stay readable.
+ * Maps that are not the process's user's regular files are refused,
+ * without blocking, and said to be once.
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -58,14 +62,15 @@ main(void)
 	CHECK(dt_demangle("_ZN2ns1K1fEi") == dt_demangle("_ZN2ns1K1fEi"));
 
 	/* A missing file: no symbols, no error. */
-	CHECK_INT(dt_perfmap_update(&pm, "/nonexistent/perf-1.map"), 0);
+	CHECK_INT(
+	    dt_perfmap_update(&pm, "/nonexistent/perf-1.map", geteuid()), 0);
 	CHECK(dt_perfmap_lookup(&pm, 0x1000, &start) == NULL);
 
 	put(path, "w",
 	    "7f0000001000 100 LazyCompile:*hot /app/x.js:3\n"
 	    "0x7f0000002000 0x40 long Hot.hotLoop(long)\n"
 	    "not a symbol line\n");
-	CHECK_INT(dt_perfmap_update(&pm, path), 0);
+	CHECK_INT(dt_perfmap_update(&pm, path, geteuid()), 0);
 	CHECK_STR(dt_perfmap_lookup(&pm, 0x7f0000001080, &start),
 	    "LazyCompile:*hot /app/x.js:3");
 	CHECK_INT(start, 0x7f0000001000);
@@ -82,21 +87,54 @@ main(void)
 	put(path, "a",
 	    "7f0000001000 80 LazyCompile:*hot2 /app/x.js:3\n"
 	    "7f0000003000 10 half");
-	CHECK_INT(dt_perfmap_update(&pm, path), 0);
+	CHECK_INT(dt_perfmap_update(&pm, path, geteuid()), 0);
 	CHECK_STR(dt_perfmap_lookup(&pm, 0x7f0000001010, &start),
 	    "LazyCompile:*hot2 /app/x.js:3");
 	CHECK(dt_perfmap_lookup(&pm, 0x7f0000003000, &start) == NULL);
 	put(path, "a", "way\n");
-	CHECK_INT(dt_perfmap_update(&pm, path), 0);
+	CHECK_INT(dt_perfmap_update(&pm, path, geteuid()), 0);
 	CHECK_STR(dt_perfmap_lookup(&pm, 0x7f0000003004, &start), "halfway");
 
 	/* Rewritten shorter: read again; old names still readable. */
 	put(path, "w", "7f0000005000 20 fresh\n");
-	CHECK_INT(dt_perfmap_update(&pm, path), 0);
+	CHECK_INT(dt_perfmap_update(&pm, path, geteuid()), 0);
 	CHECK_STR(dt_perfmap_lookup(&pm, 0x7f0000005000, &start), "fresh");
 	CHECK(dt_perfmap_lookup(&pm, 0x7f0000001010, &start) == NULL);
 	CHECK_STR(kept, "LazyCompile:*hot /app/x.js:3");
 	dt_perfmap_free(&pm);
+
+	/*
+	 * Refused: a FIFO (opening it must not wait for a writer), and
+	 * another user's file (when we are root, every file is root's,
+	 * which is trusted: the file is given to nobody).
+	 */
+	{
+		char fifo[] = "/tmp/perfmap_fifoXXXXXX";
+		uid_t other = geteuid() == 0 ? 1 : geteuid() + 1;
+		const char *why;
+
+		CHECK((fd = mkstemp(fifo)) >= 0);
+		(void) close(fd);
+		(void) unlink(fifo);
+		CHECK_INT(mkfifo(fifo, 0644), 0);
+		CHECK_INT(dt_perfmap_update(&pm, fifo, geteuid()), 0);
+		CHECK(dt_perfmap_lookup(&pm, 0x7f0000005000, &start) == NULL);
+		CHECK((why = dt_perfmap_warning(&pm)) != NULL &&
+		    strstr(why, "not a regular file") != NULL);
+		CHECK(dt_perfmap_warning(&pm) == NULL);
+		(void) unlink(fifo);
+		dt_perfmap_free(&pm);
+
+		if (geteuid() == 0)
+			CHECK_INT(chown(path, 65534, 65534), 0);
+		CHECK_INT(dt_perfmap_update(&pm, path, other), 0);
+		CHECK(dt_perfmap_lookup(&pm, 0x7f0000005000, &start) == NULL);
+		CHECK((why = dt_perfmap_warning(&pm)) != NULL &&
+		    strstr(why, "not by the process's user") != NULL);
+		dt_perfmap_free(&pm);
+		if (geteuid() == 0)
+			CHECK_INT(chown(path, 0, 0), 0);
+	}
 
 	/*
 	 * Through dt_usyms: an address in no file of the process is found
