@@ -2,9 +2,16 @@
 /*
  * dt_metrics.c: the metrics endpoint (-x metrics=ADDR:PORT).
  *
- * A thread of its own answers HTTP requests, one connection at a time:
- * GET /metrics gets the aggregations in the OpenMetrics text format
- * (common/consumer/dt_metrics_fmt.c), anything else 404 or 405.  The
+ * A thread of its own answers HTTP requests: GET /metrics gets the
+ * aggregations in the OpenMetrics text format
+ * (common/consumer/dt_metrics_fmt.c), anything else 404 or 405.  Any
+ * local user may connect, so no client may hold the others up: the
+ * thread serves every connection at once from one poll() loop over
+ * non-blocking sockets, gives each DT_METRICS_HEAD_MS to send its
+ * request and DT_METRICS_SEND_MS to take the answer, and keeps at most
+ * DT_METRICS_MAXCONN, a new one taking the place of the one that has
+ * waited longest for a request, so that idle connections cannot crowd
+ * out a scrape that asks at once.  The
  * text is made by the thread that traces, after every drain, from the
  * consumer's copy of the aggregations, and handed over whole under a
  * lock: a scrape reads one snapshot, never a half-updated one, and
@@ -28,6 +35,24 @@
 /* After dt_consumer.h: <signal.h> makes si_value a macro. */
 #include <signal.h>
 
+/* The request head must come within this of connecting. */
+#define DT_METRICS_HEAD_MS 2000
+/* The answer must be taken within this of the request. */
+#define DT_METRICS_SEND_MS 10000
+/* Connections held at once. */
+#define DT_METRICS_MAXCONN 64
+/* A request head longer is answered from what was read of it. */
+#define DT_METRICS_REQMAX 8192
+
+typedef struct dt_mconn {
+	int c_fd;
+	uint64_t c_deadline; /* dt_os_timestamp(): closed if not done */
+	size_t c_have;
+	char *c_out; /* the answer; NULL while the request is read */
+	size_t c_outlen, c_outoff;
+	char c_req[DT_METRICS_REQMAX];
+} dt_mconn_t;
+
 typedef struct dt_metrics {
 	int m_fd;
 	char m_addr[128]; /* "127.0.0.1:9464", what we are bound to */
@@ -37,6 +62,7 @@ typedef struct dt_metrics {
 	pthread_mutex_t m_lock; /* guards m_text, m_len */
 	char *m_text;
 	size_t m_len;
+	dt_mconn_t *m_conns[DT_METRICS_MAXCONN]; /* the server thread's */
 } dt_metrics_t;
 
 #define DT_METRICS_CTYPE                                                       \
@@ -218,88 +244,204 @@ dt_metrics_check_cb(
 	    ((dt_metrics_chk_t *) arg)->c_dtp, agg, alen, labels, llen);
 }
 
-static void
-dt_metrics_reply(int fd, const char *status, const char *ctype,
-    const char *body, size_t len, bool head)
+/* The whole answer, head and body, to send; NULL when out of memory. */
+static char *
+dt_metrics_reply(const char *status, const char *ctype, const char *body,
+    size_t len, bool head, size_t *lenp)
 {
-	char hdr[512];
+	char hdr[512], *out;
 	int n = snprintf(hdr, sizeof(hdr),
 	    "HTTP/1.1 %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n"
 	    "Connection: close\r\n\r\n",
 	    status, ctype, len);
+	size_t blen = head ? 0 : len;
 
-	if (dt_os_net_send(fd, hdr, (size_t) n) == 0 && !head && len > 0)
-		(void) dt_os_net_send(fd, body, len);
+	if ((out = malloc((size_t) n + blen)) == NULL)
+		return NULL;
+	memcpy(out, hdr, (size_t) n);
+	if (blen > 0)
+		memcpy(out + n, body, blen);
+	*lenp = (size_t) n + blen;
+	return out;
 }
 
-/* One request: its head, up to a blank line, within two seconds. */
-static void
-dt_metrics_serve(dt_metrics_t *m, int fd)
+/* The answer to the request head in req. */
+static char *
+dt_metrics_answer(dt_metrics_t *m, const char *req, size_t *lenp)
 {
-	char req[8192], method[16], path[1024];
-	size_t have = 0;
-	char *text = NULL;
-	size_t len = 0;
+	char method[16], path[1024], *out;
+	bool head;
 
-	while (have < sizeof(req) - 1) {
-		long n = dt_os_net_recv(
-		    fd, req + have, sizeof(req) - 1 - have, 2000);
+	if (sscanf(req, "%15s %1023s", method, path) != 2)
+		return dt_metrics_reply(
+		    "400 Bad Request", "text/plain", "", 0, false, lenp);
+	path[strcspn(path, "?")] = '\0';
+	head = strcmp(method, "HEAD") == 0;
+	if (strcmp(method, "GET") != 0 && !head)
+		return dt_metrics_reply("405 Method Not Allowed", "text/plain",
+		    "GET /metrics\n", 13, false, lenp);
+	if (strcmp(path, "/metrics") != 0)
+		return dt_metrics_reply("404 Not Found", "text/plain",
+		    "the metrics are at /metrics\n", 28, head, lenp);
+	/* Made under the lock: tracing publishes a new text meanwhile. */
+	(void) pthread_mutex_lock(&m->m_lock);
+	if (m->m_text == NULL)
+		out = dt_metrics_reply("503 Service Unavailable", "text/plain",
+		    "", 0, false, lenp);
+	else
+		out = dt_metrics_reply("200 OK", DT_METRICS_CTYPE, m->m_text,
+		    m->m_len, head, lenp);
+	(void) pthread_mutex_unlock(&m->m_lock);
+	return out;
+}
 
+static void
+dt_mconn_close(dt_mconn_t **cp)
+{
+	dt_os_net_close((*cp)->c_fd);
+	free((*cp)->c_out);
+	free(*cp);
+	*cp = NULL;
+}
+
+/* Send what the socket takes: false when the connection is done. */
+static bool
+dt_mconn_send(dt_mconn_t *c)
+{
+	while (c->c_outoff < c->c_outlen) {
+		long n = dt_os_net_send(
+		    c->c_fd, c->c_out + c->c_outoff, c->c_outlen - c->c_outoff);
+
+		if (n < 0)
+			return false;
+		if (n == 0)
+			return true;
+		c->c_outoff += (size_t) n;
+	}
+	return false;
+}
+
+/* Read what has come: false when the connection is done. */
+static bool
+dt_mconn_recv(dt_metrics_t *m, dt_mconn_t *c, uint64_t now)
+{
+	long n;
+
+	while (c->c_have < sizeof(c->c_req) - 1) {
+		n = dt_os_net_recv(c->c_fd, c->c_req + c->c_have,
+		    sizeof(c->c_req) - 1 - c->c_have);
+		if (n == DT_OS_NET_AGAIN)
+			return true;
 		if (n <= 0)
-			return;
-		have += (size_t) n;
-		req[have] = '\0';
-		if (strstr(req, "\r\n\r\n") != NULL ||
-		    strstr(req, "\n\n") != NULL)
+			return false;
+		c->c_have += (size_t) n;
+		c->c_req[c->c_have] = '\0';
+		if (strstr(c->c_req, "\r\n\r\n") != NULL ||
+		    strstr(c->c_req, "\n\n") != NULL)
 			break;
 	}
-	req[have] = '\0';
-	if (sscanf(req, "%15s %1023s", method, path) != 2) {
-		dt_metrics_reply(
-		    fd, "400 Bad Request", "text/plain", "", 0, false);
-		return;
+	c->c_req[c->c_have] = '\0';
+	if ((c->c_out = dt_metrics_answer(m, c->c_req, &c->c_outlen)) == NULL)
+		return false;
+	c->c_deadline = now + DT_METRICS_SEND_MS * 1000000ULL;
+	return dt_mconn_send(c);
+}
+
+/* A new connection, in the place of the longest waiting when full. */
+static void
+dt_metrics_accept(dt_metrics_t *m, uint64_t now)
+{
+	dt_mconn_t **slot = NULL, **oldest = NULL;
+	int fd;
+
+	while ((fd = dt_os_net_accept(m->m_fd)) >= 0) {
+		slot = oldest = NULL;
+		for (size_t i = 0; i < DT_METRICS_MAXCONN; i++) {
+			dt_mconn_t *c = m->m_conns[i];
+
+			if (c == NULL) {
+				slot = &m->m_conns[i];
+				break;
+			}
+			if (c->c_out == NULL &&
+			    (oldest == NULL ||
+				c->c_deadline < (*oldest)->c_deadline))
+				oldest = &m->m_conns[i];
+		}
+		if (slot == NULL && oldest != NULL) {
+			dt_mconn_close(oldest);
+			slot = oldest;
+		}
+		if (slot == NULL ||
+		    (*slot = calloc(1, sizeof(**slot))) == NULL) {
+			dt_os_net_close(fd);
+			continue;
+		}
+		(*slot)->c_fd = fd;
+		(*slot)->c_deadline = now + DT_METRICS_HEAD_MS * 1000000ULL;
 	}
-	path[strcspn(path, "?")] = '\0';
-	if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0) {
-		dt_metrics_reply(fd, "405 Method Not Allowed", "text/plain",
-		    "GET /metrics\n", 13, false);
-		return;
-	}
-	if (strcmp(path, "/metrics") != 0) {
-		dt_metrics_reply(fd, "404 Not Found", "text/plain",
-		    "the metrics are at /metrics\n", 28,
-		    strcmp(method, "HEAD") == 0);
-		return;
-	}
-	/* A copy, so that tracing can publish while this one is sent. */
-	(void) pthread_mutex_lock(&m->m_lock);
-	if (m->m_text != NULL && (text = malloc(m->m_len)) != NULL) {
-		memcpy(text, m->m_text, m->m_len);
-		len = m->m_len;
-	}
-	(void) pthread_mutex_unlock(&m->m_lock);
-	if (text == NULL)
-		dt_metrics_reply(
-		    fd, "503 Service Unavailable", "text/plain", "", 0, false);
-	else
-		dt_metrics_reply(fd, "200 OK", DT_METRICS_CTYPE, text, len,
-		    strcmp(method, "HEAD") == 0);
-	free(text);
 }
 
 static void *
 dt_metrics_thread(void *arg)
 {
 	dt_metrics_t *m = arg;
+	dt_os_netpoll_t pfds[DT_METRICS_MAXCONN + 1];
+	dt_mconn_t *polled[DT_METRICS_MAXCONN + 1];
 
 	while (!atomic_load(&m->m_stop)) {
-		/* A short wait, so that dt_metrics_stop() is heard soon. */
-		int fd = dt_os_net_accept(m->m_fd, 200);
+		uint64_t now = dt_os_timestamp(), next = UINT64_MAX;
+		/* A short wait at most, so that dt_metrics_stop() is heard. */
+		int timeout = 200;
+		size_t n = 0;
 
-		if (fd < 0)
+		pfds[n] = (dt_os_netpoll_t){m->m_fd, DT_OS_NET_IN, 0};
+		polled[n++] = NULL;
+		for (size_t i = 0; i < DT_METRICS_MAXCONN; i++) {
+			dt_mconn_t *c = m->m_conns[i];
+
+			if (c == NULL)
+				continue;
+			if (now >= c->c_deadline) {
+				dt_mconn_close(&m->m_conns[i]);
+				continue;
+			}
+			if (c->c_deadline < next)
+				next = c->c_deadline;
+			pfds[n] = (dt_os_netpoll_t){c->c_fd,
+			    c->c_out == NULL ? DT_OS_NET_IN : DT_OS_NET_OUT, 0};
+			polled[n++] = c;
+		}
+		if (next != UINT64_MAX && (next - now) / 1000000 < 200)
+			timeout = (int) ((next - now) / 1000000) + 1;
+		if (dt_os_net_poll(pfds, n, timeout) <= 0)
 			continue;
-		dt_metrics_serve(m, fd);
-		dt_os_net_close(fd);
+		now = dt_os_timestamp();
+		for (size_t k = 1; k < n; k++) {
+			dt_mconn_t *c = polled[k];
+			bool more;
+
+			if (pfds[k].revents == 0)
+				continue;
+			if (c->c_out == NULL)
+				more = dt_mconn_recv(m, c, now);
+			else
+				more = dt_mconn_send(c);
+			if (!more) {
+				for (size_t i = 0; i < DT_METRICS_MAXCONN;
+				     i++) {
+					if (m->m_conns[i] == c)
+						dt_mconn_close(&m->m_conns[i]);
+				}
+			}
+		}
+		/* Last, so that the connections polled are still there. */
+		if (pfds[0].revents != 0)
+			dt_metrics_accept(m, now);
+	}
+	for (size_t i = 0; i < DT_METRICS_MAXCONN; i++) {
+		if (m->m_conns[i] != NULL)
+			dt_mconn_close(&m->m_conns[i]);
 	}
 	return NULL;
 }

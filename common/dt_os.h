@@ -259,21 +259,41 @@ extern int dt_os_kvar_lookup(dtrace_hdl_t *dtp, const char *module,
 extern void dt_os_ktypes_fini(dtrace_hdl_t *dtp);
 
 /*
- * TCP for the metrics endpoint (common/dt_metrics.c).  Sockets are
- * plain ints, the OS's descriptors.  dt_os_net_listen() listens on
- * spec, "ADDR:PORT", "[IPv6]:PORT" or "PORT" (the loopback address),
- * port 0 for any; it returns the socket and puts the address it is
- * bound to, as "ADDR:PORT", in bound, or returns -1 with why in err.
- * dt_os_net_accept() waits up to timeout_ms for a connection (-1 when
- * none came); dt_os_net_recv() up to timeout_ms for bytes (0 at the
- * end, -1 on an error or time-out); dt_os_net_send() sends all of buf
- * or returns -1.
+ * TCP for the metrics endpoint (common/dt_metrics.c), which serves many
+ * clients from one thread, so that none can hold the others up: nothing
+ * here waits but dt_os_net_poll().  Sockets are plain ints, the OS's
+ * descriptors.  dt_os_net_listen() listens on spec, "ADDR:PORT",
+ * "[IPv6]:PORT" or "PORT" (the loopback address), port 0 for any; it
+ * returns the socket and puts the address it is bound to, as
+ * "ADDR:PORT", in bound, or returns -1 with why in err.
+ * dt_os_net_poll() waits up to timeout_ms until a socket of pfds is
+ * ready for what its events ask (DT_OS_NET_IN: a connection to accept,
+ * bytes or the end to read; DT_OS_NET_OUT: room to send), saying so in
+ * revents (DT_OS_NET_ERR too for an error or a hang-up): the number
+ * ready, 0 at the time-out.  dt_os_net_accept() takes a waiting
+ * connection, whose socket never blocks, or returns -1 when none is
+ * waiting.  dt_os_net_recv() reads the bytes waiting: their count, 0 at
+ * the end, DT_OS_NET_AGAIN when none are there yet, -1 on an error.
+ * dt_os_net_send() sends what the socket takes now: the count (0 when
+ * it takes nothing yet), -1 on an error.
  */
+#define DT_OS_NET_IN	0x1
+#define DT_OS_NET_OUT	0x2
+#define DT_OS_NET_ERR	0x4
+#define DT_OS_NET_AGAIN (-2)
+
+typedef struct dt_os_netpoll {
+	int fd;
+	short events;  /* DT_OS_NET_IN, DT_OS_NET_OUT */
+	short revents; /* and DT_OS_NET_ERR */
+} dt_os_netpoll_t;
+
 extern int dt_os_net_listen(const char *spec, char *bound, size_t boundlen,
     char *err, size_t errlen);
-extern int dt_os_net_accept(int lfd, int timeout_ms);
-extern long dt_os_net_recv(int fd, void *buf, size_t len, int timeout_ms);
-extern int dt_os_net_send(int fd, const void *buf, size_t len);
+extern int dt_os_net_poll(dt_os_netpoll_t *pfds, size_t n, int timeout_ms);
+extern int dt_os_net_accept(int lfd);
+extern long dt_os_net_recv(int fd, void *buf, size_t len);
+extern long dt_os_net_send(int fd, const void *buf, size_t len);
 extern void dt_os_net_close(int fd);
 
 #endif /* DT_OS_H */

@@ -61,11 +61,13 @@ dt_os_net_listen(
 		(void) snprintf(err, errlen, "%s", gai_strerror(rc));
 		return -1;
 	}
-	fd = socket(res->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	/* Non-blocking: a connection reset after poll() hangs no accept. */
+	fd = socket(
+	    res->ai_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (fd < 0 ||
 	    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof(on)) != 0 ||
 	    bind(fd, res->ai_addr, res->ai_addrlen) != 0 ||
-	    listen(fd, 16) != 0 ||
+	    listen(fd, 128) != 0 ||
 	    getsockname(fd, (struct sockaddr *) &ss, &sslen) != 0) {
 		(void) snprintf(err, errlen, "%s", strerror(errno));
 		if (fd >= 0)
@@ -90,54 +92,71 @@ dt_os_net_listen(
 	return fd;
 }
 
-static int
-dt_os_net_wait(int fd, int timeout_ms)
+int
+dt_os_net_poll(dt_os_netpoll_t *pfds, size_t n, int timeout_ms)
 {
-	struct pollfd pfd = {.fd = fd, .events = POLLIN};
+	struct pollfd one, *pfd = n <= 1 ? &one : calloc(n, sizeof(*pfd));
 	int rc;
 
-	while ((rc = poll(&pfd, 1, timeout_ms)) < 0 && errno == EINTR)
+	if (pfd == NULL)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		pfd[i].fd = pfds[i].fd;
+		pfd[i].events =
+		    (short) (((pfds[i].events & DT_OS_NET_IN) ? POLLIN : 0) |
+			((pfds[i].events & DT_OS_NET_OUT) ? POLLOUT : 0));
+		pfd[i].revents = 0;
+	}
+	while ((rc = poll(pfd, (nfds_t) n, timeout_ms)) < 0 && errno == EINTR)
 		;
-	return rc > 0 ? 0 : -1;
+	for (size_t i = 0; i < n; i++) {
+		short r = pfd[i].revents;
+
+		pfds[i].revents = (short) (((r & POLLIN) ? DT_OS_NET_IN : 0) |
+		    ((r & POLLOUT) ? DT_OS_NET_OUT : 0) |
+		    ((r & (POLLERR | POLLHUP | POLLNVAL)) ? DT_OS_NET_ERR : 0));
+	}
+	if (pfd != &one)
+		free(pfd);
+	return rc;
 }
 
 int
-dt_os_net_accept(int lfd, int timeout_ms)
+dt_os_net_accept(int lfd)
 {
-	if (dt_os_net_wait(lfd, timeout_ms) != 0)
-		return -1;
-	return accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+	int fd;
+
+	/* Non-blocking, so that no client's slowness is the server's. */
+	while (
+	    (fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK)) < 0 &&
+	    errno == EINTR)
+		;
+	return fd;
 }
 
 long
-dt_os_net_recv(int fd, void *buf, size_t len, int timeout_ms)
+dt_os_net_recv(int fd, void *buf, size_t len)
 {
 	ssize_t n;
 
-	if (dt_os_net_wait(fd, timeout_ms) != 0)
-		return -1;
 	while ((n = recv(fd, buf, len, 0)) < 0 && errno == EINTR)
 		;
+	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+		return DT_OS_NET_AGAIN;
 	return (long) n;
 }
 
-int
+long
 dt_os_net_send(int fd, const void *buf, size_t len)
 {
-	const char *p = buf;
+	ssize_t n;
 
-	while (len > 0) {
-		/* A client gone away is not a reason to die of SIGPIPE. */
-		ssize_t n = send(fd, p, len, MSG_NOSIGNAL);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= (size_t) n;
-	}
-	return 0;
+	/* A client gone away is not a reason to die of SIGPIPE. */
+	while ((n = send(fd, buf, len, MSG_NOSIGNAL)) < 0 && errno == EINTR)
+		;
+	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+		return 0;
+	return (long) n;
 }
 
 void
