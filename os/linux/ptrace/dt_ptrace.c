@@ -599,6 +599,41 @@ dt_pt_wait_tid(int tid, int *stp)
 }
 
 /*
+ * A seccomp filter may kill a process (SECCOMP_RET_KILL_*, SIGSYS) or fail
+ * a call for any system call it chooses, and no process but the kernel
+ * can read it (PTRACE_SECCOMP_GET_FILTER needs CAP_SYS_ADMIN): a process
+ * under one of its own (a sandbox) could die of the mmap(2), mprotect(2)
+ * or rt_sigaction(2) the engine runs in it.  Such a process gets none.
+ * Filters are counted (/proc/<pid>/status, Seccomp_filters:, Linux 5.9):
+ * those dtrace runs under itself, inherited from where both were started
+ * (a container's), let dtrace run those calls and are not counted, nor is
+ * the engine's own (dt_ptrace_sys.c).  Strict mode (Seccomp: 1) allows
+ * nothing.  Without the count, a filter dtrace has no filter like is one.
+ */
+bool
+dt_pt_sandboxed(dt_pt_proc_t *pp)
+{
+	static long self_mode = -2, self_n;
+	long mode = dt_pt_status_field(pp->pp_pid, "Seccomp:");
+	long n = dt_pt_status_field(pp->pp_pid, "Seccomp_filters:");
+	long ours = pp->pp_sysmode == DT_PT_SYS_SECCOMP ? 1 : 0;
+
+	if (self_mode == -2) {
+		self_mode = dt_pt_status_field(getpid(), "Seccomp:");
+		self_n = dt_pt_status_field(getpid(), "Seccomp_filters:");
+		if (self_mode != 2 || self_n < 0)
+			self_n = 0;
+	}
+	if (mode == 1)
+		pp->pp_sandbox = true;
+	else if (mode == 2 && n >= 0)
+		pp->pp_sandbox = n > self_n + ours;
+	else if (mode == 2)
+		pp->pp_sandbox = self_mode != 2 && ours == 0;
+	return pp->pp_sandbox;
+}
+
+/*
  * Do registers r show a system call interrupted by the stop they were read
  * at, which the kernel restarts when the thread goes on: the call's number
  * still in the restart word (x86-64's orig_rax) and one of the kernel's
@@ -685,7 +720,8 @@ dt_pt_inject_syscall(dt_pt_proc_t *pp, dt_pt_thread_t *t, long nr,
 	uint8_t orig[DT_PT_INJLEN];
 	int st, nsys = 0;
 
-	if (entry == 0 || dt_isa_ptrace_getregs_all(t->pt_tid, &saved) != 0 ||
+	if (entry == 0 || dt_pt_sandboxed(pp) ||
+	    dt_isa_ptrace_getregs_all(t->pt_tid, &saved) != 0 ||
 	    dt_pt_text_read(pp, entry, orig, sizeof (orig)) != 0)
 		return ret;
 	dt_pt_rescue_note(t->pt_tid, entry, orig, &saved);

@@ -179,6 +179,11 @@ struct dt_pt_proc {
 	dt_pt_sema_t *pp_semas;
 	size_t pp_nsemas;
 	bool pp_child;		/* a descendant, traced for syscall/proc */
+	/*
+	 * Under a seccomp filter of its own (dt_pt_sandboxed()): no system
+	 * call is injected into it, since the filter may kill it for one.
+	 */
+	bool pp_sandbox;
 	bool pp_exitfired;	/* proc:::exit has fired */
 };
 
@@ -255,7 +260,16 @@ extern int dt_pt_text_read(dt_pt_proc_t *pp, uint64_t addr, void *buf,
     size_t len);
 /* Process facts the built-in variables show (ppid, uid, execname...). */
 extern void dt_pt_proc_facts(dt_pt_proc_t *pp);
-/* Run a system call in stopped thread t: its return value, or -errno. */
+/*
+ * Is pp under a seccomp filter other than dtrace's own (those it runs
+ * under itself, inherited from where it was started) and the engine's?
+ * Sets pp->pp_sandbox.
+ */
+extern bool dt_pt_sandboxed(dt_pt_proc_t *pp);
+/*
+ * Run a system call in stopped thread t: its return value, or -errno;
+ * -ENOEXEC if it could not be run, or pp is sandboxed (nothing run).
+ */
 extern int64_t dt_pt_inject_syscall(dt_pt_proc_t *pp, dt_pt_thread_t *t,
     long nr, const uint64_t *args);
 /* Let thread t run on (with signal sig), as its process is traced. */
@@ -315,10 +329,13 @@ typedef struct dt_ksigaction {
 } dt_ksigaction_t;
 /* The handler's code (dt_isa_trap_code) is copied to the area's start. */
 /*
- * Install the breakpoint signal's handler that mends breakpoints a dead tracer left,
- * in pp stopped in thread t (once per image): 0, or -1.
+ * Install the breakpoint signal's handler that mends breakpoints a dead
+ * tracer left, in pp stopped in thread t (once per image): 0, or -1 with
+ * why it cannot protect pp in why (a sandbox, a thread blocking the
+ * signal, a call that failed).
  */
-extern int dt_pt_trap_install(dt_pt_proc_t *pp, dt_pt_thread_t *t);
+extern int dt_pt_trap_install(dt_pt_proc_t *pp, dt_pt_thread_t *t,
+    char *why, size_t whylen);
 /*
  * Note a patch about to be written at addr over the len bytes orig (a
  * breakpoint, DT_PT_BRKLEN; a jump to a counting trampoline,

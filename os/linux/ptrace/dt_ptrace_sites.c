@@ -550,6 +550,7 @@ dt_pt_place(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_proc_t *pp,
 {
 	size_t nool = 0, nplace = 0, sz;
 	uint8_t buf[DT_PT_SLOT];
+	char why_buf[256];
 	dt_pt_maps_t ms;
 	dt_isa_memops_t mem;
 	uint64_t area = 0;
@@ -601,11 +602,24 @@ dt_pt_place(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_proc_t *pp,
 		nool += s->ps_strategy == DT_ISA_STRAT_OOL;
 	}
 	/*
-	 * The handler that mends these patches should we die: without it
-	 * tracing goes on as before, unprotected.
+	 * The handler that mends these patches should we die.  Without it
+	 * a process that outlives us would die at the first patch reached,
+	 * so none is placed: the process is refused, in one line, rather
+	 * than traced unprotected.  Our -c child is killed with us, and
+	 * only where no call can be injected into it (its own seccomp
+	 * filter) is it refused too.
 	 */
-	if (nplace > 0 && pp->pp_trap == 0)
-		(void) dt_pt_trap_install(pp, t);
+	if (nplace > 0 && pp->pp_trap == 0 &&
+	    dt_pt_trap_install(pp, t, why_buf, sizeof (why_buf)) != 0 &&
+	    (!pp->pp_created || pp->pp_sandbox)) {
+		for (size_t i = 0; i < pp->pp_nsites; i++) {
+			if (dt_pt_to_place(&pp->pp_sites[i]))
+				pp->pp_sites[i].ps_bad = true;
+		}
+		return dt_set_errdetail(dtp, EDT_PROC, "pid %d: not traced: "
+		    "%s (as root, the bpf engine traces it without ptrace)",
+		    pp->pp_pid, why_buf);
+	}
 	if (nplace > 0) {
 		/* Sites that only count need no breakpoint: patched. */
 		dt_pt_fast_place(dtp, pt, pp, t);

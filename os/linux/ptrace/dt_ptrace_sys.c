@@ -306,12 +306,14 @@ dt_pt_sys_arm(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_proc_t *pp,
 	 * be stacked on the process's own (it has no room left, say).
 	 */
 	if (pp->pp_created) {
-		/* No PTRACE_O_EXITKILL: see dt_pt_seize_all(). */
+		/*
+		 * No PTRACE_O_EXITKILL: see dt_pt_seize_all().  The mode is
+		 * set first: the filter is ours to inject calls past.
+		 */
+		pp->pp_sysmode = DT_PT_SYS_SECCOMP;
 		if (ptrace(PTRACE_SETOPTIONS, pp->pp_pid, 0, (void *) opts) ==
-		    0 && dt_pt_seccomp(pt, pp, t) == 0) {
-			pp->pp_sysmode = DT_PT_SYS_SECCOMP;
+		    0 && dt_pt_seccomp(pt, pp, t) == 0)
 			return 0;
-		}
 		(void) ptrace(PTRACE_SETOPTIONS, pp->pp_pid, 0,
 		    (void *) (long) DT_PT_OPTS);
 	}

@@ -54,10 +54,12 @@
  * program that installs a handler of its own for that signal while
  * traced replaces this one (tracing goes on; only the protection is lost).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
@@ -80,16 +82,76 @@ dt_pt_trap_map(dt_pt_proc_t *pp, dt_pt_thread_t *t)
 	return ret > 0 ? (uint64_t) ret : 0;
 }
 
+/*
+ * A thread of pp that blocks the breakpoint's signal, or 0.  The kernel
+ * delivers a fault's signal even when it is blocked, but with the action
+ * reset to the default first (force_sig_fault()): the handler never runs
+ * in such a thread, and a breakpoint it reaches with no tracer ends the
+ * process.
+ */
+static int
+dt_pt_trap_blocked(const dt_pt_proc_t *pp)
+{
+	char path[64], line[256];
+	struct dirent *de;
+	DIR *d;
+	int tid = 0;
+
+	(void) snprintf(path, sizeof (path), "/proc/%d/task", pp->pp_pid);
+	if ((d = opendir(path)) == NULL)
+		return 0;
+	while (tid == 0 && (de = readdir(d)) != NULL) {
+		unsigned long long blk = 0;
+		int id = atoi(de->d_name);
+		FILE *fp;
+
+		if (id <= 0)
+			continue;
+		(void) snprintf(path, sizeof (path), "/proc/%d/task/%d/status",
+		    pp->pp_pid, id);
+		if ((fp = fopen(path, "re")) == NULL)
+			continue;
+		while (fgets(line, sizeof (line), fp) != NULL) {
+			if (strncmp(line, "SigBlk:", 7) == 0) {
+				blk = strtoull(line + 7, NULL, 16);
+				break;
+			}
+		}
+		(void) fclose(fp);
+		if (blk & (1ULL << (DT_PT_BRKSIG - 1)))
+			tid = id;
+	}
+	(void) closedir(d);
+	return tid;
+}
+
 int
-dt_pt_trap_install(dt_pt_proc_t *pp, dt_pt_thread_t *t)
+dt_pt_trap_install(dt_pt_proc_t *pp, dt_pt_thread_t *t, char *why,
+    size_t whylen)
 {
 	size_t len = (size_t) (dt_isa_trap_code_end - dt_isa_trap_code);
 	uint64_t area, args[6];
 	dt_ksigaction_t act, old;
 	static const char path[16] = "/proc/self/mem";
+	int tid;
 
 	if (pp->pp_trap != 0)
 		return 0;
+	(void) snprintf(why, whylen, "failed to install the handler that "
+	    "mends its probes should dtrace be killed");
+	if (dt_pt_sandboxed(pp)) {
+		(void) snprintf(why, whylen, "it runs under a seccomp filter "
+		    "of its own, which could kill it for a system call the "
+		    "ptrace engine would run in it");
+		return -1;
+	}
+	if ((tid = dt_pt_trap_blocked(pp)) != 0) {
+		(void) snprintf(why, whylen, "its thread %d blocks %s, so "
+		    "that a probe it reached after dtrace were killed "
+		    "(SIGKILL) would kill it", tid, DT_PT_BRKSIG == SIGILL ?
+		    "SIGILL" : "SIGTRAP");
+		return -1;
+	}
 	if (len > DT_TRAP_OLDACT || (area = dt_pt_trap_map(pp, t)) == 0)
 		return -1;
 	if (dt_pt_text_write(pp, area, dt_isa_trap_code, len) != 0 ||
