@@ -266,7 +266,10 @@ run_d_test_once() {
 	opts="-x syslibdir=$top_srcdir/common/lib:$top_srcdir/os/$DTRACE_OS/lib"
 	opts="$opts $(directive options "$d")"
 	opts="$opts${engine:+ -x engine=${engine%-*}}"
-	[ "$engine" = bpf-perfbuf ] && nofeature=ringbuf
+	# Features the caller disabled (a run as an older kernel would be)
+	# stay disabled; bpf-perfbuf disables the ring buffer too.
+	nofeature=${DTRACE_LINUX_NOFEATURE:-}
+	[ "$engine" = bpf-perfbuf ] && nofeature=${nofeature:+$nofeature,}ringbuf
 	args=$(directive args "$d")
 	tmo=$(directive timeout "$d")
 	pin=$(directive cpu "$d")

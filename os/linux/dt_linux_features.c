@@ -66,6 +66,7 @@ static const char *const dt_lf_names[DT_LF_NFEATURES] = {
 	[DT_LF_TASK_PT_REGS] = "task_pt_regs",
 	[DT_LF_MAP_IN_MAP] = "map_in_map",
 	[DT_LF_GOTOL] = "gotol",
+	[DT_LF_ATOMIC_FETCH] = "atomic_fetch",
 };
 
 const char *
@@ -923,6 +924,39 @@ dt_lf_probe_gotol(dt_linux_features_t *lfp)
 	    " (gotol needs Linux 6.4)" : dt_lf_hint(err));
 }
 
+/*
+ * The atomic operations that give back the old value: fetch-add, xchg
+ * and cmpxchg (BPF_ATOMIC with BPF_FETCH), which came together in 5.12.
+ * Before, BPF_STX | BPF_XADD adds and returns nothing ("BPF_STX uses
+ * reserved fields"); the code generator then takes another way.
+ */
+static void
+dt_lf_probe_atomic_fetch(dt_linux_features_t *lfp)
+{
+	static const struct bpf_insn p[] = {
+		DT_BPF_ST_MEM(BPF_DW, DT_FP, -8, 0),
+		DT_BPF_MOV64_IMM(DT_R1, 1),
+		DT_BPF_INSN(BPF_STX | BPF_DW | 0xc0, DT_FP, DT_R1, -8,
+		    BPF_ADD | 0x01),
+		DT_BPF_MOV64_IMM(DT_R0, 0),
+		DT_BPF_MOV64_IMM(DT_R2, 2),
+		DT_BPF_INSN(BPF_STX | BPF_DW | 0xc0, DT_FP, DT_R2, -8,
+		    0xf0 | 0x01),
+		DT_BPF_MOV64_IMM(DT_R0, 0),
+		DT_BPF_EXIT(),
+	};
+	int fd = dt_lf_load(BPF_PROG_TYPE_TRACEPOINT, p,
+	    sizeof (p) / sizeof (p[0]), 0);
+	int err = errno;
+
+	if (fd >= 0)
+		(void) close(fd);
+	dt_lf_set(lfp, DT_LF_ATOMIC_FETCH, fd >= 0, "a program with atomic "
+	    "fetch-add and compare-and-exchange: load failed: %s%s",
+	    strerror(err), err == EINVAL ? " (they need Linux 5.12)" :
+	    dt_lf_hint(err));
+}
+
 /* The cheap probes: a few program loads and map creations. */
 static void
 dt_lf_probe_core(dt_linux_features_t *lfp)
@@ -958,6 +992,7 @@ dt_lf_probe_core(dt_linux_features_t *lfp)
 	dt_lf_probe_task_pt_regs(lfp);
 	dt_lf_probe_map_in_map(lfp);
 	dt_lf_probe_gotol(lfp);
+	dt_lf_probe_atomic_fetch(lfp);
 }
 
 void

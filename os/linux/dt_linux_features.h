@@ -43,6 +43,7 @@ typedef enum dt_linux_feature {
 	DT_LF_TASK_PT_REGS,	/* bpf_task_pt_regs(bpf_get_current_task_btf()) */
 	DT_LF_MAP_IN_MAP,	/* hash of maps, inner arrays of any length */
 	DT_LF_GOTOL,		/* jumps with a 32-bit offset (Linux 6.4) */
+	DT_LF_ATOMIC_FETCH,	/* atomic fetch-add, xchg, cmpxchg (5.12) */
 	DT_LF_NFEATURES
 } dt_linux_feature_t;
 

@@ -9,9 +9,10 @@
 # never zeroes) and with keys (slots, taken by deleting their keys and
 # waiting out the firings that found them), with count() and sum().
 #
-# A kernel without the slot maps keeps keyed aggregations in a per-CPU
-# hash, where a take may still miss an update made in its instant
-# (docs/bpf-engine.md): not tested here.
+# Keyed aggregations run twice: in slots, and as a kernel without atomic
+# fetch operations (before 5.12) keeps them, in two per-CPU hashes, one
+# emptied while the firings go to the other (DTRACE_LINUX_NOFEATURE=
+# agg_slots).
 set -u
 set -m	# background jobs take SIGINT as at a terminal
 
@@ -70,4 +71,7 @@ run "no keys, sum(2), clear()" "" clear "sum(2)" 2
 run "by pid, count(), trunc()" "[pid]" trunc "count()" 1
 run "by pid, count(), clear()" "[pid]" clear "count()" 1
 run "by execname, sum(2), trunc()" "[execname]" trunc "sum(2)" 2
+export DTRACE_LINUX_NOFEATURE=agg_slots
+run "per-CPU hashes: by pid, count(), trunc()" "[pid]" trunc "count()" 1
+run "per-CPU hashes: by pid, count(), clear()" "[pid]" clear "count()" 1
 exit $fail

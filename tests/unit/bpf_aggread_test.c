@@ -17,7 +17,8 @@
  * from the key -> slot hash, zeroes the slots and queues them for new
  * keys.  Where slots cannot be made, a keyed aggregation is a per-CPU
  * hash: reading gives each key once per updating CPU, taking deletes the
- * keys.  Needs root and BPF; skips without.
+ * keys; made twice and flipped, taking empties the one the program used
+ * and points it at the other.  Needs root and BPF; skips without.
  */
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -328,6 +329,54 @@ main(void)
 	CHECK(bpf_map_get_next_key(hash.ba_fd, NULL, &key) != 0);
 
 	test_slots(dtp, ncpus, snaps, caps);
+
+	/*
+	 * Two hashes flipped: the program's (the array of maps' one entry)
+	 * is read; taking it points the array at the other and empties it.
+	 */
+	{
+		dt_bpf_aggmap_t fl = { .ba_agg = &keyed, .ba_keysize = 8,
+			.ba_valsize = VALSIZE, .ba_maxent = 16 };
+		int fds[3], inner, id0, id1;
+		struct bpf_map_info info;
+		uint32_t ilen = sizeof(info);
+
+		CHECK(dt_bpf_aggflip_make(&fl, fds) == 0);
+		CHECK(fl.ba_flip != NULL);
+		CHECK_INT(fl.ba_fd, fds[0]);
+		memset(flag, 0, (size_t) ncpus * sizeof(*flag));
+		memset(value, 0, (size_t) ncpus * sizeof(*value));
+		value[0] = 3;
+		flag[0] = 1;
+		key = 100;
+		fill(fds[0], &key, ncpus, value, flag);
+		CHECK_INT(readall(dtp, &fl, ncpus, false, snaps, caps), 1);
+		CHECK_INT(readall(dtp, &fl, ncpus, true, snaps, caps), 1);
+		CHECK_INT(first_value(&snaps[0], 8), 3);
+		CHECK(bpf_map_get_next_key(fds[0], NULL, &key) != 0);
+		/* The array holds the second hash now. */
+		CHECK(bpf_map_lookup_elem(fds[2], &zero, &inner) == 0);
+		memset(&info, 0, sizeof(info));
+		CHECK(bpf_obj_get_info_by_fd(fds[1], &info, &ilen) == 0);
+		id1 = (int) info.id;
+		memset(&info, 0, sizeof(info));
+		CHECK(bpf_obj_get_info_by_fd(fds[0], &info, &ilen) == 0);
+		id0 = (int) info.id;
+		CHECK_INT(inner, id1);
+		key = 200;
+		fill(fds[1], &key, ncpus, value, flag);
+		CHECK_INT(readall(dtp, &fl, ncpus, false, snaps, caps), 1);
+		memcpy(&key, snaps[0].as_data + 8, 8);
+		CHECK_INT(key, 200);
+		/* And back again at the next take. */
+		CHECK_INT(readall(dtp, &fl, ncpus, true, snaps, caps), 1);
+		CHECK(bpf_map_lookup_elem(fds[2], &zero, &inner) == 0);
+		CHECK_INT(inner, id0);
+		CHECK_INT(readall(dtp, &fl, ncpus, false, snaps, caps), 0);
+		dt_bpf_aggmap_release(&fl);
+		for (int f = 0; f < 3; f++)
+			close(fds[f]);
+	}
 
 	close(arr.ba_fd);
 	dt_bpf_aggmap_release(&arr);

@@ -267,6 +267,16 @@ dt_bpf_key_whole(dt_bpf_cg_t *cg, const dt_action_t *ap,
 	    dt_bpf_comm_direct(cg->cg_lay->bl_aggkey_off, ba->ba_keysize);
 }
 
+/* r1 = the map of ba's values: its hash, or the flipped one in use. */
+static void
+dt_bpf_cg_aggmap(dt_bpf_cg_t *cg, const dt_bpf_aggmap_t *ba)
+{
+	if (ba->ba_flip != NULL)
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_FP, DT_FP_T3));
+	else
+		dt_bpf_emit_map_fd(cg->cg_b, DT_R1, ba->ba_fd);
+}
+
 /* r0 = map_fd's element at the key r7 + keyoff (a call: r1-r5 lost). */
 static void
 dt_bpf_cg_agglookup(dt_bpf_cg_t *cg, int map_fd, uint32_t keyoff)
@@ -418,12 +428,26 @@ dt_bpf_cg_aggregate(dt_bpf_cg_t *cg, const dt_action_t *ap)
 	if (ba->ba_kind == DT_AGGMAP_SLOTS)
 		dt_bpf_cg_aggslot(cg, ba, lvals, ldrop);
 	/*
+	 * A flipped hash (dt_bpf_gen.h): the one in use, from the array of
+	 * maps, kept in T3 for the calls below.
+	 */
+	if (ba->ba_flip != NULL) {
+		DT_EMIT(cg, DT_BPF_ST_MEM(BPF_W, DT_FP, DT_FP_KEY, 0));
+		dt_bpf_emit_map_fd(cg->cg_b, DT_R1, ba->ba_flip->af_outer);
+		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_FP));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2, DT_FP_KEY));
+		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_map_lookup_elem));
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R0, 0, 0),
+		    ldrop);
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R0, DT_FP_T3));
+	}
+	/*
 	 * r9 = lookup, or insert this CPU's initial value and look up.  An
 	 * array's entry exists from the start, zero with its flag clear.
 	 */
 	for (int pass = 0; ba->ba_kind != DT_AGGMAP_SLOTS && pass < 2;
 	    pass++) {
-		dt_bpf_emit_map_fd(cg->cg_b, DT_R1, ba->ba_fd);
+		dt_bpf_cg_aggmap(cg, ba);
 		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R7));
 		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2,
 		    (int32_t) lay->bl_aggkey_off));
@@ -443,8 +467,15 @@ dt_bpf_cg_aggregate(dt_bpf_cg_t *cg, const dt_action_t *ap)
 			DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1,
 			    (int16_t) lay->bl_aggval_off));
 		}
-		dt_bpf_cg_map_update(cg, ba->ba_fd, lay->bl_aggkey_off,
-		    lay->bl_aggval_off, BPF_NOEXIST);
+		dt_bpf_cg_aggmap(cg, ba);
+		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R7));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2,
+		    (int32_t) lay->bl_aggkey_off));
+		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R3, DT_R7));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R3,
+		    (int32_t) lay->bl_aggval_off));
+		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R4, BPF_NOEXIST));
+		DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_map_update_elem));
 	}
 	dt_bpf_label_here(cg->cg_b, ldrop);
 	dt_bpf_cg_cpudrop(cg, DT_BPF_CNT_AGGDROPS);

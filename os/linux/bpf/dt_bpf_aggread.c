@@ -261,8 +261,10 @@ dt_bpf_aggslots_make(dt_bpf_aggmap_t *ba, int ncpus)
 	int fds[3] = { -1, -1, -1 };
 	dt_bpf_slotmap_t *sm = NULL;
 
+	/* A new key's slot is taken by fetch-add and published by xchg. */
 	if (ba->ba_kind != DT_AGGMAP_HASH || ncpus <= 0 || pg <= 0 ||
 	    dt_linux_nofeature("agg_slots") ||
+	    !dt_linux_feature(DT_LF_ATOMIC_FETCH) ||
 	    slotsize > (1U << 22) || len > DT_AGGSLOTS_MAX)
 		return -1;
 	len = (len + (uint64_t) pg - 1) / (uint64_t) pg * (uint64_t) pg;
@@ -297,19 +299,6 @@ dt_bpf_aggslots_make(dt_bpf_aggmap_t *ba, int ncpus)
 	return -1;
 }
 
-void
-dt_bpf_aggmap_release(dt_bpf_aggmap_t *ba)
-{
-	free(ba->ba_base);
-	ba->ba_base = NULL;
-	if (ba->ba_map == NULL)
-		return;
-	if (ba->ba_map->sm_base != NULL)
-		(void) munmap(ba->ba_map->sm_base, ba->ba_map->sm_len);
-	free(ba->ba_map);
-	ba->ba_map = NULL;
-}
-
 /*
  * Until every BPF program running now has returned: each runs inside an
  * RCU read-side section, and membarrier(MEMBARRIER_CMD_GLOBAL) is
@@ -317,7 +306,7 @@ dt_bpf_aggmap_release(dt_bpf_aggmap_t *ba)
  * (nohz_full CPUs) gets a pause many times the longest a program runs.
  */
 static void
-dt_bpf_aggslots_quiesce(void)
+dt_bpf_agg_quiesce(void)
 {
 	struct timespec ts = { 0, 20 * 1000 * 1000 };
 
@@ -325,6 +314,95 @@ dt_bpf_aggslots_quiesce(void)
 		return;
 	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
 		continue;
+}
+
+int
+dt_bpf_aggflip_make(dt_bpf_aggmap_t *ba, int fds[3])
+{
+	dt_bpf_aggflip_t *af = calloc(1, sizeof (*af));
+	LIBBPF_OPTS(bpf_map_create_opts, oopts);
+	uint32_t zero = 0;
+
+	fds[0] = fds[1] = fds[2] = -1;
+	if (af == NULL || dt_linux_nofeature("agg_flip"))
+		goto fail;
+	for (int i = 0; i < 2; i++) {
+		if ((fds[i] = bpf_map_create(BPF_MAP_TYPE_PERCPU_HASH,
+		    "dt_agg", ba->ba_keysize, ba->ba_valsize, ba->ba_maxent,
+		    NULL)) < 0)
+			goto fail;
+	}
+	oopts.inner_map_fd = fds[0];
+	if ((fds[2] = bpf_map_create(BPF_MAP_TYPE_ARRAY_OF_MAPS, "dt_aggflip",
+	    4, 4, 1, &oopts)) < 0 ||
+	    bpf_map_update_elem(fds[2], &zero, &fds[0], BPF_ANY) != 0)
+		goto fail;
+	af->af_inner[0] = fds[0];
+	af->af_inner[1] = fds[1];
+	af->af_outer = fds[2];
+	ba->ba_flip = af;
+	ba->ba_fd = fds[0];
+	return 0;
+fail:
+	for (int i = 0; i < 3; i++) {
+		if (fds[i] >= 0)
+			(void) close(fds[i]);
+		fds[i] = -1;
+	}
+	free(af);
+	return -1;
+}
+
+/*
+ * The two hashes of a flipped aggregation: read, both (the one not in use
+ * is empty but in the instant of a take); taken, the one in use is
+ * swapped for the other, the firings that found it are waited out, and
+ * only then is it read and emptied, which nothing can change any more.
+ * (Read and emptied in place, an update between the kernel's copy of an
+ * element and its deletion would be lost.)
+ */
+static int
+dt_bpf_aggread_flip(dtrace_hdl_t *dtp, dt_bpf_aggbufs_t *bufs,
+    const dt_bpf_aggmap_t *ba, int ncpus, bool take, dt_aggsnap_t *snaps,
+    size_t *caps)
+{
+	dt_bpf_aggflip_t *af = ba->ba_flip;
+	dt_bpf_aggmap_t one = *ba;
+	int cur = af->af_cur, rc;
+	uint32_t zero = 0;
+
+	one.ba_flip = NULL;
+	if (take) {
+		if (bpf_map_update_elem(af->af_outer, &zero,
+		    &af->af_inner[1 - cur], BPF_ANY) != 0)
+			return dt_set_errno(dtp, EDT_NOTSUP);
+		af->af_cur = 1 - cur;
+		dt_bpf_agg_quiesce();
+		one.ba_fd = af->af_inner[cur];
+		return dt_bpf_aggread(dtp, bufs, &one, ncpus, true, snaps,
+		    caps);
+	}
+	one.ba_fd = af->af_inner[cur];
+	if ((rc = dt_bpf_aggread(dtp, bufs, &one, ncpus, false, snaps,
+	    caps)) != 0)
+		return rc;
+	one.ba_fd = af->af_inner[1 - cur];
+	return dt_bpf_aggread(dtp, bufs, &one, ncpus, false, snaps, caps);
+}
+
+void
+dt_bpf_aggmap_release(dt_bpf_aggmap_t *ba)
+{
+	free(ba->ba_base);
+	ba->ba_base = NULL;
+	free(ba->ba_flip);
+	ba->ba_flip = NULL;
+	if (ba->ba_map == NULL)
+		return;
+	if (ba->ba_map->sm_base != NULL)
+		(void) munmap(ba->ba_map->sm_base, ba->ba_map->sm_len);
+	free(ba->ba_map);
+	ba->ba_map = NULL;
 }
 
 /* The keys of slots[0..n-1] out of the hash, in batches where it can. */
@@ -403,7 +481,7 @@ dt_bpf_aggread_slots(dtrace_hdl_t *dtp, dt_bpf_aggbufs_t *bufs,
 	}
 	if (ntaken > 0) {
 		dt_bpf_aggslots_unkey(bufs, ba, taken, ntaken);
-		dt_bpf_aggslots_quiesce();
+		dt_bpf_agg_quiesce();
 		for (uint32_t i = 0; i < ntaken && rc == 0; i++) {
 			unsigned char *p = dt_bpf_aggslot(ba, taken[i]);
 
@@ -441,6 +519,9 @@ dt_bpf_aggread(dtrace_hdl_t *dtp, dt_bpf_aggbufs_t *bufs,
 		return dt_bpf_aggread_array(dtp, ba, ncpus, take, snaps, caps);
 	if (ba->ba_kind == DT_AGGMAP_SLOTS)
 		return dt_bpf_aggread_slots(dtp, bufs, ba, ncpus, take, snaps,
+		    caps);
+	if (ba->ba_flip != NULL)
+		return dt_bpf_aggread_flip(dtp, bufs, ba, ncpus, take, snaps,
 		    caps);
 	if (max < 16)
 		max = 16;

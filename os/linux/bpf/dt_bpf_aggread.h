@@ -73,6 +73,14 @@ extern unsigned char *dt_bpf_aggslots_reach(const dt_bpf_aggmap_t *ba,
  */
 extern int dt_bpf_aggarray_make(dt_bpf_aggmap_t *ba, int ncpus);
 /*
+ * A keyed aggregation where slots cannot be made: two per-CPU hashes and
+ * the array of maps that says which the program updates
+ * (dt_bpf_aggflip_t), their descriptors in fds[0..2], which the caller
+ * closes.  -1, with ba as it was, where the kernel cannot make them (the
+ * caller makes one hash instead).
+ */
+extern int dt_bpf_aggflip_make(dt_bpf_aggmap_t *ba, int fds[3]);
+/*
  * What reading ba holds undone: the mapping of its slots, its baseline
  * (the descriptors are closed apart).
  */

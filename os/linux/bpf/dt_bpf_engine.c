@@ -550,6 +550,18 @@ dt_bpf_maps(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
 				return -1;
 			continue;
 		}
+		if (ba->ba_kind == DT_AGGMAP_HASH) {
+			int fds[3];
+
+			if (dt_bpf_aggflip_make(ba, fds) == 0) {
+				for (int f = 0; f < 3; f++) {
+					if (dt_bpf_mapfd(dtp, be, fds[f],
+					    "aggregation") < 0)
+						return -1;
+				}
+				continue;
+			}
+		}
 		fd = bpf_map_create(ba->ba_kind == DT_AGGMAP_ARRAY ?
 		    BPF_MAP_TYPE_PERCPU_ARRAY : BPF_MAP_TYPE_PERCPU_HASH,
 		    "dt_agg",

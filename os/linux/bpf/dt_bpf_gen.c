@@ -730,7 +730,15 @@ dt_bpf_cg_tick_due(dt_bpf_cg_t *cg, uint32_t lexit)
 	dt_bpf_emit_imm64(cg->cg_b, DT_R5, period);
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R3));
 	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_SUB, DT_R2, DT_R0));
-	if (ps->ps_ctx != DT_BPF_CTX_RAWTP) {
+	/*
+	 * Without compare-and-exchange (before 5.12) two CPUs could both
+	 * take a period: only the first CPU's timer fires the probe, and
+	 * the stand-in when it is long due.
+	 */
+	if (ps->ps_ctx != DT_BPF_CTX_RAWTP && !cg->cg_fetch)
+		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JNE, DT_R9,
+		    (int32_t) ps->ps_tick_cpu, 0), lexit);
+	if (ps->ps_ctx != DT_BPF_CTX_RAWTP && cg->cg_fetch) {
 		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R9,
 		    (int32_t) ps->ps_tick_cpu, 0), lfirst);
 		/* Before the first firing, the stand-in stands in. */
@@ -750,6 +758,10 @@ dt_bpf_cg_tick_due(dt_bpf_cg_t *cg, uint32_t lexit)
 	dt_bpf_emit_imm64(cg->cg_b, DT_R2, period - period / 8);
 	DT_EMIT(cg, DT_BPF_ALU64_REG(BPF_ADD, DT_R2, DT_R3));
 	dt_bpf_label_here(cg->cg_b, lswap);
+	if (!cg->cg_fetch) {
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R1, DT_R2, 0));
+		return;
+	}
 	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R4, DT_R0));
 	DT_BPF_CG_CMPXCHG(cg, DT_R1, DT_R2);
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JNE, DT_R0, DT_R4, 0),
@@ -1170,6 +1182,7 @@ dt_bpf_gen(const dt_bpf_layout_t *lay, const dt_bpf_progspec_t *ps,
 	cg.cg_err = errbuf;
 	cg.cg_errlen = errlen;
 	cg.cg_bpf_loop = dt_linux_feature(DT_LF_BPF_LOOP);
+	cg.cg_fetch = dt_linux_feature(DT_LF_ATOMIC_FETCH);
 	if (ps->ps_nclauses > lay->bl_maxclauses) {
 		snprintf(errbuf, errlen, "too many clauses for the layout");
 		return -1;

@@ -130,7 +130,21 @@ typedef struct dt_bpf_aggmap {
 	struct dt_bpf_slotmap *ba_map;	/* the consumer's mapping of them */
 	void *ba_base;	/* DT_AGGMAP_ARRAY: per CPU, the values at the last
 			 * clear() or trunc(), which readings count from */
+	struct dt_bpf_aggflip *ba_flip;	/* DT_AGGMAP_HASH: two of them */
 } dt_bpf_aggmap_t;
+
+/*
+ * A per-CPU hash aggregation made twice, so that clear() and trunc() can
+ * take one whole while the firings go on in the other: the program finds
+ * the hash it updates in af_outer, an array of maps of one entry, which
+ * the consumer points at the other hash before it waits out the firings
+ * and empties the first (dt_bpf_aggread.c).  ba_fd is af_inner[0].
+ */
+typedef struct dt_bpf_aggflip {
+	int af_outer;
+	int af_inner[2];
+	int af_cur;	/* the one af_outer holds */
+} dt_bpf_aggflip_t;
 
 /*
  * The consumer's mapping of a slot array: only as far as slots have been

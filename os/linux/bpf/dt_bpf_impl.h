@@ -107,6 +107,7 @@ typedef struct dt_bpf_cg {
 	dt_bpf_tstate_t *cg_tstate; /* per pc */
 	uint32_t *cg_plabels;	/* per pc, UINT32_MAX when none */
 	bool cg_bpf_loop;	/* outermost loops through bpf_loop() */
+	bool cg_fetch;		/* atomic fetch-add, xchg, cmpxchg (5.12) */
 	int cg_loopdepth;	/* loops being emitted */
 } dt_bpf_cg_t;
 

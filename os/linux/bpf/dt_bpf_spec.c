@@ -48,6 +48,21 @@ dt_bpf_cg_spec_addr(dt_bpf_cg_t *cg, uint32_t lout)
 	    (int32_t) cg->cg_lay->bl_spec_off));
 }
 
+/*
+ * The state machine needs compare-and-exchange, which BPF programs have
+ * from Linux 5.12; before, a program with speculations is refused in one
+ * line that says so.
+ */
+static bool
+dt_bpf_cg_spec_can(dt_bpf_cg_t *cg)
+{
+	if (cg->cg_fetch)
+		return true;
+	dt_bpf_cg_error(cg, "speculations need atomic compare-and-exchange "
+	    "in BPF programs (Linux 5.12), which this kernel lacks");
+	return false;
+}
+
 void
 dt_bpf_cg_speculation(dt_bpf_cg_t *cg, unsigned rd)
 {
@@ -55,6 +70,9 @@ dt_bpf_cg_speculation(dt_bpf_cg_t *cg, unsigned rd)
 	uint32_t ldone = dt_bpf_label_new(cg->cg_b);
 	uint32_t lunavail = dt_bpf_label_new(cg->cg_b);
 	uint32_t lzero = dt_bpf_label_new(cg->cg_b);
+
+	if (!dt_bpf_cg_spec_can(cg))
+		return;
 
 	if (lay->bl_nspec > DT_BPF_MAXSPEC) {
 		dt_bpf_cg_error(cg, "nspec above %u is not supported by the "
@@ -102,6 +120,9 @@ dt_bpf_cg_speculate(dt_bpf_cg_t *cg, uint32_t size, uint32_t ldrop)
 	const dt_bpf_layout_t *lay = cg->cg_lay;
 	uint32_t lone = dt_bpf_label_new(cg->cg_b);
 	uint32_t lok = dt_bpf_label_new(cg->cg_b);
+
+	if (!dt_bpf_cg_spec_can(cg))
+		return;
 	uint32_t lfits = dt_bpf_label_new(cg->cg_b);
 
 	dt_bpf_cg_spec_addr(cg, ldrop);
@@ -146,6 +167,8 @@ dt_bpf_cg_speculate(dt_bpf_cg_t *cg, uint32_t size, uint32_t ldrop)
 static void
 dt_bpf_cg_spec_end(dt_bpf_cg_t *cg, bool commit, uint32_t ldone)
 {
+	if (!dt_bpf_cg_spec_can(cg))
+		return;
 	for (int attempt = 0; attempt < 2; attempt++) {
 		uint32_t lone = dt_bpf_label_new(cg->cg_b);
 		uint32_t lbusy = dt_bpf_label_new(cg->cg_b);

@@ -248,11 +248,25 @@ dt_bpf_cg_stdvar(dt_bpf_cg_t *cg, uint8_t scope, uint32_t id, bool array,
 	dt_bpf_cg_counter(cg, DT_BPF_CNT_DYNDROPS);
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), ldone);
 
-	/* Added: charge it, and take it back if it does not fit. */
+	/*
+	 * Added: charge it, and take it back if it does not fit.  Without
+	 * fetch-add (before 5.12) an add and a load after it: what the load
+	 * sees may include another CPU's charge, which makes the check
+	 * stricter by that much, never looser.
+	 */
 	dt_bpf_label_here(cg->cg_b, lnew);
 	DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, cost));
-	DT_EMIT(cg, DT_BPF_INSN(BPF_STX | BPF_DW | DT_BPF_ATOMIC, DT_R8, DT_R1,
-	    (int16_t) lay->bl_dynused_off, BPF_ADD | 0x01 /* BPF_FETCH */));
+	if (cg->cg_fetch) {
+		DT_EMIT(cg, DT_BPF_INSN(BPF_STX | BPF_DW | DT_BPF_ATOMIC, DT_R8,
+		    DT_R1, (int16_t) lay->bl_dynused_off,
+		    BPF_ADD | 0x01 /* BPF_FETCH */));
+	} else {
+		DT_EMIT(cg, DT_BPF_INSN(BPF_STX | BPF_DW | DT_BPF_ATOMIC, DT_R8,
+		    DT_R1, (int16_t) lay->bl_dynused_off, BPF_ADD));
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R8,
+		    (int16_t) lay->bl_dynused_off));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_SUB, DT_R1, cost));
+	}
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JEQ, DT_R1, 0, 0), ldone);
 	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R1, cost));
 	dt_bpf_emit_imm64(cg->cg_b, DT_R3, lay->bl_dynvarsize);
