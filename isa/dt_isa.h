@@ -327,7 +327,10 @@ extern int dt_isa_ptrace_getregs(int tid, dt_isa_ptregs_t *r);
 extern int dt_isa_ptrace_getregs_all(int tid, dt_isa_ptregs_t *r);
 extern int dt_isa_ptrace_setregs(int tid, const dt_isa_ptregs_t *r);
 
-#define DT_ISA_INJLEN 8 /* bytes of an injected system call */
+#define DT_ISA_INJSPIN 8 /* bytes of ip_injspin and ip_injtrap */
+/* The most bytes an injected system call's code takes (injback too). */
+#define DT_ISA_INJLEN 32
+#define DT_ISA_INJBLK 128 /* the most bytes injback keeps on the stack */
 
 typedef struct dt_isa_ptrace {
 	/*
@@ -344,8 +347,8 @@ typedef struct dt_isa_ptrace {
 	 * guard may have to undo it) or a breakpoint; the pc once the call
 	 * has returned is the start + ip_sysdone.
 	 */
-	uint8_t ip_injspin[DT_ISA_INJLEN];
-	uint8_t ip_injtrap[DT_ISA_INJLEN];
+	uint8_t ip_injspin[DT_ISA_INJSPIN];
+	uint8_t ip_injtrap[DT_ISA_INJSPIN];
 	uint8_t ip_sysdone;
 	int16_t ip_sysnr;      /* the register the number is put in */
 	int16_t ip_sysargs[6]; /* and the arguments */
@@ -368,6 +371,26 @@ typedef struct dt_isa_ptrace {
 } dt_isa_ptrace_t;
 
 extern const dt_isa_ptrace_t dt_isa_ptrace;
+
+/*
+ * An injected system call whose thread goes back to where it was by
+ * itself, should the tracer and the guard that undoes what it leaves
+ * (os/linux/ptrace/dt_ptrace_rescue.c) both be killed while the call
+ * runs: the call, then code that loads the registers the call and its
+ * setting up changed from a block on the thread's stack, below what its
+ * program may use (x86-64's red zone), and jumps to where the thread was
+ * -- back into its interrupted system call, restarted as the kernel
+ * would have with no signal (ERESTART*: the pc on its system call
+ * instruction again, the number put back; restart_syscall for
+ * ERESTART_RESTARTBLOCK).  From the thread's registers saved, and r set
+ * for the call: writes the code to code (DT_ISA_INJLEN at most), the
+ * block to blk (*blklen bytes, DT_ISA_INJBLK at most), to be written at
+ * *blkaddr, and points r's stack there.  Returns the code's length, or
+ * 0 where the ISA has no such code (ip_injspin is used then).
+ */
+extern size_t dt_isa_ptrace_injback(const dt_isa_ptregs_t *saved,
+    dt_isa_ptregs_t *r, uint8_t *code, uint8_t *blk, size_t *blklen,
+    uint64_t *blkaddr);
 
 /*
  * Decode the instruction at addr (n bytes of it at code, zeros past them)

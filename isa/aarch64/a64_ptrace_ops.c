@@ -77,6 +77,25 @@ const dt_isa_ptrace_t dt_isa_ptrace = {
     .ip_jmpop_mask = 0xfc,
 };
 
+/*
+ * None on arm64: going back needs every register loaded and a branch to
+ * an address that may be out of reach of b, through a register that
+ * would then not be the thread's.  An injected call ends in b . (with a
+ * guard to take the thread back) or brk #0.
+ */
+size_t
+dt_isa_ptrace_injback(const dt_isa_ptregs_t *saved, dt_isa_ptregs_t *r,
+    uint8_t *code, uint8_t *blk, size_t *blklen, uint64_t *blkaddr)
+{
+	(void) saved;
+	(void) r;
+	(void) code;
+	(void) blk;
+	*blklen = 0;
+	*blkaddr = 0;
+	return 0;
+}
+
 int
 dt_isa_ptrace_decode(const uint8_t *code, size_t n, uint64_t addr,
     dt_isa_insn_t *in, dt_isa_strategy_t *strat)

@@ -4,7 +4,8 @@
  * for the ptrace engine"): the registers through PTRACE_GETREGS, the
  * breakpoint (0xce, into: invalid in 64-bit mode, so it faults with %rip
  * at the site rather than one past it as int3 does), injected system
- * calls, the displaced instruction emulated or copied out of line
+ * calls (which go back by themselves should the tracer and its guard
+ * both die), the displaced instruction emulated or copied out of line
  * (x86_emulate(), x86_ool_build()), the counting trampolines of entry
  * sites, and the SIGILL handler that mends breakpoints a dead tracer
  * left.
@@ -13,6 +14,7 @@
 #include <stddef.h>
 #include <string.h>
 #include <sys/ptrace.h>
+#include <sys/syscall.h>
 #include <sys/user.h>
 #include <linux/audit.h>
 
@@ -60,6 +62,7 @@ enum {
 	UR_ORIG_RAX = 120,
 	UR_RIP = 128,
 	UR_EFLAGS = 144,
+	UR_RSP = 152,
 	UR_FS_BASE = 168,
 	UR_GS_BASE = 176
 };
@@ -84,6 +87,53 @@ const dt_isa_ptrace_t dt_isa_ptrace = {
     .ip_jmpop_at = 0,
     .ip_jmpop_mask = 0xff,
 };
+
+/*
+ * syscall, then: pop rax, rdi, rsi, rdx, r10, r8, r9, rcx, r11 and rsp
+ * from the block rsp points at (what the call and its setting up changed:
+ * syscall itself clobbers rcx and r11; rflags it keeps, and pops do not
+ * change them), and jmp *0(%rip) to the address that follows.  The block
+ * is below the red zone, which a signal handler would not touch either.
+ */
+size_t
+dt_isa_ptrace_injback(const dt_isa_ptregs_t *saved, dt_isa_ptregs_t *r,
+    uint8_t *code, uint8_t *blk, size_t *blklen, uint64_t *blkaddr)
+{
+	static const uint8_t back[] = {
+		0x0f, 0x05,			/* syscall */
+		0x58, 0x5f, 0x5e, 0x5a,		/* pop rax, rdi, rsi, rdx */
+		0x41, 0x5a, 0x41, 0x58, 0x41, 0x59, /* pop r10, r8, r9 */
+		0x59, 0x41, 0x5b,		/* pop rcx, r11 */
+		0x5c,				/* pop rsp */
+		0xff, 0x25, 0, 0, 0, 0,		/* jmp *0(%rip) */
+	};
+	static const int regs[] = { UR_RAX, UR_RDI, UR_RSI, UR_RDX, UR_R10,
+		UR_R8, UR_R9, UR_RCX, UR_R11, UR_RSP };
+	uint64_t w[sizeof (regs) / sizeof (regs[0])];
+	uint64_t pc = DT_ISA_PTREG(saved, UR_RIP);
+	int64_t rv = (int64_t) DT_ISA_PTREG(saved, UR_RAX);
+	int64_t nr = (int64_t) DT_ISA_PTREG(saved, UR_ORIG_RAX);
+
+	_Static_assert(sizeof (back) + 8 <= DT_ISA_INJLEN, "room for it");
+	_Static_assert(sizeof (w) <= DT_ISA_INJBLK, "room for the block");
+	for (size_t i = 0; i < sizeof (regs) / sizeof (regs[0]); i++)
+		w[i] = DT_ISA_PTREG(saved, regs[i]);
+	/* Stopped in a call the kernel would restart: restarted. */
+	if (nr >= 0 && (rv == -512 || rv == -513 || rv == -514 ||
+	    rv == -516)) {
+		w[0] = rv == -516 ? (uint64_t) SYS_restart_syscall :
+		    (uint64_t) nr;
+		pc -= 2;
+	}
+	memcpy(code, back, sizeof (back));
+	memcpy(code + sizeof (back), &pc, sizeof (pc));
+	memcpy(blk, w, sizeof (w));
+	*blklen = sizeof (w);
+	*blkaddr = (DT_ISA_PTREG(saved, UR_RSP) - 128 - sizeof (w)) &
+	    ~(uint64_t) 15;
+	DT_ISA_PTREG(r, UR_RSP) = *blkaddr;
+	return sizeof (back) + sizeof (pc);
+}
 
 int
 dt_isa_ptrace_decode(const uint8_t *code, size_t n, uint64_t addr,

@@ -703,10 +703,14 @@ dt_pt_restart_stop(dt_pt_thread_t *t)
  * restarted into ours, the thread run to the call's exit stop
  * (PTRACE_SYSCALL), then everything restored, and a call of the
  * program's own that our stop interrupted restarts when the thread goes
- * on (dt_pt_restart_stop()).  What follows the call is
- * never run while we live: with a guard it is a jump to itself, where
- * the thread waits for the guard to undo what we were doing should we die
- * (dt_ptrace_rescue.c); without one, a breakpoint.  Returns what the call
+ * on (dt_pt_restart_stop()).  What follows the call is never run while
+ * we live: the thread is stopped as the call returns.  Should we die, it
+ * goes back to where it was by itself where the ISA can
+ * (dt_isa_ptrace_injback(): x86-64), so that no thread is left in our
+ * code even when the guard, which would otherwise undo what we were
+ * doing (dt_ptrace_rescue.c), is killed with us; elsewhere it is a jump
+ * to itself, where the thread waits for the guard, or without a guard a
+ * breakpoint.  Returns what the call
  * returned (-errno on failure), or -ENOEXEC if it could not be run.
  */
 int64_t
@@ -715,27 +719,42 @@ dt_pt_inject_syscall(dt_pt_proc_t *pp, dt_pt_thread_t *t, long nr,
 {
 	const dt_isa_ptrace_t *ip = &dt_isa_ptrace;
 	dt_isa_ptregs_t saved, r;
-	uint64_t entry = dt_linux_proc_entry(pp->pp_pid);
+	uint64_t entry = dt_linux_proc_entry(pp->pp_pid), blkaddr;
 	int64_t ret = -ENOEXEC;
-	uint8_t orig[DT_PT_INJLEN];
+	uint8_t orig[DT_PT_INJLEN], code[DT_PT_INJLEN], blk[DT_ISA_INJBLK];
+	size_t len, blklen;
 	int st, nsys = 0;
 
 	if (entry == 0 || dt_pt_sandboxed(pp) ||
-	    dt_isa_ptrace_getregs_all(t->pt_tid, &saved) != 0 ||
-	    dt_pt_text_read(pp, entry, orig, sizeof (orig)) != 0)
+	    dt_isa_ptrace_getregs_all(t->pt_tid, &saved) != 0)
 		return ret;
-	dt_pt_rescue_note(t->pt_tid, entry, orig, &saved);
-	if (dt_pt_text_write(pp, entry, dt_pt_rescue_on() ? ip->ip_injspin :
-	    ip->ip_injtrap, DT_PT_INJLEN) != 0) {
-		dt_pt_rescue_done();
-		return ret;
-	}
 	r = saved;
 	DT_PT_PC(&r) = entry;
 	DT_ISA_PTREG(&r, ip->ip_sysnr) = (uint64_t) nr;
 	DT_ISA_PTREG(&r, ip->ip_norestart) = (uint64_t) -1;
 	for (int i = 0; i < 6; i++)
 		DT_ISA_PTREG(&r, ip->ip_sysargs[i]) = args[i];
+	/*
+	 * Code that goes back by itself, its registers kept on the thread's
+	 * stack, where the ISA has it and the stack takes them; else the
+	 * jump to itself (the guard undoes it) or a breakpoint.
+	 */
+	if ((len = dt_isa_ptrace_injback(&saved, &r, code, blk, &blklen,
+	    &blkaddr)) == 0 || dt_pt_text_write(pp, blkaddr, blk, blklen) !=
+	    0) {
+		DT_ISA_PTREG(&r, dt_isa_layout.il_sp) =
+		    DT_ISA_PTREG(&saved, dt_isa_layout.il_sp);
+		len = DT_ISA_INJSPIN;
+		memcpy(code, dt_pt_rescue_on() ? ip->ip_injspin :
+		    ip->ip_injtrap, len);
+	}
+	if (dt_pt_text_read(pp, entry, orig, len) != 0)
+		return ret;
+	dt_pt_rescue_note(t->pt_tid, entry, orig, len, &saved);
+	if (dt_pt_text_write(pp, entry, code, len) != 0) {
+		dt_pt_rescue_done();
+		return ret;
+	}
 	if (dt_isa_ptrace_setregs(t->pt_tid, &r) != 0)
 		goto out;
 	for (;;) {
@@ -765,7 +784,7 @@ dt_pt_inject_syscall(dt_pt_proc_t *pp, dt_pt_thread_t *t, long nr,
 out:
 	/* The thread first: with the text back, it must not be in ours. */
 	(void) dt_isa_ptrace_setregs(t->pt_tid, &saved);
-	(void) dt_pt_text_write(pp, entry, orig, sizeof (orig));
+	(void) dt_pt_text_write(pp, entry, orig, len);
 	dt_pt_rescue_done();
 	if (dt_pt_restarting(&saved))
 		dt_pt_restart_stop(t);

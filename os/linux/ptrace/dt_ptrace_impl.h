@@ -308,12 +308,16 @@ extern void dt_pt_dlopen(dtrace_hdl_t *dtp, dt_ptrace_t *pt,
     dt_pt_thread_t *t);
 
 /* dt_ptrace_rescue.c */
-#define DT_PT_INJLEN DT_ISA_INJLEN /* the bytes of an injected system call */
+/* The most bytes of an injected system call's code. */
+#define DT_PT_INJLEN DT_ISA_INJLEN
 /* Is there a guard to undo an injection we die in? */
 extern bool dt_pt_rescue_on(void);
-/* An injection into thread tid begins: where, over what, and its regs. */
+/*
+ * An injection into thread tid begins: where, over what (len bytes), and
+ * its regs.
+ */
 extern void dt_pt_rescue_note(int tid, uint64_t entry, const uint8_t *orig,
-    const dt_isa_ptregs_t *regs);
+    size_t len, const dt_isa_ptregs_t *regs);
 /* ... and is over: the thread and the text are as they were. */
 extern void dt_pt_rescue_done(void);
 

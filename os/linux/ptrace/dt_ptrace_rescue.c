@@ -22,6 +22,12 @@
  *
  * Without a guard (a library user that traces itself) the code after the
  * syscall is a breakpoint, as it was: such a thread dies with its tracer.
+ *
+ * Where the ISA has it (x86-64: dt_isa_ptrace_injback()), the code after
+ * the syscall takes the thread back by itself instead, its registers kept
+ * on its own stack: the guard may be killed with the tracer (pkill -9
+ * dtrace names both).  The guard still undoes what it finds: registers of
+ * a thread still in that code, and the bytes at the entry point.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -38,7 +44,8 @@
 typedef struct dt_pt_journal {
 	int pj_tid;		/* the thread under way, or 0 */
 	uint64_t pj_entry;	/* where the borrowed code is */
-	uint8_t pj_orig[DT_PT_INJLEN]; /* the bytes it replaced */
+	uint8_t pj_orig[DT_PT_INJLEN]; /* the bytes it replaced, */
+	uint64_t pj_len;	/* as many as this */
 	dt_isa_ptregs_t pj_regs; /* the thread's registers before */
 } dt_pt_journal_t;
 
@@ -66,13 +73,14 @@ dt_pt_rescue_on(void)
 }
 
 void
-dt_pt_rescue_note(int tid, uint64_t entry, const uint8_t *orig,
+dt_pt_rescue_note(int tid, uint64_t entry, const uint8_t *orig, size_t len,
     const dt_isa_ptregs_t *regs)
 {
-	if (dt_pt_journal == NULL)
+	if (dt_pt_journal == NULL || len > DT_PT_INJLEN)
 		return;
 	dt_pt_journal->pj_entry = entry;
-	memcpy(dt_pt_journal->pj_orig, orig, DT_PT_INJLEN);
+	memcpy(dt_pt_journal->pj_orig, orig, len);
+	dt_pt_journal->pj_len = len;
 	dt_pt_journal->pj_regs = *regs;
 	__atomic_store_n(&dt_pt_journal->pj_tid, tid, __ATOMIC_RELEASE);
 }
@@ -118,11 +126,11 @@ dt_ptrace_rescue(void)
 	}
 	if (dt_isa_ptrace_getregs(tid, &r) == 0 &&
 	    DT_PT_PC(&r) >= j->pj_entry &&
-	    DT_PT_PC(&r) <= j->pj_entry + DT_PT_INJLEN)
+	    DT_PT_PC(&r) <= j->pj_entry + j->pj_len)
 		(void) dt_isa_ptrace_setregs(tid, &j->pj_regs);
 	(void) snprintf(path, sizeof (path), "/proc/%d/mem", tid);
 	if ((fd = open(path, O_RDWR | O_CLOEXEC)) >= 0) {
-		(void) !pwrite(fd, j->pj_orig, DT_PT_INJLEN,
+		(void) !pwrite(fd, j->pj_orig, j->pj_len,
 		    (off_t) j->pj_entry);
 		(void) close(fd);
 	}
