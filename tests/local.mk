@@ -58,6 +58,7 @@ SHELL_TESTS += tests/shell/unprivileged.sh tests/shell/syscall-count.sh \
 	tests/shell/bash-completion.sh tests/shell/agg-space-full.sh \
 	tests/shell/agg-slots.sh tests/shell/agg-exact.sh \
 	tests/shell/chaos.sh tests/shell/ptrace-tracer-killed.sh \
+	tests/shell/ptrace-targets.sh \
 	tests/shell/teardown-kill.sh \
 	tests/shell/grab-refused.sh \
 	tests/shell/syscall-linger.sh tests/shell/ptrace-drops.sh \
