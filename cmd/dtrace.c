@@ -577,11 +577,13 @@ free_programs(void)
  * print what is left, as DTrace does on ^C.
  */
 static volatile sig_atomic_t g_intr;
+static volatile sig_atomic_t g_pipe; /* a write met a reader gone */
 
 static void
 intr(int sig)
 {
-	(void) sig;
+	if (sig == SIGPIPE)
+		g_pipe = 1;
 	g_intr = 1;
 }
 
@@ -782,20 +784,53 @@ report_lowered(const dtrace_optval_t *before)
 
 /*
  * Output that cannot be written (-o /dev/full, a full disk) ends the run
- * with one line saying so, as DTrace does; a reader that has gone away
- * (dtrace | head) just ends it.
+ * with one line naming the file and the system's error, as DTrace's
+ * "processing aborted: No space left on device" does, but saying what
+ * failed.  A reader that has gone away (dtrace | head) ends it as it
+ * ends a filter, quietly, by SIGPIPE -- as DTrace, which leaves SIGPIPE
+ * alone, dies -- once tracing is undone (probes out, processes let go).
  */
+static void __attribute__((noreturn))
+output_failed(int err)
+{
+	sigset_t pipe;
+
+	if (err != EPIPE)
+		fatal(E_ERROR, "failed to write to %s: %s",
+		    g_ofile != NULL ? g_ofile : "standard output",
+		    err > 0 ? strerror(err) :
+			      dtrace_errmsg(g_dtp, dtrace_errno(g_dtp)));
+	dtrace_close(g_dtp);
+	(void) signal(SIGPIPE, SIG_DFL);
+	sigemptyset(&pipe);
+	sigaddset(&pipe, SIGPIPE);
+	(void) sigprocmask(SIG_UNBLOCK, &pipe, NULL);
+	(void) raise(SIGPIPE);
+	_exit(E_ERROR);
+}
+
+/*
+ * Why the output failed, once the library has said it did: what writing
+ * the rest says now (stdio keeps what it could not write), else 0 for
+ * the library's own error (the system's: ENOSPC, EPIPE).
+ */
+static int
+output_errno(void)
+{
+	if (g_pipe || dtrace_errno(g_dtp) == EPIPE)
+		return EPIPE;
+	clearerr(g_ofp);
+	errno = 0;
+	if (fflush(g_ofp) == EOF && errno != 0)
+		return errno;
+	return 0;
+}
+
 static void
 flush_output(void)
 {
-	if (fflush(g_ofp) != EOF)
-		return;
-	if (errno == EPIPE) {
-		clearerr(g_ofp);
-		return;
-	}
-	fatal(E_ERROR, "failed to write to %s: %s",
-	    g_ofile != NULL ? g_ofile : "standard output", strerror(errno));
+	if (fflush(g_ofp) == EOF)
+		output_failed(errno);
 }
 
 /* Trace until exit(), a signal or an error; returns the exit status. */
@@ -879,12 +914,17 @@ run_programs(void)
 		case DTRACE_WORKSTATUS_OKAY:
 			break;
 		default:
+			if (ferror(g_ofp))
+				output_failed(output_errno());
 			dfatal("processing aborted");
 		}
 		flush_output();
 	}
-	if (dtrace_aggregate_print(g_dtp, g_ofp) != 0)
+	if (dtrace_aggregate_print(g_dtp, g_ofp) != 0) {
+		if (ferror(g_ofp))
+			output_failed(output_errno());
 		dfatal("failed to print aggregations");
+	}
 	if (dtrace_exit_status(g_dtp, &status) == 0)
 		status = E_SUCCESS;
 	flush_output();

@@ -743,7 +743,7 @@ dt_agg_print_all(dtrace_hdl_t *dtp, FILE *fp)
 		fit = ln.ln_buf != NULL && dt_lines_fit(dc, agg);
 		/* What stdio prints next comes after the lines made. */
 		if (!fit && dt_lines_flush(&ln) != 0)
-			rv = dt_set_errno(dtp, EDT_FIO);
+			rv = dt_cons_ioerr(dtp);
 		for (uint32_t i = 0; i < n && rv == 0; i++) {
 			int rc;
 
@@ -759,12 +759,12 @@ dt_agg_print_all(dtrace_hdl_t *dtp, FILE *fp)
 				rc = dt_print_entry(
 				    dc, fp, agg, v[i], as->as_normal, &vw);
 			if (rc != 0)
-				rv = dt_set_errno(dtp, EDT_FIO);
+				rv = dt_cons_ioerr(dtp);
 		}
 		free(v);
 	}
 	if (dt_lines_fini(&ln) != 0 && rv == 0)
-		rv = dt_set_errno(dtp, EDT_FIO);
+		rv = dt_cons_ioerr(dtp);
 	return rv;
 }
 
@@ -1055,6 +1055,8 @@ int
 dt_agg_printa_ids(dt_consumer_t *dc, FILE *fp, const dt_pfargv_t *pfv,
     const uint32_t *aggids, uint32_t naggs)
 {
+	int rv;
+
 	for (uint32_t i = 0; i < naggs; i++) {
 		if (dt_agg_desc(dc, aggids[i]) == NULL)
 			return dt_set_errno(dc->dc_dtp, EDT_BADAGG);
@@ -1069,10 +1071,15 @@ dt_agg_printa_ids(dt_consumer_t *dc, FILE *fp, const dt_pfargv_t *pfv,
 		return dt_folded_aggs(dc, fp, aggids, naggs, false);
 	/* Without a format, printa() starts with an empty line. */
 	if (pfv == NULL && fputc('\n', fp) == EOF)
-		return dt_set_errno(dc->dc_dtp, EDT_FIO);
+		return dt_cons_ioerr(dc->dc_dtp);
 	if (naggs == 1)
-		return dt_printa_single(dc, fp, pfv, aggids[0]);
-	return dt_printa_joined(dc, fp, pfv, aggids, naggs);
+		rv = dt_printa_single(dc, fp, pfv, aggids[0]);
+	else
+		rv = dt_printa_joined(dc, fp, pfv, aggids, naggs);
+	/* An entry's line not written: the system's error, not a stale one. */
+	if (rv != 0 && ferror(fp))
+		return dt_cons_ioerr(dc->dc_dtp);
+	return rv;
 }
 
 int

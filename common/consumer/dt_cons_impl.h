@@ -244,6 +244,12 @@ extern uint64_t dt_cons_policy_drops(const dt_consumer_t *dc, uint32_t cpu);
 extern bool dt_cons_json(const dt_consumer_t *dc);
 extern bool dt_cons_folded(const dt_consumer_t *dc);
 extern int dt_cons_nomem(dt_consumer_t *dc);
+/*
+ * Output (or system(), freopen()) failed: -1 with the handle's error the
+ * system's (ENOSPC, EPIPE; EIO when errno says nothing), so that a full
+ * disk is reported as one, not as a program file that could not be read.
+ */
+extern int dt_cons_ioerr(dtrace_hdl_t *dtp);
 
 /* dt_print.c: one datum.  width as DTrace's: negative left-aligns. */
 extern int dt_print_bytes(dt_consumer_t *dc, FILE *fp, const void *addr,

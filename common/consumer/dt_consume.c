@@ -57,6 +57,12 @@ dt_cons_nomem(dt_consumer_t *dc)
 	return dt_set_errno(dc->dc_dtp, EDT_NOMEM);
 }
 
+int
+dt_cons_ioerr(dtrace_hdl_t *dtp)
+{
+	return dt_set_errno(dtp, errno > 0 && errno < EDT_BASE ? errno : EIO);
+}
+
 dt_consumer_t *
 dt_consumer(dtrace_hdl_t *dtp)
 {
@@ -459,7 +465,7 @@ dt_cons_system(dt_consumer_t *dc, FILE *fp, const dt_consact_t *ca,
 		/* What was printed so far comes before the command's output. */
 		(void) fflush(fp);
 		if (system(cmd) == -1)
-			rv = dt_set_errno(dc->dc_dtp, EDT_FIO);
+			rv = dt_cons_ioerr(dc->dc_dtp);
 	}
 	free(cmd);
 	return rv < 0 ? -1 : 0;
@@ -495,7 +501,7 @@ dt_cons_freopen(dt_consumer_t *dc, FILE *fp, const dt_consact_t *ca,
 			(void) snprintf(
 			    self, sizeof(self), "/dev/fd/%d", dc->dc_stdout_fd);
 			if (freopen(self, "a", fp) == NULL)
-				rv = dt_set_errno(dc->dc_dtp, EDT_FIO);
+				rv = dt_cons_ioerr(dc->dc_dtp);
 		}
 	} else if ((nfp = fopen(name, "a")) == NULL) {
 		/*
@@ -515,13 +521,13 @@ dt_cons_freopen(dt_consumer_t *dc, FILE *fp, const dt_consact_t *ca,
 			if ((dc->dc_stdout_fd = dup(fileno(fp))) < 0) {
 				(void) fclose(nfp);
 				free(name);
-				return dt_set_errno(dc->dc_dtp, EDT_FIO);
+				return dt_cons_ioerr(dc->dc_dtp);
 			}
 			dc->dc_freopened = true;
 		}
 		(void) snprintf(self, sizeof(self), "/dev/fd/%d", fileno(nfp));
 		if (freopen(self, "a", fp) == NULL)
-			rv = dt_set_errno(dc->dc_dtp, EDT_FIO);
+			rv = dt_cons_ioerr(dc->dc_dtp);
 		(void) fclose(nfp);
 	}
 	free(name);
@@ -948,7 +954,7 @@ dt_consume_buf(
 		p = next;
 	}
 	if (ferror(fp))
-		return dt_set_errno(dtp, EDT_FIO);
+		return dt_cons_ioerr(dtp);
 	return status;
 }
 
@@ -964,6 +970,6 @@ dt_consume_end(dtrace_hdl_t *dtp, FILE *fp)
 	if (dt_cons_folded(dc))
 		return dt_folded_aggs(dc, fp, NULL, 0, true);
 	if (fputc('\n', fp) == EOF)
-		return dt_set_errno(dtp, EDT_FIO);
+		return dt_cons_ioerr(dtp);
 	return dt_agg_print_all(dtp, fp);
 }

@@ -237,7 +237,7 @@ dt_folded_agg(dt_consumer_t *dc, FILE *fp, uint32_t aggid)
 		free(lines[i].fl_text);
 	free(lines);
 	if (rv == 0 && ferror(fp))
-		rv = dt_set_errno(dc->dc_dtp, EDT_FIO);
+		rv = dt_cons_ioerr(dc->dc_dtp);
 	return rv;
 }
 

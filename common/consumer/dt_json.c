@@ -241,7 +241,7 @@ dt_json_aggobj(dt_consumer_t *dc, FILE *fp, uint32_t aggid, bool top)
 	}
 	(void) fputs("]}", fp);
 	free(v);
-	return ferror(fp) ? dt_set_errno(dc->dc_dtp, EDT_FIO) : 0;
+	return ferror(fp) ? dt_cons_ioerr(dc->dc_dtp) : 0;
 }
 
 int
@@ -387,5 +387,5 @@ dt_json_firing(dt_consumer_t *dc, FILE *fp, uint32_t cpu, const dt_rechdr_t *rh,
 		(void) fputc('}', fp);
 	}
 	(void) fputs("]}\n", fp);
-	return ferror(fp) ? dt_set_errno(dc->dc_dtp, EDT_FIO) : 0;
+	return ferror(fp) ? dt_cons_ioerr(dc->dc_dtp) : 0;
 }

@@ -1020,7 +1020,7 @@ dt_printf_format(dt_consumer_t *dc, FILE *fp, const dt_pfargv_t *pfv,
 		if (pfd->pfd_preflen != 0 &&
 		    fwrite(pfd->pfd_prefix, 1, pfd->pfd_preflen, fp) !=
 			pfd->pfd_preflen)
-			return dt_set_errno(dtp, EDT_FIO);
+			return dt_cons_ioerr(dtp);
 		if (pc == NULL)
 			continue;
 		if (pc->pc_kind == DT_PFK_PCT) {
