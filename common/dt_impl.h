@@ -11,6 +11,7 @@
 #ifndef DT_IMPL_H
 #define DT_IMPL_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -80,6 +81,22 @@ extern int dt_set_errno(dtrace_hdl_t *dtp, int err);
 /* The same, with a message to report instead of the code's own. */
 extern int dt_set_errdetail(dtrace_hdl_t *dtp, int err, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/*
+ * Messages that quote the user's text (a script, an option's value) show
+ * it safely: NUL, other control bytes and bytes that are not UTF-8 are
+ * escaped as C writes them (\0, \n, \xff), the rest kept, so that no
+ * byte cuts the message short or reaches a terminal raw.
+ * dt_strescape() escapes src[0..srclen) into dst but for the bytes of
+ * keep (NULL: none; "\n\t": a message's layout); dt_msg_vformat() is
+ * vsnprintf() escaping what the arguments put in, not the format's own
+ * newlines and tabs.  Both always terminate dst and cut only between
+ * escapes or characters; they return the length written.
+ */
+extern size_t dt_strescape(char *dst, size_t dstlen, const char *src,
+    size_t srclen, const char *keep);
+extern size_t dt_msg_vformat(char *dst, size_t dstlen, const char *fmt,
+    va_list ap) __attribute__((format(printf, 3, 0)));
 
 /* Option defaults at open, and freeing option strings at close. */
 extern void dt_options_init(dtrace_hdl_t *dtp);

@@ -52,9 +52,13 @@ dt_errtag(dt_errtag_t tag)
 	return "D_UNKNOWN";
 }
 
+/*
+ * esc: the arguments' text is escaped (always, but for a message that
+ * was escaped when it was made: dt_cc_nerror_made()).
+ */
 static void __attribute__((noreturn))
-dt_cc_verror(dt_pcb_t *pcb, int line, dt_errtag_t tag, const char *fmt,
-    va_list ap)
+dt_cc_verror(dt_pcb_t *pcb, int line, dt_errtag_t tag, bool esc,
+    const char *fmt, va_list ap)
 {
 	dt_cc_t *cc = pcb->pcb_cc;
 	char *s = cc->cc_errmsg;
@@ -71,14 +75,25 @@ dt_cc_verror(dt_pcb_t *pcb, int line, dt_errtag_t tag, const char *fmt,
 	len = strlen(s);
 	if (line < 0)
 		;
-	else if (pcb->pcb_filetag != NULL)
-		snprintf(s + len, n - len, "\"%s\", line %d: ",
-		    pcb->pcb_filetag, line);
-	else if (pcb->pcb_fileptr != NULL && line != 0)
+	else if (pcb->pcb_filetag != NULL) {
+		char tag[256];
+
+		(void) dt_strescape(tag, sizeof (tag), pcb->pcb_filetag,
+		    strlen(pcb->pcb_filetag), NULL);
+		snprintf(s + len, n - len, "\"%s\", line %d: ", tag, line);
+	} else if (pcb->pcb_fileptr != NULL && line != 0)
 		snprintf(s + len, n - len, "line %d: ", line);
 	len = strlen(s);
-	vsnprintf(s + len, n - len, fmt, ap);
-	len = strlen(s);
+	/*
+	 * The text a message quotes from the program is escaped: a NUL in
+	 * it would end the message, a raw byte reach the terminal.
+	 */
+	if (esc) {
+		len += dt_msg_vformat(s + len, n - len, fmt, ap);
+	} else {
+		(void) vsnprintf(s + len, n - len, fmt, ap);
+		len = strlen(s);
+	}
 	while (len > 0 && s[len - 1] == '\n')
 		s[--len] = '\0';
 	cc->cc_errtag = dt_errtag(tag);
@@ -91,7 +106,7 @@ dt_cc_error(dt_pcb_t *pcb, dt_errtag_t tag, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	dt_cc_verror(pcb, pcb->pcb_line, tag, fmt, ap);
+	dt_cc_verror(pcb, pcb->pcb_line, tag, true, fmt, ap);
 }
 
 /* An error at a given line (code generation reports lines, not nodes). */
@@ -101,7 +116,7 @@ dt_cc_lerror(dt_pcb_t *pcb, int line, dt_errtag_t tag, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	dt_cc_verror(pcb, line, tag, fmt, ap);
+	dt_cc_verror(pcb, line, tag, true, fmt, ap);
 }
 
 void
@@ -139,12 +154,32 @@ dt_cc_nerror(dt_pcb_t *pcb, const dt_node_t *dnp, dt_errtag_t tag,
 
 	va_start(ap, fmt);
 	dt_cc_verror(pcb, dnp != NULL && dnp->dn_line != 0 ? dnp->dn_line :
-	    pcb->pcb_line, tag, fmt, ap);
+	    pcb->pcb_line, tag, true, fmt, ap);
+}
+
+static void __attribute__((noreturn, format(printf, 4, 5)))
+dt_cc_rawerror(dt_pcb_t *pcb, int line, dt_errtag_t tag, const char *fmt,
+    ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	dt_cc_verror(pcb, line, tag, false, fmt, ap);
+}
+
+void
+dt_cc_nerror_made(dt_pcb_t *pcb, const dt_node_t *dnp, dt_errtag_t tag,
+    const char *msg)
+{
+	dt_cc_rawerror(pcb, dnp != NULL && dnp->dn_line != 0 ? dnp->dn_line :
+	    pcb->pcb_line, tag, "%s", msg);
 }
 
 /*
  * Syntax errors.  The parser's own "syntax error" gets the token it
- * stopped at appended, as DTrace does; the lexer's messages are complete.
+ * stopped at appended, as DTrace does (up to its first newline, escaped:
+ * the token is the lexer's, whose length counts a NUL in a string); the
+ * lexer's messages are complete.
  */
 void
 dt_cc_syntax(dt_pcb_t *pcb, const char *yytext, const char *msg)
@@ -152,14 +187,19 @@ dt_cc_syntax(dt_pcb_t *pcb, const char *yytext, const char *msg)
 	char near[256];
 
 	if (msg == NULL || strcmp(msg, "syntax error") == 0) {
-		if (yytext == NULL || yytext[0] == '\0')
-			snprintf(near, sizeof (near), "near end of input");
-		else if (yytext[0] == '\n')
-			snprintf(near, sizeof (near), "near end of line");
-		else
-			snprintf(near, sizeof (near), "near \"%.*s\"",
-			    (int) strcspn(yytext, "\n"), yytext);
-		dt_cc_error(pcb, D_SYNTAX, "syntax error %s", near);
+		size_t len = yytext == NULL ? 0 : yytext == dt_lex_text(pcb) ?
+		    dt_lex_textlen(pcb) : strlen(yytext);
+		const char *nl = len == 0 ? NULL : memchr(yytext, '\n', len);
+
+		if (len == 0)
+			dt_cc_error(pcb, D_SYNTAX,
+			    "syntax error near end of input");
+		if (yytext[0] == '\n')
+			dt_cc_error(pcb, D_SYNTAX,
+			    "syntax error near end of line");
+		(void) dt_strescape(near, sizeof (near), yytext,
+		    nl != NULL ? (size_t) (nl - yytext) : len, NULL);
+		dt_cc_error(pcb, D_SYNTAX, "syntax error near \"%s\"", near);
 	}
 	if (strcmp(msg, "memory exhausted") == 0)
 		dt_cc_error(pcb, D_SYNTAX, "program too deeply nested");

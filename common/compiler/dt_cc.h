@@ -445,6 +445,12 @@ extern void dt_cc_destroy(dtrace_hdl_t *dtp);
 /* Errors (dt_cc.c).  These format the message and longjmp out. */
 extern void dt_cc_error(dt_pcb_t *pcb, dt_errtag_t tag, const char *fmt,
     ...) __attribute__((noreturn, format(printf, 3, 4)));
+/*
+ * The same with a message made already, its quoted text escaped and its
+ * layout (newlines, tabs) kept: printf()'s checks make theirs.
+ */
+extern void dt_cc_nerror_made(dt_pcb_t *pcb, const dt_node_t *dnp,
+    dt_errtag_t tag, const char *msg) __attribute__((noreturn));
 extern void dt_cc_nerror(dt_pcb_t *pcb, const dt_node_t *dnp,
     dt_errtag_t tag, const char *fmt, ...)
     __attribute__((noreturn, format(printf, 4, 5)));
@@ -725,6 +731,7 @@ extern int dt_pdesc_parse(dt_pcb_t *pcb, const char *spec, int pspec,
 extern int dt_lex_init(dt_pcb_t *pcb);
 extern void dt_lex_fini(dt_pcb_t *pcb);
 extern const char *dt_lex_text(dt_pcb_t *pcb);
+extern size_t dt_lex_textlen(dt_pcb_t *pcb);
 extern int dt_lex_lineno(dt_pcb_t *pcb);
 extern void dt_yyset_lineno_pcb(dt_pcb_t *pcb, int line);
 extern int dt_parse(dt_pcb_t *pcb);

@@ -292,9 +292,18 @@ dt_pftag(const char *name)
 static void __attribute__((noreturn))
 dt_pferror(dt_pcb_t *pcb, dt_node_t *fn, const dt_pferr_t *err)
 {
+	char msg[sizeof (err->pe_msg) * 2];
+
 	if (strcmp(err->pe_tag, "D_NOMEM") == 0)
 		dt_cc_nomem(pcb);
-	dt_cc_nerror(pcb, fn, dt_pftag(err->pe_tag), "%s", err->pe_msg);
+	/*
+	 * The checker's message is laid out with newlines and tabs; what it
+	 * quotes of the program (a conversion) is escaped, as every
+	 * compile error's quoted text is (dt_cc_verror()).
+	 */
+	(void) dt_strescape(msg, sizeof (msg), err->pe_msg,
+	    strlen(err->pe_msg), "\n\t");
+	dt_cc_nerror_made(pcb, fn, dt_pftag(err->pe_tag), msg);
 	abort();	/* not reached: dt_cc_nerror() does not return */
 }
 
