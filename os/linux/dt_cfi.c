@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "os/linux/dt_cfi.h"
+#include "os/linux/dt_elfsym.h"
 
 /* DW_CFA_* opcodes (the DWARF standard's numbers). */
 enum {
@@ -756,7 +757,7 @@ dt_cfi_load(const char *path, dt_cfi_table_t *out)
 
 	memset(out, 0, sizeof (*out));
 	(void) elf_version(EV_CURRENT);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+	if ((fd = dt_elfsym_open(path)) < 0)
 		return -1;
 	/*
 	 * The file's machine says what its CFI's register numbers are; a
@@ -816,7 +817,7 @@ dt_cfi_segs(const char *path, dt_cfi_seg_t *segs, size_t nmax)
 	int fd;
 
 	(void) elf_version(EV_CURRENT);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+	if ((fd = dt_elfsym_open(path)) < 0)
 		return 0;
 	if ((elf = elf_begin(fd, ELF_C_READ_MMAP, NULL)) != NULL &&
 	    elf_getphdrnum(elf, &nph) == 0) {
@@ -930,7 +931,7 @@ dt_cfi_proc(int pid, dt_cfi_table_t *out)
 	int fd, rc;
 
 	(void) snprintf(path, sizeof (path), "/proc/%d/maps", pid);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+	if ((fd = dt_elfsym_open(path)) < 0)
 		return -1;
 	for (;;) {
 		if (cap - len < 4096) {

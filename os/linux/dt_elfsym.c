@@ -16,9 +16,28 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "os/linux/dt_elfsym.h"
+
+int
+dt_elfsym_open(const char *path)
+{
+	struct stat st;
+	int fd, flags;
+
+	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0)
+		return -1;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    (flags = fcntl(fd, F_GETFL)) < 0 ||
+	    fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
+		(void) close(fd);
+		errno = ENXIO;
+		return -1;
+	}
+	return fd;
+}
 
 /* An open ELF file. */
 typedef struct dt_elf {
@@ -31,7 +50,7 @@ dt_elf_open(const char *path, dt_elf_t *ef)
 {
 	(void) elf_version(EV_CURRENT);
 	ef->ef_elf = NULL;
-	if ((ef->ef_fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+	if ((ef->ef_fd = dt_elfsym_open(path)) < 0)
 		return -1;
 	if ((ef->ef_elf = elf_begin(ef->ef_fd, ELF_C_READ_MMAP, NULL)) ==
 	    NULL || elf_kind(ef->ef_elf) != ELF_K_ELF ||

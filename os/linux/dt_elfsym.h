@@ -44,4 +44,15 @@ extern void dt_elfsym_free(dt_elfsyms_t *ess);
 /* The file offset of a link-time address, or -1 if it is not in a segment. */
 extern int64_t dt_elfsym_fileoff(const dt_elfsyms_t *ess, uint64_t addr);
 
+/*
+ * Open, to read, a file a process maps.  Its name comes from
+ * /proc/<pid>/maps, so from whoever owns the process, who may have put a
+ * FIFO or a device in its place since (" (deleted)" files are read by
+ * name): opening a FIFO waits for a writer, for ever.  So it is opened
+ * without blocking, kept only when it is a regular file, and then blocks
+ * as usual.  The descriptor, or -1 with errno (ENXIO: not a regular
+ * file).
+ */
+extern int dt_elfsym_open(const char *path);
+
 #endif /* DT_ELFSYM_H */

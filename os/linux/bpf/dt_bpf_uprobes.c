@@ -19,6 +19,7 @@
 #include "isa/dt_isa.h"
 #include "os/linux/bpf/dt_bpf_attach.h"
 #include "os/linux/bpf/dt_bpf_uprobes.h"
+#include "os/linux/dt_elfsym.h"
 
 /*
  * x86 uprobes take no lock, segment-override or notrack prefix, among
@@ -62,7 +63,7 @@ dt_bpf_usite_check(const char *path, uint64_t off, int *fdp)
 	uint8_t b[16];
 	ssize_t n;
 
-	if (*fdp < 0 && (*fdp = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+	if (*fdp < 0 && (*fdp = dt_elfsym_open(path)) < 0)
 		return DT_BPF_USITE_OK;	/* the kernel will say what it thinks */
 	if ((n = pread(*fdp, b, sizeof (b), (off_t) off)) <= 0)
 		return DT_BPF_USITE_OK;

@@ -583,7 +583,7 @@ dt_pid_function(dtrace_hdl_t *dtp, dt_provider_t *pvp, dt_pid_prov_t *pp,
 
 	if ((code = malloc(es->es_size)) == NULL)
 		return -1;
-	if ((fd = open(pm->pm_path, O_RDONLY | O_CLOEXEC)) < 0) {
+	if ((fd = dt_elfsym_open(pm->pm_path)) < 0) {
 		free(code);
 		return 0;
 	}

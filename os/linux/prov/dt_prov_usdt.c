@@ -270,7 +270,7 @@ dt_usdt_read_notes(dt_usdt_proc_t *up, size_t m)
 	Elf *elf;
 	int fd, rc = 0;
 
-	if ((fd = open(pm->pm_path, O_RDONLY | O_CLOEXEC)) < 0)
+	if ((fd = dt_elfsym_open(pm->pm_path)) < 0)
 		return 0;
 	(void) elf_version(EV_CURRENT);
 	if ((elf = elf_begin(fd, ELF_C_READ, NULL)) == NULL ||
