@@ -37,7 +37,6 @@ dflint=()
 env --default-signal=INT true 2>/dev/null && dflint=(env --default-signal=INT)
 
 command -v cc >/dev/null || { echo "needs a C compiler (cc)"; exit 77; }
-. "$top_srcdir/tests/shell/lib.sh"	# ends()
 why=$("$top_builddir/cmd/dtrace" -q -x engine=ptrace -n 'BEGIN { exit(0); }' \
     2>&1 | sed -n 's/.*the ptrace engine is not available: //p')
 [ -z "$why" ] || { echo "no ptrace engine here: $why"; exit 77; }
@@ -168,8 +167,17 @@ for r in $(seq "$rounds"); do
 	for k in "${!ds[@]}"; do
 		i=${is[$k]}
 		what="round $r (${names[$i]}, signal $sig after ${delay}s)"
-		ends "${ds[$k]}" || failed "$what: dtrace did not end"
-		wait "${ds[$k]}"
+		# Up to 30 s: several dtrace start at once, on a machine
+		# that may be busy with more.
+		for _ in $(seq 300); do
+			kill -0 "${ds[$k]}" 2>/dev/null || break
+			sleep 0.1
+		done
+		if kill -0 "${ds[$k]}" 2>/dev/null; then
+			failed "$what: dtrace did not end"
+			kill -KILL "${ds[$k]}"
+		fi
+		wait "${ds[$k]}" 2>/dev/null
 		st=$?
 		case ${names[$i]} in
 		blocked | seccomp)
