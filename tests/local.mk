@@ -68,9 +68,12 @@ SHELL_TESTS += tests/shell/unprivileged.sh tests/shell/syscall-count.sh \
 	tests/shell/bpf-option-limits.sh tests/shell/tick-busy.sh \
 	tests/shell/isa-seam.sh tests/shell/uregs-engines.sh \
 	tests/shell/ptrace-ustack.sh tests/shell/ptrace-vs-bpf.sh
+# The fuzz targets build and run briefly (tests/fuzz; needs clang).
+SHELL_TESTS += tests/shell/fuzz-smoke.sh
 endif
 
 EXTRA_DIST += %reldir%/run-tests.sh %reldir%/shell %reldir%/d %reldir%/cmd
+EXTRA_DIST += %reldir%/fuzz
 # Run by hand in the kernel lab (tests/klab/run-fbt.sh), not by make check.
 EXTRA_DIST += %reldir%/klab
 EXTRA_DIST += %reldir%/conformance
