@@ -260,7 +260,8 @@ dt_printf_parse(const char *fmt, dt_pferr_t *errp)
 						    INT_MAX);
 						goto fail;
 					}
-					n = n * 10 + c - '0';
+					/* (c - '0') first: n * 10 + c may not fit. */
+					n = n * 10 + (c - '0');
 				}
 				p--;
 				if (dot)
