@@ -3,7 +3,8 @@
 # fuzz-smoke.sh: the libFuzzer targets of tests/fuzz build, and each runs
 # briefly without a finding: over its seeds (compile_fuzz's regression
 # inputs and the compile-error tests; the ELF readers' seeds, made by
-# tests/fuzz/build.sh), then a fixed number of mutated inputs.  So a
+# tests/fuzz/build.sh, and cfi_fuzz's regression inputs), then a fixed
+# number of mutated inputs.  So a
 # change that breaks the targets' build, or an input that once failed,
 # fails here rather than at the next fuzzing session.  Built at -O0,
 # which compiles fast; the real runs are README.md's.  Skips, saying why,
@@ -47,6 +48,6 @@ run() {
 }
 run compile_fuzz 300 "$top_srcdir"/tests/fuzz/corpus/regress-* \
 	"$top_srcdir"/tests/d/errors/*.d
-run cfi_fuzz 3000 "$work"/out/seeds/cfi/*
+run cfi_fuzz 3000 "$work"/out/seeds/cfi/* "$top_srcdir"/tests/fuzz/corpus-cfi/*
 run elfsym_fuzz 3000 "$work"/out/seeds/elfsym/*
 exit $fail
