@@ -797,7 +797,8 @@ output_failed(int err)
 
 	if (err != EPIPE)
 		fatal(E_ERROR, "failed to write to %s: %s",
-		    g_ofile != NULL ? g_ofile : "standard output",
+		    g_ofile != NULL && g_ofp != stdout ? g_ofile :
+							 "standard output",
 		    err > 0 ? strerror(err) :
 			      dtrace_errmsg(g_dtp, dtrace_errno(g_dtp)));
 	dtrace_close(g_dtp);
@@ -1059,8 +1060,16 @@ main(int argc, char **argv)
 	}
 	if (g_mode == DMODE_LIST) {
 		if (dtrace_probe_list(g_dtp, g_compiled, g_nprogs, g_verbose,
-			stdout, list_nomatch, NULL) < 0)
+			stdout, list_nomatch, NULL) < 0) {
+			if (ferror(stdout))
+				output_failed(output_errno());
 			dfatal("failed to list probes");
+		}
+		/* A listing is output too: a full disk is said, not hidden. */
+		if (fflush(stdout) == EOF)
+			output_failed(errno);
+		if (ferror(stdout))
+			output_failed(output_errno());
 	}
 	if (g_mode == DMODE_HEADER || g_mode == DMODE_LINK)
 		return generate();

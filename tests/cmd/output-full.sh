@@ -3,7 +3,7 @@
 # one line naming the file and the system's error, whatever was writing:
 # the aggregations printed at the end (more than stdio buffers), printa()
 # while tracing, printf() records, JSON and folded stacks; through -o and
-# on standard output.  Not "Error reading file for program compilation",
+# on standard output; a listing (-l) too.  Not "Error reading file for program compilation",
 # nor "processing aborted: Success".
 end='tick-1ms { @a[i++] = count(); } tick-1ms /i == 500/ { exit(0); }'
 printa='tick-1ms { @a[i++] = count(); } tick-1ms /i == 500/ { printa(@a); exit(0); }'
@@ -18,3 +18,5 @@ for fmt in json folded; do
 	"$DTRACE" -x engine=interp -q -x oformat=$fmt -n "$end" >/dev/full
 	echo "status $?"
 done
+"$DTRACE" -l >/dev/full
+echo "status $?"
