@@ -20,6 +20,9 @@
 # After every round every target still runs; at the end each gets its
 # input or its stop and must end with its own status and output.
 #
+# A daemon left by a -c command runs on when both dtrace processes are
+# SIGKILLed (3 rounds).
+#
 # Targets it cannot protect are refused up front with one line and a
 # non-zero status, and left as they were: a process whose threads block
 # every signal (the breakpoint's SIGILL, which mends a breakpoint should
@@ -197,6 +200,31 @@ for r in $(seq "$rounds"); do
 		esac
 		alive "$i" "$what" || dead[$i]=1
 	done
+done
+
+# A daemon a -c command leaves is not dtrace's: with both dtrace
+# processes SIGKILLed it runs on (the command itself dies with dtrace).
+printf '%s\n' '#!/bin/sh' \
+    'setsid sleep 600 </dev/null >/dev/null 2>&1 &' \
+    'echo $! >"$1"' 'exec sleep 600' >"$tmp/daemonize"
+chmod +x "$tmp/daemonize"
+for r in 1 2 3; do
+	rm -f "$tmp/daemon"
+	"$dtrace" -x engine=ptrace -q -c "$tmp/daemonize $tmp/daemon" \
+	    -n 'syscall::getppid:entry { @ = count(); }' >/dev/null &
+	g=$!
+	for _ in $(seq 100); do [ -s "$tmp/daemon" ] && break; sleep 0.1; done
+	sleep 0.5	# the command and its daemon traced, as a while into a run
+	c=$(tracer_of "$g")
+	dm=$(cat "$tmp/daemon" 2>/dev/null)
+	kill -KILL "$c" "$g"
+	wait "$g"
+	sleep 0.2
+	if [ -z "$dm" ] || ! kill -0 "$dm" 2>/dev/null; then
+		failed "daemon round $r: the daemon of the -c command died"
+	else
+		kill -KILL "$dm"
+	fi
 done
 
 # The ends: each target's own status and output.
