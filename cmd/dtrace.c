@@ -160,8 +160,12 @@ usage(FILE *fp)
 static void
 warn_msg(const char *fmt, va_list ap)
 {
-	fprintf(stderr, "%s: ", g_pname);
-	vfprintf(stderr, fmt, ap);
+	char msg[4096];
+
+	/* What the user typed is quoted safely: no byte reaches the
+	 * terminal raw. */
+	(void) dtrace_msg_vformat(msg, sizeof (msg), fmt, ap);
+	fprintf(stderr, "%s: %s", g_pname, msg);
 }
 
 static void __attribute__((noreturn, format(printf, 2, 3)))

@@ -228,3 +228,17 @@ dtrace_errmsg(dtrace_hdl_t *dtp, int error)
 		return strerror(error);
 	return "Unknown libdtrace error";
 }
+
+size_t
+dtrace_msg_vformat(char *dst, size_t dstlen, const char *fmt, va_list ap)
+{
+	char raw[4096];
+	int n = vsnprintf(raw, sizeof (raw), fmt, ap);
+
+	if (n < 0)
+		n = 0;
+	if ((size_t) n >= sizeof (raw))
+		n = (int) sizeof (raw) - 1;
+	/* A multi-line -n program is quoted with its lines, as DTrace does. */
+	return dt_strescape(dst, dstlen, raw, (size_t) n, "\n\t");
+}

@@ -15,7 +15,9 @@
 #ifndef DTRACE_H
 #define DTRACE_H
 
+#include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -45,6 +47,14 @@ extern void dtrace_close(dtrace_hdl_t *dtp);
 
 extern int dtrace_errno(dtrace_hdl_t *dtp);
 extern const char *dtrace_errmsg(dtrace_hdl_t *dtp, int error);
+/*
+ * vsnprintf() for a message that quotes the user's text (a probe
+ * description, a file name): control bytes other than newlines and tabs,
+ * and bytes that are not UTF-8, escaped as C writes them, as the
+ * compiler's own messages quote a script.  Returns the length written.
+ */
+extern size_t dtrace_msg_vformat(char *dst, size_t dstlen, const char *fmt,
+    va_list ap) __attribute__((format(printf, 3, 0)));
 /*
  * A line explaining the last error when something in this system (a
  * privilege, a kernel feature) is its cause, or NULL.
