@@ -245,6 +245,21 @@ dt_agg_update(const dt_aggdesc_t *agg, int64_t *vals, int64_t v,
 	}
 }
 
+/* stddev()'s 128-bit sum of squares, in words 2 (low) and 3. */
+static unsigned __int128
+dt_agg_sq(const int64_t *vals)
+{
+	return ((unsigned __int128) (uint64_t) vals[3] << 64) |
+	    (uint64_t) vals[2];
+}
+
+static void
+dt_agg_sq_set(int64_t *vals, unsigned __int128 sq)
+{
+	vals[2] = (int64_t) (uint64_t) sq;
+	vals[3] = (int64_t) (uint64_t) (sq >> 64);
+}
+
 void
 dt_agg_merge(dt_aggkind_t kind, int64_t *dst, const int64_t *src,
     uint32_t nvals)
@@ -258,21 +273,11 @@ dt_agg_merge(dt_aggkind_t kind, int64_t *dst, const int64_t *src,
 		if (src[0] > dst[0])
 			dst[0] = src[0];
 		break;
-	case DT_AGG_STDDEV: {
-		unsigned __int128 a = ((unsigned __int128) (uint64_t) dst[3]
-					  << 64) |
-		    (uint64_t) dst[2];
-		unsigned __int128 b = ((unsigned __int128) (uint64_t) src[3]
-					  << 64) |
-		    (uint64_t) src[2];
-
+	case DT_AGG_STDDEV:
 		dt_agg_wrapadd(&dst[0], src[0]);
 		dt_agg_wrapadd(&dst[1], src[1]);
-		a += b;
-		dst[2] = (int64_t) (uint64_t) a;
-		dst[3] = (int64_t) (uint64_t) (a >> 64);
+		dt_agg_sq_set(dst, dt_agg_sq(dst) + dt_agg_sq(src));
 		break;
-	}
 	default:
 		for (uint32_t i = 0; i < nvals; i++)
 			dt_agg_wrapadd(&dst[i], src[i]);
@@ -291,22 +296,12 @@ dt_agg_since(dt_aggkind_t kind, int64_t *taken, const int64_t *seen,
 		return taken[0] < seen[0];
 	case DT_AGG_MAX:
 		return taken[0] > seen[0];
-	case DT_AGG_STDDEV: {
-		unsigned __int128 a = ((unsigned __int128) (uint64_t) taken[3]
-					  << 64) |
-		    (uint64_t) taken[2];
-		unsigned __int128 b = ((unsigned __int128) (uint64_t) seen[3]
-					  << 64) |
-		    (uint64_t) seen[2];
-
+	case DT_AGG_STDDEV:
 		dt_agg_wrapadd(&taken[0], (int64_t) (0 - (uint64_t) seen[0]));
 		dt_agg_wrapadd(&taken[1], (int64_t) (0 - (uint64_t) seen[1]));
-		a -= b;
-		taken[2] = (int64_t) (uint64_t) a;
-		taken[3] = (int64_t) (uint64_t) (a >> 64);
+		dt_agg_sq_set(taken, dt_agg_sq(taken) - dt_agg_sq(seen));
 		/* The count says whether any value came. */
 		return taken[0] != 0;
-	}
 	default:
 		for (uint32_t i = 0; i < nvals; i++) {
 			dt_agg_wrapadd(&taken[i],

@@ -810,6 +810,22 @@ dt_lf_probe_cpu_clock(dt_linux_features_t *lfp)
 }
 
 /*
+ * Whether the kernel loads the tracepoint program p of n instructions;
+ * *errp is the load's errno when not.
+ */
+static bool
+dt_lf_loads(const struct bpf_insn *p, size_t n, int *errp)
+{
+	int fd = dt_lf_load(BPF_PROG_TYPE_TRACEPOINT, p, n, 0);
+
+	*errp = errno;
+	if (fd < 0)
+		return false;
+	(void) close(fd);
+	return true;
+}
+
+/*
  * The current task's saved user registers, read in a tracepoint program:
  * how user stacks and uregs[] are found outside uprobes (kernel 5.15).
  * The pointer is typed by the kernel's BTF, so loads through it are
@@ -826,13 +842,10 @@ dt_lf_probe_task_pt_regs(dt_linux_features_t *lfp)
 		DT_BPF_MOV64_IMM(DT_R0, 0),
 		DT_BPF_EXIT(),
 	};
-	int fd = dt_lf_load(BPF_PROG_TYPE_TRACEPOINT, p,
-	    sizeof (p) / sizeof (p[0]), 0);
-	int err = errno;
+	int err;
+	bool ok = dt_lf_loads(p, sizeof (p) / sizeof (p[0]), &err);
 
-	if (fd >= 0)
-		(void) close(fd);
-	dt_lf_set(lfp, DT_LF_TASK_PT_REGS, fd >= 0,
+	dt_lf_set(lfp, DT_LF_TASK_PT_REGS, ok,
 	    "bpf_task_pt_regs(): program load failed: %s%s", strerror(err),
 	    err == EINVAL ? " (helper not in this kernel, or no BTF)" : "");
 }
@@ -914,12 +927,10 @@ dt_lf_probe_gotol(dt_linux_features_t *lfp)
 		DT_BPF_GOTOL(0),
 		DT_BPF_EXIT(),
 	};
-	int fd = dt_lf_load(BPF_PROG_TYPE_TRACEPOINT, p, 3, 0);
-	int err = errno;
+	int err;
+	bool ok = dt_lf_loads(p, 3, &err);
 
-	if (fd >= 0)
-		(void) close(fd);
-	dt_lf_set(lfp, DT_LF_GOTOL, fd >= 0, "a program with gotol: load "
+	dt_lf_set(lfp, DT_LF_GOTOL, ok, "a program with gotol: load "
 	    "failed: %s%s", strerror(err), err == EINVAL ?
 	    " (gotol needs Linux 6.4)" : dt_lf_hint(err));
 }
@@ -945,13 +956,10 @@ dt_lf_probe_atomic_fetch(dt_linux_features_t *lfp)
 		DT_BPF_MOV64_IMM(DT_R0, 0),
 		DT_BPF_EXIT(),
 	};
-	int fd = dt_lf_load(BPF_PROG_TYPE_TRACEPOINT, p,
-	    sizeof (p) / sizeof (p[0]), 0);
-	int err = errno;
+	int err;
+	bool ok = dt_lf_loads(p, sizeof (p) / sizeof (p[0]), &err);
 
-	if (fd >= 0)
-		(void) close(fd);
-	dt_lf_set(lfp, DT_LF_ATOMIC_FETCH, fd >= 0, "a program with atomic "
+	dt_lf_set(lfp, DT_LF_ATOMIC_FETCH, ok, "a program with atomic "
 	    "fetch-add and compare-and-exchange: load failed: %s%s",
 	    strerror(err), err == EINVAL ? " (they need Linux 5.12)" :
 	    dt_lf_hint(err));
