@@ -1448,8 +1448,9 @@ dt_bpf_procev(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
 static void
 dt_bpf_procev_stop(dt_bpf_engine_t *be)
 {
-	for (uint32_t i = 0; i < be->be_nev_links; i++)
-		(void) close(be->be_ev_links[i]);
+	/* The dynamic linker's uprobe too: out whatever signal comes. */
+	if (be->be_nev_links > 0)
+		dt_bpf_close_links(be->be_ev_links, be->be_nev_links);
 	free(be->be_ev_links);
 	be->be_ev_links = NULL;
 	be->be_nev_links = 0;
