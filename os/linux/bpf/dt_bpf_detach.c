@@ -100,12 +100,10 @@ dt_bpf_detach_batch(const int *fds, uint32_t n)
 	return 0;
 }
 
-void
-dt_bpf_close_links(const int *fds, uint32_t n)
+/* Links fds[0, n) released, with the progress line when pg is set. */
+static void
+dt_bpf_release_links(const int *fds, uint32_t n, dt_bpf_progress_t *pg)
 {
-	dt_bpf_progress_t pg;
-
-	dt_bpf_progress_start(&pg, n, "links detached");
 	for (uint32_t i = 0; i < n; i += DT_BPF_DETACH_BATCH) {
 		uint32_t k =
 		    n - i < DT_BPF_DETACH_BATCH ? n - i : DT_BPF_DETACH_BATCH;
@@ -118,7 +116,23 @@ dt_bpf_close_links(const int *fds, uint32_t n)
 			for (uint32_t j = 0; j < k; j++)
 				(void) close(fds[i + j]);
 		}
-		dt_bpf_progress(&pg, "detaching", i + k);
+		if (pg != NULL)
+			dt_bpf_progress(pg, "detaching", i + k);
 	}
+}
+
+void
+dt_bpf_close_links(const int *fds, uint32_t n)
+{
+	dt_bpf_progress_t pg;
+
+	dt_bpf_progress_start(&pg, n, "links detached");
+	dt_bpf_release_links(fds, n, &pg);
 	dt_bpf_progress_end(&pg, true);
+}
+
+void
+dt_bpf_close_links_quietly(const int *fds, uint32_t n)
+{
+	dt_bpf_release_links(fds, n, NULL);
 }

@@ -1450,7 +1450,8 @@ dt_bpf_procev_stop(dt_bpf_engine_t *be)
 {
 	/* The dynamic linker's uprobe too: out whatever signal comes. */
 	if (be->be_nev_links > 0)
-		dt_bpf_close_links(be->be_ev_links, be->be_nev_links);
+		dt_bpf_close_links_quietly(be->be_ev_links,
+		    be->be_nev_links);
 	free(be->be_ev_links);
 	be->be_ev_links = NULL;
 	be->be_nev_links = 0;

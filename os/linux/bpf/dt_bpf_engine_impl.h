@@ -169,5 +169,7 @@ extern void dt_bpf_progress_end(dt_bpf_progress_t *pg, bool ok);
  * halfway (dt_bpf_detach.c).
  */
 extern void dt_bpf_close_links(const int *fds, uint32_t n);
+/* The same without the progress line: a few links of dtrace's own. */
+extern void dt_bpf_close_links_quietly(const int *fds, uint32_t n);
 
 #endif /* DT_BPF_ENGINE_IMPL_H */
