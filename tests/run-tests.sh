@@ -24,7 +24,8 @@
 #   @status: 2                     expected exit status
 #   @requires: root                skip, with the reason, unless satisfied
 #                                  (also btf, os:NAME, isa:MACHINE as
-#                                  uname -m says, cmd:PROGRAM)
+#                                  uname -m says, cmd:PROGRAM,
+#                                  feature:NAME -- see below)
 #   @timeout: 30                   seconds before the test fails (default 60)
 #   @cpu: 0                        run pinned to this CPU (taskset), so the
 #                                  CPU column of non-quiet output is stable
@@ -46,7 +47,10 @@
 # Requirements known here: root, btf (the running kernel's types are in
 # /sys/kernel/btf/vmlinux), cmd:PROGRAM (PROGRAM is on PATH), os:NAME
 # (dtrace is built with the OS backend NAME, $DTRACE_OS: a test of its
-# providers, types or D library).  An unknown requirement fails the test
+# providers, types or D library), feature:NAME (the kernel has the BPF
+# feature NAME as the engine's feature probe finds it, e.g. atomic_fetch,
+# which Linux 5.10 lacks; a D test's runs on other engines than bpf do
+# not need it, and still run).  An unknown requirement fails the test
 # rather than skipping it, so a typo cannot hide a test.  A cmd test
 # may carry @requires: too, on a comment line.
 #
@@ -126,6 +130,23 @@ run_selfcheck() {
 
 # Check requirements; print the reason a test cannot run, or "!reason" if
 # the requirement itself is wrong.
+# Whether kernel BPF feature $1 is missing, as the engine's own feature
+# probe finds it (with DTRACE_LINUX_NOFEATURE as the caller set it);
+# feature_why says what the probe said.
+feature_why=
+feature_missing() {
+	local probe=$top_builddir/tests/unit/bpf_features_test line
+	if [ ! -x "$probe" ]; then
+		feature_why="this build has no BPF engine"
+		return 0
+	fi
+	line=$($probe 2>&1 | awk -v f="$1" '$1 == f { $1 = ""; print; exit }')
+	feature_why=${line# }
+	feature_why=${feature_why#no: }
+	[ -n "$feature_why" ] || feature_why="no such feature"
+	[ "$feature_why" != yes ]
+}
+
 unmet_requirement() {
 	local req
 	for req in "$@"; do
@@ -153,6 +174,13 @@ unmet_requirement() {
 			[ "${req#isa:}" = "$(uname -m)" ] || {
 				echo "needs an ${req#isa:} processor (its" \
 				    "registers or instructions)"
+				return
+			}
+			;;
+		feature:*)
+			feature_missing "${req#feature:}" && {
+				echo "needs the kernel's ${req#feature:}" \
+				    "(the BPF feature probe: $feature_why)"
 				return
 			}
 			;;
@@ -249,9 +277,18 @@ run_d_test_once() {
 	base=$(basename "$d" .d)
 	name=${d#"$top_srcdir"/tests/}${engine:+ [$engine]}
 	reqs=$(directive requires "$d")
-	[ "${engine%-*}" = bpf ] && reqs="$reqs root"
+	# The kernel's features matter to the BPF engine alone.
+	if [ "${engine%-*}" = bpf ]; then
+		reqs="root $reqs"
+	else
+		reqs=$(echo "$reqs" | sed 's/feature:[^[:space:]]*//g')
+	fi
+	# Features the caller disabled (a run as an older kernel would be)
+	# stay disabled; bpf-perfbuf disables the ring buffer too.
+	nofeature=${DTRACE_LINUX_NOFEATURE:-}
+	[ "$engine" = bpf-perfbuf ] && nofeature=${nofeature:+$nofeature,}ringbuf
 	# shellcheck disable=SC2086
-	why=$(unmet_requirement $reqs)
+	why=$(DTRACE_LINUX_NOFEATURE=$nofeature unmet_requirement $reqs)
 	case $why in
 	'!'*)
 		fail "$name" "${why#!}"
@@ -266,10 +303,6 @@ run_d_test_once() {
 	opts="-x syslibdir=$top_srcdir/common/lib:$top_srcdir/os/$DTRACE_OS/lib"
 	opts="$opts $(directive options "$d")"
 	opts="$opts${engine:+ -x engine=${engine%-*}}"
-	# Features the caller disabled (a run as an older kernel would be)
-	# stay disabled; bpf-perfbuf disables the ring buffer too.
-	nofeature=${DTRACE_LINUX_NOFEATURE:-}
-	[ "$engine" = bpf-perfbuf ] && nofeature=${nofeature:+$nofeature,}ringbuf
 	args=$(directive args "$d")
 	tmo=$(directive timeout "$d")
 	pin=$(directive cpu "$d")

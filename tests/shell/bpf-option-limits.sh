@@ -3,6 +3,7 @@
 # bpf-option-limits.sh: an option past what the BPF engine can lay out
 # is refused with one line naming that option: -x nspec=10000 is about
 # nspec, not strsize (the speculation table is what no longer fits).
+# @requires: feature:atomic_fetch (speculations in BPF)
 set -u
 
 [ "$(id -u)" -eq 0 ] || { echo "needs root to load BPF programs"; exit 77; }

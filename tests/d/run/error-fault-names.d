@@ -6,6 +6,7 @@
  * operation).
  * @options: -q
  * @status: 0
+ * @requires: feature:atomic_fetch
  */
 BEGIN
 {

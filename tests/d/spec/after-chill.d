@@ -3,6 +3,7 @@
  * data-recording actions: speculate() may follow them, and so may they
  * follow commit().
  * @options: -q -w
+ * @requires: feature:atomic_fetch
  */
 BEGIN
 {

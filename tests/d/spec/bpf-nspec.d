@@ -3,6 +3,7 @@
  * takes at most 64; more is refused with one line saying so.
  * @options: -q -x nspec=65
  * @engines: bpf
+ * @requires: feature:atomic_fetch
  */
 BEGIN
 {

@@ -5,6 +5,7 @@
  * the ID is free again.
  * @options: -q
  * @status: 0
+ * @requires: feature:atomic_fetch
  */
 BEGIN
 {

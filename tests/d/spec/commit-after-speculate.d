@@ -3,6 +3,7 @@
  * speculation when the clause runs, as DTrace does, though the clause's
  * record is held by the other one (here discarded).
  * @options: -q -x nspec=2
+ * @requires: feature:atomic_fetch
  */
 BEGIN
 {

@@ -3,6 +3,7 @@
  * was speculated, where the commit happens; the commit clause prints
  * nothing of its own.  After the commit the ID is free again.
  * @cpu: 0
+ * @requires: feature:atomic_fetch
  */
 BEGIN
 {

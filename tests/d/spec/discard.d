@@ -3,6 +3,7 @@
  * an if still go to its speculation.  Speculations left uncommitted when
  * tracing stops are not printed.
  * @options: -q -x nspec=2
+ * @requires: feature:atomic_fetch
  */
 BEGIN
 {

@@ -3,6 +3,7 @@
  * then commit when it ends in error and discard otherwise.  Here each
  * tick is a "request"; every third one fails.
  * @options: -q
+ * @requires: feature:atomic_fetch
  */
 tick-1ms
 /n < 6/

@@ -3,6 +3,7 @@
  * commit() and discard(); ID 0 is always accepted and does nothing.
  * @options: -q
  * @status: 0
+ * @requires: feature:atomic_fetch
  */
 BEGIN
 {

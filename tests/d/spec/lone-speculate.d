@@ -3,6 +3,7 @@
  * does: the commit prints the probe.  Assignments and commit() record
  * nothing, and print nothing.
  * @cpu: 0
+ * @requires: feature:atomic_fetch
  */
 BEGIN
 {

@@ -4,6 +4,7 @@
  * statements it runs included.
  * @options: -q -x nspec=2
  * @status: 0
+ * @requires: feature:atomic_fetch
  */
 BEGIN
 {

@@ -3,6 +3,7 @@
  * clause records then goes to the new speculation, not to the principal
  * buffer, and a discard() leaves nothing of it.
  * @options: -q -x nspec=2
+ * @requires: feature:atomic_fetch
  */
 BEGIN
 {

@@ -5,6 +5,7 @@
  * With -x droptags the report names the kind, DTRACEDROP_SPEC.
  * @options: -q -x specsize=48 -x droptags
  * @status: 0
+ * @requires: feature:atomic_fetch
  */
 BEGIN
 {

@@ -4,6 +4,7 @@
  * committed.  Each clause here records 16 bytes of header and 8 of data.
  * @options: -q -x specsize=48
  * @status: 0
+ * @requires: feature:atomic_fetch
  */
 BEGIN
 {
