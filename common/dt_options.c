@@ -104,6 +104,7 @@ static const dt_option_t dt_option_table[] = {
 	    DT_OPTF_NOPROG | DT_OPTF_CPPARG },
 	{ "droptags", DT_OPT_DROPTAGS, DT_OPTK_BOOL, NULL, 0 },
 	{ "dtypes", DT_OPT_DTYPES, DT_OPTK_STRING, NULL, 0 },
+	{ "dwarfpath", DT_OPT_DWARFPATH, DT_OPTK_STRING, NULL, 0 },
 	{ "empty", DT_OPT_EMPTY, DT_OPTK_BOOL, NULL, 0 },
 	{ "errtags", DT_OPT_ERRTAGS, DT_OPTK_BOOL, NULL, 0 },
 	{ "evaltime", DT_OPT_EVALTIME, DT_OPTK_ENUM, dt_evaltime_words, 0 },

@@ -49,6 +49,7 @@
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,10 +57,13 @@
 
 #include <bpf/btf.h>
 #include <ctf-api.h>
+#include <gelf.h>
+#include <libelf.h>
 
 #include "common/dt_impl.h"
 #include "common/dt_os.h"
 #include "os/linux/dt_btf.h"
+#include "os/linux/dt_kdwarf.h"
 #include "os/linux/dt_ksyms.h"
 
 #define DT_BTF_SYSFS	"/sys/kernel/btf"
@@ -91,6 +95,9 @@ typedef struct dt_btf_mod {
 typedef struct dt_btf {
 	bool bt_listed;		/* modules found */
 	dt_btf_mod_t *bt_mods;	/* vmlinux first */
+	bool bt_dwarf_tried;	/* the kernel's DWARF looked for */
+	dt_kdwarf_t *bt_dwarf;	/* its variables, or NULL: */
+	char bt_dwarf_why[1536]; /* why there are none */
 } dt_btf_t;
 
 /* Type id of module bm (or of the kernel's, for split BTF), or NULL. */
@@ -624,11 +631,300 @@ dt_btf_percpu(dt_btf_mod_t *bm, uint32_t var)
 	return false;
 }
 
+/*
+ * Where the running kernel's DWARF is: -x dwarfpath, else where Debian's
+ * linux-image-<release>-dbg puts it, then where other distributions and a
+ * kernel build tree do.  NULL, with *whyp set, when it is nowhere.
+ */
+static const char *
+dt_btf_dwarf_path(dtrace_hdl_t *dtp, const char *release, char *buf,
+    size_t len, const char **whyp)
+{
+	static const char *const where[] = {
+		"/usr/lib/debug/boot/vmlinux-%s",
+		"/usr/lib/debug/lib/modules/%s/vmlinux",
+		"/boot/vmlinux-%s",
+		"/lib/modules/%s/build/vmlinux",
+	};
+	const char *opt = dtp->dt_optstr[DT_OPT_DWARFPATH];
+
+	if (opt != NULL) {
+		if (access(opt, R_OK) == 0)
+			return opt;
+		*whyp = "-x dwarfpath names no readable file";
+		return NULL;
+	}
+	for (size_t i = 0; i < sizeof (where) / sizeof (where[0]); i++) {
+		snprintf(buf, len, where[i], release);
+		if (access(buf, R_OK) == 0)
+			return buf;
+	}
+	*whyp = NULL;
+	return NULL;
+}
+
+/* The GNU build ID of ELF file path's notes, or of the running kernel's. */
+static int
+dt_btf_build_id(const char *path, char *buf, size_t len)
+{
+	Elf_Scn *scn = NULL;
+	int fd, rc = -1;
+	Elf *elf;
+
+	if (path == NULL) {
+		char notes[4096];
+		ssize_t n;
+
+		if ((fd = open("/sys/kernel/notes", O_RDONLY | O_CLOEXEC)) < 0)
+			return -1;
+		n = read(fd, notes, sizeof (notes));
+		close(fd);
+		return n > 0 ? dt_kdwarf_build_id(notes, (size_t) n, buf,
+		    len) : -1;
+	}
+	if (elf_version(EV_CURRENT) == EV_NONE ||
+	    (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	if ((elf = elf_begin(fd, ELF_C_READ_MMAP, NULL)) != NULL) {
+		while (rc != 0 && (scn = elf_nextscn(elf, scn)) != NULL) {
+			GElf_Shdr sh;
+			Elf_Data *d;
+
+			if (gelf_getshdr(scn, &sh) != NULL &&
+			    sh.sh_type == SHT_NOTE &&
+			    (d = elf_getdata(scn, NULL)) != NULL &&
+			    d->d_buf != NULL)
+				rc = dt_kdwarf_build_id(d->d_buf, d->d_size,
+				    buf, len);
+		}
+		elf_end(elf);
+	}
+	close(fd);
+	return rc;
+}
+
+/*
+ * The cache of the variables of the DWARF with build ID id: in
+ * /var/cache/dtrace when it can be written there (root), else in the
+ * user's cache directory.
+ */
+static const char *
+dt_btf_dwarf_cache(const char *id, char *buf, size_t len)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	char dir[1024];
+
+	if (mkdir("/var/cache/dtrace", 0755) == 0 || access("/var/cache/dtrace",
+	    W_OK) == 0) {
+		snprintf(buf, len, "/var/cache/dtrace/kvars-%s", id);
+		return buf;
+	}
+	if (xdg != NULL && xdg[0] == '/')
+		snprintf(dir, sizeof (dir), "%s/dtrace", xdg);
+	else if (home != NULL && home[0] == '/')
+		snprintf(dir, sizeof (dir), "%s/.cache/dtrace", home);
+	else
+		return NULL;
+	if (mkdir(dir, 0755) != 0 && errno != EEXIST)
+		return NULL;
+	snprintf(buf, len, "%s/kvars-%s", dir, id);
+	return buf;
+}
+
+/*
+ * The variables of the kernel's DWARF, found and indexed on first use.
+ * NULL, with bt_dwarf_why saying why, when there are none.
+ */
+static dt_kdwarf_t *
+dt_btf_dwarf(dtrace_hdl_t *dtp, dt_btf_t *bt)
+{
+	char path[1024], cache[1200], id[130], kid[130], why[400];
+	const char *file, *reason, *cp = NULL;
+	struct utsname u;
+
+	if (bt->bt_dwarf_tried)
+		return bt->bt_dwarf;
+	bt->bt_dwarf_tried = true;
+	if (uname(&u) != 0)
+		snprintf(u.release, sizeof (u.release), "RELEASE");
+	if ((file = dt_btf_dwarf_path(dtp, u.release, path, sizeof (path),
+	    &reason)) == NULL) {
+		if (reason != NULL) {
+			snprintf(bt->bt_dwarf_why, sizeof (bt->bt_dwarf_why),
+			    "%s", reason);
+		} else {
+			snprintf(bt->bt_dwarf_why, sizeof (bt->bt_dwarf_why),
+			    "the kernel's BTF types no variable but per-CPU "
+			    "ones, and its DWARF is not installed (Debian: "
+			    "linux-image-%s-dbg; or -x dwarfpath=VMLINUX)",
+			    u.release);
+		}
+		return NULL;
+	}
+	/* Types of another kernel would be read wrong: refuse them. */
+	if (dt_btf_build_id(file, id, sizeof (id)) == 0) {
+		if (dt_btf_build_id(NULL, kid, sizeof (kid)) == 0 &&
+		    strcmp(id, kid) != 0) {
+			snprintf(bt->bt_dwarf_why, sizeof (bt->bt_dwarf_why),
+			    "%s is not the running kernel's (its build ID "
+			    "differs)", file);
+			return NULL;
+		}
+		cp = dt_btf_dwarf_cache(id, cache, sizeof (cache));
+	}
+	if ((bt->bt_dwarf = dt_kdwarf_open(file, cp, why, sizeof (why))) ==
+	    NULL)
+		snprintf(bt->bt_dwarf_why, sizeof (bt->bt_dwarf_why), "%s",
+		    why);
+	return bt->bt_dwarf;
+}
+
+/* Words of a chain (dt_kdwarf.h), split at spaces; NULL at its end. */
+static const char *
+dt_btf_chain_word(const char **sp, char *buf, size_t len)
+{
+	const char *s = *sp;
+	size_t n = strcspn(s, " ");
+
+	if (*s == '\0' || n >= len)
+		return NULL;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	*sp = s[n] == ' ' ? s + n + 1 : s + n;
+	return buf;
+}
+
+/*
+ * The CTF type, in the kernel's dictionary, of a chain: its named type
+ * found in the kernel's BTF, with the pointers, qualifiers and arrays
+ * around it made here.  CTF_ERR when the named type is not in BTF.
+ */
+ctf_id_t
+dt_btf_chain(dtrace_hdl_t *dtp, const char *chain, ctf_dict_t **ctfpp)
+{
+	dt_btf_t *bt = dt_btf_get(dtp);
+	const char *ops[32], *s = chain, *leaf = NULL;
+	char words[32][24], w[24];
+	dt_btf_mod_t *bm;
+	ctf_dict_t *fp;
+	ctf_id_t ct = CTF_ERR;
+	unsigned long long objsize = 0;
+	int nops = 0, outer = -1;
+
+	if (bt == NULL || (bm = bt->bt_mods) == NULL || !dt_btf_load(bt, bm))
+		return CTF_ERR;
+	fp = bm->bm_ctf;
+	/* An array's size from the symbol table, when DWARF has no bound. */
+	if (*s == '=') {
+		objsize = strtoull(s + 1, NULL, 10);
+		if ((s = strchr(s, ' ')) == NULL)
+			return CTF_ERR;
+		s++;
+	}
+	/* The words before the named type, outermost first. */
+	while (nops < 32) {
+		const char *rest = s;
+
+		if (dt_btf_chain_word(&s, w, sizeof (w)) == NULL)
+			return CTF_ERR;
+		if (strcmp(w, "*") != 0 && strcmp(w, "const") != 0 &&
+		    strcmp(w, "volatile") != 0 && w[0] != '[') {
+			leaf = rest;
+			break;
+		}
+		if (w[0] == '[' && outer < 0)
+			outer = nops;
+		memcpy(words[nops], w, sizeof (w));
+		ops[nops] = words[nops];
+		nops++;
+	}
+	if (leaf == NULL)
+		return CTF_ERR;
+	if (strcmp(leaf, "void") == 0 || strcmp(leaf, "func") == 0) {
+		ct = bm->bm_void;
+	} else if (strncmp(leaf, "int ", 4) == 0) {
+		unsigned size;
+		char enc, name[128];
+		uint32_t id;
+
+		if (sscanf(leaf + 4, "%u %c %127[^\n]", &size, &enc, name) != 3)
+			return CTF_ERR;
+		if ((id = dt_btf_find(bm, 't', name)) != 0) {
+			ct = dt_btf_import(bm, id, 0);
+		} else {
+			ctf_encoding_t e = { 0, 0, size * 8 };
+
+			if (enc == 's' || enc == 'c')
+				e.cte_format = CTF_INT_SIGNED;
+			if (enc == 'c' || enc == 'C')
+				e.cte_format |= CTF_INT_CHAR;
+			if (enc == 'b')
+				e.cte_format = CTF_INT_BOOL;
+			ct = enc == 'f' ? CTF_ERR : ctf_add_integer(fp,
+			    CTF_ADD_NONROOT, name, &e);
+		}
+	} else {
+		char cls;
+		const char *name;
+		uint32_t id;
+
+		if (strncmp(leaf, "typedef ", 8) == 0) {
+			cls = 't';
+			name = leaf + 8;
+		} else {
+			name = dt_btf_split(leaf, &cls);
+			if (cls == 't')
+				return CTF_ERR;
+		}
+		if ((id = dt_btf_find(bm, cls, name)) == 0)
+			return CTF_ERR;
+		/* Pointed to, a struct is a forward until it is used. */
+		ct = nops > 0 && strcmp(ops[nops - 1], "*") == 0 ?
+		    dt_btf_import_ref(bm, id, 0) : dt_btf_import(bm, id, 0);
+	}
+	/* Then what is around it, innermost first. */
+	while (ct != CTF_ERR && nops-- > 0) {
+		const char *op = ops[nops];
+
+		if (strcmp(op, "*") == 0) {
+			ctf_id_t p = ctf_type_pointer(fp, ct);
+
+			ct = p != CTF_ERR ? p : ctf_add_pointer(fp,
+			    CTF_ADD_ROOT, ct);
+		} else if (strcmp(op, "const") == 0) {
+			ct = ctf_add_const(fp, CTF_ADD_NONROOT, ct);
+		} else if (strcmp(op, "volatile") == 0) {
+			ct = ctf_add_volatile(fp, CTF_ADD_NONROOT, ct);
+		} else {
+			ctf_arinfo_t ar;
+
+			ar.ctr_contents = ct;
+			ar.ctr_index = bm->bm_long;
+			ar.ctr_nelems = (uint32_t) strtoul(op + 1, NULL, 10);
+			if (ar.ctr_nelems == 0 && nops == outer && objsize > 0) {
+				ssize_t esize = ctf_type_size(fp, ct);
+
+				if (esize > 0 && objsize / (size_t) esize <
+				    UINT32_MAX)
+					ar.ctr_nelems = (uint32_t) (objsize /
+					    (size_t) esize);
+			}
+			ct = ctf_add_array(fp, CTF_ADD_ROOT, &ar);
+		}
+	}
+	if (ct != CTF_ERR)
+		*ctfpp = fp;
+	return ct;
+}
+
 int
 dt_btf_kvar(dtrace_hdl_t *dtp, const char *module, const char *name,
     ctf_dict_t **ctfpp, ctf_id_t *typep, const char **whyp)
 {
 	dt_btf_t *bt;
+	const char *chain;
+	dt_kdwarf_t *kd;
+	ctf_id_t ct;
 
 	*whyp = "the kernel's type information has no variable of that name";
 	if ((bt = dt_btf_get(dtp)) == NULL)
@@ -636,7 +932,6 @@ dt_btf_kvar(dtrace_hdl_t *dtp, const char *module, const char *name,
 	for (dt_btf_mod_t *bm = bt->bt_mods; bm != NULL; bm = bm->bm_next) {
 		const struct btf_type *t;
 		uint32_t id;
-		ctf_id_t ct;
 
 		if (module != NULL && strcmp(module, bm->bm_name) != 0)
 			continue;
@@ -655,7 +950,30 @@ dt_btf_kvar(dtrace_hdl_t *dtp, const char *module, const char *name,
 		*whyp = NULL;
 		return 0;
 	}
-	return -2;
+	/*
+	 * Not in BTF, which on stock kernels has only per-CPU variables:
+	 * the kernel's DWARF says which type it has (the core kernel's
+	 * variables: modules' DWARF is not read).
+	 */
+	if (module != NULL && strcmp(module, "vmlinux") != 0)
+		return -2;
+	if ((kd = dt_btf_dwarf(dtp, bt)) == NULL) {
+		*whyp = bt->bt_dwarf_why;
+		return -2;
+	}
+	if ((chain = dt_kdwarf_var(kd, name)) == NULL) {
+		*whyp = "neither the kernel's BTF nor its DWARF has a variable "
+		    "of that name";
+		return -2;
+	}
+	if ((ct = dt_btf_chain(dtp, chain, ctfpp)) == CTF_ERR) {
+		*whyp = "its type, as the kernel's DWARF names it, is not in "
+		    "the kernel's BTF";
+		return -2;
+	}
+	*typep = ct;
+	*whyp = NULL;
+	return 0;
 }
 
 int
@@ -883,6 +1201,7 @@ dt_os_ktypes_fini(dtrace_hdl_t *dtp)
 		free(bm->bm_path);
 		free(bm);
 	}
+	dt_kdwarf_close(bt->bt_dwarf);
 	free(bt);
 	dtp->dt_ktypes = NULL;
 }

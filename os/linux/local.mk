@@ -8,6 +8,8 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/dt_ksyms.c \
 	%reldir%/dt_btf.h \
 	%reldir%/dt_btf.c \
+	%reldir%/dt_kdwarf.h \
+	%reldir%/dt_kdwarf.c \
 	%reldir%/dt_linux_features.h \
 	%reldir%/dt_linux_features.c \
 	%reldir%/dt_proc.c \
