@@ -15,8 +15,18 @@
  * followed by each -L directory (-x libdir).  Both are colon-separated
  * lists of directories.  A file saying "#pragma D
  * depends_on module M" is skipped when the kernel has no types for
- * module M (no BTF), as DTrace skips libraries for absent modules;
- * any other error in a library fails the compile with the file's name.
+ * module M (no BTF), as DTrace skips libraries for absent modules.
+ *
+ * Kernels rename and move the members translators read (task_struct's
+ * state became __state in Linux 5.14; a request's disk moved from
+ * rq_disk to q->disk).  A file saying "#pragma D depends_on member
+ * S.M" is left out unless the kernel's struct S has a member M, and one
+ * saying "... member !S.M" when it has one: what differs between kernels
+ * goes into a small translator written once per variant, each file
+ * depending on the members it reads, and the file using it depends on
+ * every variant by "depends_on library" (a variant left out counts as
+ * resolved).  This asks the kernel's types, never its version.  Any
+ * other error in a library fails the compile with the file's name.
  * -x nolibs (or DTRACE_C_NOLIBS) skips them all.
  *
  * A library may take over a built-in placeholder (curpsinfo,
@@ -154,6 +164,23 @@ dt_lib_depends(const dt_lib_t *lp, const char *class, size_t *posp,
 	return false;
 }
 
+/* Whether the kernel's struct S has a member M, for "S.M". */
+static bool
+dt_lib_has_member(dtrace_hdl_t *dtp, const char *sm)
+{
+	const char *dot = strchr(sm, '.');
+	char tag[300];
+	ctf_membinfo_t mi;
+	ctf_dict_t *fp;
+	ctf_id_t t;
+
+	if (dot == NULL || snprintf(tag, sizeof (tag), "struct %.*s",
+	    (int) (dot - sm), sm) >= (int) sizeof (tag))
+		return false;
+	return dt_os_ktype_lookup(dtp, NULL, tag, &fp, &t) == 0 &&
+	    ctf_member_info(fp, t, dot + 1, &mi) == 0;
+}
+
 static int dt_lib_compile(dtrace_hdl_t *dtp, dt_libset_t *ls,
     dt_lib_t *lp);
 
@@ -193,6 +220,15 @@ dt_lib_compile(dtrace_hdl_t *dtp, dt_libset_t *ls, dt_lib_t *lp)
 		ctf_id_t t;
 
 		if (dt_os_ktype_lookup(dtp, dep, "int", &fp, &t) != 0) {
+			lp->dl_state = 3;
+			return 0;
+		}
+	}
+	pos = 0;
+	while (dt_lib_depends(lp, "member", &pos, dep, sizeof (dep))) {
+		bool want = dep[0] != '!';
+
+		if (dt_lib_has_member(dtp, want ? dep : dep + 1) != want) {
 			lp->dl_state = 3;
 			return 0;
 		}

@@ -6,7 +6,8 @@
  * The lexer hands over each control line whole.  The D pragmas are:
  *
  *	#pragma D option name[=value]		dtrace_setopt() from the script
- *	#pragma D depends_on class name		library, module or provider
+ *	#pragma D depends_on class name		library, module or provider;
+ *						member (libraries: dt_lib.c)
  *	#pragma D attributes a/b/c ident	stability of an identifier
  *	#pragma D binding "version" ident	version an identifier needs
  *	#pragma error "message"			fail with the message
@@ -189,7 +190,8 @@ dt_pragma_d(dt_pcb_t *pcb, int argc, char **argv)
 			    "%s <class> <name>", what);
 		if (strcmp(argv[1], "library") != 0 &&
 		    strcmp(argv[1], "module") != 0 &&
-		    strcmp(argv[1], "provider") != 0)
+		    strcmp(argv[1], "provider") != 0 &&
+		    strcmp(argv[1], "member") != 0)
 			dt_cc_error(pcb, D_PRAGMA_INVAL, "invalid class %s "
 			    "specified by #pragma %s", argv[1], what);
 		if (strcmp(argv[1], "library") == 0 &&
@@ -197,7 +199,10 @@ dt_pragma_d(dt_pcb_t *pcb, int argc, char **argv)
 		    !dt_lib_loaded(pcb->pcb_cc, argv[2]))
 			dt_cc_error(pcb, D_PRAGMA_DEPEND, "failed to resolve "
 			    "dependency: library %s", argv[2]);
-		/* Modules and providers are checked once a backend exists. */
+		/*
+		 * Modules and providers are checked once a backend exists;
+		 * members choose among library files (dt_lib.c).
+		 */
 		return;
 	}
 	if (strcmp(what, "attributes") == 0) {

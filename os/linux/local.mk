@@ -101,6 +101,10 @@ EXTRA_DIST += %reldir%/README.md
 dist_dtracelib_DATA += %reldir%/lib/psinfo.d %reldir%/lib/signal.d
 dist_dtracelib_DATA += %reldir%/lib/errno.d
 dist_dtracelib_DATA += %reldir%/lib/io.d %reldir%/lib/net.d
+# What kernels name differently, one file per variant ("depends_on member").
+dist_dtracelib_DATA += %reldir%/lib/task_state.d %reldir%/lib/task_state_old.d
+dist_dtracelib_DATA += %reldir%/lib/task_cpu.d %reldir%/lib/task_cpu_old.d
+dist_dtracelib_DATA += %reldir%/lib/io_disk.d %reldir%/lib/io_disk_old.d
 
 # System call numbers by name, from the C library's headers:
 # { "read", 0 }, ...  (dt_prov_syscall.c includes it), in the headers'

@@ -18,6 +18,12 @@
  * from the kernel's struct file.
  */
 #pragma D depends_on module vmlinux
+/*
+ * Where a request's disk is differs between kernels: xlate<dt_disk_t>(R).d
+ * is it, from whichever of the two files is loaded.
+ */
+#pragma D depends_on library io_disk.d
+#pragma D depends_on library io_disk_old.d
 
 typedef long long offset_t;	/* a file offset, as DTrace names it */
 
@@ -72,19 +78,22 @@ translator bufinfo_t < struct request *R > {
 	b_bufsize = R->__data_len;
 	b_iodone = (caddr_t)R->end_io;
 	b_error = 0;
-	b_edev = R->q->disk->major << 20 | R->q->disk->first_minor;
+	b_edev = xlate<dt_disk_t>(R).d->major << 20 |
+	    xlate<dt_disk_t>(R).d->first_minor;
 };
 
 translator devinfo_t < struct request *R > {
-	dev_major = R->q->disk->major;
-	dev_minor = R->q->disk->first_minor;
-	dev_instance = R->q->disk->minors != 0 ?
-	    R->q->disk->first_minor / R->q->disk->minors : 0;
-	dev_name = R->q->disk->fops->owner != 0 ?
-	    stringof(R->q->disk->fops->owner->name) :
-	    stringof(R->q->disk->disk_name);
-	dev_statname = stringof(R->q->disk->disk_name);
-	dev_pathname = strjoin("/dev/", stringof(R->q->disk->disk_name));
+	dev_major = xlate<dt_disk_t>(R).d->major;
+	dev_minor = xlate<dt_disk_t>(R).d->first_minor;
+	dev_instance = xlate<dt_disk_t>(R).d->minors != 0 ?
+	    xlate<dt_disk_t>(R).d->first_minor /
+	    xlate<dt_disk_t>(R).d->minors : 0;
+	dev_name = xlate<dt_disk_t>(R).d->fops->owner != 0 ?
+	    stringof(xlate<dt_disk_t>(R).d->fops->owner->name) :
+	    stringof(xlate<dt_disk_t>(R).d->disk_name);
+	dev_statname = stringof(xlate<dt_disk_t>(R).d->disk_name);
+	dev_pathname = strjoin("/dev/",
+	    stringof(xlate<dt_disk_t>(R).d->disk_name));
 };
 
 translator fileinfo_t < struct request *R > {

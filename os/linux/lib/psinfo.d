@@ -12,6 +12,11 @@
  * for the thread a probe fired in.
  */
 #pragma D depends_on module vmlinux
+/* What kernels name differently: one file of each pair is loaded. */
+#pragma D depends_on library task_state.d
+#pragma D depends_on library task_state_old.d
+#pragma D depends_on library task_cpu.d
+#pragma D depends_on library task_cpu_old.d
 
 /* A scheduling priority (sched:::change-pri's new one), as DTrace types it. */
 typedef short pri_t;
@@ -65,16 +70,17 @@ translator lwpsinfo_t < struct task_struct *T > {
 	pr_lwpid = T->pid;
 	pr_addr = (uintptr_t)T;
 	pr_state = T->exit_state != 0 ? SZOMB :
-	    (T->__state & 0xc) != 0 ? SSTOP :	/* __TASK_STOPPED, TRACED */
-	    T->__state != 0 ? SSLEEP :
+	    (xlate <dt_task_state_t> (T).dts_state & 0xc) != 0 ? SSTOP :
+	    /* __TASK_STOPPED, TRACED */
+	    xlate <dt_task_state_t> (T).dts_state != 0 ? SSLEEP :
 	    T->on_cpu ? SONPROC : SRUN;
 	pr_sname = T->exit_state != 0 ? 'Z' :
-	    (T->__state & 0xc) != 0 ? 'T' :
-	    T->__state != 0 ? 'S' :
+	    (xlate <dt_task_state_t> (T).dts_state & 0xc) != 0 ? 'T' :
+	    xlate <dt_task_state_t> (T).dts_state != 0 ? 'S' :
 	    T->on_cpu ? 'O' : 'R';
 	pr_pri = T->prio;
 	pr_name = stringof(T->comm);
-	pr_onpro = T->thread_info.cpu;
+	pr_onpro = xlate <dt_task_cpu_t> (T).dtc_cpu;
 	pr_bindpro = -1;
 	pr_bindpset = -1;
 };
