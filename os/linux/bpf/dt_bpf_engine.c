@@ -618,7 +618,7 @@ dt_bpf_load(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl,
 	void *btf = NULL;
 	int btf_fd = -1;
 	char excerpt[256];
-	int fd, err;
+	int fd, err, first_err = 0;
 	LIBBPF_OPTS(bpf_prog_load_opts, opts);
 
 	if (tg != NULL) {
@@ -649,13 +649,15 @@ dt_bpf_load(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl,
 	 * -x bpflog: the verifier's log of every program, loaded or not, with
 	 * its statistics, each line marked "BPF: " on stderr.
 	 */
-	if (dtp->dt_options[DT_OPT_BPFLOG] != DTRACEOPT_UNSET)
+	if (dtp->dt_options[DT_OPT_BPFLOG] != DTRACEOPT_UNSET) {
 		fd = -1;
-	else
+	} else {
 		while ((fd = bpf_prog_load(type, "dtrace", "GPL", b->b_insns,
 			    b->b_len, &opts)) < 0 &&
 		    errno == EMFILE && dt_bpf_more_files() == 0)
 			continue;	/* a program per uprobe site */
+		first_err = fd < 0 ? errno : 0;
+	}
 	if (fd < 0 && (be->be_log != NULL || (be->be_log =
 	    malloc(DT_BPF_LOGSIZE)) != NULL)) {
 		be->be_log[0] = '\0';
@@ -679,6 +681,13 @@ dt_bpf_load(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl,
 		}
 	}
 	err = errno;
+	/*
+	 * A log longer than the buffer fails the load with ENOSPC (before
+	 * Linux 6.4, whatever the verifier said): the reason is the first
+	 * load's, and the log's last line is where the buffer ended.
+	 */
+	if (fd < 0 && err == ENOSPC && first_err != 0)
+		err = first_err;
 	if (fi != NULL)
 		dt_linux_btf_funcs_free(fi, btf);
 	if (fd >= 0)
