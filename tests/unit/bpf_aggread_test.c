@@ -258,7 +258,7 @@ main(void)
 
 		CHECK(v != NULL);
 		CHECK(bpf_map_lookup_elem(arr.ba_fd, &zero, v) == 0);
-		CHECK_INT(v[0], 5);
+		CHECK_INT(v[0], ncpus > 1 ? 5 : 14);
 		CHECK_INT(v[1], 1);
 		free(v);
 	}
@@ -328,7 +328,12 @@ main(void)
 	CHECK_INT(readall(dtp, &hash, ncpus, false, snaps, caps), 0);
 	CHECK(bpf_map_get_next_key(hash.ba_fd, NULL, &key) != 0);
 
-	test_slots(dtp, ncpus, snaps, caps);
+	/* Slots need the kernel's atomic fetch (Linux 5.12). */
+	if (dt_linux_feature(DT_LF_ATOMIC_FETCH))
+		test_slots(dtp, ncpus, snaps, caps);
+	else
+		printf("slots not checked: the kernel has no BPF atomic "
+		    "fetch\n");
 
 	/*
 	 * Two hashes flipped: the program's (the array of maps' one entry)

@@ -694,6 +694,15 @@ dt_bpf_load(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl,
 		return fd;
 	if (be->be_log == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
+	/* Too many instructions followed: the log's end says nothing. */
+	if (err == E2BIG)
+		return dt_bpf_fail(dtp, EDT_NOTSUP, "program for %s:%s:%s:%s "
+		    "refused by the kernel: too complex for its verifier%s",
+		    prp->pr_prov->pv_name, prp->pr_mod, prp->pr_func,
+		    prp->pr_name, dt_linux_feature(DT_LF_BPF_LOOP) ? "" :
+		    ", which on a kernel without bpf_loop() (Linux 5.17) "
+		    "follows every pass of every loop: fewer clauses on the "
+		    "probe or a smaller strsize may pass");
 	dt_bpf_log_excerpt(be->be_log, excerpt, sizeof (excerpt));
 	dt_bpf_fail(dtp, EDT_NOTSUP, "program for %s:%s:%s:%s refused by the "
 	    "kernel: %s%s%s", prp->pr_prov->pv_name, prp->pr_mod,
