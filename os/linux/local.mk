@@ -132,6 +132,17 @@ tests_unit_btf_import_test_SOURCES = tests/unit/btf_import_test.c \
 	tests/unit/unit.h
 tests_unit_btf_import_test_LDADD = libdtrace_core.la $(LIBBPF_LIBS)
 
+# Kernel variables' types from DWARF (dt_kdwarf.c), read from the test's
+# own: kdwarf_vars.c's variables, in DWARF 5 and (kdwarf4_test) DWARF 4.
+UNIT_TESTS += tests/unit/kdwarf_test tests/unit/kdwarf4_test
+tests_unit_kdwarf_test_SOURCES = tests/unit/kdwarf_test.c \
+	tests/unit/kdwarf_vars.c tests/unit/unit.h
+tests_unit_kdwarf_test_CFLAGS = $(AM_CFLAGS) -g -gdwarf-5
+tests_unit_kdwarf_test_LDADD = libdtrace_core.la $(LIBBPF_LIBS)
+tests_unit_kdwarf4_test_SOURCES = $(tests_unit_kdwarf_test_SOURCES)
+tests_unit_kdwarf4_test_CFLAGS = $(AM_CFLAGS) -g -gdwarf-4
+tests_unit_kdwarf4_test_LDADD = $(tests_unit_kdwarf_test_LDADD)
+
 # The kernel symbol table over synthetic kallsyms text.
 UNIT_TESTS += tests/unit/ksyms_test
 tests_unit_ksyms_test_SOURCES = tests/unit/ksyms_test.c tests/unit/unit.h
