@@ -1012,6 +1012,8 @@ dt_kdwarf_sizes(dt_kdwarf_t *kd, Elf *elf)
 {
 	Elf_Scn *scn = NULL;
 
+	if (kd->kd_tab == NULL)
+		return;
 	while ((scn = elf_nextscn(elf, scn)) != NULL) {
 		GElf_Shdr sh;
 		Elf_Data *data;
@@ -1191,7 +1193,7 @@ dt_kdwarf_save(const dt_kdwarf_t *kd, const char *cachepath)
 		return;
 	}
 	fputs(DT_KDWARF_MAGIC, fp);
-	for (size_t i = 0; i <= kd->kd_mask; i++) {
+	for (size_t i = 0; kd->kd_tab != NULL && i <= kd->kd_mask; i++) {
 		const dt_kdwarf_ent_t *e = &kd->kd_tab[i];
 
 		if (e->e_name != NULL)

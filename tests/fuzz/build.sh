@@ -9,8 +9,10 @@
 #   OUTDIR/compile_fuzz   the D compiler front end and code generation
 #   OUTDIR/cfi_fuzz       os/linux/dt_cfi.c: .eh_frame and .debug_frame
 #   OUTDIR/elfsym_fuzz    os/linux/dt_elfsym.c: ELF symbol tables
-#   OUTDIR/seeds/{cfi,elfsym}/   seed inputs for the last two, made here
-#                         from small objects the build's compilers make
+#   OUTDIR/kdwarf_fuzz    os/linux/dt_kdwarf.c: a kernel's .debug_info
+#   OUTDIR/seeds/{cfi,elfsym,kdwarf}/   seed inputs for the last three,
+#                         made here from small objects the build's
+#                         compilers make
 #
 # compile_fuzz links against every C file of common/ and the no-OS
 # backend (os/none, os/posix), put in an archive: the linker takes what
@@ -70,6 +72,9 @@ for t in cfi elfsym; do
 		-o "$out/${t}_fuzz" -lelf
 	echo "built $out/${t}_fuzz"
 done
+"$cc" "${flags[@]}" -fsanitize=fuzzer "$top/tests/fuzz/kdwarf_fuzz.c" \
+	"$top/os/linux/dt_kdwarf.c" -o "$out/kdwarf_fuzz" -lelf
+echo "built $out/kdwarf_fuzz"
 
 # Seeds for them: a small C file compiled as an object, a shared library
 # (with .eh_frame) and with -g but no unwind tables (.debug_frame only),
@@ -77,7 +82,7 @@ done
 # each also as its bare section, the targets' other input form.
 seeds=$out/seeds
 rm -rf "$seeds"
-mkdir -p "$seeds/cfi" "$seeds/elfsym"
+mkdir -p "$seeds/cfi" "$seeds/elfsym" "$seeds/kdwarf"
 mkseeds() {
 	local tcc=$1 tag=$2 machine=$3 tmp=$out/seedtmp
 	command -v "$tcc" >/dev/null || return 0
@@ -104,6 +109,12 @@ mkseeds() {
 	done
 	rm -rf "$tmp"
 }
+# The DWARF reader's: the unit test's variables, in DWARF 4 and 5.
+for v in 4 5; do
+	"${SEED_CC:-cc}" -g -gdwarf-$v -fPIC -shared -nostdlib \
+		"$top/tests/unit/kdwarf_vars.c" \
+		-o "$seeds/kdwarf/vars-dwarf$v.so"
+done
 mkseeds "${SEED_CC:-cc}" native "$([ "$(uname -m)" = aarch64 ] && echo 2 ||
 	echo 0)"
 [ "$(uname -m)" = aarch64 ] || mkseeds aarch64-linux-gnu-gcc a64 2

@@ -35,7 +35,7 @@ klab=${KLAB_RUN:-$(command -v klab-run || echo "$root/../shared/kernel-lab/klab-
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cc -O2 -o "$tmp/getppid_loop" "$root/tests/bench/getppid_loop.c" || exit 1
-median() { sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'; }
+median() { sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else if (NR) print int((v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
 for ((r = 1; r <= rounds; r++)); do
 	for k in "$@"; do
 		name=$(basename "$(cd "$k" && pwd)")

@@ -50,4 +50,6 @@ run compile_fuzz 300 "$top_srcdir"/tests/fuzz/corpus/regress-* \
 	"$top_srcdir"/tests/d/errors/*.d
 run cfi_fuzz 3000 "$work"/out/seeds/cfi/* "$top_srcdir"/tests/fuzz/corpus-cfi/*
 run elfsym_fuzz 3000 "$work"/out/seeds/elfsym/*
+run kdwarf_fuzz 3000 "$work"/out/seeds/kdwarf/* \
+	"$top_srcdir"/tests/fuzz/corpus-kdwarf/*
 exit $fail
