@@ -184,7 +184,7 @@ dt_lib_names_scan(dt_lib_names_t *ln, const char *text)
 {
 	const char *p = text, *s, *last = NULL, *tag = NULL;
 	size_t lastlen = 0, taglen = 0;
-	int depth = 0, len, enumdepth = -1;
+	int depth = 0, len, enumdepth = -1, bdepth = 0;
 	bool cut = false, xlator = false, tagword = false, isenum = false;
 	bool enumstart = false;
 	char c;
@@ -205,7 +205,8 @@ dt_lib_names_scan(dt_lib_names_t *ln, const char *text)
 			tagword = kw;
 			if (kw)
 				isenum = dt_lib_word(s, len, "enum");
-			if (depth != 0 || cut)
+			/* An inline's index (fds[int fd]) is not its name. */
+			if (depth != 0 || cut || bdepth > 0)
 				continue;
 			if (dt_lib_word(s, len, "translator"))
 				xlator = true;
@@ -235,6 +236,13 @@ dt_lib_names_scan(dt_lib_names_t *ln, const char *text)
 		case ',':
 			enumstart = depth == enumdepth;
 			break;
+		case '[':
+			bdepth++;
+			break;
+		case ']':
+			if (bdepth > 0)
+				bdepth--;
+			break;
 		case '<':
 		case '=':
 			/* The name is before: the output type, the inline. */
@@ -248,6 +256,7 @@ dt_lib_names_scan(dt_lib_names_t *ln, const char *text)
 				dt_lib_names_add(ln, last, lastlen);
 			last = NULL;
 			cut = xlator = false;
+			bdepth = 0;
 			break;
 		default:
 			break;
