@@ -64,8 +64,9 @@ run few "syscall::close:entry $P { printf(\"%s:%s:%s:%s %d\n\",
     arg0); }
     syscall::getppid:entry $P { @[probename, probefunc] = count(); }"
 sed -i '/^close 0 0$/d; /:close:entry 3$/d' "$tmp/few"	# the loader's
+# A failed call: arg0 is -1 and errno says why, as in DTrace.
 check few " entry getppid 1
-close 9 -9
+close 9 -1
 syscall:vmlinux:close:entry 12345"
 
 # No clause reads arguments; errno still comes from the return value.

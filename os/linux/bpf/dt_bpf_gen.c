@@ -954,22 +954,26 @@ dt_bpf_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 		}
 		break;
 	case DT_BPF_CTX_SYSCALL_RETURN:
-		/* arg0 = arg1 = the return value; errno from it. */
+		/*
+		 * arg0 = arg1 = the return value; a failure (-4095..-1, the
+		 * kernel's -errno) is -1 with errno set, as in DTrace.
+		 */
 		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R6, 16));
 		for (int i = 0; args && i < DT_BPF_NARGS; i++)
 			DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7,
 			    (int16_t) (DT_SC_ARGS + 8 * i), 0));
+		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R1));
+		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2, 4095));
+		DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JGT, DT_R2, 4094, 3));
+		DT_EMIT(cg, DT_BPF_NEG64(DT_R1));
+		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_SC_ERRNO));
+		DT_EMIT(cg, DT_BPF_MOV64_IMM(DT_R1, -1));
 		if (args) {
 			DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1,
 			    DT_SC_ARGS));
 			DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1,
 			    DT_SC_ARGS + 8));
 		}
-		DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R1));
-		DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2, 4095));
-		DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JGT, DT_R2, 4094, 2));
-		DT_EMIT(cg, DT_BPF_NEG64(DT_R1));
-		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, DT_SC_ERRNO));
 		break;
 	case DT_BPF_CTX_PERF:
 		if (!args)

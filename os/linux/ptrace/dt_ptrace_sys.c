@@ -10,8 +10,9 @@
  *				call registers (x86-64: rdi, rsi, rdx, r10,
  *				r8, r9; arm64: x0..x5)
  *	syscall::<name>:return	its syscall-exit stop; arg0 = arg1 = the
- *				result (rax, x0), errno = -result when in
- *				[-4095, -1]
+ *				result (rax, x0), but -1 with errno =
+ *				-result when it is in [-4095, -1] (a
+ *				failure), as in DTrace
  *	proc:::create		PTRACE_EVENT_FORK/VFORK of the parent
  *				(args[0]: the child's psinfo_t)
  *	proc:::start		the child's first stop, in the child
@@ -361,7 +362,9 @@ dt_pt_sys_fire(dtrace_hdl_t *dtp, dt_ptrace_t *pt, dt_pt_thread_t *t,
 	}
 	pt->pt_errno = rv < 0 && rv >= -4095 ? (uint64_t) -rv : 0;
 	if (pt->pt_sysret[nr] != 0) {
-		args[0] = args[1] = (uint64_t) rv;
+		/* A failed call returns -1, as in DTrace; errno says why. */
+		args[0] = args[1] = pt->pt_errno != 0 ? (uint64_t) -1 :
+		    (uint64_t) rv;
 		dt_pt_fire_probe(dtp, pt, t, pt->pt_sysret[nr], args, 2);
 	}
 	if ((nr == DT_PT_NR_EXECVE || nr == DT_PT_NR_EXECVEAT) &&
