@@ -516,6 +516,9 @@ dt_bpf_cg_getstack(dt_bpf_cg_t *cg, uint32_t off, uint32_t size, bool user)
  * engine's stacks are the same.  Everything that lasts between
  * iterations is a loop variable in scratch:
  */
+/* Frames a walk goes without bpf_loop() (see dt_bpf_cg_ustack_cfi()). */
+#define DT_BPF_UCFI_NOLOOP 64
+
 #define DT_UV_BP  0	/* the frame's frame pointer (%rbp, x29) */
 #define DT_UV_PC  1	/* its PC (after BP: they are read together) */
 #define DT_UV_SP  2	/* its %rsp */
@@ -892,6 +895,16 @@ dt_bpf_cg_ustack_cfi(dt_bpf_cg_t *cg, uint32_t off, uint32_t nframes,
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, DT_UV_WB), 0));
 	DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7, DT_VAR(cg, DT_UV_WL), 0));
 
+	/*
+	 * Without bpf_loop() (before Linux 5.17) the walk is a loop the
+	 * verifier follows frame by frame, each with its binary search, and
+	 * it gives up ("the sequence of jumps is too complex") when a
+	 * clause's walks (ustack(), ustackdepth) add up to a few hundred
+	 * frames: 64 frames a walk leaves room for three.
+	 */
+	if (!(cg->cg_bpf_loop && cg->cg_loopdepth == 0) &&
+	    nframes > DT_BPF_UCFI_NOLOOP)
+		nframes = DT_BPF_UCFI_NOLOOP;
 	dt_bpf_loop_begin(cg, &lp, DT_R9, nframes, 1);
 	/* The callback's own copy of the cache's address (r2: the ctx) */
 	if (cache && lp.lp_call) {
