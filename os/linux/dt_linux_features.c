@@ -67,6 +67,7 @@ static const char *const dt_lf_names[DT_LF_NFEATURES] = {
 	[DT_LF_MAP_IN_MAP] = "map_in_map",
 	[DT_LF_GOTOL] = "gotol",
 	[DT_LF_ATOMIC_FETCH] = "atomic_fetch",
+	[DT_LF_BIG_KEYS] = "big_keys",
 };
 
 const char *
@@ -278,6 +279,19 @@ dt_lf_probe_maps(dt_linux_features_t *lfp)
 		(void) close(fd);
 	dt_lf_set(lfp, DT_LF_PERFBUF, fd >= 0,
 	    "perf event array maps: bpf(BPF_MAP_CREATE) failed: %s%s",
+	    strerror(err), dt_lf_hint(err));
+
+	/*
+	 * Keys longer than the BPF stack: Linux 5.10 refuses them (E2BIG),
+	 * and an aggregation keyed by a few strings needs them.
+	 */
+	fd = bpf_map_create(BPF_MAP_TYPE_HASH, "dt_probe",
+	    DT_LF_SMALL_KEY + 8, 8, 1, NULL);
+	err = errno;
+	if (fd >= 0)
+		(void) close(fd);
+	dt_lf_set(lfp, DT_LF_BIG_KEYS, fd >= 0, "hash map keys over %d "
+	    "bytes: bpf(BPF_MAP_CREATE) failed: %s%s", DT_LF_SMALL_KEY,
 	    strerror(err), dt_lf_hint(err));
 }
 

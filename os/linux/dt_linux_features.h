@@ -44,10 +44,14 @@ typedef enum dt_linux_feature {
 	DT_LF_MAP_IN_MAP,	/* hash of maps, inner arrays of any length */
 	DT_LF_GOTOL,		/* jumps with a 32-bit offset (Linux 6.4) */
 	DT_LF_ATOMIC_FETCH,	/* atomic fetch-add, xchg, cmpxchg (5.12) */
+	DT_LF_BIG_KEYS,		/* hash map keys over 512 bytes */
 	DT_LF_NFEATURES
 } dt_linux_feature_t;
 
 #define DT_LF_WHYLEN 160
+
+/* The longest hash map key a kernel without DT_LF_BIG_KEYS takes. */
+#define DT_LF_SMALL_KEY 512
 
 typedef struct dt_linux_features {
 	bool lf_have[DT_LF_NFEATURES];

@@ -436,6 +436,23 @@ dt_bpf_mapfd(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, int fd, const char *what)
 	return fd;
 }
 
+/*
+ * A hash map's key of keysize bytes, where the kernel takes at most
+ * DT_LF_SMALL_KEY (Linux 5.10: keys were built on the BPF stack), is
+ * refused in one line saying what to lower.
+ */
+static int
+dt_bpf_bigkey(dtrace_hdl_t *dtp, uint32_t keysize, const char *what)
+{
+	if (keysize <= DT_LF_SMALL_KEY || dt_linux_feature(DT_LF_BIG_KEYS))
+		return 0;
+	return dt_bpf_fail(dtp, EDT_NOTSUP, "%s key is %u bytes, and this "
+	    "kernel's BPF hash maps take keys of at most %d: fewer or "
+	    "shorter strings in it (-x strsize, now %lld) would fit", what,
+	    keysize, DT_LF_SMALL_KEY,
+	    (long long) dtp->dt_options[DT_OPT_STRSIZE]);
+}
+
 static uint32_t
 dt_bpf_pow2(uint64_t v, uint32_t min)
 {
@@ -533,6 +550,9 @@ dt_bpf_maps(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
 		    (bv->bv_scope == DIFV_SCOPE_GLOBAL &&
 		    bv->bv_kind == DIFV_KIND_SCALAR))
 			continue;
+		if (dt_bpf_bigkey(dtp, bv->bv_keysize, "an associative "
+		    "array's or thread-local variable's") != 0)
+			return -1;
 		fd = bpf_map_create(BPF_MAP_TYPE_HASH, "dt_dvar",
 		    bv->bv_keysize, bv->bv_size, bv->bv_maxent, NULL);
 		if ((bv->bv_fd = dt_bpf_mapfd(dtp, be, fd, "variable")) < 0)
@@ -540,7 +560,13 @@ dt_bpf_maps(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
 	}
 	for (uint32_t i = 0; i < lay->bl_naggs; i++) {
 		dt_bpf_aggmap_t *ba = &lay->bl_aggs[i];
+		char what[160];
 
+		snprintf(what, sizeof (what), "aggregation @%s's",
+		    ba->ba_agg->ag_name);
+		if (ba->ba_kind != DT_AGGMAP_ARRAY &&
+		    dt_bpf_bigkey(dtp, ba->ba_keysize, what) != 0)
+			return -1;
 		if (dt_bpf_aggslots_make(ba, be->be_ncpus) == 0) {
 			/* Registered to be closed with the others. */
 			if (dt_bpf_mapfd(dtp, be, ba->ba_fd, "aggregation") <
