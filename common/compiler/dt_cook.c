@@ -136,7 +136,13 @@ dt_cook_ksym(dt_pcb_t *pcb, dt_node_t *dnp)
 	dnp->dn_op = DT_OP_DEREF;
 	dnp->dn_string = NULL;
 	dnp->dn_child = sym;
-	return dt_node_cook(pcb, dnp, 0);
+	dnp = dt_node_cook(pcb, dnp, 0);
+	/*
+	 * A kernel variable is an object whatever its type: &`linux_banner
+	 * is its address, as in DTrace, though an array is no lvalue else.
+	 */
+	dnp->dn_flags |= DT_NF_LVALUE;
+	return dnp;
 }
 
 /*

@@ -9,9 +9,11 @@
  * point into the table's own copy of the text, cut into strings in place.
  *
  * Only text symbols (t, T, w, W) name code.  Every other symbol is kept as
- * a nameless boundary, because kallsyms gives no sizes: a symbol is taken
- * to run up to the next entry, and without boundaries the last function
- * before a data section would swallow the whole section.  At one address
+ * a boundary, because kallsyms gives no sizes: a symbol is taken to run
+ * up to the next entry, and without boundaries the last function before
+ * a data section would swallow the whole section.  A lookup in one gives
+ * the variable's name (%a of a variable's address); a text symbol at the
+ * same address is preferred.  At one address
  * several names may sit (aliases, a global and its local twin); the one
  * kept is the first of: global before weak before local, then fewer
  * leading underscores (the public name rather than its internal alias),
@@ -309,10 +311,12 @@ dt_ksyms_lookup(const dt_ksyms_t *kt, uint64_t addr, const char **modp,
 	 * The last entry has nothing after it to end it: only its own
 	 * address is surely inside it.
 	 */
-	if (ks->ks_name == NULL || (lo == kt->kt_nsyms && addr != ks->ks_addr))
+	if ((ks->ks_name == NULL && ks->ks_sym == NULL) ||
+	    (lo == kt->kt_nsyms && addr != ks->ks_addr))
 		return -1;
 	*modp = ks->ks_mod;
-	*namep = ks->ks_name;
+	/* A variable names its bytes, as DTrace's %a of `&`max_pfn does. */
+	*namep = ks->ks_name != NULL ? ks->ks_name : ks->ks_sym;
 	*valuep = ks->ks_addr;
 	return 0;
 }

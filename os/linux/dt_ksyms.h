@@ -33,9 +33,9 @@ extern size_t dt_ksyms_count(const dt_ksyms_t *ks);
 extern bool dt_ksyms_restricted(const dt_ksyms_t *ks);
 
 /*
- * The text symbol containing addr: its module ("vmlinux" for the kernel
- * itself), name and address.  A symbol extends to the next symbol of any
- * kind, so an address past the last function of a region is unknown.
+ * The symbol containing addr, a function or else a variable: its module
+ * ("vmlinux" for the kernel itself), name and address.  A symbol extends
+ * to the next symbol of any kind; an address past the last is unknown.
  * Returns 0, or -1 when no text symbol contains addr.
  */
 extern int dt_ksyms_lookup(const dt_ksyms_t *ks, uint64_t addr,

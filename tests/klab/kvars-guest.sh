@@ -5,7 +5,9 @@
 # in the kernel lab).  Each variable is checked against what the kernel
 # says of itself elsewhere: linux_banner is /proc/version's text,
 # nr_cpu_ids the CPUs /sys calls possible, jiffies advances at CONFIG_HZ,
-# init_task is the idle task "swapper/0", cad_pid's namespace level is 0.
+# init_task is the idle task "swapper/0", cad_pid's namespace level is 0;
+# a variable's address prints as its name (%a) and an array's can be
+# taken (&`linux_banner).
 # Needs the kernel's DWARF (Debian: linux-image-<release>-dbg, under
 # /usr/lib/debug/boot), since the kernel's BTF types no such variable.
 # CONFIG is the kernel's config file (for CONFIG_HZ), when /boot has none.
@@ -38,6 +40,8 @@ prog='BEGIN {
 	printf("init_pid %d\n", `init_task.pid);
 	printf("sizes %d %d\n", sizeof (`init_task), sizeof (struct task_struct));
 	printf("jiffies %d\n", `jiffies);
+	printf("addr %a\n", &`max_pfn);
+	printf("addrof %s", (string)&`linux_banner);
 }
 tick-1s {
 	printf("jiffies %d\n", `jiffies);
@@ -82,6 +86,8 @@ if [ -n "${j1:-}" ] && [ -n "$hz" ] && [ $((j1 - j0)) -ge $((hz / 2)) ] &&
 else
 	fail "\`jiffies" "got '$j' a second apart, HZ '${hz:-?}'"
 fi
+check "%a of &\`max_pfn" "$(get addr)" "vmlinux\`max_pfn"
+check "(string)&\`linux_banner" "$(sed -n 's/^addrof //p' /tmp/kv.out)" "$(cat /proc/version)"
 banner=$(sed -n '/^Linux version/p' /tmp/kv.out)
 check "\`linux_banner" "$banner" "$(cat /proc/version)"
 echo "kvars lab on $rel: $npass passed, $nfail failed"

@@ -66,9 +66,9 @@ test_parse(void)
 	    "vmlinux`__do_thing+0xef");
 	CHECK_STR(t_sym(ks, 0xffffffff81000100ULL), "vmlinux`weak_fn+0x0");
 	CHECK_STR(t_sym(ks, 0xffffffff810001ffULL), "vmlinux`weak_fn+0xff");
-	/* A data symbol ends the text before it and names nothing. */
-	CHECK_STR(t_sym(ks, 0xffffffff81000200ULL), "-");
-	CHECK_STR(t_sym(ks, 0xffffffff810002ffULL), "-");
+	/* A data symbol ends the text before it, and names its bytes. */
+	CHECK_STR(t_sym(ks, 0xffffffff81000200ULL), "vmlinux`some_data+0x0");
+	CHECK_STR(t_sym(ks, 0xffffffff810002ffULL), "vmlinux`some_data+0xff");
 	CHECK_STR(t_sym(ks, 0xffffffff81000300ULL), "vmlinux`after_data+0x0");
 	/* A system call's compat entry point yields to the native one. */
 	CHECK_STR(t_sym(ks, 0xffffffff81000400ULL),
@@ -76,7 +76,9 @@ test_parse(void)
 	/* Modules' symbols carry their module. */
 	CHECK_STR(t_sym(ks, 0xffffffffc0000004ULL), "ext4`ext4_read+0x4");
 	CHECK_STR(t_sym(ks, 0xffffffffc00000ffULL), "ext4`ext4_write+0x7f");
-	CHECK_STR(t_sym(ks, 0xffffffffc0000100ULL), "-");
+	/* The last symbol, a variable: only its own address is surely in it. */
+	CHECK_STR(t_sym(ks, 0xffffffffc0000100ULL), "ext4`ext4_data+0x0");
+	CHECK_STR(t_sym(ks, 0xffffffffc0000101ULL), "-");
 	CHECK_STR(t_sym(ks, 0xffffffffffffffffULL), "-");
 
 	CHECK_INT(dt_ksyms_range(ks, "weak_fn", &lo, &hi), 0);
