@@ -21,6 +21,7 @@
 #include "common/dt_os.h"
 #include "os/linux/bpf/dt_bpf_gen.h"
 #include "os/linux/bpf/dt_bpf_impl.h"
+#include "os/linux/dt_linux_features.h"
 
 #define DT_BPF_DSCRATCH_MIN 8192
 
@@ -583,7 +584,8 @@ dt_bpf_layout_add_stmt(dt_bpf_layout_t *lay, const dt_stmt_t *stp,
 
 /*
  * The map key layout of aggregation i: ag_keys, with each bounded string
- * key shrunk to its bound and the keys placed again at their alignment.
+ * key shrunk to its bound (and, on a kernel that takes no long keys, the
+ * strings cut to fit) and the keys placed again at their alignment.
  */
 static int
 dt_bpf_layout_aggkeys(dt_bpf_layout_t *lay, uint32_t i, dt_bpf_aggmap_t *ba)
@@ -602,8 +604,40 @@ dt_bpf_layout_aggkeys(dt_bpf_layout_t *lay, uint32_t i, dt_bpf_aggmap_t *ba)
 	memcpy(ba->ba_keys, agg->ag_keys, agg->ag_nkeys *
 	    sizeof (*ba->ba_keys));
 	for (uint32_t k = 0; kb != NULL && k < agg->ag_nkeys; k++) {
-		if (kb[k] != 0 && kb[k] < agg->ag_keys[k].rd_size)
+		if (kb[k] != 0 && kb[k] < agg->ag_keys[k].rd_size) {
+			ba->ba_keys[k].rd_size = kb[k];
 			ba->ba_compact = true;
+		}
+	}
+	/*
+	 * A kernel whose hash maps take keys of at most DT_LF_SMALL_KEY
+	 * bytes (Linux 5.10): the string keys are cut, all to one width,
+	 * until the key fits, rather than the aggregation refused.  The
+	 * consumer reads them back into strsize-wide slots, NUL-padded.
+	 */
+	if (agg->ag_keysize > DT_LF_SMALL_KEY &&
+	    !dt_linux_feature(DT_LF_BIG_KEYS)) {
+		uint32_t fixed = 0, nstr = 0, cut;
+
+		for (uint32_t k = 0; k < agg->ag_nkeys; k++) {
+			const dt_recdesc_t *rd = &ba->ba_keys[k];
+
+			if (rd->rd_type == DT_REC_STRING)
+				nstr++;
+			else if (rd->rd_type != DT_REC_NONE)
+				fixed += (rd->rd_size + 7) & ~7U;
+		}
+		cut = nstr == 0 || fixed >= DT_LF_SMALL_KEY ? 0 :
+		    ((DT_LF_SMALL_KEY - fixed) / nstr) & ~7U;
+		for (uint32_t k = 0; cut >= 8 && k < agg->ag_nkeys; k++) {
+			dt_recdesc_t *rd = &ba->ba_keys[k];
+
+			if (rd->rd_type == DT_REC_STRING && rd->rd_size > cut) {
+				rd->rd_size = cut;
+				ba->ba_compact = true;
+				ba->ba_cut = cut;
+			}
+		}
 	}
 	if (!ba->ba_compact)
 		return 0;
@@ -613,8 +647,6 @@ dt_bpf_layout_aggkeys(dt_bpf_layout_t *lay, uint32_t i, dt_bpf_aggmap_t *ba)
 
 		if (rd->rd_type == DT_REC_NONE)
 			continue;
-		if (kb[k] != 0 && kb[k] < rd->rd_size)
-			rd->rd_size = kb[k];
 		off = (off + align - 1) & ~(align - 1);
 		rd->rd_offset = off;
 		off += rd->rd_size;
