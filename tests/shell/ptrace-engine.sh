@@ -151,9 +151,15 @@ check "four threads" "$( (echo $((4 * n * (n - 1) + 4 * n))
 tpid=$!
 sleep 0.2
 (cd "$tmp" && exec "${as_user[@]}" "${dt[@]}" -q -x engine=ptrace \
-    -p "$tpid" -n 'pid$target::bench_fn:entry { @ = count(); }' \
+    -p "$tpid" -n 'BEGIN { printf("ready\n"); }' \
+    -n 'pid$target::bench_fn:entry { @ = count(); }' \
     >"$tmp/p.out" 2>&1) &
 dpid=$!
+# Attached (a slow machine, an emulator, takes seconds), then counting.
+for _ in $(seq 300); do
+	grep -q ready "$tmp/p.out" 2>/dev/null && break
+	sleep 0.1
+done
 sleep 1
 kill -TERM "$dpid"
 wait "$dpid"
