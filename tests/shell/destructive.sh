@@ -52,15 +52,23 @@ for e in $engines; do
 	    END { printf("end\n"); }' 2>&1 | grep .)
 	check "$e: raise(SIGINT) in BEGIN ends tracing" "begin
 end" "$got"
-	t0=$(ms)
-	"$DTRACE" -x engine=$e -qw -n 'BEGIN { chill(300000000); exit(0); }' \
-	    >/dev/null 2>&1
-	t1=$(ms)
-	[ $((t1 - t0)) -ge 300 ] ||
-		check "$e: chill(300 ms) spins" ">= 300 ms" "$((t1 - t0)) ms"
-	got=$("$DTRACE" -x engine=$e -qw -n 'BEGIN { chill(500000001); }
-	    BEGIN, ERROR { exit(0); }' 2>&1 | grep .)
-	check "$e: chill() over 500 ms" "dtrace: error on enabled probe ID 1 (ID 1: dtrace:::BEGIN): illegal operation in action #1" "$got"
+	# The BPF engine spins with bpf_loop(); without it (before Linux
+	# 5.17) chill() is refused in one line.
+	if [ $e = bpf ] && ! "$top_builddir/tests/unit/bpf_features_test" \
+	    2>/dev/null | grep -q '^bpf_loop  *yes'; then
+		got=$("$DTRACE" -x engine=$e -qw -n 'BEGIN { chill(1); }' 2>&1)
+		check "$e: chill() without bpf_loop()" "dtrace: could not enable tracing: dtrace:::BEGIN: clause 1: chill() is unavailable: this kernel has no bpf_loop() helper to spin with" "$got"
+	else
+		t0=$(ms)
+		"$DTRACE" -x engine=$e -qw -n 'BEGIN { chill(300000000); exit(0); }' \
+		    >/dev/null 2>&1
+		t1=$(ms)
+		[ $((t1 - t0)) -ge 300 ] ||
+			check "$e: chill(300 ms) spins" ">= 300 ms" "$((t1 - t0)) ms"
+		got=$("$DTRACE" -x engine=$e -qw -n 'BEGIN { chill(500000001); }
+		    BEGIN, ERROR { exit(0); }' 2>&1 | grep .)
+		check "$e: chill() over 500 ms" "dtrace: error on enabled probe ID 1 (ID 1: dtrace:::BEGIN): illegal operation in action #1" "$got"
+	fi
 	got=$("$DTRACE" -x engine=$e -qw -n 'BEGIN { raise(0); }
 	    BEGIN, ERROR { exit(0); }' 2>&1 | grep .)
 	check "$e: raise(0)" "dtrace: error on enabled probe ID 1 (ID 1: dtrace:::BEGIN): illegal operation in action #1" "$got"
