@@ -12,34 +12,19 @@
 # boot, default 5).
 set -u
 
-root=$(cd "$(dirname "$0")/../.." && pwd)
-dtrace= rounds=2
-while getopts d:r: opt; do
-	case $opt in
-	d) dtrace=$OPTARG ;;
-	r) rounds=$OPTARG ;;
-	*) echo "usage: $0 [-d DTRACE] [-r ROUNDS] KERNEL_DIR..." >&2; exit 2 ;;
-	esac
-done
-shift $((OPTIND - 1))
-[ $# -ge 1 ] || { echo "usage: $0 [-d DTRACE] [-r ROUNDS] KERNEL_DIR..." >&2; exit 2; }
-for k in "$@"; do
-	[ -d "$k" ] || { echo "$0: $k: no such directory" >&2; exit 2; }
-done
-[ -n "$dtrace" ] || dtrace=$root/build/cmd/dtrace
-[ -x "$dtrace" ] || { echo "$0: no dtrace at $dtrace (-d DTRACE)" >&2; exit 2; }
-dtrace=$(cd "$(dirname "$dtrace")" && pwd)/$(basename "$dtrace")
-klab=${KLAB_RUN:-$(command -v klab-run || echo "$root/../shared/kernel-lab/klab-run")}
-[ -x "$klab" ] || { echo "$0: klab-run not found (set KLAB_RUN)" >&2; exit 2; }
+rounds=2
+LAB_USAGE="[-d DTRACE] [-r ROUNDS]"
+. "$(dirname "$0")/lab-args.sh"
+lab_args "$@"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cc -O2 -o "$tmp/getppid_loop" "$root/tests/bench/getppid_loop.c" || exit 1
 median() { sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else if (NR) print int((v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
 for ((r = 1; r <= rounds; r++)); do
-	for k in "$@"; do
-		name=$(basename "$(cd "$k" && pwd)")
-		line=$("$klab" -w "$tmp" "$(cd "$k" && pwd)" env N="${N:-100000}" \
+	for k in "${kernels[@]}"; do
+		name=$(basename "$k")
+		line=$("$klab" -w "$tmp" "$k" env N="${N:-100000}" \
 		    RUNS="${RUNS:-5}" "$root/tests/klab/cost-guest.sh" "$dtrace" \
 		    "$tmp/getppid_loop" 2>&1 | grep ' overhead ' | tail -n 1)
 		echo "round $r, $name: ${line:-no result}"
@@ -50,8 +35,8 @@ echo
 echo "| kernel | overhead ns/event | BPF ns/event | ratio to first (overhead, BPF) | counts |"
 echo "| --- | ---: | ---: | --- | --- |"
 first_o= first_b=
-for k in "$@"; do
-	name=$(basename "$(cd "$k" && pwd)")
+for k in "${kernels[@]}"; do
+	name=$(basename "$k")
 	o=$(awk '{ print $3 }' "$tmp/$name.res" | median)
 	b=$(awk '{ print $5 }' "$tmp/$name.res" | median)
 	rel=$(awk 'NF { print $1; exit }' "$tmp/$name.res")

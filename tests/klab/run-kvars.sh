@@ -14,37 +14,13 @@
 # exits 0 when every kernel passed.
 set -u
 
-root=$(cd "$(dirname "$0")/../.." && pwd)
-dtrace=
-if [ "${1:-}" = -d ]; then
-	dtrace=$2
-	shift 2
-fi
-if [ $# -lt 1 ]; then
-	echo "usage: $0 [-d DTRACE] KERNEL_DIR..." >&2
-	exit 2
-fi
-for k in "$@"; do
-	[ -d "$k" ] || { echo "$0: $k: no such directory" >&2; exit 2; }
-done
-if [ -z "$dtrace" ]; then
-	for d in "$root/build/cmd/dtrace" "$root/build-check/cmd/dtrace"; do
-		[ -x "$d" ] && { dtrace=$d; break; }
-	done
-fi
-[ -n "$dtrace" ] && [ -x "$dtrace" ] || {
-	echo "$0: no dtrace built (./quickstart, or -d DTRACE)" >&2
-	exit 2
-}
-dtrace=$(cd "$(dirname "$dtrace")" && pwd)/$(basename "$dtrace")
-klab=${KLAB_RUN:-$(command -v klab-run || echo "$root/../shared/kernel-lab/klab-run")}
-[ -x "$klab" ] || { echo "$0: klab-run not found (set KLAB_RUN)" >&2; exit 2; }
+. "$(dirname "$0")/lab-args.sh"
+lab_args "$@"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 worst=0
-for k in "$@"; do
-	kdir=$(cd "$k" && pwd)
+for kdir in "${kernels[@]}"; do
 	config=$(ls "$kdir"/boot/config-* 2>/dev/null | head -n 1)
 	"$klab" -w "$tmp" "$kdir" "$root/tests/klab/kvars-guest.sh" "$dtrace" \
 	    "$config"
