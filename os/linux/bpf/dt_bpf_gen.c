@@ -873,7 +873,9 @@ dt_bpf_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 				    32));
 			}
 		} else {
-			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R6, 8));
+			/* raw_syscalls: the system call's number */
+			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R6,
+			    ps->ps_sys_nroff));
 		}
 		dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_IMM(BPF_JGE, DT_R1,
 		    (int32_t) ps->ps_table_max, 0), lexit);
@@ -949,7 +951,7 @@ dt_bpf_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 				continue;
 			DT_EMIT(cg, DT_BPF_JMP_IMM(BPF_JLE, DT_R2, i, 2));
 			DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R6,
-			    16 + 8 * i));
+			    (int16_t) (ps->ps_sys_argoff + 8 * i)));
 			DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_R7, DT_R1, o));
 		}
 		break;
@@ -958,7 +960,8 @@ dt_bpf_cg_prologue(dt_bpf_cg_t *cg, uint32_t lexit)
 		 * arg0 = arg1 = the return value; a failure (-4095..-1, the
 		 * kernel's -errno) is -1 with errno set, as in DTrace.
 		 */
-		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R6, 16));
+		DT_EMIT(cg, DT_BPF_LDX_MEM(BPF_DW, DT_R1, DT_R6,
+		    ps->ps_sys_argoff));
 		for (int i = 0; args && i < DT_BPF_NARGS; i++)
 			DT_EMIT(cg, DT_BPF_ST_MEM(BPF_DW, DT_R7,
 			    (int16_t) (DT_SC_ARGS + 8 * i), 0));

@@ -52,8 +52,8 @@
 /* Where a program's probe context comes from. */
 typedef enum dt_bpf_ctxkind {
 	DT_BPF_CTX_RAWTP,	   /* raw_tp, run by test runs: u64[10] */
-	DT_BPF_CTX_SYSCALL_ENTRY,  /* tracepoint: nr at 8, args from 16 */
-	DT_BPF_CTX_SYSCALL_RETURN, /* tracepoint: nr at 8, return at 16 */
+	DT_BPF_CTX_SYSCALL_ENTRY,  /* tracepoint: nr, then args (ps_sys_*) */
+	DT_BPF_CTX_SYSCALL_RETURN, /* tracepoint: nr, then the return */
 	DT_BPF_CTX_PERF,	   /* perf_event: struct pt_regs */
 	DT_BPF_CTX_UPROBE,	   /* uprobe (kprobe type): struct pt_regs,
 				      arguments from the call registers */
@@ -392,6 +392,13 @@ typedef struct dt_bpf_progspec {
 	const uint32_t *ps_epids;	/* per clause */
 	uint32_t ps_id;
 	int ps_nargs;
+	/*
+	 * syscall tracepoints: where the record holds the system call's
+	 * number (raw_syscalls only) and its first argument or its return
+	 * value -- 8 and 16 on most kernels; PREEMPT_RT's longer common
+	 * header moves raw_syscalls' to 16 and 24.
+	 */
+	int16_t ps_sys_nroff, ps_sys_argoff;
 	uint32_t ps_prov, ps_mod, ps_func, ps_name; /* offsets in consts */
 	/*
 	 * uprobes: only this process (tgid) fires, or with ps_ufollow

@@ -14,6 +14,7 @@
 #include "os/linux/bpf/dt_bpf_engine.h"
 #include "os/linux/bpf/dt_bpf_engine_impl.h"
 #include "os/linux/bpf/dt_bpf_mech.h"
+#include "os/linux/prov/dt_kevent.h"
 #include "os/linux/prov/dt_linux_prov.h"
 
 /* Table entries of a raw_syscalls program: one per system call number. */
@@ -84,6 +85,45 @@ dt_bpf_syscall_tabent(const dt_bpf_plan_t *pl, uint32_t p, dt_bpf_ptab_t *pt)
 	return (uint32_t) dt_prov_syscall_info(pl->pl_probes[p])->sp_nr;
 }
 
+/*
+ * Where the tracepoint's record holds the number and the first argument
+ * (or the return value), from its format file: a kernel's common header
+ * may be longer than the usual 8 bytes (PREEMPT_RT's is 12, which moves
+ * raw_syscalls' "long id" to 16).  The usual places when it cannot be
+ * read.
+ */
+static void
+dt_bpf_syscall_offsets(const dt_bpf_plan_t *pl, dt_bpf_progspec_t *ps)
+{
+	dt_kevent_field_t *fields;
+	char event[160];
+	const char *group = pl->pl_table ? "raw_syscalls" : "syscalls";
+	int n;
+
+	ps->ps_sys_nroff = 8;
+	ps->ps_sys_argoff = 16;
+	if (pl->pl_table)
+		snprintf(event, sizeof (event), "sys_%s",
+		    pl->pl_return ? "exit" : "enter");
+	else
+		snprintf(event, sizeof (event), "sys_%s_%s",
+		    pl->pl_return ? "exit" : "enter", pl->pl_probes[0]->pr_func);
+	if ((n = dt_kevent_format(group, event, &fields)) < 0)
+		return;
+	for (int i = 0, after = 0; i < n; i++) {
+		if (fields[i].kf_common)
+			continue;
+		if (strcmp(fields[i].kf_name, "id") == 0 ||
+		    strcmp(fields[i].kf_name, "__syscall_nr") == 0) {
+			ps->ps_sys_nroff = (int16_t) fields[i].kf_off;
+		} else if (after++ == 0) {
+			/* args[6], the first argument, or ret */
+			ps->ps_sys_argoff = (int16_t) fields[i].kf_off;
+		}
+	}
+	dt_kevent_fields_free(fields, n);
+}
+
 static int
 dt_bpf_syscall_spec(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl,
     dt_bpf_build_t *bb)
@@ -93,6 +133,7 @@ dt_bpf_syscall_spec(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, dt_bpf_plan_t *pl,
 	(void) be;
 	ps->ps_ctx = pl->pl_return ? DT_BPF_CTX_SYSCALL_RETURN :
 	    DT_BPF_CTX_SYSCALL_ENTRY;
+	dt_bpf_syscall_offsets(pl, ps);
 	ps->ps_nargs = pl->pl_table ? 6 :
 	    dt_prov_syscall_nargs(dtp, pl->pl_probes[0]);
 	bb->bb_type = BPF_PROG_TYPE_TRACEPOINT;
