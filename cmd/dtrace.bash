@@ -18,7 +18,7 @@ _dtrace_xopts="
 	aggsortkeypos aggsortpos aggsortrev aggzoom amin argref bpflog
 	btfpath bufpolicy bufresize bufsize cleanrate core cpp cpphdrs
 	cpppath cpu ctfpath ctypes debug defaultargs define destructive
-	droptags dtypes dynvarsize empty encoding engine errtags
+	droptags dtypes dwarfpath dynvarsize empty encoding engine errtags
 	evaltime flowindent followfork grabanon incdir iregs
 	jstackframes jstackstrsize kdefs knodefs late lazyload ldpath
 	libdir linkmode linktype lockmem maxframes metrics
