@@ -570,6 +570,12 @@ dt_bpf_maps(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
 			    "BPF hash maps take keys of at most %d\n",
 			    ba->ba_agg->ag_name, ba->ba_cut - 1,
 			    DT_LF_SMALL_KEY);
+		if (ba->ba_cutframes != 0)
+			(void) fprintf(stderr, "dtrace: aggregation @%s: its "
+			    "stack keys keep %u frames: this kernel's BPF hash "
+			    "maps take keys of at most %d\n",
+			    ba->ba_agg->ag_name, ba->ba_cutframes,
+			    DT_LF_SMALL_KEY);
 		if (ba->ba_kind != DT_AGGMAP_ARRAY &&
 		    dt_bpf_bigkey(dtp, ba->ba_keysize, what) != 0)
 			return -1;

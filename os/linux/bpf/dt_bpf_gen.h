@@ -119,6 +119,7 @@ typedef struct dt_bpf_aggmap {
 	dt_recdesc_t *ba_keys;	/* ag_nkeys: the map key's layout */
 	bool ba_compact;	/* ba_keys differs from ag_keys */
 	uint32_t ba_cut;	/* string keys cut to this width, or 0 */
+	uint32_t ba_cutframes;	/* stack keys cut to this many frames */
 	dt_bpf_aggkind_t ba_kind;
 	uint32_t ba_keysize;	/* map key bytes (4 for an array) */
 	uint32_t ba_valsize;	/* ag_nvals words + the flag word */

@@ -583,6 +583,42 @@ dt_bpf_layout_add_stmt(dt_bpf_layout_t *lay, const dt_stmt_t *stp,
 }
 
 /*
+ * Still too long a key for a kernel that takes at most DT_LF_SMALL_KEY
+ * bytes (@[ustack()] is 808 at ustackframes=100): the stack keys keep
+ * the frames that fit, shared equally; a stack deeper than that is cut,
+ * said once with the strings' (ba_cutframes).
+ */
+static void
+dt_bpf_layout_cutstacks(dt_bpf_aggmap_t *ba, uint32_t nkeys)
+{
+	uint32_t other = 0, nstk = 0, each;
+
+	for (uint32_t k = 0; k < nkeys; k++) {
+		const dt_recdesc_t *rd = &ba->ba_keys[k];
+
+		if (rd->rd_type == DT_REC_STACK || rd->rd_type == DT_REC_USTACK)
+			nstk++;
+		else if (rd->rd_type != DT_REC_NONE)
+			other += (rd->rd_size + 7) & ~7U;
+	}
+	if (nstk == 0 || other + 16 * nstk > DT_LF_SMALL_KEY)
+		return;
+	each = ((DT_LF_SMALL_KEY - other) / nstk) & ~7U;
+	for (uint32_t k = 0; k < nkeys; k++) {
+		dt_recdesc_t *rd = &ba->ba_keys[k];
+		uint32_t hdr = rd->rd_type == DT_REC_USTACK ? 8 : 0;
+
+		if ((rd->rd_type != DT_REC_STACK &&
+		    rd->rd_type != DT_REC_USTACK) || rd->rd_size <= each)
+			continue;
+		rd->rd_size = each;
+		rd->rd_arg = (each - hdr) / 8;
+		ba->ba_compact = true;
+		ba->ba_cutframes = (uint32_t) rd->rd_arg;
+	}
+}
+
+/*
  * The map key layout of aggregation i: ag_keys, with each bounded string
  * key shrunk to its bound (and, on a kernel that takes no long keys, the
  * strings cut to fit) and the keys placed again at their alignment.
@@ -638,6 +674,7 @@ dt_bpf_layout_aggkeys(dt_bpf_layout_t *lay, uint32_t i, dt_bpf_aggmap_t *ba)
 				ba->ba_cut = cut;
 			}
 		}
+		dt_bpf_layout_cutstacks(ba, agg->ag_nkeys);
 	}
 	if (!ba->ba_compact)
 		return 0;
