@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# @requires: root
+# @requires: os:linux root
 # A kernel whose BPF hash maps take keys of at most 512 bytes (Linux
 # 5.10; big_keys disabled here to be one): an aggregation keyed by three
 # strings of the default strsize has its string keys cut, all to one

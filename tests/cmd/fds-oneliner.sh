@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# @requires: root
+# @requires: os:linux root
 # fds[] (io.d's inline with an index) from a -n one-liner, which compiles
 # the D libraries only when it names something they declare: the scan
 # of their declarations must see "fds", not its index "fd".
