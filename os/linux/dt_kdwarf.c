@@ -139,6 +139,7 @@ typedef struct dw_die {
 	bool d_decl, d_external, d_location;
 	bool d_has_ub, d_has_count;
 	uint64_t d_ub, d_count, d_size, d_enc;
+	uint64_t d_stroff;	/* DW_AT_str_offsets_base, or 0 */
 } dw_die_t;
 
 typedef struct dw_file {
@@ -556,7 +557,7 @@ dw_die(const dw_file_t *f, const dw_unit_t *u, size_t off, dw_die_t *d)
 			d->d_enc = v;
 			break;
 		case DW_AT_str_offsets_base:
-			/* Only the unit's own entry has it. */
+			d->d_stroff = v;	/* the unit's own entry's */
 			break;
 		default:
 			break;
@@ -876,8 +877,11 @@ dw_unit_scan(dt_kdwarf_t *kd, dw_file_t *f, dw_unit_t *u)
 	dw_die_t d;
 
 	/* The unit's own entry; it may say where its string offsets are. */
+	u->u_stroff = 8;	/* the first entry past the table's header */
 	if (dw_die(f, u, off, &d) != 1 || !d.d_children)
 		return;
+	if (d.d_stroff != 0)
+		u->u_stroff = d.d_stroff;
 	off = d.d_end;
 	while (off < u->u_end) {
 		int r = dw_die(f, u, off, &d);
@@ -899,34 +903,6 @@ dw_unit_scan(dt_kdwarf_t *kd, dw_file_t *f, dw_unit_t *u)
 			off = d.d_sibling;
 		else if (++depth > DW_NEST_MAX)
 			return;
-	}
-}
-
-/*
- * DW_AT_str_offsets_base of the unit's own entry, read apart because
- * dw_die() keeps no value of it.
- */
-static void
-dw_unit_stroff(const dw_file_t *f, dw_unit_t *u)
-{
-	const dw_abbrev_t *ab;
-	dw_cur_t c;
-
-	u->u_stroff = 8;	/* the first entry past the table's header */
-	c.p = f->f_info.d + u->u_die;
-	c.end = f->f_info.d + u->u_end;
-	c.bad = false;
-	if ((ab = dw_abbrev_find(u, dw_uleb(&c))) == NULL)
-		return;
-	for (uint32_t i = 0; i < ab->ab_nattr; i++) {
-		const char *s;
-		uint64_t v;
-
-		if (!dw_form(f, u, &c, ab->ab_attrs[i].at_form,
-		    ab->ab_attrs[i].at_implicit, &v, &s, 0))
-			return;
-		if (ab->ab_attrs[i].at_name == DW_AT_str_offsets_base)
-			u->u_stroff = v;
 	}
 }
 
@@ -1110,7 +1086,6 @@ dt_kdwarf_read(dt_kdwarf_t *kd, const char *path, char *why, size_t len)
 
 		if (!dw_abbrevs(&f, u))
 			continue;
-		dw_unit_stroff(&f, u);
 		dw_unit_scan(kd, &f, u);
 		dw_abbrevs_free(u);
 	}

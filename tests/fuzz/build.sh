@@ -115,6 +115,9 @@ for v in 4 5; do
 		"$top/tests/unit/kdwarf_vars.c" \
 		-o "$seeds/kdwarf/vars-dwarf$v.so"
 done
+# and clang's DWARF 5, whose names are string indexes (DW_FORM_strx)
+"$cc" -g -gdwarf-5 -fPIC -shared -nostdlib "$top/tests/unit/kdwarf_vars.c" \
+	-o "$seeds/kdwarf/vars-clang.so"
 mkseeds "${SEED_CC:-cc}" native "$([ "$(uname -m)" = aarch64 ] && echo 2 ||
 	echo 0)"
 [ "$(uname -m)" = aarch64 ] || mkseeds aarch64-linux-gnu-gcc a64 2

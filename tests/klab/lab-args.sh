@@ -6,11 +6,12 @@
 # (absolute: build/cmd/dtrace, else build-check/cmd/dtrace, or -d's),
 # klab (klab-run: $KLAB_RUN, on PATH, or ../shared/kernel-lab beside the
 # tree) and kernels (the directories, absolute); on a bad call it says
-# why and exits 2.  LAB_USAGE is the usage line's options.
+# why and exits 2.  LAB_USAGE is the usage line's options; LAB_OPTS
+# "r:" also takes -r ROUNDS (run-cost.sh), into rounds.
 lab_args() {
 	root=$(cd "$(dirname "$0")/../.." && pwd)
 	dtrace=
-	while getopts d:r: opt; do
+	while getopts "d:${LAB_OPTS:-}" opt; do
 		case $opt in
 		d) dtrace=$OPTARG ;;
 		r) rounds=$OPTARG ;;

@@ -13,7 +13,7 @@
 set -u
 
 rounds=2
-LAB_USAGE="[-d DTRACE] [-r ROUNDS]"
+LAB_USAGE="[-d DTRACE] [-r ROUNDS]" LAB_OPTS=r:
 . "$(dirname "$0")/lab-args.sh"
 lab_args "$@"
 
