@@ -52,6 +52,7 @@ SHELL_TESTS += tests/shell/unprivileged.sh tests/shell/syscall-count.sh \
 	tests/shell/demangle.sh tests/shell/jit-node.sh tests/shell/jit-java.sh \
 	tests/shell/perfmap-unsafe.sh \
 	tests/shell/maps-fifo.sh \
+	tests/shell/ustack-dlopen-norows.sh \
 	tests/shell/json-lines.sh tests/shell/install-layout.sh \
 	tests/shell/package.sh tests/shell/folded-stacks.sh \
 	tests/shell/metrics-endpoint.sh tests/shell/metrics-prometheus.sh \

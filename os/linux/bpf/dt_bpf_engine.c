@@ -924,6 +924,17 @@ dt_bpf_ucfi(dtrace_hdl_t *dtp, dt_bpf_engine_t *be, int pid,
  * DT_CFI_MAXROWS, too many branches for the verifier to walk once per
  * frame), user stacks there follow frame pointers.
  */
+/* Whether any clause takes a user stack (of any probe's process). */
+static bool
+dt_bpf_plans_want_ustack(const dt_bpf_engine_t *be)
+{
+	for (uint32_t i = 0; i < be->be_nplans; i++) {
+		if (dt_bpf_wants_ustack(be, &be->be_plans[i]))
+			return true;
+	}
+	return false;
+}
+
 static bool
 dt_bpf_ustk_wanted(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
 {
@@ -1349,7 +1360,7 @@ dt_bpf_follow(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
 	struct bpf_insn prog[32];
 	uint32_t n = 0, jeq;
 	int fd, child;
-	bool events = be->be_late || be->be_ustk_fd >= 0;
+	bool events = be->be_late || be->be_ustk_fd >= 0 || be->be_usnap;
 	bool forks = be->be_follow || be->be_ustk_follow;
 
 	if (!forks && !events)
@@ -1381,7 +1392,8 @@ dt_bpf_follow(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
 			return -1;
 	}
 	if (events) {
-		if (((be->be_follow || be->be_ustk_fd >= 0) &&
+		if (((be->be_follow || be->be_ustk_fd >= 0 ||
+		    be->be_usnap) &&
 		    (be->be_ev_progs[0] = dt_bpf_procev_prog(be,
 		    DT_BPF_EV_EXEC, BPF_PROG_TYPE_TRACEPOINT)) < 0) ||
 		    (be->be_ev_progs[1] = dt_bpf_procev_prog(be,
@@ -1439,7 +1451,7 @@ dt_bpf_procev_start(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
 {
 	int fd;
 
-	if (!be->be_late && be->be_ustk_fd < 0)
+	if (!be->be_late && be->be_ustk_fd < 0 && !be->be_usnap)
 		return 0;
 	if (be->be_rb != NULL && ring_buffer__add(be->be_rb, be->be_ev_fd,
 	    dt_bpf_ev_record, be) != 0)
@@ -1817,6 +1829,10 @@ dt_bpf_go(dtrace_hdl_t *dtp)
 		    DTRACEOPT_UNSET;
 		if (dt_bpf_ustk_start(dtp, be) != 0)
 			return -1;
+	} else {
+		be->be_usnap = dtp->dt_nprocs > 0 &&
+		    dt_linux_feature(DT_LF_UPROBE) &&
+		    dt_bpf_plans_want_ustack(be);
 	}
 	for (uint32_t i = 0; i < dtp->dt_nprocs; i++) {
 		long tracer = dt_pt_status_field(dt_proc_pid(dtp, i),

@@ -87,6 +87,13 @@ struct dt_bpf_engine {
 	bool be_follow;		/* -x followfork with pid probes */
 	bool be_late;		/* clauses name processes: re-match them */
 	/*
+	 * User stacks of -c/-p processes walked without unwind rows (a
+	 * kernel without what the rows' walk takes, Linux 5.10): the
+	 * process's maps are taken again when it loads a library or
+	 * execs, so that its frames are named after it has exited.
+	 */
+	bool be_usnap;
+	/*
 	 * A process of -p is under a debugger, which would take a stop
 	 * for its own: process events never stop the processes.
 	 */
