@@ -30,6 +30,19 @@ need_features() {
 	done
 }
 
+# has_features NAME...: whether the kernel has every one of these
+# features, as the feature probe names them; feature_lacking says the
+# first it lacks.
+feature_lacking=
+has_features() {
+	local feats f
+	feats=$("$top_builddir/tests/unit/bpf_features_test" 2>/dev/null)
+	for f in "$@"; do
+		printf '%s\n' "$feats" | grep -q "^$f  *yes" ||
+			{ feature_lacking=$f; return 1; }
+	done
+}
+
 # Whether the kernel is older than 6.12, the oldest seen to give a kernel
 # stack at syscall tracepoints: older ones (6.1) hand them the user
 # registers, from which no kernel frame is walked.
