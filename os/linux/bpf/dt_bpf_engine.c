@@ -491,6 +491,33 @@ dt_bpf_ringbuf(dtrace_hdl_t *dtp, uint32_t pg)
 	return fd;
 }
 
+/*
+ * Whether a clause clears or truncates aggregation aggid.  Only such an
+ * aggregation needs its hash twice (dt_bpf_aggflip_t), so that it is
+ * emptied whole while the firings go on: the others' firings find their
+ * hash directly, without the lookup in the array of maps.
+ */
+static bool
+dt_bpf_agg_emptied(const dt_program_t *pg, uint32_t aggid)
+{
+	for (uint32_t s = 0; pg != NULL && s < pg->pg_nstmts; s++) {
+		const dt_stmt_t *st = &pg->pg_stmts[s];
+
+		for (uint32_t a = 0; a < st->st_nactions; a++) {
+			const dt_action_t *ap = &st->st_actions[a];
+
+			if (ap->ac_kind != DT_ACT_CLEAR &&
+			    ap->ac_kind != DT_ACT_TRUNC)
+				continue;
+			for (uint32_t k = 0; k < ap->ac_naggs; k++) {
+				if (ap->ac_aggids[k] == aggid)
+					return true;
+			}
+		}
+	}
+	return false;
+}
+
 static int
 dt_bpf_maps(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
 {
@@ -588,7 +615,8 @@ dt_bpf_maps(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
 				return -1;
 			continue;
 		}
-		if (ba->ba_kind == DT_AGGMAP_HASH) {
+		if (ba->ba_kind == DT_AGGMAP_HASH &&
+		    dt_bpf_agg_emptied(lay->bl_prog, ba->ba_agg->ag_id)) {
 			int fds[3];
 
 			if (dt_bpf_aggflip_make(ba, fds) == 0) {
