@@ -9,7 +9,8 @@
 # emulation (no KVM) the nanoseconds are the emulator's, many times the
 # hardware's; the ratios between kernels, in the same emulator and run,
 # are the figure.  Environment: N (calls, default 100000), RUNS (per
-# boot, default 5).
+# boot, default 5), KEYLESS=1 (the keyless count instead, the kernels'
+# baseline), DTRACE_LINUX_NOFEATURE (passed to the guests' dtrace).
 set -u
 
 rounds=2
@@ -25,7 +26,9 @@ for ((r = 1; r <= rounds; r++)); do
 	for k in "${kernels[@]}"; do
 		name=$(basename "$k")
 		line=$("$klab" -w "$tmp" "$k" env N="${N:-100000}" \
-		    RUNS="${RUNS:-5}" "$root/tests/klab/cost-guest.sh" "$dtrace" \
+		    RUNS="${RUNS:-5}" KEYLESS="${KEYLESS:-0}" \
+		    DTRACE_LINUX_NOFEATURE="${DTRACE_LINUX_NOFEATURE:-}" \
+		    "$root/tests/klab/cost-guest.sh" "$dtrace" \
 		    "$tmp/getppid_loop" 2>&1 | grep ' overhead ' | tail -n 1)
 		echo "round $r, $name: ${line:-no result}"
 		echo "$line" >>"$tmp/$name.res"
