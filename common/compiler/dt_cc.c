@@ -83,6 +83,8 @@ dt_cc_verror(dt_pcb_t *pcb, int line, dt_errtag_t tag, bool esc,
 		snprintf(s + len, n - len, "\"%s\", line %d: ", tag, line);
 	} else if (pcb->pcb_fileptr != NULL && line != 0)
 		snprintf(s + len, n - len, "line %d: ", line);
+	else if (pcb->pcb_region != NULL)
+		snprintf(s + len, n - len, "in %s: ", pcb->pcb_region);
 	len = strlen(s);
 	/*
 	 * The text a message quotes from the program is escaped: a NUL in

@@ -369,6 +369,11 @@ struct dt_pcb {
 	int pcb_arrctx;		/* what "[]" may mean in the declarator being
 				   typed: DT_ARRCTX_* */
 	int pcb_line;		/* line of the token being parsed */
+	/*
+	 * The part of a clause being cooked ("predicate", "action list"),
+	 * which an error in a program from a string names, as DTrace's do.
+	 */
+	const char *pcb_region;
 	char *pcb_errbuf;	/* scratch for messages */
 	char **pcb_strs;	/* strings to free with the compile */
 	size_t pcb_nstrs, pcb_maxstrs;

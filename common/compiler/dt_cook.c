@@ -1170,7 +1170,9 @@ dt_cook_op2(dt_pcb_t *pcb, dt_node_t *dnp, unsigned idflags)
 				    "requires modifiable lvalue as an operand");
 			if (aid->di_aggfunc == NULL) {
 				aid->di_aggfunc = rp->dn_ident;
-				aid->di_line = dnp->dn_line;
+				/* (a program from a string: the lexer's) */
+				aid->di_line = dnp->dn_line != 0 ?
+				    dnp->dn_line : pcb->pcb_line;
 			}
 			lp->dn_aggfun = rp;
 			aid->di_flags |= DT_IDFLG_MOD;

@@ -978,18 +978,22 @@ dt_cook_clause(dt_pcb_t *pcb, dt_node_t *dnp)
 		pred_first = true;
 	}
 	if (pred_first) {
+		pcb->pcb_region = "predicate";
 		dnp->dn_pred = dt_node_cook(pcb, dnp->dn_pred, DT_IDFLG_REF);
 		if (!dt_node_is_scalar(dnp->dn_pred))
 			dt_cook_pred_scalar(pcb, dnp);
 		memcpy(&st, &(dt_actstate_t) { 0 }, sizeof (st));
 	}
+	pcb->pcb_region = "action list";
 	dt_cook_stmts(pcb, &dnp->dn_acts, &st);
 	memcpy(pcb->pcb_jmpbuf, save, sizeof (jmp_buf));
 	if (dnp->dn_pred != NULL && !pred_first) {
+		pcb->pcb_region = "predicate";
 		dnp->dn_pred = dt_node_cook(pcb, dnp->dn_pred, DT_IDFLG_REF);
 		if (!dt_node_is_scalar(dnp->dn_pred))
 			dt_cook_pred_scalar(pcb, dnp);
 	}
+	pcb->pcb_region = NULL;
 	if (dnp->dn_pred != NULL)
 		dt_check_noact(pcb, dnp->dn_pred);
 	pcb->pcb_clause = NULL;
