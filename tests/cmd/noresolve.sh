@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: MIT
 # -x noresolve prints user addresses as object:offset, symbols unresolved;
-# without it the same frames are object`symbol+offset.
+# without it the same frames are object`symbol+offset.  (A pid probe:
+# its registers are the uprobe's, on every kernel.)
 # @requires: os:linux
 frames() {
-	"$DTRACE" -q "$@" -n 'syscall::write:entry /pid == $target/ {
+	"$DTRACE" -q "$@" -n 'pid$target::write:entry {
 	    ustack(); @[usym(uregs[R_PC])] = count(); exit(0); }' \
 	    -c '/bin/echo hi' 2>/dev/null | grep 'libc'
 }
