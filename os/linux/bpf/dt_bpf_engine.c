@@ -1537,6 +1537,7 @@ dt_bpf_procev(dtrace_hdl_t *dtp, dt_bpf_engine_t *be)
 			(void) dt_bpf_procset_add(be, pid);
 		dt_bpf_ev_cont(be, be->be_evs[i]);
 	}
+	dt_bpf_urefused_flush();
 	be->be_nevs = 0;
 }
 
@@ -1915,6 +1916,7 @@ dt_bpf_go(dtrace_hdl_t *dtp)
 		dt_bpf_progress(&pg, "attaching", done += pl->pl_nprobes);
 	}
 	dt_bpf_progress_end(&pg, true);
+	dt_bpf_urefused_flush();
 	if (be->be_urefused > 0 && be->be_usites == 0)
 		return dt_bpf_fail(dtp, EDT_NOTSUP, "the kernel cannot place "
 		    "a uprobe at any site of the enabling");
@@ -1935,6 +1937,7 @@ dt_bpf_go(dtrace_hdl_t *dtp)
 	return 0;
 fail:
 	dt_bpf_progress_end(&pg, false);
+	dt_bpf_urefused_flush();
 	return -1;
 }
 

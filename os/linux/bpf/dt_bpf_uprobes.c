@@ -22,6 +22,28 @@
 #include "os/linux/dt_elfsym.h"
 
 /*
+ * The sites refused since the last dt_bpf_urefused_flush(), by reason:
+ * a whole program's pid$target:::entry meets dozens of AVX-512 functions
+ * in libc, and says so in one line, not one each.
+ */
+enum { DT_UREF_EVEX, DT_UREF_OTHER, DT_UREF_NKINDS };
+
+static struct {
+	uint32_t ur_count;
+	char ur_first[512];	/* the first such site, named in full */
+} dt_bpf_urefs[DT_UREF_NKINDS];
+static pthread_mutex_t dt_bpf_urefs_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static const char *const dt_bpf_uref_why[DT_UREF_NKINDS][2] = {
+	[DT_UREF_EVEX] = { "the kernel cannot single-step its AVX-512 "
+	    "instruction (the ptrace engine can: -x engine=ptrace)",
+	    "the kernel cannot single-step their AVX-512 instructions (the "
+	    "ptrace engine can: -x engine=ptrace)" },
+	[DT_UREF_OTHER] = { "the kernel cannot place a uprobe there",
+	    "the kernel cannot place a uprobe there" },
+};
+
+/*
  * x86 uprobes take no lock, segment-override or notrack prefix, among
  * others (ENOTSUPP, 524), and the kernel says ENOEXEC of a site whose
  * instruction it cannot decode (data in text a symbol covers); other
@@ -30,24 +52,45 @@
 bool
 dt_bpf_urefused(const dt_probe_t *prp, const dt_pid_probe_t *pi, size_t i)
 {
-	int fd = -1;
-	bool evex;
+	int fd = -1, kind;
 
 	if (errno != DT_BPF_ENOTSUPP && errno != EINVAL &&
 	    errno != ENOEXEC)
 		return false;
 	if (pi->pi_quiet)
 		return true;	/* a pattern's: what can be traced */
-	evex = dt_bpf_usite_unsafe(pi->pi_path, pi->pi_sites[i], &fd);
+	kind = dt_bpf_usite_unsafe(pi->pi_path, pi->pi_sites[i], &fd)
+	    ? DT_UREF_EVEX : DT_UREF_OTHER;
 	if (fd >= 0)
 		(void) close(fd);
-	(void) fprintf(stderr, "dtrace: skipped %s:%s:%s:%s at %s offset "
-	    "0x%" PRIx64 ": %s\n", prp->pr_prov->pv_name, prp->pr_mod,
-	    prp->pr_func, prp->pr_name, pi->pi_path, pi->pi_sites[i], evex ?
-	    "the kernel cannot single-step its AVX-512 instruction (the "
-	    "ptrace engine can: -x engine=ptrace)" :
-	    "the kernel cannot place a uprobe there");
+	(void) pthread_mutex_lock(&dt_bpf_urefs_lock);
+	if (dt_bpf_urefs[kind].ur_count++ == 0)
+		(void) snprintf(dt_bpf_urefs[kind].ur_first,
+		    sizeof (dt_bpf_urefs[kind].ur_first),
+		    "%s:%s:%s:%s at %s offset 0x%" PRIx64,
+		    prp->pr_prov->pv_name, prp->pr_mod, prp->pr_func,
+		    prp->pr_name, pi->pi_path, pi->pi_sites[i]);
+	(void) pthread_mutex_unlock(&dt_bpf_urefs_lock);
 	return true;
+}
+
+void
+dt_bpf_urefused_flush(void)
+{
+	(void) pthread_mutex_lock(&dt_bpf_urefs_lock);
+	for (int k = 0; k < DT_UREF_NKINDS; k++) {
+		uint32_t n = dt_bpf_urefs[k].ur_count;
+
+		if (n == 1)
+			(void) fprintf(stderr, "dtrace: skipped %s: %s\n",
+			    dt_bpf_urefs[k].ur_first, dt_bpf_uref_why[k][0]);
+		else if (n > 1)
+			(void) fprintf(stderr, "dtrace: skipped %u probe sites "
+			    "(the first %s): %s\n", n,
+			    dt_bpf_urefs[k].ur_first, dt_bpf_uref_why[k][1]);
+		dt_bpf_urefs[k].ur_count = 0;
+	}
+	(void) pthread_mutex_unlock(&dt_bpf_urefs_lock);
 }
 
 /* What a site's instruction is to a uprobe. */

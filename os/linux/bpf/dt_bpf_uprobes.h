@@ -20,11 +20,13 @@
 
 /*
  * Did the kernel refuse a uprobe at site i of pid probe prp for the
- * instruction there (errno says)?  Such a site is skipped, with one line
- * naming it unless a pattern made the probe.
+ * instruction there (errno says)?  Such a site is skipped, and counted
+ * unless a pattern made the probe; dt_bpf_urefused_flush() then says so
+ * in a line per reason: the site, or how many and the first.
  */
 extern bool dt_bpf_urefused(const dt_probe_t *prp, const dt_pid_probe_t *pi,
     size_t i);
+extern void dt_bpf_urefused_flush(void);
 
 /*
  * Would a uprobe at file offset off of path break the traced program?  On
