@@ -63,6 +63,7 @@ struct dtrace_hdl {
 					   drop report */
 	int dt_exitstatus;		/* its status */
 	char dt_engine_notice[320];	/* why this engine was chosen */
+	const char *dt_kernel_why;	/* why no in-kernel engine, or NULL */
 
 	/* Output formatting state (common/consumer/). */
 	struct dt_consumer *dt_consumer;

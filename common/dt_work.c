@@ -581,6 +581,7 @@ dt_engine_select(dtrace_hdl_t *dtp, dt_eprobe_t *const *eps, size_t n)
 		need_kernel = true;
 	kernel = dt_engine_of_kind(DT_ENGINE_F_KERNEL, &why);
 	user = dt_engine_of_kind(DT_ENGINE_F_USER, &uwhy);
+	dtp->dt_kernel_why = kernel == NULL ? why : NULL;
 
 	if (forced >= DT_ENGINE_OS) {
 		const dt_os_engine_t *oe = &dt_os_engines[forced -

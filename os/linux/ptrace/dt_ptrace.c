@@ -1804,11 +1804,16 @@ dt_ptrace_enable(dtrace_hdl_t *dtp, dt_eprobe_t *const *eps, size_t n)
 		if (pi == NULL) {
 			if ((rc = dt_pt_sys_enable(dtp, pt, prp)) < 0)
 				return -1;
+			/* (and say why the engine that sees all is not) */
 			if (rc > 0 && dtp->dt_nprocs == 0)
 				return dt_set_errdetail(dtp, EDT_NOENGINE,
 				    "%s probes on the ptrace engine see only "
 				    "the processes of -c and -p, and none is "
-				    "given", prp->pr_prov->pv_name);
+				    "given%s%s", prp->pr_prov->pv_name,
+				    dtp->dt_kernel_why != NULL ? "; the "
+				    "in-kernel engine is not available: " : "",
+				    dtp->dt_kernel_why != NULL ?
+				    dtp->dt_kernel_why : "");
 			continue;
 		}
 		/*
