@@ -203,6 +203,22 @@ inline int32_t TCP_STATE_LAST_ACK = 10;
 inline int32_t TCP_STATE_FIN_WAIT_2 = 11;
 inline int32_t TCP_STATE_TIME_WAIT = 12;
 
+/* A TCP state's name, as the tcp provider's probes are named. */
+inline string tcp_state_string[int32_t state] =
+	state == TCP_STATE_CLOSED ? "state-closed" :
+	state == TCP_STATE_IDLE ? "state-idle" :
+	state == TCP_STATE_BOUND ? "state-bound" :
+	state == TCP_STATE_LISTEN ? "state-listen" :
+	state == TCP_STATE_SYN_SENT ? "state-syn-sent" :
+	state == TCP_STATE_SYN_RECEIVED ? "state-syn-received" :
+	state == TCP_STATE_ESTABLISHED ? "state-established" :
+	state == TCP_STATE_CLOSE_WAIT ? "state-close-wait" :
+	state == TCP_STATE_FIN_WAIT_1 ? "state-fin-wait-1" :
+	state == TCP_STATE_CLOSING ? "state-closing" :
+	state == TCP_STATE_LAST_ACK ? "state-last-ack" :
+	state == TCP_STATE_FIN_WAIT_2 ? "state-fin-wait-2" :
+	state == TCP_STATE_TIME_WAIT ? "state-time-wait" : "<unknown>";
+
 /*
  * The first fields of the sock:inet_sock_set_state record, which
  * tcp:::state-change and the connect and accept probes pass (the
