@@ -556,15 +556,22 @@ compile_programs(void)
 	free(av);
 }
 
-/* -l: a description that matches nothing is reported, not an error. */
+/*
+ * -l: a description that matches nothing is reported, not an error, with
+ * the reason its provider has no probes here when the library knows it.
+ */
 static void
 list_nomatch(const char *desc, void *arg)
 {
+	const char *hint = dtrace_errhint(g_dtp);
+
 	(void) arg;
 	fflush(stdout);
 	fprintf(stderr, "%s: failed to match %s: No probe matches "
 			"description\n",
 	    g_pname, desc);
+	if (hint != NULL)
+		fprintf(stderr, "%s: %s\n", g_pname, hint);
 }
 
 static void

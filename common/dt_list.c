@@ -23,6 +23,7 @@
 
 #include "common/compiler/dt_cc.h"
 #include "common/dt_impl.h"
+#include "common/dt_os.h"
 #include "common/probe/dt_probe.h"
 
 typedef struct dt_list_arg {
@@ -125,7 +126,11 @@ dtrace_probe_list(dtrace_hdl_t *dtp, dtrace_prog_t *const *pgps, int npgps,
 				snprintf(buf, sizeof (buf), "%s:%s:%s:%s",
 				    pdp->pd_provider, pdp->pd_module,
 				    pdp->pd_function, pdp->pd_name);
+				/* Why its provider has no probes, if known. */
+				dtp->dt_errhint =
+				    dt_os_provider_hint(pdp->pd_provider);
 				nomatch(buf, arg);
+				dtp->dt_errhint = NULL;
 			}
 		}
 	}

@@ -47,6 +47,18 @@ case $(echo "$got" | sed -n 2p) in
 esac
 check "line count" 2 "$(echo "$got" | wc -l)"
 
+# -l says the same of a description that matches nothing: the line
+# DTrace prints, then why the provider has no probes.
+got=$(run -l -n 'sdt:::sched_switch' 2>&1 >/dev/null)
+check "-l exit status" 0 "$?"
+check "-l first line" "dtrace: failed to match sdt:::sched_switch: No probe matches description" "$(echo "$got" | sed -n 1p)"
+case $(echo "$got" | sed -n 2p) in
+"dtrace: sdt probes need the BPF engine, which is not available: "?*) ;;
+*) check "-l second line" "dtrace: sdt probes need the BPF engine, ..." \
+	"$(echo "$got" | sed -n 2p)" ;;
+esac
+check "-l line count" 2 "$(echo "$got" | wc -l)"
+
 # syscall probes exist (the ptrace engine fires them for -c and -p
 # processes), but not for every process: the error says so, and why the
 # engine that sees every process cannot run (the privileges it needs).
