@@ -909,14 +909,14 @@ dt_compile(dtrace_hdl_t *dtp, const char *intext, size_t inlen, bool isfile,
 		}
 	}
 
-	if (!(pcb.pcb_cflags & DTRACE_C_ARGREF)) {
-		for (int i = 1; i < argc; i++) {
-			if (!flags[i])
-				dt_cc_error(&pcb, D_MACRO_UNUSED, "extraneous "
-				    "argument '%s' ($%d is not referenced)",
-				    argv[i], i);
-		}
-	}
+	/*
+	 * As DTrace (dt_compile()): only the last operand must be used, so
+	 * that $3 alone says that $1 and $2 are there too.
+	 */
+	if (!(pcb.pcb_cflags & DTRACE_C_ARGREF) && argc > 1 &&
+	    !flags[argc - 1])
+		dt_cc_error(&pcb, D_MACRO_UNUSED, "extraneous argument '%s' "
+		    "($%d is not referenced)", argv[argc - 1], argc - 1);
 
 	/*
 	 * Code generation runs now, while the clause-local identifiers the
