@@ -62,7 +62,7 @@ typedef struct dt_metrics {
 	pthread_t m_thread;
 	bool m_running;
 	atomic_bool m_stop;
-	pthread_mutex_t m_lock; /* guards m_text, m_len */
+	pthread_mutex_t m_lock;	       /* guards m_text, m_len */
 	char *m_text[DT_METRICS_NFMT]; /* by dt_metrics_fmt_t */
 	size_t m_len[DT_METRICS_NFMT];
 	dt_mconn_t *m_conns[DT_METRICS_MAXCONN]; /* the server thread's */
@@ -70,9 +70,9 @@ typedef struct dt_metrics {
 
 /* The content type of each format. */
 static const char *const dt_metrics_ctype[DT_METRICS_NFMT] = {
-	[DT_METRICS_OPENMETRICS] =
-	    "application/openmetrics-text; version=1.0.0; charset=utf-8",
-	[DT_METRICS_PROMTEXT] = "text/plain; version=0.0.4; charset=utf-8",
+    [DT_METRICS_OPENMETRICS] =
+	"application/openmetrics-text; version=1.0.0; charset=utf-8",
+    [DT_METRICS_PROMTEXT] = "text/plain; version=0.0.4; charset=utf-8",
 };
 
 static bool

@@ -272,9 +272,9 @@ dt_mseries_cmp(const void *l, const void *r)
  * labels in ents are the caller's to free.
  */
 static int
-dt_metrics_series(dt_consumer_t *dc, const dt_aggdesc_t *agg,
-    dt_aggent_t **v, uint32_t n, dt_mentry_t *ents, dt_mseries_t **msp,
-    uint32_t *nsp, int64_t **valsp)
+dt_metrics_series(dt_consumer_t *dc, const dt_aggdesc_t *agg, dt_aggent_t **v,
+    uint32_t n, dt_mentry_t *ents, dt_mseries_t **msp, uint32_t *nsp,
+    int64_t **valsp)
 {
 	uint32_t nv = agg->ag_nvals, ns = 0;
 	dt_mseries_t *ms;
@@ -325,8 +325,8 @@ dt_metrics_series(dt_consumer_t *dc, const dt_aggdesc_t *agg,
 
 /* The family's HELP and TYPE, in one format. */
 static void
-dt_metrics_family(FILE *fp, const char *name, const char *type,
-    const dt_aggdesc_t *agg)
+dt_metrics_family(
+    FILE *fp, const char *name, const char *type, const dt_aggdesc_t *agg)
 {
 	(void) fprintf(fp, "# HELP %s D aggregation @%s, %s()\n", name,
 	    agg->ag_name, dt_aggkind_name(agg->ag_kind));
@@ -389,7 +389,8 @@ dt_metrics_agg(dt_consumer_t *dc, const dt_mout_t *mo, uint32_t aggid)
 			break;
 		default:
 			dt_metrics_both(mo, family, suffix, ms[i].ms_labels,
-			    NULL, dt_metrics_scalar(agg, ms[i].ms_vals, normal));
+			    NULL,
+			    dt_metrics_scalar(agg, ms[i].ms_vals, normal));
 			break;
 		}
 	}
@@ -403,8 +404,7 @@ dt_metrics_agg(dt_consumer_t *dc, const dt_mout_t *mo, uint32_t aggid)
 }
 
 int
-dt_consume_metrics(
-    dtrace_hdl_t *dtp, char **bufs, size_t *lens)
+dt_consume_metrics(dtrace_hdl_t *dtp, char **bufs, size_t *lens)
 {
 	dt_consumer_t *dc = dt_consumer(dtp);
 	dt_mout_t mo = {NULL, NULL};
@@ -414,8 +414,8 @@ dt_consume_metrics(
 	bufs[DT_METRICS_OPENMETRICS] = bufs[DT_METRICS_PROMTEXT] = NULL;
 	if (dc == NULL)
 		return dt_set_errno(dtp, EDT_NOMEM);
-	mo.mo_om = open_memstream(&bufs[DT_METRICS_OPENMETRICS],
-	    &lens[DT_METRICS_OPENMETRICS]);
+	mo.mo_om = open_memstream(
+	    &bufs[DT_METRICS_OPENMETRICS], &lens[DT_METRICS_OPENMETRICS]);
 	mo.mo_pt = open_memstream(
 	    &bufs[DT_METRICS_PROMTEXT], &lens[DT_METRICS_PROMTEXT]);
 	if (mo.mo_om == NULL || mo.mo_pt == NULL)

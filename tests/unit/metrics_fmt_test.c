@@ -146,8 +146,7 @@ render(void)
 static void
 test_merge(void)
 {
-	static dt_recdesc_t k_stack[1] = {
-	    {DT_REC_STACK, 32, 0, 8, 4, NULL, 0}};
+	static dt_recdesc_t k_stack[1] = {{DT_REC_STACK, 32, 0, 8, 4, NULL, 0}};
 	static dt_recdesc_t k_ustack[1] = {
 	    {DT_REC_USTACK, 40, 0, 8, 4, NULL, 0}};
 	static dt_recdesc_t k_usym[1] = {{DT_REC_USYM, 16, 0, 8, 0, NULL, 0}};
