@@ -55,9 +55,13 @@ agg_add(const char *name, dt_aggkind_t kind, const int64_t *params,
 static void
 upd(uint32_t id, const void *key, int64_t v)
 {
+	static const unsigned char nokey[1];
 	const dt_aggdesc_t *agg = &g_aggs[id];
 	int i;
 
+	/* memcmp() and memcpy() take no NULL, even for 0 bytes. */
+	if (key == NULL)
+		key = nokey;
 	for (i = 0; i < g_nents; i++) {
 		if (g_ents[i].id == id &&
 		    memcmp(g_ents[i].key, key, agg->ag_keysize) == 0)
