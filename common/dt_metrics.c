@@ -301,6 +301,27 @@ typedef struct dt_maccept {
 	double a_any;	      /* * / * */
 } dt_maccept_t;
 
+/*
+ * A q value, "0" to "1" with up to three decimals, read by hand: strtod()
+ * would follow whatever LC_NUMERIC the program using the library set.
+ * 0 for anything else, as for a range not accepted.
+ */
+static double
+dt_metrics_qvalue(const char *s, size_t n)
+{
+	double q, scale = 1;
+	size_t i = 1;
+
+	if (n == 0 || (s[0] != '0' && s[0] != '1'))
+		return 0;
+	q = s[0] - '0';
+	if (n > 1 && s[1] == '.') {
+		for (i = 2; i < n && i < 5 && s[i] >= '0' && s[i] <= '9'; i++)
+			q += (s[i] - '0') * (scale /= 10);
+	}
+	return i == n && q <= 1 ? q : 0;
+}
+
 static void
 dt_metrics_range(dt_maccept_t *a, const char *r, size_t rlen)
 {
@@ -321,12 +342,7 @@ dt_metrics_range(dt_maccept_t *a, const char *r, size_t rlen)
 			plen = (size_t) (r + rlen - p - 1);
 		par = dt_metrics_trim(p + 1, &plen);
 		if (plen > 2 && strncasecmp(par, "q=", 2) == 0) {
-			char num[16];
-
-			(void) snprintf(num, sizeof(num), "%.*s",
-			    (int) (plen - 2), par + 2);
-			q = strtod(num, NULL);
-			q = q < 0 ? 0 : q > 1 ? 1 : q;
+			q = dt_metrics_qvalue(par + 2, plen - 2);
 		} else if (plen > 8 && strncasecmp(par, "version=", 8) == 0) {
 			version = par + 8;
 			vlen = plen - 8;

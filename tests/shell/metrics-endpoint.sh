@@ -183,6 +183,9 @@ t|application/json
 t|application/openmetrics-text;q=0.3, text/plain;version=0.0.4;q=0.5
 t|application/openmetrics-text;version=2.0.0, text/plain;q=0.1
 t|application/openmetrics-text;q=0
+t|application/openmetrics-text;q=0.25,text/plain;q=0.255
+o|application/openmetrics-text;q=0.256,text/plain;q=0.255
+t|application/openmetrics-text;q=high
 A
 # HEAD: the head of the answer GET gets, without the body.
 http HEAD /metrics "$port" "$prom_accept" >"$tmp/head"
