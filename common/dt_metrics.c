@@ -3,8 +3,10 @@
  * dt_metrics.c: the metrics endpoint (-x metrics=ADDR:PORT).
  *
  * A thread of its own answers HTTP requests: GET /metrics gets the
- * aggregations in the OpenMetrics text format
- * (common/consumer/dt_metrics_fmt.c), anything else 404 or 405.  Any
+ * aggregations (common/consumer/dt_metrics_fmt.c) in the format its
+ * Accept header prefers -- OpenMetrics for Prometheus, which asks for it
+ * first, the Prometheus text format 0.0.4 without one or for a client
+ * that prefers it -- anything else 404 or 405.  Any
  * local user may connect, so no client may hold the others up: the
  * thread serves every connection at once from one poll() loop over
  * non-blocking sockets, gives each DT_METRICS_HEAD_MS to send its
@@ -25,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "common/consumer/dt_consumer.h"
 #include "common/dt_impl.h"
@@ -59,14 +62,18 @@ typedef struct dt_metrics {
 	pthread_t m_thread;
 	bool m_running;
 	atomic_bool m_stop;
-	pthread_mutex_t m_lock; /* guards m_text, m_len */
-	char *m_text;
-	size_t m_len;
+	pthread_mutex_t m_lock;	       /* guards m_text, m_len */
+	char *m_text[DT_METRICS_NFMT]; /* by dt_metrics_fmt_t */
+	size_t m_len[DT_METRICS_NFMT];
 	dt_mconn_t *m_conns[DT_METRICS_MAXCONN]; /* the server thread's */
 } dt_metrics_t;
 
-#define DT_METRICS_CTYPE                                                       \
-	"application/openmetrics-text; version=1.0.0; charset=utf-8"
+/* The content type of each format. */
+static const char *const dt_metrics_ctype[DT_METRICS_NFMT] = {
+    [DT_METRICS_OPENMETRICS] =
+	"application/openmetrics-text; version=1.0.0; charset=utf-8",
+    [DT_METRICS_PROMTEXT] = "text/plain; version=0.0.4; charset=utf-8",
+};
 
 static bool
 dt_metrics_ident(const char *s, size_t len)
@@ -250,10 +257,12 @@ dt_metrics_reply(const char *status, const char *ctype, const char *body,
     size_t len, bool head, size_t *lenp)
 {
 	char hdr[512], *out;
+	/* Caches must not give one client's format to another. */
+	bool vary = strcmp(status, "200 OK") == 0;
 	int n = snprintf(hdr, sizeof(hdr),
 	    "HTTP/1.1 %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n"
-	    "Connection: close\r\n\r\n",
-	    status, ctype, len);
+	    "%sConnection: close\r\n\r\n",
+	    status, ctype, len, vary ? "Vary: Accept\r\n" : "");
 	size_t blen = head ? 0 : len;
 
 	if ((out = malloc((size_t) n + blen)) == NULL)
@@ -265,11 +274,139 @@ dt_metrics_reply(const char *status, const char *ctype, const char *body,
 	return out;
 }
 
+/* s (n bytes) with the blanks around it cut off. */
+static const char *
+dt_metrics_trim(const char *s, size_t *n)
+{
+	while (*n > 0 && (*s == ' ' || *s == '\t')) {
+		s++;
+		(*n)--;
+	}
+	while (*n > 0 && (s[*n - 1] == ' ' || s[*n - 1] == '\t'))
+		(*n)--;
+	return s;
+}
+
+static bool
+dt_metrics_is(const char *s, size_t n, const char *word)
+{
+	return strlen(word) == n && strncasecmp(s, word, n) == 0;
+}
+
+/* How much an Accept header says each format is wanted (RFC 9110). */
+typedef struct dt_maccept {
+	/* The q of the most specific range naming each, -1 if none does. */
+	double a_om, a_omsub; /* application/openmetrics-text, application/ */
+	double a_pt, a_ptsub; /* text/plain, text/ */
+	double a_any;	      /* * / * */
+} dt_maccept_t;
+
+/*
+ * A q value, "0" to "1" with up to three decimals, read by hand: strtod()
+ * would follow whatever LC_NUMERIC the program using the library set.
+ * 0 for anything else, as for a range not accepted.
+ */
+static double
+dt_metrics_qvalue(const char *s, size_t n)
+{
+	double q, scale = 1;
+	size_t i = 1;
+
+	if (n == 0 || (s[0] != '0' && s[0] != '1'))
+		return 0;
+	q = s[0] - '0';
+	if (n > 1 && s[1] == '.') {
+		for (i = 2; i < n && i < 5 && s[i] >= '0' && s[i] <= '9'; i++)
+			q += (s[i] - '0') * (scale /= 10);
+	}
+	return i == n && q <= 1 ? q : 0;
+}
+
+static void
+dt_metrics_range(dt_maccept_t *a, const char *r, size_t rlen)
+{
+	size_t tlen = strcspn(r, ";");
+	const char *type, *p;
+	const char *version = NULL;
+	size_t vlen = 0;
+	double q = 1;
+
+	if (tlen > rlen)
+		tlen = rlen;
+	type = dt_metrics_trim(r, &tlen);
+	for (p = r + strcspn(r, ";"); p < r + rlen && *p == ';';) {
+		size_t plen = strcspn(p + 1, ";");
+		const char *par;
+
+		if (p + 1 + plen > r + rlen)
+			plen = (size_t) (r + rlen - p - 1);
+		par = dt_metrics_trim(p + 1, &plen);
+		if (plen > 2 && strncasecmp(par, "q=", 2) == 0) {
+			q = dt_metrics_qvalue(par + 2, plen - 2);
+		} else if (plen > 8 && strncasecmp(par, "version=", 8) == 0) {
+			version = par + 8;
+			vlen = plen - 8;
+		}
+		p = par + plen;
+		p += strcspn(p, ";");
+	}
+	/* A version we do not write does not name our format. */
+	if (dt_metrics_is(type, tlen, "application/openmetrics-text")) {
+		if (version == NULL || dt_metrics_is(version, vlen, "1.0.0") ||
+		    dt_metrics_is(version, vlen, "0.0.1"))
+			a->a_om = q > a->a_om ? q : a->a_om;
+	} else if (dt_metrics_is(type, tlen, "text/plain")) {
+		if (version == NULL || dt_metrics_is(version, vlen, "0.0.4"))
+			a->a_pt = q > a->a_pt ? q : a->a_pt;
+	} else if (dt_metrics_is(type, tlen, "application/*")) {
+		a->a_omsub = q;
+	} else if (dt_metrics_is(type, tlen, "text/*")) {
+		a->a_ptsub = q;
+	} else if (dt_metrics_is(type, tlen, "*/*")) {
+		a->a_any = q;
+	}
+}
+
+/*
+ * The format a request head asks for.  OpenMetrics only when its Accept
+ * header wants it more than the Prometheus text format (Prometheus sends
+ * "application/openmetrics-text;version=1.0.0,...,text/plain;
+ * version=0.0.4;q=0.5,..."); without one, on a tie (curl's "* / *") or
+ * when neither is acceptable, the 0.0.4 text every client reads.
+ */
+static dt_metrics_fmt_t
+dt_metrics_negotiate(const char *req)
+{
+	dt_maccept_t a = {-1, -1, -1, -1, -1};
+	const char *line = strchr(req, '\n');
+	double om, pt;
+
+	while (line != NULL && *++line != '\0') {
+		size_t len = strcspn(line, "\r\n");
+
+		if (len > 7 && strncasecmp(line, "accept:", 7) == 0) {
+			const char *r = line + 7, *end = line + len;
+
+			while (r < end) {
+				size_t rlen = strcspn(r, ",\r\n");
+
+				dt_metrics_range(&a, r, rlen);
+				r += rlen + (r[rlen] == ',');
+			}
+		}
+		line = strchr(line, '\n');
+	}
+	om = a.a_om >= 0 ? a.a_om : a.a_omsub >= 0 ? a.a_omsub : a.a_any;
+	pt = a.a_pt >= 0 ? a.a_pt : a.a_ptsub >= 0 ? a.a_ptsub : a.a_any;
+	return om > 0 && om > pt ? DT_METRICS_OPENMETRICS : DT_METRICS_PROMTEXT;
+}
+
 /* The answer to the request head in req. */
 static char *
 dt_metrics_answer(dt_metrics_t *m, const char *req, size_t *lenp)
 {
 	char method[16], path[1024], *out;
+	dt_metrics_fmt_t fmt;
 	bool head;
 
 	if (sscanf(req, "%15s %1023s", method, path) != 2)
@@ -283,14 +420,15 @@ dt_metrics_answer(dt_metrics_t *m, const char *req, size_t *lenp)
 	if (strcmp(path, "/metrics") != 0)
 		return dt_metrics_reply("404 Not Found", "text/plain",
 		    "the metrics are at /metrics\n", 28, head, lenp);
+	fmt = dt_metrics_negotiate(req);
 	/* Made under the lock: tracing publishes a new text meanwhile. */
 	(void) pthread_mutex_lock(&m->m_lock);
-	if (m->m_text == NULL)
+	if (m->m_text[fmt] == NULL)
 		out = dt_metrics_reply("503 Service Unavailable", "text/plain",
 		    "", 0, false, lenp);
 	else
-		out = dt_metrics_reply("200 OK", DT_METRICS_CTYPE, m->m_text,
-		    m->m_len, head, lenp);
+		out = dt_metrics_reply("200 OK", dt_metrics_ctype[fmt],
+		    m->m_text[fmt], m->m_len[fmt], head, lenp);
 	(void) pthread_mutex_unlock(&m->m_lock);
 	return out;
 }
@@ -495,17 +633,20 @@ void
 dt_metrics_publish(dtrace_hdl_t *dtp)
 {
 	dt_metrics_t *m = dtp->dt_metrics;
-	char *text, *old;
-	size_t len;
+	char *text[DT_METRICS_NFMT], *old[DT_METRICS_NFMT];
+	size_t len[DT_METRICS_NFMT];
 
-	if (m == NULL || dt_consume_metrics(dtp, &text, &len) != 0)
+	if (m == NULL || dt_consume_metrics(dtp, text, len) != 0)
 		return;
 	(void) pthread_mutex_lock(&m->m_lock);
-	old = m->m_text;
-	m->m_text = text;
-	m->m_len = len;
+	for (int f = 0; f < DT_METRICS_NFMT; f++) {
+		old[f] = m->m_text[f];
+		m->m_text[f] = text[f];
+		m->m_len[f] = len[f];
+	}
 	(void) pthread_mutex_unlock(&m->m_lock);
-	free(old);
+	for (int f = 0; f < DT_METRICS_NFMT; f++)
+		free(old[f]);
 }
 
 void
@@ -520,7 +661,8 @@ dt_metrics_stop(dtrace_hdl_t *dtp)
 		(void) pthread_join(m->m_thread, NULL);
 	dt_os_net_close(m->m_fd);
 	(void) pthread_mutex_destroy(&m->m_lock);
-	free(m->m_text);
+	for (int f = 0; f < DT_METRICS_NFMT; f++)
+		free(m->m_text[f]);
 	free(m);
 	dtp->dt_metrics = NULL;
 }

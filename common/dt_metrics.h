@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * dt_metrics.h: the metrics endpoint (-x metrics=ADDR:PORT): the
- * aggregations over HTTP at /metrics in the OpenMetrics text format,
- * while tracing runs, for Prometheus and the collectors that read it.
+ * aggregations over HTTP at /metrics in the OpenMetrics or Prometheus
+ * text format, while tracing runs, for Prometheus and the collectors that
+ * read them.
  */
 #ifndef DT_METRICS_H
 #define DT_METRICS_H
@@ -14,6 +15,16 @@
 typedef struct dtrace_hdl dtrace_hdl_t;
 
 #define DT_METRICS_LABEL_MAX 64
+
+/*
+ * The formats the endpoint serves, each scrape the one it asks for
+ * (Accept), made together from each snapshot (dt_consume_metrics()).
+ */
+typedef enum dt_metrics_fmt {
+	DT_METRICS_OPENMETRICS, /* application/openmetrics-text 1.0.0 */
+	DT_METRICS_PROMTEXT,	/* text/plain 0.0.4, Prometheus's own */
+	DT_METRICS_NFMT
+} dt_metrics_fmt_t;
 
 /* dtrace_go(): listen, check -x metricslabels against the aggregations. */
 extern int dt_metrics_start(dtrace_hdl_t *dtp);

@@ -171,6 +171,12 @@ typedef struct dt_aggdesc {
 	uint32_t ag_nkeys;
 	dt_recdesc_t *ag_keys; /* key layout; offsets within the key bytes */
 	uint32_t ag_keysize;   /* bytes of one key tuple */
+	/*
+	 * sum(): every use adds a value of an unsigned type, so the sum
+	 * cannot fall (short of clear() or normalize()): the metrics
+	 * endpoint makes it a counter, any other sum() a gauge.
+	 */
+	bool ag_nonneg;
 } dt_aggdesc_t;
 
 /* One action of a clause. */

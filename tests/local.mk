@@ -56,7 +56,8 @@ SHELL_TESTS += tests/shell/unprivileged.sh tests/shell/syscall-count.sh \
 	tests/shell/json-lines.sh tests/shell/install-layout.sh \
 	tests/shell/package.sh tests/shell/folded-stacks.sh \
 	tests/shell/metrics-endpoint.sh tests/shell/metrics-prometheus.sh \
-	tests/shell/metrics-idle.sh tests/shell/lib-members.sh \
+	tests/shell/metrics-idle.sh tests/shell/metrics-totals.sh \
+	tests/shell/lib-members.sh \
 	tests/shell/bash-completion.sh tests/shell/agg-space-full.sh \
 	tests/shell/agg-slots.sh tests/shell/agg-exact.sh \
 	tests/shell/chaos.sh tests/shell/ptrace-tracer-killed.sh \

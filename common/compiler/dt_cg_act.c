@@ -373,6 +373,17 @@ dt_cg_rec_isint(const dt_recdesc_t *rd)
 	return rd->rd_type == DT_REC_SINT || rd->rd_type == DT_REC_UINT;
 }
 
+/*
+ * Whether an aggregating function's value argument is of an unsigned
+ * integer type (size_t bytes, say), so that adding it never lowers a sum.
+ */
+static bool
+dt_cg_agg_unsigned(const dt_node_t *arg)
+{
+	return arg != NULL && dt_node_is_integer(arg) &&
+	    (arg->dn_flags & DT_NF_SIGNED) == 0;
+}
+
 /* Registers an aggregation at its first use; checks later uses. */
 static void
 dt_cg_agg_declare(dt_cg_t *cg, dt_node_t *dnp)
@@ -391,6 +402,8 @@ dt_cg_agg_declare(dt_cg_t *cg, dt_node_t *dnp)
 	memset(&nagg, 0, sizeof (nagg));
 	nagg.ag_kind = (dt_aggkind_t) fn->dn_ident->di_id;
 	dt_cg_agg_params(cg, fn, &nagg);
+	nagg.ag_nonneg = nagg.ag_kind == DT_AGG_SUM &&
+	    dt_cg_agg_unsigned(fn->dn_args);
 
 	if ((i = dt_cg_agg_index(cg, idp)) >= 0) {
 		agg = &pgp->pg_aggs[i];
@@ -423,6 +436,8 @@ dt_cg_agg_declare(dt_cg_t *cg, dt_node_t *dnp)
 		if (k != NULL || n != agg->ag_nkeys)
 			dt_cg_fail(cg, dnp, D_KEY_TYPE, "%s: keys differ "
 			    "from those of its first use", idp->di_name);
+		/* One signed use is enough for the sum to fall. */
+		agg->ag_nonneg = agg->ag_nonneg && nagg.ag_nonneg;
 		return;
 	}
 

@@ -199,10 +199,11 @@ extern int dt_consume_aggtaken(
  */
 extern int dt_consume_end(dtrace_hdl_t *dtp, FILE *fp);
 /*
- * The aggregations in the OpenMetrics text format, from the consumer's
- * copy as it is now (dt_metrics_fmt.c); the caller frees *bufp.
+ * The aggregations in each of the metrics formats (bufs[] and lens[]
+ * indexed by dt_metrics_fmt_t, common/dt_metrics.h), from the consumer's
+ * copy as it is now (dt_metrics_fmt.c); the caller frees bufs[].
  */
-extern int dt_consume_metrics(dtrace_hdl_t *dtp, char **bufp, size_t *lenp);
+extern int dt_consume_metrics(dtrace_hdl_t *dtp, char **bufs, size_t *lens);
 
 /*
  * Aggregation operations, as the actions of the same names do them; also

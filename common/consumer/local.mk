@@ -22,7 +22,8 @@ CONSUMER_TESTS = \
 	tests/unit/consumer_printf_test \
 	tests/unit/consumer_agg_test \
 	tests/unit/consumer_buf_test \
-	tests/unit/consumer_spec_test
+	tests/unit/consumer_spec_test \
+	tests/unit/metrics_fmt_test
 UNIT_TESTS += $(CONSUMER_TESTS)
 tests_unit_consumer_printf_test_SOURCES = tests/unit/consumer_printf_test.c \
 	tests/unit/consumer_test.h tests/unit/unit.h
@@ -36,3 +37,6 @@ tests_unit_consumer_buf_test_LDADD = libdtrace_core.la
 tests_unit_consumer_spec_test_SOURCES = tests/unit/consumer_spec_test.c \
 	tests/unit/consumer_test.h tests/unit/unit.h
 tests_unit_consumer_spec_test_LDADD = libdtrace_core.la
+tests_unit_metrics_fmt_test_SOURCES = tests/unit/metrics_fmt_test.c \
+	tests/unit/consumer_test.h tests/unit/unit.h
+tests_unit_metrics_fmt_test_LDADD = libdtrace_core.la

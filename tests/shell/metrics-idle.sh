@@ -36,7 +36,9 @@ def scrape(timeout):
     t0 = time.monotonic()
     try:
         s = socket.create_connection(("127.0.0.1", port), timeout=timeout)
-        s.sendall(b"GET /metrics HTTP/1.0\r\nHost: x\r\n\r\n")
+        # OpenMetrics, whose "# EOF" shows the answer is whole.
+        s.sendall(b"GET /metrics HTTP/1.0\r\nHost: x\r\n"
+                  b"Accept: application/openmetrics-text\r\n\r\n")
         data = b""
         while True:
             b = s.recv(65536)

@@ -104,7 +104,7 @@ for _ in $(seq 60); do
 	scrapes=$(query 'count_over_time(up%5B5m%5D)' |
 	    jq -r '.data.result[0].value[1] // 0' 2>/dev/null)
 	query dtrace_c_total | jq -r '.data.result[] | "\(.metric.key1) \(.value[1])"' 2>/dev/null | sort >"$tmp/c.got"
-	query dtrace_s_total | jq -r '.data.result[] | "\(.metric.key1) \(.value[1])"' 2>/dev/null | sort >"$tmp/s.got"
+	query dtrace_s | jq -r '.data.result[] | "\(.metric.key1) \(.value[1])"' 2>/dev/null | sort >"$tmp/s.got"
 	query dtrace_q_bucket | jq -r '.data.result[] | "\(.metric.le) \(.value[1])"' 2>/dev/null | sort >"$tmp/q.got"
 	# Prometheus's buckets are those used; printa shows one more below.
 	grep -Fxf "$tmp/q.got" "$tmp/q.want" >"$tmp/q.want.used"

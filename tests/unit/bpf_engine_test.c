@@ -169,7 +169,8 @@ test_all_syscalls(void)
 	dif_object_t *key = asm_difo("ldgs probefunc, %r1\nret %r1\n"
 	    "RETURN string byref 256\n");
 	dt_recdesc_t krec = { DT_REC_STRING, 256, 0, 1, 0, NULL, 0 };
-	dt_aggdesc_t agg = { 0, "", DT_AGG_COUNT, { 0 }, 1, 1, &krec, 256 };
+	dt_aggdesc_t agg = { 0, "", DT_AGG_COUNT, { 0 }, 1, 1, &krec, 256,
+	    false };
 	dt_action_t act = { .ac_kind = DT_ACT_AGGREGATE, .ac_aggid = 0,
 		.ac_nkeys = 1, .ac_keys = &key };
 	dt_probedesc_t desc;
@@ -270,7 +271,8 @@ static void
 test_profile(void)
 {
 	const dt_engine_ops_t *eo = &dt_bpf_engine_ops;
-	dt_aggdesc_t agg = { 0, "", DT_AGG_COUNT, { 0 }, 1, 0, NULL, 0 };
+	dt_aggdesc_t agg = { 0, "", DT_AGG_COUNT, { 0 }, 1, 0, NULL, 0,
+	    false };
 	dt_action_t act = { .ac_kind = DT_ACT_AGGREGATE, .ac_aggid = 0 };
 	dt_probedesc_t desc;
 	dt_stmt_t st = { .st_id = 0, .st_ndescs = 1, .st_descs = &desc,
@@ -406,7 +408,8 @@ main(void)
 	dtrace_hdl_t *dtp;
 	dif_object_t *key, *arg0, *pred, *ts;
 	dt_recdesc_t krec = { DT_REC_STRING, 256, 0, 1, 0, NULL, 0 };
-	dt_aggdesc_t agg = { 0, "", DT_AGG_COUNT, { 0 }, 1, 1, &krec, 256 };
+	dt_aggdesc_t agg = { 0, "", DT_AGG_COUNT, { 0 }, 1, 1, &krec, 256,
+	    false };
 	dt_action_t act_agg = { .ac_kind = DT_ACT_AGGREGATE, .ac_aggid = 0,
 		.ac_nkeys = 1 };
 	dt_actarg_t targ = { NULL, { DT_REC_SINT, 8, 0, 8, 0, NULL, 0 } };

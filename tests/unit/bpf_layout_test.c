@@ -74,7 +74,8 @@ main(void)
 		{ DT_REC_SINT, 8, 256, 8, 0, NULL, 0 },
 		{ DT_REC_STRING, 256, 264, 1, 0, NULL, 0 },
 	};
-	dt_aggdesc_t agg = { 0, "", DT_AGG_COUNT, { 0 }, 1, 3, krec, 520 };
+	dt_aggdesc_t agg = { 0, "", DT_AGG_COUNT, { 0 }, 1, 3, krec, 520,
+	    false };
 	dif_object_t *exec = asm_difo("ldgs execname, %r1\nret %r1\n" RS);
 	dif_object_t *lit = asm_difo("sets \"abc\", %r2\nmov %r2, %r3\n"
 	    "ret %r3\n" RS);

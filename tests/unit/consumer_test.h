@@ -9,7 +9,7 @@
  * symbols "vmlinux`do_thing" at 0xffffffff81000000 (0x100 bytes) and
  * "ext4`ext4_read" at 0xffffffffc0000000, an object-only module "nosym"
  * at 0xffffffffc1000000, and a user symbol "libc.so.6`malloc" at
- * 0x7f0000001000 in any process.
+ * 0x7f0000001000 in any process, in libc.so.6 loaded at 0x7f0000000000.
  */
 #ifndef CONSUMER_TEST_H
 #define CONSUMER_TEST_H
@@ -162,6 +162,13 @@ tsym_u(void *arg, uint64_t pid, uint64_t addr, dt_syminfo_t *sip)
 		sip->si_object = "libc.so.6";
 		sip->si_name = "malloc";
 		sip->si_value = 0x7f0000001000ULL;
+		sip->si_base = 0x7f0000000000ULL;
+		return 0;
+	}
+	if (addr >= 0x7f0000000000ULL && addr < 0x7f0000001000ULL) {
+		sip->si_object = "libc.so.6";
+		sip->si_name = NULL;
+		sip->si_base = 0x7f0000000000ULL;
 		return 0;
 	}
 	return -1;
