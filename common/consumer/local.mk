@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # common/consumer/local.mk: the consumer -- records and aggregations to
-# DTrace's text output, JSON or folded stacks.
+# DTrace's text output, JSON, folded stacks or pprof profiles.
 libdtrace_core_la_SOURCES += \
 	%reldir%/dt_consumer.h \
 	%reldir%/dt_cons_impl.h \
@@ -13,6 +13,9 @@ libdtrace_core_la_SOURCES += \
 	%reldir%/dt_aggprint.c \
 	%reldir%/dt_json.c \
 	%reldir%/dt_folded.c \
+	%reldir%/dt_protobuf.h \
+	%reldir%/dt_protobuf.c \
+	%reldir%/dt_pprof.c \
 	%reldir%/dt_metrics_fmt.c \
 	%reldir%/dt_cons_spec.c \
 	%reldir%/dt_cons_bufpolicy.c
