@@ -54,6 +54,7 @@ SHELL_TESTS += tests/shell/unprivileged.sh tests/shell/syscall-count.sh \
 	tests/shell/maps-fifo.sh \
 	tests/shell/json-lines.sh tests/shell/install-layout.sh \
 	tests/shell/package.sh tests/shell/folded-stacks.sh \
+	tests/shell/pprof-profile.sh \
 	tests/shell/metrics-endpoint.sh tests/shell/metrics-prometheus.sh \
 	tests/shell/metrics-idle.sh tests/shell/lib-members.sh \
 	tests/shell/bash-completion.sh tests/shell/agg-space-full.sh \

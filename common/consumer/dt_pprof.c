@@ -22,8 +22,8 @@
  * other key a label keyN (N its place among the keys, from 1): a number
  * for an integer, a string for the rest, as printa() prints them.  The
  * sample type is the function's: count() is "samples"/"count", the
- * others "sum", "avg", "min", "max" or "stddev", of unit "value" (D
- * knows no unit of what it adds up).
+ * others "sum", "avg", "min", "max" or "stddev" of no unit (D knows
+ * none of what it adds up, and pprof shows plain numbers for none).
  *
  * Each distinct address is a Location, with one Line naming its
  * Function (the symbol, demangled unless -x nodemangle, as printa()
@@ -639,7 +639,7 @@ dt_pprof_finish(dt_pprof_t *pp, const dt_aggdesc_t *agg)
 	dt_pb_int(msg, VT_TYPE, (int64_t) dt_pprof_str(pp,
 	    count ? "samples" : dt_aggkind_name(agg->ag_kind)));
 	dt_pb_int(msg, VT_UNIT, (int64_t) dt_pprof_str(pp,
-	    count ? "count" : "value"));
+	    count ? "count" : ""));
 	dt_pb_message(prof, PF_SAMPLE_TYPE, msg);
 	(void) snprintf(comment, sizeof(comment), "dtrace: @%s = %s()",
 	    agg->ag_name, dt_aggkind_name(agg->ag_kind));
