@@ -25,7 +25,8 @@ CONSUMER_TESTS = \
 	tests/unit/consumer_printf_test \
 	tests/unit/consumer_agg_test \
 	tests/unit/consumer_buf_test \
-	tests/unit/consumer_spec_test
+	tests/unit/consumer_spec_test \
+	tests/unit/protobuf_test
 UNIT_TESTS += $(CONSUMER_TESTS)
 tests_unit_consumer_printf_test_SOURCES = tests/unit/consumer_printf_test.c \
 	tests/unit/consumer_test.h tests/unit/unit.h
@@ -39,3 +40,5 @@ tests_unit_consumer_buf_test_LDADD = libdtrace_core.la
 tests_unit_consumer_spec_test_SOURCES = tests/unit/consumer_spec_test.c \
 	tests/unit/consumer_test.h tests/unit/unit.h
 tests_unit_consumer_spec_test_LDADD = libdtrace_core.la
+tests_unit_protobuf_test_SOURCES = tests/unit/protobuf_test.c tests/unit/unit.h
+tests_unit_protobuf_test_LDADD = libdtrace_core.la
