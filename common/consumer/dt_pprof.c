@@ -645,8 +645,11 @@ dt_pprof_finish(dt_pprof_t *pp, const dt_aggdesc_t *agg)
 	    agg->ag_name, dt_aggkind_name(agg->ag_kind));
 	cidx = (int64_t) dt_pprof_str(pp, comment);
 
+	/* In the order of their new IDs: readers take the first for main. */
 	main = dt_pprof_mainmap(pp);
-	for (uint32_t id = 1; id <= pp->pp_maps.pt_n; id++) {
+	for (uint32_t i = 0; i < pp->pp_maps.pt_n; i++) {
+		uint32_t id = i == 0 && main != 0 ? main :
+		    main != 0 && i < main ? i : i + 1;
 		const dt_ppmap_t *pm = &pp->pp_mapv[id - 1];
 
 		dt_pb_reset(msg);

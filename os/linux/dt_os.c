@@ -354,9 +354,10 @@ dt_os_ksym_why(void)
 
 /*
  * Kernel objects for profiles, named as perf names them: the kernel
- * "[kernel.kallsyms]", spanning _stext to _etext, and a module "[name]";
- * each with the build ID the kernel shows of it (/sys/kernel/notes,
- * /sys/module/NAME/notes/.note.gnu.build-id).  Read once per module.
+ * "[kernel.kallsyms]" and a module "[name]", each spanning its code as
+ * kallsyms shows it and with the build ID the kernel shows of it
+ * (/sys/kernel/notes, /sys/module/NAME/notes/.note.gnu.build-id).  Read
+ * once per module.
  */
 typedef struct dt_os_kmap {
 	struct dt_os_kmap *km_next;
@@ -387,10 +388,9 @@ dt_os_kmap_read(const char *module)
 		return NULL;
 	}
 	km->km_map.om_path = km->km_path;
-	if (kernel && kt != NULL && !dt_ksyms_restricted(kt) &&
-	    (dt_ksyms_addr(kt, NULL, "_stext", &km->km_map.om_start) != 0 ||
-	    dt_ksyms_addr(kt, NULL, "_etext", &km->km_map.om_limit) != 0 ||
-	    km->km_map.om_limit <= km->km_map.om_start))
+	if (kt != NULL && !dt_ksyms_restricted(kt) &&
+	    dt_ksyms_text_range(kt, module, &km->km_map.om_start,
+	    &km->km_map.om_limit) != 0)
 		km->km_map.om_start = km->km_map.om_limit = 0;
 	if (kernel) {
 		(void) snprintf(path, sizeof (path), "/sys/kernel/notes");
