@@ -106,6 +106,7 @@ typedef struct dt_ppmap {
 	uint64_t pm_path, pm_buildid; /* string indexes */
 	uint64_t pm_start, pm_limit, pm_offset;
 	bool pm_nofunc; /* an address in it has no function */
+	bool pm_user;	/* a process's, not the kernel's */
 } dt_ppmap_t;
 
 typedef struct dt_pprof {
@@ -239,7 +240,7 @@ dt_pprof_func(dt_pprof_t *pp, const char *name, const char *sysname)
  * unknown range (0, 0) grows to take in every address seen in it.
  */
 static uint32_t
-dt_pprof_map(dt_pprof_t *pp, const char *path, const char *buildid,
+dt_pprof_map(dt_pprof_t *pp, bool user, const char *path, const char *buildid,
     uint64_t start, uint64_t limit, uint64_t offset, uint64_t addr)
 {
 	uint64_t key[5] = { dt_pprof_str(pp, path), dt_pprof_str(pp, buildid),
@@ -271,6 +272,7 @@ dt_pprof_map(dt_pprof_t *pp, const char *path, const char *buildid,
 		pm->pm_start = start;
 		pm->pm_limit = limit;
 		pm->pm_offset = offset;
+		pm->pm_user = user;
 		if (start == 0 && limit == 0) {
 			pm->pm_start = addr;
 			pm->pm_limit = addr + 1;
@@ -344,10 +346,11 @@ dt_pprof_loc(dt_pprof_t *pp, bool user, uint64_t pid, uint64_t pc)
 		    so->so_kmap(so->so_arg, si.si_object, &om) == 0;
 	}
 	if (mapped && om.om_path != NULL)
-		pl->pl_map = dt_pprof_map(pp, om.om_path, om.om_buildid,
+		pl->pl_map = dt_pprof_map(pp, user, om.om_path, om.om_buildid,
 		    om.om_start, om.om_limit, om.om_offset, pc);
 	else if (found && si.si_object != NULL)
-		pl->pl_map = dt_pprof_map(pp, si.si_object, "", 0, 0, 0, pc);
+		pl->pl_map = dt_pprof_map(pp, user, si.si_object, "", 0, 0, 0,
+		    pc);
 	if (found && si.si_name != NULL) {
 		const char *name = si.si_name, *dem;
 
@@ -590,9 +593,10 @@ dt_pprof_free(dt_pprof_t *pp)
 
 /*
  * pprof takes the first mapping for the program's (its "File:" line),
- * and so do the tools that read its profiles: the first one not of a
- * shared library ("libc.so.6", "libfoo.so") nor of the kernel ("[...]")
- * goes first, others keep their order.  Its ID, or 0 for none.
+ * and so do the tools that read its profiles: the first one of a
+ * process, not of a shared library ("libc.so.6", "libfoo.so") nor of a
+ * pseudo-file ("[vdso]"), goes first, others keep their order.  Its ID,
+ * or 0 for none.
  */
 static uint32_t
 dt_pprof_mainmap(dt_pprof_t *pp)
@@ -609,7 +613,8 @@ dt_pprof_mainmap(dt_pprof_t *pp)
 			lib = so[3] == '\0' ||
 			    ((so[3] == '.' || so[3] == '_') &&
 				so[4] >= '0' && so[4] <= '9');
-		if (base[0] != '\0' && base[0] != '[' && !lib)
+		if (pp->pp_mapv[id - 1].pm_user && base[0] != '\0' &&
+		    base[0] != '[' && !lib)
 			return id;
 	}
 	return 0;

@@ -26,7 +26,8 @@ CONSUMER_TESTS = \
 	tests/unit/consumer_agg_test \
 	tests/unit/consumer_buf_test \
 	tests/unit/consumer_spec_test \
-	tests/unit/protobuf_test
+	tests/unit/protobuf_test \
+	tests/unit/consumer_pprof_test
 UNIT_TESTS += $(CONSUMER_TESTS)
 tests_unit_consumer_printf_test_SOURCES = tests/unit/consumer_printf_test.c \
 	tests/unit/consumer_test.h tests/unit/unit.h
@@ -42,3 +43,6 @@ tests_unit_consumer_spec_test_SOURCES = tests/unit/consumer_spec_test.c \
 tests_unit_consumer_spec_test_LDADD = libdtrace_core.la
 tests_unit_protobuf_test_SOURCES = tests/unit/protobuf_test.c tests/unit/unit.h
 tests_unit_protobuf_test_LDADD = libdtrace_core.la
+tests_unit_consumer_pprof_test_SOURCES = tests/unit/consumer_pprof_test.c \
+	tests/unit/consumer_test.h tests/unit/unit.h
+tests_unit_consumer_pprof_test_LDADD = libdtrace_core.la $(ZLIB_LIBS)

@@ -224,16 +224,19 @@ dtrace: @q not written: a quantize() has no profile form" ] ||
 	{ echo "FAIL: stderr of the end: $(cat "$tmp/end.err")"; fail=1; }
 ls "$tmp"/end.[nq]* >/dev/null 2>&1 &&
 	{ echo "FAIL: a file for @n or @q"; fail=1; }
-"$DTRACE" -q -x oformat=pprof -o "$tmp/series" -n '
+# (A '.' in a directory's name is not the file's.)
+mkdir "$tmp/d.x"
+"$DTRACE" -q -x oformat=pprof -o "$tmp/d.x/series" -n '
 	profile-97 { @[stack()] = count(); }
 	tick-200ms { printa(@); }
 	tick-700ms { exit(0); }' >/dev/null 2>"$tmp/series.err" ||
 	{ echo "FAIL: the series failed: $(cat "$tmp/series.err")"; fail=1; }
 for n in 1 2 3; do
-	go tool pprof -top "$tmp/series.$n" >/dev/null 2>&1 ||
-		{ echo "FAIL: no profile series.$n: $(ls "$tmp")"; fail=1; }
+	go tool pprof -top "$tmp/d.x/series.$n" >/dev/null 2>&1 ||
+		{ echo "FAIL: no profile series.$n: $(ls "$tmp/d.x")"; fail=1; }
 done
-[ -e "$tmp/series" ] && { echo "FAIL: series written unnumbered too"; fail=1; }
+[ -e "$tmp/d.x/series" ] &&
+	{ echo "FAIL: series written unnumbered too"; fail=1; }
 
 # Refused before tracing starts, with one line.
 "$DTRACE" -q -x oformat=pprof -n 'BEGIN { @[ustack()] = count(); exit(0); }' \
