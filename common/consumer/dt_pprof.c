@@ -155,8 +155,8 @@ dt_pptab_grow(dt_pptab_t *t)
 	if ((slots = calloc(nslots, sizeof(*slots))) == NULL)
 		return false;
 	for (uint32_t id = 1; id <= t->pt_n; id++) {
-		uint32_t i = dt_pptab_hash(t->pt_keys[id - 1],
-				 t->pt_lens[id - 1]) &
+		uint32_t i =
+		    dt_pptab_hash(t->pt_keys[id - 1], t->pt_lens[id - 1]) &
 		    (nslots - 1);
 
 		while (slots[i] != 0)
@@ -179,7 +179,8 @@ dt_pptab_id(dt_pptab_t *t, const void *key, size_t len, bool *isnew)
 	*isnew = false;
 	if (t->pt_n == t->pt_cap && !dt_pptab_grow(t))
 		return 0;
-	for (i = h & t->pt_mask; t->pt_slots[i] != 0; i = (i + 1) & t->pt_mask) {
+	for (i = h & t->pt_mask; t->pt_slots[i] != 0;
+	     i = (i + 1) & t->pt_mask) {
 		uint32_t id = t->pt_slots[i];
 
 		if (t->pt_lens[id - 1] == len &&
@@ -225,8 +226,7 @@ dt_pprof_str(dt_pprof_t *pp, const char *s)
 static uint32_t
 dt_pprof_func(dt_pprof_t *pp, const char *name, const char *sysname)
 {
-	uint64_t key[2] = { dt_pprof_str(pp, name),
-		dt_pprof_str(pp, sysname) };
+	uint64_t key[2] = {dt_pprof_str(pp, name), dt_pprof_str(pp, sysname)};
 	bool isnew;
 	uint32_t id = dt_pptab_id(&pp->pp_funcs, key, sizeof(key), &isnew);
 
@@ -243,8 +243,8 @@ static uint32_t
 dt_pprof_map(dt_pprof_t *pp, bool user, const char *path, const char *buildid,
     uint64_t start, uint64_t limit, uint64_t offset, uint64_t addr)
 {
-	uint64_t key[5] = { dt_pprof_str(pp, path), dt_pprof_str(pp, buildid),
-		start, limit, offset };
+	uint64_t key[5] = {dt_pprof_str(pp, path), dt_pprof_str(pp, buildid),
+	    start, limit, offset};
 	bool isnew;
 	uint32_t id = dt_pptab_id(&pp->pp_maps, key, sizeof(key), &isnew);
 	dt_ppmap_t *pm;
@@ -300,7 +300,7 @@ dt_pprof_loc(dt_pprof_t *pp, bool user, uint64_t pid, uint64_t pc)
 {
 	dt_consumer_t *dc = pp->pp_dc;
 	const dt_symops_t *so = &dc->dc_symops;
-	uint64_t key[3] = { user, user ? pid : 0, pc };
+	uint64_t key[3] = {user, user ? pid : 0, pc};
 	dt_os_mapping_t om;
 	dt_syminfo_t si;
 	dt_pploc_t *pl;
@@ -341,16 +341,15 @@ dt_pprof_loc(dt_pprof_t *pp, bool user, uint64_t pid, uint64_t pc)
 	} else {
 		found = so->so_ksym != NULL &&
 		    so->so_ksym(so->so_arg, pc, &si) == 0;
-		mapped = found && si.si_object != NULL &&
-		    so->so_kmap != NULL &&
+		mapped = found && si.si_object != NULL && so->so_kmap != NULL &&
 		    so->so_kmap(so->so_arg, si.si_object, &om) == 0;
 	}
 	if (mapped && om.om_path != NULL)
 		pl->pl_map = dt_pprof_map(pp, user, om.om_path, om.om_buildid,
 		    om.om_start, om.om_limit, om.om_offset, pc);
 	else if (found && si.si_object != NULL)
-		pl->pl_map = dt_pprof_map(pp, user, si.si_object, "", 0, 0, 0,
-		    pc);
+		pl->pl_map =
+		    dt_pprof_map(pp, user, si.si_object, "", 0, 0, 0, pc);
 	if (found && si.si_name != NULL) {
 		const char *name = si.si_name, *dem;
 
@@ -405,8 +404,8 @@ dt_pprof_stack(dt_pprof_t *pp, const dt_recdesc_t *rd, const unsigned char *p)
 
 /* A key that is not a stack, as the label keyN of the sample. */
 static void
-dt_pprof_label(dt_pprof_t *pp, uint32_t k, const dt_recdesc_t *rd,
-    const unsigned char *p)
+dt_pprof_label(
+    dt_pprof_t *pp, uint32_t k, const dt_recdesc_t *rd, const unsigned char *p)
 {
 	dt_pbuf_t *sub = &pp->pp_sub;
 	char name[24], buf[1024];
@@ -419,9 +418,9 @@ dt_pprof_label(dt_pprof_t *pp, uint32_t k, const dt_recdesc_t *rd,
 	case DT_REC_UINT:
 		if (rd->rd_size <= 8) {
 			dt_pb_int(sub, LA_NUM,
-			    rd->rd_type == DT_REC_SINT ?
-				dt_rec_sint(rd, p) :
-				(int64_t) dt_rec_uint(rd, p));
+			    rd->rd_type == DT_REC_SINT
+				? dt_rec_sint(rd, p)
+				: (int64_t) dt_rec_uint(rd, p));
 			break;
 		}
 		/* FALLTHROUGH */
@@ -444,8 +443,8 @@ dt_pprof_label(dt_pprof_t *pp, uint32_t k, const dt_recdesc_t *rd,
 			break;
 		default:
 			buf[0] = '\0';
-			for (uint32_t i = 0; i < rd->rd_size &&
-			    2 * i + 3 <= sizeof(buf); i++)
+			for (uint32_t i = 0;
+			     i < rd->rd_size && 2 * i + 3 <= sizeof(buf); i++)
 				(void) snprintf(buf + 2 * i, 3, "%02x", p[i]);
 			break;
 		}
@@ -603,16 +602,17 @@ dt_pprof_mainmap(dt_pprof_t *pp)
 {
 	for (uint32_t id = 1; id <= pp->pp_maps.pt_n; id++) {
 		const char *path =
-		    (const char *) pp->pp_strs.pt_keys[pp->pp_mapv[id - 1].pm_path];
+		    (const char *)
+			pp->pp_strs.pt_keys[pp->pp_mapv[id - 1].pm_path];
 		const char *base = strrchr(path, '/'), *so;
 		bool lib = false;
 
 		base = base != NULL ? base + 1 : path;
 		for (so = strstr(base, ".so"); so != NULL && !lib;
-		    so = strstr(so + 1, ".so"))
+		     so = strstr(so + 1, ".so"))
 			lib = so[3] == '\0' ||
-			    ((so[3] == '.' || so[3] == '_') &&
-				so[4] >= '0' && so[4] <= '9');
+			    ((so[3] == '.' || so[3] == '_') && so[4] >= '0' &&
+				so[4] <= '9');
 		if (pp->pp_mapv[id - 1].pm_user && base[0] != '\0' &&
 		    base[0] != '[' && !lib)
 			return id;
@@ -641,10 +641,11 @@ dt_pprof_finish(dt_pprof_t *pp, const dt_aggdesc_t *agg)
 	uint32_t main;
 
 	dt_pb_reset(msg);
-	dt_pb_int(msg, VT_TYPE, (int64_t) dt_pprof_str(pp,
-	    count ? "samples" : dt_aggkind_name(agg->ag_kind)));
-	dt_pb_int(msg, VT_UNIT, (int64_t) dt_pprof_str(pp,
-	    count ? "count" : ""));
+	dt_pb_int(msg, VT_TYPE,
+	    (int64_t) dt_pprof_str(
+		pp, count ? "samples" : dt_aggkind_name(agg->ag_kind)));
+	dt_pb_int(
+	    msg, VT_UNIT, (int64_t) dt_pprof_str(pp, count ? "count" : ""));
 	dt_pb_message(prof, PF_SAMPLE_TYPE, msg);
 	(void) snprintf(comment, sizeof(comment), "dtrace: @%s = %s()",
 	    agg->ag_name, dt_aggkind_name(agg->ag_kind));
@@ -653,10 +654,12 @@ dt_pprof_finish(dt_pprof_t *pp, const dt_aggdesc_t *agg)
 	/* In the order of their new IDs: readers take the first for main. */
 	main = dt_pprof_mainmap(pp);
 	for (uint32_t i = 0; i < pp->pp_maps.pt_n; i++) {
-		uint32_t id = i == 0 && main != 0 ? main :
-		    main != 0 && i < main ? i : i + 1;
-		const dt_ppmap_t *pm = &pp->pp_mapv[id - 1];
+		const dt_ppmap_t *pm;
+		uint32_t id = i + 1;
 
+		if (main != 0)
+			id = i == 0 ? main : i < main ? i : i + 1;
+		pm = &pp->pp_mapv[id - 1];
 		dt_pb_reset(msg);
 		dt_pb_uint(msg, MA_ID, dt_pprof_mapid(id, main));
 		dt_pb_uint_opt(msg, MA_MEMORY_START, pm->pm_start);
@@ -772,8 +775,8 @@ dt_pprof_agg(dt_consumer_t *dc, uint32_t aggid, bool printa)
 }
 
 int
-dt_pprof_aggs(dt_consumer_t *dc, const uint32_t *aggids, uint32_t naggs,
-    bool unprinted)
+dt_pprof_aggs(
+    dt_consumer_t *dc, const uint32_t *aggids, uint32_t naggs, bool unprinted)
 {
 	uint32_t total = dc->dc_pgp ? dc->dc_pgp->pg_naggs : 0;
 

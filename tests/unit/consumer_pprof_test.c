@@ -54,8 +54,8 @@ static tent_t g_ents[16];
 static int g_nents;
 
 static uint32_t
-agg_add(const char *name, dt_aggkind_t kind, dt_recdesc_t *keys,
-    uint32_t nkeys, uint32_t keysize)
+agg_add(const char *name, dt_aggkind_t kind, dt_recdesc_t *keys, uint32_t nkeys,
+    uint32_t keysize)
 {
 	dt_aggdesc_t *agg = &g_aggs[g_prog.pg_naggs];
 
@@ -145,8 +145,7 @@ static int
 tmap_u(void *arg, uint64_t pid, uint64_t addr, struct dt_os_mapping *omp)
 {
 	(void) arg;
-	if (pid != 42 || addr < 0x7f0000000000ULL ||
-	    addr >= 0x7f0000100000ULL)
+	if (pid != 42 || addr < 0x7f0000000000ULL || addr >= 0x7f0000100000ULL)
 		return -1;
 	memset(omp, 0, sizeof(*omp));
 	omp->om_path = "/lib/libc.so.6";
@@ -201,7 +200,8 @@ decode(const char *file)
 		return out;
 	/* time_nanos (9) and duration_nanos (10) are not known here. */
 	while (fgets(line, sizeof(line), fp) != NULL) {
-		if (strncmp(line, "9: ", 3) == 0 || strncmp(line, "10: ", 4) == 0)
+		if (strncmp(line, "9: ", 3) == 0 ||
+		    strncmp(line, "10: ", 4) == 0)
 			continue;
 		if (n + strlen(line) < sizeof(out)) {
 			strcpy(out + n, line);
@@ -318,8 +318,7 @@ test_profile(bool protoc)
 		update(u, ukey(7, 0x7f0000001010ULL, 0x7f0000001020ULL), 0);
 	update(u, ukey(8, 0x7f0000002000ULL, 0), 0);
 	{
-		uint64_t ks[2] = { 0xffffffff81000010ULL,
-			0xffffffffc0000004ULL };
+		uint64_t ks[2] = {0xffffffff81000010ULL, 0xffffffffc0000004ULL};
 
 		update(k, ks, 5);
 		update(k, ks, 7);
@@ -351,12 +350,14 @@ test_profile(bool protoc)
 		got = decode(f);
 		CHECK(strstr(got, "  1: \"\\001\\002\"\n  2: \"\\014\"\n") !=
 		    NULL);
-		CHECK(strstr(got, "6: \"[kernel.kallsyms]\"\n6: \"1234\"\n"
-				  "6: \"do_thing\"\n6: \"ext4\"\n"
-				  "6: \"ext4_read\"\n6: \"sum\"\n") != NULL);
-		CHECK(strstr(got, "3 {\n  1: 2\n  2: 18446744072635809796\n"
-				  "  3: 18446744072635809797\n"
-				  "  5: 4\n  7: 1\n}\n") != NULL);
+		CHECK(strstr(got,
+			  "6: \"[kernel.kallsyms]\"\n6: \"1234\"\n"
+			  "6: \"do_thing\"\n6: \"ext4\"\n"
+			  "6: \"ext4_read\"\n6: \"sum\"\n") != NULL);
+		CHECK(strstr(got,
+			  "3 {\n  1: 2\n  2: 18446744072635809796\n"
+			  "  3: 18446744072635809797\n"
+			  "  5: 4\n  7: 1\n}\n") != NULL);
 	}
 	rmfile("p.u.pb.gz");
 	rmfile("p.k.pb.gz");

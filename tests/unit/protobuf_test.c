@@ -26,7 +26,8 @@
 static int
 same(const dt_pbuf_t *pb, const unsigned char *want, size_t n)
 {
-	if (pb->pb_err || pb->pb_len != n || memcmp(pb->pb_data, want, n) != 0) {
+	if (pb->pb_err || pb->pb_len != n ||
+	    memcmp(pb->pb_data, want, n) != 0) {
 		printf("  got:");
 		for (size_t i = 0; i < pb->pb_len; i++)
 			printf(" %02x", pb->pb_data[i]);
@@ -39,10 +40,10 @@ same(const dt_pbuf_t *pb, const unsigned char *want, size_t n)
 	return 1;
 }
 
-#define CHECK_BYTES(pb, ...)                                                 \
-	do {                                                                 \
-		static const unsigned char w_[] = { __VA_ARGS__ };           \
-		CHECK(same((pb), w_, sizeof(w_)));                           \
+#define CHECK_BYTES(pb, ...)                                                   \
+	do {                                                                   \
+		static const unsigned char w_[] = {__VA_ARGS__};               \
+		CHECK(same((pb), w_, sizeof(w_)));                             \
 	} while (0)
 
 static void
@@ -70,8 +71,8 @@ test_varints(void)
 	CHECK_BYTES(&pb, 0xac, 0x02);
 	dt_pb_reset(&pb);
 	dt_pb_varint(&pb, UINT64_MAX);
-	CHECK_BYTES(&pb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
-	    0x01);
+	CHECK_BYTES(
+	    &pb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01);
 	/* An int64 of -1 is its two's complement: ten bytes. */
 	dt_pb_reset(&pb);
 	dt_pb_int(&pb, 1, -1);
@@ -83,7 +84,7 @@ test_varints(void)
 static void
 test_fields(void)
 {
-	static const uint64_t packed[] = { 3, 270, 86942 };
+	static const uint64_t packed[] = {3, 270, 86942};
 	dt_pbuf_t pb, sub;
 
 	dt_pb_init(&pb);
@@ -150,7 +151,7 @@ test_growth(void)
 static void
 test_protoc(void)
 {
-	static const uint64_t packed[] = { 1, 300, 0 };
+	static const uint64_t packed[] = {1, 300, 0};
 	static const char want[] = "1: 150\n"
 				   "2: \"testing\"\n"
 				   "3 {\n"
