@@ -80,6 +80,7 @@ static bool g_quiet;		  /* -q: no banner lines */
 static bool g_difv;		  /* -S: print the DIF */
 static int g_datamodel;		  /* DTRACE_O_LP64 or _ILP32 */
 static const char *g_ofile;	  /* -o */
+static bool g_ofile_made;	  /* -o names no file yet */
 static FILE *g_ofp;		  /* where tracing output goes: -o, else
 				     stdout (-c commands keep stdout) */
 static dtrace_hdl_t *g_dtp;
@@ -1041,13 +1042,21 @@ main(int argc, char **argv)
 
 	/*
 	 * As DTrace: tracing output is appended to the -o file, opened on
-	 * its own, so that -c commands still write to dtrace's stdout.
+	 * its own, so that -c commands still write to dtrace's stdout.  An
+	 * output format of files (-x oformat=pprof) names its files after
+	 * it instead, and the text goes to stdout.
 	 */
 	g_ofp = stdout;
 	if (g_ofile != NULL && g_mode == DMODE_EXEC &&
-	    (g_ofp = fopen(g_ofile, "a")) == NULL)
-		fatal(E_ERROR, "failed to open output file '%s': %s", g_ofile,
-		    strerror(errno));
+	    dtrace_output_file(g_dtp, g_ofile) != 0)
+		dfatal("failed to set the output file");
+	if (g_ofile != NULL && g_mode == DMODE_EXEC) {
+		g_ofile_made = access(g_ofile, F_OK) != 0;
+		if (!dtrace_output_is_files(g_dtp) &&
+		    (g_ofp = fopen(g_ofile, "a")) == NULL)
+			fatal(E_ERROR, "failed to open output file '%s': %s",
+			    g_ofile, strerror(errno));
+	}
 
 	/*
 	 * Processes are traced from a child, so that no signal to the
@@ -1057,6 +1066,16 @@ main(int argc, char **argv)
 		guard_fork();
 	grab_processes();
 	compile_programs();
+	/*
+	 * A program's pragma chose a format of files: the -o file opened
+	 * for text is not wanted, nor left behind empty if we made it.
+	 */
+	if (g_ofp != stdout && dtrace_output_is_files(g_dtp)) {
+		(void) fclose(g_ofp);
+		if (g_ofile_made)
+			(void) unlink(g_ofile);
+		g_ofp = stdout;
+	}
 	/* -x verbose is -S's option, as in DTrace (it may come from a pragma). */
 	if (dtrace_getopt(g_dtp, "verbose", &opt) == 0 && opt != DTRACEOPT_UNSET)
 		g_difv = true;

@@ -75,6 +75,7 @@ struct dtrace_hdl {
 	uint32_t dt_nprocs;
 	void *dt_ktypes;	/* the OS backend's kernel types (dt_os.h) */
 	struct dt_metrics *dt_metrics; /* -x metrics (dt_metrics.c) */
+	char *dt_outfile;	/* dtrace_output_file(): -o, or NULL */
 };
 
 /* Record an error on the handle and return -1, for `return dt_set_errno()`. */

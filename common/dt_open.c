@@ -74,5 +74,6 @@ dtrace_close(dtrace_hdl_t *dtp)
 	dt_cc_destroy(dtp);
 	dt_os_ktypes_fini(dtp);
 	dt_options_fini(dtp);
+	free(dtp->dt_outfile);
 	free(dtp);
 }

@@ -45,7 +45,7 @@ static const char *const dt_bufpolicy_words[] = { "switch", "fill", "ring",
 	NULL };
 static const char *const dt_bufresize_words[] = { "auto", "manual", NULL };
 static const char *const dt_oformat_words[] = { "text", "json", "folded",
-	NULL };
+	"pprof", NULL };
 static const char *const dt_encoding_words[] = { "ascii", "utf8", NULL };
 static const char *const dt_evaltime_words[] = { "exec", "preinit",
 	"postinit", "main", NULL };

@@ -103,7 +103,7 @@ typedef enum dt_optid {
 	DT_OPT_CTFPATH,	   /* kernel type source instead of the running BTF */
 	DT_OPT_ENGINE,	   /* auto, interp or an OS engine's name */
 	DT_OPT_FOLLOWFORK, /* trace every descendant of -c/-p processes */
-	DT_OPT_OFORMAT,	   /* text, json or folded */
+	DT_OPT_OFORMAT,	   /* text, json, folded or pprof */
 	DT_OPT_ENCODING,   /* ascii or utf8 bars (unset: by the terminal) */
 	DT_OPT_LOCKMEM,	   /* RLIMIT_MEMLOCK for BPF maps (Linux) */
 	DT_OPT_NORESOLVE,  /* user addresses as object:offset */
@@ -133,7 +133,7 @@ typedef enum dt_optkind {
 enum { DT_BUFPOLICY_SWITCH, DT_BUFPOLICY_FILL, DT_BUFPOLICY_RING };
 enum { DT_BUFRESIZE_AUTO, DT_BUFRESIZE_MANUAL };
 enum { DT_ENGINE_AUTO, DT_ENGINE_INTERP, DT_ENGINE_OS };
-enum { DT_OFORMAT_TEXT, DT_OFORMAT_JSON, DT_OFORMAT_FOLDED };
+enum { DT_OFORMAT_TEXT, DT_OFORMAT_JSON, DT_OFORMAT_FOLDED, DT_OFORMAT_PPROF };
 enum { DT_ENCODING_ASCII, DT_ENCODING_UTF8 };
 
 /*

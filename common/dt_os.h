@@ -181,6 +181,31 @@ extern void dt_os_usym_hold(int pid);
 extern const char *dt_os_usym_warning(void);
 
 /*
+ * The object file behind a stack frame, for profiles that name it
+ * (-x oformat=pprof, common/consumer/dt_pprof.c): the file's path, the
+ * range of the mapping holding the address with the file offset at its
+ * start, and the object's build ID in hex ("" when it has none).
+ * dt_os_umapping() answers for an address of process pid, from the
+ * mappings dt_os_usym() looked the address up in: -1 when no file maps
+ * it.  dt_os_kmapping() answers for a kernel module as dt_os_ksym()
+ * names it ("vmlinux" for the kernel): its range is 0, 0 when unknown,
+ * and -1 when the OS knows nothing of it.  The path lives as long as
+ * the program.
+ */
+#define DT_OS_BUILDID_MAX 129 /* 64 bytes in hex, and the NUL */
+
+typedef struct dt_os_mapping {
+	const char *om_path;
+	uint64_t om_start;  /* first address */
+	uint64_t om_limit;  /* past the last */
+	uint64_t om_offset; /* file offset of om_start */
+	char om_buildid[DT_OS_BUILDID_MAX];
+} dt_os_mapping_t;
+
+extern int dt_os_umapping(int pid, uint64_t addr, dt_os_mapping_t *omp);
+extern int dt_os_kmapping(const char *module, dt_os_mapping_t *omp);
+
+/*
  * Why this OS refuses an action (a dt_actkind_t) on every engine, as one
  * line ("breakpoint() is not available on Linux: ..."), or NULL.
  */

@@ -18,10 +18,12 @@
  *			next dtrace_work
  */
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "common/compiler/dt_cc.h"
 #include "common/compiler/dt_cg.h"
@@ -936,10 +938,63 @@ dt_work_consume_setup(dtrace_hdl_t *dtp)
 	return rc;
 }
 
+int
+dtrace_output_file(dtrace_hdl_t *dtp, const char *path)
+{
+	char *copy = NULL;
+
+	if (path != NULL && (copy = strdup(path)) == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	free(dtp->dt_outfile);
+	dtp->dt_outfile = copy;
+	return 0;
+}
+
+bool
+dtrace_output_is_files(dtrace_hdl_t *dtp)
+{
+	return dtp->dt_options[DT_OPT_OFORMAT] == DT_OFORMAT_PPROF;
+}
+
 const char *
 dtrace_engine_notice(dtrace_hdl_t *dtp)
 {
 	return dtp->dt_engine_notice[0] != '\0' ? dtp->dt_engine_notice : NULL;
+}
+
+/*
+ * The directory the files of -x oformat=pprof go to must take them: a
+ * run of an hour is not to end in "cannot write".
+ */
+static int
+dt_work_outdir(dtrace_hdl_t *dtp)
+{
+	const char *file = dtp->dt_outfile, *slash;
+	char *dir;
+	int rc;
+
+	if (file == NULL)
+		return dt_set_errdetail(dtp, EDT_BADOPTVAL,
+		    "-x oformat=pprof writes each profile to a file: name it "
+		    "with -o FILE");
+	slash = strrchr(file, '/');
+	if (slash == NULL)
+		dir = strdup(".");
+	else if (slash == file)
+		dir = strdup("/");
+	else
+		dir = strndup(file, (size_t) (slash - file));
+	if (dir == NULL)
+		return dt_set_errno(dtp, EDT_NOMEM);
+	if ((rc = access(dir, W_OK | X_OK)) != 0) {
+		int err = errno;
+
+		rc = dt_set_errdetail(dtp, err,
+		    "-o %s: cannot write profiles in %s: %s", file, dir,
+		    strerror(err));
+	}
+	free(dir);
+	return rc;
 }
 
 int
@@ -965,6 +1020,13 @@ dtrace_go(dtrace_hdl_t *dtp)
 				return dt_set_errno(dtp, EDT_DESTRUCTIVE);
 		}
 	}
+	/*
+	 * Profiles are files of their own, named after -o's: refused here,
+	 * once, rather than at the first printa().
+	 */
+	if (dtp->dt_options[DT_OPT_OFORMAT] == DT_OFORMAT_PPROF &&
+	    dt_work_outdir(dtp) != 0)
+		return -1;
 	if (dt_enable_all(dtp) != 0)
 		return -1;
 	if (dt_work_consume_setup(dtp) != 0)

@@ -110,6 +110,20 @@ extern int dtrace_aggregate_print(dtrace_hdl_t *dtp, FILE *fp);
  * without the option.
  */
 extern const char *dtrace_metrics_address(dtrace_hdl_t *dtp);
+/*
+ * The file dtrace(1)'s -o names, for the output formats that write files
+ * of their own rather than to the stream dtrace_work() is given: with
+ * -x oformat=pprof, each aggregation's profile goes to a file named
+ * after it (docs/output.md).  Set it before dtrace_go(); NULL forgets
+ * it.  0, or -1 (EDT_NOMEM).
+ */
+extern int dtrace_output_file(dtrace_hdl_t *dtp, const char *path);
+/*
+ * Whether the output format writes files of its own (-x oformat=pprof):
+ * the -o file then holds no text, and what is printed as text (printf(),
+ * trace(), notes) goes to the stream given to dtrace_work() all the same.
+ */
+extern bool dtrace_output_is_files(dtrace_hdl_t *dtp);
 /* 1 and the status if a program called exit(), else 0. */
 extern int dtrace_exit_status(dtrace_hdl_t *dtp, int *statusp);
 

@@ -55,6 +55,7 @@ SHELL_TESTS += tests/shell/unprivileged.sh tests/shell/syscall-count.sh \
 	tests/shell/ustack-dlopen-norows.sh \
 	tests/shell/json-lines.sh tests/shell/install-layout.sh \
 	tests/shell/package.sh tests/shell/folded-stacks.sh \
+	tests/shell/pprof-profile.sh \
 	tests/shell/metrics-endpoint.sh tests/shell/metrics-prometheus.sh \
 	tests/shell/metrics-idle.sh tests/shell/metrics-totals.sh \
 	tests/shell/lib-members.sh \

@@ -1069,6 +1069,8 @@ dt_agg_printa_ids(dt_consumer_t *dc, FILE *fp, const dt_pfargv_t *pfv,
 		return dt_json_aggs(dc, fp, aggids, naggs, false);
 	if (dt_cons_folded(dc))
 		return dt_folded_aggs(dc, fp, aggids, naggs, false);
+	if (dt_cons_pprof(dc))
+		return dt_pprof_aggs(dc, aggids, naggs, false);
 	/* Without a format, printa() starts with an empty line. */
 	if (pfv == NULL && fputc('\n', fp) == EOF)
 		return dt_cons_ioerr(dc->dc_dtp);

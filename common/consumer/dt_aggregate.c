@@ -182,6 +182,7 @@ dt_aggstate_reset(dt_consumer_t *dc)
 	for (uint32_t i = 0; i < n; i++) {
 		dc->dc_aggstate[i].as_normal = 1;
 		dc->dc_aggstate[i].as_printed = false;
+		dc->dc_aggstate[i].as_pprofseq = 0;
 	}
 }
 

@@ -51,6 +51,7 @@ typedef struct dt_aggent {
 typedef struct dt_aggstate {
 	uint64_t as_normal; /* normalize() factor; 1 when none */
 	bool as_printed;    /* printa() printed it: no default output */
+	uint32_t as_pprofseq; /* profiles printa() has written of it */
 	/*
 	 * The order the entries were last sorted in, tried first next time
 	 * (dt_agg_sorted()): valid while dc_agggen is as_ordergen and the
@@ -142,6 +143,7 @@ struct dt_consumer {
 	FILE *dc_errfp;
 	int dc_stdout_fd; /* the output before freopen(), or -1 */
 	bool dc_freopened;
+	uint64_t dc_walltime0; /* when tracing began: profiles' duration */
 
 	/* Output state across buffers, as dtrace(1) keeps it. */
 	bool dc_heading; /* the column header was printed */
@@ -243,6 +245,7 @@ extern void dt_cons_bufpolicy_free(dt_consumer_t *dc);
 extern uint64_t dt_cons_policy_drops(const dt_consumer_t *dc, uint32_t cpu);
 extern bool dt_cons_json(const dt_consumer_t *dc);
 extern bool dt_cons_folded(const dt_consumer_t *dc);
+extern bool dt_cons_pprof(const dt_consumer_t *dc);
 extern int dt_cons_nomem(dt_consumer_t *dc);
 /*
  * Output (or system(), freopen()) failed: -1 with the handle's error the
@@ -277,6 +280,12 @@ extern int dt_cons_os_ksym(void *arg, uint64_t addr, dt_syminfo_t *sip);
 /* User symbols from the OS backend (dt_os_usym); the default so_usym. */
 extern int dt_cons_os_usym(
     void *arg, uint64_t pid, uint64_t addr, dt_syminfo_t *sip);
+/* The files behind addresses, from the OS backend: the default so_umap
+ * and so_kmap. */
+extern int dt_cons_os_umap(
+    void *arg, uint64_t pid, uint64_t addr, struct dt_os_mapping *omp);
+extern int dt_cons_os_kmap(
+    void *arg, const char *module, struct dt_os_mapping *omp);
 /* Symbolise a kernel address through dc_symops; false when unknown. */
 extern bool dt_ksym(dt_consumer_t *dc, uint64_t addr, dt_syminfo_t *si);
 /* Symbolise a user address through dc_symops; false when unknown. */
@@ -338,5 +347,17 @@ extern int dt_folded_aggs(dt_consumer_t *dc, FILE *fp,
     const uint32_t *aggids, uint32_t naggs, bool unprinted);
 extern void dt_folded_keytext(dt_consumer_t *dc, FILE *fp,
     const dt_recdesc_t *rd, const unsigned char *p);
+/* The one value of an entry, as the text output prints it. */
+extern int64_t dt_folded_value(
+    const dt_aggdesc_t *agg, const int64_t *v, uint64_t normal);
+
+/* dt_pprof.c */
+/*
+ * Aggregations as pprof profiles, each to a file named after
+ * dtrace_output_file()'s (see dt_pprof.c): those of aggids, or with
+ * aggids NULL every one (unprinted: those printa() has not printed).
+ */
+extern int dt_pprof_aggs(dt_consumer_t *dc, const uint32_t *aggids,
+    uint32_t naggs, bool unprinted);
 
 #endif /* DT_CONS_IMPL_H */

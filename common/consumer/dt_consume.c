@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "common/consumer/dt_cons_impl.h"
+#include "common/dt_os.h"
 #include "common/prov/dt_prov.h"
 
 bool
@@ -43,6 +44,12 @@ bool
 dt_cons_folded(const dt_consumer_t *dc)
 {
 	return dc->dc_dtp->dt_options[DT_OPT_OFORMAT] == DT_OFORMAT_FOLDED;
+}
+
+bool
+dt_cons_pprof(const dt_consumer_t *dc)
+{
+	return dc->dc_dtp->dt_options[DT_OPT_OFORMAT] == DT_OFORMAT_PPROF;
 }
 
 static bool
@@ -78,6 +85,8 @@ dt_consumer(dtrace_hdl_t *dtp)
 	dc->dc_symops.so_ksym = dt_cons_os_ksym;
 	dc->dc_symops.so_arg = dc;
 	dc->dc_symops.so_usym = dt_cons_os_usym;
+	dc->dc_symops.so_umap = dt_cons_os_umap;
+	dc->dc_symops.so_kmap = dt_cons_os_kmap;
 	dtp->dt_consumer = dc;
 	return dc;
 }
@@ -193,6 +202,7 @@ dt_consume_setup(dtrace_hdl_t *dtp, const dt_program_t *pgp,
 	dc->dc_exited = false;
 	dc->dc_exit_arrived = false;
 	dc->dc_exitstatus = 0;
+	dc->dc_walltime0 = dt_os_walltimestamp();
 
 	for (uint32_t i = 0; i < nprobes; i++) {
 		if (probes[i].cp_epid > maxepid)
@@ -969,6 +979,8 @@ dt_consume_end(dtrace_hdl_t *dtp, FILE *fp)
 		return dt_json_aggs(dc, fp, NULL, 0, true);
 	if (dt_cons_folded(dc))
 		return dt_folded_aggs(dc, fp, NULL, 0, true);
+	if (dt_cons_pprof(dc))
+		return dt_pprof_aggs(dc, NULL, 0, true);
 	if (fputc('\n', fp) == EOF)
 		return dt_cons_ioerr(dtp);
 	return dt_agg_print_all(dtp, fp);

@@ -63,11 +63,23 @@ typedef struct dt_syminfo {
 	uint64_t si_base;      /* the object's load address (user objects) */
 } dt_syminfo_t;
 
+/*
+ * so_umap and so_kmap, which profiles use (-x oformat=pprof), give the
+ * file behind a user address or a kernel module (dt_os_umapping(),
+ * dt_os_kmapping()); either may be NULL, and then profiles know the
+ * object by its name alone.
+ */
+struct dt_os_mapping;
+
 typedef struct dt_symops {
 	int (*so_ksym)(void *arg, uint64_t addr, dt_syminfo_t *sip);
 	int (*so_usym)(
 	    void *arg, uint64_t pid, uint64_t addr, dt_syminfo_t *sip);
 	void *so_arg;
+	int (*so_umap)(void *arg, uint64_t pid, uint64_t addr,
+	    struct dt_os_mapping *omp);
+	int (*so_kmap)(
+	    void *arg, const char *module, struct dt_os_mapping *omp);
 } dt_symops_t;
 
 /*

@@ -137,8 +137,7 @@ dt_folded_keytext(
 		dt_folded_key(dc, fp, rd, p);
 }
 
-/* The one value of an entry, as the text output prints it. */
-static int64_t
+int64_t
 dt_folded_value(const dt_aggdesc_t *agg, const int64_t *v, uint64_t normal)
 {
 	if (normal == 0)

@@ -141,6 +141,23 @@ dt_cons_os_usym(void *arg, uint64_t pid, uint64_t addr, dt_syminfo_t *sip)
 	return rc;
 }
 
+int
+dt_cons_os_umap(
+    void *arg, uint64_t pid, uint64_t addr, struct dt_os_mapping *omp)
+{
+	(void) arg;
+	if (pid == 0 || pid > INT32_MAX)
+		return -1;
+	return dt_os_umapping((int) pid, addr, omp);
+}
+
+int
+dt_cons_os_kmap(void *arg, const char *module, struct dt_os_mapping *omp)
+{
+	(void) arg;
+	return dt_os_kmapping(module, omp);
+}
+
 /*
  * Every user symbol printed comes through here (ustack, jstack, usym,
  * ufunc, uaddr, %A and aggregation keys of them), so C++ and Rust names

@@ -63,6 +63,7 @@
 #include "common/dt_impl.h"
 #include "common/dt_os.h"
 #include "os/linux/dt_btf.h"
+#include "os/linux/dt_elfsym.h"
 #include "os/linux/dt_kdwarf.h"
 #include "os/linux/dt_ksyms.h"
 
@@ -663,46 +664,6 @@ dt_btf_dwarf_path(dtrace_hdl_t *dtp, const char *release, char *buf,
 	return NULL;
 }
 
-/* The GNU build ID of ELF file path's notes, or of the running kernel's. */
-static int
-dt_btf_build_id(const char *path, char *buf, size_t len)
-{
-	Elf_Scn *scn = NULL;
-	int fd, rc = -1;
-	Elf *elf;
-
-	if (path == NULL) {
-		char notes[4096];
-		ssize_t n;
-
-		if ((fd = open("/sys/kernel/notes", O_RDONLY | O_CLOEXEC)) < 0)
-			return -1;
-		n = read(fd, notes, sizeof (notes));
-		close(fd);
-		return n > 0 ? dt_kdwarf_build_id(notes, (size_t) n, buf,
-		    len) : -1;
-	}
-	if (elf_version(EV_CURRENT) == EV_NONE ||
-	    (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return -1;
-	if ((elf = elf_begin(fd, ELF_C_READ_MMAP, NULL)) != NULL) {
-		while (rc != 0 && (scn = elf_nextscn(elf, scn)) != NULL) {
-			GElf_Shdr sh;
-			Elf_Data *d;
-
-			if (gelf_getshdr(scn, &sh) != NULL &&
-			    sh.sh_type == SHT_NOTE &&
-			    (d = elf_getdata(scn, NULL)) != NULL &&
-			    d->d_buf != NULL)
-				rc = dt_kdwarf_build_id(d->d_buf, d->d_size,
-				    buf, len);
-		}
-		elf_end(elf);
-	}
-	close(fd);
-	return rc;
-}
-
 /*
  * The cache of the variables of the DWARF with build ID id: in
  * /var/cache/dtrace when it can be written there (root), else in the
@@ -762,8 +723,8 @@ dt_btf_dwarf(dtrace_hdl_t *dtp, dt_btf_t *bt)
 		return NULL;
 	}
 	/* Types of another kernel would be read wrong: refuse them. */
-	if (dt_btf_build_id(file, id, sizeof (id)) == 0) {
-		if (dt_btf_build_id(NULL, kid, sizeof (kid)) == 0 &&
+	if (dt_elf_build_id(file, id, sizeof (id)) == 0) {
+		if (dt_elf_build_id(NULL, kid, sizeof (kid)) == 0 &&
 		    strcmp(id, kid) != 0) {
 			snprintf(bt->bt_dwarf_why, sizeof (bt->bt_dwarf_why),
 			    "%s is not the running kernel's (its build ID "

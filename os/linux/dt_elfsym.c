@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "os/linux/dt_elfsym.h"
+#include "os/linux/dt_kdwarf.h"
 
 int
 dt_elfsym_open(const char *path)
@@ -297,4 +298,44 @@ dt_elfsym_fileoff(const dt_elfsyms_t *ess, uint64_t addr)
 			return (int64_t) (addr - eg->eg_vaddr + eg->eg_offset);
 	}
 	return -1;
+}
+
+int
+dt_elf_build_id(const char *path, char *buf, size_t len)
+{
+	Elf_Scn *scn = NULL;
+	int fd, rc = -1;
+	Elf *elf;
+
+	if (path == NULL) {
+		char notes[4096];
+		ssize_t n;
+
+		if ((fd = open("/sys/kernel/notes", O_RDONLY | O_CLOEXEC)) < 0)
+			return -1;
+		n = read(fd, notes, sizeof (notes));
+		close(fd);
+		return n > 0 ? dt_kdwarf_build_id(notes, (size_t) n, buf,
+		    len) : -1;
+	}
+	/* A process's file may have become a FIFO: opened with care. */
+	if (elf_version(EV_CURRENT) == EV_NONE ||
+	    (fd = dt_elfsym_open(path)) < 0)
+		return -1;
+	if ((elf = elf_begin(fd, ELF_C_READ_MMAP, NULL)) != NULL) {
+		while (rc != 0 && (scn = elf_nextscn(elf, scn)) != NULL) {
+			GElf_Shdr sh;
+			Elf_Data *d;
+
+			if (gelf_getshdr(scn, &sh) != NULL &&
+			    sh.sh_type == SHT_NOTE &&
+			    (d = elf_getdata(scn, NULL)) != NULL &&
+			    d->d_buf != NULL)
+				rc = dt_kdwarf_build_id(d->d_buf, d->d_size,
+				    buf, len);
+		}
+		elf_end(elf);
+	}
+	close(fd);
+	return rc;
 }

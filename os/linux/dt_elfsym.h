@@ -55,4 +55,11 @@ extern int64_t dt_elfsym_fileoff(const dt_elfsyms_t *ess, uint64_t addr);
  */
 extern int dt_elfsym_open(const char *path);
 
+/*
+ * The GNU build ID of the ELF file path (of the running kernel when path
+ * is NULL, from /sys/kernel/notes), in hex, into buf: 0, or -1 when it
+ * has none or buf is too small for it.
+ */
+extern int dt_elf_build_id(const char *path, char *buf, size_t len);
+
 #endif /* DT_ELFSYM_H */

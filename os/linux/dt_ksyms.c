@@ -341,6 +341,29 @@ dt_ksyms_addr(const dt_ksyms_t *kt, const char *mod, const char *name,
 }
 
 int
+dt_ksyms_text_range(const dt_ksyms_t *kt, const char *mod, uint64_t *startp,
+    uint64_t *endp)
+{
+	size_t first = SIZE_MAX, last = 0;
+
+	for (size_t i = 0; i < kt->kt_nsyms; i++) {
+		const dt_ksym_t *ks = &kt->kt_syms[i];
+
+		if (ks->ks_name == NULL || strcmp(ks->ks_mod, mod) != 0)
+			continue;
+		if (first == SIZE_MAX)
+			first = i;
+		last = i;
+	}
+	if (first == SIZE_MAX)
+		return -1;
+	*startp = kt->kt_syms[first].ks_addr;
+	*endp = last + 1 < kt->kt_nsyms ? kt->kt_syms[last + 1].ks_addr :
+	    kt->kt_syms[last].ks_addr + 1;
+	return 0;
+}
+
+int
 dt_ksyms_range(const dt_ksyms_t *kt, const char *name, uint64_t *startp,
     uint64_t *endp)
 {

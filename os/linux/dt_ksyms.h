@@ -57,6 +57,14 @@ extern int dt_ksyms_range(const dt_ksyms_t *ks, const char *name,
     uint64_t *startp, uint64_t *endp);
 
 /*
+ * The addresses [*startp, *endp) of module mod's code ("vmlinux" for the
+ * kernel's): from its first text symbol to where its last one ends, as
+ * dt_ksyms_lookup() bounds it.  Returns 0, or -1 when it has none.
+ */
+extern int dt_ksyms_text_range(const dt_ksyms_t *ks, const char *mod,
+    uint64_t *startp, uint64_t *endp);
+
+/*
  * The running kernel's table, read from /proc/kallsyms on first use and
  * kept for the life of the process (dt_os.c); NULL when unreadable.
  */

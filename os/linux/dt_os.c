@@ -12,6 +12,8 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -26,6 +28,7 @@
 #include "common/probe/dt_probe.h"
 #include "isa/dt_isa.h"
 #include "os/linux/bpf/dt_bpf_engine.h"
+#include "os/linux/dt_kdwarf.h"
 #include "os/linux/dt_ksyms.h"
 #include "os/linux/dt_linux_features.h"
 #include "os/linux/prov/dt_linux_prov.h"
@@ -347,4 +350,84 @@ dt_os_ksym_why(void)
 {
 	(void) pthread_once(&dt_os_ksyms_once, dt_os_ksyms_init);
 	return dt_os_ksyms_why[0] != '\0' ? dt_os_ksyms_why : NULL;
+}
+
+/*
+ * Kernel objects for profiles, named as perf names them: the kernel
+ * "[kernel.kallsyms]" and a module "[name]", each spanning its code as
+ * kallsyms shows it and with the build ID the kernel shows of it
+ * (/sys/kernel/notes, /sys/module/NAME/notes/.note.gnu.build-id).  Read
+ * once per module.
+ */
+typedef struct dt_os_kmap {
+	struct dt_os_kmap *km_next;
+	char *km_module;
+	char *km_path;
+	dt_os_mapping_t km_map;
+} dt_os_kmap_t;
+
+static pthread_mutex_t dt_os_kmaps_lock = PTHREAD_MUTEX_INITIALIZER;
+static dt_os_kmap_t *dt_os_kmaps;
+
+static dt_os_kmap_t *
+dt_os_kmap_read(const char *module)
+{
+	dt_os_kmap_t *km = calloc(1, sizeof (*km));
+	const dt_ksyms_t *kt = dt_linux_ksyms();
+	bool kernel = strcmp(module, "vmlinux") == 0;
+	char notes[4096], path[PATH_MAX];
+	ssize_t n = -1;
+	int fd;
+
+	if (km == NULL || (km->km_module = strdup(module)) == NULL ||
+	    asprintf(&km->km_path, kernel ? "[kernel.kallsyms]" : "[%s]",
+	    module) < 0) {
+		if (km != NULL)
+			free(km->km_module);
+		free(km);
+		return NULL;
+	}
+	km->km_map.om_path = km->km_path;
+	if (kt != NULL && !dt_ksyms_restricted(kt) &&
+	    dt_ksyms_text_range(kt, module, &km->km_map.om_start,
+	    &km->km_map.om_limit) != 0)
+		km->km_map.om_start = km->km_map.om_limit = 0;
+	if (kernel) {
+		(void) snprintf(path, sizeof (path), "/sys/kernel/notes");
+	} else if (strchr(module, '/') == NULL) {
+		(void) snprintf(path, sizeof (path),
+		    "/sys/module/%s/notes/.note.gnu.build-id", module);
+	} else {
+		path[0] = '\0';
+	}
+	if (path[0] != '\0' && (fd = open(path, O_RDONLY | O_CLOEXEC)) >= 0) {
+		n = read(fd, notes, sizeof (notes));
+		(void) close(fd);
+	}
+	if (n <= 0 || dt_kdwarf_build_id(notes, (size_t) n,
+	    km->km_map.om_buildid, sizeof (km->km_map.om_buildid)) != 0)
+		km->km_map.om_buildid[0] = '\0';
+	return km;
+}
+
+int
+dt_os_kmapping(const char *module, dt_os_mapping_t *omp)
+{
+	dt_os_kmap_t *km;
+
+	if (module == NULL)
+		return -1;
+	(void) pthread_mutex_lock(&dt_os_kmaps_lock);
+	for (km = dt_os_kmaps; km != NULL; km = km->km_next) {
+		if (strcmp(km->km_module, module) == 0)
+			break;
+	}
+	if (km == NULL && (km = dt_os_kmap_read(module)) != NULL) {
+		km->km_next = dt_os_kmaps;
+		dt_os_kmaps = km;
+	}
+	if (km != NULL)
+		*omp = km->km_map;
+	(void) pthread_mutex_unlock(&dt_os_kmaps_lock);
+	return km != NULL ? 0 : -1;
 }

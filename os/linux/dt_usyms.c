@@ -49,6 +49,8 @@ typedef struct dt_ufile {
 	const char *uf_name;	/* basename, in uf_path */
 	bool uf_loaded;		/* uf_syms read (or failed to be) */
 	dt_elfsyms_t uf_syms;
+	bool uf_idread;		/* uf_buildid read (or failed to be) */
+	char uf_buildid[DT_OS_BUILDID_MAX];
 } dt_ufile_t;
 
 typedef struct dt_umap {
@@ -532,6 +534,33 @@ dt_usyms_lookup(dt_usyms_t *us, int pid, uint64_t addr, dt_usym_info_t *uip)
 	return 0;
 }
 
+int
+dt_usyms_mapping(dt_usyms_t *us, int pid, uint64_t addr, dt_os_mapping_t *omp)
+{
+	dt_uproc_t *up = dt_usyms_proc(us, pid, false);
+	const dt_umap_t *um;
+	dt_ufile_t *uf;
+
+	if (up == NULL || (um = dt_usyms_find(up, addr)) == NULL ||
+	    (uf = um->um_file) == NULL)
+		return -1;
+	/* Read once per file, as its symbols are, and only when asked. */
+	if (!uf->uf_idread) {
+		uf->uf_idread = true;
+		if (dt_elf_build_id(uf->uf_path, uf->uf_buildid,
+		    sizeof (uf->uf_buildid)) != 0)
+			uf->uf_buildid[0] = '\0';
+	}
+	memset(omp, 0, sizeof (*omp));
+	omp->om_path = uf->uf_path;
+	omp->om_start = um->um_lo;
+	omp->om_limit = um->um_hi;
+	omp->om_offset = um->um_pgoff;
+	(void) snprintf(omp->om_buildid, sizeof (omp->om_buildid), "%s",
+	    uf->uf_buildid);
+	return 0;
+}
+
 /*
  * The OS hooks (dt_os.h): one table for the life of the program, so that
  * a snapshot taken when a process was grabbed still answers after it has
@@ -602,4 +631,17 @@ dt_os_usym_warning(void)
 		why = dt_usyms_warning(dt_usyms_global);
 	(void) pthread_mutex_unlock(&dt_usyms_lock);
 	return why;
+}
+
+int
+dt_os_umapping(int pid, uint64_t addr, dt_os_mapping_t *omp)
+{
+	dt_usyms_t *us;
+	int rc = -1;
+
+	(void) pthread_mutex_lock(&dt_usyms_lock);
+	if ((us = dt_usyms_get()) != NULL)
+		rc = dt_usyms_mapping(us, pid, addr, omp);
+	(void) pthread_mutex_unlock(&dt_usyms_lock);
+	return rc;
 }

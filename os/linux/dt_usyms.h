@@ -20,6 +20,8 @@
 
 #include <stdint.h>
 
+#include "common/dt_os.h"
+
 typedef struct dt_usyms dt_usyms_t;
 
 /* The answer for one address. */
@@ -72,6 +74,15 @@ extern int dt_usyms_setperfmap(dt_usyms_t *us, int pid, const char *path);
  */
 extern int dt_usyms_lookup(dt_usyms_t *us, int pid, uint64_t addr,
     dt_usym_info_t *uip);
+
+/*
+ * The file mapping addr in pid, as the snapshot a lookup used holds it,
+ * with the file's build ID (read on the first call for the file): 0, or
+ * -1 when no file maps the address.  dt_os_umapping() in the table of
+ * the OS hooks.
+ */
+extern int dt_usyms_mapping(dt_usyms_t *us, int pid, uint64_t addr,
+    dt_os_mapping_t *omp);
 
 /*
  * Why a lookup since the last call left a perf map unread, in whole or

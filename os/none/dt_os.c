@@ -166,6 +166,20 @@ dt_os_usym_warning(void)
 	return NULL;
 }
 
+int
+dt_os_umapping(int pid, uint64_t addr, dt_os_mapping_t *omp)
+{
+	(void) pid, (void) addr, (void) omp;
+	return -1;
+}
+
+int
+dt_os_kmapping(const char *module, dt_os_mapping_t *omp)
+{
+	(void) module, (void) omp;
+	return -1;
+}
+
 const char *
 dt_os_action_refused(int kind)
 {

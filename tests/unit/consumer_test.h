@@ -174,7 +174,7 @@ tsym_u(void *arg, uint64_t pid, uint64_t addr, dt_syminfo_t *sip)
 	return -1;
 }
 
-static const dt_symops_t dt_tsym_ops = {tsym_k, tsym_u, NULL};
+static const dt_symops_t dt_tsym_ops = {tsym_k, tsym_u, NULL, NULL, NULL};
 
 static inline dtrace_hdl_t *
 t_open(void)

@@ -88,6 +88,13 @@ test_parse(void)
 	CHECK_INT(dt_ksyms_range(ks, "some_data", &lo, &hi), -1);
 	CHECK_INT(dt_ksyms_range(ks, "no_such_fn", &lo, &hi), -1);
 
+	/* A module's code, as profiles map it: first text to last's end. */
+	CHECK_INT(dt_ksyms_text_range(ks, "vmlinux", &lo, &hi), 0);
+	CHECK(lo == 0xffffffff81000000ULL && hi == 0xffffffffc0000000ULL);
+	CHECK_INT(dt_ksyms_text_range(ks, "ext4", &lo, &hi), 0);
+	CHECK(lo == 0xffffffffc0000000ULL && hi == 0xffffffffc0000100ULL);
+	CHECK_INT(dt_ksyms_text_range(ks, "xfs", &lo, &hi), -1);
+
 	/* By name, variables too: `some_data, ext4`ext4_data. */
 	CHECK_INT(dt_ksyms_addr(ks, NULL, "some_data", &lo), 0);
 	CHECK(lo == 0xffffffff81000200ULL);

@@ -110,6 +110,45 @@ main(void)
 	CHECK_STR(ui.ui_module, name);
 	CHECK(ui.ui_name == NULL);
 
+	/*
+	 * The mapping behind an address, for profiles: the file's path, the
+	 * mapping's range and page offset, and the file's build ID, which
+	 * readelf must read the same.
+	 */
+	{
+		dt_os_mapping_t om;
+		char cmd[2200], want[DT_OS_BUILDID_MAX] = "";
+		FILE *fp;
+
+		CHECK_INT(dt_usyms_mapping(us, 1, base + off, &om), 0);
+		CHECK_STR(om.om_path, path);
+		CHECK(om.om_start == base && om.om_limit == base + 0x1000000 &&
+		    om.om_offset == 0);
+		CHECK(strlen(om.om_buildid) >= 16 &&
+		    strspn(om.om_buildid, "0123456789abcdef") ==
+			strlen(om.om_buildid));
+		(void) snprintf(cmd, sizeof (cmd),
+		    "readelf -n '%s' 2>/dev/null | "
+		    "sed -n 's/^ *Build ID: //p'", path);
+		if ((fp = popen(cmd, "r")) != NULL) {
+			if (fgets(want, sizeof (want), fp) != NULL)
+				want[strcspn(want, "\n")] = '\0';
+			(void) pclose(fp);
+		}
+		if (want[0] != '\0')
+			CHECK_STR(om.om_buildid, want);
+		else
+			printf("note: no readelf: the build ID is not "
+			       "compared\n");
+		CHECK_INT(dt_usyms_mapping(us, 1, 0x40000000 + 2, &om), 0);
+		CHECK_STR(om.om_path, path);
+		CHECK(om.om_start == 0x40000000 && om.om_limit == 0x41000000 &&
+		    om.om_offset == 0x1000);
+		CHECK_INT(dt_usyms_mapping(us, 1, 0x20000010, &om), -1);
+		CHECK_INT(dt_usyms_mapping(us, 1, 0x30000010, &om), -1);
+		CHECK_INT(dt_usyms_mapping(us, 3, base + off, &om), -1);
+	}
+
 	/* Anonymous memory, the vdso, and nothing at all: unknown. */
 	CHECK_INT(dt_usyms_lookup(us, 1, 0x20000010, &ui), -1);
 	CHECK_INT(dt_usyms_lookup(us, 1, 0x30000010, &ui), -1);
