@@ -51,7 +51,8 @@ test_errors(void)
 	/* Tags. */
 	CHECK(dtrace_program_strcompile(dtp, "BEGIN { exit(); }",
 	    DTRACE_PROBESPEC_NAME, DTRACE_C_ETAGS, 0, NULL) == NULL);
-	CHECK_STR(msg(), "[D_PROTO_LEN] exit( ) prototype mismatch: 0 args "
+	CHECK_STR(msg(), "[D_PROTO_LEN] in action list: exit( ) prototype "
+	    "mismatch: 0 args "
 	    "passed, 1 expected");
 
 	/* Macro arguments. */

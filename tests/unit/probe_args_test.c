@@ -217,7 +217,7 @@ comp(const char *s)
 	pgp = dtrace_program_strcompile(dtp, s, DTRACE_PROBESPEC_NAME, 0, 0,
 	    NULL);
 	if (pgp == NULL)
-		return dtrace_errmsg(dtp, dtrace_errno(dtp));
+		return unit_noregion(dtrace_errmsg(dtp, dtrace_errno(dtp)));
 	dtrace_program_destroy(dtp, pgp);
 	return "";
 }

@@ -57,6 +57,24 @@ static int unit_checks;
 		exit(77);                                                    \
 	} while (0)
 
+/*
+ * A compile error's message without the part of the clause it names
+ * ("in action list: ", "in predicate: "), which a program from a string
+ * carries: for tests of the message itself.
+ */
+static inline const char *
+unit_noregion(const char *msg)
+{
+	static const char *const regions[] = { "in action list: ",
+		"in predicate: " };
+
+	for (size_t i = 0; i < sizeof (regions) / sizeof (regions[0]); i++) {
+		if (strncmp(msg, regions[i], strlen(regions[i])) == 0)
+			return msg + strlen(regions[i]);
+	}
+	return msg;
+}
+
 static inline int
 unit_done(void)
 {
