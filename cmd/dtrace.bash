@@ -27,7 +27,7 @@ _dtrace_xopts="
 	statusrate stdc strsize switchrate syslibdir temporal tree
 	tregs udefs undef unodefs ustackframes verbose version zdefs"
 
-_dtrace_opts="-32 -64 -a -A -b -B -c -C -D -e -f -F -G -h -H -i -I -l -L -m
+_dtrace_opts="-32 -64 -a -A -b -c -C -D -e -f -F -G -h -H -i -I -l -L -m
 	-n -o -p -P -q -s -S -U -v -V -w -x -X -Z"
 
 # Every probe as provider:module:function:name, one a line, from the cache
