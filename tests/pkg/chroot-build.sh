@@ -13,8 +13,9 @@
 # the build log and lintian's report.  -a arm64 cross-builds for arm64
 # (`dpkg-buildpackage -a arm64`, with crossbuild-essential-arm64 and the
 # arm64 Build-Depends installed in the chroot, which is why it is done
-# there: binutils-dev is not Multi-Arch, and its arm64 package would
-# replace this machine's).
+# there: binutils is not Multi-Arch, so binutils-dev:arm64 cannot be
+# installed beside this machine's binutils -- in the chroot it is
+# unpacked instead, see run.sh below).
 #
 # Needs root, debootstrap and the network (the Debian mirror of
 # /etc/apt/sources.list*, or $DT_MIRROR).  The first run makes a base
@@ -103,8 +104,35 @@ if [ -n "$arch" ]; then
 	dpkg --add-architecture "$arch"
 	$apt update
 	$apt install "crossbuild-essential-$arch"
-	$apt build-dep -a "$arch" /build/src
-	aopt="-a $arch"
+	# `apt-get build-dep -a ARCH` cannot work: binutils-dev:ARCH depends
+	# on binutils:ARCH, and binutils (not Multi-Arch) cannot be installed
+	# beside this machine's, which the cross toolchain needs.  So each
+	# Build-Depends is installed by hand -- the build tools for this
+	# machine, the libraries for ARCH -- and binutils-dev:ARCH (headers
+	# and link libraries of libctf) is unpacked, not installed, its
+	# libraries installed for ARCH; dpkg-buildpackage then checks no
+	# build dependency (-d), dpkg-checkbuilddeps having shown that
+	# binutils-dev is the only one unmet.
+	pkgs=
+	for p in $(awk '/^Build-Depends:/ { on = 1; sub(/^Build-Depends:/, "") }
+	    on && /^[^ \t]/ && !/^Build-Depends:/ { exit } on' \
+	    /build/src/debian/control | tr ',' '\n' | sed 's/(.*)//; s/[[:space:]]//g'); do
+		case $p in
+		'') ;;
+		debhelper-compat) pkgs="$pkgs debhelper" ;;
+		bison | flex) pkgs="$pkgs $p" ;;
+		binutils-dev) ;;
+		*) pkgs="$pkgs $p:$arch" ;;
+		esac
+	done
+	$apt install $pkgs libbinutils:$arch libctf0:$arch libctf-nobfd0:$arch
+	(cd /tmp && apt-get download binutils-dev:$arch && dpkg-deb -x binutils-dev_*_$arch.deb /)
+	echo "== unmet, as dpkg-checkbuilddeps -a $arch sees it (binutils-dev only):"
+	unmet=$(cd /build/src && dpkg-checkbuilddeps -a "$arch" 2>&1 |
+	    sed -n 's/.*Unmet build dependencies: //p')
+	echo "$unmet"
+	[ "$unmet" = binutils-dev ] || { echo "unexpected unmet build dependencies"; exit 1; }
+	aopt="-a $arch -d"
 else
 	$apt update
 	$apt build-dep /build/src

@@ -29,19 +29,24 @@ rm -rf "$out"
 mkdir -p "$out"
 fail=0
 
-# One build: the sources as git sees them (tracked and new files, no
-# build trees) copied to $1, packages and log kept in $out/$2.
+# The sources as git sees them (tracked and new files, no build trees),
+# taken once, so that both builds have the same even if the tree changes
+# meanwhile.
+if git -C "$top" rev-parse --git-dir >/dev/null 2>&1; then
+	(cd "$top" && git ls-files -z --cached --others --exclude-standard |
+	    xargs -0 tar -cf "$tmp/src.tar" 2>/dev/null)
+else
+	tar -C "$top" --exclude-vcs --exclude=./build --exclude=./pkg-out \
+	    -cf "$tmp/src.tar" .
+fi
+
+# One build: the sources unpacked in $1, packages and log kept in
+# $out/$2.
 build() {
 	local dir=$1 name=$2
 
 	mkdir -p "$dir/dtrace" "$out/$name"
-	if git -C "$top" rev-parse --git-dir >/dev/null 2>&1; then
-		(cd "$top" && git ls-files -z --cached --others --exclude-standard |
-		    xargs -0 tar -cf - 2>/dev/null) | tar -C "$dir/dtrace" -xf -
-	else
-		tar -C "$top" --exclude-vcs --exclude=./build --exclude=./pkg-out \
-		    -cf - . | tar -C "$dir/dtrace" -xf -
-	fi
+	tar -C "$dir/dtrace" -xf "$tmp/src.tar"
 	if ! (cd "$dir/dtrace" && DEB_BUILD_OPTIONS="parallel=$(nproc) nocheck" \
 	    dpkg-buildpackage -us -uc -b) >"$out/$name/build.log" 2>&1; then
 		tail -n 30 "$out/$name/build.log"
