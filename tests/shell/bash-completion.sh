@@ -129,6 +129,33 @@ done
 [ "$(complete_words -x engine= | wc -l)" -ge 3 ] ||
 	{ echo "FAIL: -x engine= offers fewer than 3 engines"; fail=1; }
 
+# The same through bash-completion's helpers (_get_comp_words_by_ref,
+# __ltrim_colon_completions), which an interactive bash has loaded.
+bc=/usr/share/bash-completion/bash_completion
+if [ -r "$bc" ]; then
+	got=$(DTRACE=$DTRACE bash -c '
+	    . "$1" >/dev/null 2>&1; . "$2"
+	    declare -F _get_comp_words_by_ref >/dev/null || exit 3
+	    c() {
+		COMP_LINE="dtrace $*"; COMP_POINT=${#COMP_LINE}
+		COMP_WORDBREAKS=$'"'"' \t\n"\x27><=;|&(:'"'"'
+		# Words as bash splits them: a run of = or : is a word.
+		read -ra COMP_WORDS <<<"$(sed -E "s/([=:]+)/ \\1 /g" <<<"$COMP_LINE")"
+		COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMPREPLY=()
+		_dtrace
+		printf "%s\n" "${COMPREPLY[@]}" | sort | tr "\n" " "; echo
+	    }
+	    c -n syscall::; c -f syscall::; c -x oformat=; c -f wri' _ "$bc" "$comp")
+	want='read:entry read:return write:entry 
+read write 
+folded json pprof text 
+write '
+	[ "$got" = "$want" ] ||
+		{ echo "FAIL: with bash-completion loaded:"; echo "$got"; fail=1; }
+else
+	echo "(bash-completion not installed: its helpers' path not checked)"
+fi
+
 # -s: D scripts and directories, nothing else.
 mkdir "$tmp/s" "$tmp/s/sub"
 touch "$tmp/s/a.d" "$tmp/s/b.txt"
