@@ -22,7 +22,7 @@
 # chroot with `debootstrap --variant=buildd` and keeps it as a tar file
 # in $DT_CHROOT_CACHE (default /var/cache/dt-chroot; about 90 MB);
 # every run unpacks it afresh into a temporary directory, so each build
-# starts clean.  It takes minutes (the first run, five to ten), so it is
+# starts clean.  It takes about ten minutes, so it is
 # not part of `make check`.
 set -eu
 

@@ -11,7 +11,7 @@
 #	tests/pkg/reproducible.sh [outdir]
 #
 # outdir (default pkg-out/reproducible) keeps the two builds' .debs and
-# logs.  Two package builds take about four minutes on two CPUs, so it
+# logs.  Two package builds take 5 to 15 minutes on two CPUs, so it
 # is not part of `make check`.  Needs dpkg-dev, debhelper and the
 # Build-Depends (dpkg-checkbuilddeps says which are missing); not root.
 set -u
