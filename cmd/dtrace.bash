@@ -5,10 +5,16 @@
 #   -<TAB>              dtrace's options
 #   -x <TAB>            the -x option names (common/dt_options.c's table;
 #                       tests/shell/bash-completion.sh keeps them equal)
+#   -x name=<TAB>       the values of an option that takes one of a set
+#                       (oformat=text|json|folded|pprof, engine=, ...)
 #   -P, -m, -f, -n      providers, provider:module, provider:module:function
 #                       and whole probe descriptions, from `dtrace -l`,
 #                       cached for an hour in
-#                       ${XDG_CACHE_HOME:-~/.cache}/dtrace/probes
+#                       ${XDG_CACHE_HOME:-~/.cache}/dtrace/probes; a field
+#                       left empty matches any (syscall::<TAB> offers
+#                       syscall::read:entry, as the description would
+#                       match it), and a word without a colon is also
+#                       completed as the last field alone (-f rea<TAB>)
 #   -s                  D scripts (*.d) and directories
 #   -o, -L, -I          file and directory names
 #   -c, -p              commands, process IDs
@@ -27,8 +33,45 @@ _dtrace_xopts="
 	statusrate stdc strsize switchrate syslibdir temporal tree
 	tregs udefs undef unodefs ustackframes verbose version zdefs"
 
-_dtrace_opts="-32 -64 -a -A -b -B -c -C -D -e -f -F -G -h -H -i -I -l -L -m
+# The values of the -x options that take one of a set: dt_options.c's
+# word lists (and the OS's engines), which the completion test compares.
+_dtrace_xvalues()
+{
+	case $1 in
+	bufpolicy) echo switch fill ring ;;
+	bufresize) echo auto manual ;;
+	encoding) echo ascii utf8 ;;
+	engine) echo auto bpf interp ptrace ;;
+	evaltime) echo exec preinit postinit main ;;
+	linkmode) echo kernel static dynamic ;;
+	linktype) echo elf dof ;;
+	oformat) echo text json folded pprof ;;
+	stdc) echo a c s t ;;
+	esac
+}
+
+_dtrace_opts="-32 -64 -a -A -b -c -C -D -e -f -F -G -h -H -i -I -l -L -m
 	-n -o -p -P -q -s -S -U -v -V -w -x -X -Z"
+
+# The descriptions of $2 fields (1: provider ... 4: whole) that complete
+# the word $1, from the probe list on stdin.  A field the word leaves
+# empty before the one being typed matches any, as it does in a
+# description: for "syscall::" the module of every syscall probe is
+# left out (syscall::read:entry).  A word without a colon is also
+# completed as the last field alone (-f read, -n BEGIN).
+_dtrace_probematch()
+{
+	awk -F: -v cur="$1" -v nf="$2" '
+	    BEGIN { n = split(cur, c, ":") }
+	    {
+		out = ""
+		for (i = 1; i <= nf; i++)
+			out = out (i > 1 ? ":" : "") (i < n && c[i] == "" ? "" : $i)
+		print out
+		if (n <= 1 && nf > 1 && $nf != "")
+			print $nf
+	    }' | sort -u
+}
 
 # Every probe as provider:module:function:name, one a line, from the cache
 # when it is less than an hour old.  dtrace -l prints fixed columns in
@@ -68,7 +111,7 @@ _dtrace()
 	# Probe descriptions hold colons, which bash splits words at: take
 	# the words as typed.
 	if declare -F _get_comp_words_by_ref >/dev/null; then
-		_get_comp_words_by_ref -n : cur prev
+		_get_comp_words_by_ref -n =: cur prev
 	elif [[ -n ${COMP_LINE-} ]]; then
 		local line=${COMP_LINE:0:COMP_POINT}
 		cur=${line##*[[:space:]]}
@@ -103,7 +146,16 @@ _dtrace()
 		return
 		;;
 	-x)
-		COMPREPLY=($(compgen -W "$_dtrace_xopts" -- "$cur"))
+		if [[ $cur == *=* ]]; then
+			# Bash replaces only what follows the '=' when '='
+			# breaks words (it does by default).
+			local opt=${cur%%=*}
+			COMPREPLY=($(compgen -W "$(_dtrace_xvalues "$opt")" -- "${cur#*=}"))
+			[[ ${COMP_WORDBREAKS-=} == *=* ]] ||
+				COMPREPLY=("${COMPREPLY[@]/#/$opt=}")
+		else
+			COMPREPLY=($(compgen -W "$_dtrace_xopts" -- "$cur"))
+		fi
 		return
 		;;
 	-X)
@@ -127,7 +179,7 @@ _dtrace()
 		;;
 	esac
 	words=$(_dtrace_probelist "${COMP_WORDS[0]}" |
-	    cut -d: -f1-"$fields" | sort -u)
+	    _dtrace_probematch "$cur" "$fields")
 	COMPREPLY=($(compgen -W "$words" -- "$cur"))
 	# Bash replaces only what follows the word's last colon.
 	if declare -F __ltrim_colon_completions >/dev/null; then

@@ -37,9 +37,12 @@
 
 /*
  * The getopt string.  -3 and -6 take "2" and "4" so that -32 and -64 parse
- * as options with arguments, the way DTrace spells them.
+ * as options with arguments, the way DTrace spells them.  No -B: illumos's
+ * dtrace takes it, undocumented, to route its output through libdtrace's
+ * buffered-output handler for that library's tests; DTrace's guides list
+ * no -B, so here it is an unknown option like any other.
  */
-#define DTRACE_OPTSTR "3:6:aAb:Bc:CD:ef:FGhHi:I:lL:m:n:o:p:P:qs:SU:vVwx:X:Z"
+#define DTRACE_OPTSTR "3:6:aAb:c:CD:ef:FGhHi:I:lL:m:n:o:p:P:qs:SU:vVwx:X:Z"
 
 typedef enum dtrace_mode {
 	DMODE_EXEC,   /* compile, enable and trace (the default) */
@@ -94,7 +97,6 @@ static const char *const g_unavailable[128] = {
 	['a'] = "claiming anonymous tracing state is not supported on Linux",
 	['A'] = "anonymous tracing (driver.conf directives) is not supported "
 		"on Linux",
-	['B'] = "this option is not supported",
 };
 
 static void
@@ -336,7 +338,7 @@ parse_args(int argc, char **argv)
 			usage(stderr);
 			exit(E_USAGE);
 		default:
-			/* a A b B C D F H I L q S U w x Z: settings */
+			/* a A b C D F H I L q S U w x Z: settings */
 			add_set((char) c, optarg);
 			break;
 		}

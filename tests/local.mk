@@ -26,6 +26,8 @@ tests_unit_interp_engine_test_LDADD = libdtrace_core.la
 # every source file names its licence.
 SHELL_TESTS += tests/shell/portable-core.sh tests/shell/licence.sh \
 	tests/shell/tests-registered.sh
+# dtrace.1 documents every option and provider (and only shipped files).
+SHELL_TESTS += tests/shell/manpage-options.sh
 
 # The Linux backend's, through dtrace(1).
 if OS_LINUX
@@ -77,6 +79,8 @@ endif
 
 EXTRA_DIST += %reldir%/run-tests.sh %reldir%/shell %reldir%/d %reldir%/cmd
 EXTRA_DIST += %reldir%/fuzz
+# The package scripts, run by hand (tests/pkg/README.md).
+EXTRA_DIST += %reldir%/pkg
 # Run by hand in the kernel lab (tests/klab/run-fbt.sh), not by make check.
 EXTRA_DIST += %reldir%/klab
 EXTRA_DIST += %reldir%/conformance

@@ -304,7 +304,8 @@ dt_lib_scan_path(dt_libset_t *ls, const char *path)
  * DESTDIR, finds its own files rather than another installation's);
  * then where configure said it would be installed; then, for dtrace run
  * from its build tree, where the sources are (common/lib and the OS's
- * lib, as a list).  (Linked statically, the
+ * lib, as a list), unless configure --disable-srcdir-libs left that path
+ * out of the library.  (Linked statically, the
  * object beside which "dtrace" is looked for is the program itself, so
  * a file of that name is no answer: it must be a directory.)
  */
@@ -321,9 +322,14 @@ dt_lib_sysdir(char *buf, size_t len)
 	    (int) (slash - di.dli_fname), di.dli_fname) < len &&
 	    stat(buf, &st) == 0 && S_ISDIR(st.st_mode))
 		return buf;
+#ifdef DTRACE_SRC_LIBDIR
 	if (access(DTRACE_LIBDIR, F_OK) == 0)
 		return DTRACE_LIBDIR;
 	return DTRACE_SRC_LIBDIR;
+#else
+	/* Built for a package (configure --disable-srcdir-libs). */
+	return DTRACE_LIBDIR;
+#endif
 }
 
 /* Every library file of the system directory and the -L ones. */

@@ -3,8 +3,12 @@
 # bash-completion.sh: cmd/dtrace.bash completes what dtrace(1) takes: its
 # options (equal to dtrace.c's getopt string), the -x option names (equal
 # to common/dt_options.c's table, so that a new option cannot be
-# forgotten), probe descriptions for -P/-m/-f/-n from `dtrace -l`
-# through a cache that is reused, D scripts for -s.
+# forgotten), the values of -x options that take one of a set (equal
+# to dt_options.c's word lists, with pprof for oformat), probe
+# descriptions for -P/-m/-f/-n from `dtrace -l` through a cache that is
+# reused -- a field left empty matching any, as in syscall::read:entry,
+# and a bare word completing the last field (-f rea) --, D scripts for
+# -s.
 set -u
 
 : "${top_srcdir:?}"
@@ -70,6 +74,87 @@ echo 'cached:mod:fn:probe' >"$XDG_CACHE_HOME/dtrace/probes"
 touch -d '2 hours ago' "$XDG_CACHE_HOME/dtrace/probes"
 complete_words -n dtrace:::E | grep -qx 'END' ||
 	{ echo "FAIL: a stale probe cache is not remade"; fail=1; }
+
+# Empty fields match any: syscall::<TAB> offers each call's probes though
+# their module is vmlinux, as dtrace -n syscall::read:entry matches them.
+# (Bash puts back what the word has up to its last colon.)
+cat >"$XDG_CACHE_HOME/dtrace/probes" <<'L'
+dtrace:::BEGIN
+syscall:vmlinux:read:entry
+syscall:vmlinux:read:return
+syscall:vmlinux:write:entry
+pid42:a.out:main:entry
+L
+expect() {
+	local want=$1 got
+	shift
+	got=$(complete_words "$@" | tr '\n' ' ')
+	[ "$got" = "$want" ] ||
+		{ echo "FAIL: dtrace $* completes '$got', not '$want'"; fail=1; }
+}
+expect 'read:entry read:return write:entry ' -n syscall::
+expect 'entry return ' -n syscall::read:
+expect 'read:entry read:return write:entry ' -n syscall:vmlinux:
+expect 'read:entry read:return ' -n syscall::rea
+expect 'read write ' -f syscall::
+expect 'read ' -f syscall::r
+expect 'write ' -f wri
+expect 'main ' -f pid42::m
+expect 'vmlinux ' -m syscall:
+expect 'BEGIN ' -n BEG
+
+# -x name=: the option's values, dt_options.c's words (pprof too for
+# oformat), each accepted by dtrace; bash puts back "name=".
+for opt in $(sed -nE 's/^\s*\{ "([a-z]+)", DT_OPT_[A-Z]+, DT_OPTK_ENUM, .*/\1/p' \
+    "$top_srcdir/common/dt_options.c"); do
+	arr=$(sed -nE "s/^\s*\{ \"$opt\", DT_OPT_[A-Z]+, DT_OPTK_ENUM, ([a-z_]+),.*/\1/p" \
+	    "$top_srcdir/common/dt_options.c")
+	want=$(awk -v a="$arr" '$0 ~ "^static const char \\*const " a "\\[\\]" { on = 1 }
+	    on { print } on && /NULL/ { exit }' "$top_srcdir/common/dt_options.c" |
+	    grep -oE '"[a-z0-9]+"' | tr -d '"')
+	[ -n "$want" ] || { echo "FAIL: no words for -x $opt in dt_options.c"; fail=1; }
+	[ "$opt" = oformat ] && want="$want pprof"
+	got=$(complete_words -x "$opt=" | tr '\n' ' ')
+	sorted=$(printf '%s\n' $want | sort -u | tr '\n' ' ')
+	[ "$got" = "$sorted" ] ||
+		{ echo "FAIL: -x $opt= completes '$got', not '$sorted'"; fail=1; }
+done
+expect 'folded ' -x oformat=fo
+expect 'json ' -x oformat=j
+expect 'folded json pprof text ' -x oformat=
+for e in $(complete_words -x engine=); do
+	"$DTRACE" -x engine="$e" -e -n 'BEGIN {}' >/dev/null 2>&1 ||
+		{ echo "FAIL: -x engine= completes $e, which dtrace refuses"; fail=1; }
+done
+[ "$(complete_words -x engine= | wc -l)" -ge 3 ] ||
+	{ echo "FAIL: -x engine= offers fewer than 3 engines"; fail=1; }
+
+# The same through bash-completion's helpers (_get_comp_words_by_ref,
+# __ltrim_colon_completions), which an interactive bash has loaded.
+bc=/usr/share/bash-completion/bash_completion
+if [ -r "$bc" ]; then
+	got=$(DTRACE=$DTRACE bash -c '
+	    . "$1" >/dev/null 2>&1; . "$2"
+	    declare -F _get_comp_words_by_ref >/dev/null || exit 3
+	    c() {
+		COMP_LINE="dtrace $*"; COMP_POINT=${#COMP_LINE}
+		COMP_WORDBREAKS=$'"'"' \t\n"\x27><=;|&(:'"'"'
+		# Words as bash splits them: a run of = or : is a word.
+		read -ra COMP_WORDS <<<"$(sed -E "s/([=:]+)/ \\1 /g" <<<"$COMP_LINE")"
+		COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMPREPLY=()
+		_dtrace
+		printf "%s\n" "${COMPREPLY[@]}" | sort | tr "\n" " "; echo
+	    }
+	    c -n syscall::; c -f syscall::; c -x oformat=; c -f wri' _ "$bc" "$comp")
+	want='read:entry read:return write:entry 
+read write 
+folded json pprof text 
+write '
+	[ "$got" = "$want" ] ||
+		{ echo "FAIL: with bash-completion loaded:"; echo "$got"; fail=1; }
+else
+	echo "(bash-completion not installed: its helpers' path not checked)"
+fi
 
 # -s: D scripts and directories, nothing else.
 mkdir "$tmp/s" "$tmp/s/sub"
