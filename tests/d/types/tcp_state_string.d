@@ -15,3 +15,4 @@ BEGIN
 	printf("%s %s\n", tcp_state_string[-7], tcp_state_string[13]);
 	exit(0);
 }
+/* SPDX-License-Identifier: MIT */
