@@ -55,6 +55,7 @@ SHELL_TESTS += tests/shell/unprivileged.sh tests/shell/syscall-count.sh \
 	tests/shell/perfmap-unsafe.sh \
 	tests/shell/maps-fifo.sh \
 	tests/shell/ustack-dlopen-norows.sh \
+	tests/shell/symver-names.sh \
 	tests/shell/json-lines.sh tests/shell/install-layout.sh \
 	tests/shell/package.sh tests/shell/folded-stacks.sh \
 	tests/shell/pprof-profile.sh \

@@ -193,9 +193,19 @@ dt_elfsym_read_table(Elf *elf, Elf_Scn *scn, const GElf_Shdr *shdr,
 		    (name = elf_strptr(elf, shdr->sh_link, sym.st_name)) ==
 		    NULL || name[0] == '\0')
 			continue;
-		strcpy(out->ess_strs + pos, name);
+		/*
+		 * A .symtab (a debug file's) names a function by its default
+		 * version too ("fopen@@GLIBC_2.2.5"), which .dynsym keeps
+		 * apart: the plain name, as DTrace prints and matches it.  A
+		 * hidden old version ("memcpy@GLIBC_2.2.5") stays as it is.
+		 */
+		size_t len = strstr(name, "@@") != NULL ?
+		    (size_t) (strstr(name, "@@") - name) : strlen(name);
+
+		memcpy(out->ess_strs + pos, name, len);
+		out->ess_strs[pos + len] = '\0';
 		es->es_name = out->ess_strs + pos;
-		pos += strlen(name) + 1;
+		pos += len + 1;
 		es->es_addr = sym.st_value;
 		es->es_size = sym.st_size;
 		es->es_rank = bind == STB_GLOBAL ? 0 : bind == STB_WEAK ? 1 : 2;
