@@ -1,13 +1,13 @@
 /*
  * A string key is charged strsize bytes against dynvarsize whatever its
  * length, as DTrace sizes its dynamic variables by their declared keys:
- * at strsize=512 a dynvarsize of 1024 holds one element of an array
+ * at strsize=256 a dynvarsize of 512 holds one element of an array
  * keyed by strings, however short the strings.
  * @options: -q
  * @status: 0
  */
-#pragma D option strsize=512
-#pragma D option dynvarsize=1024
+#pragma D option strsize=256
+#pragma D option dynvarsize=512
 
 BEGIN
 {
