@@ -173,7 +173,8 @@ dt_isa_cond_reg(unsigned cond, dt_isa_regcond_t *rc)
  * uregs[] names: illumos's on amd64 (the 32-bit names first, then 19 +
  * the amd64 register set's order), so that scripts using the numbers
  * still work; the aliases R_PC, R_SP, R_FP, R_PS, R_R0 and R_R1 are
- * R_EIP, R_UESP, R_EBP, R_EFL, R_EAX and R_EDX, as there.
+ * R_EIP, R_UESP, R_EBP, R_EFL, R_EAX and R_EBX, as in illumos's
+ * regs.d.
  */
 const dt_isa_regname_t dt_isa_regnames[] = {
     {"R_GS", 0},
@@ -220,7 +221,7 @@ const dt_isa_regname_t dt_isa_regnames[] = {
     {"R_FP", 6},
     {"R_PS", 16},
     {"R_R0", 11},
-    {"R_R1", 9},
+    {"R_R1", 8},
     {NULL, 0},
 };
 
