@@ -60,6 +60,11 @@
 #define DIF_FLT_TUPOFLOW  8	/* tuple stack overflow */
 #define DIF_FLT_BADSTACK  9	/* bad stack */
 #define DIF_FLT_LIBRARY	  1000	/* library-level fault */
+/*
+ * Not a fault: a dynamic variable's store was dropped (no space), which
+ * ends the clause silently, its record unwritten, as DTrace's drop does.
+ */
+#define DIF_FLT_DROP	  1001
 
 typedef struct dif_fault {
 	int df_kind;		/* DIF_FLT_*; 0 with no fault */

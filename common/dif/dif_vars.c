@@ -601,6 +601,7 @@ dif_stdvar(dif_mstate_t *ms, uint8_t scope, uint32_t id, bool array,
 			st->st_dynused + cost > st->st_dynvarsize) ||
 		    (d = malloc(sizeof(*d) + (size_t) len)) == NULL) {
 			st->st_dyndrops++;
+			dif_fault(ms, DIF_FLT_DROP, 0);
 			return 0;
 		}
 		memset(d, 0, sizeof (*d));
@@ -608,6 +609,7 @@ dif_stdvar(dif_mstate_t *ms, uint8_t scope, uint32_t id, bool array,
 		    (d->dd_data = dif_dynalloc(st, cls)) == NULL) {
 			free(d);
 			st->st_dyndrops++;
+			dif_fault(ms, DIF_FLT_DROP, 0);
 			return 0;
 		}
 		d->dd_class = cls;

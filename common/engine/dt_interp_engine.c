@@ -792,8 +792,9 @@ dt_interp_clause(dtrace_hdl_t *dtp, dt_interp_t *ip, dif_mstate_t *ms,
 	dif_mstate_clause(ms, ep->ep_epid);
 	if (stp->st_pred != NULL) {
 		if ((rc = dif_exec(ip->ip_state, ms, stp->st_pred, &v)) != 0) {
-			dt_interp_fault(dtp, ip, cpu, ep, 0,
-			    dif_mstate_fault(ms));
+			if (rc != DIF_FLT_DROP)
+				dt_interp_fault(dtp, ip, cpu, ep, 0,
+				    dif_mstate_fault(ms));
 			return;
 		}
 		if (v == 0)
@@ -876,8 +877,10 @@ dt_interp_clause(dtrace_hdl_t *dtp, dt_interp_t *ip, dif_mstate_t *ms,
 		if (rc != 0) {
 			if (rec != NULL)
 				dt_interp_unreserve(ip, cpu, reclen);
-			dt_interp_fault(dtp, ip, cpu, ep, a + 1,
-			    fp != NULL ? fp : dif_mstate_fault(ms));
+			/* A dropped store ends the clause, no error. */
+			if (rc != DIF_FLT_DROP)
+				dt_interp_fault(dtp, ip, cpu, ep, a + 1,
+				    fp != NULL ? fp : dif_mstate_fault(ms));
 			return;
 		}
 		if (ap->ac_kind == DT_ACT_EXIT)

@@ -572,6 +572,8 @@ dt_bpf_cg_clause(dt_bpf_cg_t *cg, uint32_t j, const dt_stmt_t *stp)
 	cg->cg_stubs = &stubs;
 	cg->cg_clause = j;
 	cg->cg_lfault = dt_bpf_label_new(cg->cg_b);
+	cg->cg_lnext = lnext;
+	cg->cg_has_lnext = true;
 
 	if (cg->cg_in_error) {
 		/* The ERROR probe's clauses all run: EPIDs are constants. */
@@ -680,6 +682,7 @@ dt_bpf_cg_clause(dt_bpf_cg_t *cg, uint32_t j, const dt_stmt_t *stp)
 	dt_bpf_label_here(cg->cg_b, lnext);
 	free(stubs.ss_v);
 	cg->cg_stubs = NULL;
+	cg->cg_has_lnext = false;
 }
 
 /* r0 = lookup(fd, key 0) with the key on the stack; exit when NULL. */

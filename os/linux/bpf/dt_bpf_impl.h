@@ -95,6 +95,8 @@ typedef struct dt_bpf_cg {
 	uint32_t cg_clause;	/* index in the program */
 	uint32_t cg_action;	/* 1-based; 0: the predicate */
 	uint32_t cg_lfault;	/* the clause's fault handler */
+	uint32_t cg_lnext;	/* the clause's end: a dropped store ends it */
+	bool cg_has_lnext;	/* in a clause: cg_lnext is set */
 	void *cg_stubs;		/* the clause's fault stubs */
 	bool cg_in_error;	/* generating the ERROR clauses */
 	uint32_t cg_lerror;	/* the ERROR block */

@@ -193,11 +193,27 @@ dt_bpf_cg_dynused_add(dt_bpf_cg_t *cg, int32_t delta)
  * a new element is charged dt_bpf_layout_dyncost() bytes (the first
  * always fits, as DTrace raises a dynvarsize too small for one element
  * to one element), a deleted one gives them back, and a store that does
- * not fit is dropped and counted as DTrace's dynamic variable drops.
+ * not fit is dropped and counted as DTrace's dynamic variable drops,
+ * and ends the clause, its record unwritten, as DTrace's drop does
+ * (dt_bpf_cg_dyndrop()).
  * The element is added first and charged after, so that adding one, the
  * usual store (self->ts = timestamp), costs one map call and one atomic
  * add; replacing a value charges nothing.
  */
+/*
+ * A dropped store: counted, and, as in DTrace (whose drop is one of the
+ * conditions that end a clause's actions), the clause ends there, its
+ * record not written.  Inside a bpf_loop() callback, which cannot jump
+ * out, the clause goes on to lcont.
+ */
+static void
+dt_bpf_cg_dyndrop(dt_bpf_cg_t *cg, uint32_t lcont)
+{
+	dt_bpf_cg_counter(cg, DT_BPF_CNT_DYNDROPS);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0),
+	    cg->cg_loopdepth == 0 && cg->cg_has_lnext ? cg->cg_lnext : lcont);
+}
+
 void
 dt_bpf_cg_stdvar(dt_bpf_cg_t *cg, uint8_t scope, uint32_t id, bool array,
     unsigned rs)
@@ -245,8 +261,7 @@ dt_bpf_cg_stdvar(dt_bpf_cg_t *cg, uint8_t scope, uint32_t id, bool array,
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP32_IMM(BPF_JEQ, DT_R0, 0, 0),
 	    ldone);
 	dt_bpf_label_here(cg->cg_b, ldrop);
-	dt_bpf_cg_counter(cg, DT_BPF_CNT_DYNDROPS);
-	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), ldone);
+	dt_bpf_cg_dyndrop(cg, ldone);
 
 	/*
 	 * Added: charge it, and take it back if it does not fit.  Without
@@ -272,7 +287,16 @@ dt_bpf_cg_stdvar(dt_bpf_cg_t *cg, uint8_t scope, uint32_t id, bool array,
 	dt_bpf_emit_imm64(cg->cg_b, DT_R3, lay->bl_dynvarsize);
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JLE, DT_R1, DT_R3, 0),
 	    ldone);
-	dt_bpf_cg_counter(cg, DT_BPF_CNT_DYNDROPS);
+	/* Over: taken back, then dropped. */
+	dt_bpf_emit_map_fd(cg->cg_b, DT_R1, bv->bv_fd);
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R7));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2,
+	    (int32_t) lay->bl_dynkey_off));
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_map_delete_elem));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP32_IMM(BPF_JNE, DT_R0, 0, 0),
+	    ldrop);
+	dt_bpf_cg_dynused_add(cg, -cost);
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), ldrop);
 
 	dt_bpf_label_here(cg->cg_b, ldel);
 	dt_bpf_emit_map_fd(cg->cg_b, DT_R1, bv->bv_fd);
