@@ -149,8 +149,14 @@ typedef struct udpinfo {
 	uintptr_t udp_hdr;		/* raw UDP header */
 } udpinfo_t;
 
-inline uint8_t IPH_DF = 0x40;		/* don't fragment (ipv4_flags) */
-inline uint8_t IPH_MF = 0x20;		/* more fragments */
+/*
+ * The IPv4 header's flag bits as its 16-bit flags-and-offset field holds
+ * them (ntohs(ipv4_hdr->frag_off)), DTrace's values; ipv4_flags holds
+ * the field's top four bits, so a packet with DF set has ipv4_flags 4
+ * (IPH_DF >> 12), as in DTrace.
+ */
+inline int IPH_DF = 0x4000;		/* don't fragment */
+inline int IPH_MF = 0x2000;		/* more fragments */
 
 inline uint8_t TH_FIN = 0x01;		/* tcp_flags */
 inline uint8_t TH_SYN = 0x02;
@@ -161,14 +167,25 @@ inline uint8_t TH_URG = 0x20;
 inline uint8_t TH_ECE = 0x40;
 inline uint8_t TH_CWR = 0x80;
 
-/* IP protocol numbers (ipv4_protocol, ipv6_nexthdr), as DTrace names them. */
+/*
+ * IP protocol numbers (ipv4_protocol, ipv6_nexthdr), as DTrace and
+ * Linux name them; the numbers are the Internet's (IANA's), the same on
+ * every system.  IPPROTO_MAX bounds the 8-bit field.
+ */
 inline short IPPROTO_IP = 0;
 inline short IPPROTO_HOPOPTS = 0;
 inline short IPPROTO_ICMP = 1;
 inline short IPPROTO_IGMP = 2;
+inline short IPPROTO_GGP = 3;
 inline short IPPROTO_IPV4 = 4;
+inline short IPPROTO_IPIP = 4;
+inline short IPPROTO_ENCAP = 4;		/* IP in IP, DTrace's name */
 inline short IPPROTO_TCP = 6;
+inline short IPPROTO_EGP = 8;
+inline short IPPROTO_PUP = 12;
 inline short IPPROTO_UDP = 17;
+inline short IPPROTO_IDP = 22;
+inline short IPPROTO_DCCP = 33;
 inline short IPPROTO_IPV6 = 41;
 inline short IPPROTO_ROUTING = 43;
 inline short IPPROTO_FRAGMENT = 44;
@@ -179,8 +196,19 @@ inline short IPPROTO_AH = 51;
 inline short IPPROTO_ICMPV6 = 58;
 inline short IPPROTO_NONE = 59;
 inline short IPPROTO_DSTOPTS = 60;
+inline short IPPROTO_HELLO = 63;
+inline short IPPROTO_ND = 77;
+inline short IPPROTO_EON = 80;
+inline short IPPROTO_OSPF = 89;
+inline short IPPROTO_PIM = 103;
 inline short IPPROTO_SCTP = 132;
+inline short IPPROTO_UDPLITE = 136;
+inline short IPPROTO_MPLS = 137;
 inline short IPPROTO_RAW = 255;
+inline short IPPROTO_MAX = 256;
+
+/* The size of a UDP header, bytes. */
+inline int UDPH_SIZE = 8;
 
 inline int AF_INET = 2;
 inline int AF_INET6 = 10;
@@ -405,6 +433,21 @@ translator udpinfo_t < dt_sock_recv_length_t *P > {
 };
 
 /*
+ * A protocol number as ipv4_protostr and ipv6_nextstr spell it: the
+ * names DTrace prints (0 is "IP" for both versions, as in DTrace), and
+ * the number in decimal for any other protocol.
+ */
+inline string dt_ipproto_str[uint8_t p] =
+	p == IPPROTO_TCP ? "TCP" : p == IPPROTO_UDP ? "UDP" :
+	p == IPPROTO_IP ? "IP" : p == IPPROTO_ICMP ? "ICMP" :
+	p == IPPROTO_IGMP ? "IGMP" : p == IPPROTO_EGP ? "EGP" :
+	p == IPPROTO_IPV6 ? "IPv6" : p == IPPROTO_ROUTING ? "ROUTE" :
+	p == IPPROTO_ESP ? "ESP" : p == IPPROTO_AH ? "AH" :
+	p == IPPROTO_ICMPV6 ? "ICMPv6" : p == IPPROTO_OSPF ? "OSPF" :
+	p == IPPROTO_SCTP ? "SCTP" : p == IPPROTO_RAW ? "RAW" :
+	lltostr(p);
+
+/*
  * The ip provider's packets (os/linux/prov/dt_prov_ip.c): the struct
  * sk_buff, and its IP header, an IPv4 or IPv6 one as its first four bits
  * say (the native type is struct iphdr * for both).
@@ -445,18 +488,11 @@ translator ipv4info_t < struct iphdr *I > {
 	ipv4_tos = I->tos;
 	ipv4_length = ntohs(I->tot_len);
 	ipv4_ident = ntohs(I->id);
-	ipv4_flags = (ntohs(I->frag_off) & 0xe000) >> 8;
+	ipv4_flags = ntohs(I->frag_off) >> 12;
 	ipv4_offset = ntohs(I->frag_off) & 0x1fff;
 	ipv4_ttl = I->ttl;
 	ipv4_protocol = I->protocol;
-	ipv4_protostr = I->protocol == 6 ? "TCP" : I->protocol == 17 ? "UDP" :
-	    I->protocol == 0 ? "IP" : I->protocol == 1 ? "ICMP" :
-	    I->protocol == 2 ? "IGMP" : I->protocol == 8 ? "EGP" :
-	    I->protocol == 41 ? "IPV6" : I->protocol == 43 ? "ROUTING" :
-	    I->protocol == 47 ? "GRE" : I->protocol == 50 ? "ESP" :
-	    I->protocol == 51 ? "AH" : I->protocol == 58 ? "ICMPV6" :
-	    I->protocol == 89 ? "OSPF" : I->protocol == 132 ? "SCTP" :
-	    I->protocol == 255 ? "RAW" : "<unknown>";
+	ipv4_protostr = dt_ipproto_str[I->protocol];
 	ipv4_checksum = ntohs(I->check);
 	ipv4_src = I->saddr;
 	ipv4_dst = I->daddr;
@@ -471,16 +507,7 @@ translator ipv6info_t < struct ipv6hdr *I > {
 	ipv6_flow = ntohl(*(uint32_t *)I) & 0xfffff;
 	ipv6_plen = ntohs(I->payload_len);
 	ipv6_nexthdr = I->nexthdr;
-	ipv6_nextstr = I->nexthdr == 6 ? "TCP" : I->nexthdr == 17 ? "UDP" :
-	    I->nexthdr == 0 ? "HOPOPTS" : I->nexthdr == 1 ? "ICMP" :
-	    I->nexthdr == 2 ? "IGMP" : I->nexthdr == 8 ? "EGP" :
-	    I->nexthdr == 41 ? "IPV6" : I->nexthdr == 43 ? "ROUTING" :
-	    I->nexthdr == 44 ? "FRAGMENT" : I->nexthdr == 47 ? "GRE" :
-	    I->nexthdr == 50 ? "ESP" : I->nexthdr == 51 ? "AH" :
-	    I->nexthdr == 58 ? "ICMPV6" : I->nexthdr == 59 ? "NONE" :
-	    I->nexthdr == 60 ? "DSTOPTS" : I->nexthdr == 89 ? "OSPF" :
-	    I->nexthdr == 132 ? "SCTP" : I->nexthdr == 255 ? "RAW" :
-	    "<unknown>";
+	ipv6_nextstr = dt_ipproto_str[I->nexthdr];
 	ipv6_hlim = I->hop_limit;
 	ipv6_src = &I->saddr;
 	ipv6_dst = &I->daddr;
