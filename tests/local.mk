@@ -43,7 +43,7 @@ SHELL_TESTS += tests/shell/unprivileged.sh tests/shell/syscall-count.sh \
 	tests/shell/ptrace-follow.sh tests/shell/ptrace-fast.sh \
 	tests/shell/destructive.sh tests/shell/bpf-loop.sh \
 	tests/shell/execargs.sh tests/shell/execname-comm.sh tests/shell/curcpu.sh \
-	tests/shell/io-provider.sh tests/shell/net-providers.sh \
+	tests/shell/io-provider.sh tests/shell/net-providers.sh tests/shell/fds-paths.sh \
 	tests/shell/ip-provider.sh \
 	tests/shell/lockstat-provider.sh tests/shell/fbt.sh \
 	tests/shell/engine-choice.sh \
