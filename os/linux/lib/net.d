@@ -217,19 +217,23 @@ inline int AF_INET6 = 10;
 inline int ARPHRD_ETHER = 1;
 inline int ARPHRD_INFINIBAND = 32;
 
-inline int32_t TCP_STATE_CLOSED = 0;
-inline int32_t TCP_STATE_IDLE = 1;
-inline int32_t TCP_STATE_BOUND = 2;
-inline int32_t TCP_STATE_LISTEN = 3;
-inline int32_t TCP_STATE_SYN_SENT = 4;
-inline int32_t TCP_STATE_SYN_RECEIVED = 5;
-inline int32_t TCP_STATE_ESTABLISHED = 6;
-inline int32_t TCP_STATE_CLOSE_WAIT = 7;
-inline int32_t TCP_STATE_FIN_WAIT_1 = 8;
-inline int32_t TCP_STATE_CLOSING = 9;
-inline int32_t TCP_STATE_LAST_ACK = 10;
-inline int32_t TCP_STATE_FIN_WAIT_2 = 11;
-inline int32_t TCP_STATE_TIME_WAIT = 12;
+/*
+ * The TCP states, numbered as DTrace numbers them: a connection's states
+ * from ESTABLISHED (0) on are positive, those before it negative.
+ */
+inline int32_t TCP_STATE_CLOSED = -6;
+inline int32_t TCP_STATE_IDLE = -5;
+inline int32_t TCP_STATE_BOUND = -4;
+inline int32_t TCP_STATE_LISTEN = -3;
+inline int32_t TCP_STATE_SYN_SENT = -2;
+inline int32_t TCP_STATE_SYN_RECEIVED = -1;
+inline int32_t TCP_STATE_ESTABLISHED = 0;
+inline int32_t TCP_STATE_CLOSE_WAIT = 1;
+inline int32_t TCP_STATE_FIN_WAIT_1 = 2;
+inline int32_t TCP_STATE_CLOSING = 3;
+inline int32_t TCP_STATE_LAST_ACK = 4;
+inline int32_t TCP_STATE_FIN_WAIT_2 = 5;
+inline int32_t TCP_STATE_TIME_WAIT = 6;
 
 /* A TCP state's name, as the tcp provider's probes are named. */
 inline string tcp_state_string[int32_t state] =
@@ -278,10 +282,12 @@ typedef struct dt_sock_recv_length {
 
 /*
  * Linux's TCP states (TCP_ESTABLISHED = 1 ... TCP_NEW_SYN_RECV = 12) as
- * DTrace numbers them, four bits per state: state S is
- * (dt_tcp_state_map >> 4 * S) & 0xf.
+ * DTrace numbers them, four bits per state, each DTrace's number plus 6:
+ * state S is dt_tcp_state[S].
  */
 inline uint64_t dt_tcp_state_map = 0x593a70cb85460;
+inline int32_t dt_tcp_state[int s] = s >= 0 && s <= 12 ?
+    (int32_t)((dt_tcp_state_map >> 4 * s) & 0xf) - 6 : TCP_STATE_CLOSED;
 
 /*
  * A socket with TCP's state (struct tcp_sock): not a connection request
@@ -304,8 +310,7 @@ translator tcpsinfo_t < struct sock *S > {
 	tcps_raddr = S->__sk_common.skc_family == AF_INET6 ?
 	    inet_ntoa6(&S->__sk_common.skc_v6_daddr) :
 	    inet_ntoa(&S->__sk_common.skc_daddr);
-	tcps_state = S->__sk_common.skc_state <= 12 ?
-	    (dt_tcp_state_map >> 4 * S->__sk_common.skc_state) & 0xf : 0;
+	tcps_state = dt_tcp_state[S->__sk_common.skc_state];
 	tcps_iss = 0;
 	tcps_suna = S->__sk_common.skc_state == 12 ||
 	    S->__sk_common.skc_state == 6 || S->sk_type != 1 ? 0 :
@@ -365,8 +370,7 @@ translator tcpsinfo_t < dt_inet_sock_set_state_t *P > {
 	tcps_rport = xlate<tcpsinfo_t *>(P->skaddr)->tcps_rport;
 	tcps_laddr = xlate<tcpsinfo_t *>(P->skaddr)->tcps_laddr;
 	tcps_raddr = xlate<tcpsinfo_t *>(P->skaddr)->tcps_raddr;
-	tcps_state = P->newstate >= 0 && P->newstate <= 12 ?
-	    (dt_tcp_state_map >> 4 * P->newstate) & 0xf : 0;
+	tcps_state = dt_tcp_state[P->newstate];
 	tcps_iss = 0;
 	tcps_suna = 0;
 	tcps_snxt = 0;
@@ -387,7 +391,7 @@ translator tcpsinfo_t < dt_inet_sock_set_state_t *P > {
 
 /* The old state, the record's oldstate field. */
 translator tcplsinfo_t < int S > {
-	tcps_state = S >= 0 && S <= 12 ? (dt_tcp_state_map >> 4 * S) & 0xf : 0;
+	tcps_state = dt_tcp_state[S];
 };
 
 translator csinfo_t < dt_inet_sock_set_state_t *P > {
