@@ -35,4 +35,4 @@ libdtrace_core_la_SOURCES += \
 
 # The portable D library files (fault names), installed beside the OS's
 # in $(libdir)/dtrace (common/compiler/dt_lib.c).
-dist_dtracelib_DATA = %reldir%/lib/faults.d
+dist_dtracelib_DATA = %reldir%/lib/faults.d %reldir%/lib/sched.d

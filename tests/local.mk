@@ -45,11 +45,12 @@ SHELL_TESTS += tests/shell/unprivileged.sh tests/shell/syscall-count.sh \
 	tests/shell/ptrace-follow.sh tests/shell/ptrace-fast.sh \
 	tests/shell/destructive.sh tests/shell/bpf-loop.sh \
 	tests/shell/execargs.sh tests/shell/execname-comm.sh tests/shell/curcpu.sh \
-	tests/shell/io-provider.sh tests/shell/net-providers.sh \
+	tests/shell/io-provider.sh tests/shell/net-providers.sh tests/shell/fds-paths.sh \
 	tests/shell/ip-provider.sh \
 	tests/shell/lockstat-provider.sh tests/shell/fbt.sh \
 	tests/shell/engine-choice.sh \
 	tests/shell/proc-provider.sh tests/shell/sched-provider.sh \
+	tests/shell/lwpsinfo-flags.sh \
 	tests/shell/cwd.sh tests/shell/ptrace-real.sh tests/shell/begin-first.sh \
 	tests/shell/demangle.sh tests/shell/jit-node.sh tests/shell/jit-java.sh \
 	tests/shell/perfmap-unsafe.sh \

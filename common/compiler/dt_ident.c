@@ -352,6 +352,9 @@ static const dt_bifunc_t dt_bifuncs[] = {
 	{ "json", DT_IDENT_FUNC, DIF_SUBR_JSON, "string(char *, char *)", 0 },
 	{ "link_ntop", DT_IDENT_FUNC, DIF_SUBR_LINK_NTOP, "string(int, "
 	    "void *)", 0 },
+	/* Oracle Linux DTrace's: a struct path * of the kernel's. */
+	{ "d_path", DT_IDENT_FUNC, DIF_SUBR_D_PATH, "string(void *, [int])",
+	    0 },
 	{ "lltostr", DT_IDENT_FUNC, DIF_SUBR_LLTOSTR, "string(int64_t, "
 	    "[int])", 0 },
 	{ "memref", DT_IDENT_FUNC, DIF_SUBR_MEMREF, "uintptr_t *(void *, "

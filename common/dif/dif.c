@@ -147,6 +147,7 @@ static const char *const dif_subrnames[DIF_SUBR_MAX + 1] = {
 	[DIF_SUBR_STRTOLL] = "strtoll",
 	[DIF_SUBR_MEMREF] = "memref",
 	[DIF_SUBR_LINK_NTOP] = "link_ntop",
+	[DIF_SUBR_D_PATH] = "d_path",
 };
 
 /* Built-in variables, sparse: searched linearly (only for names). */

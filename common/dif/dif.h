@@ -308,7 +308,8 @@ typedef uint32_t dif_instr_t;
 #define DIF_SUBR_STRTOLL	48
 #define DIF_SUBR_MEMREF		49
 #define DIF_SUBR_LINK_NTOP	50	/* Oracle Linux DTrace's */
-#define DIF_SUBR_MAX		50
+#define DIF_SUBR_D_PATH		51	/* Oracle Linux DTrace's */
+#define DIF_SUBR_MAX		51
 
 /* Tuple-stack entry types (PUSHTR/PUSHTV). */
 #define DIF_TYPE_CTF	0	/* a C type: integer or pointer by value */

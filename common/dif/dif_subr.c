@@ -835,6 +835,7 @@ dif_subr(dif_mstate_t *ms, uint32_t subr, const dif_tuple_t *tup, int nargs,
 	case DIF_SUBR_RW_READ_HELD: case DIF_SUBR_RW_WRITE_HELD:
 	case DIF_SUBR_RW_ISWRITER: case DIF_SUBR_COPYINSTR:
 	case DIF_SUBR_LLTOSTR: case DIF_SUBR_STRTOLL: case DIF_SUBR_PROGENYOF:
+	case DIF_SUBR_D_PATH:
 		if (nargs < 1)
 			goto illop;
 		break;
@@ -1033,6 +1034,19 @@ dif_subr(dif_mstate_t *ms, uint32_t subr, const dif_tuple_t *tup, int nargs,
 		return;
 	case DIF_SUBR_LINK_NTOP:
 		*rdp = dif_link_ntop(ms, tup);
+		return;
+	case DIF_SUBR_D_PATH:
+		/*
+		 * The path is the kernel's: an engine that reads kernel
+		 * memory walks it; here, reading its first word faults as
+		 * any kernel load does, and an address that does not fault
+		 * is still no path.
+		 */
+		if (dif_engine_subr(ms, subr, tup, nargs, rdp))
+			return;
+		(void) dif_kword(ms, tup[0].tu_value);
+		if (ms->ms_fault.df_kind == 0)
+			goto illop;
 		return;
 	case DIF_SUBR_MEMREF:
 		if ((p = dif_scratch_alloc(ms, 16)) == NULL)

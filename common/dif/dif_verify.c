@@ -92,6 +92,7 @@ static const struct {
 	[DIF_SUBR_STRTOLL] = { 1, 2 },
 	[DIF_SUBR_MEMREF] = { 2, 2 },
 	[DIF_SUBR_LINK_NTOP] = { 2, 2 },
+	[DIF_SUBR_D_PATH] = { 1, 2 },
 };
 
 int

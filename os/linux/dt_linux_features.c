@@ -463,6 +463,8 @@ dt_linux_path_offs(void)
 		DT_LP("mount", "mnt", lp_mount_mnt),
 		DT_LP("mount", "mnt_parent", lp_mnt_parent),
 		DT_LP("mount", "mnt_mountpoint", lp_mnt_mountpoint),
+		DT_LP("path", "mnt", lp_path_mnt),
+		DT_LP("path", "dentry", lp_path_dentry),
 #undef DT_LP
 	};
 	struct btf *btf;

@@ -165,6 +165,8 @@ typedef struct dt_linux_path_offs {
 	uint32_t lp_mount_mnt;		/* mount.mnt (the vfsmount) */
 	uint32_t lp_mnt_parent;		/* mount.mnt_parent */
 	uint32_t lp_mnt_mountpoint;	/* mount.mnt_mountpoint */
+	uint32_t lp_path_mnt;		/* path.mnt (d_path()'s argument) */
+	uint32_t lp_path_dentry;	/* path.dentry */
 	char lp_why[DT_LF_WHYLEN];
 } dt_linux_path_offs_t;
 

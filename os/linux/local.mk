@@ -105,6 +105,7 @@ dist_dtracelib_DATA += %reldir%/lib/io.d %reldir%/lib/net.d
 dist_dtracelib_DATA += %reldir%/lib/task_state.d %reldir%/lib/task_state_old.d
 dist_dtracelib_DATA += %reldir%/lib/task_cpu.d %reldir%/lib/task_cpu_old.d
 dist_dtracelib_DATA += %reldir%/lib/io_disk.d %reldir%/lib/io_disk_old.d
+dist_dtracelib_DATA += %reldir%/lib/io_oflags.d %reldir%/lib/io_oflags_arm64.d
 
 # System call numbers by name, from the C library's headers:
 # { "read", 0 }, ...  (dt_prov_syscall.c includes it), in the headers'

@@ -44,8 +44,9 @@ want "$includedir/dtrace.h"
 want "$libdir/pkgconfig/libdtrace.pc"
 want "$mandir/man1/dtrace.1"
 want "$prefix/share/bash-completion/completions/dtrace"
-for f in psinfo.d signal.d errno.d io.d net.d faults.d task_state.d \
-    task_state_old.d task_cpu.d task_cpu_old.d io_disk.d io_disk_old.d; do
+for f in psinfo.d signal.d errno.d io.d net.d faults.d sched.d task_state.d \
+    task_state_old.d task_cpu.d task_cpu_old.d io_disk.d io_disk_old.d \
+    io_oflags.d io_oflags_arm64.d; do
 	want "$libdir/dtrace/$f"
 done
 [ -e "$root$bindir/dtrace" ] && { echo "FAIL: dtrace also in $bindir"; fail=1; }

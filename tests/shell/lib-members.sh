@@ -4,7 +4,8 @@
 # S.M" is loaded only when the kernel's struct S has a member M, and one
 # saying "member !S.M" only when it has none -- how the libraries pick
 # between kernels' names for the same thing (task_state.d and
-# task_state_old.d, io_disk.d and io_disk_old.d) without a version check.
+# task_state_old.d, io_disk.d and io_disk_old.d; io_oflags.d and
+# io_oflags_arm64.d between architectures) without a version check.
 # Also: the libraries shipped compile against this kernel's types, with
 # exactly one file of each such pair loaded.
 set -u
@@ -66,4 +67,18 @@ out=$("$DTRACE" -x syslibdir="$top_srcdir/common/lib:$top_srcdir/os/linux/lib" -
 	echo "FAIL: the libraries on this kernel: $out"
 	fail=1
 }
+
+# The open flags whose numbers differ between architectures: this
+# kernel's (io_oflags.d, or io_oflags_arm64.d on arm64).
+case $(uname -m) in
+aarch64) want="20000 4000 10000 8000" ;;
+*) want="8000 10000 4000 20000" ;;
+esac
+out=$("$DTRACE" -x syslibdir="$top_srcdir/common/lib:$top_srcdir/os/linux/lib" \
+    -x engine=interp -qn 'BEGIN { printf("%x %x %x %x\n", O_LARGEFILE,
+    O_DIRECTORY, O_DIRECT, O_NOFOLLOW); exit(0); }' 2>&1)
+if [ "$out" != "$want" ]; then
+	echo "FAIL: O_LARGEFILE O_DIRECTORY O_DIRECT O_NOFOLLOW on $(uname -m): want $want, got: $out"
+	fail=1
+fi
 exit $fail

@@ -137,15 +137,15 @@ noudp -i '/^udp:::/,/^}/d; /@u);$/d' "$tmp/net.d"
 
 cat >"$tmp/want" <<'EOW'
 listen
-client 0 -> 4
+client -6 -> -2
 connect-request v4 127.0.0.1 -> 127.0.0.1, client -> server 2
-client 4 -> 6
+client -2 -> 0
 connect-established v4 127.0.0.1 -> 127.0.0.1, server -> client 12
 accept-established v4 127.0.0.1 -> 127.0.0.1, client -> server 10
-client 6 -> 8
-client 8 -> 11
-client 11 -> 0
-reset v4 127.0.0.1 -> 127.0.0.1 20, 1 -> 1 14 seq 0 ack set, state 4
+client 0 -> 2
+client 2 -> 5
+client 5 -> -6
+reset v4 127.0.0.1 -> 127.0.0.1 20, 1 -> 1 14 seq 0 ack set, state -2
 accept-established 1
 connect-established 1
 connect-refused 1

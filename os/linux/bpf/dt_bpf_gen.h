@@ -243,7 +243,7 @@ typedef struct dt_bpf_layout {
 	uint32_t bl_strtok_off;	/* strtok(): valid, position, the string */
 	bool bl_strtok;		/* some clause calls strtok() */
 	uint32_t bl_cwd_off;	/* cwd: the walk's state, names, text */
-	bool bl_cwd;		/* some clause reads cwd */
+	bool bl_cwd;		/* some clause reads cwd or calls d_path() */
 	/*
 	 * The arguments the clauses read: 1 + the highest argN, or every
 	 * one for args[].  A uprobe's prologue reads the stack-passed ones

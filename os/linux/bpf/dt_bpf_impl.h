@@ -319,6 +319,8 @@ extern void dt_bpf_loop_end(dt_bpf_cg_t *cg, dt_bpf_loop_t *lp);
 extern void dt_bpf_cg_execargs(dt_bpf_cg_t *cg);
 /* cwd, built in its scratch slot; its address in r1. */
 extern void dt_bpf_cg_cwd(dt_bpf_cg_t *cg);
+/* d_path() of the tuple, built in work buffer 0; its length in T3. */
+extern void dt_bpf_cg_dpath(dt_bpf_cg_t *cg, int nargs);
 /* progenyof() of the pid in tuple entry 0, into DIF register rd. */
 extern void dt_bpf_cg_progenyof(dt_bpf_cg_t *cg, unsigned rd);
 

@@ -285,8 +285,11 @@ dt_bpf_layout_difo(dt_bpf_layout_t *lay, const dif_object_t *difo)
 		if (DIF_INSTR_OP(in) == DIF_OP_LDGS &&
 		    DIF_INSTR_VAR(in) == DIF_VAR_CURCPU)
 			lay->bl_curcpu = true;
-		if (DIF_INSTR_OP(in) == DIF_OP_LDGS &&
-		    DIF_INSTR_VAR(in) == DIF_VAR_CWD)
+		/* d_path() walks a path with cwd's state. */
+		if ((DIF_INSTR_OP(in) == DIF_OP_LDGS &&
+		    DIF_INSTR_VAR(in) == DIF_VAR_CWD) ||
+		    (DIF_INSTR_OP(in) == DIF_OP_CALL &&
+		    DIF_INSTR_SUBR(in) == DIF_SUBR_D_PATH))
 			lay->bl_cwd = true;
 		if (DIF_INSTR_OP(in) == DIF_OP_CALL &&
 		    DIF_INSTR_SUBR(in) == DIF_SUBR_STRTOK)

@@ -1651,6 +1651,10 @@ dt_bpf_cg_subr(dt_bpf_cg_t *cg, uint32_t subr, unsigned rd)
 	case DIF_SUBR_LINK_NTOP:
 		dt_bpf_cg_link_ntop(cg, rd);
 		return;
+	case DIF_SUBR_D_PATH:
+		dt_bpf_cg_dpath(cg, nargs);
+		dt_bpf_cg_sret(cg, rd, 0, 0, DT_FP_T3);
+		return;
 	case DIF_SUBR_ALLOCA:
 		DT_LDTUP(cg, DT_R1, 0);
 		DT_EMIT(cg, DT_BPF_STX_MEM(BPF_DW, DT_FP, DT_R1, DT_FP_T1));

@@ -15,7 +15,7 @@
  * numbers 0, and b_error and b_resid are 0.
  *
  * fds[] gives the current process's open files as fileinfo_t, translated
- * from the kernel's struct file.
+ * from the kernel's struct file, whose paths d_path() walks.
  */
 #pragma D depends_on module vmlinux
 /*
@@ -24,6 +24,9 @@
  */
 #pragma D depends_on library io_disk.d
 #pragma D depends_on library io_disk_old.d
+/* And the open flags whose numbers differ between architectures. */
+#pragma D depends_on library io_oflags.d
+#pragma D depends_on library io_oflags_arm64.d
 
 typedef long long offset_t;	/* a file offset, as DTrace names it */
 
@@ -107,65 +110,59 @@ translator fileinfo_t < struct request *R > {
 };
 
 /*
+ * The open(2) flags, to test fi_oflags with: the access mode is a number
+ * in O_ACCMODE's bits ((fi_oflags & O_ACCMODE) == O_WRONLY), the others
+ * single bits.  Linux's numbers; those that differ between architectures
+ * come from io_oflags.d.  The kernel keeps the flags an open file goes on
+ * obeying: O_CREAT, O_EXCL, O_NOCTTY and O_TRUNC acted at the open and
+ * are not kept, and a 64-bit kernel adds O_LARGEFILE to every open.
+ * O_RSYNC is O_SYNC on Linux, O_NDELAY O_NONBLOCK.
+ */
+inline int O_ACCMODE = 0x3;
+inline int O_RDONLY = 0x0;
+inline int O_WRONLY = 0x1;
+inline int O_RDWR = 0x2;
+inline int O_CREAT = 0x40;
+inline int O_EXCL = 0x80;
+inline int O_NOCTTY = 0x100;
+inline int O_TRUNC = 0x200;
+inline int O_APPEND = 0x400;
+inline int O_NONBLOCK = 0x800;
+inline int O_NDELAY = 0x800;
+inline int O_DSYNC = 0x1000;
+inline int O_ASYNC = 0x2000;
+inline int O_NOATIME = 0x40000;
+inline int O_CLOEXEC = 0x80000;
+inline int O_SYNC = 0x101000;
+inline int O_RSYNC = 0x101000;
+inline int O_PATH = 0x200000;
+inline int O_TMPFILE = 0x400000 | O_DIRECTORY;
+
+/*
  * fds[fd]: the file descriptor fd of the current process, as fileinfo_t.
  * An fd that is not open gives "<none>" strings and 0s.
  *
- * The path is rebuilt from the file's dentry and its mount as far as D
- * can follow them without loops (and the BPF engine fit them in one
- * program): three names up from the file, one from its mount point and
- * one from its mount's; what lies beyond shows as "/...".  A file with no
- * name (a pipe, a socket, an anonymous inode) is "<unknown>".
+ * The path is d_path()'s: the file's dentry and its mount walked up to
+ * the root, as the kernel's d_path() walks them, through every mount.
+ * The walk keeps 32 names and takes 40 steps (a mount crossed is one):
+ * a deeper path shows its deepest names after "/...", and any path is
+ * cut to strsize - 1 bytes.  A file with no name (a pipe, a socket, an
+ * anonymous inode) is "<unknown>".
  */
-inline string __dt_dname[struct dentry *d] =
-    d == d->d_parent ? "" : strjoin("/", stringof(d->d_name.name));
-inline string __dt_dpath1[struct dentry *d] =
-    strjoin(d->d_parent == d->d_parent->d_parent ? "" : "/...",
-    __dt_dname[d]);
-inline string __dt_dpath3[struct dentry *d] =
-    strjoin(strjoin(strjoin(
-    d->d_parent->d_parent->d_parent ==
-    d->d_parent->d_parent->d_parent->d_parent ? "" : "/...",
-    __dt_dname[d->d_parent->d_parent]),
-    __dt_dname[d->d_parent]),
-    __dt_dname[d]);
-/* The mount a struct vfsmount is part of. */
-inline struct mount *__dt_mount[struct vfsmount *v] =
-    (struct mount *)((uintptr_t)v - offsetof(struct mount, mnt));
-/* Whether a mount is at "/": the root, or over the root's root. */
-inline int __dt_mroot[struct mount *m] = m == m->mnt_parent ||
-    (m->mnt_parent == m->mnt_parent->mnt_parent &&
-    m->mnt_mountpoint == m->mnt_mountpoint->d_parent);
-/* Where a mount is mounted: "" for "/", else its path. */
-inline string __dt_mpath[struct mount *m] =
-    __dt_mroot[m] ? "" :
-    strjoin(__dt_mroot[m->mnt_parent] ? "" :
-    strjoin(__dt_mroot[m->mnt_parent->mnt_parent] ? "" : "/...",
-    __dt_dpath1[m->mnt_parent->mnt_mountpoint]),
-    __dt_dpath1[m->mnt_mountpoint]);
-inline string __dt_fpath[struct file *F] =
-    strjoin(__dt_mpath[__dt_mount[F->f_path.mnt]],
-    __dt_dpath3[F->f_path.dentry]);
-/* Whether a file is "/" itself. */
-inline int __dt_isroot[struct file *F] =
-    __dt_mroot[__dt_mount[F->f_path.mnt]] &&
-    F->f_path.dentry == F->f_path.dentry->d_parent;
-
 translator fileinfo_t < struct file *F > {
 	fi_name = F == NULL ? "<none>" :
 	    F->f_path.dentry->d_name.name[0] == '\0' ? "<unknown>" :
 	    stringof(F->f_path.dentry->d_name.name);
 	fi_dirname = F == NULL ? "<none>" :
 	    F->f_path.dentry->d_name.name[0] == '\0' ? "<unknown>" :
-	    dirname(__dt_fpath[F]);
+	    dirname(d_path(&F->f_path));
 	fi_pathname = F == NULL ? "<none>" :
 	    F->f_path.dentry->d_name.name[0] == '\0' ? "<unknown>" :
-	    __dt_isroot[F] ? "/" : __dt_fpath[F];
+	    d_path(&F->f_path);
 	fi_offset = F == NULL ? 0 : F->f_pos;
 	fi_fs = F == NULL ? "<none>" :
 	    stringof(F->f_path.dentry->d_sb->s_type->name);
-	fi_mount = F == NULL ? "<none>" :
-	    __dt_mroot[__dt_mount[F->f_path.mnt]] ? "/" :
-	    __dt_mpath[__dt_mount[F->f_path.mnt]];
+	fi_mount = F == NULL ? "<none>" : d_path(&F->f_path, 1);
 	fi_oflags = F == NULL ? 0 : F->f_flags;
 };
 

@@ -149,8 +149,14 @@ typedef struct udpinfo {
 	uintptr_t udp_hdr;		/* raw UDP header */
 } udpinfo_t;
 
-inline uint8_t IPH_DF = 0x40;		/* don't fragment (ipv4_flags) */
-inline uint8_t IPH_MF = 0x20;		/* more fragments */
+/*
+ * The IPv4 header's flag bits as its 16-bit flags-and-offset field holds
+ * them (ntohs(ipv4_hdr->frag_off)), DTrace's values; ipv4_flags holds
+ * the field's top four bits, so a packet with DF set has ipv4_flags 4
+ * (IPH_DF >> 12), as in DTrace.
+ */
+inline int IPH_DF = 0x4000;		/* don't fragment */
+inline int IPH_MF = 0x2000;		/* more fragments */
 
 inline uint8_t TH_FIN = 0x01;		/* tcp_flags */
 inline uint8_t TH_SYN = 0x02;
@@ -161,14 +167,25 @@ inline uint8_t TH_URG = 0x20;
 inline uint8_t TH_ECE = 0x40;
 inline uint8_t TH_CWR = 0x80;
 
-/* IP protocol numbers (ipv4_protocol, ipv6_nexthdr), as DTrace names them. */
+/*
+ * IP protocol numbers (ipv4_protocol, ipv6_nexthdr), as DTrace and
+ * Linux name them; the numbers are the Internet's (IANA's), the same on
+ * every system.  IPPROTO_MAX bounds the 8-bit field.
+ */
 inline short IPPROTO_IP = 0;
 inline short IPPROTO_HOPOPTS = 0;
 inline short IPPROTO_ICMP = 1;
 inline short IPPROTO_IGMP = 2;
+inline short IPPROTO_GGP = 3;
 inline short IPPROTO_IPV4 = 4;
+inline short IPPROTO_IPIP = 4;
+inline short IPPROTO_ENCAP = 4;		/* IP in IP, DTrace's name */
 inline short IPPROTO_TCP = 6;
+inline short IPPROTO_EGP = 8;
+inline short IPPROTO_PUP = 12;
 inline short IPPROTO_UDP = 17;
+inline short IPPROTO_IDP = 22;
+inline short IPPROTO_DCCP = 33;
 inline short IPPROTO_IPV6 = 41;
 inline short IPPROTO_ROUTING = 43;
 inline short IPPROTO_FRAGMENT = 44;
@@ -179,8 +196,19 @@ inline short IPPROTO_AH = 51;
 inline short IPPROTO_ICMPV6 = 58;
 inline short IPPROTO_NONE = 59;
 inline short IPPROTO_DSTOPTS = 60;
+inline short IPPROTO_HELLO = 63;
+inline short IPPROTO_ND = 77;
+inline short IPPROTO_EON = 80;
+inline short IPPROTO_OSPF = 89;
+inline short IPPROTO_PIM = 103;
 inline short IPPROTO_SCTP = 132;
+inline short IPPROTO_UDPLITE = 136;
+inline short IPPROTO_MPLS = 137;
 inline short IPPROTO_RAW = 255;
+inline short IPPROTO_MAX = 256;
+
+/* The size of a UDP header, bytes. */
+inline int UDPH_SIZE = 8;
 
 inline int AF_INET = 2;
 inline int AF_INET6 = 10;
@@ -189,19 +217,23 @@ inline int AF_INET6 = 10;
 inline int ARPHRD_ETHER = 1;
 inline int ARPHRD_INFINIBAND = 32;
 
-inline int32_t TCP_STATE_CLOSED = 0;
-inline int32_t TCP_STATE_IDLE = 1;
-inline int32_t TCP_STATE_BOUND = 2;
-inline int32_t TCP_STATE_LISTEN = 3;
-inline int32_t TCP_STATE_SYN_SENT = 4;
-inline int32_t TCP_STATE_SYN_RECEIVED = 5;
-inline int32_t TCP_STATE_ESTABLISHED = 6;
-inline int32_t TCP_STATE_CLOSE_WAIT = 7;
-inline int32_t TCP_STATE_FIN_WAIT_1 = 8;
-inline int32_t TCP_STATE_CLOSING = 9;
-inline int32_t TCP_STATE_LAST_ACK = 10;
-inline int32_t TCP_STATE_FIN_WAIT_2 = 11;
-inline int32_t TCP_STATE_TIME_WAIT = 12;
+/*
+ * The TCP states, numbered as DTrace numbers them: a connection's states
+ * from ESTABLISHED (0) on are positive, those before it negative.
+ */
+inline int32_t TCP_STATE_CLOSED = -6;
+inline int32_t TCP_STATE_IDLE = -5;
+inline int32_t TCP_STATE_BOUND = -4;
+inline int32_t TCP_STATE_LISTEN = -3;
+inline int32_t TCP_STATE_SYN_SENT = -2;
+inline int32_t TCP_STATE_SYN_RECEIVED = -1;
+inline int32_t TCP_STATE_ESTABLISHED = 0;
+inline int32_t TCP_STATE_CLOSE_WAIT = 1;
+inline int32_t TCP_STATE_FIN_WAIT_1 = 2;
+inline int32_t TCP_STATE_CLOSING = 3;
+inline int32_t TCP_STATE_LAST_ACK = 4;
+inline int32_t TCP_STATE_FIN_WAIT_2 = 5;
+inline int32_t TCP_STATE_TIME_WAIT = 6;
 
 /* A TCP state's name, as the tcp provider's probes are named. */
 inline string tcp_state_string[int32_t state] =
@@ -250,10 +282,12 @@ typedef struct dt_sock_recv_length {
 
 /*
  * Linux's TCP states (TCP_ESTABLISHED = 1 ... TCP_NEW_SYN_RECV = 12) as
- * DTrace numbers them, four bits per state: state S is
- * (dt_tcp_state_map >> 4 * S) & 0xf.
+ * DTrace numbers them, four bits per state, each DTrace's number plus 6:
+ * state S is dt_tcp_state[S].
  */
 inline uint64_t dt_tcp_state_map = 0x593a70cb85460;
+inline int32_t dt_tcp_state[int s] = s >= 0 && s <= 12 ?
+    (int32_t)((dt_tcp_state_map >> 4 * s) & 0xf) - 6 : TCP_STATE_CLOSED;
 
 /*
  * A socket with TCP's state (struct tcp_sock): not a connection request
@@ -276,8 +310,7 @@ translator tcpsinfo_t < struct sock *S > {
 	tcps_raddr = S->__sk_common.skc_family == AF_INET6 ?
 	    inet_ntoa6(&S->__sk_common.skc_v6_daddr) :
 	    inet_ntoa(&S->__sk_common.skc_daddr);
-	tcps_state = S->__sk_common.skc_state <= 12 ?
-	    (dt_tcp_state_map >> 4 * S->__sk_common.skc_state) & 0xf : 0;
+	tcps_state = dt_tcp_state[S->__sk_common.skc_state];
 	tcps_iss = 0;
 	tcps_suna = S->__sk_common.skc_state == 12 ||
 	    S->__sk_common.skc_state == 6 || S->sk_type != 1 ? 0 :
@@ -337,8 +370,7 @@ translator tcpsinfo_t < dt_inet_sock_set_state_t *P > {
 	tcps_rport = xlate<tcpsinfo_t *>(P->skaddr)->tcps_rport;
 	tcps_laddr = xlate<tcpsinfo_t *>(P->skaddr)->tcps_laddr;
 	tcps_raddr = xlate<tcpsinfo_t *>(P->skaddr)->tcps_raddr;
-	tcps_state = P->newstate >= 0 && P->newstate <= 12 ?
-	    (dt_tcp_state_map >> 4 * P->newstate) & 0xf : 0;
+	tcps_state = dt_tcp_state[P->newstate];
 	tcps_iss = 0;
 	tcps_suna = 0;
 	tcps_snxt = 0;
@@ -359,7 +391,7 @@ translator tcpsinfo_t < dt_inet_sock_set_state_t *P > {
 
 /* The old state, the record's oldstate field. */
 translator tcplsinfo_t < int S > {
-	tcps_state = S >= 0 && S <= 12 ? (dt_tcp_state_map >> 4 * S) & 0xf : 0;
+	tcps_state = dt_tcp_state[S];
 };
 
 translator csinfo_t < dt_inet_sock_set_state_t *P > {
@@ -405,6 +437,21 @@ translator udpinfo_t < dt_sock_recv_length_t *P > {
 };
 
 /*
+ * A protocol number as ipv4_protostr and ipv6_nextstr spell it: the
+ * names DTrace prints (0 is "IP" for both versions, as in DTrace), and
+ * the number in decimal for any other protocol.
+ */
+inline string dt_ipproto_str[uint8_t p] =
+	p == IPPROTO_TCP ? "TCP" : p == IPPROTO_UDP ? "UDP" :
+	p == IPPROTO_IP ? "IP" : p == IPPROTO_ICMP ? "ICMP" :
+	p == IPPROTO_IGMP ? "IGMP" : p == IPPROTO_EGP ? "EGP" :
+	p == IPPROTO_IPV6 ? "IPv6" : p == IPPROTO_ROUTING ? "ROUTE" :
+	p == IPPROTO_ESP ? "ESP" : p == IPPROTO_AH ? "AH" :
+	p == IPPROTO_ICMPV6 ? "ICMPv6" : p == IPPROTO_OSPF ? "OSPF" :
+	p == IPPROTO_SCTP ? "SCTP" : p == IPPROTO_RAW ? "RAW" :
+	lltostr(p);
+
+/*
  * The ip provider's packets (os/linux/prov/dt_prov_ip.c): the struct
  * sk_buff, and its IP header, an IPv4 or IPv6 one as its first four bits
  * say (the native type is struct iphdr * for both).
@@ -445,18 +492,11 @@ translator ipv4info_t < struct iphdr *I > {
 	ipv4_tos = I->tos;
 	ipv4_length = ntohs(I->tot_len);
 	ipv4_ident = ntohs(I->id);
-	ipv4_flags = (ntohs(I->frag_off) & 0xe000) >> 8;
+	ipv4_flags = ntohs(I->frag_off) >> 12;
 	ipv4_offset = ntohs(I->frag_off) & 0x1fff;
 	ipv4_ttl = I->ttl;
 	ipv4_protocol = I->protocol;
-	ipv4_protostr = I->protocol == 6 ? "TCP" : I->protocol == 17 ? "UDP" :
-	    I->protocol == 0 ? "IP" : I->protocol == 1 ? "ICMP" :
-	    I->protocol == 2 ? "IGMP" : I->protocol == 8 ? "EGP" :
-	    I->protocol == 41 ? "IPV6" : I->protocol == 43 ? "ROUTING" :
-	    I->protocol == 47 ? "GRE" : I->protocol == 50 ? "ESP" :
-	    I->protocol == 51 ? "AH" : I->protocol == 58 ? "ICMPV6" :
-	    I->protocol == 89 ? "OSPF" : I->protocol == 132 ? "SCTP" :
-	    I->protocol == 255 ? "RAW" : "<unknown>";
+	ipv4_protostr = dt_ipproto_str[I->protocol];
 	ipv4_checksum = ntohs(I->check);
 	ipv4_src = I->saddr;
 	ipv4_dst = I->daddr;
@@ -471,16 +511,7 @@ translator ipv6info_t < struct ipv6hdr *I > {
 	ipv6_flow = ntohl(*(uint32_t *)I) & 0xfffff;
 	ipv6_plen = ntohs(I->payload_len);
 	ipv6_nexthdr = I->nexthdr;
-	ipv6_nextstr = I->nexthdr == 6 ? "TCP" : I->nexthdr == 17 ? "UDP" :
-	    I->nexthdr == 0 ? "HOPOPTS" : I->nexthdr == 1 ? "ICMP" :
-	    I->nexthdr == 2 ? "IGMP" : I->nexthdr == 8 ? "EGP" :
-	    I->nexthdr == 41 ? "IPV6" : I->nexthdr == 43 ? "ROUTING" :
-	    I->nexthdr == 44 ? "FRAGMENT" : I->nexthdr == 47 ? "GRE" :
-	    I->nexthdr == 50 ? "ESP" : I->nexthdr == 51 ? "AH" :
-	    I->nexthdr == 58 ? "ICMPV6" : I->nexthdr == 59 ? "NONE" :
-	    I->nexthdr == 60 ? "DSTOPTS" : I->nexthdr == 89 ? "OSPF" :
-	    I->nexthdr == 132 ? "SCTP" : I->nexthdr == 255 ? "RAW" :
-	    "<unknown>";
+	ipv6_nextstr = dt_ipproto_str[I->nexthdr];
 	ipv6_hlim = I->hop_limit;
 	ipv6_src = &I->saddr;
 	ipv6_dst = &I->daddr;

@@ -37,6 +37,10 @@ translator psinfo_t < struct task_struct *T > {
 	pr_egid = T->cred->egid.val;
 	pr_addr = (uintptr_t)T;
 	pr_size = T->mm != 0 ? T->mm->total_vm * 4 : 0;	/* Kbytes */
+	/* The controlling terminal's device, (dev_t)-1 for none. */
+	pr_ttydev = T->signal->tty == NULL ? (dev_t)-1 :
+	    (dev_t)T->signal->tty->driver->major << 20 |
+	    (T->signal->tty->driver->minor_start + T->signal->tty->index);
 	pr_fname = stringof(T->comm);
 	pr_psargs = execargs;
 	pr_argv = T->mm != 0 ? T->mm->arg_start : 0;
@@ -65,8 +69,54 @@ inline char SIDL = 5;
 inline char SONPROC = 6;
 inline char SWAIT = 7;
 
+/*
+ * pr_flag: a thread's flags, DTrace's bits.  Linux sets those that mean
+ * something of a task: stopped (by a signal, or for its tracer: that is
+ * PR_ISTOP, an event of interest), asleep interruptibly, a CPU's idle
+ * thread, a kernel thread (PR_ISSYS), traced by ptrace(2).  The others
+ * name states of Solaris's /proc and threads library that Linux does not
+ * have; they are never set.
+ */
+inline int PR_STOPPED = 0x00000001;
+inline int PR_ISTOP = 0x00000002;
+inline int PR_DSTOP = 0x00000004;
+inline int PR_STEP = 0x00000008;
+inline int PR_ASLEEP = 0x00000010;
+inline int PR_PCINVAL = 0x00000020;
+inline int PR_ASLWP = 0x00000040;
+inline int PR_AGENT = 0x00000080;
+inline int PR_DETACH = 0x00000100;
+inline int PR_DAEMON = 0x00000200;
+inline int PR_IDLE = 0x00000400;
+inline int PR_ISSYS = 0x00001000;
+inline int PR_VFORKP = 0x00002000;
+inline int PR_ORPHAN = 0x00004000;
+inline int PR_NOSIGCHLD = 0x00008000;
+inline int PR_WAITPID = 0x00010000;
+inline int PR_FORK = 0x00100000;
+inline int PR_RLC = 0x00200000;
+inline int PR_KLC = 0x00400000;
+inline int PR_ASYNC = 0x00800000;
+inline int PR_MSACCT = 0x01000000;
+inline int PR_BPTADJ = 0x02000000;
+inline int PR_PTRACE = 0x04000000;
+inline int PR_MSFORK = 0x08000000;
+
 translator lwpsinfo_t < struct task_struct *T > {
-	pr_flag = T->flags;
+	/*
+	 * The state word's __TASK_STOPPED (4) and __TASK_TRACED (8),
+	 * TASK_INTERRUPTIBLE (1); PF_IDLE (0x2) and PF_KTHREAD (0x200000)
+	 * of task_struct's flags.
+	 */
+	pr_flag = ((xlate <dt_task_state_t> (T).dts_state & 0xc) != 0 ?
+	    PR_STOPPED : 0) |
+	    ((xlate <dt_task_state_t> (T).dts_state & 0x8) != 0 ?
+	    PR_ISTOP : 0) |
+	    ((xlate <dt_task_state_t> (T).dts_state & 0x1) != 0 ?
+	    PR_ASLEEP : 0) |
+	    ((T->flags & 0x2) != 0 ? PR_IDLE : 0) |
+	    ((T->flags & 0x200000) != 0 ? PR_ISSYS : 0) |
+	    (T->ptrace != 0 ? PR_PTRACE : 0);
 	pr_lwpid = T->pid;
 	pr_addr = (uintptr_t)T;
 	pr_state = T->exit_state != 0 ? SZOMB :
@@ -79,6 +129,10 @@ translator lwpsinfo_t < struct task_struct *T > {
 	    xlate <dt_task_state_t> (T).dts_state != 0 ? 'S' :
 	    T->on_cpu ? 'O' : 'R';
 	pr_pri = T->prio;
+	/* The scheduling policy as ps(1)'s class column names it. */
+	pr_clname = T->policy == 0 ? "TS" : T->policy == 1 ? "FF" :
+	    T->policy == 2 ? "RR" : T->policy == 3 ? "B" :
+	    T->policy == 5 ? "IDL" : T->policy == 6 ? "DLN" : "?";
 	pr_name = stringof(T->comm);
 	pr_onpro = xlate <dt_task_cpu_t> (T).dtc_cpu;
 	pr_bindpro = -1;
