@@ -583,7 +583,9 @@ dt_engine_select(dtrace_hdl_t *dtp, dt_eprobe_t *const *eps, size_t n)
 		need_kernel = true;
 	kernel = dt_engine_of_kind(DT_ENGINE_F_KERNEL, &why);
 	user = dt_engine_of_kind(DT_ENGINE_F_USER, &uwhy);
-	dtp->dt_kernel_why = kernel == NULL ? why : NULL;
+	/* (said where it matters: when no engine was asked for) */
+	dtp->dt_kernel_why = kernel == NULL && forced == DT_ENGINE_AUTO ? why :
+	    NULL;
 
 	if (forced >= DT_ENGINE_OS) {
 		const dt_os_engine_t *oe = &dt_os_engines[forced -

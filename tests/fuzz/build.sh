@@ -61,14 +61,16 @@ xargs -P "$jobs" -L 1 "$cc" "${flags[@]}" -fsanitize=fuzzer-no-link -c \
 ar rcs "$out/libcore.a" "$obj"/*.o
 
 "$cc" "${flags[@]}" -fsanitize=fuzzer "$top/tests/fuzz/compile_fuzz.c" \
-	"$out/libcore.a" -o "$out/compile_fuzz" -lctf -liberty -lm -lpthread
+	"$out/libcore.a" -o "$out/compile_fuzz" -lctf -liberty -lz -lm -lpthread
 echo "built $out/compile_fuzz"
 
 # The ELF readers need libelf and nothing of common/, but each other (the
-# unwinder opens files as the symbol reader does): both go in each.
+# unwinder opens files as the symbol reader does, which reads build IDs
+# as the DWARF reader does): all three go in each.
 for t in cfi elfsym; do
 	"$cc" "${flags[@]}" -fsanitize=fuzzer "$top/tests/fuzz/${t}_fuzz.c" \
 		"$top/os/linux/dt_cfi.c" "$top/os/linux/dt_elfsym.c" \
+		"$top/os/linux/dt_kdwarf.c" \
 		-o "$out/${t}_fuzz" -lelf
 	echo "built $out/${t}_fuzz"
 done

@@ -22,15 +22,16 @@
 #include "os/linux/dt_elfsym.h"
 
 /*
- * The sites refused since the last dt_bpf_urefused_flush(), by reason:
- * a whole program's pid$target:::entry meets dozens of AVX-512 functions
- * in libc, and says so in one line, not one each.
+ * The sites refused since the last dt_bpf_urefused_flush(), by reason: a
+ * few are named one by one, but a whole program's pid$target:::entry
+ * meets dozens of AVX-512 functions in libc, and says so in one line.
  */
 enum { DT_UREF_EVEX, DT_UREF_OTHER, DT_UREF_NKINDS };
+#define DT_UREF_NAMED 4	/* more than this: one line counting them */
 
 static struct {
 	uint32_t ur_count;
-	char ur_first[512];	/* the first such site, named in full */
+	char ur_sites[DT_UREF_NAMED][512];	/* the first, named in full */
 } dt_bpf_urefs[DT_UREF_NKINDS];
 static pthread_mutex_t dt_bpf_urefs_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -64,12 +65,14 @@ dt_bpf_urefused(const dt_probe_t *prp, const dt_pid_probe_t *pi, size_t i)
 	if (fd >= 0)
 		(void) close(fd);
 	(void) pthread_mutex_lock(&dt_bpf_urefs_lock);
-	if (dt_bpf_urefs[kind].ur_count++ == 0)
-		(void) snprintf(dt_bpf_urefs[kind].ur_first,
-		    sizeof (dt_bpf_urefs[kind].ur_first),
+	if (dt_bpf_urefs[kind].ur_count < DT_UREF_NAMED)
+		(void) snprintf(
+		    dt_bpf_urefs[kind].ur_sites[dt_bpf_urefs[kind].ur_count],
+		    sizeof (dt_bpf_urefs[kind].ur_sites[0]),
 		    "%s:%s:%s:%s at %s offset 0x%" PRIx64,
 		    prp->pr_prov->pv_name, prp->pr_mod, prp->pr_func,
 		    prp->pr_name, pi->pi_path, pi->pi_sites[i]);
+	dt_bpf_urefs[kind].ur_count++;
 	(void) pthread_mutex_unlock(&dt_bpf_urefs_lock);
 	return true;
 }
@@ -81,13 +84,13 @@ dt_bpf_urefused_flush(void)
 	for (int k = 0; k < DT_UREF_NKINDS; k++) {
 		uint32_t n = dt_bpf_urefs[k].ur_count;
 
-		if (n == 1)
+		for (uint32_t i = 0; n <= DT_UREF_NAMED && i < n; i++)
 			(void) fprintf(stderr, "dtrace: skipped %s: %s\n",
-			    dt_bpf_urefs[k].ur_first, dt_bpf_uref_why[k][0]);
-		else if (n > 1)
+			    dt_bpf_urefs[k].ur_sites[i], dt_bpf_uref_why[k][0]);
+		if (n > DT_UREF_NAMED)
 			(void) fprintf(stderr, "dtrace: skipped %u probe sites "
 			    "(the first %s): %s\n", n,
-			    dt_bpf_urefs[k].ur_first, dt_bpf_uref_why[k][1]);
+			    dt_bpf_urefs[k].ur_sites[0], dt_bpf_uref_why[k][1]);
 		dt_bpf_urefs[k].ur_count = 0;
 	}
 	(void) pthread_mutex_unlock(&dt_bpf_urefs_lock);
