@@ -49,6 +49,7 @@ struct dt_ksyms {
 	dt_ksym_t *kt_data; /* the other symbols, for lookups by name */
 	size_t kt_ndata;
 	size_t kt_ntext;
+	uint64_t kt_textlo;	/* the lowest text symbol's address */
 	bool kt_restricted;
 };
 
@@ -189,8 +190,13 @@ dt_ksyms_parse(const char *text, size_t len)
 	}
 	kt->kt_restricted = n == 0 && nzero > 0;
 	/* Data symbols go into a table of their own, before the sort. */
-	for (i = 0; i < n; i++)
+	kt->kt_textlo = UINT64_MAX;
+	for (i = 0; i < n; i++) {
 		kt->kt_ndata += kt->kt_syms[i].ks_name == NULL;
+		if (kt->kt_syms[i].ks_name != NULL &&
+		    kt->kt_syms[i].ks_addr < kt->kt_textlo)
+			kt->kt_textlo = kt->kt_syms[i].ks_addr;
+	}
 	if (kt->kt_ndata > 0 &&
 	    (kt->kt_data = calloc(kt->kt_ndata, sizeof (dt_ksym_t))) == NULL)
 		goto nomem;
@@ -311,8 +317,14 @@ dt_ksyms_lookup(const dt_ksyms_t *kt, uint64_t addr, const char **modp,
 	 * The last entry has nothing after it to end it: only its own
 	 * address is surely inside it.
 	 */
+	/*
+	 * Per-CPU variables are listed at their offsets in the per-CPU area
+	 * (cpu_debug_store at 0x1000), below the kernel's text: not
+	 * addresses, so a small number is not taken for one of them.
+	 */
 	if ((ks->ks_name == NULL && ks->ks_sym == NULL) ||
-	    (lo == kt->kt_nsyms && addr != ks->ks_addr))
+	    (lo == kt->kt_nsyms && addr != ks->ks_addr) ||
+	    (ks->ks_name == NULL && addr < kt->kt_textlo))
 		return -1;
 	*modp = ks->ks_mod;
 	/* A variable names its bytes, as DTrace's %a of `&`max_pfn does. */

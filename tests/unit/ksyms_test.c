@@ -125,6 +125,29 @@ test_last(void)
 }
 
 static void
+test_percpu(void)
+{
+	/* Per-CPU variables are offsets, listed below the kernel's text. */
+	static const char text[] =
+	    "0000000000000000 A fixed_percpu_data\n"
+	    "0000000000001000 A cpu_debug_store\n"
+	    "0000000000002000 A irq_stack_backing_store\n"
+	    "ffffffff81000000 T _stext\n"
+	    "ffffffff81000100 T do_thing\n"
+	    "ffffffff82000000 D max_pfn\n"
+	    "ffffffff82000008 D other_var\n";
+	dt_ksyms_t *ks = dt_ksyms_parse(text, sizeof (text) - 1);
+
+	CHECK(ks != NULL);
+	if (ks == NULL)
+		return;
+	CHECK_STR(t_sym(ks, 0x1234), "-");
+	CHECK_STR(t_sym(ks, 0x1000), "-");
+	CHECK_STR(t_sym(ks, 0xffffffff82000004ULL), "vmlinux`max_pfn+0x4");
+	dt_ksyms_free(ks);
+}
+
+static void
 test_restricted(void)
 {
 	/* What a reader without CAP_SYSLOG sees. */
@@ -183,6 +206,7 @@ main(void)
 {
 	test_parse();
 	test_last();
+	test_percpu();
 	test_restricted();
 	test_load();
 	return unit_done();
