@@ -201,6 +201,24 @@ dt_bpf_cg_dynused_add(dt_bpf_cg_t *cg, int32_t delta)
  * add; replacing a value charges nothing.
  */
 /*
+ * Delete the element keyed at r7 + dynkey_off, and give its cost back;
+ * to lnone where there was none.
+ */
+static void
+dt_bpf_cg_dyndel(dt_bpf_cg_t *cg, const dt_bpf_var_t *bv, int32_t cost,
+    uint32_t lnone)
+{
+	dt_bpf_emit_map_fd(cg->cg_b, DT_R1, bv->bv_fd);
+	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R7));
+	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2,
+	    (int32_t) cg->cg_lay->bl_dynkey_off));
+	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_map_delete_elem));
+	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP32_IMM(BPF_JNE, DT_R0, 0, 0),
+	    lnone);
+	dt_bpf_cg_dynused_add(cg, -cost);
+}
+
+/*
  * A dropped store: counted, and, as in DTrace (whose drop is one of the
  * conditions that end a clause's actions), the clause ends there, its
  * record not written.  Inside a bpf_loop() callback, which cannot jump
@@ -288,24 +306,10 @@ dt_bpf_cg_stdvar(dt_bpf_cg_t *cg, uint8_t scope, uint32_t id, bool array,
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP_REG(BPF_JLE, DT_R1, DT_R3, 0),
 	    ldone);
 	/* Over: taken back, then dropped. */
-	dt_bpf_emit_map_fd(cg->cg_b, DT_R1, bv->bv_fd);
-	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R7));
-	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2,
-	    (int32_t) lay->bl_dynkey_off));
-	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_map_delete_elem));
-	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP32_IMM(BPF_JNE, DT_R0, 0, 0),
-	    ldrop);
-	dt_bpf_cg_dynused_add(cg, -cost);
+	dt_bpf_cg_dyndel(cg, bv, cost, ldrop);
 	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JA(0), ldrop);
 
 	dt_bpf_label_here(cg->cg_b, ldel);
-	dt_bpf_emit_map_fd(cg->cg_b, DT_R1, bv->bv_fd);
-	DT_EMIT(cg, DT_BPF_MOV64_REG(DT_R2, DT_R7));
-	DT_EMIT(cg, DT_BPF_ALU64_IMM(BPF_ADD, DT_R2,
-	    (int32_t) lay->bl_dynkey_off));
-	DT_EMIT(cg, DT_BPF_CALL(BPF_FUNC_map_delete_elem));
-	dt_bpf_jmp_label(cg->cg_b, DT_BPF_JMP32_IMM(BPF_JNE, DT_R0, 0, 0),
-	    ldone);
-	dt_bpf_cg_dynused_add(cg, -cost);
+	dt_bpf_cg_dyndel(cg, bv, cost, ldone);
 	dt_bpf_label_here(cg->cg_b, ldone);
 }
