@@ -1,8 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# arm64-lab.sh [-t SECS] [-c CPUS] [-w DIR] COMMAND [ARG...]: run a command as root
-# on a real arm64 Linux kernel -- Debian 12's linux-image-arm64 (6.1),
-# booted under qemu-system-aarch64's emulation (TCG) -- with an arm64 root
+# arm64-lab.sh [-t SECS] [-c CPUS] [-w DIR] [-k KERNEL_DIR] COMMAND [ARG...]: run a
+# command as root on a real arm64 Linux kernel -- Debian 12's
+# linux-image-arm64 (6.1), or with -k another arm64 kernel unpacked by
+# the kernel lab's klab-get-kernel (Debian 13's 6.12: `klab-get-kernel
+# -s trixie linux-image-arm64:arm64 A612`, with arm64 among dpkg's
+# architectures), whose modules and initramfs this script adds to the
+# root the first time -- booted under qemu-system-aarch64's emulation
+# (TCG) -- with an arm64 root
 # file system that this script builds with debootstrap the first time and
 # keeps in $DT_ARM64_LAB (default /var/cache/dt-arm64lab).  The work
 # directory (-w, default this source tree) is shared read-write with the
@@ -26,15 +31,17 @@ lab=${DT_ARM64_LAB:-/var/cache/dt-arm64lab}
 secs=1800
 ncpu=
 work=$root
+kdir=
 while [ $# -gt 0 ]; do
 	case $1 in
 	-t) secs=$2; shift 2 ;;
+	-k) kdir=$(cd "$2" && pwd) || exit 2; shift 2 ;;
 	-c) ncpu=$2; shift 2 ;;
 	-w) work=$(cd "$2" && pwd); shift 2 ;;
 	*) break ;;
 	esac
 done
-[ $# -ge 1 ] || { echo "usage: $0 [-t SECS] [-c CPUS] [-w DIR] COMMAND [ARG...]" >&2; exit 2; }
+[ $# -ge 1 ] || { echo "usage: $0 [-t SECS] [-c CPUS] [-w DIR] [-k KERNEL_DIR] COMMAND [ARG...]" >&2; exit 2; }
 die() { echo "arm64-lab: $*" >&2; exit 125; }
 [ "$(id -u)" -eq 0 ] || die "needs root (debootstrap, loop-free image build)"
 for t in debootstrap qemu-system-aarch64 mkfs.ext4; do
@@ -126,6 +133,35 @@ sleep 10
 EOF
 chmod +x "$init.new" && mv "$init.new" "$init"
 
+# Another kernel (-k): its modules and config into the root, and an
+# initramfs made for it there (mkinitramfs under qemu-user), once.  The
+# image below is made again after that.
+kver=
+if [ -n "$kdir" ]; then
+	kimg=$(ls "$kdir"/boot/vmlinuz-* 2>/dev/null | head -1)
+	[ -n "$kimg" ] || die "no boot/vmlinuz-* in $kdir"
+	kver=${kimg##*/vmlinuz-}
+	if [ ! -f "$lab/root/boot/initrd.img-$kver" ]; then
+		binfmt
+		mods=$kdir/usr/lib/modules/$kver
+		[ -d "$mods" ] || mods=$kdir/lib/modules/$kver
+		[ -d "$mods" ] || die "no modules for $kver in $kdir"
+		echo "arm64-lab: adding kernel $kver to $lab (an initramfs" \
+		    "made under emulation, a few minutes)" >&2
+		rm -rf "$lab/root/usr/lib/modules/$kver"
+		cp -a "$mods" "$lab/root/usr/lib/modules/$kver" &&
+		    cp "$kdir/boot/config-$kver" "$kdir/boot/System.map-$kver" \
+		    "$kimg" "$lab/root/boot/" &&
+		    chroot "$lab/root" depmod "$kver" &&
+		    chroot "$lab/root" mkinitramfs -o "/boot/initrd.img-$kver.new" \
+		    "$kver" >"$lab/mkinitramfs.log" 2>&1 &&
+		    mv "$lab/root/boot/initrd.img-$kver.new" \
+		    "$lab/root/boot/initrd.img-$kver" ||
+		    die "cannot add kernel $kver: see $lab/mkinitramfs.log"
+		rm -f "$lab/root.img"
+	fi
+fi
+
 # The disk: an ext4 image of the root, made again when the root changed.
 img=$lab/root.img
 if [ ! -f "$img" ] || [ -n "$(find "$lab/root/usr/local/sbin" -newer "$img" \
@@ -134,8 +170,13 @@ if [ ! -f "$img" ] || [ -n "$(find "$lab/root/usr/local/sbin" -newer "$img" \
 	mkfs.ext4 -q -L dtlab -d "$lab/root" "$img" 3G >/dev/null 2>&1 ||
 	    die "cannot make $img"
 fi
-kernel=$(ls "$lab"/root/boot/vmlinuz-* 2>/dev/null | sort -V | tail -1)
-initrd=$(ls "$lab"/root/boot/initrd.img-* 2>/dev/null | sort -V | tail -1)
+# Without -k, the root's own kernel: Debian 12's, the oldest there.
+[ -n "$kver" ] || kver=$(ls "$lab"/root/boot/vmlinuz-* 2>/dev/null |
+    sed 's|.*/vmlinuz-||' | sort -V | head -1)
+kernel=$lab/root/boot/vmlinuz-$kver
+initrd=$lab/root/boot/initrd.img-$kver
+[ -f "$kernel" ] || kernel=
+[ -f "$initrd" ] || initrd=
 [ -n "$kernel" ] && [ -n "$initrd" ] || die "no kernel or initrd in $lab/root/boot"
 
 mkdir -p "$work/.arm64-lab"
