@@ -1,8 +1,9 @@
 /*
  * The uregs[] aliases are illumos's amd64 numbers (its regs.d): R_PC is
  * R_EIP, R_SP R_UESP, R_FP R_EBP, R_PS R_EFL, R_R0 R_EAX and R_R1 R_EBX.
+ * (A build without an OS backend has no R_* names.)
  * @options: -q
- * @requires: isa:x86_64
+ * @requires: os:linux isa:x86_64
  */
 BEGIN
 {
